@@ -1,0 +1,258 @@
+package opkit
+
+import (
+	"errors"
+	"fmt"
+	"hash"
+	"hash/fnv"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Kernel is a scalar function s(f, y) of a score vector f and its 0/1 labels y, together with
+// its gradient ∂s/∂f. Both methods receive float64 slices of equal length (whatever the
+// graph's dtype) and must not modify them.
+type Kernel interface {
+	// Package is the prefix of the errors Apply returns, such as "kdequantile".
+	Package() string
+	// String names the function and every parameter that changes its result, such as
+	// "KDEQuantileLoss{alpha=0.05, v0=0, v1=0}". It is the op's hash: two nodes whose kernels
+	// print the same on the same inputs are merged by the graph.
+	String() string
+	// Value returns s(f, y).
+	Value(scores, labels []float64) (float64, error)
+	// Gradient returns ∂s/∂f_i for every i (zero where s does not depend on f_i).
+	Gradient(scores, labels []float64) ([]float64, error)
+}
+
+// Apply returns the scalar node k(scores, labels). scores and labels must be vectors of one
+// dtype, float32 or float64, and of equal length where the lengths are known. The node is
+// differentiable with respect to scores (labels get no gradient) by gorgonia.Grad with a
+// TapeMachine and by a LispMachine.
+func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	if err := CheckPair(k.Package(), scores, labels); err != nil {
+		return nil, err
+	}
+	n, err := gorgonia.ApplyOp(&forwardOp{k: k}, scores, labels)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", k.Package(), err)
+	}
+	return n, nil
+}
+
+// CheckPair reports, with errors prefixed by pkg, why scores and labels cannot feed a loss
+// node: a nil node, nodes from two graphs, a dtype other than float32/float64, mismatched
+// dtypes, a non-vector, or different lengths.
+func CheckPair(pkg string, scores, labels *gorgonia.Node) error {
+	if scores == nil || labels == nil {
+		return fmt.Errorf("%s: scores and labels nodes must not be nil", pkg)
+	}
+	if scores.Graph() != labels.Graph() {
+		return fmt.Errorf("%s: scores and labels belong to different graphs", pkg)
+	}
+	dt, err := dtypeOf(scores)
+	if err != nil {
+		return fmt.Errorf("%s: scores: %w", pkg, err)
+	}
+	lt, err := dtypeOf(labels)
+	if err != nil {
+		return fmt.Errorf("%s: labels: %w", pkg, err)
+	}
+	if dt != lt {
+		return fmt.Errorf("%s: scores are %v but labels are %v; labels must use the scores' dtype", pkg, dt, lt)
+	}
+	if scores.Dims() != 1 || labels.Dims() != 1 {
+		return fmt.Errorf("%s: scores and labels must be vectors, got shapes %v and %v", pkg, scores.Shape(), labels.Shape())
+	}
+	ns, nl := scores.Shape().TotalSize(), labels.Shape().TotalSize()
+	if ns > 0 && nl > 0 && ns != nl {
+		return fmt.Errorf("%s: %d scores but %d labels", pkg, ns, nl)
+	}
+	return nil
+}
+
+func dtypeOf(n *gorgonia.Node) (tensor.Dtype, error) {
+	dt := n.Dtype()
+	if dt != tensor.Float64 && dt != tensor.Float32 {
+		return dt, fmt.Errorf("unsupported dtype %v (want float32 or float64)", dt)
+	}
+	return dt, nil
+}
+
+// errNoSymDiff is returned by the backward op: gradients of gradients are not provided.
+var errNoSymDiff = errors.New("opkit: the backward op of a loss is not differentiable")
+
+// vectorType and the bare scalar type variable follow Gorgonia's conventions: a scalar output
+// is typed as the element type itself.
+func types() (vec hm.Type, scalar hm.TypeVariable) {
+	a := hm.TypeVariable('a')
+	return gorgonia.TensorType{Dims: 1, Of: a}, a
+}
+
+// forwardOp computes the kernel's scalar.
+type forwardOp struct{ k Kernel }
+
+func (op *forwardOp) Arity() int { return 2 }
+
+func (op *forwardOp) Type() hm.Type {
+	v, a := types()
+	return hm.NewFnType(v, v, a)
+}
+
+func (op *forwardOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
+	return tensor.ScalarShape(), nil
+}
+
+func (op *forwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
+	scores, labels, dt, err := op.read(inputs)
+	if err != nil {
+		return nil, err
+	}
+	v, err := op.k.Value(scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	return NewScalar(dt, v)
+}
+
+func (op *forwardOp) read(inputs []gorgonia.Value) (scores, labels []float64, dt tensor.Dtype, err error) {
+	if len(inputs) < 2 {
+		return nil, nil, dt, fmt.Errorf("%s: %v needs scores and labels, got %d inputs", op.k.Package(), op.k, len(inputs))
+	}
+	dt = inputs[0].Dtype()
+	if scores, err = Floats(inputs[0]); err != nil {
+		return nil, nil, dt, fmt.Errorf("%s: scores: %w", op.k.Package(), err)
+	}
+	if labels, err = Floats(inputs[1]); err != nil {
+		return nil, nil, dt, fmt.Errorf("%s: labels: %w", op.k.Package(), err)
+	}
+	return scores, labels, dt, nil
+}
+
+func (op *forwardOp) ReturnsPtr() bool     { return false }
+func (op *forwardOp) CallsExtern() bool    { return false }
+func (op *forwardOp) OverwritesInput() int { return -1 }
+func (op *forwardOp) String() string       { return op.k.String() }
+func (op *forwardOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "opkit.forward:%s", op.k)
+}
+func (op *forwardOp) Hashcode() uint32 { return hashOf(op) }
+
+// DiffWRT: differentiable in the scores, not in the labels.
+func (op *forwardOp) DiffWRT(inputs int) []bool {
+	d := make([]bool, inputs)
+	if inputs > 0 {
+		d[0] = true
+	}
+	return d
+}
+
+// SymDiff returns one node per input: the gradient for the scores and nil for the labels. The
+// forward output is an input of the backward node so that it is scheduled after the forward.
+func (op *forwardOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if len(inputs) != 2 {
+		return nil, fmt.Errorf("%s: %v has 2 inputs, SymDiff got %d", op.k.Package(), op.k, len(inputs))
+	}
+	g, err := gorgonia.ApplyOp(&backwardOp{k: op.k}, inputs[0], inputs[1], output, grad)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Nodes{g, nil}, nil
+}
+
+// DoDiff accumulates upstream·∂s/∂f into the scores' gradient (LispMachine).
+func (op *forwardOp) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes, output *gorgonia.Node) error {
+	if len(inputs) != 2 {
+		return fmt.Errorf("%s: %v has 2 inputs, DoDiff got %d", op.k.Package(), op.k, len(inputs))
+	}
+	scores, labels, _, err := op.read([]gorgonia.Value{inputs[0].Value(), inputs[1].Value()})
+	if err != nil {
+		return err
+	}
+	upV, err := output.Grad()
+	if err != nil {
+		return fmt.Errorf("%s: upstream gradient: %w", op.k.Package(), err)
+	}
+	up, err := Scalar(upV)
+	if err != nil {
+		return fmt.Errorf("%s: upstream gradient: %w", op.k.Package(), err)
+	}
+	g, err := op.k.Gradient(scores, labels)
+	if err != nil {
+		return err
+	}
+	dst, err := inputs[0].Grad()
+	if err != nil {
+		return fmt.Errorf("%s: scores gradient: %w", op.k.Package(), err)
+	}
+	return AddScaled(dst, g, up)
+}
+
+// backwardOp computes upstream·∂s/∂f from (scores, labels, forward output, upstream).
+type backwardOp struct{ k Kernel }
+
+func (op *backwardOp) Arity() int { return 4 }
+
+func (op *backwardOp) Type() hm.Type {
+	v, a := types()
+	return hm.NewFnType(v, v, a, a, v)
+}
+
+func (op *backwardOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if len(in) == 0 {
+		return nil, fmt.Errorf("%s: backward of %v got no shapes", op.k.Package(), op.k)
+	}
+	s, ok := in[0].(tensor.Shape)
+	if !ok {
+		return nil, fmt.Errorf("%s: backward of %v: scores shape is %T", op.k.Package(), op.k, in[0])
+	}
+	return s.Clone(), nil
+}
+
+func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
+	if len(inputs) != 4 {
+		return nil, fmt.Errorf("%s: backward of %v needs 4 inputs, got %d", op.k.Package(), op.k, len(inputs))
+	}
+	f := forwardOp{k: op.k}
+	scores, labels, dt, err := f.read(inputs[:2])
+	if err != nil {
+		return nil, err
+	}
+	up, err := Scalar(inputs[3])
+	if err != nil {
+		return nil, fmt.Errorf("%s: upstream gradient: %w", op.k.Package(), err)
+	}
+	g, err := op.k.Gradient(scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	if up != 1 {
+		for i := range g {
+			g[i] *= up
+		}
+	}
+	return NewVector(dt, g)
+}
+
+func (op *backwardOp) ReturnsPtr() bool     { return false }
+func (op *backwardOp) CallsExtern() bool    { return false }
+func (op *backwardOp) OverwritesInput() int { return -1 }
+func (op *backwardOp) String() string       { return op.k.String() + "Grad" }
+func (op *backwardOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "opkit.backward:%s", op.k)
+}
+func (op *backwardOp) Hashcode() uint32 { return hashOf(op) }
+
+func (op *backwardOp) DiffWRT(inputs int) []bool { return make([]bool, inputs) }
+
+func (op *backwardOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
+	return nil, errNoSymDiff
+}
+
+func hashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
