@@ -1,0 +1,265 @@
+package data
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened.
+var (
+	ErrEmpty      = errors.New("data: no data")
+	ErrMalformed  = errors.New("data: malformed CSV")
+	ErrHeader     = errors.New("data: bad header")
+	ErrFieldCount = errors.New("data: wrong number of fields")
+	ErrMissing    = errors.New("data: missing value")
+	ErrNotNumber  = errors.New("data: not a finite number")
+	ErrLabel      = errors.New("data: label not 0 or 1")
+	ErrOneClass   = errors.New("data: only one class present")
+)
+
+// A CSVError reports bad CSV input: where it is and what is wrong. It wraps one of the
+// package's Err values (Err), so errors.Is(err, ErrNotNumber) works on it, and errors.As
+// gives the line and column.
+type CSVError struct {
+	File   string // the file name given to LoadCSV; "" for ReadCSV
+	Line   int    // 1-based line of the offending field; 0 when no single line is at fault
+	Column string // name of the offending column; "" when the whole row is at fault
+	Reason string // what is wrong, e.g. `"abc" is not a number`
+	Err    error  // one of the package's Err values
+}
+
+// Error formats e as, for example,
+//
+//	data: train.csv: line 17, column "mean_radius": "abc" is not a number
+func (e *CSVError) Error() string {
+	var b strings.Builder
+	b.WriteString("data: ")
+	if e.File != "" {
+		b.WriteString(e.File + ": ")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d", e.Line)
+		if e.Column != "" {
+			fmt.Fprintf(&b, ", column %q", e.Column)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// Unwrap returns the Err value e wraps.
+func (e *CSVError) Unwrap() error { return e.Err }
+
+// CSVConfig says how to read a CSV input. The zero value reads comma-separated values with
+// the label in the last column.
+type CSVConfig struct {
+	// Label is the name of the label column; "" means the last column.
+	Label string
+	// Comma is the field delimiter; 0 means ','.
+	Comma rune
+}
+
+// LoadCSV reads the CSV file at path; see [ReadCSV]. Its CSV errors name the file.
+func LoadCSV(path string, cfg CSVConfig) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	defer f.Close()
+	ds, err := ReadCSV(f, cfg)
+	if ce, ok := errors.AsType[*CSVError](err); ok {
+		ce.File = path
+	}
+	return ds, err
+}
+
+// ReadCSV reads a dataset from CSV text: a header row naming the columns, then one row per
+// example. The label column is cfg.Label (the last column by default) and every other
+// column is a feature, in the order of the header. Blank lines are skipped and spaces around
+// a field are ignored.
+//
+// Every field must hold a finite number in Go's syntax (strconv.ParseFloat) and every label
+// must be 0 or 1 ("1.0" is accepted). An empty field and the usual missing-value markers NA,
+// N/A, NaN, null and ? (in any case) are reported as missing ([ErrMissing]): the package does
+// not impute. Other errors are a wrong number of fields ([ErrFieldCount]), a value that is not
+// a finite number ([ErrNotNumber]), a bad label ([ErrLabel]), a bad header such as a duplicate
+// column name ([ErrHeader]), no header or no data rows ([ErrEmpty]), a single class
+// ([ErrOneClass]) and broken quoting ([ErrMalformed]); each is a [*CSVError] naming the line
+// and column.
+//
+// The input is streamed: memory holds the parsed numbers, never the text.
+func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1 // checked here, to name the line in our own words
+	if cfg.Comma != 0 {
+		cr.Comma = cfg.Comma
+	}
+	header, err := cr.Read()
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil, &CSVError{Reason: "no header row", Err: ErrEmpty}
+	case err != nil:
+		return nil, malformed(err)
+	}
+	headerLine, _ := cr.FieldPos(0)
+	names, label, err := parseHeader(header, cfg.Label, headerLine)
+	if err != nil {
+		return nil, err
+	}
+	ds := &Dataset{
+		Cols:         len(names) - 1,
+		FeatureNames: slices.Delete(slices.Clone(names), label, label+1),
+		LabelName:    names[label],
+	}
+	var x, y blocks
+	for {
+		record, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, malformed(err)
+		}
+		if len(record) != len(names) {
+			line, _ := cr.FieldPos(0)
+			return nil, &CSVError{Line: line, Err: ErrFieldCount,
+				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
+		}
+		for j, field := range record {
+			v, err := parseField(field, j == label)
+			if err != nil {
+				err.Line, _ = cr.FieldPos(j)
+				err.Column = names[j]
+				return nil, err
+			}
+			if j == label {
+				y.add(v)
+			} else {
+				x.add(v)
+			}
+		}
+		ds.Rows++
+	}
+	if ds.Rows == 0 {
+		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
+	}
+	ds.X, ds.Y = x.concat(), y.concat()
+	if p := ds.Positives(); p == 0 || p == ds.Rows {
+		return nil, &CSVError{Err: ErrOneClass,
+			Reason: fmt.Sprintf("all %d rows have label %v; both classes are needed", ds.Rows, ds.Y[0])}
+	}
+	return ds, nil
+}
+
+// parseHeader returns the column names of header, trimmed, and the index of the label
+// column; line is the header's line, for errors.
+func parseHeader(header []string, label string, line int) ([]string, int, error) {
+	if len(header) < 2 {
+		return nil, 0, &CSVError{Line: line, Err: ErrHeader,
+			Reason: "only one column; need a label and at least one feature"}
+	}
+	names := make([]string, len(header))
+	seen := make(map[string]bool, len(header))
+	for j, name := range header {
+		if j == 0 {
+			name = strings.TrimPrefix(name, "\ufeff") // a byte-order mark, as spreadsheets write
+		}
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return nil, 0, &CSVError{Line: line, Err: ErrHeader, Reason: fmt.Sprintf("column %d has no name", j+1)}
+		}
+		if seen[name] {
+			return nil, 0, &CSVError{Line: line, Column: name, Err: ErrHeader, Reason: "duplicate column name"}
+		}
+		seen[name] = true
+		names[j] = name
+	}
+	if label == "" {
+		return names, len(names) - 1, nil
+	}
+	if j := slices.Index(names, label); j >= 0 {
+		return names, j, nil
+	}
+	return nil, 0, &CSVError{Line: line, Err: ErrHeader, Reason: fmt.Sprintf("no label column %q", label)}
+}
+
+// parseField parses one field as a feature or, if isLabel, as a 0/1 label. The error it
+// returns lacks the line and column, which the caller knows.
+func parseField(field string, isLabel bool) (float64, *CSVError) {
+	s := strings.TrimSpace(field)
+	if s == "" {
+		return 0, &CSVError{Err: ErrMissing, Reason: "missing value (empty field)"}
+	}
+	if isMissing(s) {
+		return 0, &CSVError{Err: ErrMissing, Reason: fmt.Sprintf("missing value %q", field)}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case isLabel && (err != nil || (v != 0 && v != 1)):
+		return 0, &CSVError{Err: ErrLabel, Reason: fmt.Sprintf("%q is not a label (want 0 or 1)", field)}
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, &CSVError{Err: ErrNotNumber, Reason: fmt.Sprintf("%q is not a number", field)}
+	case err != nil || math.IsInf(v, 0):
+		return 0, &CSVError{Err: ErrNotNumber, Reason: fmt.Sprintf("%q is not a finite number", field)}
+	}
+	return v, nil
+}
+
+// isMissing reports whether s (trimmed) is a common missing-value marker.
+func isMissing(s string) bool {
+	switch strings.ToLower(s) {
+	case "na", "n/a", "nan", "null", "?":
+		return true
+	}
+	return false
+}
+
+// malformed wraps an error of encoding/csv, which already names its line.
+func malformed(err error) error {
+	ce := &CSVError{Reason: err.Error(), Err: ErrMalformed}
+	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
+		ce.Line, ce.Reason = pe.Line, pe.Err.Error()
+	}
+	return ce
+}
+
+// blocks collects a stream of values in blocks, doubling from 1 Ki to 32 Ki values (256 KiB),
+// and concatenates them once at the end: the result has no spare capacity, and loading never
+// holds much more than twice its size. (Appending to one slice would leave up to 25% spare
+// capacity and, through the garbage of its regrowths, grow the heap to nearly 4× the
+// result.)
+type blocks struct {
+	full [][]float64
+	cur  []float64
+	n    int // values added
+}
+
+const minBlock, maxBlock = 1 << 10, 1 << 15
+
+func (b *blocks) add(v float64) {
+	if len(b.cur) == cap(b.cur) {
+		if b.cur != nil {
+			b.full = append(b.full, b.cur)
+		}
+		b.cur = make([]float64, 0, min(maxBlock, max(minBlock, 2*cap(b.cur))))
+	}
+	b.cur = append(b.cur, v)
+	b.n++
+}
+
+func (b *blocks) concat() []float64 {
+	out := make([]float64, 0, b.n)
+	for _, blk := range b.full {
+		out = append(out, blk...)
+	}
+	return append(out, b.cur...)
+}

@@ -1,0 +1,14 @@
+// Package data holds labelled tabular data for binary classifiers: a dense [Dataset], CSV
+// loading that reports the line and column of every bad value, the embedded WDBC data as a
+// default ([WDBC]), a seeded stratified train/validation/test [Split], and a [Standardizer]
+// fitted on the training part only.
+//
+// Labels are 0 and 1, 1 being the positive class. Features are float64 and must be finite:
+// the package does not impute missing values, it reports them. Loading streams the input, so
+// memory stays proportional to the numbers kept (8 bytes per value plus slack), never to the
+// text read.
+//
+// Functions validate their input and return errors wrapping the exported Err values, to be
+// tested with errors.Is; input errors of a CSV are [*CSVError] values carrying the line and
+// column.
+package data

@@ -1,0 +1,21 @@
+// Package metrics measures a scorer at the ROC operating points the module trains for: the
+// ROC curve itself, the area under it (AUC), the standardised partial area up to a
+// false-positive rate (partial AUC) and the true-positive rate at a false-positive rate.
+//
+// Every function takes scores f_i and labels y_i ∈ {0, 1} (1 = positive) as []float64 and
+// follows scikit-learn's definitions (roc_curve, roc_auc_score), so numbers can be compared
+// with it directly. With P positives and N negatives, the ROC curve has one point per
+// distinct score t, taken in descending order:
+//
+//	FPR(t) = #{i : y_i = 0, f_i ≥ t} / N
+//	TPR(t) = #{i : y_i = 1, f_i ≥ t} / P
+//
+// preceded by the point (0, 0), and consecutive points are joined by straight lines. Tied
+// scores therefore give one diagonal segment, which is what makes a tie between a positive and
+// a negative count ½ in the AUC.
+//
+// Scores are sorted once per call, so every function is O(n log n) in time and O(n) in
+// memory. Invalid input — empty or mismatched slices, NaN or infinite scores, labels other
+// than 0 and 1, a single class, a false-positive rate out of range — gives an error wrapping
+// one of the exported Err values; nothing panics.
+package metrics

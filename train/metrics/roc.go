@@ -1,0 +1,104 @@
+package metrics
+
+import "math"
+
+// point is one vertex of the ROC curve, in counts: tp positives and fp negatives score at or
+// above threshold.
+type point struct {
+	threshold float64
+	tp, fp    int
+}
+
+// points yields the vertices of the ROC curve after (0, 0): one per distinct score, in
+// descending order of score, ending at (N, P).
+func (r ranked) points(yield func(point) bool) {
+	i, j := len(r.pos), len(r.neg) // pos[i:] and neg[j:] score at or above the threshold
+	for i > 0 || j > 0 {
+		var t float64
+		switch {
+		case i == 0:
+			t = r.neg[j-1]
+		case j == 0:
+			t = r.pos[i-1]
+		default:
+			t = max(r.pos[i-1], r.neg[j-1])
+		}
+		for i > 0 && r.pos[i-1] == t {
+			i--
+		}
+		for j > 0 && r.neg[j-1] == t {
+			j--
+		}
+		if !yield(point{threshold: t, tp: len(r.pos) - i, fp: len(r.neg) - j}) {
+			return
+		}
+	}
+}
+
+// ROC returns the receiver operating characteristic curve of scores against labels (1 =
+// positive): the points of scikit-learn's roc_curve(y, scores, drop_intermediate=False).
+//
+// With P positives and N negatives, point k > 0 belongs to the k-th largest distinct score
+// t_k and counts the rows scoring at least t_k:
+//
+//	thresholds[k] = t_k
+//	fpr[k]        = #{i : y_i = 0, f_i ≥ t_k} / N
+//	tpr[k]        = #{i : y_i = 1, f_i ≥ t_k} / P
+//
+// Point 0 is (0, 0) with threshold +Inf (no score is at or above it), as in scikit-learn 1.3
+// and later; older versions used t_1 + 1 there. Thresholds are strictly descending, fpr and
+// tpr non-decreasing, and the last point is (1, 1).
+func ROC(scores, labels []float64) (fpr, tpr, thresholds []float64, err error) {
+	r, err := rank(scores, labels)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n := len(scores) + 1
+	fpr = append(make([]float64, 0, n), 0)
+	tpr = append(make([]float64, 0, n), 0)
+	thresholds = append(make([]float64, 0, n), math.Inf(1))
+	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
+	for p := range r.points {
+		fpr = append(fpr, float64(p.fp)/nNeg)
+		tpr = append(tpr, float64(p.tp)/nPos)
+		thresholds = append(thresholds, p.threshold)
+	}
+	return fpr, tpr, thresholds, nil
+}
+
+// upTo returns the area under the ROC curve between false-positive rates 0 and x (0 ≤ x ≤ 1)
+// and the curve's true-positive rate at x. Both cut the curve the way scikit-learn's
+// roc_auc_score(max_fpr=x) does: between the last vertex with FPR ≤ x and the next one, by
+// linear interpolation, with the area summed by the trapezoid rule.
+func (r ranked) upTo(x float64) (area, tprAtX float64) {
+	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
+	var f0, t0 float64 // the previous vertex
+	for p := range r.points {
+		f, t := float64(p.fp)/nNeg, float64(p.tp)/nPos
+		if f > x {
+			tx := (t-t0)/(f-f0)*(x-f0) + t0
+			return area + (x-f0)*(t0+tx)/2, tx
+		}
+		area += (f - f0) * (t0 + t) / 2
+		f0, t0 = f, t
+	}
+	return area, t0
+}
+
+// TPRAtFPR returns the true-positive rate of the ROC curve (see [ROC]) at false-positive rate
+// fpr ∈ [0, 1], interpolated linearly between the last point with FPR ≤ fpr and the next
+// one, exactly where scikit-learn's roc_auc_score(max_fpr=fpr) cuts the curve. Where the
+// curve rises vertically at fpr, this is the top of the rise: the largest TPR reachable
+// without exceeding fpr, which at fpr = 0 is the share of positives scoring above every
+// negative.
+func TPRAtFPR(scores, labels []float64, fpr float64) (float64, error) {
+	if err := checkRate("fpr", fpr, true); err != nil {
+		return 0, err
+	}
+	r, err := rank(scores, labels)
+	if err != nil {
+		return 0, err
+	}
+	_, t := r.upTo(fpr)
+	return t, nil
+}
