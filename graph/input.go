@@ -1,0 +1,64 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// ErrInput is returned, wrapped with details, when an input node cannot be built: a nil graph,
+// a dtype other than float32/float64, no data, or a shape that does not match the data.
+var ErrInput = errors.New("graph: bad input")
+
+// Input returns an input node of g named name, of dtype dt (tensor.Float32 or tensor.Float64),
+// holding a copy of xs in row-major order. With no shape it is a vector of len(xs); shape
+// () (an empty, non-nil slice such as []int{}) makes a scalar of the single element of xs;
+// otherwise the product of shape must be len(xs). The node can be checked by gradcheck and
+// differentiated by gorgonia.Grad.
+func Input(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, shape ...int) (*gorgonia.Node, error) {
+	if g == nil {
+		return nil, fmt.Errorf("%w: %q: nil graph", ErrInput, name)
+	}
+	if dt != tensor.Float64 && dt != tensor.Float32 {
+		return nil, fmt.Errorf("%w: %q: dtype %v; want float32 or float64", ErrInput, name, dt)
+	}
+	if len(xs) == 0 {
+		return nil, fmt.Errorf("%w: %q: no data", ErrInput, name)
+	}
+	if shape == nil {
+		shape = []int{len(xs)}
+	}
+	size := 1
+	for _, d := range shape {
+		if d <= 0 {
+			return nil, fmt.Errorf("%w: %q: shape %v has a dimension ≤ 0", ErrInput, name, shape)
+		}
+		size *= d
+	}
+	if size != len(xs) {
+		return nil, fmt.Errorf("%w: %q: shape %v holds %d elements, got %d", ErrInput, name, shape, size, len(xs))
+	}
+	var v gorgonia.Value
+	switch {
+	case len(shape) == 0 && dt == tensor.Float64:
+		v = gorgonia.NewF64(xs[0])
+	case len(shape) == 0:
+		v = gorgonia.NewF32(float32(xs[0]))
+	case dt == tensor.Float64:
+		v = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(convert[float64](xs)))
+	default:
+		v = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(convert[float32](xs)))
+	}
+	return gorgonia.NewTensor(g, dt, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName(name), gorgonia.WithValue(v)), nil
+}
+
+// convert returns a copy of xs in the element type T.
+func convert[T float32 | float64](xs []float64) []T {
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = T(x)
+	}
+	return out
+}
