@@ -1,0 +1,356 @@
+package nn
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"gorgonia.org/tensor"
+)
+
+// Errors of Load and Read, each wrapped with the details. Load and Read leave the model
+// unchanged whenever they return an error.
+var (
+	// ErrNotCheckpoint: the data does not start with the checkpoint magic.
+	ErrNotCheckpoint = errors.New("nn: not a rocops parameter file")
+	// ErrVersion: the checkpoint's format version is not one this package reads.
+	ErrVersion = errors.New("nn: unsupported checkpoint version")
+	// ErrTruncated: the data ends before the checkpoint does.
+	ErrTruncated = errors.New("nn: checkpoint is truncated")
+	// ErrCorrupt: a checksum does not match, or the content is inconsistent.
+	ErrCorrupt = errors.New("nn: checkpoint is corrupt")
+	// ErrTrailingData: more data follows the checkpoint.
+	ErrTrailingData = errors.New("nn: unexpected data after the checkpoint")
+	// ErrDtype: the checkpoint's dtype is not the model's.
+	ErrDtype = errors.New("nn: dtype mismatch")
+	// ErrArchitecture: the checkpoint has other parameters, or another architecture
+	// description (see Describer), than the model.
+	ErrArchitecture = errors.New("nn: architecture mismatch")
+	// ErrShape: a parameter's shape differs from the model's.
+	ErrShape = errors.New("nn: parameter shape mismatch")
+)
+
+// A checkpoint (format version 1) is laid out as follows, every integer little-endian:
+//
+//	magic         13 bytes  "ROCOPS-PARAMS"
+//	version       uint16    1
+//	payload size  uint64    P
+//	header CRC    uint32    CRC-32C (Castagnoli) of the 23 bytes above
+//	payload       P bytes:
+//	  dtype         uint8   1 = float32, 2 = float64
+//	  architecture  uint16 length, then the bytes of Describer.Architecture ("" if none)
+//	  count         uint32  the number of parameters, then for each in Params order:
+//	    name        uint16 length, then the bytes
+//	    rank        uint8   r ≥ 1
+//	    shape       r × uint32, each ≥ 1
+//	    values      the elements in row-major order, IEEE 754 binary32 or binary64
+//	file CRC      uint32    CRC-32C of everything before it
+//
+// The header CRC lets a reader trust P before reading the payload, so that a damaged size
+// is reported as corruption and a short file as truncation.
+const (
+	magic          = "ROCOPS-PARAMS"
+	formatVersion  = 1
+	headerSize     = len(magic) + 2 + 8 + 4
+	checksumSize   = 4
+	dtypeCodeF32   = 1
+	dtypeCodeF64   = 2
+	maxShortString = math.MaxUint16
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Save writes m's parameters to the file at path, replacing it atomically: the checkpoint
+// is written to a temporary file in the same directory, synced to disk and renamed over
+// path, and the directory is synced. If Save fails, path keeps its previous content. The
+// file's mode is 0644.
+func Save(path string, m Model) error {
+	data, err := encode(m)
+	if err != nil {
+		return err
+	}
+	err = writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("nn: saving %s: %w", path, err)
+	}
+	return nil
+}
+
+// Write writes m's parameters to w as a checkpoint.
+func Write(w io.Writer, m Model) error {
+	data, err := encode(m)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		return fmt.Errorf("nn: writing checkpoint: %w", err)
+	}
+	return nil
+}
+
+// Load reads the checkpoint at path into m's parameters, as Read does.
+func Load(path string, m Model) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("nn: loading checkpoint: %w", err)
+	}
+	defer f.Close()
+	if err := Read(f, m); err != nil {
+		return fmt.Errorf("%w (file %s)", err, path)
+	}
+	return nil
+}
+
+// Read reads a checkpoint from r, to its end, into m's parameters, in place. It first checks
+// everything — magic, version, size, checksums, structure, no trailing data, then the dtype,
+// parameter names and shapes, and architecture description against m — and changes m only
+// if all is well. Its errors wrap ErrNotCheckpoint, ErrVersion, ErrTruncated, ErrCorrupt,
+// ErrTrailingData, ErrDtype, ErrArchitecture, ErrShape or ErrInput, or are I/O errors of r.
+func Read(r io.Reader, m Model) error {
+	ps, err := checkModel(m)
+	if err != nil {
+		return err
+	}
+	c, err := decode(r)
+	if err != nil {
+		return err
+	}
+	if c.dtype != m.Dtype() {
+		return fmt.Errorf("%w: the checkpoint holds %v parameters, the model is %v", ErrDtype, c.dtype, m.Dtype())
+	}
+	if err := matchParams(ps, c.params); err != nil {
+		return err
+	}
+	if want := architecture(m); c.arch != want {
+		return fmt.Errorf("%w: the checkpoint was written by %q, the model is %q", ErrArchitecture, c.arch, want)
+	}
+	return copyParams(ps, c.params)
+}
+
+// checkpoint is a decoded checkpoint.
+type checkpoint struct {
+	dtype  tensor.Dtype
+	arch   string
+	params []Param
+}
+
+// encode validates m and returns its checkpoint.
+func encode(m Model) ([]byte, error) {
+	ps, err := checkModel(m)
+	if err != nil {
+		return nil, err
+	}
+	arch := architecture(m)
+	if len(arch) > maxShortString {
+		return nil, fmt.Errorf("%w: the architecture description has %d bytes (at most %d)", ErrInput, len(arch), maxShortString)
+	}
+	code := byte(dtypeCodeF64)
+	if m.Dtype() == tensor.Float32 {
+		code = dtypeCodeF32
+	}
+	le := binary.LittleEndian
+	payload := appendString([]byte{code}, arch)
+	payload = le.AppendUint32(payload, uint32(len(ps)))
+	for _, p := range ps {
+		shape := p.Value.Shape()
+		if len(p.Name) > maxShortString || len(shape) > math.MaxUint8 {
+			return nil, fmt.Errorf("%w: parameter %q: name or rank too long for a checkpoint", ErrInput, p.Name)
+		}
+		payload = appendString(payload, p.Name)
+		payload = append(payload, byte(len(shape)))
+		for _, d := range shape {
+			if uint64(d) > math.MaxUint32 {
+				return nil, fmt.Errorf("%w: parameter %q has shape %v, too large for a checkpoint", ErrInput, p.Name, shape)
+			}
+			payload = le.AppendUint32(payload, uint32(d))
+		}
+		if payload, err = binary.Append(payload, le, p.Value.Data()); err != nil {
+			return nil, fmt.Errorf("nn: encoding %q: %w", p.Name, err)
+		}
+	}
+
+	out := make([]byte, 0, headerSize+len(payload)+checksumSize)
+	out = append(out, magic...)
+	out = le.AppendUint16(out, formatVersion)
+	out = le.AppendUint64(out, uint64(len(payload)))
+	out = le.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	out = append(out, payload...)
+	return le.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.LittleEndian.AppendUint16(b, uint16(len(s))), s...)
+}
+
+// decode reads one checkpoint from r and checks that nothing follows it. It allocates memory
+// as data arrives, not as the header claims, so a short or hostile file cannot make it
+// allocate much more than its own size.
+func decode(r io.Reader) (*checkpoint, error) {
+	le := binary.LittleEndian
+	head := make([]byte, headerSize)
+	n, err := io.ReadFull(r, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
+	}
+	if k := min(n, len(magic)); string(head[:k]) != magic[:k] {
+		return nil, fmt.Errorf("%w: it does not start with %q", ErrNotCheckpoint, magic)
+	}
+	if n < len(magic)+2 {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the header (%d bytes)", ErrTruncated, n, headerSize)
+	}
+	if v := le.Uint16(head[len(magic):]); v != formatVersion {
+		return nil, fmt.Errorf("%w: version %d (this package reads version %d)", ErrVersion, v, formatVersion)
+	}
+	if n < headerSize {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the header (%d bytes)", ErrTruncated, n, headerSize)
+	}
+	if got, want := crc32.Checksum(head[:headerSize-checksumSize], castagnoli), le.Uint32(head[headerSize-checksumSize:]); got != want {
+		return nil, fmt.Errorf("%w: header checksum %08x, recorded %08x", ErrCorrupt, got, want)
+	}
+	size := le.Uint64(head[len(magic)+2:])
+	if size > math.MaxInt64 {
+		return nil, fmt.Errorf("%w: payload size %d", ErrCorrupt, size)
+	}
+
+	var payload bytes.Buffer
+	if got, err := io.CopyN(&payload, r, int64(size)); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: the payload has %d of its %d bytes", ErrTruncated, got, size)
+		}
+		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
+	}
+	tail := make([]byte, checksumSize)
+	if _, err := io.ReadFull(r, tail); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("%w: the file checksum is missing", ErrTruncated)
+		}
+		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
+	}
+	if got, want := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, payload.Bytes()), le.Uint32(tail); got != want {
+		return nil, fmt.Errorf("%w: file checksum %08x, recorded %08x", ErrCorrupt, got, want)
+	}
+	var extra [1]byte
+	switch _, err := io.ReadFull(r, extra[:]); {
+	case err == nil:
+		return nil, ErrTrailingData
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
+	}
+	return parsePayload(payload.Bytes())
+}
+
+// parsePayload decodes a payload whose checksum has been verified; an inconsistency here
+// means the file was written wrongly, and is reported as corruption.
+func parsePayload(b []byte) (*checkpoint, error) {
+	c := &cursor{b: b}
+	code := c.u8()
+	arch := c.string()
+	count := c.u32()
+	if c.err != nil {
+		return nil, c.err
+	}
+	cp := &checkpoint{arch: arch}
+	switch code {
+	case dtypeCodeF32:
+		cp.dtype = tensor.Float32
+	case dtypeCodeF64:
+		cp.dtype = tensor.Float64
+	default:
+		return nil, fmt.Errorf("%w: unknown dtype code %d", ErrCorrupt, code)
+	}
+	if uint64(count) > uint64(len(c.b)) { // every parameter takes at least one byte
+		return nil, fmt.Errorf("%w: %d parameters in %d bytes", ErrCorrupt, count, len(c.b))
+	}
+	width := int(cp.dtype.Size())
+	cp.params = make([]Param, count)
+	for i := range cp.params {
+		name := c.string()
+		shape := make(tensor.Shape, c.u8())
+		for d := range shape {
+			shape[d] = int(c.u32())
+		}
+		if c.err != nil {
+			return nil, c.err
+		}
+		elems, ok := shapeSize(shape, len(c.b)/width)
+		if !ok {
+			return nil, fmt.Errorf("%w: parameter %q has shape %v, with %d bytes left", ErrCorrupt, name, shape, len(c.b))
+		}
+		t := tensor.New(tensor.WithShape(shape...), tensor.Of(cp.dtype))
+		if _, err := binary.Decode(c.take(elems*width), binary.LittleEndian, t.Data()); err != nil {
+			return nil, fmt.Errorf("%w: parameter %q: %v", ErrCorrupt, name, err)
+		}
+		cp.params[i] = Param{Name: name, Value: t}
+	}
+	if len(c.b) > 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the last parameter", ErrCorrupt, len(c.b))
+	}
+	return cp, nil
+}
+
+// shapeSize returns the number of elements of shape if its rank and every dimension are
+// positive and the number is at most limit.
+func shapeSize(shape tensor.Shape, limit int) (int, bool) {
+	if len(shape) == 0 {
+		return 0, false
+	}
+	n := 1
+	for _, d := range shape {
+		if d <= 0 || n > limit/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+// cursor reads a payload front to back. Its first failure sticks: later reads return zero
+// values and c.err keeps the first error.
+type cursor struct {
+	b   []byte
+	err error
+}
+
+func (c *cursor) take(n int) []byte {
+	if c.err != nil {
+		return nil
+	}
+	if n > len(c.b) {
+		c.err = fmt.Errorf("%w: a record needs %d bytes, %d are left", ErrCorrupt, n, len(c.b))
+		return nil
+	}
+	out := c.b[:n]
+	c.b = c.b[n:]
+	return out
+}
+
+func (c *cursor) u8() uint8 {
+	if b := c.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (c *cursor) u16() uint16 {
+	if b := c.take(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
+	}
+	return 0
+}
+
+func (c *cursor) u32() uint32 {
+	if b := c.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (c *cursor) string() string { return string(c.take(int(c.u16()))) }

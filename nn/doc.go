@@ -1,0 +1,50 @@
+// Package nn provides the scoring models of rocops — a linear scorer and a multilayer
+// perceptron (MLP) —, their seeded initialisation, and parameter checkpoints.
+//
+// A model maps a batch of B rows of n features to one real score (a logit) per row. The linear
+// scorer computes
+//
+//	s = x·w + b
+//
+// and the MLP with L hidden layers computes
+//
+//	h⁰ = x
+//	hˡ = φ(hˡ⁻¹·Wˡ + bˡ)        l = 1, …, L
+//	s  = hᴸ·Wᴸ⁺¹ + bᴸ⁺¹
+//
+// where x ∈ ℝ^(B×n) is the batch, one example per row; Wˡ ∈ ℝ^(nₗ₋₁×nₗ) and bˡ ∈ ℝ^(nₗ) are
+// the weights and biases of layer l (the bias is added to every row), n₀ = n, n₁ … n_L are the
+// hidden sizes and n_(L+1) = 1; φ is the activation ([ReLU], [Tanh] or [Identity]) applied
+// element by element; and s ∈ ℝ^B is the score vector. A linear scorer is the case L = 0.
+//
+// # Graphs and shared parameters
+//
+// Gorgonia graphs are static and sized per batch, so a program builds one graph per batch
+// size — for example one for training batches and one for evaluation — with [Model.Build].
+// Every graph built from a model binds the model's own parameter tensors (not copies), and
+// Gorgonia's solvers update those tensors in place: a solver step taken on one graph changes
+// the model in every graph. [Scores] evaluates a model on plain rows, and [Snapshot] and
+// [Restore] keep and bring back a copy of its parameters (for example the best epoch's).
+//
+// # Initialisation
+//
+// Weights are drawn from a PCG generator (math/rand/v2) seeded with the config's Seed, layer
+// by layer and row by row, so that the same config always gives the same parameters; biases
+// start at zero. [Glorot] initialisation (Glorot and Bengio, 2010) draws
+//
+//	Wᵢⱼ ~ U(−a, a),  a = √(6/(n_in + n_out))
+//
+// and [He] initialisation (He et al., 2015) draws
+//
+//	Wᵢⱼ ~ N(0, σ²),  σ = √(2/n_in)
+//
+// where n_in and n_out are the number of rows and columns of the layer's weight matrix.
+// Float32 models hold the float32 rounding of the float64 model with the same config.
+//
+// # Checkpoints
+//
+// [Save] and [Load] store and restore a model's parameters in a versioned binary file with
+// checksums. Save replaces the file atomically, so an interrupted save leaves the previous
+// checkpoint intact; Load validates the whole file and its fit to the model before changing
+// any parameter. The errors a caller may meet are exported sentinels for [errors.Is].
+package nn

@@ -1,0 +1,104 @@
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// dtypes are the two dtypes every numeric test runs with.
+var dtypes = []tensor.Dtype{tensor.Float64, tensor.Float32}
+
+// floats returns a copy of p's values as float64.
+func floats(t testing.TB, p Param) []float64 {
+	t.Helper()
+	v, err := opkit.Floats(p.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]float64(nil), v...)
+}
+
+// randomRows returns rows × cols values drawn uniformly from (−2, 2) by a seeded generator.
+func randomRows(seed uint64, rows, cols int) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x := make([]float64, rows*cols)
+	for i := range x {
+		x[i] = 4*rng.Float64() - 2
+	}
+	return x
+}
+
+// referenceScores is an independent forward pass in plain Go and float64: the parameters come
+// in (weight, bias) pairs from the input to the output; every layer but the last is followed
+// by act.
+func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows int) []float64 {
+	t.Helper()
+	if len(ps)%2 != 0 {
+		t.Fatalf("%d parameters, want (weight, bias) pairs", len(ps))
+	}
+	h := x
+	cols := len(x) / rows
+	for k := 0; k < len(ps); k += 2 {
+		w, b := floats(t, ps[k]), floats(t, ps[k+1])
+		out := len(b)
+		if len(w) != cols*out {
+			t.Fatalf("%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
+		}
+		next := make([]float64, rows*out)
+		for r := 0; r < rows; r++ {
+			for j := 0; j < out; j++ {
+				u := b[j]
+				for i := 0; i < cols; i++ {
+					u += h[r*cols+i] * w[i*out+j]
+				}
+				if k+2 < len(ps) {
+					switch act {
+					case ReLU:
+						u = math.Max(u, 0)
+					case Tanh:
+						u = math.Tanh(u)
+					case Identity:
+					default:
+						t.Fatalf("activation %v", act)
+					}
+				}
+				next[r*out+j] = u
+			}
+		}
+		h, cols = next, out
+	}
+	return h
+}
+
+// paramBits returns the bit patterns of m's parameter values, to compare models exactly.
+func paramBits(t testing.TB, m Model) [][]uint64 {
+	t.Helper()
+	var out [][]uint64
+	for _, p := range m.Params() {
+		v := floats(t, p)
+		bits := make([]uint64, len(v))
+		for i, x := range v {
+			bits[i] = math.Float64bits(x)
+		}
+		out = append(out, bits)
+	}
+	return out
+}
+
+// assertClose fails unless |got[i] − want[i]| ≤ tol·max(1, |want[i]|) for every i.
+func assertClose(t testing.TB, what string, got, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); !(d <= tol*math.Max(1, math.Abs(want[i]))) {
+			t.Fatalf("%s[%d] = %.17g, want %.17g (difference %.3g, tolerance %.3g)", what, i, got[i], want[i], d, tol)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package nn
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// maxWeights bounds the number of elements of one weight matrix, so that sizes cannot
+// overflow and every dimension fits a checkpoint's 32-bit fields.
+const maxWeights = 1<<31 - 1
+
+// layer is one affine map followed by an activation: h ↦ φ(h·W + b).
+type layer struct {
+	weight *tensor.Dense // W, shape (n_in, n_out)
+	bias   *tensor.Dense // b, shape (n_out), zero at initialisation
+	act    Activation    // φ
+}
+
+// network is a stack of layers ending in a single score per row. Linear and MLP are
+// networks; their exported methods come from here.
+type network struct {
+	in     int
+	dtype  tensor.Dtype
+	layers []layer
+}
+
+// newNetwork validates a configuration and returns the initialised network with input size
+// in, hidden layers of the given sizes followed by act, and an Identity output layer of width
+// one. A zero dt means Float64.
+func newNetwork(in int, hidden []int, act Activation, init Init, seed uint64, dt tensor.Dtype) (*network, error) {
+	if dt == (tensor.Dtype{}) {
+		dt = tensor.Float64
+	}
+	switch {
+	case in <= 0:
+		return nil, fmt.Errorf("%w: input size %d (want at least 1)", ErrConfig, in)
+	case dt != tensor.Float64 && dt != tensor.Float32:
+		return nil, fmt.Errorf("%w: dtype %v (want float32 or float64)", ErrConfig, dt)
+	case !act.valid():
+		return nil, fmt.Errorf("%w: unknown activation %d", ErrConfig, int(act))
+	case !init.valid():
+		return nil, fmt.Errorf("%w: unknown initialisation %d", ErrConfig, int(init))
+	}
+	widths := append(append([]int(nil), hidden...), 1)
+	fanIn := in
+	for k, w := range widths {
+		if w <= 0 {
+			return nil, fmt.Errorf("%w: hidden layer %d has size %d (want at least 1)", ErrConfig, k, w)
+		}
+		if fanIn > maxWeights/w {
+			return nil, fmt.Errorf("%w: layer %d has %d×%d weights (at most %d)", ErrConfig, k, fanIn, w, maxWeights)
+		}
+		fanIn = w
+	}
+
+	rng := newRand(seed)
+	n := &network{in: in, dtype: dt, layers: make([]layer, len(widths))}
+	fanIn = in
+	for k, w := range widths {
+		a := act
+		if k == len(widths)-1 {
+			a = Identity
+		}
+		l := layer{
+			weight: tensor.New(tensor.WithShape(fanIn, w), tensor.Of(dt)),
+			bias:   tensor.New(tensor.WithShape(w), tensor.Of(dt)),
+			act:    a,
+		}
+		if err := init.resolve(a).fill(l.weight, rng); err != nil {
+			return nil, err
+		}
+		n.layers[k] = l
+		fanIn = w
+	}
+	return n, nil
+}
+
+func weightName(k int) string { return fmt.Sprintf("layer%d.weight", k) }
+func biasName(k int) string   { return fmt.Sprintf("layer%d.bias", k) }
+
+// Params returns the weight and bias of every layer, from the input to the output:
+// "layer0.weight" of shape (n₀, n₁), "layer0.bias" of shape (n₁), "layer1.weight", … . The
+// values are the model's own tensors.
+func (n *network) Params() []Param {
+	ps := make([]Param, 0, 2*len(n.layers))
+	for k, l := range n.layers {
+		ps = append(ps, Param{Name: weightName(k), Value: l.weight}, Param{Name: biasName(k), Value: l.bias})
+	}
+	return ps
+}
+
+// InputSize returns the number of features per row.
+func (n *network) InputSize() int { return n.in }
+
+// Dtype returns the dtype of the parameters and the input.
+func (n *network) Dtype() tensor.Dtype { return n.dtype }
+
+// Build adds the model to g for the batch x, a matrix of shape (B, InputSize()) and dtype
+// Dtype() in g. It returns the scores, a vector of shape (B), and the learnable nodes in
+// Params order, bound to the model's parameter tensors (shared, not copied). The learnables
+// are named like the parameters, so g must not already hold nodes with those names: build a
+// model once per graph.
+func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
+	if err := n.checkBatch(g, x); err != nil {
+		return nil, nil, err
+	}
+	ps := n.Params()
+	for _, p := range ps {
+		if len(g.ByName(p.Name)) > 0 {
+			return nil, nil, fmt.Errorf("%w: the graph already holds a node named %q (build a model once per graph)", ErrInput, p.Name)
+		}
+	}
+	learnables = make(gorgonia.Nodes, len(ps))
+	for i, p := range ps {
+		learnables[i] = gorgonia.NewTensor(g, n.dtype, p.Value.Dims(),
+			gorgonia.WithShape(p.Value.Shape()...), gorgonia.WithName(p.Name), gorgonia.WithValue(p.Value))
+	}
+	h := x
+	for k, l := range n.layers {
+		if h, err = affine(h, learnables[2*k], learnables[2*k+1]); err != nil {
+			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
+		}
+		if h, err = l.act.apply(h); err != nil {
+			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
+		}
+	}
+	if scores, err = gorgonia.Reshape(h, tensor.Shape{x.Shape()[0]}); err != nil {
+		return nil, nil, fmt.Errorf("nn: scores: %w", err)
+	}
+	return scores, learnables, nil
+}
+
+// affine returns h·w + b, the bias added to every row.
+func affine(h, w, b *gorgonia.Node) (*gorgonia.Node, error) {
+	hw, err := gorgonia.Mul(h, w)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.BroadcastAdd(hw, b, nil, []byte{0})
+}
+
+// checkBatch reports why x cannot be the input of n in g.
+func (n *network) checkBatch(g *gorgonia.ExprGraph, x *gorgonia.Node) error {
+	if g == nil || x == nil {
+		return fmt.Errorf("%w: nil graph or input node", ErrInput)
+	}
+	if x.Graph() != g {
+		return fmt.Errorf("%w: the input node belongs to another graph", ErrInput)
+	}
+	tt, ok := x.Type().(gorgonia.TensorType)
+	if !ok || tt.Dims != 2 {
+		return fmt.Errorf("%w: the input must be a matrix (rows × features), got type %v", ErrInput, x.Type())
+	}
+	if dt, ok := tt.Of.(tensor.Dtype); !ok || dt != n.dtype {
+		return fmt.Errorf("%w: the input is %v, the model is %v", ErrInput, tt.Of, n.dtype)
+	}
+	s := x.Shape()
+	if len(s) != 2 || s[0] < 1 || s[1] != n.in {
+		return fmt.Errorf("%w: the input has shape %v, want (B, %d) with B ≥ 1", ErrInput, s, n.in)
+	}
+	return nil
+}
