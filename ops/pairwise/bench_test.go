@@ -1,0 +1,92 @@
+package pairwise
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// Benchmark sizes: n scores, 10% positives. The logistic loss visits all |B1|·|B0| pairs, so
+// it stops at logisticMaxN: the next size, 2.6e4 × 2.4e5 ≈ 6e9 pairs, takes minutes per call.
+// The naive double loop stops at the same size for every surrogate.
+var benchSizes = []int{1 << 10, 1 << 14, 1 << 18, 1 << 20}
+
+const (
+	logisticMaxN = 1 << 14
+	naiveMaxN    = 1 << 14
+)
+
+func benchBatch(n int) (f, y []float64) { return randomBatch(uint64(n), n, 0.1, 1) }
+
+// BenchmarkGradient is the exact all-pairs value and gradient, Gradient with Pairs = 0.
+func BenchmarkGradient(b *testing.B) {
+	for _, s := range Surrogates() {
+		for _, n := range benchSizes {
+			if s == Logistic && n > logisticMaxN {
+				continue
+			}
+			b.Run(fmt.Sprintf("surrogate=%v/n=%d", s, n), func(b *testing.B) {
+				f, y := benchBatch(n)
+				cfg := Config{Surrogate: s}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := Gradient(f, y, cfg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkNaive is the reference double loop over every pair, value and gradient.
+func BenchmarkNaive(b *testing.B) {
+	for _, s := range Surrogates() {
+		for _, n := range benchSizes {
+			if n > naiveMaxN {
+				continue
+			}
+			b.Run(fmt.Sprintf("surrogate=%v/n=%d", s, n), func(b *testing.B) {
+				f, y := benchBatch(n)
+				b.ReportAllocs()
+				for b.Loop() {
+					naive(s, 1, f, y)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSort is the floor of the hinge algorithms: copying n float64 scores and sorting
+// them with slices.Sort.
+func BenchmarkSort(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			f, _ := benchBatch(n)
+			buf := make([]float64, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(buf, f)
+				slices.Sort(buf)
+			}
+		})
+	}
+}
+
+// BenchmarkLogisticWorkers is the exact logistic value and gradient at n = 16384 with 1 and 2
+// goroutines, to show how it scales with cores.
+func BenchmarkLogisticWorkers(b *testing.B) {
+	f, y := benchBatch(logisticMaxN)
+	b0, err := newBatch(f, y)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d/n=%d", workers, logisticMaxN), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				logistic(b0, make([]float64, len(f)), workers)
+			}
+		})
+	}
+}

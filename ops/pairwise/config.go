@@ -1,0 +1,62 @@
+package pairwise
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Config chooses the surrogate and how the pairs are visited. The zero value is the exact
+// all-pairs logistic loss.
+type Config struct {
+	// Surrogate is ℓ; the zero value is Logistic.
+	Surrogate Surrogate
+	// Margin is m in Square, Hinge and SquaredHinge; 0 means the default 1. It must be
+	// finite and not negative. Logistic and Exponential have no margin and ignore it.
+	Margin float64
+	// Pairs is 0 for the exact mean over all |B1|·|B0| pairs, or k > 0 for the mean over k
+	// pairs drawn uniformly with replacement: an unbiased estimate of the exact value and
+	// gradient (see Evaluate). It must not be negative.
+	Pairs int
+	// Seed seeds the draw of sampled pairs; unused when Pairs is 0.
+	Seed uint64
+}
+
+// Errors returned by this package, wrapped with details; test for them with errors.Is.
+var (
+	ErrEmpty     = errors.New("pairwise: no scores")
+	ErrLength    = errors.New("pairwise: scores and labels differ in length")
+	ErrNonFinite = errors.New("pairwise: score is NaN or infinite")
+	ErrLabel     = errors.New("pairwise: label is not 0 or 1")
+	ErrOneClass  = errors.New("pairwise: batch has only one class")
+	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
+	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
+	ErrSurrogate = errors.New("pairwise: unknown surrogate")
+	// ErrOverflow reports a loss or gradient beyond the float64 range, which finite scores
+	// can produce: the exponential surrogate of a pair misranked by more than about 709, or
+	// any surrogate of score differences near ±1.8e308. The result is an error rather than
+	// an infinite loss that would silently turn parameters into NaN.
+	ErrOverflow = errors.New("pairwise: loss overflows float64")
+)
+
+// effectiveMargin returns the margin m that a Config.Margin of margin stands for.
+func effectiveMargin(margin float64) (float64, error) {
+	switch {
+	case margin == 0:
+		return 1, nil
+	case margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0):
+		return 0, fmt.Errorf("%w, got %v", ErrMargin, margin)
+	}
+	return margin, nil
+}
+
+// check validates the settings and returns the effective margin.
+func (c Config) check() (float64, error) {
+	if !c.Surrogate.valid() {
+		return 0, fmt.Errorf("%w %v", ErrSurrogate, c.Surrogate)
+	}
+	if c.Pairs < 0 {
+		return 0, fmt.Errorf("%w, got %d", ErrPairs, c.Pairs)
+	}
+	return effectiveMargin(c.Margin)
+}

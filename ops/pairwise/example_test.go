@@ -1,0 +1,82 @@
+package pairwise_test
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// Two positives (scores 2 and 0.5) and two negatives (1 and 0) make four pairs with margins
+// x = f_pos − f_neg of 1, 2, −0.5 and 0.5. With m = 1 the hinge terms are 0, 0, 1.5 and 0.5,
+// so the hinge loss is 2/4 = 0.5; the squared hinge terms 0, 0, 2.25, 0.25 give 0.625.
+func ExampleEvaluate() {
+	scores := []float64{2, 0.5, 1, 0}
+	labels := []float64{1, 1, 0, 0}
+	for _, s := range pairwise.Surrogates() {
+		loss, err := pairwise.Evaluate(scores, labels, pairwise.Config{Surrogate: s})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-8v %.4f\n", s, loss)
+	}
+	// Output:
+	// logistic 0.4721
+	// exp      0.6896
+	// square   0.8750
+	// hinge    0.5000
+	// sqhinge  0.6250
+}
+
+// The squared hinge as a graph node, differentiated by gorgonia.Grad. Of the four pairs of
+// ExampleEvaluate only (0.5, 1) and (0.5, 0) are active, with weights 2(1 − x) = 3 and 1, so
+// the gradient is (0, −(3+1)/4, 3/4, 1/4).
+func ExampleLoss() {
+	g := gorgonia.NewGraph()
+	scores := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("scores"),
+		gorgonia.WithValue(tensor.New(tensor.WithBacking([]float64{2, 0.5, 1, 0}))))
+	labels := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("labels"),
+		gorgonia.WithValue(tensor.New(tensor.WithBacking([]float64{1, 1, 0, 0}))))
+	loss, err := pairwise.Loss(scores, labels, pairwise.Config{Surrogate: pairwise.SquaredHinge})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := gorgonia.Grad(loss, scores); err != nil {
+		fmt.Println(err)
+		return
+	}
+	vm := gorgonia.NewTapeMachine(g)
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	grad, err := scores.Grad()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("loss:", loss.Value())
+	fmt.Println("gradient:", grad.Data())
+	// Output:
+	// loss: 0.625
+	// gradient: [0 -1 0.75 0.25]
+}
+
+// The weight w(x) = −ℓ′(x) each surrogate gives a pair misranked by 2 (x = −2) and a pair
+// ranked correctly by 2 (x = 2), with the default margin m = 1 (seed 003, appendix E.1).
+func ExampleWeight() {
+	for _, s := range pairwise.Surrogates() {
+		fmt.Printf("%-8v w(-2) = %6.3f   w(2) = %6.3f\n", s, pairwise.Weight(s, 0, -2), pairwise.Weight(s, 0, 2))
+	}
+	// Output:
+	// logistic w(-2) =  0.881   w(2) =  0.119
+	// exp      w(-2) =  7.389   w(2) =  0.135
+	// square   w(-2) =  6.000   w(2) = -2.000
+	// hinge    w(-2) =  1.000   w(2) =  0.000
+	// sqhinge  w(-2) =  6.000   w(2) =  0.000
+}

@@ -1,0 +1,119 @@
+package pairwise
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// decode turns fuzz bytes into a batch: 9 bytes per score, the float64 bits then a label byte
+// (its value mod 3, so that 2 exercises the label check).
+func decode(data []byte) (scores, labels []float64) {
+	for len(data) >= 9 && len(scores) < 64 {
+		scores = append(scores, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+		labels = append(labels, float64(data[8]%3))
+		data = data[9:]
+	}
+	return scores, labels
+}
+
+func encode(scores, labels []float64) []byte {
+	var b []byte
+	for k, f := range scores {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		b = append(b, byte(labels[k]))
+	}
+	return b
+}
+
+func fuzzSeeds(f *testing.F) {
+	add := func(scores, labels []float64, s Surrogate, margin float64, pairs uint8) {
+		f.Add(encode(scores, labels), uint8(s), margin, pairs, uint64(len(scores)))
+	}
+	add([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}, Logistic, 0, 0)
+	add([]float64{1.25, 0.25, 2.25, 1.25}, []float64{1, 0, 1, 0}, Hinge, 1, 0)
+	add([]float64{0, 0, 0, 0}, []float64{1, 0, 1, 0}, SquaredHinge, 0.5, 3)
+	add([]float64{-720, -721, -719}, []float64{1, 0, 0}, Exponential, 0, 0)
+	add([]float64{-800, 0}, []float64{1, 0}, Exponential, 0, 2)
+	add([]float64{1e308, -1e308}, []float64{0, 1}, Square, 2, 0)
+	add([]float64{math.NaN(), 1}, []float64{1, 0}, Hinge, 0, 0)
+	add([]float64{1, 2}, []float64{1, 2}, Logistic, 0, 0)
+	add([]float64{1, 2}, []float64{1, 1}, Square, -1, 0)
+}
+
+// checkFuzz asserts the contract on any input: no panic; a valid batch with a valid config
+// either succeeds with a finite, non-negative loss and finite gradients, or reports
+// ErrOverflow; anything else is rejected with one of the package's errors.
+func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64, withGrad bool) {
+	scores, labels := decode(data)
+	cfg := Config{Surrogate: Surrogate(s % 6), Margin: margin, Pairs: int(pairs%8) - 1, Seed: seed}
+	var loss float64
+	var grad []float64
+	var err error
+	if withGrad {
+		grad, loss, err = Gradient(scores, labels, cfg)
+	} else {
+		loss, err = Evaluate(scores, labels, cfg)
+	}
+	if err != nil {
+		if validInput(scores, labels, cfg) {
+			require.ErrorIs(t, err, ErrOverflow)
+			return
+		}
+		known := false
+		for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrOneClass, ErrMargin, ErrPairs, ErrSurrogate} {
+			known = known || errors.Is(err, e)
+		}
+		require.True(t, known, "unexpected error %v", err)
+		return
+	}
+	require.True(t, validInput(scores, labels, cfg), "invalid input accepted")
+	require.False(t, math.IsNaN(loss) || math.IsInf(loss, 0), "loss %v", loss)
+	require.GreaterOrEqual(t, loss, 0.0)
+	if withGrad {
+		require.Len(t, grad, len(scores))
+		for k, g := range grad {
+			require.False(t, math.IsNaN(g) || math.IsInf(g, 0), "gradient[%d] = %v", k, g)
+		}
+	}
+}
+
+// validInput is the documented domain, written independently of the package's checks.
+func validInput(scores, labels []float64, cfg Config) bool {
+	if len(scores) == 0 || cfg.Surrogate < 0 || cfg.Surrogate > SquaredHinge || cfg.Pairs < 0 ||
+		!(cfg.Margin >= 0) || math.IsInf(cfg.Margin, 1) {
+		return false
+	}
+	var pos, neg int
+	for k, f := range scores {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+		switch labels[k] {
+		case 1:
+			pos++
+		case 0:
+			neg++
+		default:
+			return false
+		}
+	}
+	return pos > 0 && neg > 0
+}
+
+func FuzzEvaluate(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64) {
+		checkFuzz(t, data, s, margin, pairs, seed, false)
+	})
+}
+
+func FuzzGradient(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64) {
+		checkFuzz(t, data, s, margin, pairs, seed, true)
+	})
+}

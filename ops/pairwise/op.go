@@ -1,0 +1,56 @@
+package pairwise
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+//go:generate go run ../../cmd/docplots -out ../../docs/img/pairwise-weights.png
+
+// Loss returns the scalar node L(scores, labels) of [Evaluate], differentiable with respect
+// to scores by gorgonia.Grad with a TapeMachine and by a LispMachine; its backward pass is
+// [Gradient]. scores and labels are vectors of one dtype, float32 or float64, with labels 0
+// or 1; the sums run in float64 and the result has the graph's dtype.
+//
+// cfg is checked here; the batch is checked when the graph runs, and a bad batch (see
+// Evaluate) makes the machine's run return the error.
+//
+// With Pairs > 0 the pairs are drawn exactly as Evaluate draws them: a function of cfg.Seed
+// and of the class sizes only, so forward and backward passes, and a numerical gradient
+// check, all see the same pairs. Across training steps the t-th draw picks the same positions
+// within each class; with mini-batches shuffled at every epoch those positions hold
+// different examples, so the pairs change. A batch that does not change between steps (full
+// batch training) reuses its pairs: use Pairs = 0 there, which is exact and, except for
+// Logistic, as fast as a sort.
+func Loss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	m, err := cfg.check()
+	if err != nil {
+		return nil, err
+	}
+	return opkit.Apply(kernel{cfg: cfg, margin: m}, scores, labels)
+}
+
+// kernel is the opkit description of the loss.
+type kernel struct {
+	cfg    Config
+	margin float64 // the effective margin, for String
+}
+
+func (kernel) Package() string { return "pairwise" }
+
+func (k kernel) String() string {
+	return fmt.Sprintf("PairwiseLoss{surrogate=%v, margin=%v, pairs=%d, seed=%d}",
+		k.cfg.Surrogate, k.margin, k.cfg.Pairs, k.cfg.Seed)
+}
+
+func (k kernel) Value(scores, labels []float64) (float64, error) {
+	return Evaluate(scores, labels, k.cfg)
+}
+
+func (k kernel) Gradient(scores, labels []float64) ([]float64, error) {
+	g, _, err := Gradient(scores, labels, k.cfg)
+	return g, err
+}

@@ -1,0 +1,100 @@
+package pairwise
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+)
+
+// Evaluate returns the pairwise surrogate loss of a batch of scores f with 0/1 labels y
+// (seed 003). With Pairs = 0 it is the exact mean over every positive–negative pair,
+//
+//	L = (1/(|B1|·|B0|)) Σ_{i∈B1} Σ_{j∈B0} ℓ(f_i − f_j),
+//
+// where B1 = {i : y_i = 1} and B0 = {j : y_j = 0} are the positives and the negatives and ℓ
+// is cfg.Surrogate with margin m = cfg.Margin (see [Surrogate]). It is computed without
+// visiting the pairs for four surrogates: Square and Exponential in O(n), Hinge and
+// SquaredHinge in O(n log n); Logistic visits all |B1|·|B0| pairs, spread over
+// runtime.GOMAXPROCS goroutines (docs/pairwise.md derives each algorithm).
+//
+// With Pairs = k > 0 it is the mean over k pairs (i_t, j_t), t = 1..k, drawn independently,
+// i_t uniformly from B1 and j_t uniformly from B0:
+//
+//	L̂ = (1/k) Σ_t ℓ(f_{i_t} − f_{j_t}),
+//
+// an unbiased estimate of L whose gradient is an unbiased estimate of ∇L, since the
+// distribution of the pairs does not depend on the scores (seed 002). The draw comes from
+// a PCG generator seeded by cfg.Seed and picks positions within each class (the t-th pair is
+// the same i-th positive and j-th negative, in batch order, for every batch with the same
+// class sizes), so the same seed and labels give the same pairs and the same result.
+//
+// Errors: the batch must be non-empty (ErrEmpty), scores and labels of one length
+// (ErrLength), scores finite (ErrNonFinite), labels 0 or 1 (ErrLabel) with both classes
+// present (ErrOneClass); cfg must name a surrogate (ErrSurrogate) with a finite, non-negative
+// margin (ErrMargin) and Pairs ≥ 0 (ErrPairs). A result beyond the float64 range gives
+// ErrOverflow.
+func Evaluate(scores, labels []float64, cfg Config) (float64, error) {
+	loss, _, err := compute(scores, labels, cfg, false)
+	return loss, err
+}
+
+// Gradient returns ∂L/∂f_i for every score and the loss L of [Evaluate], computed together
+// by the same algorithm. For the exact loss,
+//
+//	∂L/∂f_i = −(1/(|B1|·|B0|)) Σ_{j∈B0} w(f_i − f_j)   for a positive i,
+//	∂L/∂f_j = +(1/(|B1|·|B0|)) Σ_{i∈B1} w(f_i − f_j)   for a negative j,
+//
+// with w = −ℓ′ the weight of [Weight] (subgradient 0 at the hinge's kink); for sampled pairs
+// the same sums run over the drawn pairs with 1/k in front. The gradients sum to zero: the
+// loss depends only on score differences. Errors are those of Evaluate.
+func Gradient(scores, labels []float64, cfg Config) ([]float64, float64, error) {
+	loss, grad, err := compute(scores, labels, cfg, true)
+	if err != nil {
+		return nil, 0, err
+	}
+	return grad, loss, nil
+}
+
+// compute validates, then runs the algorithm cfg calls for; the gradient is nil unless
+// withGrad is set. Each algorithm returns the loss and, when its grad argument is not nil
+// (zeroed, one element per score), stores ∂L/∂f_k in grad[k].
+func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []float64, error) {
+	m, err := cfg.check()
+	if err != nil {
+		return 0, nil, err
+	}
+	b, err := newBatch(scores, labels)
+	if err != nil {
+		return 0, nil, err
+	}
+	var grad []float64
+	if withGrad {
+		grad = make([]float64, len(scores))
+	}
+	var loss float64
+	switch {
+	case cfg.Pairs > 0:
+		loss = sampled(cfg.Surrogate, m, b, cfg.Pairs, cfg.Seed, grad)
+	case cfg.Surrogate == Square:
+		loss = square(m, b, grad)
+	case cfg.Surrogate == Exponential:
+		loss = exponential(b, grad)
+	case cfg.Surrogate == Hinge || cfg.Surrogate == SquaredHinge:
+		loss = hinge(cfg.Surrogate == SquaredHinge, m, b, grad)
+	default: // Logistic
+		loss = logistic(b, grad, runtime.GOMAXPROCS(0))
+	}
+	if !finite(loss) || !finite(grad...) {
+		return 0, nil, fmt.Errorf("%w (surrogate %v, margin %v)", ErrOverflow, cfg.Surrogate, m)
+	}
+	return loss, grad, nil
+}
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,141 @@
+package pairwise
+
+import (
+	"fmt"
+	"math"
+)
+
+// Surrogate names a pairwise surrogate ℓ of the 0-1 ranking loss, a function of the pair
+// margin x = f_pos − f_neg (seed 003, §3 and appendix E.1). With m the margin of [Config]:
+//
+//	Logistic      ℓ(x) = log(1 + e^(−x))     w(x) = σ(−x) = 1/(1 + e^x)
+//	Exponential   ℓ(x) = e^(−x)              w(x) = e^(−x)
+//	Square        ℓ(x) = (m − x)²            w(x) = 2(m − x)
+//	Hinge         ℓ(x) = (m − x)₊            w(x) = 1{x < m}
+//	SquaredHinge  ℓ(x) = (m − x)₊²           w(x) = 2(m − x)₊
+//
+// where (u)₊ = max(u, 0), 1{·} is 1 when the condition holds and 0 otherwise, and w = −ℓ′ is
+// the weight a pair gets in the gradient (see [Weight]). Logistic and Exponential have no
+// margin parameter: m does not enter them. The zero value is Logistic.
+type Surrogate int
+
+// The five surrogates of seed 003.
+const (
+	Logistic Surrogate = iota
+	Exponential
+	Square
+	Hinge
+	SquaredHinge
+)
+
+var surrogateNames = [...]string{
+	Logistic:     "logistic",
+	Exponential:  "exp",
+	Square:       "square",
+	Hinge:        "hinge",
+	SquaredHinge: "sqhinge",
+}
+
+// Surrogates returns the five surrogates in the order of their constants.
+func Surrogates() []Surrogate {
+	return []Surrogate{Logistic, Exponential, Square, Hinge, SquaredHinge}
+}
+
+func (s Surrogate) valid() bool { return s >= 0 && int(s) < len(surrogateNames) }
+
+// String returns the surrogate's short name: "logistic", "exp", "square", "hinge" or
+// "sqhinge", the names [ParseSurrogate] accepts.
+func (s Surrogate) String() string {
+	if !s.valid() {
+		return fmt.Sprintf("Surrogate(%d)", int(s))
+	}
+	return surrogateNames[s]
+}
+
+// ParseSurrogate returns the surrogate whose [Surrogate.String] is name. An unknown name gives
+// an error wrapping [ErrSurrogate].
+func ParseSurrogate(name string) (Surrogate, error) {
+	for s, n := range surrogateNames {
+		if n == name {
+			return Surrogate(s), nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q (want logistic, exp, square, hinge or sqhinge)", ErrSurrogate, name)
+}
+
+// Set parses name into s, so that a *Surrogate is a flag.Value.
+func (s *Surrogate) Set(name string) error {
+	p, err := ParseSurrogate(name)
+	if err != nil {
+		return err
+	}
+	*s = p
+	return nil
+}
+
+// Weight returns w(x) = −ℓ′(x), the weight surrogate s gives a pair of margin x: the pair's
+// gradient is −w(x)/(|B1|·|B0|) on its positive's score and +w(x)/(|B1|·|B0|) on its
+// negative's (formulas at [Surrogate]). margin is m as in [Config]: 0 means the default 1; it
+// is ignored by Logistic and Exponential.
+//
+// At the hinge's kink x = m the loss has no derivative; Weight returns the subgradient 0
+// there, the value of 1{x < m}, and the all-pairs and sampled gradients use the same
+// convention. The squared hinge is differentiable at x = m, with w(m) = 0.
+//
+// Weight returns NaN for an unknown surrogate, a negative, infinite or NaN margin, or a NaN x.
+func Weight(s Surrogate, margin, x float64) float64 {
+	m, err := effectiveMargin(margin)
+	if err != nil || !s.valid() || math.IsNaN(x) {
+		return math.NaN()
+	}
+	return weight(s, m, x)
+}
+
+// weight is w(x) for a valid surrogate and effective margin m.
+func weight(s Surrogate, m, x float64) float64 {
+	switch s {
+	case Logistic:
+		return sigmoidNeg(x, math.Exp(-math.Abs(x)))
+	case Exponential:
+		return math.Exp(-x)
+	case Square:
+		return 2 * (m - x)
+	case Hinge:
+		if x < m {
+			return 1
+		}
+		return 0
+	default: // SquaredHinge
+		return 2 * max(m-x, 0)
+	}
+}
+
+// pairLoss is ℓ(x) for a valid surrogate and effective margin m.
+func pairLoss(s Surrogate, m, x float64) float64 {
+	switch s {
+	case Logistic:
+		return softplusNeg(x, math.Exp(-math.Abs(x)))
+	case Exponential:
+		return math.Exp(-x)
+	case Square:
+		return (m - x) * (m - x)
+	case Hinge:
+		return max(m-x, 0)
+	default: // SquaredHinge
+		d := max(m-x, 0)
+		return d * d
+	}
+}
+
+// softplusNeg is log(1 + e^(−x)) given e = e^(−|x|), in the form that neither overflows nor
+// loses precision: max(−x, 0) + log1p(e^(−|x|)).
+func softplusNeg(x, e float64) float64 { return max(-x, 0) + math.Log1p(e) }
+
+// sigmoidNeg is σ(−x) = 1/(1 + e^x) given e = e^(−|x|): e/(1+e) for x ≥ 0 and 1/(1+e) for
+// x < 0, so that no exponential overflows.
+func sigmoidNeg(x, e float64) float64 {
+	if x >= 0 {
+		return e / (1 + e)
+	}
+	return 1 / (1 + e)
+}
