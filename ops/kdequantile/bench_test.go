@@ -1,0 +1,94 @@
+package kdequantile
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// The benchmarks use batches of 10% positives, negatives N(0, 1) and positives N(1.5, 1), at
+// α = 0.05 with batch-chosen bandwidths. BenchmarkSigmoidPass is the floor the others are
+// measured against: one pass of n logistic sigmoids with math.Exp on one goroutine.
+
+var benchSizes = []int{1024, 16384, 262144, 1048576}
+
+func BenchmarkSigmoidPass(b *testing.B) {
+	for _, n := range benchSizes {
+		scores, _ := batch(1, n, 0.1, 1.5)
+		out := make([]float64, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for i, x := range scores {
+					out[i] = 1 / (1 + math.Exp(-x))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkExpSlice is the exponential the passes use, over the same scores as
+// BenchmarkSigmoidPass (including the copy that the passes do not need).
+func BenchmarkExpSlice(b *testing.B) {
+	for _, n := range benchSizes {
+		scores, _ := batch(1, n, 0.1, 1.5)
+		buf := make([]float64, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(buf, scores)
+				expSlice(buf)
+			}
+		})
+	}
+}
+
+func BenchmarkGradient(b *testing.B) {
+	cfg := Config{Alpha: 0.05}
+	for _, n := range benchSizes {
+		scores, labels := batch(1, n, 0.1, 1.5)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Gradient(scores, labels, cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLossStep is one forward and backward pass of a float64 graph holding only the
+// loss, through a TapeMachine.
+func BenchmarkLossStep(b *testing.B) {
+	cfg := Config{Alpha: 0.05}
+	for _, n := range benchSizes {
+		scores, labels := batch(1, n, 0.1, 1.5)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			g := gorgonia.NewGraph()
+			f := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("f"),
+				gorgonia.WithValue(tensor.New(tensor.WithBacking(scores))))
+			y := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("y"),
+				gorgonia.WithValue(tensor.New(tensor.WithBacking(labels))))
+			loss, err := Loss(f, y, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := gorgonia.Grad(loss, f); err != nil {
+				b.Fatal(err)
+			}
+			vm := gorgonia.NewTapeMachine(g)
+			defer vm.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := vm.RunAll(); err != nil {
+					b.Fatal(err)
+				}
+				vm.Reset()
+			}
+		})
+	}
+}

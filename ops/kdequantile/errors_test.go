@@ -1,0 +1,60 @@
+package kdequantile
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestBadInput(t *testing.T) {
+	ok := []float64{0.5, -1, 2}
+	okLabels := []float64{1, 0, 0}
+	cases := []struct {
+		name           string
+		scores, labels []float64
+		cfg            Config
+		want           error
+	}{
+		{"empty", nil, nil, Config{Alpha: 0.1}, ErrEmpty},
+		{"length mismatch", ok, okLabels[:2], Config{Alpha: 0.1}, ErrLength},
+		{"NaN score", []float64{0.5, math.NaN(), 2}, okLabels, Config{Alpha: 0.1}, ErrNonFinite},
+		{"+Inf score", []float64{0.5, -1, math.Inf(1)}, okLabels, Config{Alpha: 0.1}, ErrNonFinite},
+		{"-Inf score", []float64{math.Inf(-1), -1, 2}, okLabels, Config{Alpha: 0.1}, ErrNonFinite},
+		{"label 0.5", ok, []float64{1, 0.5, 0}, Config{Alpha: 0.1}, ErrLabel},
+		{"label -1", ok, []float64{1, -1, 0}, Config{Alpha: 0.1}, ErrLabel},
+		{"NaN label", ok, []float64{1, math.NaN(), 0}, Config{Alpha: 0.1}, ErrLabel},
+		{"no positives", ok, []float64{0, 0, 0}, Config{Alpha: 0.1}, ErrNoPositives},
+		{"no negatives", ok, []float64{1, 1, 1}, Config{Alpha: 0.1}, ErrNoNegatives},
+		{"alpha 0", ok, okLabels, Config{}, ErrAlpha},
+		{"alpha 1", ok, okLabels, Config{Alpha: 1}, ErrAlpha},
+		{"alpha negative", ok, okLabels, Config{Alpha: -0.1}, ErrAlpha},
+		{"alpha NaN", ok, okLabels, Config{Alpha: math.NaN()}, ErrAlpha},
+		{"V0 negative", ok, okLabels, Config{Alpha: 0.1, V0: -1}, ErrBandwidth},
+		{"V0 NaN", ok, okLabels, Config{Alpha: 0.1, V0: math.NaN()}, ErrBandwidth},
+		{"V1 +Inf", ok, okLabels, Config{Alpha: 0.1, V1: math.Inf(1)}, ErrBandwidth},
+		{"V1 negative", ok, okLabels, Config{Alpha: 0.1, V1: -2}, ErrBandwidth},
+		// τ > min f + logit(1 − α)/v0 = 0 + 2.2e308 does not fit in a float64.
+		{"threshold overflows", []float64{1, 1, 0}, []float64{1, 0, 0}, Config{Alpha: 0.1, V0: 1e-308}, ErrRange},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Evaluate(c.scores, c.labels, c.cfg)
+			check(t, "Evaluate", err, c.want)
+			g, _, err := Gradient(c.scores, c.labels, c.cfg)
+			check(t, "Gradient", err, c.want)
+			if g != nil {
+				t.Errorf("Gradient returned %v with its error", g)
+			}
+		})
+	}
+}
+
+func check(t *testing.T, fn string, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", fn, err, want)
+	} else if !strings.HasPrefix(err.Error(), "kdequantile: ") {
+		t.Errorf("%s: %q does not start with the package name", fn, err)
+	}
+}

@@ -1,0 +1,135 @@
+package kdequantile
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"testing"
+)
+
+// The fuzz tests decode a batch from bytes: 9 bytes per element, a float64 score (little-endian
+// bits, so NaN, ±Inf, subnormals and huge values all occur) and a label byte (0 or 1 from its
+// low bit, or the invalid label 0.5 when its high bit is set).
+
+func decode(data []byte) (scores, labels []float64) {
+	for ; len(data) >= 9; data = data[9:] {
+		scores = append(scores, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+		switch b := data[8]; {
+		case b&0x80 != 0:
+			labels = append(labels, 0.5)
+		default:
+			labels = append(labels, float64(b&1))
+		}
+	}
+	return scores, labels
+}
+
+func encode(scores, labels []float64) []byte {
+	var data []byte
+	for i, f := range scores {
+		data = binary.LittleEndian.AppendUint64(data, math.Float64bits(f))
+		data = append(data, byte(labels[i]))
+	}
+	return data
+}
+
+func addSeeds(f *testing.F) {
+	scores, labels := batch(1, 40, 0.2, 1)
+	f.Add(encode(scores, labels), 0.05, 0.0, 0.0)
+	f.Add(encode(scores, labels), 0.5, 3.0, 0.5)
+	f.Add(encode([]float64{0, 0, 0, 1}, []float64{0, 0, 1, 0}), 0.25, 0.0, 0.0)
+	f.Add(encode([]float64{-800, 800, 0}, []float64{0, 0, 1}), 0.5, 1.0, 1.0)
+	f.Add(encode([]float64{1e300, -1e300, 5}, []float64{0, 0, 1}), 0.001, 0.0, 0.0)
+	f.Add(encode([]float64{math.NaN(), 1}, []float64{0, 1}), 0.1, 0.0, 0.0)
+	f.Add(encode([]float64{1, 2}, []float64{0, 0}), 0.1, 0.0, 0.0)
+	f.Add([]byte{}, 0.1, 0.0, 0.0)
+	f.Add(encode([]float64{1, 2}, []float64{0, 1}), 1.5, -1.0, math.NaN())
+}
+
+// invalid reports whether the input breaks the documented rules, and expectRange whether
+// ErrRange is possible: |τ| ≤ max|f| + |logit(α)|/v0 with |logit(α)| ≤ 745, and the batch rule
+// gives v0 ≥ 0.85/max|f| or 1.
+func invalid(scores, labels []float64, cfg Config) (bad, expectRange bool) {
+	if !(cfg.Alpha > 0 && cfg.Alpha < 1) || !(cfg.V0 >= 0) || !(cfg.V1 >= 0) ||
+		math.IsInf(cfg.V0, 1) || math.IsInf(cfg.V1, 1) || len(scores) == 0 || len(scores) != len(labels) {
+		return true, false
+	}
+	var n0, n1 int
+	maxAbs := 0.0
+	for i, f := range scores {
+		if math.IsNaN(f) || math.IsInf(f, 0) || (labels[i] != 0 && labels[i] != 1) {
+			return true, false
+		}
+		maxAbs = math.Max(maxAbs, math.Abs(f))
+		if labels[i] == 1 {
+			n1++
+		} else {
+			n0++
+		}
+	}
+	return n0 == 0 || n1 == 0, maxAbs > 1e305 || (cfg.V0 > 0 && 745/cfg.V0 > 1e305)
+}
+
+// checkErr fails unless err is nil exactly for valid input, and one of the package's errors
+// otherwise.
+func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) bool {
+	bad, expectRange := invalid(scores, labels, cfg)
+	switch {
+	case err == nil && bad:
+		t.Fatalf("no error for invalid input %v %v %+v", scores, labels, cfg)
+	case err != nil && !bad && !(expectRange && errors.Is(err, ErrRange)):
+		t.Fatalf("error %v for valid input %v %v %+v", err, scores, labels, cfg)
+	case err != nil:
+		for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrNoPositives,
+			ErrNoNegatives, ErrAlpha, ErrBandwidth, ErrRange} {
+			if errors.Is(err, e) {
+				return false
+			}
+		}
+		t.Fatalf("error %v is none of the package's", err)
+	}
+	return err == nil
+}
+
+func checkResult(t *testing.T, r Result) {
+	if !isFinite(r.Tau) || !(r.Loss >= 0 && r.Loss <= 1) || !(r.V0 > 0) || !(r.V1 > 0) ||
+		math.IsInf(r.V0, 0) || math.IsInf(r.V1, 0) {
+		t.Fatalf("result %+v", r)
+	}
+}
+
+func FuzzEvaluate(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, alpha, v0, v1 float64) {
+		scores, labels := decode(data)
+		cfg := Config{Alpha: alpha, V0: v0, V1: v1}
+		r, err := Evaluate(scores, labels, cfg)
+		if checkErr(t, err, scores, labels, cfg) {
+			checkResult(t, r)
+		}
+	})
+}
+
+func FuzzGradient(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, alpha, v0, v1 float64) {
+		scores, labels := decode(data)
+		cfg := Config{Alpha: alpha, V0: v0, V1: v1}
+		g, r, err := Gradient(scores, labels, cfg)
+		if !checkErr(t, err, scores, labels, cfg) {
+			return
+		}
+		checkResult(t, r)
+		if len(g) != len(scores) {
+			t.Fatalf("%d gradients for %d scores", len(g), len(scores))
+		}
+		for i, x := range g {
+			if !isFinite(x) {
+				t.Fatalf("gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
+			}
+			if labels[i] == 1 && x > 0 || labels[i] == 0 && x < 0 {
+				t.Fatalf("gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
+			}
+		}
+	})
+}

@@ -1,0 +1,72 @@
+package kdequantile_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rocops/rocops/graph/gradcheck"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// TestGradcheck compares both ops' gradients on both machines with numerical derivatives
+// over a grid of batch sizes, class ratios, α and bandwidths, in float64 with the checker's
+// default tolerance, 1e-6 relative. The bandwidths are fixed: a batch-chosen bandwidth is held
+// constant in the backward pass, which finite differences of the cost would not do.
+func TestGradcheck(t *testing.T) {
+	ops := []struct {
+		name string
+		op   func(f, y *gorgonia.Node, cfg kdequantile.Config) (*gorgonia.Node, error)
+	}{{"Loss", kdequantile.Loss}, {"Threshold", kdequantile.Threshold}}
+	seed := uint64(0)
+	for _, n := range []int{3, 17, 64} {
+		for _, posFrac := range []float64{0.1, 0.5} {
+			for _, alpha := range []float64{0.05, 0.5, 0.9} {
+				for _, v := range [][2]float64{{0.5, 2}, {2, 2}, {8, 3}} {
+					seed++
+					scores, labels := gradcheckBatch(seed, n, posFrac)
+					cfg := kdequantile.Config{Alpha: alpha, V0: v[0], V1: v[1]}
+					for _, o := range ops {
+						name := fmt.Sprintf("%s/n=%d/pos=%v/alpha=%v/v=%v", o.name, n, posFrac, alpha, v)
+						t.Run(name, func(t *testing.T) {
+							g := gorgonia.NewGraph()
+							f := vector(g, "f", scores)
+							cost, err := o.op(f, vector(g, "y", labels), cfg)
+							if err != nil {
+								t.Fatal(err)
+							}
+							// LispRequire: both machines or an error.
+							r := gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+							if r != nil {
+								t.Logf("largest relative error %.2g", r.MaxRel())
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
+// vector returns a float64 input node holding xs.
+func vector(g *gorgonia.ExprGraph, name string, xs []float64) *gorgonia.Node {
+	return gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName(name),
+		gorgonia.WithValue(tensor.New(tensor.WithBacking(xs))))
+}
+
+// gradcheckBatch returns n scores in (−2, 3), about posFrac of them positive and at least one
+// of each class, positives shifted up by one.
+func gradcheckBatch(seed uint64, n int, posFrac float64) (scores, labels []float64) {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	scores, labels = make([]float64, n), make([]float64, n)
+	for i := range n {
+		scores[i] = 4*rng.Float64() - 2
+		if i == 0 || (i > 1 && rng.Float64() < posFrac) {
+			labels[i] = 1
+			scores[i]++
+		}
+	}
+	return scores, labels
+}

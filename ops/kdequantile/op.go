@@ -1,0 +1,109 @@
+package kdequantile
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"github.com/rocops/rocops/internal/opkit"
+	"gorgonia.org/gorgonia"
+)
+
+// Threshold returns the scalar node τ = F̂_0⁻¹(1 − α) of the scores (a float32 or float64
+// vector) and their 0/1 labels (a vector of the same dtype and length). Its gradient with
+// respect to the scores is ∂τ/∂f_i = w_i, the softmax weights of the package documentation,
+// on the negatives and zero on the positives; the labels get no gradient. The node works with
+// gorgonia.Grad and a TapeMachine, and with a LispMachine.
+//
+// Invalid configurations are reported here; invalid batches (NaN scores, one class, labels not
+// 0/1) by the machine's RunAll, as the package's Err values. A TapeMachine wraps them in an
+// error that hides them from errors.Is; run it with graph.RunAll (package
+// github.com/rocops/rocops/graph) to test them with errors.Is(err, ErrNonFinite) and so on.
+func Threshold(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	return apply(&thresholdKernel{kernel: kernel{cfg: cfg}}, cfg, scores, labels)
+}
+
+// Loss returns the scalar node L = F̂_1(τ), the KDE-quantile loss of the scores (a float32 or
+// float64 vector) with their 0/1 labels (a vector of the same dtype and length). Its gradient
+// with respect to the scores is that of [Gradient]; the labels get no gradient. The node works
+// with gorgonia.Grad and a TapeMachine, and with a LispMachine:
+//
+//	loss, err := kdequantile.Loss(scores, labels, kdequantile.Config{Alpha: 0.05})
+//
+// Errors are reported as by [Threshold].
+func Loss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	return apply(&lossKernel{kernel: kernel{cfg: cfg}}, cfg, scores, labels)
+}
+
+// apply checks the configuration and the lengths of the inputs, then builds k's node.
+func apply(k opkit.Kernel, cfg Config, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if scores != nil && labels != nil && scores.Dims() == 1 && labels.Dims() == 1 {
+		if ns, nl := scores.Shape()[0], labels.Shape()[0]; ns > 0 && nl > 0 && ns != nl {
+			return nil, fmt.Errorf("%w: %d scores, %d labels", ErrLength, ns, nl)
+		}
+	}
+	return opkit.Apply(k, scores, labels)
+}
+
+// kernel holds what the two ops share: the configuration and the last τ of the forward pass,
+// which the backward pass uses as its solver's starting point. The backward pass solves for τ
+// itself, so a stale or missing value only costs solver passes.
+type kernel struct {
+	cfg  Config
+	last atomic.Pointer[float64] // the last forward τ, nil before the first
+}
+
+func (k *kernel) Package() string { return "kdequantile" }
+
+func (k *kernel) params() string {
+	return fmt.Sprintf("{alpha=%v, v0=%v, v1=%v}", k.cfg.Alpha, k.cfg.V0, k.cfg.V1)
+}
+
+func (k *kernel) remember(tau float64) { k.last.Store(&tau) }
+
+// start is the last forward τ if there is one, else NaN.
+func (k *kernel) start() float64 {
+	if tau := k.last.Load(); tau != nil {
+		return *tau
+	}
+	return math.NaN()
+}
+
+// thresholdKernel is the opkit.Kernel of Threshold.
+type thresholdKernel struct{ kernel }
+
+func (k *thresholdKernel) String() string { return "KDEQuantileThreshold" + k.params() }
+
+func (k *thresholdKernel) Value(scores, labels []float64) (float64, error) {
+	tau, err := threshold(scores, labels, k.cfg)
+	if err == nil {
+		k.remember(tau)
+	}
+	return tau, err
+}
+
+func (k *thresholdKernel) Gradient(scores, labels []float64) ([]float64, error) {
+	g, _, err := thresholdGradient(scores, labels, k.cfg, k.start())
+	return g, err
+}
+
+// lossKernel is the opkit.Kernel of Loss.
+type lossKernel struct{ kernel }
+
+func (k *lossKernel) String() string { return "KDEQuantileLoss" + k.params() }
+
+func (k *lossKernel) Value(scores, labels []float64) (float64, error) {
+	r, err := Evaluate(scores, labels, k.cfg)
+	if err == nil {
+		k.remember(r.Tau)
+	}
+	return r.Loss, err
+}
+
+func (k *lossKernel) Gradient(scores, labels []float64) ([]float64, error) {
+	g, _, err := gradient(scores, labels, k.cfg, k.start())
+	return g, err
+}
