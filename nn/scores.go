@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -100,7 +101,7 @@ func (s *scorer) score(x []float64) ([]float64, error) {
 		return nil, fmt.Errorf("nn: binding the input: %w", err)
 	}
 	defer s.vm.Reset()
-	if err := s.vm.RunAll(); err != nil {
+	if err := graph.RunAll(s.vm); err != nil {
 		return nil, fmt.Errorf("nn: evaluating the model: %w", err)
 	}
 	return opkit.Floats(s.scores.Value())
