@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// plotROC draws the ROC curves of all runs into a PNG at path: the whole curve on the left and
+// the low false-positive region, FPR ≤ min(1, 3α), on the right, with the operating point α
+// marked in both.
+func plotROC(path string, results []result, alpha float64) error {
+	full, err := rocPanel(results, alpha, 1, 0, "ROC curve")
+	if err != nil {
+		return err
+	}
+	zoomMax := math.Min(1, 3*alpha)
+	zoom, err := rocPanel(results, alpha, zoomMax, zoomFloor(results), fmt.Sprintf("low-FPR region (FPR ≤ %.3g)", zoomMax))
+	if err != nil {
+		return err
+	}
+	const w, h = 12 * vg.Inch, 5.5 * vg.Inch
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	canvases := plot.Align([][]*plot.Plot{{full, zoom}}, tiles, dc)
+	full.Draw(canvases[0][0])
+	zoom.Draw(canvases[0][1])
+	return saveImage(path, img)
+}
+
+// zoomFloor is the lower TPR limit of the low-FPR panel: a little below the lowest TPR any
+// run reaches at FPR 0, so that the curves fill the panel.
+func zoomFloor(results []result) float64 {
+	low := 1.0
+	for _, r := range results {
+		at0 := 0.0
+		for k := range r.fpr {
+			if r.fpr[k] == 0 {
+				at0 = r.tpr[k]
+			}
+		}
+		low = math.Min(low, at0)
+	}
+	return math.Max(0, math.Floor(low*10)/10-0.1)
+}
+
+// rocPanel plots every run's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with a
+// dashed line at FPR = α.
+func rocPanel(results []result, alpha, xMax, yMin float64, title string) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "false-positive rate"
+	p.Y.Label.Text = "true-positive rate"
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = false
+	p.Legend.Left = false
+	for i, r := range results {
+		pts := make(plotter.XYs, 0, len(r.fpr))
+		for k := range r.fpr {
+			pts = append(pts, plotter.XY{X: r.fpr[k], Y: r.tpr[k]})
+			if r.fpr[k] > xMax {
+				break // the segment that leaves the panel is clipped by the axes
+			}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, fmt.Errorf("plotting %s: %w", r.name, err)
+		}
+		l.Color = plotutil.Color(i)
+		l.Dashes = plotutil.Dashes(i)
+		l.Width = vg.Points(1.8)
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("%s (TPR@α %.3f)", r.name, r.TestTPR), l)
+	}
+	mark, err := plotter.NewLine(plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}})
+	if err != nil {
+		return nil, err
+	}
+	mark.Color = color.Gray{Y: 120}
+	mark.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+	p.Add(mark)
+	p.Legend.Add(fmt.Sprintf("FPR = α = %g", alpha), mark)
+	// Set the ranges last: Add widens them to the data.
+	p.X.Min, p.X.Max = 0, xMax
+	p.Y.Min, p.Y.Max = yMin, 1
+	return p, nil
+}
+
+// saveImage writes img as a PNG to path, replacing it only once the whole image is written.
+func saveImage(path string, img *vgimg.Canvas) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".roc-*.png")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = (vgimg.PngCanvas{Canvas: img}).WriteTo(tmp); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

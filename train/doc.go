@@ -1,0 +1,33 @@
+// Package train fits a scoring model (package nn) to labelled data (package data) with any of
+// the module's losses, and keeps the weights that score best on validation data.
+//
+// A Trainer runs epochs of fixed-size batches. Every batch holds a set number of positives
+// and negatives — Config.PositiveFraction of the batch, by default the training data's own
+// share, and never fewer than one of each, because the ROC losses need both classes. Each
+// class is drawn in a fresh random order per pass; a class that runs out is reshuffled and
+// drawn again, so a rare class is oversampled instead of leaving batches without positives
+// (LibAUC's DualSampler works the same way).
+//
+// Losses: CrossEntropy (on logits, seed 004), KDE (the KDE-quantile loss at a false-positive
+// rate α, package kdequantile), Pairwise (the pairwise AUC surrogates of package pairwise)
+// and Weighted sums of them. Config.WarmupEpochs runs cross-entropy first: seed 003 shows
+// that pairwise training started from a cross-entropy solution has few severely misranked
+// pairs and keeps its corrective power.
+//
+// After every epoch the model is scored on the validation data with Config.Metric (AUC,
+// PartialAUC or TPRAtFPR). The weights of the best epoch of the main phase are kept and put
+// back at the end of Fit — also when Fit fails part-way, so an error never loses the best
+// model — and Config.Patience stops training when the metric has not improved for that many
+// epochs. Hooks observe every step and epoch and can stop training.
+//
+// # Keeping the score scale bounded
+//
+// The KDE loss with batch-chosen bandwidths is invariant to shifting and scaling all scores,
+// so nothing in it holds the scale of the scores: training can grow the weights without
+// bound. Use weight decay (Config.WeightDecay, decoupled, on weight matrices), a
+// cross-entropy warm-up, early stopping, or fixed bandwidths (kdequantile.Config.V0 and V1),
+// which fix the scale the kernels resolve.
+//
+// Training is deterministic: the same model initialisation, data, Config and Seed give a
+// bit-identical History and identical weights.
+package train

@@ -1,0 +1,127 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// A Loss turns a batch's score vector and 0/1 labels (vectors of one dtype) into a scalar
+// cost node of the same graph.
+type Loss interface {
+	Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error)
+	// String names the loss and its settings, as tables and logs show it.
+	String() string
+}
+
+// CrossEntropy is the mean binary cross-entropy of the scores read as logits (seed 004),
+// computed in its overflow-free softplus form with the exact gradient σ(z) − y.
+type CrossEntropy struct{}
+
+// Build implements Loss.
+func (CrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	return crossEntropyNode(scores, labels)
+}
+
+func (CrossEntropy) String() string { return "ce" }
+
+// KDE is the KDE-quantile loss (package kdequantile): the smoothed false-negative rate at the
+// smoothed false-positive rate Config.Alpha.
+type KDE struct{ Config kdequantile.Config }
+
+// Build implements Loss.
+func (l KDE) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	return kdequantile.Loss(scores, labels, l.Config)
+}
+
+func (l KDE) String() string {
+	return fmt.Sprintf("kde(alpha=%g, v0=%g, v1=%g)", l.Config.Alpha, l.Config.V0, l.Config.V1)
+}
+
+// Pairwise is a pairwise AUC surrogate (package pairwise), the mean of ℓ(f_pos − f_neg) over
+// the batch's positive–negative pairs.
+type Pairwise struct{ Config pairwise.Config }
+
+// Build implements Loss.
+func (l Pairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	return pairwise.Loss(scores, labels, l.Config)
+}
+
+func (l Pairwise) String() string { return l.Config.Surrogate.String() }
+
+// Term is one weighted part of a Weighted loss.
+type Term struct {
+	Weight float64
+	Loss   Loss
+}
+
+// Weighted is the sum Σ_k w_k·L_k of its terms, for example cross-entropy plus a small
+// multiple of a ranking loss.
+type Weighted []Term
+
+// Build implements Loss.
+func (w Weighted) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	if len(w) == 0 {
+		return nil, fmt.Errorf("train: a weighted loss needs at least one term")
+	}
+	var sum *gorgonia.Node
+	for _, t := range w {
+		if t.Loss == nil || math.IsNaN(t.Weight) || math.IsInf(t.Weight, 0) {
+			return nil, fmt.Errorf("train: bad term %v×%v in a weighted loss", t.Weight, t.Loss)
+		}
+		l, err := t.Loss.Build(scores, labels)
+		if err != nil {
+			return nil, err
+		}
+		c, err := opkit.NewScalar(scores.Dtype(), t.Weight)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		if l, err = gorgonia.Mul(gorgonia.NewConstant(c), l); err != nil {
+			return nil, fmt.Errorf("train: weighting %v: %w", t.Loss, err)
+		}
+		if sum == nil {
+			sum = l
+		} else if sum, err = gorgonia.Add(sum, l); err != nil {
+			return nil, fmt.Errorf("train: summing %v: %w", t.Loss, err)
+		}
+	}
+	return sum, nil
+}
+
+func (w Weighted) String() string {
+	parts := make([]string, len(w))
+	for i, t := range w {
+		parts[i] = fmt.Sprintf("%g×%v", t.Weight, t.Loss)
+	}
+	return strings.Join(parts, " + ")
+}
+
+// LossNames lists the names ParseLoss accepts.
+var LossNames = []string{"ce", "kde", "logistic", "exp", "square", "hinge", "sqhinge"}
+
+// ParseLoss returns the loss called name: "ce" (cross-entropy), "kde" (KDE-quantile at
+// false-positive rate alpha, bandwidths from the batch rule), or a pairwise surrogate
+// "logistic", "exp", "square", "hinge", "sqhinge" (all pairs, margin 1).
+func ParseLoss(name string, alpha float64) (Loss, error) {
+	switch name {
+	case "ce":
+		return CrossEntropy{}, nil
+	case "kde":
+		if !(alpha > 0 && alpha < 1) {
+			return nil, fmt.Errorf("train: the kde loss needs 0 < alpha < 1, got %v", alpha)
+		}
+		return KDE{Config: kdequantile.Config{Alpha: alpha}}, nil
+	}
+	s, err := pairwise.ParseSurrogate(name)
+	if err != nil {
+		return nil, fmt.Errorf("train: unknown loss %q (want one of %s)", name, strings.Join(LossNames, ", "))
+	}
+	return Pairwise{Config: pairwise.Config{Surrogate: s}}, nil
+}

@@ -1,0 +1,130 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/graph/gradcheck"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// Cross-entropy values worked by hand from L = (1/n) Σ softplus(z) − y·z:
+// z = 0 gives log 2 for either label; z = ±40 with the matching label gives
+// log(1 + e^{−40}) ≈ e^{−40}; z = 800 with label 0 gives 800 + log(1 + e^{−800}) = 800 exactly
+// in float64, where the naive −log(1 − σ(z)) is +Inf.
+func TestCrossEntropyValues(t *testing.T) {
+	const tol = 1e-15
+	cases := []struct {
+		name string
+		z, y []float64
+		want float64
+	}{
+		{"zero logits", []float64{0, 0}, []float64{0, 1}, math.Ln2},
+		{"confident and right", []float64{40, -40}, []float64{1, 0}, math.Exp(-40)},
+		{"confident and wrong", []float64{800}, []float64{0}, 800},
+		{"mean of two", []float64{0, 800}, []float64{1, 0}, (math.Ln2 + 800) / 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := crossEntropy{}.Value(c.z, c.y)
+			require.NoError(t, err)
+			require.InDelta(t, c.want, got, tol*math.Max(1, c.want))
+			g, err := crossEntropy{}.Gradient(c.z, c.y)
+			require.NoError(t, err)
+			for i := range g {
+				// ∂L/∂z_i = (σ(z_i) − y_i)/n (seed 004).
+				want := (1/(1+math.Exp(-c.z[i])) - c.y[i]) / float64(len(c.z))
+				require.InDelta(t, want, g[i], 1e-15)
+			}
+		})
+	}
+	for _, bad := range []struct{ z, y []float64 }{
+		{nil, nil}, {[]float64{1}, []float64{1, 0}}, {[]float64{math.NaN()}, []float64{1}}, {[]float64{1}, []float64{2}},
+	} {
+		_, err := crossEntropy{}.Value(bad.z, bad.y)
+		require.ErrorIs(t, err, ErrBadBatch)
+		_, err = crossEntropy{}.Gradient(bad.z, bad.y)
+		require.ErrorIs(t, err, ErrBadBatch)
+	}
+}
+
+// Every training loss, alone and in a weighted sum, has the gradient its finite differences
+// say, in float64 and float32 graphs, on both machines.
+func TestLossGradients(t *testing.T) {
+	scores := []float64{0.3, -1.2, 2.1, 0.4, -0.7, 1.5, 0.05, -2.2, 0.9, 1.1}
+	labels := []float64{1, 0, 1, 0, 0, 1, 0, 0, 1, 0}
+	losses := []Loss{
+		CrossEntropy{},
+		// Fixed bandwidths: the batch rule's bandwidths are held constant in the backward pass
+		// by definition, which finite differences of the whole loss would not do.
+		KDE{Config: kdequantile.Config{Alpha: 0.2, V0: 2, V1: 3}},
+		Pairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic}},
+		Weighted{{1, CrossEntropy{}}, {0.5, Pairwise{Config: pairwise.Config{Surrogate: pairwise.Square}}}},
+	}
+	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+		for _, l := range losses {
+			t.Run(fmt.Sprintf("%v/%v", dt, l), func(t *testing.T) {
+				g := gorgonia.NewGraph()
+				f, err := graph.Input(g, dt, "f", scores)
+				require.NoError(t, err)
+				y, err := graph.Input(g, dt, "y", labels)
+				require.NoError(t, err)
+				cost, err := l.Build(f, y)
+				require.NoError(t, err)
+				gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+			})
+		}
+	}
+}
+
+// A weighted sum's value is the weighted sum of its terms' values.
+func TestWeightedValue(t *testing.T) {
+	scores := []float64{0.3, -1.2, 2.1, 0.4}
+	labels := []float64{1, 0, 1, 0}
+	ce, err := crossEntropy{}.Value(scores, labels)
+	require.NoError(t, err)
+	sq, err := pairwise.Evaluate(scores, labels, pairwise.Config{Surrogate: pairwise.Square})
+	require.NoError(t, err)
+
+	g := gorgonia.NewGraph()
+	f, err := graph.Input(g, tensor.Float64, "f", scores)
+	require.NoError(t, err)
+	y, err := graph.Input(g, tensor.Float64, "y", labels)
+	require.NoError(t, err)
+	cost, err := Weighted{{2, CrossEntropy{}}, {-0.25, Pairwise{Config: pairwise.Config{Surrogate: pairwise.Square}}}}.Build(f, y)
+	require.NoError(t, err)
+	vm := gorgonia.NewTapeMachine(g)
+	defer vm.Close()
+	require.NoError(t, vm.RunAll())
+	got, err := scalarOf(cost.Value())
+	require.NoError(t, err)
+	require.InDelta(t, 2*ce-0.25*sq, got, 1e-14)
+
+	_, err = Weighted{}.Build(f, y)
+	require.Error(t, err)
+	_, err = Weighted{{math.Inf(1), CrossEntropy{}}}.Build(f, y)
+	require.Error(t, err)
+}
+
+func TestParseLoss(t *testing.T) {
+	for _, name := range LossNames {
+		l, err := ParseLoss(name, 0.1)
+		require.NoError(t, err, name)
+		if name == "kde" {
+			require.Equal(t, "kde(alpha=0.1, v0=0, v1=0)", l.String())
+		} else {
+			require.Equal(t, name, l.String())
+		}
+	}
+	_, err := ParseLoss("kde", 1)
+	require.Error(t, err)
+	_, err = ParseLoss("focal", 0.1)
+	require.ErrorContains(t, err, `unknown loss "focal"`)
+}

@@ -1,0 +1,56 @@
+package train
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// ProgressWriter is where the progress bar is drawn.
+type ProgressWriter = io.Writer
+
+// progress is a progress bar over training steps, or nothing.
+type progress struct{ bar *progressbar.ProgressBar }
+
+// newProgress returns a bar over total steps drawn on w; with w nil, on standard error when
+// it is a terminal and nowhere otherwise.
+func newProgress(w io.Writer, total int) progress {
+	if w == nil {
+		if !term.IsTerminal(int(os.Stderr.Fd())) {
+			return progress{}
+		}
+		w = os.Stderr
+	}
+	if w == io.Discard {
+		return progress{}
+	}
+	return progress{bar: progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("training"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100_000_000), // at most ten redraws a second
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (p progress) add(n int) {
+	if p.bar != nil {
+		_ = p.bar.Add(n) // a failed redraw must not stop training
+	}
+}
+
+func (p progress) describe(e Epoch, m Metric) {
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("epoch %d (%v) loss %.4g %v %.4f", e.Index, e.Phase, e.Loss, m, e.Metric))
+	}
+}
+
+func (p progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

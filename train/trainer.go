@@ -1,0 +1,410 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train/data"
+)
+
+// Config holds the trainer's settings. Every zero value is a documented default, so
+// Config{} trains with Adam on cross-entropy for 20 epochs in batches of 256.
+type Config struct {
+	// Loss is the loss trained after the warm-up; nil = CrossEntropy.
+	Loss Loss
+	// WarmupEpochs is the number of cross-entropy epochs run before Loss (seed 003: a
+	// warm-up moves pairwise training to a start with few severe misrankings). 0 = none.
+	WarmupEpochs int
+	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
+	// ⌈rows/BatchSize⌉ steps.
+	Epochs int
+	// BatchSize is the number of rows per step; 0 = 256. It is capped at the number of
+	// training rows.
+	BatchSize int
+	// PositiveFraction is the share of positives in every batch; 0 = the training data's
+	// own share. Every batch holds at least one positive and one negative; a rare class is
+	// oversampled (see the package doc).
+	PositiveFraction float64
+	// Optimizer is the update rule; the zero value is Adam.
+	Optimizer Optimizer
+	// LearningRate is the step size; 0 = 0.005 for Adam and RMSProp, 0.05 for SGD and
+	// Momentum.
+	LearningRate float64
+	// WeightDecay is the decoupled weight decay λ applied to weight matrices after every
+	// step, w ← (1 − LearningRate·λ)·w; 0 = none.
+	WeightDecay float64
+	// Metric scores the model on the validation data after every epoch; the zero value is
+	// AUC. Larger is better.
+	Metric Metric
+	// Patience stops training after this many epochs of the main phase without a better
+	// validation metric; 0 = never stop early. Either way the weights of the best
+	// main-phase epoch are restored at the end when validation data is given.
+	Patience int
+	// Seed seeds batch sampling. The same seed, model initialisation and data give a
+	// bit-identical History.
+	Seed uint64
+	// Hooks run after every step and every epoch, in order.
+	Hooks []Hook
+	// Progress receives a progress bar; nil = standard error when it is a terminal,
+	// nothing otherwise. Use io.Discard to silence a terminal.
+	Progress ProgressWriter
+}
+
+// Phase says which loss an epoch trained.
+type Phase int
+
+const (
+	// Main epochs train Config.Loss.
+	Main Phase = iota
+	// Warmup epochs train cross-entropy before the main phase.
+	Warmup
+)
+
+func (p Phase) String() string {
+	if p == Warmup {
+		return "warmup"
+	}
+	return "main"
+}
+
+// Epoch is one row of a History.
+type Epoch struct {
+	Index  int     // 1-based, counting warm-up epochs
+	Phase  Phase   // which loss was trained
+	Loss   float64 // mean training loss over the epoch's steps
+	Metric float64 // validation metric after the epoch; NaN without validation data
+}
+
+// History is what Fit did, epoch by epoch.
+type History struct {
+	Epochs []Epoch
+	// Best is the index in Epochs of the epoch whose weights the model holds after Fit,
+	// or -1 when no validation data was given (the model then holds the last weights).
+	Best int
+	// Stopped reports whether early stopping ended training before Config.Epochs.
+	Stopped bool
+}
+
+// StepInfo describes a finished optimiser step, for hooks.
+type StepInfo struct {
+	Epoch int     // 1-based epoch index
+	Step  int     // 1-based step within the epoch
+	Phase Phase   // which loss was trained
+	Loss  float64 // the batch loss before the update
+}
+
+// Hook observes training. Either function may be nil. A non-nil error stops training: Fit
+// restores the best weights so far and returns the error, naming the hook.
+type Hook struct {
+	Name    string
+	OnStep  func(StepInfo) error
+	OnEpoch func(Epoch) error
+}
+
+// Trainer trains one model. It is not safe for concurrent use.
+type Trainer struct {
+	model nn.Model
+	cfg   Config
+}
+
+// New returns a trainer for model with settings cfg.
+func New(model nn.Model, cfg Config) (*Trainer, error) {
+	if model == nil {
+		return nil, errors.New("train: nil model")
+	}
+	switch {
+	case cfg.WarmupEpochs < 0, cfg.Epochs < 0, cfg.BatchSize < 0, cfg.Patience < 0:
+		return nil, fmt.Errorf("train: negative setting in %+v", cfg)
+	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
+		return nil, fmt.Errorf("train: PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
+	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
+		return nil, fmt.Errorf("train: bad learning rate %v", cfg.LearningRate)
+	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
+		return nil, fmt.Errorf("train: bad weight decay %v", cfg.WeightDecay)
+	}
+	if _, err := cfg.Optimizer.solver(1); err != nil {
+		return nil, err
+	}
+	if err := cfg.Metric.check(); err != nil {
+		return nil, err
+	}
+	for i, h := range cfg.Hooks {
+		if h.Name == "" {
+			return nil, fmt.Errorf("train: hook %d has no name", i)
+		}
+	}
+	if cfg.Loss == nil {
+		cfg.Loss = CrossEntropy{}
+	}
+	if cfg.Epochs == 0 {
+		cfg.Epochs = 20
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = 256
+	}
+	if cfg.LearningRate == 0 {
+		cfg.LearningRate = cfg.Optimizer.defaultLearningRate()
+	}
+	return &Trainer{model: model, cfg: cfg}, nil
+}
+
+// Fit trains the model on train, scoring val (which may be nil) after every epoch. On
+// success and on failure alike, the model ends with the weights of the best main-phase
+// epoch seen so far (the last weights when val is nil), and the History so far is
+// returned. Cancelling ctx stops training after the current step with ctx's error.
+func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
+	if err := t.checkData(train, val); err != nil {
+		return nil, err
+	}
+	cfg := t.cfg
+	b := min(cfg.BatchSize, train.Rows)
+	nPos, nNeg := batchComposition(b, cfg.PositiveFraction, positiveShare(train.Y))
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x726f636f7073)) // "rocops"
+	smp := newSampler(train.Y, nPos, nNeg, rng)
+	stepsPerEpoch := (train.Rows + b - 1) / b
+
+	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
+	defer run.close()
+	bar := newProgress(cfg.Progress, (cfg.WarmupEpochs+cfg.Epochs)*stepsPerEpoch)
+	defer bar.finish()
+
+	idx := make([]int, b)
+	for e := 1; e <= cfg.WarmupEpochs+cfg.Epochs; e++ {
+		phase, loss := Main, cfg.Loss
+		if e <= cfg.WarmupEpochs {
+			phase, loss = Warmup, Loss(CrossEntropy{})
+		}
+		st, err := run.step(phase, loss, b, train.Cols)
+		if err != nil {
+			return run.fail(err)
+		}
+		var sum float64
+		for s := 1; s <= stepsPerEpoch; s++ {
+			if err := ctx.Err(); err != nil {
+				return run.fail(fmt.Errorf("train: stopped at epoch %d: %w", e, err))
+			}
+			smp.next(idx)
+			l, err := st.run(train, idx)
+			if err != nil {
+				return run.fail(fmt.Errorf("train: epoch %d step %d (%v): %w", e, s, loss, err))
+			}
+			decay(t.params(), cfg.LearningRate, cfg.WeightDecay)
+			sum += l
+			bar.add(1)
+			for _, h := range cfg.Hooks {
+				if h.OnStep == nil {
+					continue
+				}
+				if err := h.OnStep(StepInfo{Epoch: e, Step: s, Phase: phase, Loss: l}); err != nil {
+					return run.fail(fmt.Errorf("train: hook %q: %w", h.Name, err))
+				}
+			}
+		}
+		ep := Epoch{Index: e, Phase: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
+		if val != nil {
+			if ep.Metric, err = t.evaluate(val); err != nil {
+				return run.fail(fmt.Errorf("train: validation after epoch %d: %w", e, err))
+			}
+		}
+		run.hist.Epochs = append(run.hist.Epochs, ep)
+		bar.describe(ep, cfg.Metric)
+		if phase == Main && val != nil {
+			if err := run.consider(len(run.hist.Epochs) - 1); err != nil {
+				return run.fail(err)
+			}
+		}
+		for _, h := range cfg.Hooks {
+			if h.OnEpoch == nil {
+				continue
+			}
+			if err := h.OnEpoch(ep); err != nil {
+				return run.fail(fmt.Errorf("train: hook %q: %w", h.Name, err))
+			}
+		}
+		if phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience {
+			run.hist.Stopped = e < cfg.WarmupEpochs+cfg.Epochs
+			break
+		}
+	}
+	if err := run.restoreBest(); err != nil {
+		return run.hist, fmt.Errorf("train: restoring the best weights: %w", err)
+	}
+	return run.hist, nil
+}
+
+func (t *Trainer) checkData(train, val *data.Dataset) error {
+	if train == nil || train.Rows == 0 {
+		return errors.New("train: no training data")
+	}
+	for name, ds := range map[string]*data.Dataset{"training": train, "validation": val} {
+		if ds == nil {
+			continue
+		}
+		if ds.Cols != t.model.InputSize() {
+			return fmt.Errorf("train: %s data has %d features, the model takes %d", name, ds.Cols, t.model.InputSize())
+		}
+	}
+	p := positiveShare(train.Y)
+	if p == 0 || p == 1 {
+		return errors.New("train: training data needs both classes")
+	}
+	return nil
+}
+
+func positiveShare(y []float64) float64 {
+	var n float64
+	for _, v := range y {
+		n += v
+	}
+	return n / float64(len(y))
+}
+
+func (t *Trainer) params() []*tensor.Dense {
+	ps := t.model.Params()
+	out := make([]*tensor.Dense, len(ps))
+	for i, p := range ps {
+		out[i] = p.Value
+	}
+	return out
+}
+
+func (t *Trainer) evaluate(val *data.Dataset) (float64, error) {
+	scores, err := nn.Scores(t.model, val.X, val.Rows)
+	if err != nil {
+		return 0, err
+	}
+	return t.cfg.Metric.eval(scores, val.Y)
+}
+
+// fitRun is the state of one Fit call: the compiled step of the current phase, the
+// history and the best weights.
+type fitRun struct {
+	t          *Trainer
+	hist       *History
+	cur        *step
+	curPhase   Phase
+	best       []nn.Param // copies of the parameters at the best epoch
+	bestMetric float64
+	sinceBest  int
+}
+
+// step returns the compiled training step for phase, building it (and a fresh optimiser)
+// when the phase changes.
+func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (*step, error) {
+	if r.cur != nil && r.curPhase == phase {
+		return r.cur, nil
+	}
+	r.close()
+	st, err := newStep(r.t.model, loss, batch, cols, r.t.cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.cur, r.curPhase = st, phase
+	return st, nil
+}
+
+// consider records epoch i as the best if its metric beats the best so far, keeping a copy
+// of the weights.
+func (r *fitRun) consider(i int) error {
+	m := r.hist.Epochs[i].Metric
+	if r.best != nil && !(m > r.bestMetric) {
+		r.sinceBest++
+		return nil
+	}
+	best, err := nn.Snapshot(r.t.model)
+	if err != nil {
+		return err
+	}
+	r.best, r.bestMetric, r.sinceBest, r.hist.Best = best, m, 0, i
+	return nil
+}
+
+// restoreBest puts the best epoch's weights back into the model, if there was one.
+func (r *fitRun) restoreBest() error {
+	if r.best == nil {
+		return nil
+	}
+	return nn.Restore(r.t.model, r.best)
+}
+
+// fail restores the best weights and returns the history so far with err.
+func (r *fitRun) fail(err error) (*History, error) {
+	if rerr := r.restoreBest(); rerr != nil {
+		err = errors.Join(err, fmt.Errorf("train: restoring the best weights: %w", rerr))
+	}
+	return r.hist, err
+}
+
+func (r *fitRun) close() {
+	if r.cur != nil {
+		r.cur.close()
+		r.cur = nil
+	}
+}
+
+// step is a compiled graph computing one batch's loss and its gradient.
+type step struct {
+	g          *gorgonia.ExprGraph
+	x, y       *tensor.Dense
+	cost       *gorgonia.Node
+	learnables gorgonia.Nodes
+	vm         gorgonia.VM
+	solver     gorgonia.Solver
+}
+
+func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (*step, error) {
+	dt := m.Dtype()
+	g := gorgonia.NewGraph()
+	st := &step{g: g, x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)), y: tensor.New(tensor.Of(dt), tensor.WithShape(batch))}
+	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(st.x))
+	yn := gorgonia.NewVector(g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(st.y))
+	scores, learnables, err := m.Build(g, xn)
+	if err != nil {
+		return nil, err
+	}
+	if st.cost, err = loss.Build(scores, yn); err != nil {
+		return nil, err
+	}
+	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
+		return nil, fmt.Errorf("train: differentiating %v: %w", loss, err)
+	}
+	st.learnables = learnables
+	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	if st.solver, err = cfg.Optimizer.solver(cfg.LearningRate); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// run loads the rows idx of ds into the graph, computes the loss and its gradient, and
+// takes one optimiser step. It returns the loss before the step.
+func (st *step) run(ds *data.Dataset, idx []int) (float64, error) {
+	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
+		return 0, err
+	}
+	st.vm.Reset()
+	if err := graph.RunAll(st.vm); err != nil {
+		return 0, err
+	}
+	l, err := scalarOf(st.cost.Value())
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(l) || math.IsInf(l, 0) {
+		return 0, fmt.Errorf("train: the loss is %v", l)
+	}
+	if err := st.solver.Step(gorgonia.NodesToValueGrads(st.learnables)); err != nil {
+		return 0, fmt.Errorf("train: optimiser step: %w", err)
+	}
+	return l, nil
+}
+
+func (st *step) close() { st.vm.Close() }
