@@ -20,7 +20,8 @@ func naiveEll(s Surrogate, m, x float64) float64 {
 	case Hinge:
 		return math.Max(0, m-x)
 	case SquaredHinge:
-		return math.Pow(math.Max(0, m-x), 2)
+		d := math.Max(0, m-x)
+		return d * d
 	}
 	panic("unknown surrogate")
 }
