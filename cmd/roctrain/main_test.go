@@ -65,6 +65,9 @@ func TestJSONOnEmbeddedData(t *testing.T) {
 		require.Greater(t, r["train_seconds"].(float64), 0.0)
 	}
 
+	info, err := os.Stat(plot)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o644), info.Mode().Perm())
 	f, err := os.Open(plot)
 	require.NoError(t, err)
 	defer f.Close()

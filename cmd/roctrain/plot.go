@@ -111,6 +111,9 @@ func saveImage(path string, img *vgimg.Canvas) (err error) {
 	if _, err = (vgimg.PngCanvas{Canvas: img}).WriteTo(tmp); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if err = tmp.Chmod(0o644); err != nil { // CreateTemp makes the file private
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
