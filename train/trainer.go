@@ -244,17 +244,22 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 	if train == nil || train.Rows == 0 {
 		return errors.New("train: no training data")
 	}
-	for name, ds := range map[string]*data.Dataset{"training": train, "validation": val} {
-		if ds == nil {
+	for _, part := range []struct {
+		name string
+		ds   *data.Dataset
+	}{{"training", train}, {"validation", val}} {
+		if part.ds == nil {
 			continue
 		}
-		if ds.Cols != t.model.InputSize() {
-			return fmt.Errorf("train: %s data has %d features, the model takes %d", name, ds.Cols, t.model.InputSize())
+		if err := part.ds.Validate(); err != nil {
+			return fmt.Errorf("train: %s data: %w", part.name, err)
 		}
-	}
-	p := positiveShare(train.Y)
-	if p == 0 || p == 1 {
-		return errors.New("train: training data needs both classes")
+		if part.ds.Cols != t.model.InputSize() {
+			return fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+		}
+		if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
+			return fmt.Errorf("train: %s data needs both classes", part.name)
+		}
 	}
 	return nil
 }

@@ -209,7 +209,10 @@ func TestNewAndFitRejectBadInput(t *testing.T) {
 	oneClass, err := data.New([]float64{1, 2, 3, 4, 5, 6}, []float64{0, 0}, 3)
 	require.NoError(t, err)
 	_, err = trn.Fit(context.Background(), oneClass, nil)
-	require.ErrorContains(t, err, "both classes")
+	require.ErrorContains(t, err, "training data needs both classes")
+	good := blobs(t, 50, 3, 0.3, 1, 1)
+	_, err = trn.Fit(context.Background(), good, oneClass)
+	require.ErrorContains(t, err, "validation data needs both classes")
 	_, err = trn.Fit(context.Background(), nil, nil)
 	require.Error(t, err)
 }

@@ -129,3 +129,24 @@ func TestCSVInputAndErrors(t *testing.T) {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// A diverging run is reported on stderr and fails the command, but the other runs are still
+// trained and reported; a diverging learning rate does not stop its run when another works.
+func TestFailedRunsDoNotLoseTheOthers(t *testing.T) {
+	// With a learning rate of 1000 the exponential surrogate overflows on the second step.
+	code, stdout, stderr := roctrain(t, "-json", "-plot", "", "-epochs", "3", "-lr", "1000", "-losses", "exp,ce")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "run exp")
+	require.Contains(t, stderr, "loss overflows float64")
+	var got struct {
+		Results []struct{ Loss string } `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Results, 1)
+	require.Equal(t, "ce", got.Results[0].Loss)
+
+	code, stdout, stderr = roctrain(t, "-json", "-plot", "", "-epochs", "3", "-lr", "1000,0.01", "-losses", "exp")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "learning rate 1000")
+	require.Contains(t, stdout, `"learning_rate": 0.01`)
+}

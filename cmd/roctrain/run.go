@@ -211,6 +211,9 @@ func loadData(o *options) (*split, error) {
 	return s, nil
 }
 
+// experiment trains every run and reports the results. A run that fails is named on stderr
+// and the others are still reported; the command then exits with status 1. An interrupt
+// stops training and reports the runs finished before it.
 func experiment(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	sp, err := loadData(o)
 	if err != nil {
@@ -221,17 +224,34 @@ func experiment(ctx context.Context, o *options, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	var results []result
+	var (
+		results []result
+		failed  []error
+	)
 	for _, spec := range o.runs {
 		if !o.json {
 			fmt.Fprintf(stderr, "training %s…\n", spec.name)
 		}
-		r, err := trainRun(ctx, o, sp, spec)
+		r, err := trainRun(ctx, o, sp, spec, stderr)
 		if err != nil {
-			return fmt.Errorf("run %s: %w", spec.name, err)
+			failed = append(failed, fmt.Errorf("run %s: %w", spec.name, err))
+			if ctx.Err() != nil {
+				break
+			}
+			continue
 		}
 		results = append(results, r)
 	}
+	if len(results) > 0 {
+		if err := report(o, sp, results, stdout); err != nil {
+			failed = append(failed, err)
+		}
+	}
+	return errors.Join(failed...)
+}
+
+// report prints the table or the JSON object, and draws the plot.
+func report(o *options, sp *split, results []result, stdout io.Writer) error {
 	if o.plot != "" {
 		if err := plotROC(o.plot, results, o.alpha); err != nil {
 			return err
@@ -249,14 +269,16 @@ func experiment(ctx context.Context, o *options, stdout, stderr io.Writer) error
 }
 
 // trainRun trains spec once per learning rate and keeps the model with the best validation
-// partial AUC up to α.
-func trainRun(ctx context.Context, o *options, sp *split, spec runSpec) (result, error) {
+// partial AUC up to α. A learning rate whose training fails part-way still competes with the
+// weights of its best epoch (the trainer restores them); its error is reported on stderr.
+func trainRun(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Writer) (result, error) {
 	start := time.Now()
 	var (
 		best      nn.Model
 		bestHist  *train.History
 		bestLR    float64
 		bestScore = math.Inf(-1)
+		errs      []error
 	)
 	for _, lr := range o.learningRate {
 		m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: o.hiddenSizes, Seed: o.seed})
@@ -278,11 +300,23 @@ func trainRun(ctx context.Context, o *options, sp *split, spec runSpec) (result,
 		}
 		hist, err := tr.Fit(ctx, sp.train, sp.val)
 		if err != nil {
-			return result{}, fmt.Errorf("learning rate %g: %w", lr, err)
+			if ctx.Err() != nil {
+				return result{}, err
+			}
+			err = fmt.Errorf("learning rate %g: %w", lr, err)
+			errs = append(errs, err)
+			if hist == nil || hist.Best < 0 {
+				fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
+				continue
+			}
+			fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, hist.Epochs[hist.Best].Index)
 		}
 		if score := hist.Epochs[hist.Best].Metric; score > bestScore {
 			best, bestHist, bestLR, bestScore = m, hist, lr, score
 		}
+	}
+	if best == nil {
+		return result{}, errors.Join(errs...)
 	}
 	seconds := time.Since(start).Seconds()
 	r := result{
