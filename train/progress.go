@@ -9,9 +9,6 @@ import (
 	"golang.org/x/term"
 )
 
-// ProgressWriter is where the progress bar is drawn.
-type ProgressWriter = io.Writer
-
 // progress is a progress bar over training steps, or nothing.
 type progress struct{ bar *progressbar.ProgressBar }
 

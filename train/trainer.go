@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -22,6 +23,7 @@ type Config struct {
 	Loss Loss
 	// WarmupEpochs is the number of cross-entropy epochs run before Loss (seed 003: a
 	// warm-up moves pairwise training to a start with few severe misrankings). 0 = none.
+	// The optimiser starts afresh (no momentum or moment estimates) with the main phase.
 	WarmupEpochs int
 	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
 	// ⌈rows/BatchSize⌉ steps.
@@ -55,7 +57,7 @@ type Config struct {
 	Hooks []Hook
 	// Progress receives a progress bar; nil = standard error when it is a terminal,
 	// nothing otherwise. Use io.Discard to silence a terminal.
-	Progress ProgressWriter
+	Progress io.Writer
 }
 
 // Phase says which loss an epoch trained.
@@ -166,7 +168,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	}
 	cfg := t.cfg
 	b := min(cfg.BatchSize, train.Rows)
-	nPos, nNeg := batchComposition(b, cfg.PositiveFraction, positiveShare(train.Y))
+	nPos, nNeg := batchComposition(b, cfg.PositiveFraction, float64(train.Positives())/float64(train.Rows))
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x726f636f7073)) // "rocops"
 	smp := newSampler(train.Y, nPos, nNeg, rng)
 	stepsPerEpoch := (train.Rows + b - 1) / b
@@ -177,6 +179,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	defer bar.finish()
 
 	idx := make([]int, b)
+	params := t.params()
 	for e := 1; e <= cfg.WarmupEpochs+cfg.Epochs; e++ {
 		phase, loss := Main, cfg.Loss
 		if e <= cfg.WarmupEpochs {
@@ -196,7 +199,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			if err != nil {
 				return run.fail(fmt.Errorf("train: epoch %d step %d (%v): %w", e, s, loss, err))
 			}
-			decay(t.params(), cfg.LearningRate, cfg.WeightDecay)
+			decay(params, cfg.LearningRate, cfg.WeightDecay)
 			sum += l
 			bar.add(1)
 			for _, h := range cfg.Hooks {
@@ -262,14 +265,6 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 		}
 	}
 	return nil
-}
-
-func positiveShare(y []float64) float64 {
-	var n float64
-	for _, v := range y {
-		n += v
-	}
-	return n / float64(len(y))
 }
 
 func (t *Trainer) params() []*tensor.Dense {
