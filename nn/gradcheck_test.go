@@ -7,7 +7,6 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/rocops/rocops/graph/gradcheck"
-	"github.com/rocops/rocops/internal/opkit"
 )
 
 // TestGradcheck runs the module's gradient checker on every test model and dtype: the
@@ -22,29 +21,7 @@ func TestGradcheck(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g := gorgonia.NewGraph()
-				xv, err := newMatrix(dt, rows, m.InputSize(), randomRows(51, rows, m.InputSize()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				wv, err := opkit.NewVector(dt, randomRows(52, rows, 1))
-				if err != nil {
-					t.Fatal(err)
-				}
-				x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
-				w := gorgonia.NewVector(g, dt, gorgonia.WithShape(rows), gorgonia.WithValue(wv), gorgonia.WithName("w"))
-				scores, learnables, err := m.Build(g, x)
-				if err != nil {
-					t.Fatal(err)
-				}
-				prod, err := gorgonia.HadamardProd(scores, w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cost, err := gorgonia.Sum(prod)
-				if err != nil {
-					t.Fatal(err)
-				}
+				cost, learnables := weightedScoreCost(t, gorgonia.NewGraph(), m, randomRows(51, rows, m.InputSize()), rows, randomRows(52, rows, 1))
 				report := gradcheck.Assert(t, cost, learnables, gradcheck.Config{Lisp: gradcheck.LispRequire})
 				if report != nil && len(report.Machines) != 2 {
 					t.Errorf("checked machines %v, want tape and lisp", report.Machines)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/opkit"
@@ -101,4 +102,34 @@ func assertClose(t testing.TB, what string, got, want []float64, tol float64) {
 			t.Fatalf("%s[%d] = %.17g, want %.17g (difference %.3g, tolerance %.3g)", what, i, got[i], want[i], d, tol)
 		}
 	}
+}
+
+// weightedScoreCost builds m in g on the input x (rows × InputSize) and returns the cost
+// c = Σᵢ wᵢ·sᵢ of its scores s, with the learnables, so that ∂c/∂θ exercises every score.
+func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64, rows int, w []float64) (*gorgonia.Node, gorgonia.Nodes) {
+	t.Helper()
+	dt := m.Dtype()
+	xv, err := newMatrix(dt, rows, m.InputSize(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wv, err := opkit.NewVector(dt, append([]float64(nil), w...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
+	wn := gorgonia.NewVector(g, dt, gorgonia.WithShape(rows), gorgonia.WithValue(wv), gorgonia.WithName("w"))
+	scores, learnables, err := m.Build(g, xn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prod, err := gorgonia.HadamardProd(scores, wn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost, err := gorgonia.Sum(prod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cost, learnables
 }

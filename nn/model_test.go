@@ -236,30 +236,8 @@ func TestMLPConfigNotAliased(t *testing.T) {
 // Params order, as float64.
 func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (float64, [][]float64) {
 	t.Helper()
-	dt := m.Dtype()
 	g := gorgonia.NewGraph()
-	xv, err := newMatrix(dt, rows, m.InputSize(), x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wv, err := opkit.NewVector(dt, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
-	wn := gorgonia.NewVector(g, dt, gorgonia.WithShape(rows), gorgonia.WithValue(wv), gorgonia.WithName("w"))
-	scores, learnables, err := m.Build(g, xn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prod, err := gorgonia.HadamardProd(scores, wn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cost, err := gorgonia.Sum(prod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cost, learnables := weightedScoreCost(t, g, m, x, rows, w)
 	if _, err := gorgonia.Grad(cost, learnables...); err != nil {
 		t.Fatal(err)
 	}
