@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // problem is a validated batch: the scores split by class, the bandwidths and a bracket of τ.
@@ -61,11 +63,8 @@ func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if len(scores) != len(labels) {
-		return nil, fmt.Errorf("%w: %d scores, %d labels", ErrLength, len(scores), len(labels))
-	}
-	if len(scores) == 0 {
-		return nil, ErrEmpty
+	if err := check.Lengths(pkg, len(scores), len(labels)); err != nil {
+		return nil, err
 	}
 	p := &problem{n: len(scores), ws: workspaces.Get().(*workspace)}
 	p.cfg, p.mirror = cfg.solverConfig()
@@ -167,10 +166,7 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 	c0, c1 = classSummary{r: emptyRange}, classSummary{r: emptyRange}
 	for _, blk := range in {
 		if i := blk.firstBad; i >= 0 {
-			if f := scores[i]; math.IsNaN(f) || math.IsInf(f, 0) {
-				return c0, c1, fmt.Errorf("%w: scores[%d] = %v", ErrNonFinite, i, f)
-			}
-			return c0, c1, fmt.Errorf("%w: labels[%d] = %v", ErrLabel, i, labels[i])
+			return c0, c1, check.Element(pkg, i, scores[i], labels[i])
 		}
 		p.n0 += blk.n0
 		p.n1 += blk.n1
@@ -180,11 +176,5 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 	if p.mirror {
 		nPos, nNeg = nNeg, nPos
 	}
-	switch {
-	case nPos == 0:
-		return c0, c1, ErrNoPositives
-	case nNeg == 0:
-		return c0, c1, ErrNoNegatives
-	}
-	return c0, c1, nil
+	return c0, c1, check.Classes(pkg, nPos, nNeg)
 }
