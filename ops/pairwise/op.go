@@ -41,7 +41,7 @@ type kernel struct {
 	margin float64 // the effective margin, for String
 }
 
-func (kernel) Package() string { return "pairwise" }
+func (kernel) Package() string { return pkg }
 
 // Overflow is ErrOverflow: a loss or gradient beyond the range of the graph's dtype.
 func (kernel) Overflow() error { return ErrOverflow }
