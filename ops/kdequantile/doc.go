@@ -26,7 +26,7 @@
 // normalised kernel derivatives σ′(z_i)/Σσ′(z_j), computed in the log domain so that they stay
 // finite and sum to one even when every σ(1 − σ) product underflows. They are positive and sum
 // to one over B0, so the negatives' gradients add up to dF̂_1/dτ and the positives' to
-// −dF̂_1/dτ (gradient balance).
+// −dF̂_1/dτ (gradient balance, docs/kde-quantile.md).
 //
 // The mirrored loss, Config.Recall = r instead of Alpha, fixes the true-positive rate instead:
 // τ is where the smoothed true-positive rate equals r and L is the smoothed false-positive
