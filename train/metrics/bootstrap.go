@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Errors of [Bootstrap].
@@ -42,7 +44,7 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 	case !(level > 0 && level < 1):
 		return 0, 0, fmt.Errorf("%w: level = %v, want it in (0, 1)", ErrBootstrap, level)
 	}
-	if _, err := rank(scores, labels); err != nil { // validation only
+	if _, _, err := check.Batch(pkg, scores, labels); err != nil {
 		return 0, 0, err
 	}
 	var pos, neg []int

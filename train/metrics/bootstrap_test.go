@@ -126,5 +126,5 @@ func TestBootstrapErrors(t *testing.T) {
 	_, _, err := Bootstrap(scores, []float64{1, 1, 1, 1}, AUC, 10, 0.95, 1)
 	require.True(t, errors.Is(err, ErrOneClass), "%v", err)
 	_, _, err = Bootstrap(scores, labels[:2], AUC, 10, 0.95, 1)
-	require.ErrorIs(t, err, ErrLengthMismatch)
+	require.ErrorIs(t, err, ErrLength)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // ErrTooFew reports a class too small for a variance: DeLong's needs two of each.
@@ -53,7 +55,7 @@ func DeLong(scores, labels []float64) (auc, variance float64, err error) {
 // so p = 1 (no evidence of a difference), and as ±∞ otherwise, so p = 0.
 func DeLongPaired(a, b, labels []float64) (diff, variance, p float64, err error) {
 	if len(a) != len(b) {
-		return 0, 0, 0, fmt.Errorf("%w: scorer a has %d scores, scorer b %d", ErrLengthMismatch, len(a), len(b))
+		return 0, 0, 0, check.Errorf(pkg, ErrLength, "scorer a has %d scores, scorer b %d", len(a), len(b))
 	}
 	ca, err := components(a, labels)
 	if err != nil {
@@ -102,24 +104,25 @@ type structural struct {
 // ½, over N), each of its negatives V01 = 1 − (T_z − T_y)/P (the positives above it, ties
 // counting ½, over P).
 func components(scores, labels []float64) (structural, error) {
-	if _, err := rank(scores, labels); err != nil { // validation only
+	nPos, nNeg, err := check.Batch(pkg, scores, labels)
+	if err != nil {
 		return structural{}, err
-	}
-	order := make([]int, len(scores))
-	slot := make([]int, len(scores)) // row → its index among the rows of its class
-	var nPos, nNeg int
-	for i, y := range labels {
-		order[i] = i
-		if y == 1 {
-			slot[i] = nPos
-			nPos++
-		} else {
-			slot[i] = nNeg
-			nNeg++
-		}
 	}
 	if nPos < 2 || nNeg < 2 {
 		return structural{}, fmt.Errorf("%w: %d positives, %d negatives", ErrTooFew, nPos, nNeg)
+	}
+	order := make([]int, len(scores))
+	slot := make([]int, len(scores)) // row → its index among the rows of its class
+	var seenPos, seenNeg int
+	for i, y := range labels {
+		order[i] = i
+		if y == 1 {
+			slot[i] = seenPos
+			seenPos++
+		} else {
+			slot[i] = seenNeg
+			seenNeg++
+		}
 	}
 	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(scores[i], scores[j]) })
 	c := structural{v10: make([]float64, nPos), v01: make([]float64, nNeg)}

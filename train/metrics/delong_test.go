@@ -243,7 +243,7 @@ func TestDeLongErrors(t *testing.T) {
 
 	ok, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
 	_, _, _, err = DeLongPaired(ok, ok[:3], labels)
-	require.ErrorIs(t, err, ErrLengthMismatch)
+	require.ErrorIs(t, err, ErrLength)
 	_, _, _, err = DeLongPaired(ok, []float64{1, 2, math.NaN(), 4}, labels)
 	require.ErrorIs(t, err, ErrNonFinite)
 	require.Contains(t, err.Error(), "scorer b")

@@ -211,7 +211,7 @@ func TestOperatingPointErrors(t *testing.T) {
 		want           error
 	}{
 		{nil, nil, ErrEmpty},
-		{ok, []float64{1}, ErrLengthMismatch},
+		{ok, []float64{1}, ErrLength},
 		{[]float64{math.NaN(), 1}, okLabels, ErrNonFinite},
 		{ok, []float64{0, 3}, ErrLabel},
 		{ok, []float64{1, 1}, ErrOneClass},
