@@ -30,9 +30,13 @@ var (
 	ErrNode      = check.ErrNode
 	ErrAlpha     = errors.New("kdequantile: alpha must be in (0, 1)")
 	ErrBandwidth = errors.New("kdequantile: inverse bandwidth must be finite and not negative")
-	// ErrRange reports a threshold beyond the float64 range: τ lies within |logit(α)|/v0 of
-	// the negatives' scores, which overflows for scores near ±1.8e308 or a tiny V0.
-	ErrRange = errors.New("kdequantile: threshold overflows float64")
+	// ErrRange reports a threshold or gradient beyond the range of the float type: τ lies
+	// within |logit(α)|/v0 of the negatives' scores, which overflows float64 for scores near
+	// ±1.8e308 or a tiny V0, and float32 for scores near ±3.4e38; a gradient grows like the
+	// inverse bandwidths, which overflow float32 for a batch spread below about 1e-38
+	// (subnormal scores). A float32 graph computes in float64 and reports ErrRange when its
+	// result does not fit in float32.
+	ErrRange = errors.New("kdequantile: threshold or gradient overflows its float type")
 )
 
 // Config sets the operating point and the kernels.
