@@ -21,9 +21,10 @@ import (
 type Config struct {
 	// Loss is the loss trained after the warm-up; nil = CrossEntropy.
 	Loss Loss
-	// WarmupEpochs is the number of cross-entropy epochs run before Loss (seed 003: a
-	// warm-up moves pairwise training to a start with few severe misrankings). 0 = none.
-	// The optimiser starts afresh (no momentum or moment estimates) with the main phase.
+	// WarmupEpochs is the number of cross-entropy epochs run before Loss (Chen et al., arXiv
+	// 2610.21743: a warm-up moves pairwise training to a start with few severe misrankings). 0
+	// = none. The optimiser starts afresh (no momentum or moment estimates) with the main
+	// phase.
 	WarmupEpochs int
 	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
 	// ⌈rows/BatchSize⌉ steps.

@@ -7,7 +7,7 @@ type blockSums struct{ a, b float64 }
 
 // weights computes the unnormalised weights r_j = exp(ℓ_j − ℓ_ref) of the negatives into
 // ws.buf, from the solver's last pass, and returns 1/Σr_j, so that w_j = r_j/Σr_j = ∂τ/∂f_j.
-// This is seed 001's log-domain softmax
+// This is the log-domain softmax of docs/kde-quantile.md
 //
 //	w_j = exp(ℓ_j − logsumexp_k ℓ_k),   ℓ(a) = −a − 2·log(1 + e^{−a}),  ℓ_j = ℓ(|z_j|),
 //

@@ -55,7 +55,7 @@ func ExampleGradient() {
 	fmt.Printf("τ = %.4f, L = %.4f\n", r.Tau, r.Loss)
 	fmt.Printf("∂L/∂f = %.4f\n", grad)
 
-	// Gradient balance (seed 000): the classes' gradients cancel.
+	// Gradient balance (docs/kde-quantile.md): the classes' gradients cancel.
 	var negatives, positives float64
 	for i, g := range grad {
 		if labels[i] == 1 {
