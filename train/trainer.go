@@ -118,20 +118,36 @@ type Trainer struct {
 	cfg   Config
 }
 
-// New returns a trainer for model with settings cfg.
+// ErrConfig is wrapped by every error [New] returns: a nil model or a setting of [Config]
+// outside its documented range.
+var ErrConfig = errors.New("train: invalid configuration")
+
+// configError returns an ErrConfig error with details.
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+}
+
+// New returns a trainer for model with settings cfg. Invalid settings are reported as
+// [ErrConfig].
 func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if model == nil {
-		return nil, errors.New("train: nil model")
+		return nil, configError("nil model")
 	}
 	switch {
-	case cfg.WarmupEpochs < 0, cfg.Epochs < 0, cfg.BatchSize < 0, cfg.Patience < 0:
-		return nil, fmt.Errorf("train: negative setting in %+v", cfg)
+	case cfg.WarmupEpochs < 0:
+		return nil, configError("WarmupEpochs = %d is negative", cfg.WarmupEpochs)
+	case cfg.Epochs < 0:
+		return nil, configError("Epochs = %d is negative", cfg.Epochs)
+	case cfg.BatchSize < 0:
+		return nil, configError("BatchSize = %d is negative", cfg.BatchSize)
+	case cfg.Patience < 0:
+		return nil, configError("Patience = %d is negative", cfg.Patience)
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
-		return nil, fmt.Errorf("train: PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
+		return nil, configError("PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
 	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
-		return nil, fmt.Errorf("train: bad learning rate %v", cfg.LearningRate)
+		return nil, configError("LearningRate %v is not a finite number ≥ 0", cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
-		return nil, fmt.Errorf("train: bad weight decay %v", cfg.WeightDecay)
+		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
 	if _, err := cfg.Optimizer.solver(1); err != nil {
 		return nil, err
@@ -141,7 +157,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
-			return nil, fmt.Errorf("train: hook %d has no name", i)
+			return nil, configError("hook %d has no name", i)
 		}
 	}
 	if cfg.Loss == nil {
