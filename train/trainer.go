@@ -29,8 +29,8 @@ type Config struct {
 	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
 	// ⌈rows/BatchSize⌉ steps.
 	Epochs int
-	// BatchSize is the number of rows per step; 0 = 256. It is capped at the number of
-	// training rows.
+	// BatchSize is the number of rows per step; 0 = 256. It must be at least 2, since every
+	// batch holds a positive and a negative, and is capped at the number of training rows.
 	BatchSize int
 	// PositiveFraction is the share of positives in every batch; 0 = the training data's
 	// own share. Every batch holds at least one positive and one negative; a rare class is
@@ -118,8 +118,9 @@ type Trainer struct {
 	cfg   Config
 }
 
-// ErrConfig is wrapped by every error [New] returns: a nil model or a setting of [Config]
-// outside its documented range.
+// ErrConfig reports a setting New cannot train with: a nil model, a negative count, a
+// BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or weight decay that is
+// negative or not finite, an unknown optimiser or metric, or a hook without a name.
 var ErrConfig = errors.New("train: invalid configuration")
 
 // configError returns an ErrConfig error with details.
@@ -142,6 +143,8 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		return nil, configError("BatchSize = %d is negative", cfg.BatchSize)
 	case cfg.Patience < 0:
 		return nil, configError("Patience = %d is negative", cfg.Patience)
+	case cfg.BatchSize == 1:
+		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
 		return nil, configError("PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
 	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
