@@ -3,6 +3,7 @@ package diagnose
 import (
 	"errors"
 	"fmt"
+	"github.com/rocops/rocops/internal/check"
 	"math"
 
 	"gorgonia.org/gorgonia"
@@ -51,7 +52,7 @@ func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m
 	}
 	rows := len(labels)
 	if rows == 0 {
-		return Direction{}, ErrEmpty
+		return Direction{}, check.Errorf(pkg, ErrEmpty, "no rows")
 	}
 	scores, err := nn.Scores(model, x, rows)
 	if err != nil {
@@ -94,7 +95,7 @@ func SevereLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (f
 		return 0, 0, err
 	}
 	if len(s0) != len(scores) {
-		return 0, 0, fmt.Errorf("%w: %d scores, %d reference scores", ErrLength, len(scores), len(s0))
+		return 0, 0, check.Errorf(pkg, ErrLength, "%d scores, %d reference scores", len(scores), len(s0))
 	}
 	if _, err := split(scores, labels); err != nil {
 		return 0, 0, err

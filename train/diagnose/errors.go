@@ -4,19 +4,25 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
-// Errors for bad (scores, labels) input, shared with the other packages of the module (see
-// [ErrOneClass]); test for them with errors.Is.
+// Errors for bad (scores, labels) input: the module's shared vocabulary, the same values as
+// in pairwise, kdequantile, metrics and train, so errors.Is(err, metrics.ErrLength) holds for
+// a length error from this package too. ErrNoPositives and ErrNoNegatives both match
+// ErrOneClass. Messages start with "diagnose: ".
 var (
-	ErrEmpty       = errors.New("diagnose: no scores")
-	ErrLength      = errors.New("diagnose: scores and labels differ in length")
-	ErrNonFinite   = errors.New("diagnose: value is NaN or infinite")
-	ErrLabel       = errors.New("diagnose: label is not 0 or 1")
-	ErrOneClass    = errors.New("diagnose: only one class present")
-	ErrNoPositives = fmt.Errorf("%w: no positives", ErrOneClass)
-	ErrNoNegatives = fmt.Errorf("%w: no negatives", ErrOneClass)
+	ErrEmpty       = check.ErrEmpty
+	ErrLength      = check.ErrLength
+	ErrNonFinite   = check.ErrNonFinite
+	ErrLabel       = check.ErrLabel
+	ErrOneClass    = check.ErrOneClass
+	ErrNoPositives = check.ErrNoPositives
+	ErrNoNegatives = check.ErrNoNegatives
 )
+
+const pkg = "diagnose"
 
 // Errors of the diagnostics' own settings.
 var (
@@ -46,31 +52,17 @@ type classes struct {
 
 // split validates scores and labels and returns the scores of each class.
 func split(scores, labels []float64) (classes, error) {
-	if len(scores) != len(labels) {
-		return classes{}, fmt.Errorf("%w: %d scores, %d labels", ErrLength, len(scores), len(labels))
+	nPos, nNeg, err := check.Batch(pkg, scores, labels)
+	if err != nil {
+		return classes{}, err
 	}
-	if len(scores) == 0 {
-		return classes{}, ErrEmpty
-	}
-	var c classes
+	c := classes{pos: make([]float64, 0, nPos), neg: make([]float64, 0, nNeg)}
 	for i, f := range scores {
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return classes{}, fmt.Errorf("%w: scores[%d] = %v", ErrNonFinite, i, f)
-		}
-		switch labels[i] {
-		case 1:
+		if labels[i] == 1 {
 			c.pos = append(c.pos, f)
-		case 0:
+		} else {
 			c.neg = append(c.neg, f)
-		default:
-			return classes{}, fmt.Errorf("%w: labels[%d] = %v", ErrLabel, i, labels[i])
 		}
-	}
-	switch {
-	case len(c.pos) == 0:
-		return classes{}, fmt.Errorf("%w (%d negatives)", ErrNoPositives, len(c.neg))
-	case len(c.neg) == 0:
-		return classes{}, fmt.Errorf("%w (%d positives)", ErrNoNegatives, len(c.pos))
 	}
 	return c, nil
 }

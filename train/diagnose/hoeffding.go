@@ -3,6 +3,7 @@ package diagnose
 import (
 	"errors"
 	"fmt"
+	"github.com/rocops/rocops/internal/check"
 	"math"
 
 	"github.com/rocops/rocops/ops/pairwise"
@@ -63,11 +64,11 @@ func (s Split) FirstOrderShare(bPos, bNeg int) float64 {
 func Hoeffding(nPos, nNeg int, h func(i, j int) float64) (Split, error) {
 	switch {
 	case nPos < 1:
-		return Split{}, fmt.Errorf("%w (nPos = %d)", ErrNoPositives, nPos)
+		return Split{}, check.Errorf(pkg, ErrNoPositives, "nPos = %d", nPos)
 	case nNeg < 1:
-		return Split{}, fmt.Errorf("%w (nNeg = %d)", ErrNoNegatives, nNeg)
+		return Split{}, check.Errorf(pkg, ErrNoNegatives, "nNeg = %d", nNeg)
 	case h == nil:
-		return Split{}, fmt.Errorf("%w: nil pair function", ErrEmpty)
+		return Split{}, check.Errorf(pkg, ErrEmpty, "nil pair function")
 	}
 	row, col := make([]float64, nPos), make([]float64, nNeg)
 	var total float64
@@ -114,11 +115,11 @@ func nonFinite(nPos, nNeg int, h func(i, j int) float64) error {
 	for i := range nPos {
 		for j := range nNeg {
 			if v := h(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: h(%d, %d) = %v", ErrNonFinite, i, j, v)
+				return check.Errorf(pkg, ErrNonFinite, "h(%d, %d) = %v", i, j, v)
 			}
 		}
 	}
-	return fmt.Errorf("%w: the sum of h overflows", ErrNonFinite)
+	return check.Errorf(pkg, ErrNonFinite, "the sum of h overflows")
 }
 
 // Project returns the Split of the projected pair term
@@ -141,7 +142,7 @@ func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
 		return Split{}, err
 	}
 	if len(p) != len(scores) {
-		return Split{}, fmt.Errorf("%w: %d scores, %d projected gradients", ErrLength, len(scores), len(p))
+		return Split{}, check.Errorf(pkg, ErrLength, "%d scores, %d projected gradients", len(scores), len(p))
 	}
 	c, err := split(scores, labels)
 	if err != nil {

@@ -3,9 +3,12 @@ package diagnose_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train/diagnose"
+	"github.com/rocops/rocops/train/metrics"
 )
 
 // Counting is exact up to the rounding of a sum of at most n₊n₋ halves.
@@ -128,6 +131,19 @@ func TestCEBoundHolds(t *testing.T) {
 	}
 }
 
+// TestSharedVocabulary: the input errors are the module's shared values.
+func TestSharedVocabulary(t *testing.T) {
+	for _, pair := range [][2]error{
+		{diagnose.ErrEmpty, metrics.ErrEmpty}, {diagnose.ErrLength, pairwise.ErrLength},
+		{diagnose.ErrNonFinite, pairwise.ErrNonFinite}, {diagnose.ErrLabel, metrics.ErrLabel},
+		{diagnose.ErrNoPositives, pairwise.ErrNoPositives}, {diagnose.ErrNoNegatives, pairwise.ErrNoNegatives},
+	} {
+		if pair[0] != pair[1] {
+			t.Errorf("%v and %v are different values", pair[0], pair[1])
+		}
+	}
+}
+
 func TestScoreErrors(t *testing.T) {
 	good := []float64{1, 0}
 	for _, tc := range []struct {
@@ -154,6 +170,9 @@ func TestScoreErrors(t *testing.T) {
 			for name, err := range map[string]error{"SevereMass": errS, "CEBound": errC} {
 				if !errors.Is(err, tc.want) {
 					t.Errorf("%s: error %v, want %v", name, err, tc.want)
+				}
+				if err != nil && !strings.HasPrefix(err.Error(), "diagnose: ") {
+					t.Errorf("%s: message %q does not start with the package name", name, err)
 				}
 			}
 			if tc.want != diagnose.ErrSeverity && !errors.Is(errM, tc.want) {

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"github.com/rocops/rocops/internal/check"
 	"math"
 	"math/rand/v2"
 )
@@ -31,11 +32,11 @@ const DefaultReps = 2000
 func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int, seed uint64) (slope, stderr float64, err error) {
 	switch {
 	case nPos < 1:
-		return 0, 0, fmt.Errorf("%w (nPos = %d)", ErrNoPositives, nPos)
+		return 0, 0, check.Errorf(pkg, ErrNoPositives, "nPos = %d", nPos)
 	case nNeg < 1:
-		return 0, 0, fmt.Errorf("%w (nNeg = %d)", ErrNoNegatives, nNeg)
+		return 0, 0, check.Errorf(pkg, ErrNoNegatives, "nNeg = %d", nNeg)
 	case h == nil:
-		return 0, 0, fmt.Errorf("%w: nil pair function", ErrEmpty)
+		return 0, 0, check.Errorf(pkg, ErrEmpty, "nil pair function")
 	}
 	if sizes == nil {
 		sizes = DefaultSizes
@@ -93,7 +94,7 @@ func batchMeanVariance(nPos, nNeg int, h func(i, j int) float64, b, reps int, rn
 		}
 		x := s / float64(b*b)
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%w: a batch mean of h is %v", ErrNonFinite, x)
+			return 0, check.Errorf(pkg, ErrNonFinite, "a batch mean of h is %v", x)
 		}
 		d := x - mean
 		mean += d / float64(r+1)

@@ -64,7 +64,7 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 		}
 	}
 	if math.IsInf(total, 0) || math.IsNaN(total) {
-		return nil, fmt.Errorf("%w (surrogate %v): the total weight is %v", pairwise.ErrOverflow, cfg.Surrogate, total)
+		return nil, fmt.Errorf("diagnose: weight shares of %v: %w: the total weight is %v", cfg.Surrogate, pairwise.ErrOverflow, total)
 	}
 	n := pairs(c)
 	out := make([]float64, K)
