@@ -123,22 +123,34 @@ type Trainer struct {
 // negative or not finite, an unknown optimiser or metric, or a hook without a name.
 var ErrConfig = errors.New("train: invalid configuration")
 
-// New returns a trainer for model with settings cfg, or an error wrapping ErrConfig.
+// configError returns an ErrConfig error with details.
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+}
+
+// New returns a trainer for model with settings cfg. Invalid settings are reported as
+// [ErrConfig].
 func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if model == nil {
-		return nil, fmt.Errorf("%w: nil model", ErrConfig)
+		return nil, configError("nil model")
 	}
 	switch {
-	case cfg.WarmupEpochs < 0, cfg.Epochs < 0, cfg.BatchSize < 0, cfg.Patience < 0:
-		return nil, fmt.Errorf("%w: negative setting in %+v", ErrConfig, cfg)
+	case cfg.WarmupEpochs < 0:
+		return nil, configError("WarmupEpochs = %d is negative", cfg.WarmupEpochs)
+	case cfg.Epochs < 0:
+		return nil, configError("Epochs = %d is negative", cfg.Epochs)
+	case cfg.BatchSize < 0:
+		return nil, configError("BatchSize = %d is negative", cfg.BatchSize)
+	case cfg.Patience < 0:
+		return nil, configError("Patience = %d is negative", cfg.Patience)
 	case cfg.BatchSize == 1:
-		return nil, fmt.Errorf("%w: BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1", ErrConfig)
+		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
-		return nil, fmt.Errorf("%w: PositiveFraction must be in [0, 1), got %v", ErrConfig, cfg.PositiveFraction)
+		return nil, configError("PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
 	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
-		return nil, fmt.Errorf("%w: bad learning rate %v", ErrConfig, cfg.LearningRate)
+		return nil, configError("LearningRate %v is not a finite number ≥ 0", cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
-		return nil, fmt.Errorf("%w: bad weight decay %v", ErrConfig, cfg.WeightDecay)
+		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
 	if _, err := cfg.Optimizer.solver(1); err != nil {
 		return nil, err
@@ -148,7 +160,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
-			return nil, fmt.Errorf("%w: hook %d has no name", ErrConfig, i)
+			return nil, configError("hook %d has no name", i)
 		}
 	}
 	if cfg.Loss == nil {

@@ -28,6 +28,11 @@
 // to one over B0, so the negatives' gradients add up to dF̂_1/dτ and the positives' to
 // −dF̂_1/dτ (gradient balance, docs/kde-quantile.md).
 //
+// The mirrored loss, Config.Recall = r instead of Alpha, fixes the true-positive rate instead:
+// τ is where the smoothed true-positive rate equals r and L is the smoothed false-positive
+// rate there. It is computed as the loss above of the mirrored batch (−f, 1 − y) at α = 1 − r,
+// with τ and the gradient mapped back to the scores given (see [Config]).
+//
 // [Evaluate] and [Gradient] work on slices; [Threshold] (the scalar τ) and [Loss] (the scalar
 // L) are Gorgonia ops that work with gorgonia.Grad and a TapeMachine, with a LispMachine, and
 // on float32 and float64 graphs (reductions are done in float64).
