@@ -181,7 +181,9 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // Fit trains the model on train, scoring val (which may be nil) after every epoch. On
 // success and on failure alike, the model ends with the weights of the best main-phase
 // epoch seen so far (the last weights when val is nil), and the History so far is
-// returned. Cancelling ctx stops training after the current step with ctx's error.
+// returned. Cancelling ctx stops training after the current step with ctx's error. The data
+// are checked before training: both classes, the model's number of features, and for a
+// float32 model no feature beyond float32's range (nn.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
 	if err := t.checkData(train, val); err != nil {
 		return nil, err
@@ -279,6 +281,13 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 		}
 		if part.ds.Cols != t.model.InputSize() {
 			return fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+		}
+		if t.model.Dtype() == tensor.Float32 {
+			for i, v := range part.ds.X {
+				if math.Abs(v) > math.MaxFloat32 {
+					return fmt.Errorf("train: %s data: %w: row %d, feature %d is %g, beyond float32", part.name, nn.ErrRange, i/part.ds.Cols, i%part.ds.Cols, v)
+				}
+			}
 		}
 		if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
 			return fmt.Errorf("train: %s data needs both classes", part.name)
