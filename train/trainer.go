@@ -21,15 +21,16 @@ import (
 type Config struct {
 	// Loss is the loss trained after the warm-up; nil = CrossEntropy.
 	Loss Loss
-	// WarmupEpochs is the number of cross-entropy epochs run before Loss (seed 003: a
-	// warm-up moves pairwise training to a start with few severe misrankings). 0 = none.
-	// The optimiser starts afresh (no momentum or moment estimates) with the main phase.
+	// WarmupEpochs is the number of cross-entropy epochs run before Loss (Chen et al., arXiv
+	// 2610.21743: a warm-up moves pairwise training to a start with few severe misrankings). 0
+	// = none. The optimiser starts afresh (no momentum or moment estimates) with the main
+	// phase.
 	WarmupEpochs int
 	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
 	// ⌈rows/BatchSize⌉ steps.
 	Epochs int
-	// BatchSize is the number of rows per step; 0 = 256. It is capped at the number of
-	// training rows.
+	// BatchSize is the number of rows per step; 0 = 256. It must be at least 2, since every
+	// batch holds a positive and a negative, and is capped at the number of training rows.
 	BatchSize int
 	// PositiveFraction is the share of positives in every batch; 0 = the training data's
 	// own share. Every batch holds at least one positive and one negative; a rare class is
@@ -117,20 +118,39 @@ type Trainer struct {
 	cfg   Config
 }
 
-// New returns a trainer for model with settings cfg.
+// ErrConfig reports a setting New cannot train with: a nil model, a negative count, a
+// BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or weight decay that is
+// negative or not finite, an unknown optimiser or metric, or a hook without a name.
+var ErrConfig = errors.New("train: invalid configuration")
+
+// configError returns an ErrConfig error with details.
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+}
+
+// New returns a trainer for model with settings cfg. Invalid settings are reported as
+// [ErrConfig].
 func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if model == nil {
-		return nil, errors.New("train: nil model")
+		return nil, configError("nil model")
 	}
 	switch {
-	case cfg.WarmupEpochs < 0, cfg.Epochs < 0, cfg.BatchSize < 0, cfg.Patience < 0:
-		return nil, fmt.Errorf("train: negative setting in %+v", cfg)
+	case cfg.WarmupEpochs < 0:
+		return nil, configError("WarmupEpochs = %d is negative", cfg.WarmupEpochs)
+	case cfg.Epochs < 0:
+		return nil, configError("Epochs = %d is negative", cfg.Epochs)
+	case cfg.BatchSize < 0:
+		return nil, configError("BatchSize = %d is negative", cfg.BatchSize)
+	case cfg.Patience < 0:
+		return nil, configError("Patience = %d is negative", cfg.Patience)
+	case cfg.BatchSize == 1:
+		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
-		return nil, fmt.Errorf("train: PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
+		return nil, configError("PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
 	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
-		return nil, fmt.Errorf("train: bad learning rate %v", cfg.LearningRate)
+		return nil, configError("LearningRate %v is not a finite number ≥ 0", cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
-		return nil, fmt.Errorf("train: bad weight decay %v", cfg.WeightDecay)
+		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
 	if _, err := cfg.Optimizer.solver(1); err != nil {
 		return nil, err
@@ -140,7 +160,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
-			return nil, fmt.Errorf("train: hook %d has no name", i)
+			return nil, configError("hook %d has no name", i)
 		}
 	}
 	if cfg.Loss == nil {
@@ -161,7 +181,9 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // Fit trains the model on train, scoring val (which may be nil) after every epoch. On
 // success and on failure alike, the model ends with the weights of the best main-phase
 // epoch seen so far (the last weights when val is nil), and the History so far is
-// returned. Cancelling ctx stops training after the current step with ctx's error.
+// returned. Cancelling ctx stops training after the current step with ctx's error. The data
+// are checked before training: both classes, the model's number of features, and for a
+// float32 model no feature beyond float32's range (nn.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
 	if err := t.checkData(train, val); err != nil {
 		return nil, err
@@ -259,6 +281,13 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 		}
 		if part.ds.Cols != t.model.InputSize() {
 			return fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+		}
+		if t.model.Dtype() == tensor.Float32 {
+			for i, v := range part.ds.X {
+				if math.Abs(v) > math.MaxFloat32 {
+					return fmt.Errorf("train: %s data: %w: row %d, feature %d is %g, beyond float32", part.name, nn.ErrRange, i/part.ds.Cols, i%part.ds.Cols, v)
+				}
+			}
 		}
 		if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
 			return fmt.Errorf("train: %s data needs both classes", part.name)

@@ -26,7 +26,14 @@ func TestBadInput(t *testing.T) {
 		{"NaN label", ok, []float64{1, math.NaN(), 0}, Config{Alpha: 0.1}, ErrLabel},
 		{"no positives", ok, []float64{0, 0, 0}, Config{Alpha: 0.1}, ErrNoPositives},
 		{"no negatives", ok, []float64{1, 1, 1}, Config{Alpha: 0.1}, ErrNoNegatives},
-		{"alpha 0", ok, okLabels, Config{}, ErrAlpha},
+		{"zero config", ok, okLabels, Config{}, ErrOperatingPoint},
+		{"alpha and recall", ok, okLabels, Config{Alpha: 0.1, Recall: 0.9}, ErrOperatingPoint},
+		{"recall 1", ok, okLabels, Config{Recall: 1}, ErrRecall},
+		{"recall negative", ok, okLabels, Config{Recall: -0.5}, ErrRecall},
+		{"recall NaN", ok, okLabels, Config{Recall: math.NaN()}, ErrRecall},
+		{"mirror: no positives", ok, []float64{0, 0, 0}, Config{Recall: 0.9}, ErrNoPositives},
+		{"mirror: no negatives", ok, []float64{1, 1, 1}, Config{Recall: 0.9}, ErrNoNegatives},
+		{"mirror: label 2", ok, []float64{1, 2, 0}, Config{Recall: 0.9}, ErrLabel},
 		{"alpha 1", ok, okLabels, Config{Alpha: 1}, ErrAlpha},
 		{"alpha negative", ok, okLabels, Config{Alpha: -0.1}, ErrAlpha},
 		{"alpha NaN", ok, okLabels, Config{Alpha: math.NaN()}, ErrAlpha},
@@ -40,9 +47,9 @@ func TestBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Evaluate(c.scores, c.labels, c.cfg)
-			check(t, "Evaluate", err, c.want)
+			wantErr(t, "Evaluate", err, c.want)
 			g, _, err := Gradient(c.scores, c.labels, c.cfg)
-			check(t, "Gradient", err, c.want)
+			wantErr(t, "Gradient", err, c.want)
 			if g != nil {
 				t.Errorf("Gradient returned %v with its error", g)
 			}
@@ -50,7 +57,7 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func check(t *testing.T, fn string, err, want error) {
+func wantErr(t *testing.T, fn string, err, want error) {
 	t.Helper()
 	if !errors.Is(err, want) {
 		t.Errorf("%s: %v, want %v", fn, err, want)
