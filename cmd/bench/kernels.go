@@ -120,6 +120,14 @@ func kernels() []kernel {
 					return err
 				}, nil
 			}},
+		kernel{Name: "metrics/delong", Label: "metrics.DeLong", Kind: op, Growth: 1,
+			prepare: func(b *batch) (func() error, error) {
+				return func() error {
+					a, v, err := metrics.DeLong(b.scores, b.labels)
+					sink += a + v
+					return err
+				}, nil
+			}},
 		kernel{Name: "floor/sigmoid", Label: "floor: n logistic sigmoids", Kind: floor, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				out := make([]float64, len(b.scores))

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -57,7 +58,8 @@ func newNaiveKDE(n int, alpha float64) (*naiveKDE, error) {
 	k.tau0, k.invD, k.v0, k.v1, k.c, k.invNPos = scalar("tau0"), scalar("invD"), scalar("v0"), scalar("v1"), scalar("c"), scalar("invNPos")
 
 	var err error
-	must := func(n *gorgonia.Node, e error) *gorgonia.Node {
+	// try keeps the first error of a chain of node constructors.
+	try := func(n *gorgonia.Node, e error) *gorgonia.Node {
 		if err == nil && e != nil {
 			err = e
 		}
@@ -67,15 +69,15 @@ func newNaiveKDE(n int, alpha float64) (*naiveKDE, error) {
 	// for z > 19, an error of up to e^(−19) ≈ 5.6e-9 that the loss would inherit.
 	one := gorgonia.NewConstant(1.0, gorgonia.WithName("one"))
 	sigmoidNode := func(z *gorgonia.Node) *gorgonia.Node {
-		return must(gorgonia.Inverse(must(gorgonia.Add(one, must(gorgonia.Exp(must(gorgonia.Neg(z))))))))
+		return try(gorgonia.Inverse(try(gorgonia.Add(one, try(gorgonia.Exp(try(gorgonia.Neg(z))))))))
 	}
 	// G(τ0) and the Newton step.
-	s0 := sigmoidNode(must(gorgonia.Mul(k.v0, must(gorgonia.Sub(k.tau0, f)))))
-	gval := must(gorgonia.Sub(must(gorgonia.Sum(must(gorgonia.HadamardProd(neg, s0)))), k.c))
-	tau := must(gorgonia.Sub(k.tau0, must(gorgonia.Mul(gval, k.invD))))
+	s0 := sigmoidNode(try(gorgonia.Mul(k.v0, try(gorgonia.Sub(k.tau0, f)))))
+	gval := try(gorgonia.Sub(try(gorgonia.Sum(try(gorgonia.HadamardProd(neg, s0)))), k.c))
+	tau := try(gorgonia.Sub(k.tau0, try(gorgonia.Mul(gval, k.invD))))
 	// L at τ.
-	s1 := sigmoidNode(must(gorgonia.Mul(k.v1, must(gorgonia.Sub(tau, f)))))
-	k.loss = must(gorgonia.Mul(must(gorgonia.Sum(must(gorgonia.HadamardProd(pos, s1)))), k.invNPos))
+	s1 := sigmoidNode(try(gorgonia.Mul(k.v1, try(gorgonia.Sub(tau, f)))))
+	k.loss = try(gorgonia.Mul(try(gorgonia.Sum(try(gorgonia.HadamardProd(pos, s1)))), k.invNPos))
 	if err != nil {
 		return nil, fmt.Errorf("naive KDE graph: %w", err)
 	}
@@ -91,27 +93,21 @@ func newNaiveKDE(n int, alpha float64) (*naiveKDE, error) {
 // run returns L and ∂L/∂f for the batch.
 func (k *naiveKDE) run(scores, labels []float64) (float64, []float64, error) {
 	f, pos, neg := k.f.Float64s(), k.pos.Float64s(), k.neg.Float64s()
-	if len(scores) != len(f) || len(labels) != len(f) {
-		return 0, nil, fmt.Errorf("naive KDE: built for %d scores, got %d scores and %d labels", len(f), len(scores), len(labels))
+	nPos, nNeg, err := check.Batch("bench", scores, labels)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(scores) != len(f) {
+		return 0, nil, fmt.Errorf("bench: naive KDE built for %d scores, got %d", len(f), len(scores))
 	}
 	copy(f, scores)
-	var negs []float64
-	var nPos int
+	negs, posScores := make([]float64, 0, nNeg), make([]float64, 0, nPos)
 	for i, y := range labels {
 		pos[i], neg[i] = y, 1-y
 		if y == 1 {
-			nPos++
+			posScores = append(posScores, scores[i])
 		} else {
 			negs = append(negs, scores[i])
-		}
-	}
-	if nPos == 0 || len(negs) == 0 {
-		return 0, nil, fmt.Errorf("naive KDE: the batch needs both classes")
-	}
-	posScores := make([]float64, 0, nPos)
-	for i, y := range labels {
-		if y == 1 {
-			posScores = append(posScores, scores[i])
 		}
 	}
 	v0, v1 := ruleV(negs, scores), ruleV(posScores, scores)
@@ -210,8 +206,8 @@ func newNaivePairwise(s pairwise.Surrogate, labels []float64) (*naivePairwise, e
 		}
 	}
 	nNeg := len(labels) - nPos
-	if nPos == 0 || nNeg == 0 {
-		return nil, fmt.Errorf("naive pairwise: the batch needs both classes")
+	if err := check.Classes("bench", nPos, nNeg); err != nil {
+		return nil, err
 	}
 	p := &naivePairwise{
 		pos: tensor.New(tensor.Of(tensor.Float64), tensor.WithShape(nPos, 1)),
@@ -222,29 +218,30 @@ func newNaivePairwise(s pairwise.Surrogate, labels []float64) (*naivePairwise, e
 	neg := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithName("neg"), gorgonia.WithValue(p.neg))
 	m := gorgonia.NewConstant(1.0, gorgonia.WithName("m"))
 	var err error
-	must := func(n *gorgonia.Node, e error) *gorgonia.Node {
+	// try keeps the first error of a chain of node constructors.
+	try := func(n *gorgonia.Node, e error) *gorgonia.Node {
 		if err == nil && e != nil {
 			err = e
 		}
 		return n
 	}
-	x := must(gorgonia.BroadcastSub(pos, neg, []byte{1}, []byte{0}))
+	x := try(gorgonia.BroadcastSub(pos, neg, []byte{1}, []byte{0}))
 	var l *gorgonia.Node
 	switch s {
 	case pairwise.Logistic:
-		l = must(gorgonia.Softplus(must(gorgonia.Neg(x))))
+		l = try(gorgonia.Softplus(try(gorgonia.Neg(x))))
 	case pairwise.Exponential:
-		l = must(gorgonia.Exp(must(gorgonia.Neg(x))))
+		l = try(gorgonia.Exp(try(gorgonia.Neg(x))))
 	case pairwise.Square:
-		l = must(gorgonia.Square(must(gorgonia.Sub(m, x))))
+		l = try(gorgonia.Square(try(gorgonia.Sub(m, x))))
 	case pairwise.Hinge:
-		l = must(gorgonia.Rectify(must(gorgonia.Sub(m, x))))
+		l = try(gorgonia.Rectify(try(gorgonia.Sub(m, x))))
 	case pairwise.SquaredHinge:
-		l = must(gorgonia.Square(must(gorgonia.Rectify(must(gorgonia.Sub(m, x))))))
+		l = try(gorgonia.Square(try(gorgonia.Rectify(try(gorgonia.Sub(m, x))))))
 	default:
-		return nil, fmt.Errorf("naive pairwise: unknown surrogate %v", s)
+		return nil, fmt.Errorf("bench: naive pairwise loss: unknown surrogate %v", s)
 	}
-	p.loss = must(gorgonia.Mean(l))
+	p.loss = try(gorgonia.Mean(l))
 	if err != nil {
 		return nil, fmt.Errorf("naive pairwise graph: %w", err)
 	}
@@ -260,24 +257,23 @@ func newNaivePairwise(s pairwise.Surrogate, labels []float64) (*naivePairwise, e
 // run returns L and ∂L/∂f for the batch, whose class sizes must be those it was built for.
 func (p *naivePairwise) run(scores, labels []float64) (float64, []float64, error) {
 	pos, neg := p.pos.Float64s(), p.neg.Float64s()
+	nPos, nNeg, err := check.Batch("bench", scores, labels)
+	if err != nil {
+		return 0, nil, err
+	}
+	if nPos != len(pos) || nNeg != len(neg) {
+		return 0, nil, fmt.Errorf("bench: naive pairwise loss built for %d positives and %d negatives, got %d and %d",
+			len(pos), len(neg), nPos, nNeg)
+	}
 	var a, b int
 	for i, y := range labels {
 		if y == 1 {
-			if a == len(pos) {
-				return 0, nil, fmt.Errorf("naive pairwise: built for %d positives", len(pos))
-			}
 			pos[a] = scores[i]
 			a++
 		} else {
-			if b == len(neg) {
-				return 0, nil, fmt.Errorf("naive pairwise: built for %d negatives", len(neg))
-			}
 			neg[b] = scores[i]
 			b++
 		}
-	}
-	if a != len(pos) || b != len(neg) {
-		return 0, nil, fmt.Errorf("naive pairwise: built for %d positives and %d negatives, got %d and %d", len(pos), len(neg), a, b)
 	}
 	p.vm.Reset()
 	if err := graph.RunAll(p.vm); err != nil {

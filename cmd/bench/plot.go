@@ -105,6 +105,7 @@ func writePlots(r *report, dir string) error {
 	met := r.timePlot("ROC metrics", []curve{
 		r.kernelCurve("metrics/auc", "metrics.AUC", lineStyle{blue, nil}),
 		r.kernelCurve("metrics/roc", "metrics.ROC", lineStyle{green, nil}),
+		r.kernelCurve("metrics/delong", "metrics.DeLong", lineStyle{orange, nil}),
 		sortFloor,
 	})
 	if err := savePlot(met, filepath.Join(dir, "metrics.png"), 7*vg.Inch, 4.5*vg.Inch); err != nil {

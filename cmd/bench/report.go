@@ -48,7 +48,8 @@ func kernelRatios() [][2]string {
 		out = append(out, [2]string{p + "/exact", "floor/sort"}, [2]string{p + "/sampled", "floor/sort"},
 			[2]string{"naive/pairwise/" + s.String(), p + "/graph"})
 	}
-	return append(out, [2]string{"metrics/auc", "floor/sort"}, [2]string{"metrics/roc", "floor/sort"})
+	return append(out, [2]string{"metrics/auc", "floor/sort"}, [2]string{"metrics/roc", "floor/sort"},
+		[2]string{"metrics/delong", "floor/sort"})
 }
 
 // computeRatios fills r.Ratios: the kernel ratios at every n where both were measured, and
@@ -170,11 +171,13 @@ func (r *report) markdown(prefix string) string {
 	}
 
 	w("%s# Metrics\n\n", h)
-	w("`metrics.AUC` and `metrics.ROC` against the sort of n float64s.\n\n")
+	w("`metrics.AUC`, `metrics.ROC` and `metrics.DeLong` (the AUC and its variance) against the sort of\n")
+	w("n float64s.\n\n")
 	w("![Metrics: time per call against n](%smetrics.png)\n\n", prefix)
 	r.kernelTable(&b, []column{
-		r.timeCol("AUC", "metrics/auc"), r.timeCol("ROC", "metrics/roc"), r.timeCol("sort floor", "floor/sort"),
-		r.ratioCol("AUC ÷ sort", "metrics/auc", "floor/sort"), r.ratioCol("ROC ÷ sort", "metrics/roc", "floor/sort"),
+		r.timeCol("AUC", "metrics/auc"), r.timeCol("ROC", "metrics/roc"), r.timeCol("DeLong", "metrics/delong"),
+		r.timeCol("sort floor", "floor/sort"), r.ratioCol("AUC ÷ sort", "metrics/auc", "floor/sort"),
+		r.ratioCol("ROC ÷ sort", "metrics/roc", "floor/sort"), r.ratioCol("DeLong ÷ sort", "metrics/delong", "floor/sort"),
 	})
 
 	r.trainingSection(&b, h, prefix)
