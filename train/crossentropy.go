@@ -2,17 +2,25 @@ package train
 
 import (
 	"errors"
-	"fmt"
 	"math"
 
 	"gorgonia.org/gorgonia"
 
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
-// ErrBadBatch is returned (wrapped) when a batch cannot be scored by a loss: empty, lengths
-// that differ, labels other than 0/1, or non-finite scores.
+// ErrBadBatch is returned (wrapped) when a batch cannot be scored by cross-entropy: empty,
+// lengths that differ, labels other than 0/1, or non-finite scores. Each such error also
+// wraps the specific sentinel of the module's shared vocabulary, such as metrics.ErrLength
+// or pairwise.ErrNonFinite (the same values in every package).
 var ErrBadBatch = errors.New("train: bad batch")
+
+// badBatch is an error of the shared vocabulary that also matches ErrBadBatch.
+type badBatch struct{ err error }
+
+func (e badBatch) Error() string   { return e.err.Error() }
+func (e badBatch) Unwrap() []error { return []error{ErrBadBatch, e.err} }
 
 // crossEntropy is the mean binary cross-entropy of logits z against 0/1 labels y (seed 004),
 // in its overflow-free softplus form:
@@ -50,19 +58,8 @@ func (crossEntropy) Gradient(z, y []float64) ([]float64, error) {
 }
 
 func checkBatch(z, y []float64) error {
-	if len(z) == 0 {
-		return fmt.Errorf("%w: empty", ErrBadBatch)
-	}
-	if len(z) != len(y) {
-		return fmt.Errorf("%w: %d scores but %d labels", ErrBadBatch, len(z), len(y))
-	}
-	for i := range z {
-		if math.IsNaN(z[i]) || math.IsInf(z[i], 0) {
-			return fmt.Errorf("%w: score %d is %v", ErrBadBatch, i, z[i])
-		}
-		if y[i] != 0 && y[i] != 1 {
-			return fmt.Errorf("%w: label %d is %v, want 0 or 1", ErrBadBatch, i, y[i])
-		}
+	if _, err := check.Scores("train", z, y); err != nil {
+		return badBatch{err}
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Kernel is a scalar function s(f, y) of a score vector f and its 0/1 labels y, together with
@@ -37,48 +39,57 @@ func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	}
 	n, err := gorgonia.ApplyOp(&forwardOp{k: k}, scores, labels)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", k.Package(), err)
+		return nil, check.Errorf(k.Package(), check.ErrNode, "%v", err)
 	}
 	return n, nil
 }
 
 // CheckPair reports, with errors prefixed by pkg, why scores and labels cannot feed a loss
-// node: a nil node, nodes from two graphs, a dtype other than float32/float64, mismatched
-// dtypes, a non-vector, or different lengths.
+// node. Every error wraps a sentinel of package check: [check.ErrNode] for a nil node, nodes
+// of two graphs, a dtype other than float32/float64, mismatched dtypes, a non-vector, or a
+// vector of unknown or zero length (such as gorgonia.NewVector without a shape); and
+// [check.ErrLength] for vectors of different lengths.
 func CheckPair(pkg string, scores, labels *gorgonia.Node) error {
 	if scores == nil || labels == nil {
-		return fmt.Errorf("%s: scores and labels nodes must not be nil", pkg)
+		return check.Errorf(pkg, check.ErrNode, "scores and labels nodes must not be nil")
 	}
 	if scores.Graph() != labels.Graph() {
-		return fmt.Errorf("%s: scores and labels belong to different graphs", pkg)
+		return check.Errorf(pkg, check.ErrNode, "scores and labels belong to different graphs")
 	}
-	dt, err := dtypeOf(scores)
-	if err != nil {
-		return fmt.Errorf("%s: scores: %w", pkg, err)
-	}
-	lt, err := dtypeOf(labels)
-	if err != nil {
-		return fmt.Errorf("%s: labels: %w", pkg, err)
+	dt, lt := scores.Dtype(), labels.Dtype()
+	if dt != tensor.Float64 && dt != tensor.Float32 {
+		return check.Errorf(pkg, check.ErrNode, "scores have dtype %v, want float32 or float64", dt)
 	}
 	if dt != lt {
-		return fmt.Errorf("%s: scores are %v but labels are %v; labels must use the scores' dtype", pkg, dt, lt)
+		return check.Errorf(pkg, check.ErrNode, "scores are %v but labels are %v; labels must use the scores' dtype", dt, lt)
 	}
-	if scores.Dims() != 1 || labels.Dims() != 1 {
-		return fmt.Errorf("%s: scores and labels must be vectors, got shapes %v and %v", pkg, scores.Shape(), labels.Shape())
+	ns, err := vectorLength(scores)
+	if err != nil {
+		return check.Errorf(pkg, check.ErrNode, "scores: %v", err)
 	}
-	ns, nl := scores.Shape().TotalSize(), labels.Shape().TotalSize()
-	if ns > 0 && nl > 0 && ns != nl {
-		return fmt.Errorf("%s: %d scores but %d labels", pkg, ns, nl)
+	nl, err := vectorLength(labels)
+	if err != nil {
+		return check.Errorf(pkg, check.ErrNode, "labels: %v", err)
+	}
+	if ns != nl {
+		return check.Errorf(pkg, check.ErrLength, "%d scores, %d labels", ns, nl)
 	}
 	return nil
 }
 
-func dtypeOf(n *gorgonia.Node) (tensor.Dtype, error) {
-	dt := n.Dtype()
-	if dt != tensor.Float64 && dt != tensor.Float32 {
-		return dt, fmt.Errorf("unsupported dtype %v (want float32 or float64)", dt)
+// vectorLength returns the length of a vector node, or why the node is not a vector of known,
+// positive length. A node built without a shape reports Dims() = 1 but an empty shape.
+func vectorLength(n *gorgonia.Node) (int, error) {
+	s := n.Shape()
+	switch {
+	case n.Dims() != 1 || len(s) > 1:
+		return 0, fmt.Errorf("want a vector, got shape %v", s)
+	case len(s) == 0:
+		return 0, fmt.Errorf("the vector has no shape; give it one, as with gorgonia.WithShape(n)")
+	case s[0] <= 0:
+		return 0, fmt.Errorf("the vector has length %d", s[0])
 	}
-	return dt, nil
+	return s[0], nil
 }
 
 // errNoSymDiff is returned by the backward op: gradients of gradients are not provided.

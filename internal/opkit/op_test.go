@@ -3,11 +3,14 @@ package opkit
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // weightedSquares is s(f, y) = Σ_i (1 + y_i)·f_i², so ∂s/∂f_i = 2(1 + y_i)·f_i.
@@ -108,23 +111,28 @@ func TestCheckPair(t *testing.T) {
 	mat := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(3, 1), gorgonia.WithName("mat"))
 	ints := gorgonia.NewVector(g, tensor.Int, gorgonia.WithShape(3), gorgonia.WithName("ints"))
 	far := gorgonia.NewVector(other, tensor.Float64, gorgonia.WithShape(3), gorgonia.WithName("far"))
+	noShape := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("noshape"))
 	cases := []struct {
 		name           string
 		scores, labels *gorgonia.Node
+		sentinel       error
 		want           string
 	}{
-		{"nil", nil, f64, "must not be nil"},
-		{"graphs", f64, far, "different graphs"},
-		{"dtypes", f64, f32, "labels must use the scores' dtype"},
-		{"ints", ints, ints, "unsupported dtype"},
-		{"matrix", mat, mat, "must be vectors"},
-		{"lengths", f64, short, "3 scores but 2 labels"},
+		{"nil", nil, f64, check.ErrNode, "must not be nil"},
+		{"graphs", f64, far, check.ErrNode, "different graphs"},
+		{"dtypes", f64, f32, check.ErrNode, "labels must use the scores' dtype"},
+		{"ints", ints, ints, check.ErrNode, "want float32 or float64"},
+		{"matrix", mat, mat, check.ErrNode, "want a vector"},
+		// A vector node made without a shape used to panic in the ops (index out of range).
+		{"no shape", noShape, f64, check.ErrNode, "has no shape"},
+		{"no shape labels", f64, noShape, check.ErrNode, "labels: the vector has no shape"},
+		{"lengths", f64, short, check.ErrLength, "3 scores, 2 labels"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := CheckPair("pkg", c.scores, c.labels)
-			require.Error(t, err)
-			require.Contains(t, err.Error(), "pkg: ")
+			require.ErrorIs(t, err, c.sentinel)
+			require.True(t, strings.HasPrefix(err.Error(), "pkg: "), err.Error())
 			require.Contains(t, err.Error(), c.want)
 		})
 	}

@@ -40,9 +40,9 @@ func TestBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Evaluate(c.scores, c.labels, c.cfg)
-			check(t, "Evaluate", err, c.want)
+			wantErr(t, "Evaluate", err, c.want)
 			g, _, err := Gradient(c.scores, c.labels, c.cfg)
-			check(t, "Gradient", err, c.want)
+			wantErr(t, "Gradient", err, c.want)
 			if g != nil {
 				t.Errorf("Gradient returned %v with its error", g)
 			}
@@ -50,7 +50,7 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func check(t *testing.T, fn string, err, want error) {
+func wantErr(t *testing.T, fn string, err, want error) {
 	t.Helper()
 	if !errors.Is(err, want) {
 		t.Errorf("%s: %v, want %v", fn, err, want)

@@ -4,19 +4,32 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
+// pkg prefixes the package's error messages.
+const pkg = "kdequantile"
+
 // Errors returned for invalid input. Every error of this package wraps one of them, so callers
-// can test for them with errors.Is.
+// can test for them with errors.Is. The input errors, from ErrEmpty to ErrNode, are the
+// module's shared vocabulary: the same values as in packages pairwise, metrics and the
+// others, so errors.Is(err, pairwise.ErrLength) holds for this package's length error too.
+// ErrNoPositives and ErrNoNegatives both match ErrOneClass.
 var (
-	ErrEmpty       = errors.New("kdequantile: empty batch")
-	ErrLength      = errors.New("kdequantile: scores and labels differ in length")
-	ErrNonFinite   = errors.New("kdequantile: score is NaN or infinite")
-	ErrLabel       = errors.New("kdequantile: label is not 0 or 1")
-	ErrNoPositives = errors.New("kdequantile: batch has no positives")
-	ErrNoNegatives = errors.New("kdequantile: batch has no negatives")
-	ErrAlpha       = errors.New("kdequantile: alpha must be in (0, 1)")
-	ErrBandwidth   = errors.New("kdequantile: inverse bandwidth must be finite and not negative")
+	ErrEmpty       = check.ErrEmpty
+	ErrLength      = check.ErrLength
+	ErrNonFinite   = check.ErrNonFinite
+	ErrLabel       = check.ErrLabel
+	ErrOneClass    = check.ErrOneClass
+	ErrNoPositives = check.ErrNoPositives
+	ErrNoNegatives = check.ErrNoNegatives
+	// ErrNode reports a scores or labels node that cannot feed the ops: nil, of two graphs,
+	// of a dtype other than float32/float64 or not matching, not a vector, or of unknown or
+	// zero length.
+	ErrNode      = check.ErrNode
+	ErrAlpha     = errors.New("kdequantile: alpha must be in (0, 1)")
+	ErrBandwidth = errors.New("kdequantile: inverse bandwidth must be finite and not negative")
 	// ErrRange reports a threshold beyond the float64 range: τ lies within |logit(α)|/v0 of
 	// the negatives' scores, which overflows for scores near ±1.8e308 or a tiny V0.
 	ErrRange = errors.New("kdequantile: threshold overflows float64")

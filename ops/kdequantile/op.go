@@ -35,15 +35,10 @@ func Loss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	return apply(&lossKernel{kernel: kernel{cfg: cfg}}, cfg, scores, labels)
 }
 
-// apply checks the configuration and the lengths of the inputs, then builds k's node.
+// apply checks the configuration, then builds k's node; opkit.Apply checks the nodes.
 func apply(k opkit.Kernel, cfg Config, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
-	}
-	if scores != nil && labels != nil && scores.Dims() == 1 && labels.Dims() == 1 {
-		if ns, nl := scores.Shape()[0], labels.Shape()[0]; ns > 0 && nl > 0 && ns != nl {
-			return nil, fmt.Errorf("%w: %d scores, %d labels", ErrLength, ns, nl)
-		}
 	}
 	return opkit.Apply(k, scores, labels)
 }
@@ -56,7 +51,7 @@ type kernel struct {
 	last atomic.Pointer[float64] // the last forward τ, nil before the first
 }
 
-func (k *kernel) Package() string { return "kdequantile" }
+func (k *kernel) Package() string { return pkg }
 
 func (k *kernel) params() string {
 	return fmt.Sprintf("{alpha=%v, v0=%v, v1=%v}", k.cfg.Alpha, k.cfg.V0, k.cfg.V1)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // problem is a validated batch: the scores split by class, the bandwidths and a bracket of τ.
@@ -53,11 +55,8 @@ func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if len(scores) != len(labels) {
-		return nil, fmt.Errorf("%w: %d scores, %d labels", ErrLength, len(scores), len(labels))
-	}
-	if len(scores) == 0 {
-		return nil, ErrEmpty
+	if err := check.Lengths(pkg, len(scores), len(labels)); err != nil {
+		return nil, err
 	}
 	p := &problem{cfg: cfg, n: len(scores), ws: workspaces.Get().(*workspace)}
 	c0, c1, err := p.split(scores, labels)
@@ -138,20 +137,11 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 	c0, c1 = classSummary{r: emptyRange}, classSummary{r: emptyRange}
 	for _, blk := range in {
 		if i := blk.firstBad; i >= 0 {
-			if f := scores[i]; math.IsNaN(f) || math.IsInf(f, 0) {
-				return c0, c1, fmt.Errorf("%w: scores[%d] = %v", ErrNonFinite, i, f)
-			}
-			return c0, c1, fmt.Errorf("%w: labels[%d] = %v", ErrLabel, i, labels[i])
+			return c0, c1, check.Element(pkg, i, scores[i], labels[i])
 		}
 		p.n0 += blk.n0
 		p.n1 += blk.n1
 		c0, c1 = c0.merge(blk.c0), c1.merge(blk.c1)
 	}
-	switch {
-	case p.n1 == 0:
-		return c0, c1, ErrNoPositives
-	case p.n0 == 0:
-		return c0, c1, ErrNoNegatives
-	}
-	return c0, c1, nil
+	return c0, c1, check.Classes(pkg, p.n1, p.n0)
 }

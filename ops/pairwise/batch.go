@@ -1,9 +1,6 @@
 package pairwise
 
-import (
-	"fmt"
-	"math"
-)
+import "github.com/rocops/rocops/internal/check"
 
 // batch is a validated batch: scores finite, labels 0 or 1, n1 positives and n0 negatives,
 // both at least one.
@@ -17,32 +14,11 @@ func (b batch) pairs() float64 { return float64(b.n1) * float64(b.n0) }
 
 // newBatch validates scores and labels.
 func newBatch(scores, labels []float64) (batch, error) {
-	if len(scores) != len(labels) {
-		return batch{}, fmt.Errorf("%w: %d scores, %d labels", ErrLength, len(scores), len(labels))
+	n1, n0, err := check.Batch(pkg, scores, labels)
+	if err != nil {
+		return batch{}, err
 	}
-	if len(scores) == 0 {
-		return batch{}, ErrEmpty
-	}
-	n1 := 0
-	for i, f := range scores {
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return batch{}, fmt.Errorf("%w: scores[%d] = %v", ErrNonFinite, i, f)
-		}
-		switch labels[i] {
-		case 1:
-			n1++
-		case 0:
-		default:
-			return batch{}, fmt.Errorf("%w: labels[%d] = %v", ErrLabel, i, labels[i])
-		}
-	}
-	switch {
-	case n1 == 0:
-		return batch{}, fmt.Errorf("%w: no positives among %d labels", ErrOneClass, len(labels))
-	case n1 == len(labels):
-		return batch{}, fmt.Errorf("%w: no negatives among %d labels", ErrOneClass, len(labels))
-	}
-	return batch{scores: scores, labels: labels, n1: n1, n0: len(labels) - n1}, nil
+	return batch{scores: scores, labels: labels, n1: n1, n0: n0}, nil
 }
 
 // indices returns the batch indices of the positives and of the negatives, in batch order.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Config chooses the surrogate and how the pairs are visited. The zero value is the exact
@@ -22,13 +24,25 @@ type Config struct {
 	Seed uint64
 }
 
-// Errors returned by this package, wrapped with details; test for them with errors.Is.
+// pkg prefixes the package's error messages.
+const pkg = "pairwise"
+
+// Errors returned by this package, wrapped with details; test for them with errors.Is. The
+// input errors, from ErrEmpty to ErrNode, are the module's shared vocabulary: the same values
+// as in packages kdequantile, metrics and the others. ErrNoPositives and ErrNoNegatives both
+// match ErrOneClass.
 var (
-	ErrEmpty     = errors.New("pairwise: no scores")
-	ErrLength    = errors.New("pairwise: scores and labels differ in length")
-	ErrNonFinite = errors.New("pairwise: score is NaN or infinite")
-	ErrLabel     = errors.New("pairwise: label is not 0 or 1")
-	ErrOneClass  = errors.New("pairwise: batch has only one class")
+	ErrEmpty       = check.ErrEmpty
+	ErrLength      = check.ErrLength
+	ErrNonFinite   = check.ErrNonFinite
+	ErrLabel       = check.ErrLabel
+	ErrOneClass    = check.ErrOneClass
+	ErrNoPositives = check.ErrNoPositives
+	ErrNoNegatives = check.ErrNoNegatives
+	// ErrNode reports a scores or labels node that cannot feed Loss: nil, of two graphs, of
+	// a dtype other than float32/float64 or not matching, not a vector, or of unknown or
+	// zero length.
+	ErrNode      = check.ErrNode
 	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
 	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
 	ErrSurrogate = errors.New("pairwise: unknown surrogate")

@@ -39,7 +39,7 @@ type kernel struct {
 	margin float64 // the effective margin, for String
 }
 
-func (kernel) Package() string { return "pairwise" }
+func (kernel) Package() string { return pkg }
 
 func (k kernel) String() string {
 	return fmt.Sprintf("PairwiseLoss{surrogate=%v, margin=%v, pairs=%d, seed=%d}",

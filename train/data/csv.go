@@ -10,18 +10,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened.
+// ErrEmpty, ErrLabel and ErrOneClass are the module's shared vocabulary for (scores, labels)
+// input, the same values as in packages metrics, kdequantile and pairwise.
 var (
-	ErrEmpty      = errors.New("data: no data")
+	ErrEmpty      = check.ErrEmpty
 	ErrMalformed  = errors.New("data: malformed CSV")
 	ErrHeader     = errors.New("data: bad header")
 	ErrFieldCount = errors.New("data: wrong number of fields")
 	ErrMissing    = errors.New("data: missing value")
 	ErrNotNumber  = errors.New("data: not a finite number")
-	ErrLabel      = errors.New("data: label not 0 or 1")
-	ErrOneClass   = errors.New("data: only one class present")
+	ErrLabel      = check.ErrLabel
+	ErrOneClass   = check.ErrOneClass
 )
 
 // A CSVError reports bad CSV input: where it is and what is wrong. It wraps one of the

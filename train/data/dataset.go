@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Errors about datasets built or indexed by hand.
@@ -59,7 +61,7 @@ func (ds *Dataset) Validate() error {
 	}
 	for i, y := range ds.Y {
 		if y != 0 && y != 1 {
-			return fmt.Errorf("%w: row %d has label %v", ErrLabel, i, y)
+			return check.Errorf("data", ErrLabel, "row %d has label %v", i, y)
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Errors of Split.
@@ -64,7 +66,7 @@ func Split(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, err error) 
 	var byClass [2][]int
 	for i, y := range ds.Y {
 		if y != 0 && y != 1 {
-			return nil, nil, nil, fmt.Errorf("%w: row %d has label %v", ErrLabel, i, y)
+			return nil, nil, nil, check.Errorf("data", ErrLabel, "row %d has label %v", i, y)
 		}
 		byClass[int(y)] = append(byClass[int(y)], i)
 	}

@@ -70,5 +70,5 @@ func ExampleROC() {
 func ExampleAUC_errors() {
 	_, err := metrics.AUC([]float64{0.3, 0.9}, []float64{1, 1})
 	fmt.Println(err)
-	// Output: metrics: only one class present: all 2 labels are 1
+	// Output: metrics: batch has no negatives: all 2 labels are 1
 }

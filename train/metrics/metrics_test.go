@@ -270,7 +270,7 @@ func TestErrors(t *testing.T) {
 		want           error
 	}{
 		{"empty", nil, nil, 0.1, ErrEmpty},
-		{"length mismatch", []float64{1, 2, 3}, okLabels, 0.1, ErrLengthMismatch},
+		{"length mismatch", []float64{1, 2, 3}, okLabels, 0.1, ErrLength},
 		{"NaN score", []float64{0.2, math.NaN()}, okLabels, 0.1, ErrNonFinite},
 		{"+Inf score", []float64{math.Inf(1), 0.2}, okLabels, 0.1, ErrNonFinite},
 		{"-Inf score", []float64{0.2, math.Inf(-1)}, okLabels, 0.1, ErrNonFinite},

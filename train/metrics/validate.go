@@ -5,16 +5,26 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
+// pkg prefixes the package's error messages.
+const pkg = "metrics"
+
 // Errors returned for invalid input, wrapped with details; test for them with errors.Is.
+// ErrEmpty to ErrNoNegatives are the module's shared vocabulary for (scores, labels) input:
+// the same values as in packages kdequantile, pairwise and the others. ErrNoPositives and
+// ErrNoNegatives both match ErrOneClass.
 var (
-	ErrEmpty          = errors.New("metrics: no scores")
-	ErrLengthMismatch = errors.New("metrics: scores and labels differ in length")
-	ErrNonFinite      = errors.New("metrics: score is NaN or infinite")
-	ErrLabel          = errors.New("metrics: label is not 0 or 1")
-	ErrOneClass       = errors.New("metrics: only one class present")
-	ErrFPR            = errors.New("metrics: false-positive rate out of range")
+	ErrEmpty       = check.ErrEmpty
+	ErrLength      = check.ErrLength
+	ErrNonFinite   = check.ErrNonFinite
+	ErrLabel       = check.ErrLabel
+	ErrOneClass    = check.ErrOneClass
+	ErrNoPositives = check.ErrNoPositives
+	ErrNoNegatives = check.ErrNoNegatives
+	ErrFPR         = errors.New("metrics: false-positive rate out of range")
 )
 
 // ranked holds the scores of each class sorted in ascending order.
@@ -27,29 +37,10 @@ type ranked struct {
 // NaN and ±Inf scores are rejected, as scikit-learn does: a diverged model should be noticed,
 // not ranked.
 func rank(scores, labels []float64) (ranked, error) {
-	if len(scores) != len(labels) {
-		return ranked{}, fmt.Errorf("%w: %d scores, %d labels", ErrLengthMismatch, len(scores), len(labels))
+	_, nNeg, err := check.Batch(pkg, scores, labels)
+	if err != nil {
+		return ranked{}, err
 	}
-	if len(scores) == 0 {
-		return ranked{}, ErrEmpty
-	}
-	nPos := 0
-	for i, y := range labels {
-		switch y {
-		case 1:
-			nPos++
-		case 0:
-		default:
-			return ranked{}, fmt.Errorf("%w: labels[%d] = %v", ErrLabel, i, y)
-		}
-		if s := scores[i]; math.IsNaN(s) || math.IsInf(s, 0) {
-			return ranked{}, fmt.Errorf("%w: scores[%d] = %v", ErrNonFinite, i, s)
-		}
-	}
-	if nPos == 0 || nPos == len(labels) {
-		return ranked{}, fmt.Errorf("%w: all %d labels are %v", ErrOneClass, len(labels), labels[0])
-	}
-	nNeg := len(scores) - nPos
 	buf := make([]float64, len(scores)) // negatives first, then positives
 	r := ranked{neg: buf[:0:nNeg], pos: buf[nNeg:nNeg]}
 	for i, y := range labels {

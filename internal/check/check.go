@@ -1,0 +1,112 @@
+// Package check is the module's one validation vocabulary for a batch of scores and 0/1
+// labels, the input of every loss, metric and diagnostic.
+//
+// The sentinel errors are shared values: each public package that validates such input
+// (kdequantile, pairwise, crossentropy, metrics, diagnose) re-exports them under the same
+// names, so errors.Is(err, metrics.ErrLength) holds for a length error from any of them. An
+// error returned by this package's functions reads "<pkg>: <sentinel>: <details>", where pkg
+// is the calling package's name.
+package check
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The sentinels. ErrNoPositives and ErrNoNegatives also match ErrOneClass under errors.Is.
+var (
+	ErrEmpty       = errors.New("no scores")
+	ErrLength      = errors.New("scores and labels differ in length")
+	ErrNonFinite   = errors.New("score is NaN or infinite")
+	ErrLabel       = errors.New("label is not 0 or 1")
+	ErrOneClass    = errors.New("batch has only one class")
+	ErrNoPositives = error(oneClass("batch has no positives"))
+	ErrNoNegatives = error(oneClass("batch has no negatives"))
+	// ErrNode reports a graph node that cannot feed a loss: nil, from another graph, of a
+	// dtype other than float32 or float64 or not matching the other input's, not a vector,
+	// or of unknown or zero length.
+	ErrNode = errors.New("bad input node")
+)
+
+// oneClass is the type of ErrNoPositives and ErrNoNegatives: each is its own value and also
+// matches ErrOneClass.
+type oneClass string
+
+func (e oneClass) Error() string        { return string(e) }
+func (e oneClass) Is(target error) bool { return target == ErrOneClass }
+
+// Errorf returns "<pkg>: <sentinel>: <details>" wrapping sentinel; details are formatted
+// as by fmt.Sprintf and left out when format is empty.
+func Errorf(pkg string, sentinel error, format string, args ...any) error {
+	if format == "" {
+		return fmt.Errorf("%s: %w", pkg, sentinel)
+	}
+	return fmt.Errorf("%s: %w: %s", pkg, sentinel, fmt.Sprintf(format, args...))
+}
+
+// Batch validates scores and labels for package pkg and returns the class counts: the
+// lengths agree and are not zero, every score is finite, every label is 0 or 1, and both
+// classes are present. It reports the first offending element.
+func Batch(pkg string, scores, labels []float64) (nPos, nNeg int, err error) {
+	if nPos, err = Scores(pkg, scores, labels); err != nil {
+		return 0, 0, err
+	}
+	nNeg = len(labels) - nPos
+	return nPos, nNeg, Classes(pkg, nPos, nNeg)
+}
+
+// Scores is Batch without the requirement of both classes, for losses such as cross-entropy
+// that are defined on a batch of one class. It returns the number of positives.
+func Scores(pkg string, scores, labels []float64) (nPos int, err error) {
+	if err := Lengths(pkg, len(scores), len(labels)); err != nil {
+		return 0, err
+	}
+	for i, f := range scores {
+		y := labels[i]
+		// f − f is 0 for finite f and NaN otherwise; y·(1 − y) is 0 only for y ∈ {0, 1}.
+		if (f-f)+y*(1-y) != 0 {
+			return 0, Element(pkg, i, f, y)
+		}
+		if y == 1 {
+			nPos++
+		}
+	}
+	return nPos, nil
+}
+
+// Lengths returns the error for nScores scores and nLabels labels: ErrLength when they
+// differ, ErrEmpty when both are zero, nil otherwise.
+func Lengths(pkg string, nScores, nLabels int) error {
+	if nScores != nLabels {
+		return Errorf(pkg, ErrLength, "%d scores, %d labels", nScores, nLabels)
+	}
+	if nScores == 0 {
+		return Errorf(pkg, ErrEmpty, "")
+	}
+	return nil
+}
+
+// Element returns the error for element i of a batch, the score f with label y: ErrNonFinite
+// when f is NaN or ±Inf, else ErrLabel when y is not 0 or 1, else nil. Kernels that validate
+// inside their own pass over the data call it for the first element they find bad.
+func Element(pkg string, i int, f, y float64) error {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return Errorf(pkg, ErrNonFinite, "scores[%d] = %v", i, f)
+	case y != 0 && y != 1:
+		return Errorf(pkg, ErrLabel, "labels[%d] = %v", i, y)
+	}
+	return nil
+}
+
+// Classes returns ErrNoPositives or ErrNoNegatives when one class count is zero, else nil.
+func Classes(pkg string, nPos, nNeg int) error {
+	switch {
+	case nPos == 0:
+		return Errorf(pkg, ErrNoPositives, "all %d labels are 0", nNeg)
+	case nNeg == 0:
+		return Errorf(pkg, ErrNoNegatives, "all %d labels are 1", nPos)
+	}
+	return nil
+}

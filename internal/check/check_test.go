@@ -1,0 +1,71 @@
+package check
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestBatch(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	tests := []struct {
+		name           string
+		scores, labels []float64
+		want           error // nil: valid
+		notWant        error // a sentinel the error must not match
+		nPos, nNeg     int
+	}{
+		{"valid", []float64{1, 2, 3}, []float64{0, 1, 1}, nil, nil, 2, 1},
+		{"empty", nil, nil, ErrEmpty, ErrLength, 0, 0},
+		{"length", []float64{1, 2, 3}, []float64{0, 1}, ErrLength, ErrEmpty, 0, 0},
+		{"nan", []float64{1, nan}, []float64{0, 1}, ErrNonFinite, ErrLabel, 0, 0},
+		{"inf", []float64{-inf, 1}, []float64{0, 1}, ErrNonFinite, ErrLabel, 0, 0},
+		{"label 2", []float64{1, 2}, []float64{0, 2}, ErrLabel, ErrNonFinite, 0, 0},
+		{"label 0.5", []float64{1, 2}, []float64{0.5, 1}, ErrLabel, ErrNonFinite, 0, 0},
+		{"label NaN", []float64{1, 2}, []float64{nan, 1}, ErrLabel, ErrNonFinite, 0, 0},
+		{"no positives", []float64{1, 2}, []float64{0, 0}, ErrNoPositives, ErrNoNegatives, 0, 0},
+		{"no negatives", []float64{1, 2}, []float64{1, 1}, ErrNoNegatives, ErrNoPositives, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			nPos, nNeg, err := Batch("pkg", tc.scores, tc.labels)
+			if tc.want == nil {
+				if err != nil || nPos != tc.nPos || nNeg != tc.nNeg {
+					t.Fatalf("Batch = %d, %d, %v; want %d, %d, nil", nPos, nNeg, err, tc.nPos, tc.nNeg)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Batch error %v does not match %v", err, tc.want)
+			}
+			if errors.Is(err, tc.notWant) {
+				t.Fatalf("Batch error %v also matches %v", err, tc.notWant)
+			}
+			if !strings.HasPrefix(err.Error(), "pkg: ") {
+				t.Fatalf("message %q does not start with the package name", err)
+			}
+		})
+	}
+}
+
+func TestOneClassFamily(t *testing.T) {
+	for _, err := range []error{ErrNoPositives, ErrNoNegatives} {
+		if !errors.Is(err, ErrOneClass) {
+			t.Errorf("%v does not match ErrOneClass", err)
+		}
+	}
+	if errors.Is(ErrOneClass, ErrNoPositives) || errors.Is(ErrNoPositives, ErrNoNegatives) {
+		t.Error("the one-class sentinels must stay distinguishable")
+	}
+}
+
+func TestElementReportsTheIndex(t *testing.T) {
+	err := Element("kdequantile", 7, math.NaN(), 1)
+	if got, want := err.Error(), "kdequantile: score is NaN or infinite: scores[7] = NaN"; got != want {
+		t.Fatalf("message %q, want %q", got, want)
+	}
+	if err := Element("x", 0, 1, 1); err != nil {
+		t.Fatalf("valid element: %v", err)
+	}
+}

@@ -1,0 +1,221 @@
+package check_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train"
+	"github.com/rocops/rocops/train/metrics"
+)
+
+// sliceEntry is a public function of (scores, labels) that validates its input.
+type sliceEntry struct {
+	name   string
+	prefix string // the package name its messages start with
+	oneOK  bool   // defined on a batch of one class (cross-entropy)
+	graph  bool   // a graph op: an empty input is a zero-length node, ErrNode
+	call   func(scores, labels []float64) error
+}
+
+var kdeCfg = kdequantile.Config{Alpha: 0.25}
+
+func sliceEntries() []sliceEntry {
+	return []sliceEntry{
+		{"kdequantile.Evaluate", "kdequantile", false, false, func(s, y []float64) error {
+			_, err := kdequantile.Evaluate(s, y, kdeCfg)
+			return err
+		}},
+		{"kdequantile.Gradient", "kdequantile", false, false, func(s, y []float64) error {
+			_, _, err := kdequantile.Gradient(s, y, kdeCfg)
+			return err
+		}},
+		{"pairwise.Evaluate", "pairwise", false, false, func(s, y []float64) error {
+			_, err := pairwise.Evaluate(s, y, pairwise.Config{Surrogate: pairwise.SquaredHinge})
+			return err
+		}},
+		{"pairwise.Gradient", "pairwise", false, false, func(s, y []float64) error {
+			_, _, err := pairwise.Gradient(s, y, pairwise.Config{Surrogate: pairwise.Logistic, Pairs: 8})
+			return err
+		}},
+		{"metrics.AUC", "metrics", false, false, func(s, y []float64) error {
+			_, err := metrics.AUC(s, y)
+			return err
+		}},
+		{"metrics.PartialAUC", "metrics", false, false, func(s, y []float64) error {
+			_, err := metrics.PartialAUC(s, y, 0.5)
+			return err
+		}},
+		{"metrics.TPRAtFPR", "metrics", false, false, func(s, y []float64) error {
+			_, err := metrics.TPRAtFPR(s, y, 0.5)
+			return err
+		}},
+		{"metrics.ROC", "metrics", false, false, func(s, y []float64) error {
+			_, _, _, err := metrics.ROC(s, y)
+			return err
+		}},
+		{"train.CrossEntropy", "train", true, true, func(s, y []float64) error {
+			return runGraph(train.CrossEntropy{}.Build, s, y)
+		}},
+		{"kdequantile.Loss", "kdequantile", false, true, func(s, y []float64) error {
+			return runGraph(func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }, s, y)
+		}},
+		{"kdequantile.Threshold", "kdequantile", false, true, func(s, y []float64) error {
+			return runGraph(func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Threshold(f, l, kdeCfg) }, s, y)
+		}},
+		{"pairwise.Loss", "pairwise", false, true, func(s, y []float64) error {
+			return runGraph(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+				return pairwise.Loss(f, l, pairwise.Config{Surrogate: pairwise.Hinge})
+			}, s, y)
+		}},
+	}
+}
+
+// runGraph builds op on input nodes holding s and y, runs it on a TapeMachine and returns the
+// first error, from building or running. Empty input cannot be given a value; it is built as
+// a vector of length 0, which the op must reject.
+func runGraph(op func(f, l *gorgonia.Node) (*gorgonia.Node, error), s, y []float64) error {
+	g := gorgonia.NewGraph()
+	f, l := vectorNode(g, "f", s), vectorNode(g, "l", y)
+	out, err := op(f, l)
+	if err != nil {
+		return err
+	}
+	_ = out
+	vm := gorgonia.NewTapeMachine(g)
+	defer vm.Close()
+	return graph.RunAll(vm)
+}
+
+func vectorNode(g *gorgonia.ExprGraph, name string, xs []float64) *gorgonia.Node {
+	if len(xs) == 0 {
+		return gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(0), gorgonia.WithName(name))
+	}
+	n, err := graph.Input(g, tensor.Float64, name, xs)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+// TestVocabulary runs every bad input of the shared list through every entry point and
+// checks the exact sentinel, and that it is the same value in every package.
+func TestVocabulary(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	ok := []float64{0.2, -1, 2, 0.5}
+	labels := []float64{1, 0, 0, 1}
+	bad := []struct {
+		name           string
+		scores, labels []float64
+		want           error
+		oneClass       bool // a one-class batch, valid for cross-entropy
+	}{
+		{"empty", nil, nil, check.ErrEmpty, false},
+		{"length", ok, labels[:3], check.ErrLength, false},
+		{"NaN score", []float64{0.2, nan, 2, 0.5}, labels, check.ErrNonFinite, false},
+		{"+Inf score", []float64{0.2, -1, inf, 0.5}, labels, check.ErrNonFinite, false},
+		{"-Inf score", []float64{-inf, -1, 2, 0.5}, labels, check.ErrNonFinite, false},
+		{"label 2", ok, []float64{1, 0, 2, 1}, check.ErrLabel, false},
+		{"label 0.5", ok, []float64{1, 0.5, 0, 1}, check.ErrLabel, false},
+		{"label NaN", ok, []float64{1, 0, nan, 1}, check.ErrLabel, false},
+		{"no positives", ok, []float64{0, 0, 0, 0}, check.ErrNoPositives, true},
+		{"no negatives", ok, []float64{1, 1, 1, 1}, check.ErrNoNegatives, true},
+	}
+	for _, e := range sliceEntries() {
+		if err := e.call(ok, labels); err != nil {
+			t.Fatalf("%s on valid input: %v", e.name, err)
+		}
+		for _, b := range bad {
+			err := e.call(b.scores, b.labels)
+			want := b.want
+			if e.graph && b.want == check.ErrEmpty {
+				want = check.ErrNode
+			}
+			if b.oneClass && e.oneOK {
+				if err != nil {
+					t.Errorf("%s, %s: %v; want no error", e.name, b.name, err)
+				}
+				continue
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("%s, %s: %v; want %v", e.name, b.name, err, want)
+				continue
+			}
+			if b.oneClass && !errors.Is(err, check.ErrOneClass) {
+				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, b.name, err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, e.prefix+": ") {
+				t.Errorf("%s, %s: message %q does not name package %s", e.name, b.name, msg, e.prefix)
+			}
+		}
+	}
+	same := []struct {
+		name      string
+		got, want error
+	}{
+		{"kdequantile.ErrLength", kdequantile.ErrLength, check.ErrLength},
+		{"pairwise.ErrLength", pairwise.ErrLength, check.ErrLength},
+		{"metrics.ErrLength", metrics.ErrLength, check.ErrLength},
+		{"kdequantile.ErrOneClass", kdequantile.ErrOneClass, check.ErrOneClass},
+		{"pairwise.ErrNoPositives", pairwise.ErrNoPositives, check.ErrNoPositives},
+		{"metrics.ErrNoNegatives", metrics.ErrNoNegatives, check.ErrNoNegatives},
+		{"metrics.ErrNonFinite", metrics.ErrNonFinite, kdequantile.ErrNonFinite},
+		{"pairwise.ErrLabel", pairwise.ErrLabel, metrics.ErrLabel},
+		{"pairwise.ErrEmpty", pairwise.ErrEmpty, metrics.ErrEmpty},
+		{"kdequantile.ErrNode", kdequantile.ErrNode, pairwise.ErrNode},
+	}
+	for _, s := range same {
+		if s.got != s.want {
+			t.Errorf("%s is not the shared value", s.name)
+		}
+	}
+}
+
+// TestNodeErrors builds every graph entry point on nodes that cannot feed it.
+func TestNodeErrors(t *testing.T) {
+	builders := []struct {
+		name string
+		op   func(f, l *gorgonia.Node) (*gorgonia.Node, error)
+	}{
+		{"kdequantile.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }},
+		{"kdequantile.Threshold", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Threshold(f, l, kdeCfg) }},
+		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return pairwise.Loss(f, l, pairwise.Config{}) }},
+		{"train.CrossEntropy", train.CrossEntropy{}.Build},
+	}
+	g, other := gorgonia.NewGraph(), gorgonia.NewGraph()
+	vec := func(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, n int) *gorgonia.Node {
+		return gorgonia.NewVector(g, dt, gorgonia.WithShape(n), gorgonia.WithName(name))
+	}
+	f64 := vec(g, tensor.Float64, "f64", 4)
+	cases := []struct {
+		name           string
+		scores, labels *gorgonia.Node
+		want           error
+	}{
+		{"nil scores", nil, f64, check.ErrNode},
+		{"nil labels", f64, nil, check.ErrNode},
+		{"two graphs", f64, vec(other, tensor.Float64, "far", 4), check.ErrNode},
+		{"int dtype", vec(g, tensor.Int, "ints", 4), vec(g, tensor.Int, "ints2", 4), check.ErrNode},
+		{"mixed dtypes", f64, vec(g, tensor.Float32, "f32", 4), check.ErrNode},
+		{"matrix", gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 1), gorgonia.WithName("m")), f64, check.ErrNode},
+		{"no shape", gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("noshape")), f64, check.ErrNode},
+		{"zero length", vec(g, tensor.Float64, "zero", 0), vec(g, tensor.Float64, "zero2", 0), check.ErrNode},
+		{"lengths", f64, vec(g, tensor.Float64, "short", 3), check.ErrLength},
+	}
+	for _, b := range builders {
+		for _, c := range cases {
+			_, err := b.op(c.scores, c.labels)
+			if !errors.Is(err, c.want) {
+				t.Errorf("%s, %s: %v; want %v", b.name, c.name, err, c.want)
+			}
+		}
+	}
+}
