@@ -16,6 +16,9 @@ var (
 	// rows that do not match the model's input size, a nil model, or a model whose parameters
 	// are inconsistent.
 	ErrInput = errors.New("nn: invalid input")
+	// ErrRange reports a value beyond the range of the model's dtype: a feature a float32
+	// model cannot hold (a magnitude above about 3.4e38), or a score that overflows to ±Inf.
+	ErrRange = errors.New("nn: value beyond the range of the model's dtype")
 )
 
 // Param is one learnable tensor of a model. Value is the model's own tensor, not a copy:

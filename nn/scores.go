@@ -19,6 +19,11 @@ const scoreChunk = 4096
 // finite features, one example after the other (row-major). It builds Gorgonia graphs from m
 // and evaluates at most 4096 rows at a time. It reads m's parameters, so it must not run
 // concurrently with a solver step on m.
+//
+// A non-finite feature, or a model that is nil or does not match x, is ErrInput. A feature
+// beyond the range of the model's dtype (float32 holds magnitudes up to about 3.4e38) and a
+// score that overflows to ±Inf are ErrRange, naming the row: Scores never returns a
+// non-finite score.
 func Scores(m Model, x []float64, rows int) ([]float64, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil model", ErrInput)
@@ -31,6 +36,9 @@ func Scores(m Model, x []float64, rows int) ([]float64, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
+		if m.Dtype() == tensor.Float32 && math.Abs(v) > math.MaxFloat32 {
+			return nil, fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
+		}
 	}
 	full := rows / scoreChunk * scoreChunk
 	out, err := appendScores(make([]float64, 0, rows), m, x[:full*in], scoreChunk)
@@ -38,7 +46,14 @@ func Scores(m Model, x []float64, rows int) ([]float64, error) {
 		return nil, err
 	}
 	if full < rows {
-		return appendScores(out, m, x[full*in:], rows-full)
+		if out, err = appendScores(out, m, x[full*in:], rows-full); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range out {
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i, s, m.Dtype())
+		}
 	}
 	return out, nil
 }

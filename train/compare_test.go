@@ -12,7 +12,7 @@ import (
 	"github.com/rocops/rocops/train/metrics"
 )
 
-// tiltedTask is the task of DESIGN.md where cross-entropy is misspecified for the low-FPR
+// tiltedTask is the tilted-outlier task where cross-entropy is misspecified for the low-FPR
 // region: two features, negatives from N(0, I), positives from N((2.5, 0), I) except a share
 // of outliers drawn near (−5, 4). A linear scorer cannot serve both groups of positives;
 // cross-entropy's linear penalty on the hopeless outliers tilts its direction towards them,

@@ -22,8 +22,8 @@ type badBatch struct{ err error }
 func (e badBatch) Error() string   { return e.err.Error() }
 func (e badBatch) Unwrap() []error { return []error{ErrBadBatch, e.err} }
 
-// crossEntropy is the mean binary cross-entropy of logits z against 0/1 labels y (seed 004),
-// in its overflow-free softplus form:
+// crossEntropy is the mean binary cross-entropy of logits z against 0/1 labels y (Bishop,
+// Pattern Recognition and Machine Learning, §4.3.2), in its overflow-free softplus form:
 //
 //	L = (1/n) Σ_i softplus(z_i) − y_i·z_i,   softplus(z) = max(z, 0) + log(1 + e^{−|z|})
 //	∂L/∂z_i = (σ(z_i) − y_i)/n

@@ -8,11 +8,11 @@
 // drawn again, so a rare class is oversampled instead of leaving batches without positives
 // (LibAUC's DualSampler works the same way).
 //
-// Losses: CrossEntropy (on logits, seed 004), KDE (the KDE-quantile loss at a false-positive
-// rate α, package kdequantile), Pairwise (the pairwise AUC surrogates of package pairwise)
-// and Weighted sums of them. Config.WarmupEpochs runs cross-entropy first: seed 003 shows
-// that pairwise training started from a cross-entropy solution has few severely misranked
-// pairs and keeps its corrective power.
+// Losses: CrossEntropy (on logits), KDE (the KDE-quantile loss at a false-positive rate α,
+// package kdequantile), Pairwise (the pairwise AUC surrogates of package pairwise) and
+// Weighted sums of them. Config.WarmupEpochs runs cross-entropy first: Chen et al. (arXiv
+// 2610.21743) show that pairwise training started from a cross-entropy solution has few
+// severely misranked pairs and keeps its corrective power.
 //
 // After every epoch the model is scored on the validation data with Config.Metric (AUC,
 // PartialAUC or TPRAtFPR). The weights of the best epoch of the main phase are kept and put

@@ -20,8 +20,9 @@ type Loss interface {
 	String() string
 }
 
-// CrossEntropy is the mean binary cross-entropy of the scores read as logits (seed 004),
-// computed in its overflow-free softplus form with the exact gradient σ(z) − y.
+// CrossEntropy is the mean binary cross-entropy of the scores read as logits (Bishop, Pattern
+// Recognition and Machine Learning, §4.3.2), computed in its overflow-free softplus form with
+// the exact gradient σ(z) − y.
 type CrossEntropy struct{}
 
 // Build implements Loss.

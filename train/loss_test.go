@@ -39,7 +39,7 @@ func TestCrossEntropyValues(t *testing.T) {
 			g, err := crossEntropy{}.Gradient(c.z, c.y)
 			require.NoError(t, err)
 			for i := range g {
-				// ∂L/∂z_i = (σ(z_i) − y_i)/n (seed 004).
+				// ∂L/∂z_i = (σ(z_i) − y_i)/n (Bishop, Pattern Recognition and Machine Learning, §4.3.2).
 				want := (1/(1+math.Exp(-c.z[i])) - c.y[i]) / float64(len(c.z))
 				require.InDelta(t, want, g[i], 1e-15)
 			}

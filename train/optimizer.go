@@ -64,7 +64,7 @@ func (o Optimizer) solver(lr float64) (gorgonia.Solver, error) {
 	case RMSProp:
 		return gorgonia.NewRMSPropSolver(eta), nil
 	}
-	return nil, fmt.Errorf("train: unknown optimizer %v", o)
+	return nil, fmt.Errorf("%w: unknown optimizer %v", ErrConfig, o)
 }
 
 // decay applies decoupled weight decay, w ← (1 − η·λ)·w with learning rate η and decay λ,

@@ -21,15 +21,16 @@ import (
 type Config struct {
 	// Loss is the loss trained after the warm-up; nil = CrossEntropy.
 	Loss Loss
-	// WarmupEpochs is the number of cross-entropy epochs run before Loss (seed 003: a
-	// warm-up moves pairwise training to a start with few severe misrankings). 0 = none.
-	// The optimiser starts afresh (no momentum or moment estimates) with the main phase.
+	// WarmupEpochs is the number of cross-entropy epochs run before Loss (Chen et al., arXiv
+	// 2610.21743: a warm-up moves pairwise training to a start with few severe misrankings). 0
+	// = none. The optimiser starts afresh (no momentum or moment estimates) with the main
+	// phase.
 	WarmupEpochs int
 	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
 	// ⌈rows/BatchSize⌉ steps.
 	Epochs int
-	// BatchSize is the number of rows per step; 0 = 256. It is capped at the number of
-	// training rows.
+	// BatchSize is the number of rows per step; 0 = 256. It must be at least 2, since every
+	// batch holds a positive and a negative, and is capped at the number of training rows.
 	BatchSize int
 	// PositiveFraction is the share of positives in every batch; 0 = the training data's
 	// own share. Every batch holds at least one positive and one negative; a rare class is
@@ -117,20 +118,27 @@ type Trainer struct {
 	cfg   Config
 }
 
-// New returns a trainer for model with settings cfg.
+// ErrConfig reports a setting New cannot train with: a nil model, a negative count, a
+// BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or weight decay that is
+// negative or not finite, an unknown optimiser or metric, or a hook without a name.
+var ErrConfig = errors.New("train: invalid configuration")
+
+// New returns a trainer for model with settings cfg, or an error wrapping ErrConfig.
 func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if model == nil {
-		return nil, errors.New("train: nil model")
+		return nil, fmt.Errorf("%w: nil model", ErrConfig)
 	}
 	switch {
 	case cfg.WarmupEpochs < 0, cfg.Epochs < 0, cfg.BatchSize < 0, cfg.Patience < 0:
-		return nil, fmt.Errorf("train: negative setting in %+v", cfg)
+		return nil, fmt.Errorf("%w: negative setting in %+v", ErrConfig, cfg)
+	case cfg.BatchSize == 1:
+		return nil, fmt.Errorf("%w: BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1", ErrConfig)
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
-		return nil, fmt.Errorf("train: PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
+		return nil, fmt.Errorf("%w: PositiveFraction must be in [0, 1), got %v", ErrConfig, cfg.PositiveFraction)
 	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
-		return nil, fmt.Errorf("train: bad learning rate %v", cfg.LearningRate)
+		return nil, fmt.Errorf("%w: bad learning rate %v", ErrConfig, cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
-		return nil, fmt.Errorf("train: bad weight decay %v", cfg.WeightDecay)
+		return nil, fmt.Errorf("%w: bad weight decay %v", ErrConfig, cfg.WeightDecay)
 	}
 	if _, err := cfg.Optimizer.solver(1); err != nil {
 		return nil, err
@@ -140,7 +148,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
-			return nil, fmt.Errorf("train: hook %d has no name", i)
+			return nil, fmt.Errorf("%w: hook %d has no name", ErrConfig, i)
 		}
 	}
 	if cfg.Loss == nil {

@@ -71,8 +71,9 @@ func logistic(t testing.TB, dt tensor.Dtype, rng *rand.Rand, n, d int) (g *gorgo
 	return g, X, w, b, y, z
 }
 
-// ceGradients returns, for z = X·w + b and the mean cross-entropy on logits (seed 004:
-// ∂L/∂z_i = (σ(z_i) − y_i)/n), the cost L, ∂L/∂w = Xᵀ(σ(z) − y)/n and ∂L/∂b = Σ_i (σ(z_i) − y_i)/n.
+// ceGradients returns, for z = X·w + b and the mean cross-entropy on logits (Bishop, Pattern
+// Recognition and Machine Learning, §4.3.2: ∂L/∂z_i = (σ(z_i) − y_i)/n), the cost L, ∂L/∂w =
+// Xᵀ(σ(z) − y)/n and ∂L/∂b = Σ_i (σ(z_i) − y_i)/n.
 func ceGradients(t testing.TB, X, w, b, y *gorgonia.Node) (cost float64, dw, db []float64) {
 	xs, ws, bs, ys := values(t, X), values(t, w), values(t, b), values(t, y)
 	n, d := len(ys), len(ws)

@@ -13,7 +13,8 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// meanCE is the mean cross-entropy on logits (seed 004) written as an opkit.Kernel,
+// meanCE is the mean cross-entropy on logits (Bishop, Pattern Recognition and Machine
+// Learning, §4.3.2) written as an opkit.Kernel,
 //
 //	s(f, y) = (1/n) Σ_i softplus(f_i) − y_i·f_i,   ∂s/∂f_i = (σ(f_i) − y_i)/n,
 //

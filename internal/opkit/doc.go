@@ -6,5 +6,6 @@
 // [Apply]. Apply builds a forward node that supports both of Gorgonia's differentiation modes:
 // symbolic ([gorgonia.Grad] with a TapeMachine, through SymDiff) and automatic (LispMachine,
 // through DoDiff). Every reduction happens in float64; values go back to the graph in its
-// dtype, float32 or float64.
+// dtype, float32 or float64, range-checked: a finite result that does not fit in float32 is
+// an error (the kernel's [Overflower] error, or a [*RangeError]), never a silent ±Inf.
 package opkit

@@ -29,10 +29,20 @@ type Kernel interface {
 	Gradient(scores, labels []float64) ([]float64, error)
 }
 
+// Overflower is implemented by kernels whose package has an error for a result beyond the
+// range of the graph's dtype (such as pairwise.ErrOverflow). The nodes of Apply fail with it
+// when a value or gradient that is finite in float64 does not fit in float32, or overflows
+// when scaled by the upstream gradient, instead of passing ±Inf on to the graph. For a
+// kernel without the method they fail with a [*RangeError] prefixed by its Package.
+type Overflower interface {
+	Overflow() error
+}
+
 // Apply returns the scalar node k(scores, labels). scores and labels must be vectors of one
 // dtype, float32 or float64, and of equal length where the lengths are known. The node is
 // differentiable with respect to scores (labels get no gradient) by gorgonia.Grad with a
-// TapeMachine and by a LispMachine.
+// TapeMachine and by a LispMachine. A value or gradient that does not fit the graph's dtype
+// makes the run fail (see [Overflower]).
 func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	if err := CheckPair(k.Package(), scores, labels); err != nil {
 		return nil, err
@@ -125,7 +135,20 @@ func (op *forwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewScalar(dt, v)
+	out, err := NewScalar(dt, v)
+	return out, overflow(op.k, "value", err)
+}
+
+// overflow returns err, a *RangeError met while writing what, as k's overflow error.
+func overflow(k Kernel, what string, err error) error {
+	var re *RangeError
+	if !errors.As(err, &re) {
+		return err
+	}
+	if o, ok := k.(Overflower); ok {
+		return fmt.Errorf("%w: %v %s: %s", o.Overflow(), k, what, re.Detail())
+	}
+	return fmt.Errorf("%s: %v %s: %w", k.Package(), k, what, re)
 }
 
 func (op *forwardOp) read(inputs []gorgonia.Value) (scores, labels []float64, dt tensor.Dtype, err error) {
@@ -198,7 +221,7 @@ func (op *forwardOp) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes, 
 	if err != nil {
 		return fmt.Errorf("%s: scores gradient: %w", op.k.Package(), err)
 	}
-	return AddScaled(dst, g, up)
+	return overflow(op.k, "gradient", AddScaled(dst, g, up))
 }
 
 // backwardOp computes upstream·∂s/∂f from (scores, labels, forward output, upstream).
@@ -240,11 +263,18 @@ func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 		return nil, err
 	}
 	if up != 1 {
-		for i := range g {
+		for i, x := range g {
 			g[i] *= up
+			if finite(x) && finite(up) && !finite(g[i]) {
+				return nil, overflow(op.k, "gradient", &RangeError{Index: i, Value: g[i], Dtype: tensor.Float64})
+			}
 		}
 	}
-	return NewVector(dt, g)
+	out, err := NewVector(dt, g)
+	if err != nil {
+		return nil, overflow(op.k, "gradient", err)
+	}
+	return out, nil
 }
 
 func (op *backwardOp) ReturnsPtr() bool     { return false }

@@ -2,6 +2,7 @@ package opkit
 
 import (
 	"fmt"
+	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -9,6 +10,30 @@ import (
 
 // Float is the set of element types the module's graphs use.
 type Float interface{ ~float32 | ~float64 }
+
+// RangeError is returned by [NewScalar], [NewVector] and [AddScaled] when a finite float64
+// value becomes ±Inf in the destination dtype: a magnitude beyond float32's largest finite
+// value, about 3.4e38 (or, when accumulating, a sum beyond the dtype's range). Narrowing
+// never turns a finite result into an infinite one silently.
+type RangeError struct {
+	Index int          // the element of a vector; −1 for a scalar
+	Value float64      // the value in float64 (for AddScaled, the sum)
+	Dtype tensor.Dtype // the dtype it does not fit in
+}
+
+func (e *RangeError) Error() string { return "opkit: " + e.Detail() }
+
+// Detail describes the value without the package prefix, for callers that wrap the error in
+// their own package's overflow error.
+func (e *RangeError) Detail() string {
+	if e.Index < 0 {
+		return fmt.Sprintf("%g does not fit in %v", e.Value, e.Dtype)
+	}
+	return fmt.Sprintf("element %d, %g, does not fit in %v", e.Index, e.Value, e.Dtype)
+}
+
+// fits reports whether x, finite or not, keeps its finiteness in T.
+func fits[T Float](x float64) bool { return !finite(x) || finite(float64(T(x))) }
 
 // Convert returns xs as float64. A []float64 is returned as is (not copied): callers treat it
 // as read-only.
@@ -67,12 +92,16 @@ func NewScalar(dt tensor.Dtype, x float64) (gorgonia.Value, error) {
 	case tensor.Float64:
 		return gorgonia.NewF64(x), nil
 	case tensor.Float32:
+		if !fits[float32](x) {
+			return nil, &RangeError{Index: -1, Value: x, Dtype: dt}
+		}
 		return gorgonia.NewF32(float32(x)), nil
 	}
 	return nil, fmt.Errorf("opkit: unsupported dtype %v", dt)
 }
 
-// NewVector returns xs as a vector of dtype dt. A float64 vector takes ownership of xs.
+// NewVector returns xs as a vector of dtype dt. A float64 vector takes ownership of xs. A
+// finite element beyond float32's range gives a [*RangeError], naming the element.
 func NewVector(dt tensor.Dtype, xs []float64) (*tensor.Dense, error) {
 	switch dt {
 	case tensor.Float64:
@@ -80,6 +109,9 @@ func NewVector(dt tensor.Dtype, xs []float64) (*tensor.Dense, error) {
 	case tensor.Float32:
 		b := make([]float32, len(xs))
 		for i, x := range xs {
+			if !fits[float32](x) {
+				return nil, &RangeError{Index: i, Value: x, Dtype: dt}
+			}
 			b[i] = float32(x)
 		}
 		return tensor.New(tensor.WithShape(len(xs)), tensor.WithBacking(b)), nil
@@ -88,26 +120,36 @@ func NewVector(dt tensor.Dtype, xs []float64) (*tensor.Dense, error) {
 }
 
 // AddScaled adds scale·g to the float32 or float64 vector value dst, element by element. It
-// is how DoDiff accumulates into an input's gradient.
+// is how DoDiff accumulates into an input's gradient. When a finite element of dst would
+// become ±Inf (the term or the sum beyond the dtype's range) it returns a [*RangeError] and
+// leaves dst unchanged. The sum is rounded once, from float64.
 func AddScaled(dst gorgonia.Value, g []float64, scale float64) error {
 	if dst == nil {
 		return fmt.Errorf("opkit: no gradient value to accumulate into")
 	}
 	switch d := dst.Data().(type) {
 	case []float64:
-		return addScaled(d, g, scale)
+		return addScaled(d, g, scale, tensor.Float64)
 	case []float32:
-		return addScaled(d, g, scale)
+		return addScaled(d, g, scale, tensor.Float32)
 	}
 	return fmt.Errorf("opkit: cannot accumulate a gradient into %T", dst.Data())
 }
 
-func addScaled[T Float](dst []T, g []float64, scale float64) error {
+func addScaled[T Float](dst []T, g []float64, scale float64, dt tensor.Dtype) error {
 	if len(dst) != len(g) {
 		return fmt.Errorf("opkit: gradient has %d elements, its destination %d", len(g), len(dst))
 	}
 	for i, x := range g {
-		dst[i] += T(scale * x)
+		d, sum := float64(dst[i]), float64(dst[i])+scale*x
+		if finite(d) && finite(scale) && finite(x) && !finite(float64(T(sum))) {
+			return &RangeError{Index: i, Value: sum, Dtype: dt}
+		}
+	}
+	for i, x := range g {
+		dst[i] = T(float64(dst[i]) + scale*x)
 	}
 	return nil
 }
+
+func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

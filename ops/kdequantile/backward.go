@@ -7,7 +7,7 @@ type blockSums struct{ a, b float64 }
 
 // weights computes the unnormalised weights r_j = exp(ℓ_j − ℓ_ref) of the negatives into
 // ws.buf, from the solver's last pass, and returns 1/Σr_j, so that w_j = r_j/Σr_j = ∂τ/∂f_j.
-// This is seed 001's log-domain softmax
+// This is the log-domain softmax of docs/kde-quantile.md
 //
 //	w_j = exp(ℓ_j − logsumexp_k ℓ_k),   ℓ(a) = −a − 2·log(1 + e^{−a}),  ℓ_j = ℓ(|z_j|),
 //
@@ -115,16 +115,22 @@ func (p *problem) positives(tau float64, grad bool) (loss, slope float64) {
 	return l.value() / n1, d.value() / n1 * v1
 }
 
-// scatter writes the per-class results back in input order: negFactor times ws.buf for the
-// negatives and, if withPos, p.pos for the positives (else they stay zero).
-func (p *problem) scatter(labels, out []float64, negFactor float64, withPos bool) {
+// scatter writes the per-class results back in input order, times factor: negFactor times
+// ws.buf for the negatives and, if withPos, p.pos for the positives (else they stay zero).
+// labels are the input's; a mirrored problem's positives are the input's negatives.
+func (p *problem) scatter(labels, out []float64, factor, negFactor float64, withPos bool) {
 	neg, pos := p.ws.buf, p.pos
+	posLabel := 1.0
+	if p.mirror {
+		posLabel = 0
+	}
+	negFactor *= factor
 	forBlocks(p.n, func(_, lo, hi int) {
 		i0, i1 := lo, lo
 		for i := lo; i < hi; i++ {
-			if labels[i] == 1 {
+			if labels[i] == posLabel {
 				if withPos {
-					out[i] = pos[i1]
+					out[i] = factor * pos[i1]
 				}
 				i1++
 			} else {

@@ -15,7 +15,7 @@
 // the smoothed false-negative rate there: minimising L maximises the smoothed true-positive rate
 // at false-positive rate α.
 //
-// The gradient (seed 001, docs/kde-quantile.md) is
+// The gradient (derived in docs/kde-quantile.md) is
 //
 //	∂L/∂f_i = −σ′(τ − f_i; v1) / |B1|          for i ∈ B1
 //	∂L/∂f_i = (dF̂_1/dτ) · w_i                  for i ∈ B0
@@ -26,7 +26,12 @@
 // normalised kernel derivatives σ′(z_i)/Σσ′(z_j), computed in the log domain so that they stay
 // finite and sum to one even when every σ(1 − σ) product underflows. They are positive and sum
 // to one over B0, so the negatives' gradients add up to dF̂_1/dτ and the positives' to
-// −dF̂_1/dτ (gradient balance, seed 000).
+// −dF̂_1/dτ (gradient balance, docs/kde-quantile.md).
+//
+// The mirrored loss, Config.Recall = r instead of Alpha, fixes the true-positive rate instead:
+// τ is where the smoothed true-positive rate equals r and L is the smoothed false-positive
+// rate there. It is computed as the loss above of the mirrored batch (−f, 1 − y) at α = 1 − r,
+// with τ and the gradient mapped back to the scores given (see [Config]).
 //
 // [Evaluate] and [Gradient] work on slices; [Threshold] (the scalar τ) and [Loss] (the scalar
 // L) are Gorgonia ops that work with gorgonia.Grad and a TapeMachine, with a LispMachine, and

@@ -81,7 +81,7 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 		t.Fatalf("error %v for valid input %v %v %+v", err, scores, labels, cfg)
 	case err != nil:
 		for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrNoPositives,
-			ErrNoNegatives, ErrAlpha, ErrBandwidth, ErrRange} {
+			ErrNoNegatives, ErrAlpha, ErrRecall, ErrOperatingPoint, ErrBandwidth, ErrRange} {
 			if errors.Is(err, e) {
 				return false
 			}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"gorgonia.org/gorgonia"
@@ -69,4 +70,48 @@ func gradcheckBatch(seed uint64, n int, posFrac float64) (scores, labels []float
 		}
 	}
 	return scores, labels
+}
+
+// TestGradcheckRecall checks the mirrored loss (Config.Recall) and its threshold on both
+// machines, in float64 and float32 graphs, with the checker's default tolerance for each dtype
+// (1e-6 and 1e-3 relative). Bandwidths are fixed, as in TestGradcheck.
+func TestGradcheckRecall(t *testing.T) {
+	ops := []struct {
+		name string
+		op   func(f, y *gorgonia.Node, cfg kdequantile.Config) (*gorgonia.Node, error)
+	}{{"Loss", kdequantile.Loss}, {"Threshold", kdequantile.Threshold}}
+	seed := uint64(1000)
+	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+		for _, n := range []int{3, 17, 64} {
+			for _, recall := range []float64{0.5, 0.9, 0.98} {
+				for _, v := range [][2]float64{{0.5, 2}, {3, 4}} {
+					seed++
+					scores, labels := gradcheckBatch(seed, n, 0.3)
+					cfg := kdequantile.Config{Recall: recall, V0: v[0], V1: v[1]}
+					for _, o := range ops {
+						name := fmt.Sprintf("%v/%s/n=%d/recall=%v/v=%v", dt, o.name, n, recall, v)
+						t.Run(name, func(t *testing.T) {
+							g := gorgonia.NewGraph()
+							f, err := graph.Input(g, dt, "f", scores)
+							if err != nil {
+								t.Fatal(err)
+							}
+							y, err := graph.Input(g, dt, "y", labels)
+							if err != nil {
+								t.Fatal(err)
+							}
+							cost, err := o.op(f, y, cfg)
+							if err != nil {
+								t.Fatal(err)
+							}
+							r := gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+							if ev, err := kdequantile.Evaluate(scores, labels, cfg); r != nil && err == nil {
+								t.Logf("L = %.3g, τ = %.3g; largest relative error %.2g", ev.Loss, ev.Tau, r.MaxRel())
+							}
+						})
+					}
+				}
+			}
+		}
+	}
 }

@@ -14,7 +14,7 @@ const (
 	// of the gradient's scale; the largest seen is 4e-9.
 	tolFD  = 1e-7
 	fdStep = 1e-5
-	// tolWeights bounds the relative difference of the weights from seed 001's formula
+	// tolWeights bounds the relative difference of the weights from the formula of docs/kde-quantile.md
 	// evaluated literally: a few roundings per weight.
 	tolWeights = 1e-13
 	// tolBalance bounds the class sums' departure from ±dF̂_1/dτ relative to dF̂_1/dτ:
@@ -142,8 +142,8 @@ func TestWeightsMatchSeedFormula(t *testing.T) {
 	}
 }
 
-// TestGradientBalance checks seed 000: the negatives' gradients add up to dF̂_1/dτ, the
-// positives' to −dF̂_1/dτ, and all of them to zero.
+// TestGradientBalance checks the balance of docs/kde-quantile.md: the negatives' gradients add
+// up to dF̂_1/dτ, the positives' to −dF̂_1/dτ, and all of them to zero.
 func TestGradientBalance(t *testing.T) {
 	cases := []struct {
 		n             int

@@ -121,7 +121,7 @@ func refRuleV(s float64, n int) float64 {
 	return math.Pi / (math.Sqrt(3) * 1.06 * s * math.Pow(float64(n), -0.2))
 }
 
-// refWeights is seed 001's log-space softmax w_i = exp(ℓ_i − logsumexp ℓ) with
+// refWeights is the log-space softmax of docs/kde-quantile.md, w_i = exp(ℓ_i − logsumexp ℓ) with
 // ℓ_i = −|z_i| − 2·log1p(e^{−|z_i|}), z_i = v0·(τ − f_i), written out literally.
 func refWeights(neg []float64, v0, tau float64) []float64 {
 	l := make([]float64, len(neg))

@@ -27,18 +27,47 @@ var (
 	// ErrNode reports a scores or labels node that cannot feed the ops: nil, of two graphs,
 	// of a dtype other than float32/float64 or not matching, not a vector, or of unknown or
 	// zero length.
-	ErrNode      = check.ErrNode
-	ErrAlpha     = errors.New("kdequantile: alpha must be in (0, 1)")
-	ErrBandwidth = errors.New("kdequantile: inverse bandwidth must be finite and not negative")
-	// ErrRange reports a threshold beyond the float64 range: τ lies within |logit(α)|/v0 of
-	// the negatives' scores, which overflows for scores near ±1.8e308 or a tiny V0.
-	ErrRange = errors.New("kdequantile: threshold overflows float64")
+	ErrNode   = check.ErrNode
+	ErrAlpha  = errors.New("kdequantile: alpha must be in (0, 1)")
+	ErrRecall = errors.New("kdequantile: recall must be in (0, 1)")
+	// ErrOperatingPoint reports a Config that sets both Alpha and Recall, or neither.
+	ErrOperatingPoint = errors.New("kdequantile: set exactly one of Alpha and Recall")
+	ErrBandwidth      = errors.New("kdequantile: inverse bandwidth must be finite and not negative")
+	// ErrRange reports a threshold or gradient beyond the range of the float type: τ lies
+	// within |logit(α)|/v0 of the negatives' scores, which overflows float64 for scores near
+	// ±1.8e308 or a tiny V0, and float32 for scores near ±3.4e38; a gradient grows like the
+	// inverse bandwidths, which overflow float32 for a batch spread below about 1e-38
+	// (subnormal scores). A float32 graph computes in float64 and reports ErrRange when its
+	// result does not fit in float32.
+	ErrRange = errors.New("kdequantile: threshold or gradient overflows its float type")
 )
 
 // Config sets the operating point and the kernels.
 //
-// Alpha is the target false-positive rate α. It has no default: the operating point is the
-// user's decision, so a zero Alpha is rejected with [ErrAlpha] like any value outside (0, 1).
+// The operating point is the user's decision and has no default: set exactly one of Alpha
+// and Recall ([ErrOperatingPoint] otherwise, so the zero Config is rejected).
+//
+// Alpha is the target false-positive rate α, in (0, 1) ([ErrAlpha] otherwise): τ is the
+// threshold where the smoothed false-positive rate equals α and L is the smoothed
+// false-negative rate there.
+//
+// Recall is the target true-positive rate r of the mirrored loss, for users who fix the
+// sensitivity and minimise false alarms, in (0, 1) ([ErrRecall] otherwise): τ is the
+// threshold where the smoothed true-positive rate equals r and L is the smoothed
+// false-positive rate there,
+//
+//	τ  = the root of  (1/|B1|) Σ_{i∈B1} σ(f_i − τ; v1) = r
+//	L  = (1/|B0|) Σ_{j∈B0} σ(f_j − τ; v0).
+//
+// It is the Alpha loss of the mirrored batch (−f, 1 − y) at α = 1 − r, and is computed as
+// exactly that: the same solver and backward pass, with the signs mapped back, so τ is on the
+// scale of the scores given and the gradient is with respect to the scores given:
+//
+//	∂L/∂f_j = σ′(f_j − τ; v0)/|B0|     for j ∈ B0
+//	∂L/∂f_i = (dL/dτ)·w_i             for i ∈ B1, dL/dτ = −(1/|B0|) Σ_{j∈B0} σ′(f_j − τ; v0)
+//
+// with w_i = ∂τ/∂f_i the softmax weights of the package documentation taken over the positives
+// (z_i = v1·(f_i − τ)); they sum to one, so the classes' gradients again cancel.
 //
 // V0 and V1 are the inverse bandwidths v0 (negatives) and v1 (positives) of the logistic
 // kernels. A positive value is used as given. Zero, the default, chooses it from the batch by
@@ -56,11 +85,17 @@ var (
 // that is not usable either (all scores tied, or nearly), v_c = 1. A batch-chosen bandwidth
 // is held constant in the backward pass; [Result] reports the values used.
 type Config struct {
-	Alpha  float64 // target false-positive rate, 0 < Alpha < 1
+	Alpha  float64 // target false-positive rate, 0 < Alpha < 1; 0 = unset
+	Recall float64 // target true-positive rate of the mirrored loss, 0 < Recall < 1; 0 = unset
 	V0, V1 float64 // inverse bandwidths; 0 = chosen from the batch by the documented rule
 }
 
 // Result holds the threshold τ, the loss L and the inverse bandwidths that produced them.
+//
+// Tau is on the scale of the scores given, also with Config.Recall. Loss is the smoothed
+// false-negative rate at τ with Config.Alpha and the smoothed false-positive rate at τ with
+// Config.Recall. V0 and V1 are the inverse bandwidths of the negatives and of the positives
+// (the labels given), as configured or chosen by the rule.
 type Result struct{ Tau, Loss, V0, V1 float64 }
 
 // Evaluate returns τ and L for scores f and 0/1 labels y (see the package documentation for
@@ -91,24 +126,27 @@ func gradient(scores, labels []float64, cfg Config, start float64) ([]float64, R
 		return nil, Result{}, err
 	}
 	defer p.release()
-	r := p.solve(start, false)
+	r := p.solve(p.sign()*start, false)
 	loss, slope := p.positives(r.tau, true)
 	grad := make([]float64, len(scores))
-	p.scatter(labels, grad, slope*p.weights(r), true)
+	// L(f) is the solved form's loss at sign·f: its gradient is sign times the form's.
+	p.scatter(labels, grad, p.sign(), slope*p.weights(r), true)
 	return grad, p.result(r.tau, loss), nil
 }
 
-// thresholdGradient returns ∂τ/∂f_i: the weights w_i on the negatives, zero on the positives.
+// thresholdGradient returns ∂τ/∂f_i and τ: the weights w_i on the negatives, zero on the
+// positives (with Recall: on the positives, zero on the negatives).
 func thresholdGradient(scores, labels []float64, cfg Config, start float64) ([]float64, float64, error) {
 	p, err := newProblem(scores, labels, cfg)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer p.release()
-	r := p.solve(start, false)
+	r := p.solve(p.sign()*start, false)
 	grad := make([]float64, len(scores))
-	p.scatter(labels, grad, p.weights(r), false)
-	return grad, r.tau, nil
+	// τ(f) = sign·τ_form(sign·f), so ∂τ/∂f_i = sign²·∂τ_form/∂f_i: no sign change.
+	p.scatter(labels, grad, 1, p.weights(r), false)
+	return grad, p.result(r.tau, 0).Tau, nil
 }
 
 // threshold returns τ alone.
@@ -118,12 +156,17 @@ func threshold(scores, labels []float64, cfg Config) (float64, error) {
 		return 0, err
 	}
 	defer p.release()
-	return p.solve(math.NaN(), true).tau, nil
+	return p.result(p.solve(math.NaN(), true).tau, 0).Tau, nil
 }
 
 func (c Config) validate() error {
-	if !(c.Alpha > 0 && c.Alpha < 1) {
+	switch {
+	case (c.Alpha == 0) == (c.Recall == 0):
+		return fmt.Errorf("%w, got Alpha = %v and Recall = %v", ErrOperatingPoint, c.Alpha, c.Recall)
+	case c.Alpha != 0 && !(c.Alpha > 0 && c.Alpha < 1):
 		return fmt.Errorf("%w, got %v", ErrAlpha, c.Alpha)
+	case c.Recall != 0 && !(c.Recall > 0 && c.Recall < 1):
+		return fmt.Errorf("%w, got %v", ErrRecall, c.Recall)
 	}
 	if !(c.V0 >= 0) || math.IsInf(c.V0, 1) {
 		return fmt.Errorf("%w: V0 = %v", ErrBandwidth, c.V0)
@@ -132,4 +175,14 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: V1 = %v", ErrBandwidth, c.V1)
 	}
 	return nil
+}
+
+// solverConfig returns the Alpha form the solver works in and whether it mirrors the batch:
+// with Recall, the batch (−f, 1 − y) at α = 1 − r, whose negatives are the given positives,
+// so the bandwidths swap. cfg must be valid.
+func (c Config) solverConfig() (Config, bool) {
+	if c.Recall == 0 {
+		return c, false
+	}
+	return Config{Alpha: 1 - c.Recall, V0: c.V1, V1: c.V0}, true
 }

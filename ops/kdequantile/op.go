@@ -19,6 +19,8 @@ import (
 // 0/1) by the machine's RunAll, as the package's Err values. A TapeMachine wraps them in an
 // error that hides them from errors.Is; run it with graph.RunAll (package
 // github.com/rocops/rocops/graph) to test them with errors.Is(err, ErrNonFinite) and so on.
+// The op computes in float64; a τ or gradient that does not fit in the graph's dtype
+// (float32: beyond about 3.4e38) fails the run with ErrRange.
 func Threshold(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	return apply(&thresholdKernel{kernel: kernel{cfg: cfg}}, cfg, scores, labels)
 }
@@ -53,8 +55,11 @@ type kernel struct {
 
 func (k *kernel) Package() string { return pkg }
 
+// Overflow is ErrRange: a τ or gradient beyond the range of the graph's dtype.
+func (k *kernel) Overflow() error { return ErrRange }
+
 func (k *kernel) params() string {
-	return fmt.Sprintf("{alpha=%v, v0=%v, v1=%v}", k.cfg.Alpha, k.cfg.V0, k.cfg.V1)
+	return fmt.Sprintf("{alpha=%v, recall=%v, v0=%v, v1=%v}", k.cfg.Alpha, k.cfg.Recall, k.cfg.V0, k.cfg.V1)
 }
 
 func (k *kernel) remember(tau float64) { k.last.Store(&tau) }

@@ -229,14 +229,24 @@ func opError(err error) error { return graph.Cause(err) }
 // TestOpErrors checks that invalid configurations fail when the graph is built and invalid
 // batches when it runs, on both machines, with the package's errors.
 func TestOpErrors(t *testing.T) {
-	for _, cfg := range []Config{{}, {Alpha: 1}, {Alpha: 0.1, V0: -1}, {Alpha: 0.1, V1: math.NaN()}} {
+	for _, c := range []struct {
+		cfg  Config
+		want error
+	}{
+		{Config{}, ErrOperatingPoint},
+		{Config{Alpha: 0.1, Recall: 0.9}, ErrOperatingPoint},
+		{Config{Alpha: 1}, ErrAlpha},
+		{Config{Recall: 1.5}, ErrRecall},
+		{Config{Alpha: 0.1, V0: -1}, ErrBandwidth},
+		{Config{Recall: 0.9, V1: math.NaN()}, ErrBandwidth},
+	} {
 		g := gorgonia.NewGraph()
 		f := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("f"), gorgonia.WithShape(3))
-		if _, err := Loss(f, f, cfg); !errors.Is(err, ErrAlpha) && !errors.Is(err, ErrBandwidth) {
-			t.Errorf("Loss(%+v): %v", cfg, err)
+		if _, err := Loss(f, f, c.cfg); !errors.Is(err, c.want) {
+			t.Errorf("Loss(%+v): %v, want %v", c.cfg, err, c.want)
 		}
-		if _, err := Threshold(f, f, cfg); !errors.Is(err, ErrAlpha) && !errors.Is(err, ErrBandwidth) {
-			t.Errorf("Threshold(%+v): %v", cfg, err)
+		if _, err := Threshold(f, f, c.cfg); !errors.Is(err, c.want) {
+			t.Errorf("Threshold(%+v): %v, want %v", c.cfg, err, c.want)
 		}
 	}
 	g := gorgonia.NewGraph()

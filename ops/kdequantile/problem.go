@@ -10,12 +10,20 @@ import (
 
 // problem is a validated batch: the scores split by class, the bandwidths and a bracket of τ.
 //
+// A problem always solves the Alpha form of the loss. A Config with Recall is the Alpha form
+// of the mirrored batch (−f, 1 − y) at α = 1 − r (Config.solverConfig); with mirror set, the
+// scores are negated and the classes swapped where the input is copied in (split), and τ and
+// the gradient are mapped back where results go out (result, scatter, sign). Nothing
+// in between knows about the mirror: "negatives" and "positives" below are those of the form
+// solved.
+//
 // The class scores are kept per block of the input: the negatives of input block b, in input
 // order, are neg[lo : lo+n0_b] with lo = b·blockSize, and likewise for the positives, and the
 // per-negative buffers of the passes use the same layout. Every pass then works block by
 // block and the results go back to input order without index bookkeeping.
 type problem struct {
-	cfg       Config
+	cfg       Config // the Alpha form solved
+	mirror    bool   // the batch is (−f, 1 − y) of the input
 	n, n0, n1 int
 	neg, pos  []float64 // the workspace's class scores
 	v0, v1    float64
@@ -58,7 +66,8 @@ func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
 	if err := check.Lengths(pkg, len(scores), len(labels)); err != nil {
 		return nil, err
 	}
-	p := &problem{cfg: cfg, n: len(scores), ws: workspaces.Get().(*workspace)}
+	p := &problem{n: len(scores), ws: workspaces.Get().(*workspace)}
+	p.cfg, p.mirror = cfg.solverConfig()
 	c0, c1, err := p.split(scores, labels)
 	if err != nil {
 		p.release()
@@ -68,7 +77,8 @@ func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
 	r0 := c0.r
 	// Every σ(τ − f_j; v0) is below 1 − α when τ < min f + logit(1−α)/v0 and above it when
 	// τ > max f + logit(1−α)/v0, so the root lies between.
-	shift := (math.Log1p(-cfg.Alpha) - math.Log(cfg.Alpha)) / p.v0
+	alpha := p.cfg.Alpha
+	shift := (math.Log1p(-alpha) - math.Log(alpha)) / p.v0
 	p.lo, p.hi = r0.min+shift, r0.max+shift
 	if math.IsInf(p.lo, 0) || math.IsInf(p.hi, 0) {
 		p.release()
@@ -83,8 +93,22 @@ func (p *problem) release() {
 	p.ws, p.neg, p.pos = nil, nil, nil
 }
 
+// result is the Result of the input for the solved form's τ and L.
 func (p *problem) result(tau, loss float64) Result {
+	if p.mirror {
+		return Result{Tau: -tau, Loss: loss, V0: p.v1, V1: p.v0}
+	}
 	return Result{Tau: tau, Loss: loss, V0: p.v0, V1: p.v1}
+}
+
+// sign is −1 for a mirrored problem and +1 otherwise: a score or threshold of the input
+// times sign is that of the form solved, and a derivative of the loss with respect to an
+// input score is sign times that with respect to the solved form's score.
+func (p *problem) sign() float64 {
+	if p.mirror {
+		return -1
+	}
+	return 1
 }
 
 // eachNeg calls fn(b, lo, hi) for each input block b, concurrently for large batches, where
@@ -117,6 +141,10 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 		blk := inputBlock{firstBad: -1}
 		neg, pos := p.neg[lo:hi], p.pos[lo:hi]
 		n0, n1 := 0, 0
+		sign, flip := p.sign(), 0
+		if p.mirror {
+			flip = 1
+		}
 		for i := lo; i < hi; i++ {
 			f, y := scores[i], labels[i]
 			// f − f is 0 for finite f and NaN otherwise; y·(1 − y) is 0 only for y ∈ {0, 1}.
@@ -124,9 +152,10 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 				blk.firstBad = i
 				break
 			}
-			// Write f to both classes and advance one: no branch on the label.
-			neg[n0], pos[n1] = f, f
-			k := int(y)
+			// Write f to both classes and advance one: no branch on the label. A mirrored
+			// problem stores −f under the label 1 − y.
+			neg[n0], pos[n1] = sign*f, sign*f
+			k := int(y) ^ flip
 			n1 += k
 			n0 += 1 - k
 		}
@@ -143,5 +172,9 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 		p.n1 += blk.n1
 		c0, c1 = c0.merge(blk.c0), c1.merge(blk.c1)
 	}
-	return c0, c1, check.Classes(pkg, p.n1, p.n0)
+	nPos, nNeg := p.n1, p.n0
+	if p.mirror {
+		nPos, nNeg = nNeg, nPos
+	}
+	return c0, c1, check.Classes(pkg, nPos, nNeg)
 }

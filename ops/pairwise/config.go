@@ -46,11 +46,13 @@ var (
 	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
 	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
 	ErrSurrogate = errors.New("pairwise: unknown surrogate")
-	// ErrOverflow reports a loss or gradient beyond the float64 range, which finite scores
-	// can produce: the exponential surrogate of a pair misranked by more than about 709, or
-	// any surrogate of score differences near ±1.8e308. The result is an error rather than
-	// an infinite loss that would silently turn parameters into NaN.
-	ErrOverflow = errors.New("pairwise: loss overflows float64")
+	// ErrOverflow reports a loss or gradient beyond the range of the float type, which
+	// finite scores can produce: the exponential surrogate of a pair misranked by more than
+	// about 709 (about 88 in a float32 graph), or any surrogate of score differences near
+	// ±1.8e308. A float32 graph computes in float64 and reports ErrOverflow when its result
+	// does not fit in float32. The result is an error rather than an infinite loss that
+	// would silently turn parameters into NaN.
+	ErrOverflow = errors.New("pairwise: loss overflows its float type")
 )
 
 // effectiveMargin returns the margin m that a Config.Margin of margin stands for.

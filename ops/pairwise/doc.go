@@ -1,4 +1,5 @@
-// Package pairwise implements the pairwise AUC surrogate losses of seed 003 as graph-free
+// Package pairwise implements the pairwise AUC surrogate losses compared by Chen et al.,
+// "Pairwise AUC Optimization Needs Corrective Power", arXiv 2610.21743, as graph-free
 // functions on slices and as a Gorgonia op.
 //
 // A batch has scores f_i and 0/1 labels y_i; B1 = {i : y_i = 1} are its positives and
@@ -10,13 +11,13 @@
 //
 // a smooth or convex stand-in for 1 − AUC, with ℓ one of the five surrogates of [Surrogate]:
 // logistic, exponential, square, hinge and squared hinge. [Weight] returns w = −ℓ′, the weight
-// each pair gets in the gradient, which is how seed 003 compares the surrogates.
+// each pair gets in the gradient, which is how Chen et al. compare the surrogates.
 //
 // The exact loss and its gradient never build the |B1|×|B0| margin matrix: the square and
 // exponential losses take O(n), the hinge and squared hinge O(n log n) (one sort), and the
 // logistic loss, which has no shortcut, O(|B1|·|B0|) spread over all cores. With
 // Config.Pairs = k the loss is instead the mean over k uniformly drawn pairs, an unbiased
-// estimate of the value and the gradient (seed 002). docs/pairwise.md derives the
+// estimate of the value and the gradient (docs/pairwise.md). docs/pairwise.md derives the
 // algorithms and compares the surrogates.
 //
 // [Evaluate] and [Gradient] work on slices; [Loss] puts the same computation in a graph.

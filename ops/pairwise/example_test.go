@@ -68,7 +68,8 @@ func ExampleLoss() {
 }
 
 // The weight w(x) = −ℓ′(x) each surrogate gives a pair misranked by 2 (x = −2) and a pair
-// ranked correctly by 2 (x = 2), with the default margin m = 1 (seed 003, appendix E.1).
+// ranked correctly by 2 (x = 2), with the default margin m = 1 (Chen et al., arXiv 2610.21743,
+// appendix E.1).
 func ExampleWeight() {
 	for _, s := range pairwise.Surrogates() {
 		fmt.Printf("%-8v w(-2) = %6.3f   w(2) = %6.3f\n", s, pairwise.Weight(s, 0, -2), pairwise.Weight(s, 0, 2))

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 )
 
-// The test reference: the surrogates of seed 003 (§3, appendix E.1) written out directly,
-// their weights w = −ℓ′ differentiated by hand, and the O(|B1|·|B0|) double loop over all
-// pairs. None of it calls the package.
+// The test reference: the surrogates of Chen et al., arXiv 2610.21743 (§3, appendix E.1)
+// written out directly, their weights w = −ℓ′ differentiated by hand, and the O(|B1|·|B0|)
+// double loop over all pairs. None of it calls the package.
 
 func naiveEll(s Surrogate, m, x float64) float64 {
 	switch s {

@@ -13,7 +13,9 @@ import (
 // Loss returns the scalar node L(scores, labels) of [Evaluate], differentiable with respect
 // to scores by gorgonia.Grad with a TapeMachine and by a LispMachine; its backward pass is
 // [Gradient]. scores and labels are vectors of one dtype, float32 or float64, with labels 0
-// or 1; the sums run in float64 and the result has the graph's dtype.
+// or 1; the sums run in float64 and the result has the graph's dtype. A loss or gradient
+// that does not fit in that dtype (float32: beyond about 3.4e38) fails the run with
+// ErrOverflow.
 //
 // cfg is checked here; the batch is checked when the graph runs, and a bad batch (see
 // Evaluate) makes the machine's run return the error.
@@ -40,6 +42,9 @@ type kernel struct {
 }
 
 func (kernel) Package() string { return pkg }
+
+// Overflow is ErrOverflow: a loss or gradient beyond the range of the graph's dtype.
+func (kernel) Overflow() error { return ErrOverflow }
 
 func (k kernel) String() string {
 	return fmt.Sprintf("PairwiseLoss{surrogate=%v, margin=%v, pairs=%d, seed=%d}",

@@ -6,8 +6,9 @@ import (
 	"runtime"
 )
 
-// Evaluate returns the pairwise surrogate loss of a batch of scores f with 0/1 labels y
-// (seed 003). With Pairs = 0 it is the exact mean over every positive–negative pair,
+// Evaluate returns the pairwise surrogate loss of a batch of scores f with 0/1 labels y (Chen
+// et al., arXiv 2610.21743). With Pairs = 0 it is the exact mean over every positive–negative
+// pair,
 //
 //	L = (1/(|B1|·|B0|)) Σ_{i∈B1} Σ_{j∈B0} ℓ(f_i − f_j),
 //
@@ -23,7 +24,7 @@ import (
 //	L̂ = (1/k) Σ_t ℓ(f_{i_t} − f_{j_t}),
 //
 // an unbiased estimate of L whose gradient is an unbiased estimate of ∇L, since the
-// distribution of the pairs does not depend on the scores (seed 002). The draw comes from
+// distribution of the pairs does not depend on the scores (docs/pairwise.md). The draw comes from
 // a PCG generator seeded by cfg.Seed and picks positions within each class (the t-th pair is
 // the same i-th positive and j-th negative, in batch order, for every batch with the same
 // class sizes), so the same seed and labels give the same pairs and the same result.

@@ -10,7 +10,7 @@ const pairStream = 0x7061697273
 // j uniform in B0, independently, from a PCG generator seeded by seed. When grad is not nil
 // it stores the gradient of that mean, −w/k on the positive and +w/k on the negative of each
 // drawn pair. Each pair is drawn the same way whatever the scores are, which is what makes
-// value and gradient unbiased (seed 002).
+// value and gradient unbiased (docs/pairwise.md).
 func sampled(s Surrogate, m float64, b batch, k int, seed uint64, grad []float64) float64 {
 	pos, neg := b.indices()
 	r := rand.New(rand.NewPCG(seed, pairStream))

@@ -102,7 +102,7 @@ func rmsError(est estimator, want []float64, r, blocks int, firstSeed uint64) fl
 	return math.Sqrt(s / float64(blocks*len(want)))
 }
 
-// Unbiasedness of sampled pairs (seed 002: the pairs are drawn the same way whatever the
+// Unbiasedness of sampled pairs (docs/pairwise.md: the pairs are drawn the same way whatever the
 // scores, so the expected sampled gradient is the all-pairs gradient). The reference is the
 // exact all-pairs gradient, itself checked against the naive loop.
 const (
@@ -138,7 +138,7 @@ func TestSampledUnbiased(t *testing.T) {
 	}
 }
 
-// TestHardPairsBiased is the counter-case of seed 002: a proposal that depends on the scores
+// TestHardPairsBiased is the counter-case of docs/pairwise.md: a proposal that depends on the scores
 // (pairs drawn ∝ their loss, the hardest most often) without reweighting. Its mean is
 // Σ p_ij ∇ℓ_ij, not the all-pairs gradient (1/|B1||B0|) Σ ∇ℓ_ij: the estimate converges, but
 // to the wrong vector, so its error stops shrinking.

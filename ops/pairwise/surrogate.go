@@ -6,7 +6,8 @@ import (
 )
 
 // Surrogate names a pairwise surrogate ℓ of the 0-1 ranking loss, a function of the pair
-// margin x = f_pos − f_neg (seed 003, §3 and appendix E.1). With m the margin of [Config]:
+// margin x = f_pos − f_neg (Chen et al., arXiv 2610.21743, §3 and appendix E.1). With m the
+// margin of [Config]:
 //
 //	Logistic      ℓ(x) = log(1 + e^(−x))     w(x) = σ(−x) = 1/(1 + e^x)
 //	Exponential   ℓ(x) = e^(−x)              w(x) = e^(−x)
@@ -19,7 +20,7 @@ import (
 // margin parameter: m does not enter them. The zero value is Logistic.
 type Surrogate int
 
-// The five surrogates of seed 003.
+// The five surrogates of Chen et al., arXiv 2610.21743.
 const (
 	Logistic Surrogate = iota
 	Exponential

@@ -40,7 +40,7 @@ func TestWeightValues(t *testing.T) {
 		name      string
 		s         Surrogate
 		margin, x float64
-		want      float64 // worked by hand from the formulas of seed 003, appendix E.1
+		want      float64 // worked by hand from the formulas of Chen et al., arXiv 2610.21743, appendix E.1
 	}{
 		{"hinge at kink", Hinge, 0, 1, 0}, // subgradient convention
 		{"hinge below kink", Hinge, 0, math.Nextafter(1, 0), 1},

@@ -1,6 +1,10 @@
 // Package metrics measures a scorer at the ROC operating points the module trains for: the
 // ROC curve itself, the area under it (AUC), the standardised partial area up to a
-// false-positive rate (partial AUC) and the true-positive rate at a false-positive rate.
+// false-positive rate (partial AUC) and the true-positive rate at a false-positive rate; how
+// uncertain those figures are (DeLong's variance of the AUC and of a paired AUC difference, a
+// stratified bootstrap interval for any metric); and the operating point to deploy (the
+// threshold that keeps a false-positive rate, the false-positive rate that reaches a
+// true-positive rate).
 //
 // Every function takes scores f_i and labels y_i ∈ {0, 1} (1 = positive) as []float64 and
 // follows scikit-learn's definitions (roc_curve, roc_auc_score), so numbers can be compared

@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/rocops/rocops/train/metrics"
 )
@@ -71,4 +72,53 @@ func ExampleAUC_errors() {
 	_, err := metrics.AUC([]float64{0.3, 0.9}, []float64{1, 1})
 	fmt.Println(err)
 	// Output: metrics: batch has no negatives: all 2 labels are 1
+}
+
+// DeLong's variance gives an approximate 95% interval for the AUC. On the four rows of
+// scikit-learn's example both sets of structural components are {½, 1}, with sample variance
+// ⅛ each, so Var = ⅛/2 + ⅛/2 = ⅛.
+func ExampleDeLong() {
+	labels := []float64{0, 0, 1, 1}
+	scores := []float64{0.1, 0.4, 0.35, 0.8}
+	auc, variance, err := metrics.DeLong(scores, labels)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("AUC %.2f, variance %.3f, 95%% interval %.2f ± %.2f\n", auc, variance, auc, 1.96*math.Sqrt(variance))
+	// Output: AUC 0.75, variance 0.125, 95% interval 0.75 ± 0.69
+}
+
+// The threshold to deploy at a false-positive rate of at most ¼: flagging score ≥ 0.7 keeps
+// every negative unflagged and catches two positives of three; lowering it to 0.6 would flag
+// one negative in four.
+func ExampleThresholdAtFPR() {
+	labels := []float64{0, 0, 0, 0, 1, 1, 1}
+	scores := []float64{0.1, 0.2, 0.3, 0.6, 0.5, 0.7, 0.9}
+	t, fpr, tpr, err := metrics.ThresholdAtFPR(scores, labels, 0.2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("flag score ≥ %v: FPR %.2f, TPR %.2f\n", t, fpr, tpr)
+	// Output: flag score ≥ 0.7: FPR 0.00, TPR 0.67
+}
+
+// A bootstrap interval for the TPR at FPR 0.1, on simulated data.
+func ExampleBootstrap() {
+	var scores, labels []float64
+	for i := range 200 {
+		y := float64(i % 4 / 3) // one row in four is positive
+		scores = append(scores, y+math.Sin(float64(i*i)))
+		labels = append(labels, y)
+	}
+	tprAt := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, 0.1) }
+	tpr, _ := tprAt(scores, labels)
+	lo, hi, err := metrics.Bootstrap(scores, labels, tprAt, 1000, 0.95, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("TPR@FPR=0.1 %.2f, 95%% interval [%.2f, %.2f]\n", tpr, lo, hi)
+	// Output: TPR@FPR=0.1 0.50, 95% interval [0.36, 0.64]
 }
