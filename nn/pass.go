@@ -65,9 +65,9 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	bl := gorgonia.WhichBLAS()
 	switch n.dtype {
 	case tensor.Float64:
-		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, bl.Dgemm, (*tensor.Dense).Float64s)
+		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, blasOf[float64]{bl.Dgemm, bl.Dgemv, bl.Dger}, (*tensor.Dense).Float64s)
 	case tensor.Float32:
-		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, bl.Sgemm, (*tensor.Dense).Float32s)
+		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, blasOf[float32]{bl.Sgemm, bl.Sgemv, bl.Sger}, (*tensor.Dense).Float32s)
 	default:
 		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
 	}
@@ -123,15 +123,22 @@ func (p *Pass) Backward(dscores []float64) error {
 // parameters' shapes and dtype. They belong to the pass.
 func (p *Pass) Grads() []*tensor.Dense { return p.grads }
 
-// gemmFunc is BLAS's general matrix product C ← α·op(A)·op(B) + β·C, row-major.
-type gemmFunc[T opkit.Float] func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+// blasOf holds the BLAS routines a pass uses, row-major: the matrix product
+// C ← α·op(A)·op(B) + β·C, the matrix–vector product y ← α·op(A)·x + β·y and the rank-one
+// update A ← α·x·yᵀ + A. The output layer, one column wide, takes the last two: they are
+// serial and allocate nothing, where a matrix product may start goroutines.
+type blasOf[T opkit.Float] struct {
+	gemm func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+	gemv func(tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int)
+	ger  func(m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int)
+}
 
 // passOf is the pass for element type T.
 type passOf[T opkit.Float] struct {
 	rows   int
 	x      []T
 	layers []passLayer[T]
-	gemm   gemmFunc[T]
+	blas   blasOf[T]
 }
 
 // passLayer holds one layer's parameters (the model's own), gradients and buffers.
@@ -144,8 +151,8 @@ type passLayer[T opkit.Float] struct {
 	dz      []T // B × out: ∂L/∂z
 }
 
-func newPassOf[T opkit.Float](n *network, rows int, x []T, grads []*tensor.Dense, gemm gemmFunc[T], data func(*tensor.Dense) []T) *passOf[T] {
-	p := &passOf[T]{rows: rows, x: x, gemm: gemm, layers: make([]passLayer[T], len(n.layers))}
+func newPassOf[T opkit.Float](n *network, rows int, x []T, grads []*tensor.Dense, bl blasOf[T], data func(*tensor.Dense) []T) *passOf[T] {
+	p := &passOf[T]{rows: rows, x: x, blas: bl, layers: make([]passLayer[T], len(n.layers))}
 	in := n.in
 	for k, l := range n.layers {
 		out := l.weight.Shape()[1]
@@ -172,7 +179,11 @@ func (p *passOf[T]) forward(scores []float64) {
 		for r := range p.rows {
 			copy(l.z[r*l.out:(r+1)*l.out], l.b)
 		}
-		p.gemm(blas.NoTrans, blas.NoTrans, p.rows, l.out, l.in, 1, src, l.in, l.w, l.out, 1, l.z, l.out)
+		if l.out == 1 {
+			p.blas.gemv(blas.NoTrans, p.rows, l.in, 1, src, l.in, l.w, 1, 1, l.z, 1)
+		} else {
+			p.blas.gemm(blas.NoTrans, blas.NoTrans, p.rows, l.out, l.in, 1, src, l.in, l.w, l.out, 1, l.z, l.out)
+		}
 		switch l.act {
 		case ReLU:
 			for i, v := range l.z {
@@ -201,7 +212,11 @@ func (p *passOf[T]) backward(dscores []float64) {
 		if k > 0 {
 			src = p.layers[k-1].h
 		}
-		p.gemm(blas.Trans, blas.NoTrans, l.in, l.out, p.rows, 1, src, l.in, l.dz, l.out, 0, l.dw, l.out)
+		if l.out == 1 {
+			p.blas.gemv(blas.Trans, p.rows, l.in, 1, src, l.in, l.dz, 1, 0, l.dw, 1)
+		} else {
+			p.blas.gemm(blas.Trans, blas.NoTrans, l.in, l.out, p.rows, 1, src, l.in, l.dz, l.out, 0, l.dw, l.out)
+		}
 		clear(l.db)
 		for r := range p.rows {
 			for j, d := range l.dz[r*l.out : (r+1)*l.out] {
@@ -212,7 +227,12 @@ func (p *passOf[T]) backward(dscores []float64) {
 			break // no gradient for the input rows
 		}
 		below := &p.layers[k-1]
-		p.gemm(blas.NoTrans, blas.Trans, p.rows, l.in, l.out, 1, l.dz, l.out, l.w, l.out, 0, below.dz, l.in)
+		if l.out == 1 {
+			clear(below.dz)
+			p.blas.ger(p.rows, l.in, 1, l.dz, 1, l.w, 1, below.dz, l.in)
+		} else {
+			p.blas.gemm(blas.NoTrans, blas.Trans, p.rows, l.in, l.out, 1, l.dz, l.out, l.w, l.out, 0, below.dz, l.in)
+		}
 		switch below.act {
 		case ReLU:
 			for i, z := range below.z {

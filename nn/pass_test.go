@@ -159,3 +159,41 @@ func TestPassErrors(t *testing.T) {
 
 // otherModel is a model of another package: it wraps a Linear but is not one.
 type otherModel struct{ *Linear }
+
+// TestScorerReuse: one Scorer, called again and again, gives the scores of the reference
+// forward pass — over a full 4096-row chunk plus a tail, for an MLP (a Pass) and for a model
+// of another package (a graph) — and sees a parameter update made between two calls.
+func TestScorerReuse(t *testing.T) {
+	const rows = scoreChunk + 37
+	const tol = 1e-12
+	x := randomRows(8, rows, 5)
+	mlp, err := NewMLP(MLPConfig{In: 5, Hidden: []int{6}, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&Linear{network: mlp.network}}} {
+		t.Run(name, func(t *testing.T) {
+			s, err := NewScorer(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for call := range 3 {
+				if call == 2 {
+					m.Params()[0].Value.Float64s()[0] += 0.5 // an update between calls
+				}
+				got, err := s.Scores(x, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := referenceScores(t, m.Params(), ReLU, x, rows)
+				assertClose(t, fmt.Sprintf("call %d", call), got, want, tol)
+			}
+			short, err := s.Scores(x[:3*5], 3) // another tail size replaces the cached one
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertClose(t, "3 rows", short, referenceScores(t, m.Params(), ReLU, x[:15], 3), tol)
+		})
+	}
+}
