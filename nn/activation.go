@@ -2,9 +2,10 @@ package nn
 
 import (
 	"fmt"
-	"strings"
 
 	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/internal/enum"
 )
 
 // Activation is the function φ applied element by element after a hidden layer's affine map.
@@ -21,45 +22,19 @@ const (
 	Identity
 )
 
-var activationNames = [...]string{ReLU: "relu", Tanh: "tanh", Identity: "identity"}
-
-func (a Activation) valid() bool { return a >= 0 && int(a) < len(activationNames) }
+var activations = enum.New[Activation]("activation", ErrConfig, "relu", "tanh", "identity")
 
 // String returns the activation's name: "relu", "tanh" or "identity".
-func (a Activation) String() string {
-	if !a.valid() {
-		return fmt.Sprintf("Activation(%d)", int(a))
-	}
-	return activationNames[a]
-}
+func (a Activation) String() string { return activations.String(a) }
 
 // ParseActivation returns the activation named s ("relu", "tanh" or "identity", in any case).
-func ParseActivation(s string) (Activation, error) {
-	for a, name := range activationNames {
-		if strings.EqualFold(s, name) {
-			return Activation(a), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown activation %q (want relu, tanh or identity)", ErrConfig, s)
-}
+func ParseActivation(s string) (Activation, error) { return activations.Parse(s) }
 
 // MarshalText returns the activation's name.
-func (a Activation) MarshalText() ([]byte, error) {
-	if !a.valid() {
-		return nil, fmt.Errorf("%w: unknown activation %d", ErrConfig, int(a))
-	}
-	return []byte(a.String()), nil
-}
+func (a Activation) MarshalText() ([]byte, error) { return activations.MarshalText(a) }
 
 // UnmarshalText sets a to the activation named text, as ParseActivation does.
-func (a *Activation) UnmarshalText(text []byte) error {
-	v, err := ParseActivation(string(text))
-	if err != nil {
-		return err
-	}
-	*a = v
-	return nil
-}
+func (a *Activation) UnmarshalText(text []byte) error { return activations.UnmarshalText(a, text) }
 
 // apply returns φ(u).
 func (a Activation) apply(u *gorgonia.Node) (*gorgonia.Node, error) {

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/opkit"
+
+	"github.com/rocops/rocops/internal/enum"
 )
 
 // Init chooses how a layer's weights are drawn (see the package documentation for the
@@ -26,45 +27,19 @@ const (
 	He
 )
 
-var initNames = [...]string{AutoInit: "auto", Glorot: "glorot", He: "he"}
-
-func (i Init) valid() bool { return i >= 0 && int(i) < len(initNames) }
+var inits = enum.New[Init]("initialisation", ErrConfig, "auto", "glorot", "he")
 
 // String returns the initialisation's name: "auto", "glorot" or "he".
-func (i Init) String() string {
-	if !i.valid() {
-		return fmt.Sprintf("Init(%d)", int(i))
-	}
-	return initNames[i]
-}
+func (i Init) String() string { return inits.String(i) }
 
 // ParseInit returns the initialisation named s ("auto", "glorot" or "he", in any case).
-func ParseInit(s string) (Init, error) {
-	for i, name := range initNames {
-		if strings.EqualFold(s, name) {
-			return Init(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown initialisation %q (want auto, glorot or he)", ErrConfig, s)
-}
+func ParseInit(s string) (Init, error) { return inits.Parse(s) }
 
 // MarshalText returns the initialisation's name.
-func (i Init) MarshalText() ([]byte, error) {
-	if !i.valid() {
-		return nil, fmt.Errorf("%w: unknown initialisation %d", ErrConfig, int(i))
-	}
-	return []byte(i.String()), nil
-}
+func (i Init) MarshalText() ([]byte, error) { return inits.MarshalText(i) }
 
 // UnmarshalText sets i to the initialisation named text, as ParseInit does.
-func (i *Init) UnmarshalText(text []byte) error {
-	v, err := ParseInit(string(text))
-	if err != nil {
-		return err
-	}
-	*i = v
-	return nil
-}
+func (i *Init) UnmarshalText(text []byte) error { return inits.UnmarshalText(i, text) }
 
 // resolve returns the initialisation a layer followed by act uses.
 func (i Init) resolve(act Activation) Init {

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -265,14 +266,17 @@ func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (
 	return c, grads
 }
 
+// TestGradientsMatchFiniteDifferences checks the graph's gradients against numerical
+// derivatives of the serving path, Scores, which builds its own graph: the two must agree on
+// both the function and its derivative.
 func TestGradientsMatchFiniteDifferences(t *testing.T) {
 	const (
 		rows = 6
-		// h is the central-difference step: truncation error O(h²) ≈ 1e-12 and rounding
-		// error ≈ ε₆₄·|c|/h ≈ 1e-9 for costs of order 10.
-		h = 1e-6
+		// step: five-point truncation error O(h⁴) ≈ 1e-16 and rounding error ≈ ε₆₄·|c|/h ≈
+		// 1e-12 for costs of order 10 at h = 1e-4.
+		step = 1e-4
 		// tolGrad is far above both errors and far below any gradient mistake.
-		tolGrad = 1e-6
+		tolGrad = 1e-8
 	)
 	for _, tm := range testModels() {
 		t.Run(tm.name, func(t *testing.T) {
@@ -283,27 +287,18 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 			x := randomRows(21, rows, m.InputSize())
 			w := randomRows(22, rows, 1)
 			_, grads := graphGradients(t, m, x, rows, w)
-			cost := func() float64 {
+			cost := func([]float64) (float64, error) {
 				s, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
 				c := 0.0
 				for i := range s {
 					c += w[i] * s[i]
 				}
-				return c
+				return c, err
 			}
 			for k, p := range m.Params() {
-				theta := p.Value.Data().([]float64)
-				fd := make([]float64, len(theta))
-				for j, old := range theta {
-					theta[j] = old + h
-					up := cost()
-					theta[j] = old - h
-					down := cost()
-					theta[j] = old
-					fd[j] = (up - down) / (2 * h)
+				fd, err := gradcheck.Numeric(cost, p.Value.Data().([]float64), step)
+				if err != nil {
+					t.Fatal(err)
 				}
 				assertClose(t, "∂c/∂"+p.Name, grads[k], fd, tolGrad)
 			}

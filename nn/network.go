@@ -38,9 +38,9 @@ func newNetwork(in int, hidden []int, act Activation, init Init, seed uint64, dt
 		return nil, fmt.Errorf("%w: input size %d (want at least 1)", ErrConfig, in)
 	case dt != tensor.Float64 && dt != tensor.Float32:
 		return nil, fmt.Errorf("%w: dtype %v (want float32 or float64)", ErrConfig, dt)
-	case !act.valid():
+	case !activations.Valid(act):
 		return nil, fmt.Errorf("%w: unknown activation %d", ErrConfig, int(act))
-	case !init.valid():
+	case !inits.Valid(init):
 		return nil, fmt.Errorf("%w: unknown initialisation %d", ErrConfig, int(init))
 	}
 	widths := append(append([]int(nil), hidden...), 1)

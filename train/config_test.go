@@ -5,6 +5,11 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train/data"
 )
 
 // TestNewRejectsBatchSizeBelowTwo: a batch of one row cannot hold a positive and a negative,
@@ -38,5 +43,23 @@ func TestNewConfigErrorsAreNamed(t *testing.T) {
 	}
 	if _, err := New(nil, Config{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil model: %v, want ErrConfig", err)
+	}
+}
+
+// TestFitRejectsFeaturesBeyondFloat32: training rows are narrowed to the model's dtype; a
+// feature a float32 model cannot hold is nn.ErrRange naming the row, not a batch of ±Inf.
+func TestFitRejectsFeaturesBeyondFloat32(t *testing.T) {
+	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Dtype: tensor.Float32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0, 1, 2, 3, 1e39, 5, 6, 7}
+	ds, err := data.New(x, []float64{0, 1, 0, 1}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fit(t, m, Config{Epochs: 1}, ds, nil)
+	if !errors.Is(err, nn.ErrRange) || !strings.Contains(err.Error(), "row 2, feature 0") {
+		t.Fatalf("Fit: %v, want nn.ErrRange naming row 2, feature 0", err)
 	}
 }

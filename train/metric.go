@@ -55,11 +55,11 @@ func (m Metric) check() error {
 	switch m.kind {
 	case pAUCMetric:
 		if !(m.at > 0 && m.at <= 1) {
-			return fmt.Errorf("%w: partial AUC needs 0 < maxFPR ≤ 1, got %v", ErrConfig, m.at)
+			return configError("partial AUC needs 0 < maxFPR ≤ 1, got %v", m.at)
 		}
 	case tprMetric:
 		if !(m.at >= 0 && m.at <= 1) {
-			return fmt.Errorf("%w: TPR at FPR needs 0 ≤ fpr ≤ 1, got %v", ErrConfig, m.at)
+			return configError("TPR at FPR needs 0 ≤ fpr ≤ 1, got %v", m.at)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/internal/enum"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -25,24 +26,21 @@ const (
 	RMSProp
 )
 
-var optimizerNames = [...]string{Adam: "adam", SGD: "sgd", Momentum: "momentum", RMSProp: "rmsprop"}
+var optimizers = enum.New[Optimizer]("optimizer", ErrConfig, "adam", "sgd", "momentum", "rmsprop")
 
-func (o Optimizer) String() string {
-	if o >= 0 && int(o) < len(optimizerNames) {
-		return optimizerNames[o]
-	}
-	return fmt.Sprintf("Optimizer(%d)", int(o))
-}
+// String returns the optimiser's name: "adam", "sgd", "momentum" or "rmsprop".
+func (o Optimizer) String() string { return optimizers.String(o) }
 
-// ParseOptimizer returns the optimiser called name: adam, sgd, momentum or rmsprop.
-func ParseOptimizer(name string) (Optimizer, error) {
-	for o, n := range optimizerNames {
-		if n == name {
-			return Optimizer(o), nil
-		}
-	}
-	return 0, fmt.Errorf("train: unknown optimizer %q (want adam, sgd, momentum or rmsprop)", name)
-}
+// ParseOptimizer returns the optimiser named name, in any case: adam, sgd, momentum or
+// rmsprop. An unknown name gives an error wrapping [ErrConfig].
+func ParseOptimizer(name string) (Optimizer, error) { return optimizers.Parse(name) }
+
+// MarshalText returns the optimiser's name, so that an Optimizer is a JSON field and, through
+// flag.TextVar, a command-line flag.
+func (o Optimizer) MarshalText() ([]byte, error) { return optimizers.MarshalText(o) }
+
+// UnmarshalText sets o to the optimiser named text, as ParseOptimizer does.
+func (o *Optimizer) UnmarshalText(text []byte) error { return optimizers.UnmarshalText(o, text) }
 
 // defaultLearningRate is the learning rate used when Config.LearningRate is 0.
 func (o Optimizer) defaultLearningRate() float64 {
@@ -75,8 +73,8 @@ type optimizer struct {
 }
 
 func (o Optimizer) check() error {
-	if o < 0 || int(o) >= len(optimizerNames) {
-		return fmt.Errorf("%w: unknown optimizer %v", ErrConfig, o)
+	if !optimizers.Valid(o) {
+		return configError("unknown optimizer %v", o)
 	}
 	return nil
 }

@@ -121,22 +121,34 @@ type Trainer struct {
 // negative or not finite, an unknown optimiser or metric, or a hook without a name.
 var ErrConfig = errors.New("train: invalid configuration")
 
-// New returns a trainer for model with settings cfg, or an error wrapping ErrConfig.
+// configError returns an ErrConfig error with details.
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+}
+
+// New returns a trainer for model with settings cfg. Invalid settings are reported as
+// [ErrConfig].
 func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if model == nil {
-		return nil, fmt.Errorf("%w: nil model", ErrConfig)
+		return nil, configError("nil model")
 	}
 	switch {
-	case cfg.WarmupEpochs < 0, cfg.Epochs < 0, cfg.BatchSize < 0, cfg.Patience < 0:
-		return nil, fmt.Errorf("%w: negative setting in %+v", ErrConfig, cfg)
+	case cfg.WarmupEpochs < 0:
+		return nil, configError("WarmupEpochs = %d is negative", cfg.WarmupEpochs)
+	case cfg.Epochs < 0:
+		return nil, configError("Epochs = %d is negative", cfg.Epochs)
+	case cfg.BatchSize < 0:
+		return nil, configError("BatchSize = %d is negative", cfg.BatchSize)
+	case cfg.Patience < 0:
+		return nil, configError("Patience = %d is negative", cfg.Patience)
 	case cfg.BatchSize == 1:
-		return nil, fmt.Errorf("%w: BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1", ErrConfig)
+		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
-		return nil, fmt.Errorf("%w: PositiveFraction must be in [0, 1), got %v", ErrConfig, cfg.PositiveFraction)
+		return nil, configError("PositiveFraction must be in [0, 1), got %v", cfg.PositiveFraction)
 	case !(cfg.LearningRate >= 0) || math.IsInf(cfg.LearningRate, 0):
-		return nil, fmt.Errorf("%w: bad learning rate %v", ErrConfig, cfg.LearningRate)
+		return nil, configError("LearningRate %v is not a finite number ≥ 0", cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
-		return nil, fmt.Errorf("%w: bad weight decay %v", ErrConfig, cfg.WeightDecay)
+		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
 	if err := cfg.Optimizer.check(); err != nil {
 		return nil, err
@@ -146,7 +158,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
-			return nil, fmt.Errorf("%w: hook %d has no name", ErrConfig, i)
+			return nil, configError("hook %d has no name", i)
 		}
 	}
 	if cfg.Loss == nil {
@@ -167,7 +179,9 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // Fit trains the model on train, scoring val (which may be nil) after every epoch. On
 // success and on failure alike, the model ends with the weights of the best main-phase
 // epoch seen so far (the last weights when val is nil), and the History so far is
-// returned. Cancelling ctx stops training after the current step with ctx's error.
+// returned. Cancelling ctx stops training after the current step with ctx's error. The data
+// are checked before training: both classes, the model's number of features, and for a
+// float32 model no feature beyond float32's range (nn.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
 	if err := t.checkData(train, val); err != nil {
 		return nil, err
@@ -265,6 +279,13 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 		}
 		if part.ds.Cols != t.model.InputSize() {
 			return fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+		}
+		if t.model.Dtype() == tensor.Float32 {
+			for i, v := range part.ds.X {
+				if math.Abs(v) > math.MaxFloat32 {
+					return fmt.Errorf("train: %s data: %w: row %d, feature %d is %g, beyond float32", part.name, nn.ErrRange, i/part.ds.Cols, i%part.ds.Cols, v)
+				}
+			}
 		}
 		if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
 			return fmt.Errorf("train: %s data needs both classes", part.name)

@@ -183,23 +183,30 @@ func TestFitStopsOnCancel(t *testing.T) {
 
 func TestNewAndFitRejectBadInput(t *testing.T) {
 	m := mlp(t, 3, 1)
-	bad := []Config{
-		{Epochs: -1},
-		{BatchSize: -2},
-		{PositiveFraction: 1},
-		{LearningRate: math.NaN()},
-		{WeightDecay: -1},
-		{Optimizer: Optimizer(42)},
-		{Hooks: []Hook{{}}},
-		{Metric: PartialAUC(0)},
-		{Metric: TPRAtFPR(1.5)},
+	bad := []struct {
+		cfg  Config
+		want string // the setting the message must name
+	}{
+		{Config{Epochs: -1}, "Epochs = -1"},
+		{Config{WarmupEpochs: -1}, "WarmupEpochs = -1"},
+		{Config{BatchSize: -2}, "BatchSize = -2"},
+		{Config{Patience: -1}, "Patience = -1"},
+		{Config{PositiveFraction: 1}, "PositiveFraction"},
+		{Config{LearningRate: math.NaN()}, "LearningRate NaN"},
+		{Config{WeightDecay: -1}, "WeightDecay -1"},
+		{Config{Optimizer: Optimizer(42)}, "unknown optimizer"},
+		{Config{Hooks: []Hook{{}}}, "hook 0 has no name"},
+		{Config{Metric: PartialAUC(0)}, "maxFPR"},
+		{Config{Metric: TPRAtFPR(1.5)}, "TPR at FPR"},
 	}
-	for _, cfg := range bad {
-		_, err := New(m, cfg)
-		require.Error(t, err, "%+v", cfg)
+	for _, b := range bad {
+		_, err := New(m, b.cfg)
+		require.ErrorIs(t, err, ErrConfig, "%+v", b.cfg)
+		require.ErrorContains(t, err, b.want)
 	}
 	_, err := New(nil, Config{})
-	require.Error(t, err)
+	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorContains(t, err, "nil model")
 
 	trn, err := New(m, Config{Progress: io.Discard})
 	require.NoError(t, err)
@@ -214,7 +221,7 @@ func TestNewAndFitRejectBadInput(t *testing.T) {
 	_, err = trn.Fit(context.Background(), good, oneClass)
 	require.ErrorContains(t, err, "validation data needs both classes")
 	_, err = trn.Fit(context.Background(), nil, nil)
-	require.Error(t, err)
+	require.ErrorContains(t, err, "no training data")
 }
 
 // A loss that blows up is reported with its epoch and step, and the model keeps the best
@@ -234,9 +241,10 @@ func TestDivergenceKeepsBestWeights(t *testing.T) {
 	h, err := fit(t, m, cfg, tr, tr)
 	require.ErrorIs(t, err, pairwise.ErrOverflow)
 	require.ErrorContains(t, err, "epoch")
-	if len(h.Epochs) > 0 {
-		require.Equal(t, snaps[h.Best], params(t, m))
-	}
+	// The divergence must come after at least one finished epoch, or there would be no best
+	// weights to keep and the test would prove nothing.
+	require.NotEmpty(t, h.Epochs, "diverged before the first epoch ended")
+	require.Equal(t, snaps[h.Best], params(t, m))
 	for _, p := range params(t, m) {
 		for _, v := range p {
 			require.False(t, math.IsNaN(v) || math.IsInf(v, 0))

@@ -8,6 +8,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/enum"
 )
 
 // Errors returned by Check, wrapped with details; test them with errors.Is.
@@ -67,17 +69,17 @@ const (
 	LispOff
 )
 
-func (m LispMode) String() string {
-	switch m {
-	case LispAuto:
-		return "LispAuto"
-	case LispRequire:
-		return "LispRequire"
-	case LispOff:
-		return "LispOff"
-	}
-	return fmt.Sprintf("LispMode(%d)", int(m))
-}
+var lispModes = enum.New[LispMode]("LispMode", ErrConfig, "LispAuto", "LispRequire", "LispOff")
+
+// String returns the mode's name: "LispAuto", "LispRequire" or "LispOff".
+func (m LispMode) String() string { return lispModes.String(m) }
+
+// MarshalText returns the mode's name, so that a LispMode is a JSON field and, through
+// flag.TextVar, a command-line flag.
+func (m LispMode) MarshalText() ([]byte, error) { return lispModes.MarshalText(m) }
+
+// UnmarshalText sets m to the mode named text, in any case.
+func (m *LispMode) UnmarshalText(text []byte) error { return lispModes.UnmarshalText(m, text) }
 
 // Config sets up Check. The zero value is ready to use.
 type Config struct {

@@ -495,3 +495,16 @@ func TestIndex(t *testing.T) {
 		require.Equal(t, c.want, index(c.shape, c.i))
 	}
 }
+
+func TestLispModeText(t *testing.T) {
+	for _, m := range []LispMode{LispAuto, LispRequire, LispOff} {
+		text, err := m.MarshalText()
+		require.NoError(t, err)
+		require.Equal(t, m.String(), string(text))
+		var back LispMode
+		require.NoError(t, back.UnmarshalText(text))
+		require.Equal(t, m, back)
+	}
+	var m LispMode
+	require.ErrorIs(t, m.UnmarshalText([]byte("sometimes")), ErrConfig)
+}

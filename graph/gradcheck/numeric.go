@@ -189,3 +189,23 @@ func compare(n, a []float64) (Comparison, error) {
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Numeric returns the numerical gradient of fn at x, a function of a float64 slice rather than
+// a graph, by the five-point differences Check uses: element i is displaced by ±h_i and ±2h_i
+// with h_i = step·max(1, |x_i|), and step 0 means DefaultStep64. It is the module's one
+// finite-difference routine, for tests of graph-free gradients such as
+// kdequantile.Gradient. fn is called with x itself, perturbed in place, and must not keep or
+// modify it; x is restored exactly before Numeric returns, also when fn fails.
+func Numeric(fn func(x []float64) (float64, error), x []float64, step float64) ([]float64, error) {
+	if step == 0 {
+		step = DefaultStep64
+	}
+	if !(step > 0) || math.IsInf(step, 0) {
+		return nil, fmt.Errorf("%w: step %v must be positive and finite", ErrConfig, step)
+	}
+	f0, err := fn(x)
+	if err != nil {
+		return nil, err
+	}
+	return numericGrad(dense[float64](x), step, f0, func() (float64, error) { return fn(x) })
+}

@@ -188,3 +188,38 @@ func TestCompare(t *testing.T) {
 	_, err := compare([]float64{1, 2}, []float64{1})
 	require.ErrorIs(t, err, ErrRun)
 }
+
+func TestNumericOnSlices(t *testing.T) {
+	// f(x) = x0³·x1 + sin(x1): ∂f/∂x0 = 3x0²·x1, ∂f/∂x1 = x0³ + cos(x1), worked by hand.
+	f := func(x []float64) (float64, error) { return x[0]*x[0]*x[0]*x[1] + math.Sin(x[1]), nil }
+	x := []float64{1.5, -0.7}
+	want := []float64{3 * 1.5 * 1.5 * -0.7, 1.5*1.5*1.5 + math.Cos(-0.7)}
+	// The five-point error is h⁴·f⁽⁵⁾/30 with h = 1e-3: about 1e-13 here; rounding ~ε/h.
+	const tolNumeric = 1e-10
+	got, err := Numeric(f, x, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > tolNumeric {
+			t.Errorf("∂f/∂x%d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if x[0] != 1.5 || x[1] != -0.7 {
+		t.Errorf("x not restored: %v", x)
+	}
+	if _, err := Numeric(f, x, -1); !errors.Is(err, ErrConfig) {
+		t.Errorf("negative step: %v, want ErrConfig", err)
+	}
+	boom := errors.New("boom")
+	calls := 0
+	_, err = Numeric(func(x []float64) (float64, error) {
+		if calls++; calls > 2 {
+			return 0, boom
+		}
+		return x[0], nil
+	}, x, 0)
+	if !errors.Is(err, boom) || x[0] != 1.5 {
+		t.Errorf("failing fn: %v, x = %v; want boom and x restored", err, x)
+	}
+}

@@ -6,12 +6,14 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/rocops/rocops/graph/gradcheck"
 )
 
 const (
-	// tolFD bounds |∂ − fd| relative to the largest |∂| of the batch. Central differences with
-	// step fdStep/v have truncation error ~(fdStep)² and rounding error ~ε/fdStep, about 1e-10
-	// of the gradient's scale; the largest seen is 4e-9.
+	// tolFD bounds |∂ − fd| relative to the largest |∂| of the batch. Five-point differences
+	// with step fdStep/v have truncation error ~(fdStep)⁴ and rounding error ~ε/fdStep, about
+	// 1e-11 of the gradient's scale.
 	tolFD  = 1e-7
 	fdStep = 1e-5
 	// tolWeights bounds the relative difference of the weights from the formula of docs/kde-quantile.md
@@ -22,23 +24,20 @@ const (
 	tolBalance = 1e-12
 )
 
-// centralDiff returns the central finite differences of fn at x with step h per element.
-func centralDiff(x []float64, h float64, fn func([]float64) float64) []float64 {
-	d := make([]float64, len(x))
-	y := slices.Clone(x)
-	for i := range x {
-		y[i] = x[i] + h
-		up := fn(y)
-		y[i] = x[i] - h
-		down := fn(y)
-		y[i] = x[i]
-		d[i] = (up - down) / (2 * h)
+// numeric returns the five-point numerical gradient of fn at x (graph/gradcheck.Numeric) with
+// absolute step h (the scores are of order 1, so h·max(1, |x|) ≈ h).
+func numeric(t *testing.T, x []float64, h float64, fn func([]float64) float64) []float64 {
+	t.Helper()
+	d, err := gradcheck.Numeric(func(x []float64) (float64, error) { return fn(x), nil }, x, h)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return d
 }
 
-// maxAbsDiff returns max_i |a_i − b_i| / max_i |b_i|.
-func maxAbsDiff(a, b []float64) float64 {
+// relDiff returns max_i |a_i − b_i| / max_i |b_i|: the largest difference relative to the
+// scale of the reference b.
+func relDiff(a, b []float64) float64 {
 	var d, s float64
 	for i := range a {
 		d = math.Max(d, math.Abs(a[i]-b[i]))
@@ -66,8 +65,8 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			cfg := Config{Alpha: c.alpha, V0: c.v0, V1: c.v1}
 			g, _ := mustGradient(t, scores, labels, cfg)
 			h := fdStep / math.Max(c.v0, c.v1)
-			fd := centralDiff(scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
-			d := maxAbsDiff(g, fd)
+			fd := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
+			d := relDiff(g, fd)
 			if d > tolFD {
 				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			}
@@ -75,8 +74,8 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fdTau := centralDiff(scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
-			dTau := maxAbsDiff(w, fdTau)
+			fdTau := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
+			dTau := relDiff(w, fdTau)
 			if dTau > tolFD {
 				t.Errorf("∂τ/∂f differs from finite differences by %.3g:\n got %v\nwant %v", dTau, w, fdTau)
 			}
@@ -94,13 +93,13 @@ func TestGradientHoldsBatchBandwidth(t *testing.T) {
 	g, r := mustGradient(t, scores, labels, cfg)
 	fixed := Config{Alpha: cfg.Alpha, V0: r.V0, V1: r.V1}
 	h := fdStep / math.Max(r.V0, r.V1)
-	fd := centralDiff(scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, fixed).Loss })
-	if d := maxAbsDiff(g, fd); d > tolFD {
+	fd := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, fixed).Loss })
+	if d := relDiff(g, fd); d > tolFD {
 		t.Errorf("gradient differs from finite differences at fixed bandwidths by %.3g", d)
 	}
-	t.Logf("relative difference from finite differences at fixed bandwidths: %.2g", maxAbsDiff(g, fd))
-	through := centralDiff(scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
-	if d := maxAbsDiff(g, through); d < 1e3*tolFD {
+	t.Logf("relative difference from finite differences at fixed bandwidths: %.2g", relDiff(g, fd))
+	through := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
+	if d := relDiff(g, through); d < 1e3*tolFD {
 		t.Errorf("differentiating through the rule changes the gradient by only %.3g; the test cannot tell", d)
 	}
 }

@@ -97,7 +97,7 @@ func TestOpsMatchSlices(t *testing.T) {
 				f, tol = roundTo32(scores), tol32
 			}
 			want, r := mustGradient(t, f, labels, cfg)
-			wantTau, _, err := thresholdGradient(f, labels, cfg, math.NaN())
+			wantDTau, _, err := thresholdGradient(f, labels, cfg, math.NaN())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,15 +107,15 @@ func TestOpsMatchSlices(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if relErr(l, r.Loss, 0) > tol || maxAbsDiff(g, want) > tol {
+					if relErr(l, r.Loss, 0) > tol || relDiff(g, want) > tol {
 						t.Errorf("Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
 					}
 					tau, w, err := runGraph(t, dt, m, f, labels, thresholdOf(cfg))
 					if err != nil {
 						t.Fatal(err)
 					}
-					if relErr(tau, r.Tau, 1) > tol || maxAbsDiff(w, wantTau) > tol {
-						t.Errorf("Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantTau)
+					if relErr(tau, r.Tau, 1) > tol || relDiff(w, wantDTau) > tol {
+						t.Errorf("Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
 					}
 				})
 			}
@@ -141,7 +141,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 			if d := relErr(l32, l64, 0); d > tol {
 				t.Errorf("%+v/%s: float32 L = %v, float64 %v (%.2g)", cfg, m, l32, l64, d)
 			}
-			if d := maxAbsDiff(g32, g64); d > tol {
+			if d := relDiff(g32, g64); d > tol {
 				t.Errorf("%+v/%s: float32 gradient differs by %.2g", cfg, m, d)
 			}
 		}
@@ -191,8 +191,8 @@ func TestThresholdComposes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if relErr(got, want, 0) > tol || maxAbsDiff(grad, wantGrad) > tol {
-			t.Errorf("%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, maxAbsDiff(grad, wantGrad))
+		if relErr(got, want, 0) > tol || relDiff(grad, wantGrad) > tol {
+			t.Errorf("%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
 		}
 	}
 }

@@ -94,16 +94,16 @@ func TestRecallGradientFiniteDifferences(t *testing.T) {
 			cfg := Config{Recall: c.recall, V0: r0.V0, V1: r0.V1}
 			g, _ := mustGradient(t, scores, labels, cfg)
 			h := fdStep / math.Max(cfg.V0, cfg.V1)
-			fd := centralDiff(scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
-			if d := maxAbsDiff(g, fd); d > tolFD {
+			fd := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
+			if d := relDiff(g, fd); d > tolFD {
 				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			}
 			w, _, err := thresholdGradient(scores, labels, cfg, math.NaN())
 			if err != nil {
 				t.Fatal(err)
 			}
-			fdTau := centralDiff(scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
-			if d := maxAbsDiff(w, fdTau); d > tolFD {
+			fdTau := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
+			if d := relDiff(w, fdTau); d > tolFD {
 				t.Errorf("∂τ/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, w, fdTau)
 			}
 			for i, wi := range w {

@@ -69,7 +69,7 @@ func effectiveMargin(margin float64) (float64, error) {
 // check validates the settings and returns the effective margin.
 func (c Config) check() (float64, error) {
 	if !c.Surrogate.valid() {
-		return 0, fmt.Errorf("%w %v", ErrSurrogate, c.Surrogate)
+		return 0, fmt.Errorf("%w: %d", ErrSurrogate, int(c.Surrogate))
 	}
 	if c.Pairs < 0 {
 		return 0, fmt.Errorf("%w, got %d", ErrPairs, c.Pairs)

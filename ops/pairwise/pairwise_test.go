@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -204,7 +205,7 @@ func TestErrors(t *testing.T) {
 		{"NaN margin", good, labels, Config{Margin: math.NaN()}, ErrMargin, "NaN"},
 		{"Inf margin", good, labels, Config{Surrogate: Square, Margin: math.Inf(1)}, ErrMargin, "+Inf"},
 		{"negative pairs", good, labels, Config{Pairs: -1}, ErrPairs, "-1"},
-		{"unknown surrogate", good, labels, Config{Surrogate: 5}, ErrSurrogate, "Surrogate(5)"},
+		{"unknown surrogate", good, labels, Config{Surrogate: 5}, ErrSurrogate, "unknown surrogate: 5"},
 		{"overflow", []float64{-1e308, 1e308}, labels, Config{Surrogate: Square}, ErrOverflow, "square"},
 	}
 	for _, c := range cases {
@@ -229,14 +230,19 @@ func TestParseSurrogate(t *testing.T) {
 		require.Equal(t, want, got)
 		require.Equal(t, name, want.String())
 		var s Surrogate
-		require.NoError(t, s.Set(name))
+		require.NoError(t, s.UnmarshalText([]byte(strings.ToUpper(name))))
 		require.Equal(t, want, s)
+		text, err := want.MarshalText()
+		require.NoError(t, err)
+		require.Equal(t, name, string(text))
 	}
 	require.Len(t, Surrogates(), len(names))
-	_, err := ParseSurrogate("Hinge")
+	_, err := ParseSurrogate("hinges")
 	require.True(t, errors.Is(err, ErrSurrogate))
-	require.Contains(t, err.Error(), `"Hinge"`)
-	require.Equal(t, "Surrogate(-1)", Surrogate(-1).String())
+	require.Contains(t, err.Error(), `"hinges"`)
+	require.Equal(t, "surrogate(-1)", Surrogate(-1).String())
+	_, err = Surrogate(9).MarshalText()
+	require.ErrorIs(t, err, ErrSurrogate)
 }
 
 func TestRadixSort(t *testing.T) {

@@ -1,8 +1,9 @@
 package pairwise
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/rocops/rocops/internal/enum"
 )
 
 // Surrogate names a pairwise surrogate ℓ of the 0-1 ranking loss, a function of the pair
@@ -29,50 +30,29 @@ const (
 	SquaredHinge
 )
 
-var surrogateNames = [...]string{
-	Logistic:     "logistic",
-	Exponential:  "exp",
-	Square:       "square",
-	Hinge:        "hinge",
-	SquaredHinge: "sqhinge",
-}
+var surrogates = enum.New[Surrogate]("surrogate", ErrSurrogate, "logistic", "exp", "square", "hinge", "sqhinge")
 
 // Surrogates returns the five surrogates in the order of their constants.
 func Surrogates() []Surrogate {
 	return []Surrogate{Logistic, Exponential, Square, Hinge, SquaredHinge}
 }
 
-func (s Surrogate) valid() bool { return s >= 0 && int(s) < len(surrogateNames) }
+func (s Surrogate) valid() bool { return surrogates.Valid(s) }
 
 // String returns the surrogate's short name: "logistic", "exp", "square", "hinge" or
 // "sqhinge", the names [ParseSurrogate] accepts.
-func (s Surrogate) String() string {
-	if !s.valid() {
-		return fmt.Sprintf("Surrogate(%d)", int(s))
-	}
-	return surrogateNames[s]
-}
+func (s Surrogate) String() string { return surrogates.String(s) }
 
-// ParseSurrogate returns the surrogate whose [Surrogate.String] is name. An unknown name gives
-// an error wrapping [ErrSurrogate].
-func ParseSurrogate(name string) (Surrogate, error) {
-	for s, n := range surrogateNames {
-		if n == name {
-			return Surrogate(s), nil
-		}
-	}
-	return 0, fmt.Errorf("%w %q (want logistic, exp, square, hinge or sqhinge)", ErrSurrogate, name)
-}
+// ParseSurrogate returns the surrogate named name, in any case. An unknown name gives an error
+// wrapping [ErrSurrogate].
+func ParseSurrogate(name string) (Surrogate, error) { return surrogates.Parse(name) }
 
-// Set parses name into s, so that a *Surrogate is a flag.Value.
-func (s *Surrogate) Set(name string) error {
-	p, err := ParseSurrogate(name)
-	if err != nil {
-		return err
-	}
-	*s = p
-	return nil
-}
+// MarshalText returns the surrogate's name, so that a Surrogate is a JSON field and, through
+// flag.TextVar, a command-line flag.
+func (s Surrogate) MarshalText() ([]byte, error) { return surrogates.MarshalText(s) }
+
+// UnmarshalText sets s to the surrogate named text, as ParseSurrogate does.
+func (s *Surrogate) UnmarshalText(text []byte) error { return surrogates.UnmarshalText(s, text) }
 
 // Weight returns w(x) = −ℓ′(x), the weight surrogate s gives a pair of margin x: the pair's
 // gradient is −w(x)/(|B1|·|B0|) on its positive's score and +w(x)/(|B1|·|B0|) on its

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -22,7 +23,27 @@ type Standardizer struct {
 	Mean, Std []float64 // one per feature
 }
 
+// ErrStandardize reports a feature that cannot be standardised in float64: on the training
+// rows, a spread (standard deviation) below the smallest normal float64, about 2.2e-308 — a
+// column of subnormal values, which hold too few significant bits to divide by — or, when
+// applying, a value that standardises beyond the float64 range. The error names the feature.
+var ErrStandardize = errors.New("data: feature cannot be standardised")
+
 // FitStandardizer computes the mean and standard deviation of every feature of train.
+//
+// Any finite column is handled at any magnitude, from subnormal values to ±1.8e308: each
+// column is first scaled by a power of two that brings its largest |x| into [0.5, 1) (exact
+// in binary floating point), its mean is a compensated (Neumaier) sum of the scaled values,
+// and its variance the corrected two-pass formula of Chan, Golub and LeVeque ("Algorithms for
+// computing the sample variance", The American Statistician, 1983),
+//
+//	u_i = x_i·2^(−e),  ū = (1/n) Σ u_i,  d_i = u_i − ū,
+//	Var u = ( Σ d_i² − (Σ d_i)²/n ) / n,
+//
+// where the second term removes the rounding error of ū; then Mean = ū·2^e and
+// Std = √(Var u)·2^e. Sums of x or of (x − Mean)² are never formed, so nothing overflows or
+// underflows, and the relative error is a few roundings. A column whose spread is below the
+// normal float64 range cannot be standardised: [ErrStandardize] names it.
 func FitStandardizer(train *Dataset) (Standardizer, error) {
 	if err := train.checkShape(); err != nil {
 		return Standardizer{}, err
@@ -31,32 +52,85 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 		return Standardizer{}, fmt.Errorf("%w: no rows to fit a standardizer on", ErrEmpty)
 	}
 	cols, n := train.Cols, float64(train.Rows)
-	s := Standardizer{Mean: make([]float64, cols), Std: make([]float64, cols)}
 	lo, hi := slices.Clone(train.Row(0)), slices.Clone(train.Row(0))
 	for i := range train.Rows {
 		for j, v := range train.Row(i) {
-			s.Mean[j] += v
 			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
 		}
 	}
-	for j := range s.Mean {
-		s.Mean[j] /= n
+	// exp[j] scales column j: max |x| · 2^(−exp[j]) lies in [0.5, 1).
+	exp := make([]int, cols)
+	scale := make([]scaler, cols)
+	for j := range exp {
+		_, exp[j] = math.Frexp(max(math.Abs(lo[j]), math.Abs(hi[j])))
+		scale[j] = newScaler(-exp[j])
 	}
-	// Second pass over the deviations: no cancellation, unlike Σx² − n·mean².
+	sum, comp := make([]float64, cols), make([]float64, cols) // Neumaier: Σu = sum + comp
 	for i := range train.Rows {
 		for j, v := range train.Row(i) {
-			d := v - s.Mean[j]
-			s.Std[j] += d * d
+			u := scale[j].apply(v)
+			t := sum[j] + u
+			if math.Abs(sum[j]) >= math.Abs(u) {
+				comp[j] += (sum[j] - t) + u
+			} else {
+				comp[j] += (u - t) + sum[j]
+			}
+			sum[j] = t
 		}
 	}
-	for j := range s.Std {
+	mean := make([]float64, cols)
+	for j := range mean {
+		mean[j] = (sum[j] + comp[j]) / n
+	}
+	sd, ss := sum, comp // reused: Σd and Σd²
+	clear(sd)
+	clear(ss)
+	for i := range train.Rows {
+		for j, v := range train.Row(i) {
+			d := scale[j].apply(v) - mean[j]
+			sd[j] += d
+			ss[j] += d * d
+		}
+	}
+	s := Standardizer{Mean: make([]float64, cols), Std: make([]float64, cols)}
+	for j := range cols {
 		if lo[j] == hi[j] {
 			s.Mean[j], s.Std[j] = lo[j], 1
 			continue
 		}
-		s.Std[j] = math.Sqrt(s.Std[j] / n)
+		s.Mean[j] = math.Ldexp(mean[j], exp[j])
+		s.Std[j] = math.Ldexp(math.Sqrt(max(ss[j]-sd[j]*sd[j]/n, 0)/n), exp[j])
+		if s.Std[j] < minNormal {
+			return Standardizer{}, fmt.Errorf("%w: feature %q has standard deviation %g on %d rows, below the normal float64 range (%g)",
+				ErrStandardize, train.FeatureNames[j], s.Std[j], train.Rows, minNormal)
+		}
 	}
 	return s, nil
+}
+
+// minNormal is the smallest positive normal float64, 2^−1022.
+const minNormal = 0x1p-1022
+
+// scaler multiplies by 2^k: by the float64 2^k when that is a normal number (exact, and much
+// faster than math.Ldexp), else by math.Ldexp, for the columns of subnormals or of values
+// near ±1.8e308 whose 2^k is not representable.
+type scaler struct {
+	k      int
+	factor float64 // 2^k, or 0 when it is not a normal float64
+}
+
+func newScaler(k int) scaler {
+	if k >= -1022 && k <= 1023 {
+		return scaler{k: k, factor: math.Ldexp(1, k)}
+	}
+	return scaler{k: k}
+}
+
+func (s scaler) apply(x float64) float64 {
+	if s.factor != 0 {
+		return x * s.factor
+	}
+	return math.Ldexp(x, s.k)
 }
 
 // Apply returns a standardised copy of ds; ds is unchanged.
@@ -76,7 +150,10 @@ func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 		LabelName:    ds.LabelName,
 	}
 	for i := range ds.Rows {
-		s.transform(out.Row(i), ds.Row(i))
+		if j := s.transform(out.Row(i), ds.Row(i)); j >= 0 {
+			return nil, fmt.Errorf("%w: row %d, feature %q: %g standardises to %g (mean %g, standard deviation %g)",
+				ErrStandardize, i, ds.FeatureNames[j], ds.Row(i)[j], out.Row(i)[j], s.Mean[j], s.Std[j])
+		}
 	}
 	return out, nil
 }
@@ -87,7 +164,10 @@ func (s Standardizer) Transform(row []float64) ([]float64, error) {
 		return nil, err
 	}
 	out := make([]float64, len(row))
-	s.transform(out, row)
+	if j := s.transform(out, row); j >= 0 {
+		return nil, fmt.Errorf("%w: feature %d: %g standardises to %g (mean %g, standard deviation %g)",
+			ErrStandardize, j, row[j], out[j], s.Mean[j], s.Std[j])
+	}
 	return out, nil
 }
 
@@ -99,8 +179,21 @@ func (s Standardizer) check(cols int) error {
 	return nil
 }
 
-func (s Standardizer) transform(dst, row []float64) {
+// transform standardises row into dst and returns the first feature whose finite value
+// standardises to ±Inf or NaN, or −1. A difference v − Mean beyond the float64 range (values
+// of both signs near ±1.8e308) is formed from halves instead.
+func (s Standardizer) transform(dst, row []float64) int {
+	bad := -1
 	for j, v := range row {
-		dst[j] = (v - s.Mean[j]) / s.Std[j]
+		d := v - s.Mean[j]
+		if math.IsInf(d, 0) {
+			dst[j] = (v/2 - s.Mean[j]/2) / s.Std[j] * 2
+		} else {
+			dst[j] = d / s.Std[j]
+		}
+		if bad < 0 && !math.IsNaN(v) && !math.IsInf(v, 0) && (math.IsNaN(dst[j]) || math.IsInf(dst[j], 0)) {
+			bad = j
+		}
 	}
+	return bad
 }

@@ -1,0 +1,115 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// Directional is implemented by models that compute the exact directional derivative of
+// their scores along a direction in parameter space (forward-mode differentiation). Linear and
+// MLP implement it.
+type Directional interface {
+	// ScoresAlong returns the score s_r(θ) of every row r of x (rows rows of InputSize()
+	// features, row-major, as for Scores) and its directional derivative
+	//
+	//	t_r = ⟨∇θ s_r(θ), v⟩ = d/dε s_r(θ + ε·v) at ε = 0,
+	//
+	// where v, of length NumParams, holds the model's parameters concatenated in Params
+	// order, each row-major.
+	ScoresAlong(x []float64, rows int, v []float64) (scores, tangents []float64, err error)
+}
+
+// NumParams returns the number of scalars in m's parameters: the length of a direction in
+// parameter space, the parameters concatenated in Params order, each row-major.
+func NumParams(m Model) (int, error) {
+	ps, err := checkModel(m)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range ps {
+		n += p.Value.Shape().TotalSize()
+	}
+	return n, nil
+}
+
+// ScoresAlong implements Directional by forward-mode differentiation in float64, whatever the
+// model's dtype. With h₀ = x, u_k = h_k·W_k + b_k and h_{k+1} = φ_k(u_k) for layer k, the
+// tangents follow the same layers:
+//
+//	ḣ₀ = 0,   u̇_k = ḣ_k·W_k + h_k·Ẇ_k + ḃ_k,   ḣ_{k+1} = φ_k′(u_k) ⊙ u̇_k,
+//
+// where Ẇ_k and ḃ_k are the parts of v for layer k, φ′ = 1{u ≥ 0} for ReLU (1 at u = 0, as
+// Gorgonia's Rectify takes it), 1 − tanh² for Tanh and 1 for Identity. The score is the single
+// output of the last layer and its tangent the last u̇. The cost is about twice a forward pass.
+func (n *network) ScoresAlong(x []float64, rows int, v []float64) (scores, tangents []float64, err error) {
+	if rows <= 0 || len(x) != rows*n.in {
+		return nil, nil, fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, n.in)
+	}
+	for i, e := range x {
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return nil, nil, fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/n.in, i%n.in, e)
+		}
+	}
+	total, err := NumParams(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(v) != total {
+		return nil, nil, fmt.Errorf("%w: a direction of %d values for a model of %d parameters", ErrInput, len(v), total)
+	}
+	h, hd := x, make([]float64, len(x)) // activations and their tangents, rows × width
+	width, off := n.in, 0
+	for _, l := range n.layers {
+		w, err := opkit.Floats(l.weight)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := opkit.Floats(l.bias)
+		if err != nil {
+			return nil, nil, err
+		}
+		out := l.bias.Shape().TotalSize()
+		wd := v[off : off+width*out]
+		off += width * out
+		bd := v[off : off+out]
+		off += out
+		u, ud := make([]float64, rows*out), make([]float64, rows*out)
+		for r := range rows {
+			hr, hdr := h[r*width:(r+1)*width], hd[r*width:(r+1)*width]
+			ur, udr := u[r*out:(r+1)*out], ud[r*out:(r+1)*out]
+			copy(ur, b)
+			copy(udr, bd)
+			for k := range width {
+				a, ad := hr[k], hdr[k]
+				wk, wdk := w[k*out:(k+1)*out], wd[k*out:(k+1)*out]
+				for c := range out {
+					ur[c] += a * wk[c]
+					udr[c] += ad*wk[c] + a*wdk[c]
+				}
+			}
+			for c := range out {
+				ur[c], udr[c] = l.act.forward(ur[c], udr[c])
+			}
+		}
+		h, hd, width = u, ud, out
+	}
+	return h, hd, nil
+}
+
+// forward returns φ(u) and φ′(u)·du.
+func (a Activation) forward(u, du float64) (float64, float64) {
+	switch a {
+	case ReLU:
+		if u >= 0 {
+			return u, du
+		}
+		return 0, 0
+	case Tanh:
+		t := math.Tanh(u)
+		return t, (1 - t*t) * du
+	}
+	return u, du
+}

@@ -1,0 +1,115 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// TestScoresAlongMatchesBackward checks forward mode against Gorgonia's reverse mode: for
+// weights c and a direction v, Σ_r c_r·t_r must equal ⟨∇θ Σ_r c_r·s_r, v⟩, the gradient from
+// gorgonia.Grad on a TapeMachine. The scores must equal Scores'. Tolerances: 1e-12 relative
+// in float64; float32 graphs round every product to about 6e-8, so 1e-5.
+func TestScoresAlongMatchesBackward(t *testing.T) {
+	const rows = 7
+	for _, tm := range testModels() {
+		for _, dt := range dtypes {
+			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
+				m, err := tm.new(dt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tol := 1e-12
+				if dt.Name() == "float32" {
+					tol = 1e-5
+				}
+				x := randomRows(61, rows, m.InputSize())
+				c := randomRows(62, rows, 1)
+				n, err := NumParams(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := randomRows(63, n, 1)
+				d, ok := m.(Directional)
+				if !ok {
+					t.Fatalf("%T does not implement Directional", m)
+				}
+				scores, tangents, err := d.ScoresAlong(x, rows, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := Scores(m, x, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				assertClose(t, "scores", scores, want, tol)
+
+				cost, learnables := weightedScoreCost(t, gorgonia.NewGraph(), m, x, rows, c)
+				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
+					t.Fatal(err)
+				}
+				vm := gorgonia.NewTapeMachine(cost.Graph(), gorgonia.BindDualValues(learnables...))
+				defer vm.Close()
+				if err := graph.RunAll(vm); err != nil {
+					t.Fatal(err)
+				}
+				var backward, forward, scale float64
+				off := 0
+				for _, l := range learnables {
+					gv, err := l.Grad()
+					if err != nil {
+						t.Fatal(err)
+					}
+					g, err := opkit.Floats(gv)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for k, e := range g {
+						backward += e * v[off+k]
+						scale += math.Abs(e * v[off+k])
+					}
+					off += len(g)
+				}
+				for r := range tangents {
+					forward += c[r] * tangents[r]
+				}
+				if math.Abs(forward-backward) > tol*math.Max(1, scale) {
+					t.Errorf("Σ c·t = %.15g, ⟨∇θ Σ c·s, v⟩ = %.15g", forward, backward)
+				}
+			})
+		}
+	}
+}
+
+func TestScoresAlongErrors(t *testing.T) {
+	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := NumParams(m)
+	if n != 2*3+3+3*1+1 {
+		t.Errorf("NumParams = %d, want 13", n)
+	}
+	v := make([]float64, n)
+	for _, tc := range []struct {
+		name string
+		x    []float64
+		rows int
+		v    []float64
+	}{
+		{"no rows", nil, 0, v},
+		{"short x", []float64{1, 2, 3}, 2, v},
+		{"NaN feature", []float64{1, math.NaN()}, 1, v},
+		{"short v", []float64{1, 2}, 1, v[:5]},
+	} {
+		if _, _, err := m.ScoresAlong(tc.x, tc.rows, tc.v); !errors.Is(err, ErrInput) {
+			t.Errorf("%s: error %v, want ErrInput", tc.name, err)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package diagnose_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train/diagnose"
+)
+
+// BenchmarkProject measures the O(n₊n₋) split of the projected pair term on logging pools of
+// n examples, 30% positives (the target: a few thousand examples well under a second).
+func BenchmarkProject(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		for _, s := range []pairwise.Surrogate{pairwise.SquaredHinge, pairwise.Logistic} {
+			scores, labels := randomBatch(1, n, 0.3, 1)
+			p, _ := randomBatch(2, n, 0, 1)
+			b.Run(fmt.Sprintf("n=%d/%v", n, s), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := diagnose.Project(scores, labels, p, pairwise.Config{Surrogate: s}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkScoreDiagnostics measures the O(n log n) score-only diagnostics.
+func BenchmarkScoreDiagnostics(b *testing.B) {
+	edges := []float64{-8, -4, -2, -1, 0}
+	for _, n := range []int{4096, 65536} {
+		scores, labels := randomBatch(3, n, 0.3, 1)
+		b.Run(fmt.Sprintf("n=%d/misranking+severe+bound", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				diagnose.Misranking(scores, labels)
+				diagnose.SevereMass(scores, labels, 1)
+				diagnose.CEBound(scores, labels, 1)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/weightshares-sqhinge", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: pairwise.SquaredHinge}, edges)
+			}
+		})
+	}
+}

@@ -1,0 +1,310 @@
+package diagnose
+
+import (
+	"errors"
+	"fmt"
+	"github.com/rocops/rocops/internal/check"
+	"math"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// Direction is a unit vector in a model's parameter space: the model's parameters
+// concatenated in Params order, each row-major (the layout of nn.Directional).
+type Direction struct {
+	V      []float64 // the unit vector
+	Norm   float64   // the norm of the gradient V was normalised from
+	Severe int       // the number of severe pairs that defined it
+}
+
+// SevereDirection returns the steepest correction direction of the severe pairs of a
+// selection batch: with S the pairs (i, j), i positive and j negative, whose margin
+// x_ij = f_i − f_j is below −M at the current parameters θ, and
+//
+//	L_M(θ) = (1/|S|) Σ_{(i,j)∈S} ℓ(f_i(θ) − f_j(θ))
+//
+// the mean surrogate loss over them (S held fixed), it returns V = −∇θ L_M/‖∇θ L_M‖ and the
+// norm (Chen et al., "Pairwise AUC Optimization Needs Corrective Power", arXiv 2610.21743, §2).
+// Moving θ along V decreases L_M at the rate Norm.
+//
+// x holds len(labels) rows of model.InputSize() features, row-major; ℓ is cfg's surrogate and
+// M > 0 the severity. The gradient comes from an ordinary Gorgonia graph and gorgonia.Grad: the
+// cost Σ_k c_k·f_k with c_k = ∂L_M/∂f_k at θ has the same gradient in θ. Finding S visits
+// every pair of the batch, O(n₊n₋): keep selection batches to a few thousand rows.
+//
+// Errors: ErrNoSevere when the batch has no severe pair or L_M has a zero gradient; those of
+// Misranking for the model's scores and labels; ErrSeverity, ErrSurrogate; nn.ErrInput for x.
+func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
+	if err := checkSeverity(m); err != nil {
+		return Direction{}, err
+	}
+	mg, err := margin(cfg)
+	if err != nil {
+		return Direction{}, err
+	}
+	if model == nil {
+		return Direction{}, fmt.Errorf("%w: nil model", nn.ErrInput)
+	}
+	rows := len(labels)
+	if rows == 0 {
+		return Direction{}, check.Errorf(pkg, ErrEmpty, "no rows")
+	}
+	scores, err := nn.Scores(model, x, rows)
+	if err != nil {
+		return Direction{}, err
+	}
+	if _, err := split(scores, labels); err != nil {
+		return Direction{}, err
+	}
+	c, severe := severeScoreGradient(scores, labels, cfg.Surrogate, mg, m)
+	if severe == 0 {
+		return Direction{}, fmt.Errorf("%w: no pair of the %d rows has margin below −%v", ErrNoSevere, rows, m)
+	}
+	g, err := weightedScoreGradient(model, x, rows, c)
+	if err != nil {
+		return Direction{}, err
+	}
+	var norm float64
+	for _, e := range g {
+		norm += e * e
+	}
+	norm = math.Sqrt(norm)
+	if !(norm > 0) || math.IsInf(norm, 0) {
+		return Direction{}, fmt.Errorf("%w: the severe-pair gradient has norm %v", ErrNoSevere, norm)
+	}
+	for k := range g {
+		g[k] /= -norm
+	}
+	return Direction{V: g, Norm: norm, Severe: severe}, nil
+}
+
+// SevereLoss returns L_M of SevereDirection for the scores f and the fixed pair set S given
+// by the scores s0 (the pairs with margin below −m at s0), and |S|. It is the function whose
+// descent SevereDirection measures; with f = s0 it is the severe-pair loss at θ.
+func SevereLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (float64, int, error) {
+	if err := checkSeverity(m); err != nil {
+		return 0, 0, err
+	}
+	mg, err := margin(cfg)
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(s0) != len(scores) {
+		return 0, 0, check.Errorf(pkg, ErrLength, "%d scores, %d reference scores", len(scores), len(s0))
+	}
+	if _, err := split(scores, labels); err != nil {
+		return 0, 0, err
+	}
+	if _, err := split(s0, labels); err != nil {
+		return 0, 0, err
+	}
+	var sum float64
+	n := 0
+	eachSevere(s0, labels, m, func(i, j int) {
+		sum += pairLoss(cfg.Surrogate, mg, scores[i]-scores[j])
+		n++
+	})
+	if n == 0 {
+		return 0, 0, fmt.Errorf("%w: no pair has margin below −%v", ErrNoSevere, m)
+	}
+	return sum / float64(n), n, nil
+}
+
+// eachSevere calls f for every positive i and negative j (indices into scores) with
+// scores[i] − scores[j] < −m.
+func eachSevere(scores, labels []float64, m float64, f func(i, j int)) {
+	for i, yi := range labels {
+		if yi != 1 {
+			continue
+		}
+		for j, yj := range labels {
+			if yj == 0 && scores[i]-scores[j] < -m {
+				f(i, j)
+			}
+		}
+	}
+}
+
+// severeScoreGradient returns c_k = ∂L_M/∂f_k for every row and |S|.
+func severeScoreGradient(scores, labels []float64, s pairwise.Surrogate, mg, m float64) ([]float64, int) {
+	c := make([]float64, len(scores))
+	n := 0
+	eachSevere(scores, labels, m, func(i, j int) {
+		w := pairwise.Weight(s, mg, scores[i]-scores[j])
+		c[i] -= w
+		c[j] += w
+		n++
+	})
+	for k := range c {
+		c[k] /= float64(max(n, 1))
+	}
+	return c, n
+}
+
+// weightedScoreGradient returns ∇θ Σ_k c_k·f_k(θ), concatenated in Params order.
+func weightedScoreGradient(model nn.Model, x []float64, rows int, c []float64) ([]float64, error) {
+	dt := model.Dtype()
+	g := gorgonia.NewGraph()
+	xn, err := graph.Input(g, dt, "x", x, rows, model.InputSize())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", nn.ErrInput, err)
+	}
+	cn, err := graph.Input(g, dt, "c", c)
+	if err != nil {
+		return nil, err
+	}
+	scores, learnables, err := model.Build(g, xn)
+	if err != nil {
+		return nil, err
+	}
+	prod, err := gorgonia.HadamardProd(scores, cn)
+	if err != nil {
+		return nil, fmt.Errorf("diagnose: weighting the scores: %w", err)
+	}
+	cost, err := gorgonia.Sum(prod)
+	if err != nil {
+		return nil, fmt.Errorf("diagnose: summing the weighted scores: %w", err)
+	}
+	if _, err := gorgonia.Grad(cost, learnables...); err != nil {
+		return nil, fmt.Errorf("diagnose: differentiating the severe-pair loss: %w", err)
+	}
+	vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	defer vm.Close()
+	if err := graph.RunAll(vm); err != nil {
+		return nil, fmt.Errorf("diagnose: running the severe-pair gradient: %w", err)
+	}
+	var out []float64
+	for _, l := range learnables {
+		gv, err := l.Grad()
+		if err != nil {
+			return nil, fmt.Errorf("diagnose: gradient of %s: %w", l.Name(), err)
+		}
+		fs, err := opkit.Floats(gv)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+// ScoreTangents returns p_r = ⟨∇θ f(x_r), v⟩ for every row r of x (rows rows, row-major),
+// the derivative of each score along v in parameter space (layout of [Direction]). Models that
+// implement nn.Directional (nn.Linear, nn.MLP) give it exactly by forward-mode
+// differentiation at about twice the cost of scoring; for other models it is the central
+// difference
+//
+//	p_r ≈ (f_r(θ + εu) − f_r(θ − εu)) / (2ε)·‖v‖,   u = v/‖v‖,   ε = h·max(1, ‖θ‖₂),
+//
+// with h = 6e-6 ≈ (float64 ε)^{1/3} for float64 models and h = 5e-3 for float32 ones; its
+// error is O(ε²) times the third derivative (zero for ReLU networks between kinks). The
+// parameters are restored exactly afterwards, also on error.
+//
+// Errors: ErrDirection when v's length is not the model's number of parameters or v is not
+// finite; nn.ErrInput for bad rows.
+func ScoreTangents(model nn.Model, x []float64, rows int, v []float64) ([]float64, error) {
+	n, err := nn.NumParams(model)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != n {
+		return nil, fmt.Errorf("%w: %d values for a model of %d parameters", ErrDirection, len(v), n)
+	}
+	for k, e := range v {
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return nil, fmt.Errorf("%w: v[%d] = %v", ErrDirection, k, e)
+		}
+	}
+	if d, ok := model.(nn.Directional); ok {
+		_, t, err := d.ScoresAlong(x, rows, v)
+		return t, err
+	}
+	return centralTangents(model, x, rows, v)
+}
+
+// centralTangents is ScoreTangents by central differences.
+func centralTangents(model nn.Model, x []float64, rows int, v []float64) (_ []float64, err error) {
+	saved, err := nn.Snapshot(model)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := nn.Restore(model, saved); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("diagnose: restoring the parameters: %w", rerr))
+		}
+	}()
+	var vn, tn float64
+	for _, e := range v {
+		vn += e * e
+	}
+	vn = math.Sqrt(vn)
+	theta := make([][]float64, len(saved))
+	for i, p := range saved {
+		if theta[i], err = opkit.Floats(p.Value); err != nil {
+			return nil, err
+		}
+		for _, e := range theta[i] {
+			tn += e * e
+		}
+	}
+	out := make([]float64, rows)
+	if vn == 0 {
+		return out, nil
+	}
+	h := 6e-6
+	if model.Dtype().Name() == "float32" {
+		h = 5e-3
+	}
+	eps := h * max(1, math.Sqrt(tn))
+	var plus, minus []float64
+	for _, sign := range []float64{1, -1} {
+		off := 0
+		for i, p := range model.Params() {
+			switch d := p.Value.Data().(type) {
+			case []float64:
+				for k := range d {
+					d[k] = theta[i][k] + sign*eps*v[off+k]/vn
+				}
+			case []float32:
+				for k := range d {
+					d[k] = float32(theta[i][k] + sign*eps*v[off+k]/vn)
+				}
+			}
+			off += len(theta[i])
+		}
+		s, err := nn.Scores(model, x, rows)
+		if err != nil {
+			return nil, err
+		}
+		if sign > 0 {
+			plus = s
+		} else {
+			minus = s
+		}
+	}
+	for r := range out {
+		out[r] = (plus[r] - minus[r]) / (2 * eps) * vn
+	}
+	return out, nil
+}
+
+// pairLoss is ℓ(x) of surrogate s with effective margin m, as pairwise.Surrogate defines it.
+func pairLoss(s pairwise.Surrogate, m, x float64) float64 {
+	switch s {
+	case pairwise.Logistic:
+		return softplus(-x)
+	case pairwise.Exponential:
+		return math.Exp(-x)
+	case pairwise.Square:
+		return (m - x) * (m - x)
+	case pairwise.Hinge:
+		return max(m-x, 0)
+	}
+	d := max(m-x, 0)
+	return d * d
+}

@@ -1,0 +1,308 @@
+package diagnose_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train/diagnose"
+)
+
+// opaque hides a model's nn.Directional method, so that ScoreTangents falls back to central
+// differences.
+type opaque struct{ nn.Model }
+
+func randomRows(seed uint64, rows, cols int) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 4))
+	x := make([]float64, rows*cols)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	return x
+}
+
+func unit(seed uint64, n int) []float64 {
+	v := randomRows(seed, n, 1)
+	var s float64
+	for _, e := range v {
+		s += e * e
+	}
+	for i := range v {
+		v[i] /= math.Sqrt(s)
+	}
+	return v
+}
+
+// TestScoreTangentsForwardVsCentral checks the exact forward mode of nn.Linear and nn.MLP
+// against central differences. Tolerances: for float64 the central difference's error is
+// O(ε²·f‴) with ε ≈ 6e-6·‖θ‖, below 1e-7 here; for float32 the scores round to about 1e-7
+// relative, divided by 2ε ≈ 1e-2, so 1e-3 of the tangents' scale.
+func TestScoreTangentsForwardVsCentral(t *testing.T) {
+	const rows, in = 40, 5
+	x := randomRows(1, rows, in)
+	for _, tc := range []struct {
+		name string
+		dt   tensor.Dtype
+		tol  float64
+		act  nn.Activation
+	}{
+		{"tanh float64", tensor.Float64, 1e-7, nn.Tanh},
+		{"relu float64", tensor.Float64, 1e-7, nn.ReLU},
+		{"tanh float32", tensor.Float32, 2e-3, nn.Tanh},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mlp, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{8, 6}, Activation: tc.act, Seed: 3, Dtype: tc.dt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lin, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 4, Dtype: tc.dt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []nn.Model{mlp, lin} {
+				n, err := nn.NumParams(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := unit(5, n)
+				exact, err := diagnose.ScoreTangents(m, x, rows, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				before, _ := nn.Snapshot(m)
+				central, err := diagnose.ScoreTangents(opaque{m}, x, rows, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				after, _ := nn.Snapshot(m)
+				for i := range before {
+					if !equalDense(before[i].Value, after[i].Value) {
+						t.Fatalf("central differences left parameter %s changed", before[i].Name)
+					}
+				}
+				scale := 0.0
+				for _, e := range exact {
+					scale = math.Max(scale, math.Abs(e))
+				}
+				for r := range exact {
+					if d := math.Abs(exact[r] - central[r]); !(d <= tc.tol*math.Max(1, scale)) {
+						t.Errorf("%T row %d: forward %v, central %v", m, r, exact[r], central[r])
+					}
+				}
+			}
+		})
+	}
+}
+
+func equalDense(a, b *tensor.Dense) bool {
+	switch x := a.Data().(type) {
+	case []float64:
+		y := b.Data().([]float64)
+		for i := range x {
+			if x[i] != y[i] {
+				return false
+			}
+		}
+	case []float32:
+		y := b.Data().([]float32)
+		for i := range x {
+			if x[i] != y[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestLinearTangentsExact: for s = x·w + b the tangent along (v_w, v_b) is x·v_w + v_b.
+func TestLinearTangentsExact(t *testing.T) {
+	const rows, in = 6, 3
+	x := randomRows(2, rows, in)
+	lin, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := []float64{0.5, -1, 2, 0.25}
+	got, err := diagnose.ScoreTangents(lin, x, rows, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range rows {
+		want := x[r*in]*v[0] + x[r*in+1]*v[1] + x[r*in+2]*v[2] + v[3]
+		near(t, "tangent", got[r], want, 1e-15)
+	}
+	if _, err := diagnose.ScoreTangents(lin, x, rows, v[:3]); !errors.Is(err, diagnose.ErrDirection) {
+		t.Errorf("short direction: error %v, want ErrDirection", err)
+	}
+	if _, err := diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0}); !errors.Is(err, diagnose.ErrDirection) {
+		t.Errorf("NaN direction: error %v, want ErrDirection", err)
+	}
+}
+
+// severeSetup returns a model and a batch on which it ranks badly: the labels follow −x₁.
+func severeSetup(t *testing.T, dt tensor.Dtype) (nn.Model, []float64, []float64) {
+	t.Helper()
+	const rows, in = 60, 4
+	x := randomRows(7, rows, in)
+	labels := make([]float64, rows)
+	for r := range labels {
+		if x[r*in] < -0.3 {
+			labels[r] = 1
+		}
+	}
+	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Seed: 11, Dtype: dt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tilt the model towards +x₁, the wrong way, so that severe pairs exist.
+	ps := m.Params()
+	switch w := ps[0].Value.Data().(type) {
+	case []float64:
+		for c := range 6 {
+			w[c] += 3 * float64(c%2*2-1)
+		}
+	case []float32:
+		for c := range 6 {
+			w[c] += 3 * float32(c%2*2-1)
+		}
+	}
+	switch w := ps[2].Value.Data().(type) {
+	case []float64:
+		for c := range w {
+			w[c] = float64(c%2*2 - 1)
+		}
+	case []float32:
+		for c := range w {
+			w[c] = float32(c%2*2 - 1)
+		}
+	}
+	return m, x, labels
+}
+
+// TestSevereDirectionDescends checks by central differences that moving the parameters along
+// V lowers the severe-pair loss (S fixed at the start) at the rate Norm: the directional
+// derivative is −Norm. Tolerance: the five-point-free central difference with ε = 1e-4 has
+// error O(ε²) ≈ 1e-8 relative for this smooth (tanh) model, so 1e-6.
+func TestSevereDirectionDescends(t *testing.T) {
+	m, x, labels := severeSetup(t, tensor.Float64)
+	rows := len(labels)
+	for _, s := range pairwise.Surrogates() {
+		cfg := pairwise.Config{Surrogate: s}
+		const sev = 0.5
+		d, err := diagnose.SevereDirection(m, x, labels, cfg, sev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Severe == 0 {
+			t.Fatal("no severe pairs")
+		}
+		var n2 float64
+		for _, e := range d.V {
+			n2 += e * e
+		}
+		near(t, "‖V‖", math.Sqrt(n2), 1, 1e-12)
+		s0, err := nn.Scores(m, x, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loss := func(eps float64) float64 {
+			saved, _ := nn.Snapshot(m)
+			defer nn.Restore(m, saved)
+			off := 0
+			for _, p := range m.Params() {
+				w := p.Value.Data().([]float64)
+				for k := range w {
+					w[k] += eps * d.V[off+k]
+				}
+				off += len(w)
+			}
+			f, err := nn.Scores(m, x, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, n, err := diagnose.SevereLoss(f, s0, labels, cfg, sev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != d.Severe {
+				t.Fatalf("SevereLoss counts %d pairs, SevereDirection %d", n, d.Severe)
+			}
+			return l
+		}
+		const eps = 1e-4
+		rate := (loss(eps) - loss(-eps)) / (2 * eps)
+		near(t, s.String()+" directional derivative", rate, -d.Norm, 1e-6)
+		if !(loss(1e-2) < loss(0)) {
+			t.Errorf("%v: a step of 0.01 along V does not lower the severe-pair loss", s)
+		}
+	}
+}
+
+func TestSevereDirectionErrors(t *testing.T) {
+	m, x, labels := severeSetup(t, tensor.Float64)
+	cfg := pairwise.Config{}
+	if _, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
+		t.Errorf("huge M: error %v, want ErrNoSevere", err)
+	}
+	if _, err := diagnose.SevereDirection(m, x, labels, cfg, -1); !errors.Is(err, diagnose.ErrSeverity) {
+		t.Errorf("negative M: error %v, want ErrSeverity", err)
+	}
+	zeros := make([]float64, len(labels))
+	if _, err := diagnose.SevereDirection(m, x, zeros, cfg, 1); !errors.Is(err, diagnose.ErrNoPositives) {
+		t.Errorf("no positives: error %v, want ErrNoPositives", err)
+	}
+	if _, err := diagnose.SevereDirection(m, x[:10], labels, cfg, 1); !errors.Is(err, nn.ErrInput) {
+		t.Errorf("short x: error %v, want nn.ErrInput", err)
+	}
+}
+
+// TestSevereDirectionFloat32 checks that a float32 model gives the float64 model's direction
+// to float32 accuracy.
+func TestSevereDirectionFloat32(t *testing.T) {
+	m64, x, labels := severeSetup(t, tensor.Float64)
+	m32, _, _ := severeSetup(t, tensor.Float32)
+	cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	d64, err := diagnose.SevereDirection(m64, x, labels, cfg, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d32, err := diagnose.SevereDirection(m32, x, labels, cfg, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d32.Severe != d64.Severe {
+		t.Fatalf("severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
+	}
+	for k := range d64.V {
+		if math.Abs(d64.V[k]-d32.V[k]) > 1e-4 {
+			t.Errorf("V[%d]: float64 %v, float32 %v", k, d64.V[k], d32.V[k])
+		}
+	}
+}
+
+// TestSevereLossMatchesPairwise: when every pair is severe, L_M is the all-pairs loss of
+// pairwise.Evaluate.
+func TestSevereLossMatchesPairwise(t *testing.T) {
+	scores := []float64{-3, -2.5, -4, 1, 0.5, 2, 1.5}
+	labels := []float64{1, 1, 1, 0, 0, 0, 0}
+	for _, s := range pairwise.Surrogates() {
+		cfg := pairwise.Config{Surrogate: s, Margin: 0.5}
+		got, n, err := diagnose.SevereLoss(scores, scores, labels, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := pairwise.Evaluate(scores, labels, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 12 {
+			t.Errorf("%v: %d severe pairs, want 12", s, n)
+		}
+		near(t, s.String(), got, want, 1e-14)
+	}
+}

@@ -1,0 +1,44 @@
+// Package diagnose measures whether pairwise AUC training still corrects its worst mistakes:
+// the corrective-power diagnostics of Chen et al., "Pairwise AUC Optimization Needs Corrective
+// Power", arXiv 2610.21743. docs/diagnostics.md derives every quantity and proves the
+// cross-entropy bound.
+//
+// # From scores alone
+//
+// For scores f and 0/1 labels, P the positives and N the negatives, a pair (i, j) ∈ P×N has
+// margin x = f_i − f_j; it is misranked when x < 0 and severely misranked when x < −M for a
+// severity M > 0.
+//
+//   - [Misranking]: the share of misranked pairs, ties counting ½ (1 − AUC).
+//   - [SevereMass]: π_M, the share of severely misranked pairs.
+//   - [CEBound]: (R₊ + R₋)/log(1 + e^{M/2}) with R₊, R₋ the classes' mean cross-entropies of
+//     the scores read as logits; always ≥ π_M, so a cross-entropy warm-up that drives the
+//     risk down also bounds the severe mass.
+//   - [WeightShares]: for margin intervals, each interval's share of the surrogate's total
+//     gradient weight w(x) = −ℓ′(x) divided by its share of pairs.
+//
+// Each is O(n log n) in the batch size (one sort and binary searches), without a pair
+// matrix, except WeightShares for the logistic surrogate, which visits all pairs.
+//
+// # Along a direction
+//
+// [SevereDirection] gives V, the unit steepest-descent direction in parameter space of the
+// surrogate loss over the severe pairs of a selection batch. [ScoreTangents] projects every
+// example's score gradient on it, p_k = ⟨∇θ f_k, V⟩, exactly by forward mode for nn.Linear and
+// nn.MLP. [Project] forms the pair term h(i, j) = w(f_i − f_j)·(p_i − p_j) on an independent
+// logging pool, whose mean is the projected drift (how fast a gradient step moves along V),
+// and splits its variance into the first-order parts VarPos, VarNeg (noise ∝ 1/B) and the
+// pair interaction VarResidual (noise ∝ 1/B²): [Split], [Split.BatchVariance],
+// [Split.FirstOrderShare]. [Hoeffding] does the same for any pair function and [BatchSlope]
+// measures the variance's decay with the batch size by resampling.
+//
+// A run is in a weakly corrective region when severe misrankings persist while the drift and
+// the first-order share are small: the mini-batch noise along V then decays like 1/B² and
+// escapes take much longer. Project costs O(n₊n₋) on the logging pool: a pool of 2000
+// examples takes milliseconds (BenchmarkProject).
+//
+// # Errors
+//
+// Bad (scores, labels) input gives the module's shared errors: ErrEmpty, ErrLength,
+// ErrNonFinite, ErrLabel, ErrNoPositives and ErrNoNegatives (both match ErrOneClass).
+package diagnose

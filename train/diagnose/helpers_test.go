@@ -1,0 +1,73 @@
+package diagnose_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomBatch returns n scores from N(0, spread²) and labels with about a share pos of
+// positives, at least one of each class.
+func randomBatch(seed uint64, n int, pos, spread float64) (scores, labels []float64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	scores, labels = make([]float64, n), make([]float64, n)
+	for i := range scores {
+		scores[i] = spread * rng.NormFloat64()
+		if rng.Float64() < pos {
+			labels[i] = 1
+		}
+	}
+	labels[0], labels[n-1] = 1, 0
+	return scores, labels
+}
+
+// classIndices returns the indices of the positives and of the negatives, in input order.
+func classIndices(labels []float64) (pos, neg []int) {
+	for k, y := range labels {
+		if y == 1 {
+			pos = append(pos, k)
+		} else {
+			neg = append(neg, k)
+		}
+	}
+	return pos, neg
+}
+
+// bruteSplit computes the Hoeffding split of the matrix h[i][j] from its definition.
+func bruteSplit(h [][]float64) (mean, varPos, varNeg, varRes float64) {
+	p, n := len(h), len(h[0])
+	for i := range h {
+		for j := range h[i] {
+			mean += h[i][j]
+		}
+	}
+	mean /= float64(p * n)
+	row, col := make([]float64, p), make([]float64, n)
+	for i := range h {
+		for j := range h[i] {
+			row[i] += h[i][j] / float64(n)
+			col[j] += h[i][j] / float64(p)
+		}
+	}
+	for i := range row {
+		varPos += (row[i] - mean) * (row[i] - mean) / float64(p)
+	}
+	for j := range col {
+		varNeg += (col[j] - mean) * (col[j] - mean) / float64(n)
+	}
+	for i := range h {
+		for j := range h[i] {
+			r := h[i][j] - row[i] - col[j] + mean
+			varRes += r * r / float64(p*n)
+		}
+	}
+	return mean, varPos, varNeg, varRes
+}
+
+// near fails unless |got − want| ≤ tol·max(1, |want|).
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if !(math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))) {
+		t.Errorf("%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
+	}
+}

@@ -1,0 +1,132 @@
+package diagnose
+
+import (
+	"fmt"
+	"github.com/rocops/rocops/internal/check"
+	"math"
+	"math/rand/v2"
+)
+
+// DefaultSizes are the batch sizes BatchSlope uses when given none, as in the fixed-checkpoint
+// experiments of Chen et al., arXiv 2610.21743, appendix B.5 (B = 4 … 64).
+var DefaultSizes = []int{4, 8, 16, 32, 64}
+
+// DefaultReps is the number of resampled batches per size BatchSlope uses when given 0.
+const DefaultReps = 2000
+
+// BatchSlope measures how the variance of a mini-batch mean of h shrinks with the batch size.
+// For each B in sizes it draws reps batches, each of B positives from 0…nPos−1 and B negatives
+// from 0…nNeg−1 uniformly with replacement, takes the mean of h over the batch's B² pairs, and
+// computes the sample variance V_B of those reps means. It returns the least-squares slope of
+// log V_B on log B and its standard error from the fit's residuals,
+//
+//	stderr = sqrt(RSS/(K − 2) / Σ_B (log B − mean log B)²),   K = len(sizes).
+//
+// A slope near −1 says first-order (1/B) noise dominates over the sizes tried, near −2 that
+// only the pair interaction (1/B²) is left. nil sizes means DefaultSizes and reps = 0 means
+// DefaultReps; the draws come from a PCG generator seeded by seed. Cost: reps·Σ B² calls of h.
+//
+// Errors: those of Hoeffding for nPos, nNeg and h; ErrSizes for fewer than three sizes, a
+// size below 1, two equal sizes, or reps below 2; ErrDegenerate when V_B = 0 for some B;
+// ErrNonFinite when h is not finite.
+func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int, seed uint64) (slope, stderr float64, err error) {
+	switch {
+	case nPos < 1:
+		return 0, 0, check.Errorf(pkg, ErrNoPositives, "nPos = %d", nPos)
+	case nNeg < 1:
+		return 0, 0, check.Errorf(pkg, ErrNoNegatives, "nNeg = %d", nNeg)
+	case h == nil:
+		return 0, 0, check.Errorf(pkg, ErrEmpty, "nil pair function")
+	}
+	if sizes == nil {
+		sizes = DefaultSizes
+	}
+	if reps == 0 {
+		reps = DefaultReps
+	}
+	if err := checkSizes(sizes, reps); err != nil {
+		return 0, 0, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x736c6f7065)) // "slope"
+	xs, ys := make([]float64, len(sizes)), make([]float64, len(sizes))
+	for k, b := range sizes {
+		v, err := batchMeanVariance(nPos, nNeg, h, b, reps, rng)
+		if err != nil {
+			return 0, 0, err
+		}
+		xs[k], ys[k] = math.Log(float64(b)), math.Log(v)
+	}
+	slope, stderr = fitLine(xs, ys)
+	return slope, stderr, nil
+}
+
+func checkSizes(sizes []int, reps int) error {
+	if len(sizes) < 3 {
+		return fmt.Errorf("%w: %d sizes, want at least 3 to estimate a slope and its error", ErrSizes, len(sizes))
+	}
+	seen := make(map[int]bool, len(sizes))
+	for _, b := range sizes {
+		if b < 1 || seen[b] {
+			return fmt.Errorf("%w: sizes %v (want distinct sizes of at least 1)", ErrSizes, sizes)
+		}
+		seen[b] = true
+	}
+	if reps < 2 {
+		return fmt.Errorf("%w: %d repetitions, want at least 2", ErrSizes, reps)
+	}
+	return nil
+}
+
+// batchMeanVariance returns the sample variance (divided by reps − 1) of reps batch means of
+// h, each over b positives and b negatives drawn with replacement.
+func batchMeanVariance(nPos, nNeg int, h func(i, j int) float64, b, reps int, rng *rand.Rand) (float64, error) {
+	is, js := make([]int, b), make([]int, b)
+	var mean, m2 float64 // Welford's running mean and sum of squared deviations
+	for r := range reps {
+		for k := range b {
+			is[k], js[k] = rng.IntN(nPos), rng.IntN(nNeg)
+		}
+		var s float64
+		for _, i := range is {
+			for _, j := range js {
+				s += h(i, j)
+			}
+		}
+		x := s / float64(b*b)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, check.Errorf(pkg, ErrNonFinite, "a batch mean of h is %v", x)
+		}
+		d := x - mean
+		mean += d / float64(r+1)
+		m2 += d * (x - mean)
+	}
+	v := m2 / float64(reps-1)
+	if !(v > 0) {
+		return 0, fmt.Errorf("%w at batch size %d", ErrDegenerate, b)
+	}
+	return v, nil
+}
+
+// fitLine returns the least-squares slope of ys on xs and its standard error.
+func fitLine(xs, ys []float64) (slope, stderr float64) {
+	n := float64(len(xs))
+	var mx, my float64
+	for k := range xs {
+		mx += xs[k]
+		my += ys[k]
+	}
+	mx /= n
+	my /= n
+	var sxx, sxy float64
+	for k := range xs {
+		sxx += (xs[k] - mx) * (xs[k] - mx)
+		sxy += (xs[k] - mx) * (ys[k] - my)
+	}
+	slope = sxy / sxx
+	var rss float64
+	for k := range xs {
+		e := ys[k] - my - slope*(xs[k]-mx)
+		rss += e * e
+	}
+	return slope, math.Sqrt(rss / (n - 2) / sxx)
+}

@@ -1,0 +1,71 @@
+package diagnose_test
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train"
+	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/train/diagnose"
+)
+
+// TestDiagnoseBoundAlongTraining checks π_M ≤ CEBound on the training scores after every
+// epoch of a real run: a squared-hinge MLP on the embedded WDBC data, which moves the scores
+// far from the cross-entropy scale the bound is built on.
+func TestDiagnoseBoundAlongTraining(t *testing.T) {
+	ds, err := data.WDBC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := data.FitStandardizer(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Apply(ds); err != nil {
+		t.Fatal(err)
+	}
+	m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{8}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	check := func(train.Epoch) error {
+		scores, err := nn.Scores(m, ds.X, ds.Rows)
+		if err != nil {
+			return err
+		}
+		for _, sev := range []float64{0.5, 1, 2, 4} {
+			mass, err := diagnose.SevereMass(scores, ds.Y, sev)
+			if err != nil {
+				return err
+			}
+			bound, err := diagnose.CEBound(scores, ds.Y, sev)
+			if err != nil {
+				return err
+			}
+			if !(mass <= bound) {
+				t.Errorf("M = %v: π_M = %v > CEBound = %v", sev, mass, bound)
+			}
+		}
+		checked++
+		return nil
+	}
+	tr, err := train.New(m, train.Config{
+		Loss:     train.Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
+		Epochs:   6,
+		Progress: io.Discard,
+		Hooks:    []train.Hook{{Name: "bound", OnEpoch: check}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	if checked != 6 {
+		t.Errorf("checked %d epochs, want 6", checked)
+	}
+}
