@@ -1,5 +1,7 @@
 package pairwise
 
+import "github.com/rocops/rocops/internal/floats"
+
 // hinge is the exact all-pairs hinge (squared = false) or squared hinge (squared = true) loss
 // in O(n log n), from one sort of all n scores.
 //
@@ -25,10 +27,10 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 	neg, pos := 0, b.n0
 	for k, f := range b.scores {
 		if b.labels[k] == 1 {
-			items[pos] = item{key: orderKey(f), ref: k<<1 | 1}
+			items[pos] = item{key: floats.OrderKey(f), ref: k<<1 | 1}
 			pos++
 		} else {
-			items[neg] = item{key: orderKey(f + m), ref: k << 1}
+			items[neg] = item{key: floats.OrderKey(f + m), ref: k << 1}
 			neg++
 		}
 	}
