@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // ErrNoPass is returned (wrapped) by NewPass for a model that is not one of this package's
@@ -127,14 +127,14 @@ func (p *Pass) Grads() []*tensor.Dense { return p.grads }
 // C ← α·op(A)·op(B) + β·C, the matrix–vector product y ← α·op(A)·x + β·y and the rank-one
 // update A ← α·x·yᵀ + A. The output layer, one column wide, takes the last two: they are
 // serial and allocate nothing, where a matrix product may start goroutines.
-type blasOf[T opkit.Float] struct {
+type blasOf[T floats.Float] struct {
 	gemm func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
 	gemv func(tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int)
 	ger  func(m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int)
 }
 
 // passOf is the pass for element type T.
-type passOf[T opkit.Float] struct {
+type passOf[T floats.Float] struct {
 	rows   int
 	x      []T
 	layers []passLayer[T]
@@ -142,7 +142,7 @@ type passOf[T opkit.Float] struct {
 }
 
 // passLayer holds one layer's parameters (the model's own), gradients and buffers.
-type passLayer[T opkit.Float] struct {
+type passLayer[T floats.Float] struct {
 	in, out int
 	act     Activation
 	w, b    []T // the parameters: W (in × out) and b (out)
@@ -151,7 +151,7 @@ type passLayer[T opkit.Float] struct {
 	dz      []T // B × out: ∂L/∂z
 }
 
-func newPassOf[T opkit.Float](n *network, rows int, x []T, grads []*tensor.Dense, bl blasOf[T], data func(*tensor.Dense) []T) *passOf[T] {
+func newPassOf[T floats.Float](n *network, rows int, x []T, grads []*tensor.Dense, bl blasOf[T], data func(*tensor.Dense) []T) *passOf[T] {
 	p := &passOf[T]{rows: rows, x: x, blas: bl, layers: make([]passLayer[T], len(n.layers))}
 	in := n.in
 	for k, l := range n.layers {

@@ -40,7 +40,7 @@ func gather[T floats.Float](x, y []T, ds *data.Dataset, idx []int) {
 }
 
 // labelData returns y's elements, or nil for a nil y.
-func labelData[T opkit.Float](y *tensor.Dense, data func(*tensor.Dense) []T) []T {
+func labelData[T floats.Float](y *tensor.Dense, data func(*tensor.Dense) []T) []T {
 	if y == nil {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/enum"
-	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Optimizer selects the update rule. Gorgonia's AdamW (which never updates the weights),
@@ -112,7 +112,7 @@ func (op *optimizer) step(params, grads []*tensor.Dense) error {
 	return nil
 }
 
-func update[T opkit.Float](op *optimizer, st *[2]any, w, g []T) {
+func update[T floats.Float](op *optimizer, st *[2]any, w, g []T) {
 	if st[0] == nil {
 		st[0], st[1] = make([]T, len(w)), make([]T, len(w))
 	}
