@@ -23,7 +23,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "roctrain:", err)
 		return 2
 	}
-	if err := experiment(ctx, opt, stdout, stderr); err != nil {
+	work := experiment
+	if opt.predict != "" {
+		work = func(_ context.Context, o *options, stdout, stderr io.Writer) error { return predict(o, stdout, stderr) }
+	}
+	if err := work(ctx, opt, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "roctrain:", err)
 		return 1
 	}

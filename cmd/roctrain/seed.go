@@ -41,8 +41,9 @@ type seedResult struct {
 	LearningRate      float64  `json:"learning_rate"`
 	BestEpoch         int      `json:"best_epoch"`
 
-	name     string    // the run's name in -losses
-	fpr, tpr []float64 // the test ROC curve
+	name           string    // the run's name in -losses
+	fpr, tpr       []float64 // the test ROC curve
+	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
 }
 
 // interval is a confidence interval [lo, hi].
@@ -72,7 +73,7 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 		return seedResult{}, err
 	}
 	if o.out != "" {
-		if err := nn.Save(modelPath(o, spec, sp.seed), best.model); err != nil {
+		if err := saveDeployment(modelPath(o, spec, sp.seed), best.model, newSidecar(o, sp, &r)); err != nil {
 			return seedResult{}, err
 		}
 	}
@@ -80,7 +81,7 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 }
 
 // modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds
-// <dir>/<run>.seed<seed>.params.
+// <dir>/<run>.seed<seed>.params; its operating point goes beside it (see sidecarPath).
 func modelPath(o *options, spec runSpec, seed uint64) string {
 	name := spec.name
 	if o.seeds > 1 {
@@ -187,10 +188,11 @@ func measure(o *options, sp *split, m nn.Model, r *seedResult) error {
 	if err != nil {
 		return err
 	}
-	t, _, _, err := metrics.ThresholdAtFPR(valScores, sp.val.Y, o.alpha)
+	t, valFPR, valTPR, err := metrics.ThresholdAtFPR(valScores, sp.val.Y, o.alpha)
 	if err != nil {
 		return err
 	}
+	r.valFPR, r.valTPR = valFPR, valTPR
 	if !math.IsInf(t, 1) {
 		r.DeployedThreshold = &t
 	}
