@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -127,19 +128,11 @@ func newMatrix(dt tensor.Dtype, rows, cols int, xs []float64) (*tensor.Dense, er
 	var backing any
 	switch dt {
 	case tensor.Float64:
-		backing = convert[float64](xs)
+		backing = floats.From64[float64](xs)
 	case tensor.Float32:
-		backing = convert[float32](xs)
+		backing = floats.From64[float32](xs)
 	default:
 		return nil, fmt.Errorf("%w: unsupported dtype %v", ErrInput, dt)
 	}
 	return tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(backing)), nil
-}
-
-func convert[T opkit.Float](xs []float64) []T {
-	out := make([]T, len(xs))
-	for i, x := range xs {
-		out[i] = T(x)
-	}
-	return out
 }

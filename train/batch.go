@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/train/data"
 )
@@ -24,7 +25,7 @@ func fillBatch(x, y *tensor.Dense, ds *data.Dataset, idx []int) error {
 	return nil
 }
 
-func gather[T opkit.Float](x, y []T, ds *data.Dataset, idx []int) {
+func gather[T floats.Float](x, y []T, ds *data.Dataset, idx []int) {
 	c := ds.Cols
 	for k, r := range idx {
 		row := ds.X[r*c : (r+1)*c]

@@ -20,6 +20,18 @@
 // model — and Config.Patience stops training when the metric has not improved for that many
 // epochs. Hooks observe every step and epoch and can stop training.
 //
+// # Corrective-power diagnostics
+//
+// Config.Diagnose measures, every few epochs, whether pairwise training still corrects its
+// worst mistakes (package train/diagnose, docs/diagnostics.md): the misranking ratio, the
+// severe-misranking mass π_M and its cross-entropy bound on a logging pool of training rows,
+// and the drift and the Hoeffding split of the mini-batch noise along the severe-error
+// direction of a separate selection batch. History.Diagnoses holds one Diagnosis per
+// diagnosed epoch. With Diagnose.Intervene, a main-phase diagnosis whose errors and corrective
+// motion stopped improving and whose drift and first-order noise are weak next to the run's
+// own best triggers a few cross-entropy epochs (Phase Intervention) and a recheck; every
+// decision is recorded with its reason.
+//
 // # Keeping the score scale bounded
 //
 // The KDE loss with batch-chosen bandwidths is invariant to shifting and scaling all scores,

@@ -46,6 +46,13 @@ func (p progress) describe(e Epoch, m Metric) {
 	}
 }
 
+// grow adds n steps to the bar's total.
+func (p progress) grow(n int) {
+	if p.bar != nil && n > 0 {
+		p.bar.ChangeMax(p.bar.GetMax() + n)
+	}
+}
+
 func (p progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()

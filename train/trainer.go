@@ -59,6 +59,10 @@ type Config struct {
 	// Progress receives a progress bar; nil = standard error when it is a terminal,
 	// nothing otherwise. Use io.Discard to silence a terminal.
 	Progress io.Writer
+	// Diagnose, when not nil, runs the corrective-power diagnostics during training and,
+	// with Diagnose.Intervene, the diagnose–intervene–recheck protocol (see Diagnose);
+	// nil = off.
+	Diagnose *Diagnose
 }
 
 // Phase says which loss an epoch trained.
@@ -69,11 +73,17 @@ const (
 	Main Phase = iota
 	// Warmup epochs train cross-entropy before the main phase.
 	Warmup
+	// Intervention epochs train cross-entropy inside the main phase, when the
+	// diagnose–intervene–recheck protocol calls for it (Diagnose.Intervene).
+	Intervention
 )
 
 func (p Phase) String() string {
-	if p == Warmup {
+	switch p {
+	case Warmup:
 		return "warmup"
+	case Intervention:
+		return "intervention"
 	}
 	return "main"
 }
@@ -94,6 +104,8 @@ type History struct {
 	Best int
 	// Stopped reports whether early stopping ended training before Config.Epochs.
 	Stopped bool
+	// Diagnoses holds one row per diagnosed epoch when Config.Diagnose is set, in order.
+	Diagnoses []Diagnosis
 }
 
 // StepInfo describes a finished optimiser step, for hooks.
@@ -158,6 +170,13 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if err := cfg.Metric.check(); err != nil {
 		return nil, err
 	}
+	if cfg.Diagnose != nil {
+		d, err := cfg.Diagnose.withDefaults()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Diagnose = &d
+	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
 			return nil, configError("hook %d has no name", i)
@@ -200,12 +219,25 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	bar := newProgress(cfg.Progress, (cfg.WarmupEpochs+cfg.Epochs)*stepsPerEpoch)
 	defer bar.finish()
 
+	var diag *diagnoser
+	if cfg.Diagnose != nil {
+		var err error
+		if diag, err = newDiagnoser(*cfg.Diagnose, cfg.Loss, t.model, train, nPos, nNeg); err != nil {
+			return nil, err
+		}
+	}
+
 	idx := make([]int, b)
 	params := t.params()
-	for e := 1; e <= cfg.WarmupEpochs+cfg.Epochs; e++ {
+	total := cfg.WarmupEpochs + cfg.Epochs // grows by the intervention epochs
+	for e := 1; e <= total; e++ {
 		phase, loss := Main, cfg.Loss
-		if e <= cfg.WarmupEpochs {
+		switch {
+		case e <= cfg.WarmupEpochs:
 			phase, loss = Warmup, Loss(CrossEntropy{})
+		case diag != nil && diag.pending > 0:
+			phase, loss = Intervention, Loss(CrossEntropy{})
+			diag.pending--
 		}
 		st, err := run.step(phase, loss, b, train.Cols)
 		if err != nil {
@@ -246,6 +278,15 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 				return run.fail(err)
 			}
 		}
+		if diag != nil {
+			stopping := phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience
+			extra, err := run.diagnose(diag, ep, e == total || stopping)
+			if err != nil {
+				return run.fail(err)
+			}
+			total += extra
+			bar.grow(extra * stepsPerEpoch)
+		}
 		for _, h := range cfg.Hooks {
 			if h.OnEpoch == nil {
 				continue
@@ -255,7 +296,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			}
 		}
 		if phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience {
-			run.hist.Stopped = e < cfg.WarmupEpochs+cfg.Epochs
+			run.hist.Stopped = e < total
 			break
 		}
 	}

@@ -4,8 +4,10 @@
 // With no flags it trains a multilayer perceptron (30→64→1) on the embedded Breast Cancer
 // Wisconsin (Diagnostic) data with cross-entropy, the KDE-quantile loss at α = 0.1, and the
 // squared-hinge pairwise AUC loss both directly and after a cross-entropy warm-up; prints a
-// table of held-out AUC, partial AUC up to α, true-positive rate at false-positive rate α and
-// training time; and draws the ROC curves of every run into roc.png.
+// table of held-out AUC, partial AUC up to α and true-positive rate at false-positive rate α,
+// each with its 95% interval on the test part, the rates a threshold chosen on the validation
+// part achieves on the test part ("deployed"), and training time; and draws the ROC curves of
+// every run, with the deployed operating points, into roc.png.
 //
 // Usage:
 //
@@ -25,8 +27,10 @@
 //	-lr list         learning rates tried per run; validation picks one (default "0.001,0.003,0.01")
 //	-batch n         rows per step (default 128)
 //	-seed n          seed of the split, the initialisation and the batches (default 1)
+//	-seeds n         repeat everything with seeds -seed, -seed+1, …, -seed+n−1 (default 1)
+//	-boot n          bootstrap resamples of the pAUC and TPR intervals; 0 for none (default 1000)
 //	-plot path       PNG of the ROC curves, "" for none (default "roc.png")
-//	-out dir         save each run's best model to dir/<run>.params
+//	-out dir         save each run's best model to dir/<run>.params (dir/<run>.seed<s>.params with -seeds)
 //	-json            print one JSON object with the results, and nothing else, on stdout
 //
 // Every run starts from the same initial weights, sees the same batches and is tuned the
@@ -34,6 +38,27 @@
 // best validation partial AUC up to α are kept (untuned comparisons between losses mislead).
 // The data is split 60/20/20 into training, validation and test parts, stratified by label,
 // and standardised with the training part's statistics. Figures are those of the test part.
+//
+// Intervals: with one seed, each test figure has a 95% interval on the test part: DeLong's
+// for the AUC (pROC's method), a stratified percentile bootstrap for pAUC and TPR. With
+// -seeds n > 1 each seed has its own split, initialisation and batches; the table shows
+// the mean ± sample standard deviation of each figure over the seeds, then each run's paired
+// difference from the first run on the same seeds with its 95% paired-t interval, marked *
+// where that interval excludes 0. The plot then shows the first seed's curves.
+//
+// Operating point: for each run the threshold is the lowest score whose false-positive rate
+// on the validation part is at most α (metrics.ThresholdAtFPR); "deployed FPR" and "deployed
+// TPR" are the rates flagging score ≥ threshold gives on the test part.
+//
+// JSON (-json): {"results": [...]}, one object per run, with "loss", "warmup_epochs",
+// "alpha", "seeds", the test figures "test_auc", "test_pauc", "test_tpr_at_fpr",
+// "deployed_test_fpr", "deployed_test_tpr", "train_seconds", "learning_rate", "best_epoch"
+// (means over the seeds), "sd" (their sample standard deviations; null for one seed),
+// "paired_vs_first" ({"test_auc": {"diff": d, "ci95": [lo, hi]}, …}; null for the first run
+// and for one seed), "per_seed" (one single-seed object per seed, with "seed"), and the
+// single-split "test_auc_ci95", "test_pauc_ci95", "test_tpr_at_fpr_ci95" ([lo, hi]) and
+// "deployed_threshold", which are null when there are several seeds (see per_seed) or
+// cannot be computed.
 package main
 
 import (

@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train/data"
 )
 
 // roctrain runs the command in-process and returns its exit status, stdout and stderr.
@@ -60,6 +65,19 @@ func TestJSONOnEmbeddedData(t *testing.T) {
 			require.True(t, ok, k)
 			require.True(t, v >= 0 && v <= 1, "%s = %v", k, v)
 		}
+		require.Equal(t, 1.0, r["seeds"])
+		require.Len(t, r["per_seed"], 1)
+		require.Nil(t, r["sd"])
+		require.Nil(t, r["paired_vs_first"])
+		for _, k := range []string{"test_auc_ci95", "test_pauc_ci95", "test_tpr_at_fpr_ci95"} {
+			ci, ok := r[k].([]any)
+			require.True(t, ok, "%s = %v", k, r[k])
+			require.Len(t, ci, 2)
+		}
+		for _, k := range []string{"deployed_threshold", "deployed_test_fpr", "deployed_test_tpr"} {
+			_, ok := r[k].(float64)
+			require.True(t, ok, "%s = %v", k, r[k])
+		}
 		// A scorer trained on WDBC ranks far better than chance whatever the loss.
 		require.Greater(t, r["test_auc"].(float64), 0.9, w.loss)
 		require.Greater(t, r["train_seconds"].(float64), 0.0)
@@ -80,21 +98,35 @@ func TestJSONOnEmbeddedData(t *testing.T) {
 	require.NoError(t, nn.Load(filepath.Join(models, "sqhinge+wu.params"), m))
 }
 
-// Without -json the command prints the table with one row per run and the data credit.
+// Without -json the command prints the table with one row per run, each figure with its
+// interval, the deployed rates and the data credit.
 func TestTable(t *testing.T) {
-	code, stdout, stderr := roctrain(t, "-epochs", "2", "-lr", "0.01", "-losses", "ce,kde", "-plot", "")
+	code, stdout, stderr := roctrain(t, "-epochs", "2", "-lr", "0.01", "-losses", "ce,kde", "-plot", "", "-boot", "50")
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "test TPR@FPR=0.1")
+	require.Contains(t, stdout, "deployed TPR")
 	require.Contains(t, stdout, "UCI Machine Learning Repository")
-	lines := strings.Split(stdout, "\n")
+	require.Contains(t, stderr, "[2/2] seed 1: training kde")
 	rows := 0
-	for _, l := range lines {
+	for _, l := range strings.Split(stdout, "\n") {
 		f := strings.Fields(l)
-		if len(f) == 7 && (f[0] == "ce" || f[0] == "kde") {
+		// loss, warm-up, lr, three figures with two interval fields each, two rates, seconds
+		if len(f) == 15 && (f[0] == "ce" || f[0] == "kde") {
 			rows++
+			require.Regexp(t, `^\[0\.\d{3},$`, f[4], l)
 		}
 	}
 	require.Equal(t, 2, rows, stdout)
+}
+
+// With -seeds the table shows means ± standard deviations and the paired differences.
+func TestTableSeeds(t *testing.T) {
+	code, stdout, stderr := roctrain(t, "-epochs", "2", "-lr", "0.01", "-losses", "ce,kde", "-plot", "", "-boot", "0", "-seeds", "2")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "seeds 1…2")
+	require.Contains(t, stdout, "difference from ce on the same seeds")
+	require.Regexp(t, `(?m)^\s+ce\s+0\s+2\s+0\.\d{4} ± 0\.\d{4}`, stdout)
+	require.Regexp(t, `(?m)^\s+kde\s+0\s+[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\][ *]`, stdout)
 }
 
 func TestCSVInputAndErrors(t *testing.T) {
@@ -149,4 +181,224 @@ func TestFailedRunsDoNotLoseTheOthers(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stderr, "learning rate 1000")
 	require.Contains(t, stdout, `"learning_rate": 0.01`)
+}
+
+// jsonRun is one entry of "results" or "per_seed", as a consumer of -json reads it.
+type jsonRun struct {
+	Loss              string              `json:"loss"`
+	WarmupEpochs      int                 `json:"warmup_epochs"`
+	Seed              uint64              `json:"seed"`
+	Seeds             int                 `json:"seeds"`
+	TestAUC           float64             `json:"test_auc"`
+	TestPAUC          float64             `json:"test_pauc"`
+	TestTPR           float64             `json:"test_tpr_at_fpr"`
+	TestAUCCI         *[2]float64         `json:"test_auc_ci95"`
+	TestPAUCCI        *[2]float64         `json:"test_pauc_ci95"`
+	TestTPRCI         *[2]float64         `json:"test_tpr_at_fpr_ci95"`
+	DeployedThreshold *float64            `json:"deployed_threshold"`
+	DeployedTestFPR   float64             `json:"deployed_test_fpr"`
+	DeployedTestTPR   float64             `json:"deployed_test_tpr"`
+	SD                map[string]float64  `json:"sd"`
+	PairedVsFirst     map[string]jsonDiff `json:"paired_vs_first"`
+	PerSeed           []jsonRun           `json:"per_seed"`
+}
+
+type jsonDiff struct {
+	Diff float64    `json:"diff"`
+	CI95 [2]float64 `json:"ci95"`
+}
+
+// figure reads a per-seed figure by its JSON key.
+func (r jsonRun) figure(key string) float64 {
+	return map[string]float64{
+		"test_auc": r.TestAUC, "test_pauc": r.TestPAUC, "test_tpr_at_fpr": r.TestTPR,
+		"deployed_test_fpr": r.DeployedTestFPR, "deployed_test_tpr": r.DeployedTestTPR,
+	}[key]
+}
+
+func decodeRuns(t *testing.T, stdout string) []jsonRun {
+	t.Helper()
+	var got struct {
+		Results []jsonRun `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout)
+	return got.Results
+}
+
+// -seeds 3 -json: every requested run is there with its three seeds, the summary is the mean
+// and sample standard deviation of its own per-seed figures, and each paired difference is
+// the mean of the per-seed differences from the first run inside its interval.
+func TestSeedsJSON(t *testing.T) {
+	const tol = 1e-12
+	args := []string{"-json", "-plot", "", "-epochs", "2", "-lr", "0.01", "-boot", "50", "-losses", "ce,kde,sqhinge+wu", "-warmup", "1"}
+	code, stdout, stderr := roctrain(t, append(args, "-seeds", "3", "-seed", "4")...)
+	require.Equal(t, 0, code, stderr)
+	runs := decodeRuns(t, stdout)
+	require.Len(t, runs, 3)
+	keys := []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_fpr", "deployed_test_tpr"}
+	for i, want := range []struct {
+		loss   string
+		warmup int
+	}{{"ce", 0}, {"kde", 0}, {"sqhinge", 1}} {
+		r := runs[i]
+		require.Equal(t, want.loss, r.Loss)
+		require.Equal(t, want.warmup, r.WarmupEpochs)
+		require.Equal(t, 3, r.Seeds)
+		require.Len(t, r.PerSeed, 3)
+		for k, s := range r.PerSeed {
+			require.Equal(t, uint64(4+k), s.Seed)
+			require.Equal(t, want.loss, s.Loss)
+			for _, ci := range []*[2]float64{s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI} {
+				require.NotNil(t, ci)
+				require.True(t, 0 <= ci[0] && ci[0] <= ci[1] && ci[1] <= 1, "%v", *ci)
+			}
+			require.True(t, s.TestAUCCI[0] <= s.TestAUC && s.TestAUC <= s.TestAUCCI[1])
+			require.NotNil(t, s.DeployedThreshold)
+		}
+		require.Nil(t, r.TestAUCCI, "no single-split interval on a multi-seed summary")
+		require.Nil(t, r.DeployedThreshold)
+		for _, key := range keys {
+			xs := make([]float64, 3)
+			for k, s := range r.PerSeed {
+				xs[k] = s.figure(key)
+			}
+			m := (xs[0] + xs[1] + xs[2]) / 3
+			v := ((xs[0]-m)*(xs[0]-m) + (xs[1]-m)*(xs[1]-m) + (xs[2]-m)*(xs[2]-m)) / 2
+			require.InDelta(t, m, r.figure(key), tol, "%s mean of %s", want.loss, key)
+			require.InDelta(t, math.Sqrt(v), r.SD[key], tol, "%s sd of %s", want.loss, key)
+		}
+		// The splits differ between seeds, so the figures do too.
+		require.False(t, r.PerSeed[0].TestAUC == r.PerSeed[1].TestAUC && r.PerSeed[1].TestAUC == r.PerSeed[2].TestAUC)
+		if i == 0 {
+			require.Nil(t, r.PairedVsFirst)
+			continue
+		}
+		for _, key := range keys {
+			var d float64
+			for k := range 3 {
+				d += (r.PerSeed[k].figure(key) - runs[0].PerSeed[k].figure(key)) / 3
+			}
+			p, ok := r.PairedVsFirst[key]
+			require.True(t, ok, key)
+			require.InDelta(t, d, p.Diff, tol, key)
+			require.True(t, p.CI95[0] <= p.Diff && p.Diff <= p.CI95[1], "%s: %v", key, p)
+		}
+	}
+
+	// Each repetition is the run a single seed gives: seed 5 alone reproduces the second.
+	code, stdout, stderr = roctrain(t, append(args, "-seeds", "1", "-seed", "5")...)
+	require.Equal(t, 0, code, stderr)
+	single := decodeRuns(t, stdout)
+	for i := range runs {
+		require.Equal(t, 1, single[i].Seeds)
+		require.Equal(t, runs[i].PerSeed[1], single[i].PerSeed[0])
+		require.Equal(t, single[i].PerSeed[0].TestAUC, single[i].TestAUC)
+		require.Equal(t, single[i].PerSeed[0].TestAUCCI, single[i].TestAUCCI)
+	}
+}
+
+// writeCSV writes n rows of three features and a label "y" (one row in four positive, the
+// positives shifted in a and b) and returns the path.
+func writeCSV(t *testing.T, dir string, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("a,y,b,c\n")
+	for i := range n {
+		y := 0
+		if i%4 == 0 {
+			y = 1
+		}
+		u, v, w := math.Sin(float64(i*i)), math.Cos(float64(3*i)), math.Sin(float64(7*i+1))
+		fmt.Fprintf(&b, "%g,%d,%g,%g\n", u+1.5*float64(y), y, 10*v+8*float64(y), w)
+	}
+	path := filepath.Join(dir, "rows.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// A model saved with -out and loaded back by -predict flags exactly the rows whose score,
+// computed here from the checkpoint and the sidecar's standardisation, is at or above the
+// saved threshold — including the validation row that defines the threshold.
+func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := writeCSV(t, dir, 400)
+	models := filepath.Join(dir, "models")
+	code, stdout, stderr := roctrain(t, "-data", csvPath, "-label", "y", "-json", "-out", models, "-plot", "",
+		"-losses", "ce,kde", "-hidden", "", "-epochs", "3", "-lr", "0.01", "-boot", "0")
+	require.Equal(t, 0, code, stderr)
+	runs := decodeRuns(t, stdout)
+	require.Len(t, runs, 2)
+	for _, r := range runs {
+		t.Run(r.Loss, func(t *testing.T) {
+			model := filepath.Join(models, r.Loss+".params")
+			var sc sidecar
+			js, err := os.ReadFile(filepath.Join(models, r.Loss+".json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(js, &sc))
+			require.Equal(t, 1, sc.Version)
+			require.NotNil(t, sc.Threshold)
+			require.Equal(t, *r.DeployedThreshold, *sc.Threshold)
+			require.Equal(t, 0.1, sc.Alpha)
+			require.Equal(t, []string{"a", "b", "c"}, sc.Features)
+			require.Equal(t, r.DeployedTestTPR, sc.TestTPR)
+			require.LessOrEqual(t, sc.ValidationFPR, 0.1)
+
+			code, out, errOut := roctrain(t, "-predict", model, "-data", csvPath)
+			require.Equal(t, 0, code, errOut)
+			recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			require.NoError(t, err)
+			require.Equal(t, []string{"row", "y", "score", "flag"}, recs[0])
+			require.Len(t, recs, 401)
+
+			// Score every row here, from the files alone.
+			m, err := nn.NewMLP(nn.MLPConfig{In: 3})
+			require.NoError(t, err)
+			require.NoError(t, nn.Load(model, m))
+			ds, err := data.LoadCSV(csvPath, data.CSVConfig{Label: "y"})
+			require.NoError(t, err)
+			std, err := data.Standardizer{Mean: sc.Mean, Std: sc.Std}.Apply(ds)
+			require.NoError(t, err)
+			want, err := nn.Scores(m, std.X, std.Rows)
+			require.NoError(t, err)
+
+			flagged, atThreshold := 0, 0
+			for i, rec := range recs[1:] {
+				require.Equal(t, strconv.Itoa(i+1), rec[0])
+				require.Equal(t, strconv.Itoa(int(ds.Y[i])), rec[1])
+				score, err := strconv.ParseFloat(rec[2], 64)
+				require.NoError(t, err)
+				require.Equal(t, want[i], score, "row %d", i+1)
+				wantFlag := "0"
+				if want[i] >= *sc.Threshold {
+					wantFlag = "1"
+					flagged++
+				}
+				if want[i] == *sc.Threshold {
+					atThreshold++
+				}
+				require.Equal(t, wantFlag, rec[3], "row %d, score %v, threshold %v", i+1, want[i], *sc.Threshold)
+			}
+			require.Greater(t, flagged, 0)
+			require.Less(t, flagged, 400)
+			require.Positive(t, atThreshold, "the threshold is the score of a validation row")
+			require.Contains(t, errOut, fmt.Sprintf("flagged %d of 400 rows", flagged))
+		})
+	}
+
+	// A sidecar never applies to another model, and a CSV must hold every feature.
+	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde.params")
+	b, err := os.ReadFile(kde)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(ce, b, 0o644))
+	code, _, stderr = roctrain(t, "-predict", ce, "-data", csvPath)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "describes another model")
+	noB := filepath.Join(dir, "nob.csv")
+	require.NoError(t, os.WriteFile(noB, []byte("a,c\n1,2\n"), 0o644))
+	code, _, stderr = roctrain(t, "-predict", kde, "-data", noB)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, `no column "b"`)
+	code, _, stderr = roctrain(t, "-predict", filepath.Join(dir, "none.params"), "-data", csvPath)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "operating-point file")
 }

@@ -15,11 +15,16 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// plotROC draws the ROC curves of all runs into a PNG at path: the whole curve on the left and
-// the low false-positive region, FPR ≤ min(1, 3α), on the right, with the operating point α
-// marked in both.
-func plotROC(path string, results []result, alpha float64) error {
-	full, err := rocPanel(results, alpha, 1, 0, "ROC curve")
+// plotROC draws the test ROC curves of the runs of one seed into a PNG at path: the whole
+// curve on the left and the low false-positive region, FPR ≤ min(1, 3α), on the right, with
+// the line FPR = α and each run's deployed operating point marked in both. note, if not
+// empty, is added to the left panel's title.
+func plotROC(path string, results []seedResult, alpha float64, note string) error {
+	title := "ROC curve"
+	if note != "" {
+		title += " (" + note + ")"
+	}
+	full, err := rocPanel(results, alpha, 1, 0, title)
 	if err != nil {
 		return err
 	}
@@ -40,7 +45,7 @@ func plotROC(path string, results []result, alpha float64) error {
 
 // zoomFloor is the lower TPR limit of the low-FPR panel: a little below the lowest TPR any
 // run reaches at FPR 0, so that the curves fill the panel.
-func zoomFloor(results []result) float64 {
+func zoomFloor(results []seedResult) float64 {
 	low := 1.0
 	for _, r := range results {
 		at0 := 0.0
@@ -55,8 +60,8 @@ func zoomFloor(results []result) float64 {
 }
 
 // rocPanel plots every run's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with a
-// dashed line at FPR = α.
-func rocPanel(results []result, alpha, xMax, yMin float64, title string) (*plot.Plot, error) {
+// dashed line at FPR = α and a disc at each run's deployed operating point.
+func rocPanel(results []seedResult, alpha, xMax, yMin float64, title string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "false-positive rate"
@@ -81,7 +86,25 @@ func rocPanel(results []result, alpha, xMax, yMin float64, title string) (*plot.
 		l.Width = vg.Points(1.8)
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s (TPR@α %.3f)", r.name, r.TestTPR), l)
+		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
+			dot, err := plotter.NewScatter(plotter.XYs{{X: r.DeployedTestFPR, Y: r.DeployedTestTPR}})
+			if err != nil {
+				return nil, fmt.Errorf("plotting %s: %w", r.name, err)
+			}
+			dot.Color = plotutil.Color(i)
+			dot.Shape = draw.CircleGlyph{}
+			dot.Radius = vg.Points(4)
+			p.Add(dot)
+		}
 	}
+	legendDot, err := plotter.NewScatter(plotter.XYs{{X: -1, Y: -1}}) // off the axes; legend only
+	if err != nil {
+		return nil, err
+	}
+	legendDot.Color = color.Gray{Y: 60}
+	legendDot.Shape = draw.CircleGlyph{}
+	legendDot.Radius = vg.Points(4)
+	p.Legend.Add("deployed (validation threshold)", legendDot)
 	mark, err := plotter.NewLine(plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}})
 	if err != nil {
 		return nil, err

@@ -1,5 +1,7 @@
 package pairwise
 
+import "github.com/rocops/rocops/internal/floats"
+
 // hinge is the exact all-pairs hinge (squared = false) or squared hinge (squared = true) loss
 // in O(n log n), from one sort of all n scores.
 //
@@ -46,13 +48,13 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 	for k, f := range b.scores {
 		switch {
 		case b.labels[k] == 1:
-			items[pos] = item{key: orderKey(f), ref: k<<1 | 1}
+			items[pos] = item{key: floats.OrderKey(f), ref: k<<1 | 1}
 			pos++
 		case rest[k] > 0:
-			items[above] = item{key: orderKey(f + m), ref: k << 1}
+			items[above] = item{key: floats.OrderKey(f + m), ref: k << 1}
 			above++
 		default:
-			items[below] = item{key: orderKey(f + m), ref: k << 1}
+			items[below] = item{key: floats.OrderKey(f + m), ref: k << 1}
 			below++
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // tolExact is the relative tolerance of the fast algorithms against the naive loop: both sum
@@ -263,10 +265,10 @@ func TestRadixSort(t *testing.T) {
 		}
 		items := make([]item, n)
 		for k, x := range xs {
-			items[k] = item{key: orderKey(x), ref: k << 1}
+			items[k] = item{key: floats.OrderKey(x), ref: k << 1}
 			require.Equal(t, x == 0, items[k].value() == 0 && !math.Signbit(items[k].value()))
 			if x != 0 {
-				require.Equal(t, x, items[k].value(), "keyValue inverts orderKey")
+				require.Equal(t, x, items[k].value(), "value inverts floats.OrderKey")
 			}
 		}
 		sorted := radixSort(items, make([]item, n))

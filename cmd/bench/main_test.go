@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tinyArgs run the whole command on tiny sizes in a second or two: every kernel, baseline and
+// floor, every training loss, the report and the plots.
+var tinyArgs = []string{"-quick", "-n", "64,2^7", "-batch", "32,64", "-repeats", "2", "-min", "1ms"}
+
+// runTiny runs the command with tinyArgs and extra, returning standard output.
+func runTiny(t *testing.T, extra ...string) []byte {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if err := run(append(append([]string{}, tinyArgs...), extra...), &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "done") {
+		t.Errorf("no progress on standard error: %q", stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// TestQuick runs the command once with every output: -json on standard output, -out and -doc.
+func TestQuick(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "benchmarks.md")
+	const before, after = "# Benchmarks\n\nHand-written.\n\n", "\nMore hand-written text.\n"
+	if err := os.WriteFile(doc, []byte(before+beginMarker+"\nold report\n"+endMarker+after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "bench")
+	var rep report
+	if err := json.Unmarshal(runTiny(t, "-json", "-out", out, "-doc", doc), &rep); err != nil {
+		t.Fatalf("the JSON does not parse: %v", err)
+	}
+	checkFigures(t, &rep)
+	checkOutputs(t, out, doc, before, after)
+}
+
+// checkFigures checks the figures of a run with tinyArgs.
+func checkFigures(t *testing.T, rep *report) {
+	t.Helper()
+	if rep.Env.GoVersion == "" || rep.Env.BLAS == "" || rep.Env.GOMAXPROCS < 1 || rep.Env.Command == "" {
+		t.Errorf("environment incomplete: %+v", rep.Env)
+	}
+
+	// Every kernel is present, ran at both sizes with positive times and allocations.
+	got := map[string]*series{}
+	for _, s := range rep.Kernels {
+		got[s.Name] = s
+	}
+	kinds := map[kind]int{}
+	for _, k := range kernels() {
+		s := got[k.Name]
+		if s == nil {
+			t.Errorf("kernel %s missing", k.Name)
+			continue
+		}
+		kinds[s.Kind]++
+		if len(s.Points) != 2 || s.Stopped != "" {
+			t.Errorf("%s: %d points, stopped %q; want both sizes", k.Name, len(s.Points), s.Stopped)
+		}
+		for _, p := range s.Points {
+			if !(p.Seconds.Median > 0) || p.Seconds.Min > p.Seconds.Median || p.Seconds.Median > p.Seconds.Max ||
+				p.Seconds.Repeats != 2 || p.Bytes <= 0 {
+				t.Errorf("%s at n = %d: bad figures %+v", k.Name, p.N, p)
+			}
+		}
+	}
+	// The KDE and pairwise baselines, the two floors.
+	if kinds[baseline] != 6 || kinds[floor] != 2 {
+		t.Errorf("kinds %v: want 6 baselines and 2 floors", kinds)
+	}
+
+	// Every training loss and the floor at both batch sizes.
+	for _, b := range []int{32, 64} {
+		for _, l := range append(lossNames(), matmulFloor) {
+			tp, ok := rep.step(l, b)
+			if !ok {
+				t.Errorf("training %s at batch %d missing", l, b)
+				continue
+			}
+			if !(tp.ExamplesPerSecond > 0) || math.IsInf(tp.ExamplesPerSecond, 0) {
+				t.Errorf("training %s at batch %d: %v examples/s", l, b, tp.ExamplesPerSecond)
+			}
+		}
+	}
+
+	// Every ratio is finite and positive, and there is one per pair, size or batch.
+	want := 2*len(kernelRatios()) + 2*(2*len(lossNames())-1)
+	if len(rep.Ratios) != want {
+		t.Errorf("%d ratios, want %d", len(rep.Ratios), want)
+	}
+	for _, r := range rep.Ratios {
+		if !(r.Value > 0) || math.IsInf(r.Value, 0) {
+			t.Errorf("ratio %s ÷ %s at %d is %v", r.Num, r.Den, r.N, r.Value)
+		}
+	}
+}
+
+// checkOutputs checks the files of -out and the document of -doc.
+func checkOutputs(t *testing.T, out, doc, before, after string) {
+	t.Helper()
+	for _, name := range []string{"kde.png", "pairwise.png", "metrics.png", "training.png"} {
+		f, err := os.Open(filepath.Join(out, name))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		f.Close()
+	}
+	var rep report
+	if b, err := os.ReadFile(filepath.Join(out, "figures.json")); err != nil {
+		t.Error(err)
+	} else if err := json.Unmarshal(b, &rep); err != nil {
+		t.Errorf("figures.json: %v", err)
+	}
+	readme, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"# Benchmark report", "](kde.png)", "| 2^7 |", "naive/pairwise/sqhinge", "GOMAXPROCS"} {
+		if !strings.Contains(string(readme), s) {
+			t.Errorf("README.md lacks %q", s)
+		}
+	}
+
+	// The document keeps its own text and gets the report between the markers, one heading
+	// level down, linking the plots in bench/.
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if !strings.HasPrefix(text, before+beginMarker+"\n## Benchmark report") || !strings.HasSuffix(text, endMarker+after) {
+		t.Errorf("the document's own text changed:\n%s", text)
+	}
+	if strings.Contains(text, "old report") || !strings.Contains(text, "](bench/pairwise.png)") {
+		t.Errorf("the report was not spliced in with links into bench/")
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-n", "2^5..2^3"}, {"-n", "12"}, {"-n", "64,32"}, {"-n", "x"}, {"-repeats", "-1"},
+		{"-mem-budget", "0"}, {"-doc", "x.md"}, {"stray"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := run(args, &stdout, &stderr); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	got, err := parseSizes("2^4..2^6, 100,2^8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{16, 32, 64, 100, 256}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// A kernel is one timed computation across sizes n.
+type kernel struct {
+	Name   string // unique, such as "pairwise/hinge/exact"
+	Label  string // legend of the plots
+	Kind   kind
+	Growth float64 // the cost's exponent in n, to predict the next size: 1 for O(n log n), 2 for pairs
+	// prepare builds what one call needs for the batch (a graph, buffers) and returns the call.
+	prepare func(b *batch) (func() error, error)
+}
+
+type kind string
+
+const (
+	op       kind = "op"
+	baseline kind = "baseline"
+	floor    kind = "floor"
+)
+
+// batch is the benchmark's input at one size: n scores with 10% positives, negatives N(0, 1)
+// and positives N(1.5, 1), in random order.
+type batch struct {
+	scores, labels []float64
+	nPos           int
+}
+
+func newBatch(n int) *batch {
+	rng := rand.New(rand.NewPCG(uint64(n), 0x62656e6368)) // "bench"
+	b := &batch{scores: make([]float64, n), labels: make([]float64, n), nPos: max(1, n/10)}
+	for i := range b.nPos {
+		b.labels[i] = 1
+	}
+	rng.Shuffle(n, func(i, j int) { b.labels[i], b.labels[j] = b.labels[j], b.labels[i] })
+	for i := range b.scores {
+		b.scores[i] = rng.NormFloat64() + 1.5*b.labels[i]
+	}
+	return b
+}
+
+// stats are the repeats of one figure.
+type stats struct {
+	Median  float64 `json:"median"`
+	Min     float64 `json:"min"`
+	Max     float64 `json:"max"`
+	Repeats int     `json:"repeats"`
+}
+
+func summarize(xs []float64) stats {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return stats{Median: m, Min: s[0], Max: s[len(s)-1], Repeats: len(s)}
+}
+
+// Spread is half the range of the repeats relative to their median.
+func (s stats) Spread() float64 { return (s.Max - s.Min) / (2 * s.Median) }
+
+// point is a kernel's figures at one n.
+type point struct {
+	N       int   `json:"n"`
+	Seconds stats `json:"seconds"` // per call
+	Calls   int   `json:"calls"`   // calls timed per repeat
+	// Bytes is the heap allocated by building the kernel and running one cold call after a
+	// full collection: an upper bound on the heap the call needs at its peak.
+	Bytes int64 `json:"bytes"`
+}
+
+// series is a kernel's figures over n.
+type series struct {
+	Name   string  `json:"name"`
+	Label  string  `json:"label"`
+	Kind   kind    `json:"kind"`
+	Points []point `json:"points"`
+	// Stopped says why the kernel was not run from StoppedAt on; empty when it ran at every n.
+	Stopped   string `json:"stopped,omitempty"`
+	StoppedAt int    `json:"stopped_at,omitempty"`
+}
+
+func (s *series) at(n int) (point, bool) {
+	for _, p := range s.Points {
+		if p.N == n {
+			return p, true
+		}
+	}
+	return point{}, false
+}
+
+// measureKernels times every kernel at every size of the settings, interleaving the repeats
+// of the kernels at each size.
+func measureKernels(rep *report, prog *progress) error {
+	ks := kernels()
+	rep.Kernels = make([]*series, len(ks))
+	for i, k := range ks {
+		rep.Kernels[i] = &series{Name: k.Name, Label: k.Label, Kind: k.Kind}
+	}
+	s := rep.Settings
+	for si, n := range s.Sizes {
+		b := newBatch(n)
+		type active struct {
+			i     int
+			call  func() error
+			calls int
+			times []float64
+			bytes int64
+		}
+		var act []*active
+		for i, k := range ks {
+			sr := rep.Kernels[i]
+			if sr.Stopped != "" {
+				continue
+			}
+			if why := overBudget(sr, k, n, s); why != "" {
+				sr.Stopped, sr.StoppedAt = why, n
+				prog.note(fmt.Sprintf("%s stopped at n = %d: %s", k.Name, n, why))
+				continue
+			}
+			prog.line(fmt.Sprintf("size %d/%d (n = %d): preparing %s", si+1, len(s.Sizes), n, k.Name))
+			call, bytes, first, err := coldCall(k, b)
+			if err != nil {
+				return fmt.Errorf("%s at n = %d: %w", k.Name, n, err)
+			}
+			// A second, warm call sets the number of calls per repeat.
+			t0 := time.Now()
+			if err := call(); err != nil {
+				return fmt.Errorf("%s at n = %d: %w", k.Name, n, err)
+			}
+			warm := min(time.Since(t0), first)
+			calls := 1
+			if warm < s.MinTime {
+				calls = int(math.Ceil(float64(s.MinTime) / float64(max(warm, time.Microsecond))))
+			}
+			act = append(act, &active{i: i, call: call, calls: calls, bytes: bytes})
+		}
+		for r := range s.Repeats {
+			for _, a := range act {
+				prog.line(fmt.Sprintf("size %d/%d (n = %d): repeat %d/%d of %s", si+1, len(s.Sizes), n, r+1, s.Repeats, ks[a.i].Name))
+				t0 := time.Now()
+				for range a.calls {
+					if err := a.call(); err != nil {
+						return fmt.Errorf("%s at n = %d: %w", ks[a.i].Name, n, err)
+					}
+				}
+				a.times = append(a.times, time.Since(t0).Seconds()/float64(a.calls))
+			}
+		}
+		for _, a := range act {
+			sr := rep.Kernels[a.i]
+			sr.Points = append(sr.Points, point{N: n, Seconds: summarize(a.times), Calls: a.calls, Bytes: a.bytes})
+		}
+	}
+	return nil
+}
+
+// coldCall prepares k for b and runs it once after a full collection, returning the call,
+// the heap allocated by preparing and calling, and the call's time.
+func coldCall(k kernel, b *batch) (func() error, int64, time.Duration, error) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC() // a second cycle empties the sync.Pools, so that pooled scratch counts too
+	runtime.ReadMemStats(&before)
+	call, err := k.prepare(b)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	t0 := time.Now()
+	if err := call(); err != nil {
+		return nil, 0, 0, err
+	}
+	first := time.Since(t0)
+	runtime.ReadMemStats(&after)
+	return call, int64(after.TotalAlloc - before.TotalAlloc), first, nil
+}
+
+// overBudget returns why k must not run at n: the time or heap of one call predicted from its
+// last size, scaled by (n/n')^Growth, beyond the budgets; "" when it may run.
+func overBudget(sr *series, k kernel, n int, s settings) string {
+	if len(sr.Points) == 0 {
+		return ""
+	}
+	last := sr.Points[len(sr.Points)-1]
+	scale := math.Pow(float64(n)/float64(last.N), k.Growth)
+	if t := last.Seconds.Median * scale; t > s.TimeBudget.Seconds() {
+		return fmt.Sprintf("one call would take about %s (%s at n = %d, cost ∝ n^%g), over the budget of %s",
+			fmtSeconds(t), fmtSeconds(last.Seconds.Median), last.N, k.Growth, fmtSeconds(s.TimeBudget.Seconds()))
+	}
+	if m := float64(last.Bytes) * scale; m > float64(s.MemBudget) {
+		return fmt.Sprintf("one call would allocate about %s (%s at n = %d, ∝ n^%g), over the budget of %s",
+			fmtBytes(m), fmtBytes(float64(last.Bytes)), last.N, k.Growth, fmtBytes(float64(s.MemBudget)))
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// agreeTol is how closely a naive baseline must reproduce the fused op: the loss to within
+// agreeTol relative to its size, each gradient component to within agreeTol relative to the
+// largest component. Both sides are float64 computations of the same formulas (for the KDE
+// loss, τ is a root found to the last bit by two different solvers), so they differ by
+// rounding only.
+const agreeTol = 1e-10
+
+// agreement returns the relative differences of the losses and of the gradients.
+func agreement(l, wantL float64, g, wantG []float64) (dl, dg float64) {
+	var scale float64
+	for _, x := range wantG {
+		scale = max(scale, math.Abs(x))
+	}
+	for i := range wantG {
+		dg = max(dg, math.Abs(g[i]-wantG[i])/scale)
+	}
+	return math.Abs(l-wantL) / math.Abs(wantL), dg
+}
+
+// sizes of the agreement tests: the smallest has one positive class of a single score
+// (rule fallback is not exercised: n/10 ≥ 2 from n = 20 on).
+var agreeSizes = []int{20, 100, 1000}
+
+func TestNaiveKDEMatchesGradient(t *testing.T) {
+	for _, n := range agreeSizes {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			b := newBatch(n)
+			want, res, err := kdequantile.Gradient(b.scores, b.labels, kdequantile.Config{Alpha: kdeAlpha})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := newNaiveKDE(n, kdeAlpha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for run := range 2 { // the second run checks that the graph takes new inputs
+				l, g, err := k.run(b.scores, b.labels)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dl, dg := agreement(l, res.Loss, g, want)
+				if dl > agreeTol || dg > agreeTol {
+					t.Errorf("run %d: loss %v, fused %v (rel. diff %.2g); gradient rel. diff %.2g; tolerance %g",
+						run, l, res.Loss, dl, dg, agreeTol)
+				}
+				b.scores[0] += 0.25 // a different batch for the second run
+				want, res, err = kdequantile.Gradient(b.scores, b.labels, kdequantile.Config{Alpha: kdeAlpha})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestNaivePairwiseMatchesGradient(t *testing.T) {
+	for _, s := range pairwise.Surrogates() {
+		for _, n := range agreeSizes {
+			t.Run(fmt.Sprintf("surrogate=%v/n=%d", s, n), func(t *testing.T) {
+				b := newBatch(n)
+				p, err := newNaivePairwise(s, b.labels)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for run := range 2 {
+					want, wantL, err := pairwise.Gradient(b.scores, b.labels, pairwise.Config{Surrogate: s})
+					if err != nil {
+						t.Fatal(err)
+					}
+					l, g, err := p.run(b.scores, b.labels)
+					if err != nil {
+						t.Fatal(err)
+					}
+					dl, dg := agreement(l, wantL, g, want)
+					if dl > agreeTol || dg > agreeTol {
+						t.Errorf("run %d: loss %v, fused %v (rel. diff %.2g); gradient rel. diff %.2g; tolerance %g",
+							run, l, wantL, dl, dg, agreeTol)
+					}
+					b.scores[0] += 0.25
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rocops/rocops/train"
+)
+
+// options are the command's flags.
+type options struct {
+	data, label  string
+	alpha        float64
+	losses       string
+	warmup       int
+	epochs       int
+	hidden       string
+	lrs          string
+	batch        int
+	seed         uint64
+	seeds        int
+	boot         int
+	plot, out    string
+	predict      string
+	json         bool
+	progress     io.Writer // nil: the trainer's default (standard error when it is a terminal)
+	hiddenSizes  []int
+	learningRate []float64
+	runs         []runSpec
+}
+
+// runSpec is one training run: a loss, possibly after a cross-entropy warm-up.
+type runSpec struct {
+	name   string // as given in -losses, such as "sqhinge+wu"
+	loss   train.Loss
+	warmup int
+}
+
+// seedList returns the seeds of the repetitions: -seed, -seed+1, …, -seed+N−1.
+func (o *options) seedList() []uint64 {
+	s := make([]uint64, o.seeds)
+	for k := range s {
+		s[k] = o.seed + uint64(k)
+	}
+	return s
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	opt := &options{}
+	fs := flag.NewFlagSet("roctrain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&opt.data, "data", "", "training data CSV (header row, numeric features, 0/1 label); default: the embedded WDBC data")
+	fs.StringVar(&opt.label, "label", "", "label column; default: the last column")
+	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
+	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", "comma-separated runs: "+strings.Join(train.LossNames, ", ")+`; a "+wu" suffix adds a cross-entropy warm-up`)
+	fs.IntVar(&opt.warmup, "warmup", 10, `cross-entropy warm-up epochs of the "+wu" runs`)
+	fs.IntVar(&opt.epochs, "epochs", 60, "epochs of each run's loss")
+	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated; "" for a linear scorer`)
+	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one")
+	fs.IntVar(&opt.batch, "batch", 128, "rows per step")
+	fs.Uint64Var(&opt.seed, "seed", 1, "seed of the split, the initialisation and the batches of the first repetition")
+	fs.IntVar(&opt.seeds, "seeds", 1, "repetitions with seeds -seed, -seed+1, …: each has its own split, initialisation and batches")
+	fs.IntVar(&opt.boot, "boot", 1000, "bootstrap resamples of the pAUC and TPR intervals; 0 for none")
+	fs.StringVar(&opt.plot, "plot", "roc.png", `PNG of the ROC curves; "" for none`)
+	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in, as <run>.params")
+	fs.StringVar(&opt.predict, "predict", "", "classify the rows of -data with this model saved by -out (and the .json beside it) instead of training")
+	fs.BoolVar(&opt.json, "json", false, "print one JSON object with the results, and nothing else, on stdout")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if opt.predict != "" {
+		return opt, nil // the training flags do not apply
+	}
+	return opt, opt.check()
+}
+
+// check validates the flags and fills the parsed fields.
+func (o *options) check() error {
+	if !(o.alpha > 0 && o.alpha < 1) {
+		return fmt.Errorf("-alpha must be in (0, 1), got %v", o.alpha)
+	}
+	if o.warmup < 0 || o.epochs < 1 || o.batch < 2 {
+		return fmt.Errorf("need -warmup ≥ 0, -epochs ≥ 1 and -batch ≥ 2")
+	}
+	if o.seeds < 1 {
+		return fmt.Errorf("-seeds must be at least 1, got %d", o.seeds)
+	}
+	if o.boot < 0 {
+		return fmt.Errorf("-boot must be at least 0, got %d", o.boot)
+	}
+	var err error
+	if o.hiddenSizes, err = parseList(o.hidden, strconv.Atoi); err != nil {
+		return fmt.Errorf("-hidden: %w", err)
+	}
+	if o.learningRate, err = parseList(o.lrs, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
+		return fmt.Errorf("-lr: %w", err)
+	}
+	if len(o.learningRate) == 0 {
+		return errors.New("-lr: need at least one learning rate")
+	}
+	for _, lr := range o.learningRate {
+		if !(lr > 0) || math.IsInf(lr, 0) {
+			return fmt.Errorf("-lr: bad learning rate %v", lr)
+		}
+	}
+	names, err := parseList(o.losses, func(s string) (string, error) { return s, nil })
+	if err != nil || len(names) == 0 {
+		return errors.New("-losses: need at least one loss")
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			return fmt.Errorf("-losses: %q is listed twice", name)
+		}
+		seen[name] = true
+		spec := runSpec{name: name}
+		base, wu := strings.CutSuffix(name, "+wu")
+		if wu {
+			spec.warmup = o.warmup
+		}
+		if spec.loss, err = train.ParseLoss(base, o.alpha); err != nil {
+			return fmt.Errorf("-losses: %w", err)
+		}
+		o.runs = append(o.runs, spec)
+	}
+	return nil
+}
+
+// parseList splits a comma-separated list and parses its items; "" is the empty list.
+func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("bad item %q", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

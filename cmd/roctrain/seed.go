@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train"
+	"github.com/rocops/rocops/train/metrics"
+)
+
+// seedResult is one run on one seed: an entry of "per_seed" in the JSON output, and the
+// whole result when -seeds is 1.
+type seedResult struct {
+	Loss         string  `json:"loss"`
+	WarmupEpochs int     `json:"warmup_epochs"`
+	Alpha        float64 `json:"alpha"`
+	Seed         uint64  `json:"seed"`
+	TestAUC      float64 `json:"test_auc"`
+	TestPAUC     float64 `json:"test_pauc"`
+	TestTPR      float64 `json:"test_tpr_at_fpr"`
+	// The 95% intervals of the three test figures on this split: DeLong's for the AUC, the
+	// stratified percentile bootstrap's (-boot resamples) for the others; null when they
+	// cannot be computed (fewer than two test rows of a class; -boot 0).
+	TestAUCCI  *interval `json:"test_auc_ci95"`
+	TestPAUCCI *interval `json:"test_pauc_ci95"`
+	TestTPRCI  *interval `json:"test_tpr_at_fpr_ci95"`
+	// The operating point chosen on the validation part: flag score ≥ DeployedThreshold, the
+	// lowest threshold whose validation FPR is at most α (null when even the top validation
+	// score exceeds it, which flags nothing), and the rates it achieves on the test part.
+	DeployedThreshold *float64 `json:"deployed_threshold"`
+	DeployedTestFPR   float64  `json:"deployed_test_fpr"`
+	DeployedTestTPR   float64  `json:"deployed_test_tpr"`
+	TrainSeconds      float64  `json:"train_seconds"`
+	LearningRate      float64  `json:"learning_rate"`
+	BestEpoch         int      `json:"best_epoch"`
+
+	name           string    // the run's name in -losses
+	fpr, tpr       []float64 // the test ROC curve
+	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
+}
+
+// interval is a confidence interval [lo, hi].
+type interval [2]float64
+
+// tuned is the outcome of training one run with every learning rate on one seed.
+type tuned struct {
+	model nn.Model
+	hist  *train.History
+	lr    float64
+}
+
+// runOnce trains spec on one seed's split, keeps its best model (see tune), measures it and
+// saves it when -out is set.
+func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Writer) (seedResult, error) {
+	start := time.Now()
+	best, err := tune(ctx, o, sp, spec, stderr)
+	if err != nil {
+		return seedResult{}, err
+	}
+	r := seedResult{
+		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
+		TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr, BestEpoch: best.hist.Epochs[best.hist.Best].Index,
+		name: spec.name,
+	}
+	if err := measure(o, sp, best.model, &r); err != nil {
+		return seedResult{}, err
+	}
+	if o.out != "" {
+		if err := saveDeployment(modelPath(o, spec, sp.seed), best.model, newSidecar(o, sp, &r)); err != nil {
+			return seedResult{}, err
+		}
+	}
+	return r, nil
+}
+
+// modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds
+// <dir>/<run>.seed<seed>.params; its operating point goes beside it (see sidecarPath).
+func modelPath(o *options, spec runSpec, seed uint64) string {
+	name := spec.name
+	if o.seeds > 1 {
+		name += fmt.Sprintf(".seed%d", seed)
+	}
+	return filepath.Join(o.out, name+".params")
+}
+
+// tune trains spec once per learning rate and keeps the model with the best validation
+// partial AUC up to α. A learning rate whose training fails part-way still competes with the
+// weights of its best epoch (the trainer restores them); its error is reported on stderr.
+func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Writer) (tuned, error) {
+	var (
+		best      tuned
+		bestScore = math.Inf(-1)
+		errs      []error
+	)
+	for _, lr := range o.learningRate {
+		m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: o.hiddenSizes, Seed: sp.seed})
+		if err != nil {
+			return tuned{}, err
+		}
+		tr, err := train.New(m, train.Config{
+			Loss:         spec.loss,
+			WarmupEpochs: spec.warmup,
+			Epochs:       o.epochs,
+			BatchSize:    o.batch,
+			LearningRate: lr,
+			Metric:       train.PartialAUC(o.alpha),
+			Seed:         sp.seed,
+			Progress:     o.progress,
+		})
+		if err != nil {
+			return tuned{}, err
+		}
+		hist, err := tr.Fit(ctx, sp.train, sp.val)
+		if err != nil {
+			if ctx.Err() != nil {
+				return tuned{}, err
+			}
+			err = fmt.Errorf("learning rate %g: %w", lr, err)
+			errs = append(errs, err)
+			if hist == nil || hist.Best < 0 {
+				fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
+				continue
+			}
+			fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, hist.Epochs[hist.Best].Index)
+		}
+		if score := hist.Epochs[hist.Best].Metric; score > bestScore {
+			best, bestScore = tuned{model: m, hist: hist, lr: lr}, score
+		}
+	}
+	if best.model == nil {
+		return tuned{}, errors.Join(errs...)
+	}
+	return best, nil
+}
+
+// measure fills r's test figures, their intervals and the deployed operating point.
+func measure(o *options, sp *split, m nn.Model, r *seedResult) error {
+	scores, err := nn.Scores(m, sp.test.X, sp.test.Rows)
+	if err != nil {
+		return err
+	}
+	y := sp.test.Y
+	if r.TestPAUC, err = metrics.PartialAUC(scores, y, o.alpha); err != nil {
+		return err
+	}
+	if r.TestTPR, err = metrics.TPRAtFPR(scores, y, o.alpha); err != nil {
+		return err
+	}
+	if r.fpr, r.tpr, _, err = metrics.ROC(scores, y); err != nil {
+		return err
+	}
+	auc, variance, err := metrics.DeLong(scores, y)
+	switch {
+	case errors.Is(err, metrics.ErrTooFew):
+		if auc, err = metrics.AUC(scores, y); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	default:
+		half := z975 * math.Sqrt(variance)
+		r.TestAUCCI = &interval{max(0, auc-half), min(1, auc+half)}
+	}
+	r.TestAUC = auc
+	if o.boot > 0 {
+		pauc := func(s, y []float64) (float64, error) { return metrics.PartialAUC(s, y, o.alpha) }
+		tpr := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, o.alpha) }
+		for _, b := range []struct {
+			dst  **interval
+			stat func(s, y []float64) (float64, error)
+		}{{&r.TestPAUCCI, pauc}, {&r.TestTPRCI, tpr}} {
+			lo, hi, err := metrics.Bootstrap(scores, y, b.stat, o.boot, 0.95, sp.seed)
+			if err != nil {
+				return err
+			}
+			*b.dst = &interval{lo, hi}
+		}
+	}
+
+	valScores, err := nn.Scores(m, sp.val.X, sp.val.Rows)
+	if err != nil {
+		return err
+	}
+	t, valFPR, valTPR, err := metrics.ThresholdAtFPR(valScores, sp.val.Y, o.alpha)
+	if err != nil {
+		return err
+	}
+	r.valFPR, r.valTPR = valFPR, valTPR
+	if !math.IsInf(t, 1) {
+		r.DeployedThreshold = &t
+	}
+	r.DeployedTestFPR, r.DeployedTestTPR = ratesAt(scores, y, t)
+	return nil
+}
+
+// z975 is Φ⁻¹(0.975), the normal quantile of a two-sided 95% interval.
+const z975 = 1.959963984540054
+
+// ratesAt returns the false- and true-positive rates of flagging the rows scoring at least t.
+func ratesAt(scores, labels []float64, t float64) (fpr, tpr float64) {
+	var fp, tp, nNeg, nPos float64
+	for i, s := range scores {
+		nPos += labels[i]
+		nNeg += 1 - labels[i]
+		if s >= t {
+			fp += 1 - labels[i]
+			tp += labels[i]
+		}
+	}
+	return fp / nNeg, tp / nPos
+}

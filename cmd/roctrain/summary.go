@@ -1,0 +1,180 @@
+package main
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// result is one run summarised over its seeds: an entry of "results" in the JSON output.
+//
+// The figures of a single-seed result keep their meaning as means over the seeds. With one
+// seed they are that seed's figures, and sd and paired_vs_first are null; with several,
+// the single-split intervals and the deployed threshold, which belong to one split and one
+// model, are null here and given in per_seed.
+type result struct {
+	Loss              string    `json:"loss"`
+	WarmupEpochs      int       `json:"warmup_epochs"`
+	Alpha             float64   `json:"alpha"`
+	Seeds             int       `json:"seeds"`
+	TestAUC           float64   `json:"test_auc"`
+	TestPAUC          float64   `json:"test_pauc"`
+	TestTPR           float64   `json:"test_tpr_at_fpr"`
+	TestAUCCI         *interval `json:"test_auc_ci95"`
+	TestPAUCCI        *interval `json:"test_pauc_ci95"`
+	TestTPRCI         *interval `json:"test_tpr_at_fpr_ci95"`
+	DeployedThreshold *float64  `json:"deployed_threshold"`
+	DeployedTestFPR   float64   `json:"deployed_test_fpr"`
+	DeployedTestTPR   float64   `json:"deployed_test_tpr"`
+	TrainSeconds      float64   `json:"train_seconds"`
+	LearningRate      float64   `json:"learning_rate"`
+	BestEpoch         float64   `json:"best_epoch"`
+	// SD holds the sample standard deviations over the seeds (divided by N − 1).
+	SD *spread `json:"sd"`
+	// PairedVsFirst holds, for every run but the first, the mean over the seeds of this run's
+	// figure minus the first run's on the same seed, with its 95% paired-t interval.
+	PairedVsFirst map[string]paired `json:"paired_vs_first"`
+	PerSeed       []seedResult      `json:"per_seed"`
+
+	name string
+}
+
+// spread is the "sd" object: one standard deviation per figure.
+type spread struct {
+	TestAUC         float64 `json:"test_auc"`
+	TestPAUC        float64 `json:"test_pauc"`
+	TestTPR         float64 `json:"test_tpr_at_fpr"`
+	DeployedTestFPR float64 `json:"deployed_test_fpr"`
+	DeployedTestTPR float64 `json:"deployed_test_tpr"`
+}
+
+// paired is one figure's paired difference from the first run.
+type paired struct {
+	Diff float64  `json:"diff"`
+	CI95 interval `json:"ci95"`
+}
+
+// Excludes0 reports whether the interval lies wholly on one side of 0.
+func (p paired) excludes0() bool { return p.CI95[0] > 0 || p.CI95[1] < 0 }
+
+// figures are the per-seed figures that are averaged, spread and compared, by JSON key.
+var figures = []struct {
+	key string
+	get func(*seedResult) float64
+}{
+	{"test_auc", func(r *seedResult) float64 { return r.TestAUC }},
+	{"test_pauc", func(r *seedResult) float64 { return r.TestPAUC }},
+	{"test_tpr_at_fpr", func(r *seedResult) float64 { return r.TestTPR }},
+	{"deployed_test_fpr", func(r *seedResult) float64 { return r.DeployedTestFPR }},
+	{"deployed_test_tpr", func(r *seedResult) float64 { return r.DeployedTestTPR }},
+}
+
+// summarise turns each run's per-seed results into its summary; runs without any are left
+// out. perRun[r] lists run r's seeds in order.
+func summarise(o *options, perRun [][]seedResult) []result {
+	var out []result
+	var first []seedResult
+	for _, seeds := range perRun {
+		if len(seeds) == 0 {
+			continue
+		}
+		s := summariseRun(seeds)
+		if first == nil {
+			first = seeds
+		} else {
+			s.PairedVsFirst = pairedDiffs(seeds, first)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// summariseRun is the summary of one run's seeds, without the paired differences.
+func summariseRun(seeds []seedResult) result {
+	r0 := seeds[0]
+	s := result{
+		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds),
+		PerSeed: seeds, name: r0.name,
+	}
+	col := func(get func(*seedResult) float64) []float64 {
+		xs := make([]float64, len(seeds))
+		for k := range seeds {
+			xs[k] = get(&seeds[k])
+		}
+		return xs
+	}
+	s.TestAUC = mean(col(figures[0].get))
+	s.TestPAUC = mean(col(figures[1].get))
+	s.TestTPR = mean(col(figures[2].get))
+	s.DeployedTestFPR = mean(col(figures[3].get))
+	s.DeployedTestTPR = mean(col(figures[4].get))
+	s.TrainSeconds = mean(col(func(r *seedResult) float64 { return r.TrainSeconds }))
+	s.LearningRate = mean(col(func(r *seedResult) float64 { return r.LearningRate }))
+	s.BestEpoch = mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }))
+	if len(seeds) == 1 {
+		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
+		s.DeployedThreshold = r0.DeployedThreshold
+		return s
+	}
+	s.SD = &spread{
+		TestAUC:         sd(col(figures[0].get)),
+		TestPAUC:        sd(col(figures[1].get)),
+		TestTPR:         sd(col(figures[2].get)),
+		DeployedTestFPR: sd(col(figures[3].get)),
+		DeployedTestTPR: sd(col(figures[4].get)),
+	}
+	return s
+}
+
+// pairedDiffs compares run with first on the seeds both finished: for each figure, the mean
+// difference d̄ over the k common seeds and the paired-t interval
+//
+//	d̄ ± t_{0.975, k−1} · s_d/√k
+//
+// where s_d is the sample standard deviation of the differences. It is nil with fewer than
+// two common seeds.
+func pairedDiffs(run, first []seedResult) map[string]paired {
+	bySeed := make(map[uint64]*seedResult, len(first))
+	for k := range first {
+		bySeed[first[k].Seed] = &first[k]
+	}
+	var mine, theirs []*seedResult
+	for k := range run {
+		if f, ok := bySeed[run[k].Seed]; ok {
+			mine, theirs = append(mine, &run[k]), append(theirs, f)
+		}
+	}
+	n := len(mine)
+	if n < 2 {
+		return nil
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	out := make(map[string]paired, len(figures))
+	for _, f := range figures {
+		d := make([]float64, n)
+		for k := range d {
+			d[k] = f.get(mine[k]) - f.get(theirs[k])
+		}
+		m, half := mean(d), t*sd(d)/math.Sqrt(float64(n))
+		out[f.key] = paired{Diff: m, CI95: interval{m - half, m + half}}
+	}
+	return out
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// sd is the sample standard deviation, divided by n − 1; n ≥ 2.
+func sd(xs []float64) float64 {
+	m := mean(xs)
+	var s float64
+	for _, x := range xs {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s / float64(len(xs)-1))
+}

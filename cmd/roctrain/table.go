@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/rocops/rocops/train/data"
+)
+
+// printTable prints the results for a terminal: one table with -seeds 1, a table of means ±
+// standard deviations and one of paired differences otherwise.
+func printTable(w io.Writer, o *options, ds *dataset, results []result) {
+	arch := "linear scorer"
+	if len(o.hiddenSizes) > 0 {
+		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, joinInts(o.hiddenSizes, "→"))
+	}
+	fmt.Fprintf(w, "data: %s, %d rows (%d positive), %d features; split %d/%d/%d (train/validation/test)\n",
+		ds.name, ds.all.Rows, ds.all.Positives(), ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
+	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation pAUC@α\n", arch, o.alpha)
+	if o.seeds == 1 {
+		printSingle(w, o, results)
+	} else {
+		printSeeds(w, o, results)
+	}
+	if o.plot != "" {
+		note := ""
+		if _, n := plotted(o, results); n != "" {
+			note = " (" + n + ")"
+		}
+		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
+	}
+	if o.out != "" {
+		fmt.Fprintf(w, "models: %s\n", o.out)
+	}
+	if o.data == "" {
+		fmt.Fprintf(w, "\ndata credit: %s\n", data.WDBCCredit)
+	}
+}
+
+// printSingle is the table of one seed, with each figure's 95% interval on the test part.
+func printSingle(w io.Writer, o *options, results []result) {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "loss\twarm-up\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha)
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%d\t%g\t%s\t%s\t%s\t%.4f\t%.4f\t%.1f\t\n", r.Loss, r.WarmupEpochs, r.LearningRate,
+			withCI(r.TestAUC, r.TestAUCCI), withCI(r.TestPAUC, r.TestPAUCCI), withCI(r.TestTPR, r.TestTPRCI),
+			r.DeployedTestFPR, r.DeployedTestTPR, r.TrainSeconds)
+	}
+	tw.Flush()
+	boot := "not computed (-boot 0)"
+	if o.boot > 0 {
+		boot = fmt.Sprintf("stratified bootstrap, %d resamples", o.boot)
+	}
+	fmt.Fprintf(w, "\n[lo, hi]: 95%% interval on this test part (AUC: DeLong; pAUC and TPR: %s).\n", boot)
+	fmt.Fprintf(w, "deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α; the test FPR and TPR it gives.\n")
+}
+
+// printSeeds is the table of means ± standard deviations over the seeds, then each run's
+// paired difference from the first.
+func printSeeds(w io.Writer, o *options, results []result) {
+	fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n\n", o.seed, o.seed+uint64(o.seeds)-1)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "loss\twarm-up\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha)
+	for _, r := range results {
+		sd := r.SD
+		if sd == nil {
+			sd = &spread{} // a run that finished one seed only
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
+			r.Loss, r.WarmupEpochs, r.Seeds, r.TestAUC, sd.TestAUC, r.TestPAUC, sd.TestPAUC, r.TestTPR, sd.TestTPR,
+			r.DeployedTestFPR, sd.DeployedTestFPR, r.DeployedTestTPR, sd.DeployedTestTPR, r.TrainSeconds)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nmean ± sd over the seeds; deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α.")
+	if len(results) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].name)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "loss\twarm-up\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t\n", o.alpha, o.alpha)
+	for _, r := range results[1:] {
+		cells := make([]string, 0, 4)
+		for _, key := range []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_tpr"} {
+			p, ok := r.PairedVsFirst[key]
+			if !ok {
+				cells = append(cells, "–")
+				continue
+			}
+			mark := " "
+			if p.excludes0() {
+				mark = "*"
+			}
+			cells = append(cells, fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", r.Loss, r.WarmupEpochs, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+}
+
+// withCI formats a figure and its interval as "0.9912 [0.981, 1.000]", or the figure alone.
+func withCI(x float64, ci *interval) string {
+	if ci == nil {
+		return fmt.Sprintf("%.4f", x)
+	}
+	return fmt.Sprintf("%.4f [%.3f, %.3f]", x, ci[0], ci[1])
+}
+
+func joinInts(xs []int, sep string) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, sep)
+}
