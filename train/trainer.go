@@ -8,10 +8,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train/data"
 )
@@ -164,7 +162,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
 		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
-	if _, err := cfg.Optimizer.solver(1); err != nil {
+	if err := cfg.Optimizer.check(); err != nil {
 		return nil, err
 	}
 	if err := cfg.Metric.check(); err != nil {
@@ -215,7 +213,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	stepsPerEpoch := (train.Rows + b - 1) / b
 
 	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
-	defer run.close()
+	defer run.closeAll()
 	bar := newProgress(cfg.Progress, (cfg.WarmupEpochs+cfg.Epochs)*stepsPerEpoch)
 	defer bar.finish()
 
@@ -267,7 +265,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		}
 		ep := Epoch{Index: e, Phase: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
 		if val != nil {
-			if ep.Metric, err = t.evaluate(val); err != nil {
+			if ep.Metric, err = run.evaluate(val); err != nil {
 				return run.fail(fmt.Errorf("train: validation after epoch %d: %w", e, err))
 			}
 		}
@@ -346,12 +344,21 @@ func (t *Trainer) params() []*tensor.Dense {
 	return out
 }
 
-func (t *Trainer) evaluate(val *data.Dataset) (float64, error) {
-	scores, err := nn.Scores(t.model, val.X, val.Rows)
+// evaluate scores val with the run's scorer, built on first use and kept for the run, and
+// returns the metric.
+func (r *fitRun) evaluate(val *data.Dataset) (float64, error) {
+	if r.scorer == nil {
+		s, err := nn.NewScorer(r.t.model)
+		if err != nil {
+			return 0, err
+		}
+		r.scorer = s
+	}
+	scores, err := r.scorer.Scores(val.X, val.Rows)
 	if err != nil {
 		return 0, err
 	}
-	return t.cfg.Metric.eval(scores, val.Y)
+	return r.t.cfg.Metric.eval(scores, val.Y)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the
@@ -359,8 +366,9 @@ func (t *Trainer) evaluate(val *data.Dataset) (float64, error) {
 type fitRun struct {
 	t          *Trainer
 	hist       *History
-	cur        *step
+	cur        step
 	curPhase   Phase
+	scorer     *nn.Scorer // scores the validation data, built at the first epoch
 	best       []nn.Param // copies of the parameters at the best epoch
 	bestMetric float64
 	sinceBest  int
@@ -368,7 +376,7 @@ type fitRun struct {
 
 // step returns the compiled training step for phase, building it (and a fresh optimiser)
 // when the phase changes.
-func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (*step, error) {
+func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (step, error) {
 	if r.cur != nil && r.curPhase == phase {
 		return r.cur, nil
 	}
@@ -420,61 +428,11 @@ func (r *fitRun) close() {
 	}
 }
 
-// step is a compiled graph computing one batch's loss and its gradient.
-type step struct {
-	g          *gorgonia.ExprGraph
-	x, y       *tensor.Dense
-	cost       *gorgonia.Node
-	learnables gorgonia.Nodes
-	vm         gorgonia.VM
-	solver     gorgonia.Solver
+// closeAll releases the step and the scorer at the end of the run.
+func (r *fitRun) closeAll() {
+	r.close()
+	if r.scorer != nil {
+		r.scorer.Close()
+		r.scorer = nil
+	}
 }
-
-func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (*step, error) {
-	dt := m.Dtype()
-	g := gorgonia.NewGraph()
-	st := &step{g: g, x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)), y: tensor.New(tensor.Of(dt), tensor.WithShape(batch))}
-	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(st.x))
-	yn := gorgonia.NewVector(g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(st.y))
-	scores, learnables, err := m.Build(g, xn)
-	if err != nil {
-		return nil, err
-	}
-	if st.cost, err = loss.Build(scores, yn); err != nil {
-		return nil, err
-	}
-	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
-		return nil, fmt.Errorf("train: differentiating %v: %w", loss, err)
-	}
-	st.learnables = learnables
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
-	if st.solver, err = cfg.Optimizer.solver(cfg.LearningRate); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// run loads the rows idx of ds into the graph, computes the loss and its gradient, and
-// takes one optimiser step. It returns the loss before the step.
-func (st *step) run(ds *data.Dataset, idx []int) (float64, error) {
-	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
-		return 0, err
-	}
-	st.vm.Reset()
-	if err := graph.RunAll(st.vm); err != nil {
-		return 0, err
-	}
-	l, err := scalarOf(st.cost.Value())
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(l) || math.IsInf(l, 0) {
-		return 0, fmt.Errorf("train: the loss is %v", l)
-	}
-	if err := st.solver.Step(gorgonia.NodesToValueGrads(st.learnables)); err != nil {
-		return 0, fmt.Errorf("train: optimiser step: %w", err)
-	}
-	return l, nil
-}
-
-func (st *step) close() { st.vm.Close() }
