@@ -6,6 +6,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // ErrInput is returned, wrapped with details, when an input node cannot be built: a nil graph,
@@ -47,18 +49,9 @@ func Input(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, sh
 	case len(shape) == 0:
 		v = gorgonia.NewF32(float32(xs[0]))
 	case dt == tensor.Float64:
-		v = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(convert[float64](xs)))
+		v = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(floats.From64[float64](xs)))
 	default:
-		v = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(convert[float32](xs)))
+		v = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(floats.From64[float32](xs)))
 	}
 	return gorgonia.NewTensor(g, dt, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName(name), gorgonia.WithValue(v)), nil
-}
-
-// convert returns a copy of xs in the element type T.
-func convert[T float32 | float64](xs []float64) []T {
-	out := make([]T, len(xs))
-	for i, x := range xs {
-		out[i] = T(x)
-	}
-	return out
 }

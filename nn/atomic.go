@@ -7,6 +7,14 @@ import (
 	"runtime"
 )
 
+// WriteFileAtomic replaces the file at path with what write writes, the way [Save] writes a
+// checkpoint: path holds either its old content or all of the new one, whatever stops the
+// program or the machine, and is left untouched when write or anything else fails. The
+// file's mode is 0644. Use it for files that travel with a checkpoint, such as a threshold.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	return writeAtomic(path, write)
+}
+
 // writeAtomic replaces the file at path with what write writes, so that path holds either
 // its old content or all of the new one, whenever the program or the machine stops: write
 // goes to a temporary file in path's directory, which is synced, closed and renamed over

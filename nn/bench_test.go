@@ -39,3 +39,28 @@ func BenchmarkSave(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScorer is BenchmarkScores through one reused Scorer, as validation after every
+// epoch and serving use it.
+func BenchmarkScorer(b *testing.B) {
+	m, err := NewMLP(MLPConfig{In: 30, Hidden: []int{64}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1024, 16384} {
+		x := randomRows(1, n, 30)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			s, err := NewScorer(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Scores(x, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

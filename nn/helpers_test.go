@@ -14,8 +14,8 @@ import (
 // dtypes are the two dtypes every numeric test runs with.
 var dtypes = []tensor.Dtype{tensor.Float64, tensor.Float32}
 
-// floats returns a copy of p's values as float64.
-func floats(t testing.TB, p Param) []float64 {
+// paramValues returns a copy of p's values as float64.
+func paramValues(t testing.TB, p Param) []float64 {
 	t.Helper()
 	v, err := opkit.Floats(p.Value)
 	if err != nil {
@@ -45,7 +45,7 @@ func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows
 	h := x
 	cols := len(x) / rows
 	for k := 0; k < len(ps); k += 2 {
-		w, b := floats(t, ps[k]), floats(t, ps[k+1])
+		w, b := paramValues(t, ps[k]), paramValues(t, ps[k+1])
 		out := len(b)
 		if len(w) != cols*out {
 			t.Fatalf("%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
@@ -81,7 +81,7 @@ func paramBits(t testing.TB, m Model) [][]uint64 {
 	t.Helper()
 	var out [][]uint64
 	for _, p := range m.Params() {
-		v := floats(t, p)
+		v := paramValues(t, p)
 		bits := make([]uint64, len(v))
 		for i, x := range v {
 			bits[i] = math.Float64bits(x)

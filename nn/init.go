@@ -7,9 +7,8 @@ import (
 
 	"gorgonia.org/tensor"
 
-	"github.com/rocops/rocops/internal/opkit"
-
 	"github.com/rocops/rocops/internal/enum"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Init chooses how a layer's weights are drawn (see the package documentation for the
@@ -84,7 +83,7 @@ func (i Init) fill(w *tensor.Dense, rng *rand.Rand) error {
 	return nil
 }
 
-func fillWith[T opkit.Float](dst []T, draw func() float64) {
+func fillWith[T floats.Float](dst []T, draw func() float64) {
 	for k := range dst {
 		dst[k] = T(draw())
 	}

@@ -67,7 +67,7 @@ func TestGlorotStatistics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := floats(t, m.Params()[0])
+			w := paramValues(t, m.Params()[0])
 			a := math.Sqrt(6.0 / (fanIn + fanOut)) // Glorot and Bengio (2010), eq. 16
 			if got := maxAbs(w); got > a || got < 0.999*a {
 				// P(max |w| < 0.999a) = 0.999^N ≈ e^−240: the bound must be reached.
@@ -106,7 +106,7 @@ func TestHeStatistics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := floats(t, m.Params()[0])
+			w := paramValues(t, m.Params()[0])
 			sigma := math.Sqrt(2.0 / fanIn) // He et al. (2015), eq. 10
 			mean, std := moments(w)
 			if math.Abs(mean) > 5*sigma/math.Sqrt(nWeights) {
@@ -130,7 +130,7 @@ func TestAutoInitOutputLayerIsGlorot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := floats(t, m.Params()[2])
+	out := paramValues(t, m.Params()[2])
 	a := math.Sqrt(6.0 / (fanOut + 1))
 	if got := maxAbs(out); got > a || got < 0.95*a {
 		// P(max < 0.95a) = 0.95^400 ≈ 1e-9.
@@ -145,7 +145,7 @@ func TestLinearDefaultInitIsGlorot(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := math.Sqrt(6.0 / (in + 1))
-	if got := maxAbs(floats(t, m.Params()[0])); got > a || got < 0.99*a {
+	if got := maxAbs(paramValues(t, m.Params()[0])); got > a || got < 0.99*a {
 		// P(max < 0.99a) = 0.99^2000 ≈ 2e-9.
 		t.Errorf("max |w| = %v, want within [0.99, 1]·%v", got, a)
 	}
@@ -162,7 +162,7 @@ func TestBiasesStartAtZero(t *testing.T) {
 				if !strings.HasSuffix(p.Name, ".bias") {
 					continue
 				}
-				for j, v := range floats(t, p) {
+				for j, v := range paramValues(t, p) {
 					if v != 0 {
 						t.Errorf("%s/%v: %s[%d] = %v, want 0", tm.name, dt, p.Name, j, v)
 					}
@@ -205,8 +205,8 @@ func TestInitIsDeterministic(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, p := range a.Params() {
-				want := roundTo32(floats(t, p))
-				got := floats(t, d.Params()[i])
+				want := roundTo32(paramValues(t, p))
+				got := paramValues(t, d.Params()[i])
 				for j := range want {
 					if got[j] != want[j] {
 						t.Fatalf("%s[%d]: float32 model has %v, float32(float64 model) is %v", p.Name, j, got[j], want[j])

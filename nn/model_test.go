@@ -326,7 +326,7 @@ func TestFloat32GradientsMatchFloat64(t *testing.T) {
 			// Give the float64 model exactly the float32 model's values, and feed both the
 			// same float32-representable inputs, so that only arithmetic precision differs.
 			for i, p := range m64.Params() {
-				copy(p.Value.Data().([]float64), floats(t, m32.Params()[i]))
+				copy(p.Value.Data().([]float64), paramValues(t, m32.Params()[i]))
 			}
 			x := roundTo32(randomRows(31, rows, m32.InputSize()))
 			w := roundTo32(randomRows(32, rows, 1))
@@ -427,7 +427,7 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						grads = append(grads, floats(t, Param{Value: gv.(*tensor.Dense)}))
+						grads = append(grads, paramValues(t, Param{Value: gv.(*tensor.Dense)}))
 					}
 					if err := solver.Step(gorgonia.NodesToValueGrads(learnables)); err != nil {
 						t.Fatal(err)
@@ -439,12 +439,12 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 							t.Fatalf("step %d: parameter %s was replaced or reshaped", step, p.Name)
 						}
 						if tc.name == "vanilla" && dt == tensor.Float64 {
-							old := floats(t, before[i])
+							old := paramValues(t, before[i])
 							want := make([]float64, len(old))
 							for j := range old {
 								want[j] = old[j] - eta*grads[i][j]
 							}
-							assertClose(t, fmt.Sprintf("step %d: %s", step, p.Name), floats(t, p), want, tolStep)
+							assertClose(t, fmt.Sprintf("step %d: %s", step, p.Name), paramValues(t, p), want, tolStep)
 						}
 					}
 					if err := evalVM.RunAll(); err != nil {

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -8,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -16,19 +18,56 @@ import (
 const scoreChunk = 4096
 
 // Scores returns m's score for each row of x, which holds rows examples of m.InputSize()
-// finite features, one example after the other (row-major). It builds Gorgonia graphs from m
-// and evaluates at most 4096 rows at a time. It reads m's parameters, so it must not run
-// concurrently with a solver step on m.
+// finite features, one example after the other (row-major). It evaluates at most 4096 rows
+// at a time, through a [Pass] for a Linear or an MLP and through a Gorgonia graph for other
+// models. It reads m's parameters, so it must not run concurrently with a solver step on m.
+// To score repeatedly (validation after every epoch, serving) keep a [Scorer] instead.
 //
 // A non-finite feature, or a model that is nil or does not match x, is ErrInput. A feature
 // beyond the range of the model's dtype (float32 holds magnitudes up to about 3.4e38) and a
 // score that overflows to ±Inf are ErrRange, naming the row: Scores never returns a
 // non-finite score.
 func Scores(m Model, x []float64, rows int) ([]float64, error) {
+	s, err := NewScorer(m)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Scores(x, rows)
+}
+
+// Scorer scores rows with one model and keeps what it builds for that — the passes or
+// graphs for the full 4096-row chunks and for the last, shorter chunk size — across calls,
+// so that scoring the same data again allocates only the returned scores. It reads the
+// model's parameters at every call, so it sees updates made in between. Close releases it.
+// A Scorer is not safe for concurrent use.
+type Scorer struct {
+	m          Model
+	full, tail evaluator // for chunks of scoreChunk rows and of tail.rows() rows
+}
+
+// evaluator scores a fixed number of rows.
+type evaluator interface {
+	rows() int
+	// score writes the scores of the rows in x to out.
+	score(x, out []float64) error
+	close()
+}
+
+// NewScorer returns a Scorer of m.
+func NewScorer(m Model) (*Scorer, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil model", ErrInput)
 	}
-	in := m.InputSize()
+	if dt := m.Dtype(); dt != tensor.Float64 && dt != tensor.Float32 {
+		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, dt)
+	}
+	return &Scorer{m: m}, nil
+}
+
+// Scores returns the model's score for each row of x, as the function [Scores] does.
+func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) {
+	in := s.m.InputSize()
 	if rows <= 0 || in <= 0 || len(x) != rows*in {
 		return nil, fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, in)
 	}
@@ -36,65 +75,97 @@ func Scores(m Model, x []float64, rows int) ([]float64, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
-		if m.Dtype() == tensor.Float32 && math.Abs(v) > math.MaxFloat32 {
+		if s.m.Dtype() == tensor.Float32 && math.Abs(v) > math.MaxFloat32 {
 			return nil, fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
 		}
 	}
-	full := rows / scoreChunk * scoreChunk
-	out, err := appendScores(make([]float64, 0, rows), m, x[:full*in], scoreChunk)
-	if err != nil {
-		return nil, err
-	}
-	if full < rows {
-		if out, err = appendScores(out, m, x[full*in:], rows-full); err != nil {
-			return nil, err
-		}
-	}
-	for i, s := range out {
-		if math.IsNaN(s) || math.IsInf(s, 0) {
-			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i, s, m.Dtype())
-		}
-	}
-	return out, nil
-}
-
-// appendScores appends to out the scores of the rows in x, evaluated batch rows at a time on
-// one graph; x holds a multiple of batch rows.
-func appendScores(out []float64, m Model, x []float64, batch int) ([]float64, error) {
-	if len(x) == 0 {
-		return out, nil
-	}
-	sc, err := newScorer(m, batch)
-	if err != nil {
-		return nil, err
-	}
-	defer sc.vm.Close()
-	step := batch * m.InputSize()
-	for start := 0; start < len(x); start += step {
-		s, err := sc.score(x[start : start+step])
+	out := make([]float64, rows)
+	for start := 0; start < rows; start += scoreChunk {
+		n := min(scoreChunk, rows-start)
+		ev, err := s.evaluator(n)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s...)
+		if err := ev.score(x[start*in:(start+n)*in], out[start:start+n]); err != nil {
+			return nil, err
+		}
+	}
+	for i, v := range out {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i, v, s.m.Dtype())
+		}
 	}
 	return out, nil
 }
 
-// scorer is a forward-only graph of a model for batches of a fixed number of rows.
-type scorer struct {
-	rows   int
+// Close releases the scorer's machines. The scorer must not be used afterwards.
+func (s *Scorer) Close() {
+	for _, ev := range []evaluator{s.full, s.tail} {
+		if ev != nil {
+			ev.close()
+		}
+	}
+	s.full, s.tail = nil, nil
+}
+
+// evaluator returns the evaluator for n rows, building it on first use.
+func (s *Scorer) evaluator(n int) (evaluator, error) {
+	slot := &s.tail
+	if n == scoreChunk {
+		slot = &s.full
+	}
+	if *slot != nil && (*slot).rows() == n {
+		return *slot, nil
+	}
+	if *slot != nil {
+		(*slot).close()
+		*slot = nil
+	}
+	ev, err := newEvaluator(s.m, n)
+	if err != nil {
+		return nil, err
+	}
+	*slot = ev
+	return ev, nil
+}
+
+// newEvaluator returns a Pass for nn's own networks and a graph for other models.
+func newEvaluator(m Model, rows int) (evaluator, error) {
+	p, err := NewPass(m, rows)
+	switch {
+	case err == nil:
+		return passEvaluator{p}, nil
+	case !errors.Is(err, ErrNoPass):
+		return nil, err
+	}
+	return newGraphEvaluator(m, rows)
+}
+
+// passEvaluator scores through a Pass.
+type passEvaluator struct{ p *Pass }
+
+func (e passEvaluator) rows() int { return e.p.Rows() }
+func (e passEvaluator) close()    {}
+func (e passEvaluator) score(x, out []float64) error {
+	if err := e.p.SetInput(x); err != nil {
+		return err
+	}
+	copy(out, e.p.Forward())
+	return nil
+}
+
+// graphEvaluator is a forward-only graph of a model for batches of a fixed number of rows.
+type graphEvaluator struct {
+	n      int
 	dtype  tensor.Dtype
 	x      *gorgonia.Node
 	scores *gorgonia.Node
 	vm     gorgonia.VM
 }
 
-func newScorer(m Model, rows int) (*scorer, error) {
+func newGraphEvaluator(m Model, rows int) (*graphEvaluator, error) {
 	g := gorgonia.NewGraph()
 	dt := m.Dtype()
-	if dt != tensor.Float64 && dt != tensor.Float32 {
-		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, dt)
-	}
 	x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithName("x"))
 	scores, _, err := m.Build(g, x)
 	if err != nil {
@@ -103,23 +174,30 @@ func newScorer(m Model, rows int) (*scorer, error) {
 	if scores == nil || !scores.Shape().Eq(tensor.Shape{rows}) {
 		return nil, fmt.Errorf("%w: the model's Build gave no score vector of %d rows", ErrInput, rows)
 	}
-	return &scorer{rows: rows, dtype: dt, x: x, scores: scores, vm: gorgonia.NewTapeMachine(g)}, nil
+	return &graphEvaluator{n: rows, dtype: dt, x: x, scores: scores, vm: gorgonia.NewTapeMachine(g)}, nil
 }
 
-// score returns the scores of the rows in x, which holds s.rows rows.
-func (s *scorer) score(x []float64) ([]float64, error) {
-	v, err := newMatrix(s.dtype, s.rows, len(x)/s.rows, x)
+func (e *graphEvaluator) rows() int { return e.n }
+func (e *graphEvaluator) close()    { e.vm.Close() }
+
+func (e *graphEvaluator) score(x, out []float64) error {
+	v, err := newMatrix(e.dtype, e.n, len(x)/e.n, x)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := gorgonia.Let(s.x, v); err != nil {
-		return nil, fmt.Errorf("nn: binding the input: %w", err)
+	if err := gorgonia.Let(e.x, v); err != nil {
+		return fmt.Errorf("nn: binding the input: %w", err)
 	}
-	defer s.vm.Reset()
-	if err := graph.RunAll(s.vm); err != nil {
-		return nil, fmt.Errorf("nn: evaluating the model: %w", err)
+	defer e.vm.Reset()
+	if err := graph.RunAll(e.vm); err != nil {
+		return fmt.Errorf("nn: evaluating the model: %w", err)
 	}
-	return opkit.Floats(s.scores.Value())
+	s, err := opkit.Floats(e.scores.Value())
+	if err != nil {
+		return err
+	}
+	copy(out, s)
+	return nil
 }
 
 // newMatrix returns a copy of xs, rows × cols row-major, as a matrix of dtype dt.
@@ -127,19 +205,11 @@ func newMatrix(dt tensor.Dtype, rows, cols int, xs []float64) (*tensor.Dense, er
 	var backing any
 	switch dt {
 	case tensor.Float64:
-		backing = convert[float64](xs)
+		backing = floats.From64[float64](xs)
 	case tensor.Float32:
-		backing = convert[float32](xs)
+		backing = floats.From64[float32](xs)
 	default:
 		return nil, fmt.Errorf("%w: unsupported dtype %v", ErrInput, dt)
 	}
 	return tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(backing)), nil
-}
-
-func convert[T opkit.Float](xs []float64) []T {
-	out := make([]T, len(xs))
-	for i, x := range xs {
-		out[i] = T(x)
-	}
-	return out
 }

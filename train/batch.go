@@ -6,25 +6,26 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/train/data"
 )
 
-// fillBatch copies the rows idx of ds into x (len(idx) × ds.Cols) and their labels into y,
-// converting to the tensors' dtype.
+// fillBatch copies the rows idx of ds into x (len(idx) × ds.Cols) and, when y is not nil,
+// their labels into y, converting to the tensors' dtype.
 func fillBatch(x, y *tensor.Dense, ds *data.Dataset, idx []int) error {
-	switch xd := x.Data().(type) {
-	case []float64:
-		gather(xd, y.Data().([]float64), ds, idx)
-	case []float32:
-		gather(xd, y.Data().([]float32), ds, idx)
+	switch x.Dtype() {
+	case tensor.Float64:
+		gather(x.Float64s(), labelData(y, (*tensor.Dense).Float64s), ds, idx)
+	case tensor.Float32:
+		gather(x.Float32s(), labelData(y, (*tensor.Dense).Float32s), ds, idx)
 	default:
 		return fmt.Errorf("train: unsupported batch dtype %v", x.Dtype())
 	}
 	return nil
 }
 
-func gather[T opkit.Float](x, y []T, ds *data.Dataset, idx []int) {
+func gather[T floats.Float](x, y []T, ds *data.Dataset, idx []int) {
 	c := ds.Cols
 	for k, r := range idx {
 		row := ds.X[r*c : (r+1)*c]
@@ -32,8 +33,18 @@ func gather[T opkit.Float](x, y []T, ds *data.Dataset, idx []int) {
 		for j, v := range row {
 			dst[j] = T(v)
 		}
-		y[k] = T(ds.Y[r])
+		if y != nil {
+			y[k] = T(ds.Y[r])
+		}
 	}
+}
+
+// labelData returns y's elements, or nil for a nil y.
+func labelData[T floats.Float](y *tensor.Dense, data func(*tensor.Dense) []T) []T {
+	if y == nil {
+		return nil
+	}
+	return data(y)
 }
 
 // scalarOf reads a scalar graph value.

@@ -1,10 +1,13 @@
 package train
 
 import (
-	"gorgonia.org/gorgonia"
+	"fmt"
+	"math"
+
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/enum"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Optimizer selects the update rule. Gorgonia's AdamW (which never updates the weights),
@@ -49,19 +52,102 @@ func (o Optimizer) defaultLearningRate() float64 {
 	}
 }
 
-func (o Optimizer) solver(lr float64) (gorgonia.Solver, error) {
-	eta := gorgonia.WithLearnRate(lr)
-	switch o {
-	case Adam:
-		return gorgonia.NewAdamSolver(eta), nil
-	case SGD:
-		return gorgonia.NewVanillaSolver(eta), nil
-	case Momentum:
-		return gorgonia.NewMomentum(eta, gorgonia.WithMomentum(0.9)), nil
-	case RMSProp:
-		return gorgonia.NewRMSPropSolver(eta), nil
+// optimizer applies one update rule to a fixed list of parameter tensors, in place, from
+// gradient tensors of the same shapes and dtype. It keeps its state (moments, velocities)
+// per tensor and allocates nothing after the first step. The rules and their order of
+// operations are Gorgonia's solvers' (so that results match them to the bit), with the
+// gradient g, learning rate η, and per-coordinate state:
+//
+//	SGD:      w ← w + (−η·g)
+//	Momentum: c ← μ·c + (−η·g), w ← w + c                          μ = 0.9
+//	RMSProp:  c ← ρ·c + (1−ρ)·g², w ← w + (−η·g)/√(c + ε)          ρ = 0.999, ε = 1e-8
+//	Adam:     m ← β₁·m + (1−β₁)·g, v ← β₂·v + (1−β₂)·g²,
+//	          w ← w + (−η·m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε)           β₁ = 0.9, β₂ = 0.999, ε = 1e-8
+//
+// where t counts the steps. Arithmetic runs in the tensors' dtype.
+type optimizer struct {
+	kind  Optimizer
+	lr    float64
+	steps int
+	state [][2]any // per tensor: two state slices of its element type, allocated at the first step
+}
+
+func (o Optimizer) check() error {
+	if !optimizers.Valid(o) {
+		return configError("unknown optimizer %v", o)
 	}
-	return nil, configError("unknown optimizer %v", o)
+	return nil
+}
+
+func newOptimizer(o Optimizer, lr float64) (*optimizer, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	return &optimizer{kind: o, lr: lr}, nil
+}
+
+// step updates params[i] from grads[i] for every i.
+func (op *optimizer) step(params, grads []*tensor.Dense) error {
+	if len(params) != len(grads) {
+		return fmt.Errorf("train: %d parameters but %d gradients", len(params), len(grads))
+	}
+	if op.state == nil {
+		op.state = make([][2]any, len(params))
+	}
+	op.steps++
+	for i, p := range params {
+		g := grads[i]
+		if !p.Shape().Eq(g.Shape()) || p.Dtype() != g.Dtype() {
+			return fmt.Errorf("train: parameter %d is %v %v but its gradient is %v %v", i, p.Dtype(), p.Shape(), g.Dtype(), g.Shape())
+		}
+		switch p.Dtype() {
+		case tensor.Float64:
+			update(op, &op.state[i], p.Float64s(), g.Float64s())
+		case tensor.Float32:
+			update(op, &op.state[i], p.Float32s(), g.Float32s())
+		default:
+			return fmt.Errorf("train: unsupported parameter dtype %v", p.Dtype())
+		}
+	}
+	return nil
+}
+
+func update[T floats.Float](op *optimizer, st *[2]any, w, g []T) {
+	if st[0] == nil {
+		st[0], st[1] = make([]T, len(w)), make([]T, len(w))
+	}
+	a, b := st[0].([]T), st[1].([]T)
+	negEta := T(-op.lr)
+	switch op.kind {
+	case SGD:
+		for i := range w {
+			w[i] += g[i] * negEta
+		}
+	case Momentum:
+		const mu = 0.9
+		for i := range w {
+			a[i] = a[i]*mu + g[i]*negEta
+			w[i] += a[i]
+		}
+	case RMSProp:
+		rho, eps := 0.999, T(1e-8) // variables: 1 − ρ rounds at run time, as in Gorgonia
+		omRho := T(1 - rho)
+		for i := range w {
+			a[i] = a[i]*T(rho) + g[i]*g[i]*omRho
+			w[i] += T(1/math.Sqrt(float64(a[i]+eps))) * (g[i] * negEta)
+		}
+	default: // Adam
+		beta1, beta2, eps := 0.9, 0.999, T(1e-8) // variables: 1 − β rounds at run time, as in Gorgonia
+		omB1, omB2 := T(1)-T(beta1), T(1)-T(beta2)
+		c1 := T(1) / T(1-math.Pow(beta1, float64(op.steps)))
+		c2 := T(1) / T(1-math.Pow(beta2, float64(op.steps)))
+		for i := range w {
+			a[i] = g[i]*omB1 + a[i]*T(beta1)
+			b[i] = g[i]*g[i]*omB2 + b[i]*T(beta2)
+			vHat := T(math.Sqrt(float64(b[i]*c2))) + eps
+			w[i] += (a[i] * c1 * negEta) / vHat
+		}
+	}
 }
 
 // decay applies decoupled weight decay, w ← (1 − η·λ)·w with learning rate η and decay λ,

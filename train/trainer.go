@@ -8,10 +8,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train/data"
 )
@@ -59,6 +57,10 @@ type Config struct {
 	// Progress receives a progress bar; nil = standard error when it is a terminal,
 	// nothing otherwise. Use io.Discard to silence a terminal.
 	Progress io.Writer
+	// Diagnose, when not nil, runs the corrective-power diagnostics during training and,
+	// with Diagnose.Intervene, the diagnose–intervene–recheck protocol (see Diagnose);
+	// nil = off.
+	Diagnose *Diagnose
 }
 
 // Phase says which loss an epoch trained.
@@ -69,11 +71,17 @@ const (
 	Main Phase = iota
 	// Warmup epochs train cross-entropy before the main phase.
 	Warmup
+	// Intervention epochs train cross-entropy inside the main phase, when the
+	// diagnose–intervene–recheck protocol calls for it (Diagnose.Intervene).
+	Intervention
 )
 
 func (p Phase) String() string {
-	if p == Warmup {
+	switch p {
+	case Warmup:
 		return "warmup"
+	case Intervention:
+		return "intervention"
 	}
 	return "main"
 }
@@ -94,6 +102,8 @@ type History struct {
 	Best int
 	// Stopped reports whether early stopping ended training before Config.Epochs.
 	Stopped bool
+	// Diagnoses holds one row per diagnosed epoch when Config.Diagnose is set, in order.
+	Diagnoses []Diagnosis
 }
 
 // StepInfo describes a finished optimiser step, for hooks.
@@ -152,11 +162,18 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
 		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
-	if _, err := cfg.Optimizer.solver(1); err != nil {
+	if err := cfg.Optimizer.check(); err != nil {
 		return nil, err
 	}
 	if err := cfg.Metric.check(); err != nil {
 		return nil, err
+	}
+	if cfg.Diagnose != nil {
+		d, err := cfg.Diagnose.withDefaults()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Diagnose = &d
 	}
 	for i, h := range cfg.Hooks {
 		if h.Name == "" {
@@ -196,16 +213,29 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	stepsPerEpoch := (train.Rows + b - 1) / b
 
 	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
-	defer run.close()
+	defer run.closeAll()
 	bar := newProgress(cfg.Progress, (cfg.WarmupEpochs+cfg.Epochs)*stepsPerEpoch)
 	defer bar.finish()
 
+	var diag *diagnoser
+	if cfg.Diagnose != nil {
+		var err error
+		if diag, err = newDiagnoser(*cfg.Diagnose, cfg.Loss, t.model, train, nPos, nNeg); err != nil {
+			return nil, err
+		}
+	}
+
 	idx := make([]int, b)
 	params := t.params()
-	for e := 1; e <= cfg.WarmupEpochs+cfg.Epochs; e++ {
+	total := cfg.WarmupEpochs + cfg.Epochs // grows by the intervention epochs
+	for e := 1; e <= total; e++ {
 		phase, loss := Main, cfg.Loss
-		if e <= cfg.WarmupEpochs {
+		switch {
+		case e <= cfg.WarmupEpochs:
 			phase, loss = Warmup, Loss(CrossEntropy{})
+		case diag != nil && diag.pending > 0:
+			phase, loss = Intervention, Loss(CrossEntropy{})
+			diag.pending--
 		}
 		st, err := run.step(phase, loss, b, train.Cols)
 		if err != nil {
@@ -235,7 +265,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		}
 		ep := Epoch{Index: e, Phase: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
 		if val != nil {
-			if ep.Metric, err = t.evaluate(val); err != nil {
+			if ep.Metric, err = run.evaluate(val); err != nil {
 				return run.fail(fmt.Errorf("train: validation after epoch %d: %w", e, err))
 			}
 		}
@@ -244,6 +274,18 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		if phase == Main && val != nil {
 			if err := run.consider(len(run.hist.Epochs) - 1); err != nil {
 				return run.fail(err)
+			}
+		}
+		if diag != nil {
+			stopping := phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience
+			extra, err := run.diagnose(diag, ep, e == total || stopping)
+			if err != nil {
+				return run.fail(err)
+			}
+			total += extra
+			bar.grow(extra * stepsPerEpoch)
+			if n := len(run.hist.Diagnoses); n > 0 && run.hist.Diagnoses[n-1].Epoch == e {
+				bar.diagnosed(ep, cfg.Metric, run.hist.Diagnoses[n-1])
 			}
 		}
 		for _, h := range cfg.Hooks {
@@ -255,7 +297,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			}
 		}
 		if phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience {
-			run.hist.Stopped = e < cfg.WarmupEpochs+cfg.Epochs
+			run.hist.Stopped = e < total
 			break
 		}
 	}
@@ -305,12 +347,21 @@ func (t *Trainer) params() []*tensor.Dense {
 	return out
 }
 
-func (t *Trainer) evaluate(val *data.Dataset) (float64, error) {
-	scores, err := nn.Scores(t.model, val.X, val.Rows)
+// evaluate scores val with the run's scorer, built on first use and kept for the run, and
+// returns the metric.
+func (r *fitRun) evaluate(val *data.Dataset) (float64, error) {
+	if r.scorer == nil {
+		s, err := nn.NewScorer(r.t.model)
+		if err != nil {
+			return 0, err
+		}
+		r.scorer = s
+	}
+	scores, err := r.scorer.Scores(val.X, val.Rows)
 	if err != nil {
 		return 0, err
 	}
-	return t.cfg.Metric.eval(scores, val.Y)
+	return r.t.cfg.Metric.eval(scores, val.Y)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the
@@ -318,8 +369,9 @@ func (t *Trainer) evaluate(val *data.Dataset) (float64, error) {
 type fitRun struct {
 	t          *Trainer
 	hist       *History
-	cur        *step
+	cur        step
 	curPhase   Phase
+	scorer     *nn.Scorer // scores the validation data, built at the first epoch
 	best       []nn.Param // copies of the parameters at the best epoch
 	bestMetric float64
 	sinceBest  int
@@ -327,7 +379,7 @@ type fitRun struct {
 
 // step returns the compiled training step for phase, building it (and a fresh optimiser)
 // when the phase changes.
-func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (*step, error) {
+func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (step, error) {
 	if r.cur != nil && r.curPhase == phase {
 		return r.cur, nil
 	}
@@ -379,61 +431,11 @@ func (r *fitRun) close() {
 	}
 }
 
-// step is a compiled graph computing one batch's loss and its gradient.
-type step struct {
-	g          *gorgonia.ExprGraph
-	x, y       *tensor.Dense
-	cost       *gorgonia.Node
-	learnables gorgonia.Nodes
-	vm         gorgonia.VM
-	solver     gorgonia.Solver
+// closeAll releases the step and the scorer at the end of the run.
+func (r *fitRun) closeAll() {
+	r.close()
+	if r.scorer != nil {
+		r.scorer.Close()
+		r.scorer = nil
+	}
 }
-
-func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (*step, error) {
-	dt := m.Dtype()
-	g := gorgonia.NewGraph()
-	st := &step{g: g, x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)), y: tensor.New(tensor.Of(dt), tensor.WithShape(batch))}
-	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(st.x))
-	yn := gorgonia.NewVector(g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(st.y))
-	scores, learnables, err := m.Build(g, xn)
-	if err != nil {
-		return nil, err
-	}
-	if st.cost, err = loss.Build(scores, yn); err != nil {
-		return nil, err
-	}
-	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
-		return nil, fmt.Errorf("train: differentiating %v: %w", loss, err)
-	}
-	st.learnables = learnables
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
-	if st.solver, err = cfg.Optimizer.solver(cfg.LearningRate); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// run loads the rows idx of ds into the graph, computes the loss and its gradient, and
-// takes one optimiser step. It returns the loss before the step.
-func (st *step) run(ds *data.Dataset, idx []int) (float64, error) {
-	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
-		return 0, err
-	}
-	st.vm.Reset()
-	if err := graph.RunAll(st.vm); err != nil {
-		return 0, err
-	}
-	l, err := scalarOf(st.cost.Value())
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(l) || math.IsInf(l, 0) {
-		return 0, fmt.Errorf("train: the loss is %v", l)
-	}
-	if err := st.solver.Step(gorgonia.NodesToValueGrads(st.learnables)); err != nil {
-		return 0, fmt.Errorf("train: optimiser step: %w", err)
-	}
-	return l, nil
-}
-
-func (st *step) close() { st.vm.Close() }

@@ -3,17 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train/data"
 )
 
 // roctrain runs the command in-process and returns its exit status, stdout and stderr.
@@ -291,4 +295,110 @@ func TestSeedsJSON(t *testing.T) {
 		require.Equal(t, single[i].PerSeed[0].TestAUC, single[i].TestAUC)
 		require.Equal(t, single[i].PerSeed[0].TestAUCCI, single[i].TestAUCCI)
 	}
+}
+
+// writeCSV writes n rows of three features and a label "y" (one row in four positive, the
+// positives shifted in a and b) and returns the path.
+func writeCSV(t *testing.T, dir string, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("a,y,b,c\n")
+	for i := range n {
+		y := 0
+		if i%4 == 0 {
+			y = 1
+		}
+		u, v, w := math.Sin(float64(i*i)), math.Cos(float64(3*i)), math.Sin(float64(7*i+1))
+		fmt.Fprintf(&b, "%g,%d,%g,%g\n", u+1.5*float64(y), y, 10*v+8*float64(y), w)
+	}
+	path := filepath.Join(dir, "rows.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// A model saved with -out and loaded back by -predict flags exactly the rows whose score,
+// computed here from the checkpoint and the sidecar's standardisation, is at or above the
+// saved threshold — including the validation row that defines the threshold.
+func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := writeCSV(t, dir, 400)
+	models := filepath.Join(dir, "models")
+	code, stdout, stderr := roctrain(t, "-data", csvPath, "-label", "y", "-json", "-out", models, "-plot", "",
+		"-losses", "ce,kde", "-hidden", "", "-epochs", "3", "-lr", "0.01", "-boot", "0")
+	require.Equal(t, 0, code, stderr)
+	runs := decodeRuns(t, stdout)
+	require.Len(t, runs, 2)
+	for _, r := range runs {
+		t.Run(r.Loss, func(t *testing.T) {
+			model := filepath.Join(models, r.Loss+".params")
+			var sc sidecar
+			js, err := os.ReadFile(filepath.Join(models, r.Loss+".json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(js, &sc))
+			require.Equal(t, 1, sc.Version)
+			require.NotNil(t, sc.Threshold)
+			require.Equal(t, *r.DeployedThreshold, *sc.Threshold)
+			require.Equal(t, 0.1, sc.Alpha)
+			require.Equal(t, []string{"a", "b", "c"}, sc.Features)
+			require.Equal(t, r.DeployedTestTPR, sc.TestTPR)
+			require.LessOrEqual(t, sc.ValidationFPR, 0.1)
+
+			code, out, errOut := roctrain(t, "-predict", model, "-data", csvPath)
+			require.Equal(t, 0, code, errOut)
+			recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			require.NoError(t, err)
+			require.Equal(t, []string{"row", "y", "score", "flag"}, recs[0])
+			require.Len(t, recs, 401)
+
+			// Score every row here, from the files alone.
+			m, err := nn.NewMLP(nn.MLPConfig{In: 3})
+			require.NoError(t, err)
+			require.NoError(t, nn.Load(model, m))
+			ds, err := data.LoadCSV(csvPath, data.CSVConfig{Label: "y"})
+			require.NoError(t, err)
+			std, err := data.Standardizer{Mean: sc.Mean, Std: sc.Std}.Apply(ds)
+			require.NoError(t, err)
+			want, err := nn.Scores(m, std.X, std.Rows)
+			require.NoError(t, err)
+
+			flagged, atThreshold := 0, 0
+			for i, rec := range recs[1:] {
+				require.Equal(t, strconv.Itoa(i+1), rec[0])
+				require.Equal(t, strconv.Itoa(int(ds.Y[i])), rec[1])
+				score, err := strconv.ParseFloat(rec[2], 64)
+				require.NoError(t, err)
+				require.Equal(t, want[i], score, "row %d", i+1)
+				wantFlag := "0"
+				if want[i] >= *sc.Threshold {
+					wantFlag = "1"
+					flagged++
+				}
+				if want[i] == *sc.Threshold {
+					atThreshold++
+				}
+				require.Equal(t, wantFlag, rec[3], "row %d, score %v, threshold %v", i+1, want[i], *sc.Threshold)
+			}
+			require.Greater(t, flagged, 0)
+			require.Less(t, flagged, 400)
+			require.Positive(t, atThreshold, "the threshold is the score of a validation row")
+			require.Contains(t, errOut, fmt.Sprintf("flagged %d of 400 rows", flagged))
+		})
+	}
+
+	// A sidecar never applies to another model, and a CSV must hold every feature.
+	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde.params")
+	b, err := os.ReadFile(kde)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(ce, b, 0o644))
+	code, _, stderr = roctrain(t, "-predict", ce, "-data", csvPath)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "describes another model")
+	noB := filepath.Join(dir, "nob.csv")
+	require.NoError(t, os.WriteFile(noB, []byte("a,c\n1,2\n"), 0o644))
+	code, _, stderr = roctrain(t, "-predict", kde, "-data", noB)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, `no column "b"`)
+	code, _, stderr = roctrain(t, "-predict", filepath.Join(dir, "none.params"), "-data", csvPath)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "operating-point file")
 }

@@ -23,7 +23,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "roctrain:", err)
 		return 2
 	}
-	if err := experiment(ctx, opt, stdout, stderr); err != nil {
+	work := experiment
+	if opt.predict != "" {
+		work = func(_ context.Context, o *options, stdout, stderr io.Writer) error { return predict(o, stdout, stderr) }
+	}
+	if err := work(ctx, opt, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "roctrain:", err)
 		return 1
 	}
@@ -130,6 +134,11 @@ func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
 		runs, note := plotted(o, results)
 		if err := plotROC(o.plot, runs, o.alpha, note); err != nil {
 			return err
+		}
+		if o.diagnose {
+			if err := plotDiagnostics(diagnosticsPath(o.plot), runs, note); err != nil {
+				return err
+			}
 		}
 	}
 	if o.json {

@@ -40,9 +40,13 @@ type seedResult struct {
 	TrainSeconds      float64  `json:"train_seconds"`
 	LearningRate      float64  `json:"learning_rate"`
 	BestEpoch         int      `json:"best_epoch"`
+	// Diagnostics holds the corrective-power diagnostics of every epoch of the chosen
+	// learning rate's training with -diagnose, and is left out without it.
+	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
 
-	name     string    // the run's name in -losses
-	fpr, tpr []float64 // the test ROC curve
+	name           string    // the run's name in -losses
+	fpr, tpr       []float64 // the test ROC curve
+	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
 }
 
 // interval is a confidence interval [lo, hi].
@@ -66,13 +70,13 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 	r := seedResult{
 		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
 		TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr, BestEpoch: best.hist.Epochs[best.hist.Best].Index,
-		name: spec.name,
+		name: spec.name, Diagnostics: diagnosesOf(best.hist),
 	}
 	if err := measure(o, sp, best.model, &r); err != nil {
 		return seedResult{}, err
 	}
 	if o.out != "" {
-		if err := nn.Save(modelPath(o, spec, sp.seed), best.model); err != nil {
+		if err := saveDeployment(modelPath(o, spec, sp.seed), best.model, newSidecar(o, sp, &r)); err != nil {
 			return seedResult{}, err
 		}
 	}
@@ -80,7 +84,7 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 }
 
 // modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds
-// <dir>/<run>.seed<seed>.params.
+// <dir>/<run>.seed<seed>.params; its operating point goes beside it (see sidecarPath).
 func modelPath(o *options, spec runSpec, seed uint64) string {
 	name := spec.name
 	if o.seeds > 1 {
@@ -112,6 +116,7 @@ func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Wr
 			Metric:       train.PartialAUC(o.alpha),
 			Seed:         sp.seed,
 			Progress:     o.progress,
+			Diagnose:     diagnoseConfig(o, sp.seed),
 		})
 		if err != nil {
 			return tuned{}, err
@@ -187,10 +192,11 @@ func measure(o *options, sp *split, m nn.Model, r *seedResult) error {
 	if err != nil {
 		return err
 	}
-	t, _, _, err := metrics.ThresholdAtFPR(valScores, sp.val.Y, o.alpha)
+	t, valFPR, valTPR, err := metrics.ThresholdAtFPR(valScores, sp.val.Y, o.alpha)
 	if err != nil {
 		return err
 	}
+	r.valFPR, r.valTPR = valFPR, valTPR
 	if !math.IsInf(t, 1) {
 		r.DeployedThreshold = &t
 	}

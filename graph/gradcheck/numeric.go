@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rocops/rocops/internal/opkit"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // elements gives in-place access to the elements of a wrt node's value, in row-major order.
@@ -19,7 +20,7 @@ type elements interface {
 }
 
 // dense is the backing array of a tensor.
-type dense[T opkit.Float] []T
+type dense[T floats.Float] []T
 
 func (d dense[T]) Len() int         { return len(d) }
 func (d dense[T]) At(i int) float64 { return float64(d[i]) }
@@ -29,7 +30,7 @@ func (d dense[T]) Set(i int, x float64) float64 {
 }
 
 // scalar is a *gorgonia.F64 or *gorgonia.F32 value.
-type scalar[T opkit.Float] struct{ p *T }
+type scalar[T floats.Float] struct{ p *T }
 
 func (s scalar[T]) Len() int       { return 1 }
 func (s scalar[T]) At(int) float64 { return float64(*s.p) }
@@ -69,7 +70,7 @@ func floatsOf(v gorgonia.Value) ([]float64, error) {
 	case []float64:
 		return append([]float64(nil), d...), nil
 	case []float32:
-		return opkit.Convert(d), nil
+		return floats.To64(d), nil
 	case float64:
 		return []float64{d}, nil
 	case float32:

@@ -6,10 +6,9 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-)
 
-// Float is the set of element types the module's graphs use.
-type Float interface{ ~float32 | ~float64 }
+	"github.com/rocops/rocops/internal/floats"
+)
 
 // RangeError is returned by [NewScalar], [NewVector] and [AddScaled] when a finite float64
 // value becomes ±Inf in the destination dtype: a magnitude beyond float32's largest finite
@@ -33,20 +32,7 @@ func (e *RangeError) Detail() string {
 }
 
 // fits reports whether x, finite or not, keeps its finiteness in T.
-func fits[T Float](x float64) bool { return !finite(x) || finite(float64(T(x))) }
-
-// Convert returns xs as float64. A []float64 is returned as is (not copied): callers treat it
-// as read-only.
-func Convert[T Float](xs []T) []float64 {
-	if f, ok := any(xs).([]float64); ok {
-		return f
-	}
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = float64(x)
-	}
-	return out
-}
+func fits[T floats.Float](x float64) bool { return !finite(x) || finite(float64(T(x))) }
 
 // Floats returns the elements of a float32 or float64 vector value as float64. A float64
 // backing array is returned without copying and must not be modified.
@@ -58,7 +44,7 @@ func Floats(v gorgonia.Value) ([]float64, error) {
 	case []float64:
 		return d, nil
 	case []float32:
-		return Convert(d), nil
+		return floats.To64(d), nil
 	default:
 		return nil, fmt.Errorf("opkit: want a float32 or float64 vector, got %T", v.Data())
 	}
@@ -136,7 +122,7 @@ func AddScaled(dst gorgonia.Value, g []float64, scale float64) error {
 	return fmt.Errorf("opkit: cannot accumulate a gradient into %T", dst.Data())
 }
 
-func addScaled[T Float](dst []T, g []float64, scale float64, dt tensor.Dtype) error {
+func addScaled[T floats.Float](dst []T, g []float64, scale float64, dt tensor.Dtype) error {
 	if len(dst) != len(g) {
 		return fmt.Errorf("opkit: gradient has %d elements, its destination %d", len(g), len(dst))
 	}

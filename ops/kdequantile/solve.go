@@ -2,6 +2,8 @@ package kdequantile
 
 import (
 	"math"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // The τ solver finds the root of
@@ -160,26 +162,10 @@ func (e phiValue) step() (u, bound float64, ok bool) {
 // adjacent floats within 64 halvings.
 func midpoint(lo, hi float64) float64 {
 	if lo >= 0 && hi > 4*lo || hi <= 0 && lo < 4*hi {
-		a, b := ordered(lo), ordered(hi)
-		return unordered(a/2 + b/2 + (a%2+b%2)/2)
+		a, b := floats.OrderKey(lo), floats.OrderKey(hi)
+		return floats.FromOrderKey(a/2 + b/2 + (a%2+b%2)/2)
 	}
 	return lo/2 + hi/2
-}
-
-// ordered maps a float64 to an int64 of the same order; unordered is its inverse.
-func ordered(x float64) int64 {
-	b := int64(math.Float64bits(x))
-	if b < 0 {
-		return math.MinInt64 - b
-	}
-	return b
-}
-
-func unordered(i int64) float64 {
-	if i < 0 {
-		i = math.MinInt64 - i
-	}
-	return math.Float64frombits(uint64(i))
 }
 
 // quantile returns the empirical (1 − α)-quantile of the negatives, the smallest negative

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // tolExact is the relative tolerance of the fast algorithms against the naive loop: both sum
@@ -263,10 +265,10 @@ func TestRadixSort(t *testing.T) {
 		}
 		items := make([]item, n)
 		for k, x := range xs {
-			items[k] = item{key: orderKey(x), ref: k << 1}
+			items[k] = item{key: floats.OrderKey(x), ref: k << 1}
 			require.Equal(t, x == 0, items[k].value() == 0 && !math.Signbit(items[k].value()))
 			if x != 0 {
-				require.Equal(t, x, items[k].value(), "keyValue inverts orderKey")
+				require.Equal(t, x, items[k].value(), "value inverts floats.OrderKey")
 			}
 		}
 		sorted := radixSort(items, make([]item, n))
@@ -278,4 +280,67 @@ func TestRadixSort(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLogisticScoreRanges checks the logistic algorithm against the naive loop where its
+// factored exponentials e^{±f} are stressed: classes so far apart that every pair's loss is
+// about e^{−40} (the log1p recurrence must keep its relative accuracy), scores spread over
+// the whole factored range ±maxFactored, and one score beyond it, which switches the batch to
+// one exponential per pair.
+func TestLogisticScoreRanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	spread := func(n int, lo, hi float64) ([]float64, []float64) {
+		f, y := make([]float64, n), make([]float64, n)
+		for k := range f {
+			f[k] = lo + (hi-lo)*r.Float64()
+			y[k] = float64(k % 2)
+		}
+		return f, y
+	}
+	separated, ys := spread(600, -1, 1)
+	for k := range separated {
+		separated[k] += 40 * ys[k]
+	}
+	wide, yw := spread(600, -maxFactored, maxFactored)
+	beyond := append([]float64{maxFactored + 1}, wide[1:]...)
+	for _, c := range []struct {
+		name string
+		f, y []float64
+	}{
+		{"separated", separated, ys},
+		{"whole factored range", wide, yw},
+		{"beyond the factored range", beyond, yw},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantLoss, want := naive(Logistic, 1, c.f, c.y)
+			got, loss, err := Gradient(c.f, c.y, Config{Surrogate: Logistic})
+			require.NoError(t, err)
+			requireClose(t, wantLoss, loss, want, got)
+		})
+	}
+}
+
+// TestLogisticRowPaths: the factored row and the row with one exponential per pair agree on
+// scores within the factored range, including exact ties (x = 0) and both signs of x.
+func TestLogisticRowPaths(t *testing.T) {
+	const tol = 1e-13 // relative; both are exact to a few ulps per pair
+	f, _ := randomBatch(12, 1000, 0, 0)
+	tile := gatherTerms(f, seq(len(f)), true)
+	for _, fp := range []float64{0, f[3], 2.5, -30} {
+		p := gatherTerms([]float64{fp}, []int{0}, true)[0]
+		g1, g2 := make([]float64, len(tile)), make([]float64, len(tile))
+		l1, w1 := logisticRow(p, tile, g1)
+		l2, w2 := logisticRowExp(p, tile, g2)
+		require.InDelta(t, l2, l1, tol*l2, "loss at f = %v", fp)
+		require.InDelta(t, w2, w1, tol*w2, "weight at f = %v", fp)
+		require.InDeltaSlice(t, g2, g1, tol, "weights at f = %v", fp)
+	}
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for k := range s {
+		s[k] = k
+	}
+	return s
 }

@@ -1,6 +1,6 @@
 package pairwise
 
-import "math"
+import "github.com/rocops/rocops/internal/floats"
 
 // item is one score in the merged sort of the hinge algorithms.
 type item struct {
@@ -10,28 +10,7 @@ type item struct {
 
 func (it item) positive() bool { return it.ref&1 == 1 }
 func (it item) index() int     { return it.ref >> 1 }
-func (it item) value() float64 { return keyValue(it.key) }
-
-// orderKey maps a non-NaN float64 to a uint64 of the same order: negative numbers have their
-// bits inverted, the others their sign bit set. −0 maps to the key of +0 so that the two tie.
-func orderKey(x float64) uint64 {
-	u := math.Float64bits(x)
-	switch {
-	case x == 0:
-		return 1 << 63
-	case u>>63 == 1:
-		return ^u
-	}
-	return u | 1<<63
-}
-
-// keyValue inverts orderKey (giving +0 for −0).
-func keyValue(k uint64) float64 {
-	if k>>63 == 1 {
-		return math.Float64frombits(k &^ (1 << 63))
-	}
-	return math.Float64frombits(^k)
-}
+func (it item) value() float64 { return floats.FromOrderKey(it.key) }
 
 // radixSort sorts items by key, stably, with one least-significant-digit pass per byte of
 // the key; a byte that every key shares is skipped. tmp is scratch space of the same length.

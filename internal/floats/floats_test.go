@@ -1,0 +1,60 @@
+package floats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestOrderKey(t *testing.T) {
+	special := []float64{math.Inf(-1), -math.MaxFloat64, -1, -math.SmallestNonzeroFloat64, 0,
+		math.SmallestNonzeroFloat64, 1, math.MaxFloat64, math.Inf(1)}
+	for i := 1; i < len(special); i++ {
+		if OrderKey(special[i-1]) >= OrderKey(special[i]) {
+			t.Errorf("key(%v) ≥ key(%v)", special[i-1], special[i])
+		}
+		// Adjacent floats have adjacent keys.
+		if a := special[i-1]; !math.IsInf(a, 0) && a != 0 {
+			next := math.Nextafter(a, math.Inf(1))
+			if next != 0 && OrderKey(next) != OrderKey(a)+1 {
+				t.Errorf("key(next(%v)) = %d, want %d", a, OrderKey(next), OrderKey(a)+1)
+			}
+		}
+	}
+	if OrderKey(math.Copysign(0, -1)) != OrderKey(0) {
+		t.Error("−0 and +0 must tie")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	xs := make([]float64, 1000)
+	for i := range xs {
+		xs[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(600)-300))
+		if got := FromOrderKey(OrderKey(xs[i])); got != xs[i] {
+			t.Fatalf("FromOrderKey(OrderKey(%v)) = %v", xs[i], got)
+		}
+	}
+	keys := make([]uint64, len(xs))
+	for i, x := range xs {
+		keys[i] = OrderKey(x)
+	}
+	slices.Sort(xs)
+	slices.Sort(keys)
+	for i := range xs {
+		if FromOrderKey(keys[i]) != xs[i] {
+			t.Fatalf("sorted keys disagree with sorted values at %d", i)
+		}
+	}
+}
+
+func TestConversions(t *testing.T) {
+	xs := []float64{1.5, -2, 1e-50}
+	if got := From64[float32](xs); got[0] != 1.5 || got[1] != -2 || got[2] != 0 {
+		t.Errorf("From64 = %v", got)
+	}
+	if got := To64([]float32{1.5, -2}); got[0] != 1.5 || got[1] != -2 {
+		t.Errorf("To64 = %v", got)
+	}
+	if got := To64(xs); &got[0] != &xs[0] {
+		t.Error("To64 of a []float64 must not copy")
+	}
+}

@@ -1,0 +1,249 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/floats"
+)
+
+// ErrNoPass is returned (wrapped) by NewPass for a model that is not one of this package's
+// networks ([Linear] or [MLP]); such a model is trained and scored through its Gorgonia graph.
+var ErrNoPass = errors.New("nn: no direct pass for this model")
+
+// Pass is the forward and backward pass of a [Linear] or [MLP] over batches of a fixed
+// number of rows B, computed with BLAS matrix products (the one gorgonia.WhichBLAS returns
+// when the pass is made) into buffers allocated once. It builds no graph, runs no machine
+// and computes no gradient for the input rows. For the network of the package doc, with
+// zˡ = hˡ⁻¹·Wˡ + bˡ and hˡ = φ(zˡ), a backward pass from δ = ∂L/∂s computes
+//
+//	∂L/∂zᴸ⁺¹ = δ,   ∂L/∂Wˡ = (hˡ⁻¹)ᵀ·∂L/∂zˡ,   ∂L/∂bˡ = Σ_rows ∂L/∂zˡ,
+//	∂L/∂zˡ⁻¹ = (∂L/∂zˡ·(Wˡ)ᵀ) ∘ φ′(zˡ⁻¹)
+//
+// (φ′ of ReLU is 1 at 0, as in Gorgonia's graphs). The pass reads the model's parameter
+// tensors in place, so an update of the model is seen by the next Forward; it must not run
+// concurrently with one. A Pass is not safe for concurrent use.
+type Pass struct {
+	rows   int
+	input  *tensor.Dense
+	scores []float64
+	grads  []*tensor.Dense
+	run    passRunner
+}
+
+// passRunner is the dtype-specific part of a Pass.
+type passRunner interface {
+	forward(scores []float64)
+	backward(dscores []float64)
+}
+
+// NewPass returns the pass of m for batches of rows rows. m must be a *Linear or an *MLP
+// (otherwise the error wraps ErrNoPass) and rows at least 1.
+func NewPass(m Model, rows int) (*Pass, error) {
+	var n *network
+	switch m := m.(type) {
+	case *Linear:
+		n = &m.network
+	case *MLP:
+		n = &m.network
+	default:
+		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
+	}
+	if rows < 1 {
+		return nil, fmt.Errorf("%w: a pass needs at least one row, got %d", ErrInput, rows)
+	}
+	p := &Pass{rows: rows, scores: make([]float64, rows)}
+	p.input = tensor.New(tensor.Of(n.dtype), tensor.WithShape(rows, n.in))
+	for _, prm := range n.Params() {
+		p.grads = append(p.grads, tensor.New(tensor.Of(n.dtype), tensor.WithShape(prm.Value.Shape()...)))
+	}
+	bl := gorgonia.WhichBLAS()
+	switch n.dtype {
+	case tensor.Float64:
+		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, blasOf[float64]{bl.Dgemm, bl.Dgemv, bl.Dger}, (*tensor.Dense).Float64s)
+	case tensor.Float32:
+		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, blasOf[float32]{bl.Sgemm, bl.Sgemv, bl.Sger}, (*tensor.Dense).Float32s)
+	default:
+		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
+	}
+	return p, nil
+}
+
+// Rows returns the batch size B.
+func (p *Pass) Rows() int { return p.rows }
+
+// Input returns the input matrix, B × InputSize() in the model's dtype, row-major. Fill it
+// before Forward.
+func (p *Pass) Input() *tensor.Dense { return p.input }
+
+// SetInput copies x, B rows of InputSize() features one row after the other, into the input
+// matrix, converting to the model's dtype.
+func (p *Pass) SetInput(x []float64) error {
+	switch d := p.input.Data().(type) {
+	case []float64:
+		if len(x) != len(d) {
+			return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), len(d))
+		}
+		copy(d, x)
+	case []float32:
+		if len(x) != len(d) {
+			return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), len(d))
+		}
+		for i, v := range x {
+			d[i] = float32(v)
+		}
+	}
+	return nil
+}
+
+// Forward computes the scores of the input rows. The returned slice belongs to the pass and
+// is overwritten by the next Forward.
+func (p *Pass) Forward() []float64 {
+	p.run.forward(p.scores)
+	return p.scores
+}
+
+// Backward computes the gradient of a loss L with respect to every parameter from
+// dscores = ∂L/∂s for the scores of the last Forward, and stores it in Grads (overwriting,
+// not accumulating). dscores must hold B values.
+func (p *Pass) Backward(dscores []float64) error {
+	if len(dscores) != p.rows {
+		return fmt.Errorf("%w: %d score gradients for a pass of %d rows", ErrInput, len(dscores), p.rows)
+	}
+	p.run.backward(dscores)
+	return nil
+}
+
+// Grads returns the gradient tensors of the last Backward, in Params order and with the
+// parameters' shapes and dtype. They belong to the pass.
+func (p *Pass) Grads() []*tensor.Dense { return p.grads }
+
+// blasOf holds the BLAS routines a pass uses, row-major: the matrix product
+// C ← α·op(A)·op(B) + β·C, the matrix–vector product y ← α·op(A)·x + β·y and the rank-one
+// update A ← α·x·yᵀ + A. The output layer, one column wide, takes the last two: they are
+// serial and allocate nothing, where a matrix product may start goroutines.
+type blasOf[T floats.Float] struct {
+	gemm func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+	gemv func(tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int)
+	ger  func(m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int)
+}
+
+// passOf is the pass for element type T.
+type passOf[T floats.Float] struct {
+	rows   int
+	x      []T
+	layers []passLayer[T]
+	blas   blasOf[T]
+}
+
+// passLayer holds one layer's parameters (the model's own), gradients and buffers.
+type passLayer[T floats.Float] struct {
+	in, out int
+	act     Activation
+	w, b    []T // the parameters: W (in × out) and b (out)
+	dw, db  []T // their gradients
+	z, h    []T // B × out: the affine output and the activation (h aliases z for Identity)
+	dz      []T // B × out: ∂L/∂z
+}
+
+func newPassOf[T floats.Float](n *network, rows int, x []T, grads []*tensor.Dense, bl blasOf[T], data func(*tensor.Dense) []T) *passOf[T] {
+	p := &passOf[T]{rows: rows, x: x, blas: bl, layers: make([]passLayer[T], len(n.layers))}
+	in := n.in
+	for k, l := range n.layers {
+		out := l.weight.Shape()[1]
+		pl := passLayer[T]{
+			in: in, out: out, act: l.act,
+			w: data(l.weight), b: data(l.bias),
+			dw: data(grads[2*k]), db: data(grads[2*k+1]),
+			z: make([]T, rows*out), dz: make([]T, rows*out),
+		}
+		pl.h = pl.z
+		if l.act != Identity {
+			pl.h = make([]T, rows*out)
+		}
+		p.layers[k] = pl
+		in = out
+	}
+	return p
+}
+
+func (p *passOf[T]) forward(scores []float64) {
+	src := p.x
+	for k := range p.layers {
+		l := &p.layers[k]
+		for r := range p.rows {
+			copy(l.z[r*l.out:(r+1)*l.out], l.b)
+		}
+		if l.out == 1 {
+			p.blas.gemv(blas.NoTrans, p.rows, l.in, 1, src, l.in, l.w, 1, 1, l.z, 1)
+		} else {
+			p.blas.gemm(blas.NoTrans, blas.NoTrans, p.rows, l.out, l.in, 1, src, l.in, l.w, l.out, 1, l.z, l.out)
+		}
+		switch l.act {
+		case ReLU:
+			for i, v := range l.z {
+				l.h[i] = max(v, 0)
+			}
+		case Tanh:
+			for i, v := range l.z {
+				l.h[i] = T(math.Tanh(float64(v)))
+			}
+		}
+		src = l.h
+	}
+	for i, v := range src { // the output layer has one column
+		scores[i] = float64(v)
+	}
+}
+
+func (p *passOf[T]) backward(dscores []float64) {
+	top := &p.layers[len(p.layers)-1]
+	for i, d := range dscores {
+		top.dz[i] = T(d)
+	}
+	for k := len(p.layers) - 1; k >= 0; k-- {
+		l := &p.layers[k]
+		src := p.x
+		if k > 0 {
+			src = p.layers[k-1].h
+		}
+		if l.out == 1 {
+			p.blas.gemv(blas.Trans, p.rows, l.in, 1, src, l.in, l.dz, 1, 0, l.dw, 1)
+		} else {
+			p.blas.gemm(blas.Trans, blas.NoTrans, l.in, l.out, p.rows, 1, src, l.in, l.dz, l.out, 0, l.dw, l.out)
+		}
+		clear(l.db)
+		for r := range p.rows {
+			for j, d := range l.dz[r*l.out : (r+1)*l.out] {
+				l.db[j] += d
+			}
+		}
+		if k == 0 {
+			break // no gradient for the input rows
+		}
+		below := &p.layers[k-1]
+		if l.out == 1 {
+			clear(below.dz)
+			p.blas.ger(p.rows, l.in, 1, l.dz, 1, l.w, 1, below.dz, l.in)
+		} else {
+			p.blas.gemm(blas.NoTrans, blas.Trans, p.rows, l.in, l.out, 1, l.dz, l.out, l.w, l.out, 0, below.dz, l.in)
+		}
+		switch below.act {
+		case ReLU:
+			for i, z := range below.z {
+				if z < 0 {
+					below.dz[i] = 0
+				}
+			}
+		case Tanh:
+			for i, h := range below.h {
+				below.dz[i] *= 1 - h*h
+			}
+		}
+	}
+}

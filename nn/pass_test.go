@@ -1,0 +1,199 @@
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// passModels are the networks a Pass covers: a linear scorer, and MLPs with each hidden
+// activation and more than one hidden layer.
+func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
+	t.Helper()
+	lin, err := NewLinear(LinearConfig{In: 5, Seed: 3, Dtype: dt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := map[string]Model{"linear": lin}
+	for _, c := range []struct {
+		name   string
+		hidden []int
+		act    Activation
+	}{
+		{"relu", []int{7}, ReLU},
+		{"tanh", []int{6}, Tanh},
+		{"relu 2 layers", []int{8, 4}, ReLU},
+	} {
+		m, err := NewMLP(MLPConfig{In: 5, Hidden: c.hidden, Activation: c.act, Seed: 4, Dtype: dt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms[c.name] = m
+	}
+	return ms
+}
+
+// TestPassMatchesGraph: a Pass gives the scores and the parameter gradients of the model's
+// Gorgonia graph — for the cost Σᵢ wᵢ·sᵢ, whose ∂c/∂s = w — to float rounding, including
+// rows of zeros, where every ReLU of a zero-bias layer sits at its kink (derivative 1).
+func TestPassMatchesGraph(t *testing.T) {
+	tol := map[tensor.Dtype]float64{tensor.Float64: 1e-12, tensor.Float32: 1e-5} // relative, sums of ≤ 8 products per entry
+	const rows = 9
+	x := randomRows(5, rows, 5)
+	clear(x[5:10]) // row 1 is zero
+	w := randomRows(6, rows, 1)
+	for _, dt := range dtypes {
+		for name, m := range passModels(t, dt) {
+			t.Run(fmt.Sprintf("%v/%s", dt, name), func(t *testing.T) {
+				g := gorgonia.NewGraph()
+				cost, learnables := weightedScoreCost(t, g, m, x, rows, w)
+				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
+					t.Fatal(err)
+				}
+				vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+				defer vm.Close()
+				if err := vm.RunAll(); err != nil {
+					t.Fatal(err)
+				}
+				wantScores, err := Scores(m, x, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+
+				p, err := NewPass(m, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.SetInput(x); err != nil {
+					t.Fatal(err)
+				}
+				assertClose(t, "scores", p.Forward(), wantScores, tol[dt])
+				if err := p.Backward(w); err != nil {
+					t.Fatal(err)
+				}
+				for i, l := range learnables {
+					gv, err := l.Grad()
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := opkit.Floats(gv)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := opkit.Floats(p.Grads()[i])
+					if err != nil {
+						t.Fatal(err)
+					}
+					assertClose(t, l.Name(), got, want, tol[dt])
+				}
+			})
+		}
+	}
+}
+
+// TestPassSeesUpdates: the pass reads the model's tensors in place, so a change of the
+// parameters (as a solver step makes) changes the next Forward, and a second Backward
+// overwrites the gradients rather than adding to them.
+func TestPassSeesUpdates(t *testing.T) {
+	m, err := NewMLP(MLPConfig{In: 5, Hidden: []int{7}, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rows = 6
+	x := randomRows(7, rows, 5)
+	p, err := NewPass(m, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SetInput(x); err != nil {
+		t.Fatal(err)
+	}
+	ones := []float64{1, 1, 1, 1, 1, 1}
+	p.Forward()
+	if err := p.Backward(ones); err != nil {
+		t.Fatal(err)
+	}
+	first := append([]float64(nil), p.Grads()[3].Float64s()...) // output bias: Σ δ = 6
+	if err := p.Backward(ones); err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "second backward", p.Grads()[3].Float64s(), first, 0)
+	assertClose(t, "output bias gradient", first, []float64{rows}, 0)
+
+	m.Params()[3].Value.Float64s()[0] += 2 // the output bias
+	before := append([]float64(nil), p.scores...)
+	after := p.Forward()
+	for i := range after {
+		after[i] -= before[i]
+	}
+	assertClose(t, "shift of the scores", after, []float64{2, 2, 2, 2, 2, 2}, 1e-15)
+}
+
+func TestPassErrors(t *testing.T) {
+	m, err := NewLinear(LinearConfig{In: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPass(otherModel{m}, 4); !errors.Is(err, ErrNoPass) {
+		t.Fatalf("foreign model: %v, want ErrNoPass", err)
+	}
+	if _, err := NewPass(m, 0); !errors.Is(err, ErrInput) {
+		t.Fatalf("zero rows: %v, want ErrInput", err)
+	}
+	p, err := NewPass(m, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SetInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
+		t.Fatalf("short input: %v, want ErrInput", err)
+	}
+	if err := p.Backward(make([]float64, 3)); !errors.Is(err, ErrInput) {
+		t.Fatalf("short gradient: %v, want ErrInput", err)
+	}
+}
+
+// otherModel is a model of another package: it wraps a Linear but is not one.
+type otherModel struct{ *Linear }
+
+// TestScorerReuse: one Scorer, called again and again, gives the scores of the reference
+// forward pass — over a full 4096-row chunk plus a tail, for an MLP (a Pass) and for a model
+// of another package (a graph) — and sees a parameter update made between two calls.
+func TestScorerReuse(t *testing.T) {
+	const rows = scoreChunk + 37
+	const tol = 1e-12
+	x := randomRows(8, rows, 5)
+	mlp, err := NewMLP(MLPConfig{In: 5, Hidden: []int{6}, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&Linear{network: mlp.network}}} {
+		t.Run(name, func(t *testing.T) {
+			s, err := NewScorer(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for call := range 3 {
+				if call == 2 {
+					m.Params()[0].Value.Float64s()[0] += 0.5 // an update between calls
+				}
+				got, err := s.Scores(x, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := referenceScores(t, m.Params(), ReLU, x, rows)
+				assertClose(t, fmt.Sprintf("call %d", call), got, want, tol)
+			}
+			short, err := s.Scores(x[:3*5], 3) // another tail size replaces the cached one
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertClose(t, "3 rows", short, referenceScores(t, m.Params(), ReLU, x[:15], 3), tol)
+		})
+	}
+}

@@ -1,0 +1,357 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/train/diagnose"
+)
+
+// MaxPool bounds Diagnose.Pool: the projected pair term costs O(n₊n₋) on the logging pool.
+const MaxPool = 4096
+
+// Diagnose configures the corrective-power diagnostics Fit runs during training (package
+// train/diagnose, after Chen et al., "Pairwise AUC Optimization Needs Corrective Power",
+// arXiv 2610.21743). Every zero value is a documented default.
+//
+// Before the first epoch Fit draws two disjoint, stratified sets of training rows: a selection
+// batch, on which the severe-error direction V is computed (diagnose.SevereDirection), and a
+// logging pool, on which everything else is measured. After every Every-th epoch, after the
+// last one and after every intervention, it appends a Diagnosis to History.Diagnoses.
+type Diagnose struct {
+	// Every diagnoses after epochs Every, 2·Every, … (counting warm-up epochs) and after the
+	// last epoch; 0 = 1.
+	Every int
+	// Severity is M: a pair is severe when f₊ − f₋ < −M; 0 = 1.
+	Severity float64
+	// Selection is the number of rows of the selection batch; 0 = 256.
+	Selection int
+	// Pool is the number of rows of the logging pool, at most MaxPool; 0 = 1024. When the
+	// training data hold fewer than Selection + Pool rows, both shrink in proportion.
+	Pool int
+	// Surrogate defines the pair weights w of the projected term and the severe-pair loss
+	// when Config.Loss is not a Pairwise loss; a Pairwise loss's own configuration is used
+	// otherwise. The zero value is the logistic surrogate.
+	Surrogate pairwise.Config
+	// Seed draws the selection batch and the logging pool.
+	Seed uint64
+	// Intervene, when not nil, applies the diagnose–intervene–recheck protocol; nil only
+	// observes.
+	Intervene *Intervene
+}
+
+// Intervene sets the rule of the diagnose–intervene–recheck protocol (Chen et al., arXiv
+// 2610.21743, appendix B.5). The paper names no universal threshold; this rule compares each
+// main-phase diagnosis d with the run's own earlier ones. Let p be the latest earlier
+// main-phase or recheck diagnosis and D, F the largest drift and first-order variance
+// (VarPos/B₊ + VarNeg/B₋ at the training batch's composition) among all of them. Then:
+//
+//  1. no severe pair in the selection batch, or no earlier diagnosis: continue;
+//  2. errors improve, d.SevereMass < (1 − Improve)·p.SevereMass or d.Misranking <
+//     (1 − Improve)·p.Misranking, or corrective motion improves, d.Drift > p.Drift +
+//     Improve·|p.Drift|: continue;
+//  3. both weak, d.Drift ≤ Weak·max(D, 0) and d's first-order variance ≤ Weak·F, and fewer than Max
+//     interventions so far: intervene — train Epochs epochs of cross-entropy (Phase
+//     Intervention), then diagnose again (Decision Rechecked) and resume the main loss;
+//  4. otherwise continue.
+//
+// Intervention epochs come on top of Config.Epochs; the optimiser restarts at every change of
+// loss, as after the warm-up.
+type Intervene struct {
+	// Weak is the fraction of the run's best drift and first-order variance below which both
+	// count as weak; 0 = 0.5.
+	Weak float64
+	// Improve is the relative change that counts as an improvement; 0 = 0.02.
+	Improve float64
+	// Epochs is the number of cross-entropy epochs per intervention; 0 = 2.
+	Epochs int
+	// Max is the most interventions per Fit; 0 = 3.
+	Max int
+}
+
+// Decision is what the protocol decided at a diagnosis.
+type Decision int
+
+const (
+	// Observed: no rule applied (no Intervene, a warm-up or intervention epoch, or the
+	// first main-phase diagnosis).
+	Observed Decision = iota
+	// Continued: the main loss goes on (see Diagnosis.Reason).
+	Continued
+	// Intervened: cross-entropy epochs follow.
+	Intervened
+	// Rechecked: the diagnosis right after an intervention.
+	Rechecked
+)
+
+func (d Decision) String() string {
+	switch d {
+	case Continued:
+		return "continue"
+	case Intervened:
+		return "intervene"
+	case Rechecked:
+		return "recheck"
+	}
+	return "observe"
+}
+
+// Diagnosis is one row of History.Diagnoses: the corrective-power diagnostics after an epoch.
+// Misranking, SevereMass and CEBound are measured on the logging pool's scores. Drift, the
+// variance parts and FirstOrderShare are those of the projected pair term on the logging pool
+// along the severe-error direction V of the selection batch (diagnose.Project); they are NaN
+// when the selection batch has no severe pair (SeverePairs = 0).
+type Diagnosis struct {
+	Epoch           int // the Epoch.Index diagnosed
+	Phase           Phase
+	Misranking      float64
+	SevereMass      float64 // π_M
+	CEBound         float64 // (R₊ + R₋)/log(1 + e^{M/2}) ≥ π_M
+	Drift           float64 // Split.Mean
+	VarPos          float64
+	VarNeg          float64
+	VarResidual     float64
+	FirstOrderShare float64 // Split.FirstOrderShare at the training batch's composition
+	SeverePairs     int     // severe pairs in the selection batch
+	Decision        Decision
+	Reason          string // the numbers behind Decision
+}
+
+// firstOrderVar is VarPos/B₊ + VarNeg/B₋.
+func (d Diagnosis) firstOrderVar(bPos, bNeg int) float64 {
+	return d.VarPos/float64(bPos) + d.VarNeg/float64(bNeg)
+}
+
+// withDefaults validates d and fills its defaults.
+func (d Diagnose) withDefaults() (Diagnose, error) {
+	switch {
+	case d.Every < 0, d.Selection < 0, d.Pool < 0:
+		return d, configError("Diagnose has a negative Every, Selection or Pool: %+v", d)
+	case d.Pool > MaxPool:
+		return d, configError("Diagnose.Pool %d exceeds MaxPool = %d", d.Pool, MaxPool)
+	case !(d.Severity >= 0) || math.IsInf(d.Severity, 0):
+		return d, configError("Diagnose.Severity %v is not a finite number ≥ 0", d.Severity)
+	case math.IsNaN(pairwise.Weight(d.Surrogate.Surrogate, d.Surrogate.Margin, 0)):
+		return d, configError("Diagnose.Surrogate %+v is not a valid surrogate", d.Surrogate)
+	}
+	if d.Every == 0 {
+		d.Every = 1
+	}
+	if d.Severity == 0 {
+		d.Severity = 1
+	}
+	if d.Selection == 0 {
+		d.Selection = 256
+	}
+	if d.Pool == 0 {
+		d.Pool = 1024
+	}
+	if d.Intervene != nil {
+		iv := *d.Intervene
+		switch {
+		case !(iv.Weak >= 0 && iv.Weak < 1), !(iv.Improve >= 0 && iv.Improve < 1):
+			return d, configError("Intervene.Weak %v and Improve %v must be in [0, 1)", iv.Weak, iv.Improve)
+		case iv.Epochs < 0, iv.Max < 0:
+			return d, configError("Intervene has a negative Epochs or Max: %+v", iv)
+		}
+		if iv.Weak == 0 {
+			iv.Weak = 0.5
+		}
+		if iv.Improve == 0 {
+			iv.Improve = 0.02
+		}
+		if iv.Epochs == 0 {
+			iv.Epochs = 2
+		}
+		if iv.Max == 0 {
+			iv.Max = 3
+		}
+		d.Intervene = &iv
+	}
+	return d, nil
+}
+
+// diagnoser runs the diagnostics of one Fit.
+type diagnoser struct {
+	cfg        Diagnose
+	surrogate  pairwise.Config
+	model      nn.Model
+	sel, pool  *data.Dataset
+	bPos, bNeg int // the training batch's composition
+	done       int // interventions so far
+	pending    int // intervention epochs still to run
+}
+
+func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, bPos, bNeg int) (*diagnoser, error) {
+	d := &diagnoser{cfg: cfg, surrogate: cfg.Surrogate, model: model, bPos: bPos, bNeg: bNeg}
+	if p, ok := loss.(Pairwise); ok {
+		d.surrogate = p.Config
+	}
+	var err error
+	if d.sel, d.pool, err = drawDiagnosticSets(train, cfg.Selection, cfg.Pool, cfg.Seed); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// drawDiagnosticSets draws two disjoint sets of rows of train, each with the training data's
+// share of positives and at least one row of each class.
+func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
+	var pos, neg []int
+	for i, y := range train.Y {
+		if y == 1 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	if len(pos) < 2 || len(neg) < 2 {
+		return nil, nil, fmt.Errorf("train: diagnostics need at least 2 positives and 2 negatives in the training data, got %d and %d", len(pos), len(neg))
+	}
+	if total := nSel + nPool; total > train.Rows {
+		nSel = max(2, nSel*train.Rows/total)
+		nPool = max(2, train.Rows-nSel)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6469616700)) // "diag"
+	rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	rng.Shuffle(len(neg), func(i, j int) { neg[i], neg[j] = neg[j], neg[i] })
+	share := float64(len(pos)) / float64(train.Rows)
+	take := func(n int) []int {
+		p := min(max(1, int(math.Round(share*float64(n)))), len(pos)-1, n-1)
+		q := min(n-p, len(neg)-1)
+		rows := append(append([]int(nil), pos[:p]...), neg[:q]...)
+		pos, neg = pos[p:], neg[q:]
+		return rows
+	}
+	if sel, err = train.Subset(take(nSel)); err != nil {
+		return nil, nil, err
+	}
+	if pool, err = train.Subset(take(nPool)); err != nil {
+		return nil, nil, err
+	}
+	return sel, pool, nil
+}
+
+// diagnose measures the model after epoch ep and applies the protocol; hist holds the
+// earlier diagnoses. It returns the number of intervention epochs to schedule.
+func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagnosis, int, error) {
+	m := d.cfg.Severity
+	dg := Diagnosis{Epoch: ep.Index, Phase: ep.Phase, Drift: math.NaN(), VarPos: math.NaN(),
+		VarNeg: math.NaN(), VarResidual: math.NaN(), FirstOrderShare: math.NaN()}
+	scores, err := nn.Scores(d.model, d.pool.X, d.pool.Rows)
+	if err != nil {
+		return dg, 0, err
+	}
+	if dg.Misranking, err = diagnose.Misranking(scores, d.pool.Y); err != nil {
+		return dg, 0, err
+	}
+	if dg.SevereMass, err = diagnose.SevereMass(scores, d.pool.Y, m); err != nil {
+		return dg, 0, err
+	}
+	if dg.CEBound, err = diagnose.CEBound(scores, d.pool.Y, m); err != nil {
+		return dg, 0, err
+	}
+	dir, err := diagnose.SevereDirection(d.model, d.sel.X, d.sel.Y, d.surrogate, m)
+	switch {
+	case errors.Is(err, diagnose.ErrNoSevere):
+	case err != nil:
+		return dg, 0, err
+	default:
+		dg.SeverePairs = dir.Severe
+		p, err := diagnose.ScoreTangents(d.model, d.pool.X, d.pool.Rows, dir.V)
+		if err != nil {
+			return dg, 0, err
+		}
+		sp, err := diagnose.Project(scores, d.pool.Y, p, d.surrogate)
+		if err != nil {
+			return dg, 0, err
+		}
+		dg.Drift, dg.VarPos, dg.VarNeg, dg.VarResidual = sp.Mean, sp.VarPos, sp.VarNeg, sp.VarResidual
+		dg.FirstOrderShare = sp.FirstOrderShare(d.bPos, d.bNeg)
+	}
+	if recheck {
+		dg.Decision, dg.Reason = Rechecked, fmt.Sprintf("after %d cross-entropy epochs", d.cfg.Intervene.Epochs)
+		return dg, 0, nil
+	}
+	switch {
+	case d.cfg.Intervene == nil:
+		dg.Reason = "no Intervene rule"
+		return dg, 0, nil
+	case ep.Phase != Main:
+		dg.Reason = ep.Phase.String() + " epoch"
+		return dg, 0, nil
+	}
+	extra := d.decide(&dg, earlier)
+	return dg, extra, nil
+}
+
+// decide applies the rule of Intervene to dg and returns the intervention epochs to run.
+func (d *diagnoser) decide(dg *Diagnosis, earlier []Diagnosis) int {
+	iv := d.cfg.Intervene
+	var refs []Diagnosis
+	for _, e := range earlier {
+		if (e.Phase == Main || e.Decision == Rechecked) && e.SeverePairs > 0 {
+			refs = append(refs, e)
+		}
+	}
+	if dg.SeverePairs == 0 {
+		dg.Decision, dg.Reason = Continued, "no severe pair in the selection batch"
+		return 0
+	}
+	if len(refs) == 0 {
+		dg.Decision, dg.Reason = Observed, "first diagnosis: nothing to compare with"
+		return 0
+	}
+	p := refs[len(refs)-1]
+	switch {
+	case dg.SevereMass < (1-iv.Improve)*p.SevereMass:
+		dg.Decision, dg.Reason = Continued, fmt.Sprintf("severe mass fell from %.4g to %.4g", p.SevereMass, dg.SevereMass)
+		return 0
+	case dg.Misranking < (1-iv.Improve)*p.Misranking:
+		dg.Decision, dg.Reason = Continued, fmt.Sprintf("misranking fell from %.4g to %.4g", p.Misranking, dg.Misranking)
+		return 0
+	case dg.Drift > p.Drift+iv.Improve*math.Abs(p.Drift):
+		dg.Decision, dg.Reason = Continued, fmt.Sprintf("drift rose from %.4g to %.4g", p.Drift, dg.Drift)
+		return 0
+	}
+	bestDrift, bestVar := math.Inf(-1), math.Inf(-1)
+	for _, e := range refs {
+		bestDrift = max(bestDrift, e.Drift)
+		bestVar = max(bestVar, e.firstOrderVar(d.bPos, d.bNeg))
+	}
+	v := dg.firstOrderVar(d.bPos, d.bNeg)
+	weak := dg.Drift <= iv.Weak*max(bestDrift, 0) && v <= iv.Weak*bestVar
+	numbers := fmt.Sprintf("drift %.4g (best %.4g), first-order variance %.4g (best %.4g)", dg.Drift, bestDrift, v, bestVar)
+	switch {
+	case !weak:
+		dg.Decision, dg.Reason = Continued, "no improvement, but not weak: "+numbers
+		return 0
+	case d.done >= iv.Max:
+		dg.Decision, dg.Reason = Continued, fmt.Sprintf("weak, but %d interventions done: %s", d.done, numbers)
+		return 0
+	}
+	d.done++
+	d.pending = iv.Epochs
+	dg.Decision, dg.Reason = Intervened, "weak: "+numbers
+	return iv.Epochs
+}
+
+// diagnose diagnoses epoch ep when it is due: after every Every-th epoch, the last one (last)
+// and the last epoch of an intervention. It returns the intervention epochs to add.
+func (r *fitRun) diagnose(d *diagnoser, ep Epoch, last bool) (int, error) {
+	recheck := ep.Phase == Intervention && d.pending == 0
+	if ep.Index%d.cfg.Every != 0 && !last && !recheck {
+		return 0, nil
+	}
+	dg, extra, err := d.diagnose(ep, r.hist.Diagnoses, recheck)
+	if err != nil {
+		return 0, fmt.Errorf("train: diagnostics after epoch %d: %w", ep.Index, err)
+	}
+	r.hist.Diagnoses = append(r.hist.Diagnoses, dg)
+	return extra, nil
+}

@@ -1,0 +1,183 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train/data"
+)
+
+// TestDiagnoseHistory checks which epochs are diagnosed and that every record is consistent:
+// the CE bound above the severe mass, shares in [0, 1], finite values when severe pairs
+// exist, and the same History from the same seeds.
+func TestDiagnoseHistory(t *testing.T) {
+	ds := blobs(t, 600, 4, 0.2, 1, 3)
+	run := func() *History {
+		h, err := fit(t, mlp(t, 4, 5), Config{
+			Loss:         Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
+			WarmupEpochs: 1, Epochs: 4, BatchSize: 64,
+			Diagnose: &Diagnose{Every: 2, Selection: 128, Pool: 256},
+		}, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	h := run()
+	var epochs []int
+	for _, d := range h.Diagnoses {
+		epochs = append(epochs, d.Epoch)
+		if !(d.SevereMass <= d.CEBound) || !(d.Misranking >= d.SevereMass) {
+			t.Errorf("epoch %d: misranking %v, severe mass %v, CE bound %v out of order", d.Epoch, d.Misranking, d.SevereMass, d.CEBound)
+		}
+		if d.SeverePairs > 0 {
+			for name, v := range map[string]float64{"drift": d.Drift, "VarPos": d.VarPos, "VarNeg": d.VarNeg, "VarResidual": d.VarResidual} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("epoch %d: %s = %v", d.Epoch, name, v)
+				}
+			}
+			if !(d.FirstOrderShare >= 0 && d.FirstOrderShare <= 1) {
+				t.Errorf("epoch %d: first-order share %v", d.Epoch, d.FirstOrderShare)
+			}
+		}
+		if d.Decision != Observed || d.Reason != "no Intervene rule" {
+			t.Errorf("epoch %d: decision %v (%q) without Intervene", d.Epoch, d.Decision, d.Reason)
+		}
+		if want := h.Epochs[d.Epoch-1].Phase; d.Phase != want {
+			t.Errorf("epoch %d: phase %v, the epoch's is %v", d.Epoch, d.Phase, want)
+		}
+	}
+	if fmt.Sprint(epochs) != "[2 4 5]" {
+		t.Errorf("diagnosed epochs %v, want [2 4 5] (every 2nd and the last)", epochs)
+	}
+	if again := run(); fmt.Sprintf("%+v", again.Diagnoses) != fmt.Sprintf("%+v", h.Diagnoses) {
+		t.Error("the same seeds gave different diagnoses")
+	}
+}
+
+// TestDecide runs the intervention rule on hand-made diagnosis sequences.
+func TestDecide(t *testing.T) {
+	iv := &Intervene{Weak: 0.5, Improve: 0.02, Epochs: 2, Max: 1}
+	base := Diagnosis{Phase: Main, Misranking: 0.3, SevereMass: 0.1, Drift: 1, VarPos: 4, VarNeg: 4, SeverePairs: 10}
+	with := func(f func(*Diagnosis)) Diagnosis { d := base; f(&d); return d }
+	for _, tc := range []struct {
+		name    string
+		earlier []Diagnosis
+		d       Diagnosis
+		done    int
+		want    Decision
+		reason  string
+	}{
+		{"first", nil, base, 0, Observed, "first diagnosis"},
+		{"no severe pair", []Diagnosis{base}, with(func(d *Diagnosis) { d.SeverePairs = 0 }), 0, Continued, "no severe pair"},
+		{"severe mass falls", []Diagnosis{base}, with(func(d *Diagnosis) { d.SevereMass = 0.09; d.Drift = 0.1; d.VarPos, d.VarNeg = 0, 0 }), 0, Continued, "severe mass fell"},
+		{"misranking falls", []Diagnosis{base}, with(func(d *Diagnosis) { d.Misranking = 0.29; d.Drift = 0.1; d.VarPos, d.VarNeg = 0, 0 }), 0, Continued, "misranking fell"},
+		{"drift rises", []Diagnosis{base}, with(func(d *Diagnosis) { d.Drift = 1.1 }), 0, Continued, "drift rose"},
+		{"weak", []Diagnosis{base}, with(func(d *Diagnosis) { d.Drift = 0.4; d.VarPos, d.VarNeg = 1, 1 }), 0, Intervened, "weak"},
+		{"weak drift, strong noise", []Diagnosis{base}, with(func(d *Diagnosis) { d.Drift = 0.4 }), 0, Continued, "not weak"},
+		{"limit", []Diagnosis{base}, with(func(d *Diagnosis) { d.Drift = 0.4; d.VarPos, d.VarNeg = 1, 1 }), 1, Continued, "1 interventions done"},
+		// The best of all earlier diagnoses sets the scale, not the latest one.
+		{"weak against the best", []Diagnosis{with(func(d *Diagnosis) { d.Drift = 3 }), base},
+			with(func(d *Diagnosis) { d.Drift = 0.9; d.VarPos, d.VarNeg = 1, 1 }), 0, Intervened, "best 3"},
+		// Warm-up diagnoses are no reference.
+		{"warm-up ignored", []Diagnosis{with(func(d *Diagnosis) { d.Phase = Warmup; d.Drift = 100 })}, base, 0, Observed, "first diagnosis"},
+	} {
+		d := &diagnoser{cfg: Diagnose{Intervene: iv}, bPos: 4, bNeg: 4, done: tc.done}
+		dg := tc.d
+		extra := d.decide(&dg, tc.earlier)
+		if dg.Decision != tc.want || !strings.Contains(dg.Reason, tc.reason) {
+			t.Errorf("%s: %v (%q), want %v (%q)", tc.name, dg.Decision, dg.Reason, tc.want, tc.reason)
+		}
+		if (extra == 2) != (tc.want == Intervened) || d.pending != extra {
+			t.Errorf("%s: %d intervention epochs scheduled, %d pending", tc.name, extra, d.pending)
+		}
+	}
+}
+
+// TestInterventionProtocol runs the protocol end to end on linear hinge runs that plateau
+// with label noise (a teacher task with 30% of the positives swapped), over four seeds. It
+// checks the mechanics wherever the rule intervenes: the next Intervene.Epochs epochs train
+// cross-entropy (Phase Intervention), the last of them is rechecked, the main loss resumes,
+// no more than Max interventions happen, and Config.Epochs main epochs are all run. The
+// rule must fire at least once over the four runs (it does on plateaus where the drift has
+// turned negative, see docs/results.md).
+func TestInterventionProtocol(t *testing.T) {
+	iv := Intervene{Epochs: 2, Max: 2}
+	fired := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		ds, err := data.Teacher(data.TeacherConfig{Rows: 1500, Cols: 6, Noise: 0.3, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := nn.NewLinear(nn.LinearConfig{In: ds.Cols, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const epochs = 25
+		h, err := fit(t, m, Config{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge}},
+			Epochs: epochs, BatchSize: 128, Seed: seed, LearningRate: 0.05,
+			Diagnose: &Diagnose{Intervene: &iv}}, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		phases := map[Phase]int{}
+		for _, e := range h.Epochs {
+			phases[e.Phase]++
+		}
+		byEpoch := map[int]Diagnosis{}
+		n := 0
+		for _, d := range h.Diagnoses {
+			byEpoch[d.Epoch] = d
+			if d.Reason == "" {
+				t.Errorf("seed %d epoch %d: decision %v without a reason", seed, d.Epoch, d.Decision)
+			}
+			if d.Decision != Intervened {
+				continue
+			}
+			n++
+			for k := 1; k <= iv.Epochs; k++ {
+				if e := d.Epoch + k; e > len(h.Epochs) || h.Epochs[e-1].Phase != Intervention {
+					t.Errorf("seed %d: epoch %d after the intervention at %d is not an intervention epoch", seed, e, d.Epoch)
+				}
+			}
+			if r, ok := byEpoch[d.Epoch+iv.Epochs]; ok && r.Decision != Rechecked {
+				t.Errorf("seed %d: epoch %d not rechecked", seed, d.Epoch+iv.Epochs)
+			}
+		}
+		for _, d := range h.Diagnoses {
+			if d.Decision == Rechecked && (h.Epochs[d.Epoch-1].Phase != Intervention || byEpoch[d.Epoch-iv.Epochs].Decision != Intervened) {
+				t.Errorf("seed %d: recheck at epoch %d follows no intervention", seed, d.Epoch)
+			}
+		}
+		if n > iv.Max || phases[Main] != epochs || phases[Intervention] != n*iv.Epochs {
+			t.Errorf("seed %d: %d interventions (max %d), %d main and %d intervention epochs", seed, n, iv.Max, phases[Main], phases[Intervention])
+		}
+		fired += n
+	}
+	if fired == 0 {
+		t.Error("the rule never intervened in four plateauing hinge runs")
+	}
+}
+
+func TestDiagnoseConfigErrors(t *testing.T) {
+	m := mlp(t, 2, 1)
+	for _, d := range []Diagnose{
+		{Every: -1}, {Pool: MaxPool + 1}, {Severity: math.NaN()}, {Severity: -1},
+		{Surrogate: pairwise.Config{Surrogate: 7}},
+		{Intervene: &Intervene{Weak: 1}}, {Intervene: &Intervene{Epochs: -1}},
+	} {
+		if _, err := New(m, Config{Diagnose: &d}); !errors.Is(err, ErrConfig) {
+			t.Errorf("%+v: error %v, want ErrConfig", d, err)
+		}
+	}
+	// Too few positives for two disjoint stratified sets.
+	ds := blobs(t, 50, 2, 0, 1, 1)
+	if _, err := fit(t, m, Config{Epochs: 1, BatchSize: 10, Diagnose: &Diagnose{}}, ds, nil); err == nil || !strings.Contains(err.Error(), "2 positives") {
+		t.Errorf("one positive: error %v", err)
+	}
+}

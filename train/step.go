@@ -1,0 +1,177 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train/data"
+)
+
+// step computes one batch's loss and its gradient and takes one optimiser step.
+type step interface {
+	// run loads the rows idx of ds, computes the loss and its gradient, and updates the
+	// parameters. It returns the loss before the update.
+	run(ds *data.Dataset, idx []int) (float64, error)
+	close()
+}
+
+// newStep compiles the training step of m under loss for batches of batch rows. nn's own
+// networks trained on the package's losses take a direct step: an nn.Pass for the network
+// and the loss computed on slices, value and gradient at once, with every buffer allocated
+// here. Any other model or loss is compiled into a Gorgonia graph differentiated by
+// gorgonia.Grad. Both update the parameters with the same optimiser.
+func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
+	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
+	if err != nil {
+		return nil, err
+	}
+	if dl, ok := loss.(directLoss); ok && dl.direct() {
+		p, err := nn.NewPass(m, batch)
+		switch {
+		case err == nil:
+			return newDirectStep(m, p, dl, opt), nil
+		case !errors.Is(err, nn.ErrNoPass):
+			return nil, err
+		}
+	}
+	return newGraphStep(m, loss, batch, cols, opt)
+}
+
+// directLoss is a loss the direct step computes on float64 slices.
+type directLoss interface {
+	// direct reports whether valueGrad can compute this loss (a Weighted loss can when
+	// every term can).
+	direct() bool
+	// valueGrad returns the loss of scores with 0/1 labels and stores ∂L/∂scores in grad.
+	valueGrad(scores, labels, grad []float64) (float64, error)
+}
+
+// directStep is the step of an nn network through an nn.Pass.
+type directStep struct {
+	pass    *nn.Pass
+	loss    directLoss
+	opt     *optimizer
+	params  []*tensor.Dense
+	float32 bool      // the loss is rounded to float32 like a float32 graph's
+	labels  []float64 // the batch's labels
+	dscores []float64 // ∂L/∂s
+}
+
+func newDirectStep(m nn.Model, p *nn.Pass, loss directLoss, opt *optimizer) *directStep {
+	ps := m.Params()
+	params := make([]*tensor.Dense, len(ps))
+	for i, prm := range ps {
+		params[i] = prm.Value
+	}
+	return &directStep{
+		pass: p, loss: loss, opt: opt, params: params,
+		float32: m.Dtype() == tensor.Float32,
+		labels:  make([]float64, p.Rows()), dscores: make([]float64, p.Rows()),
+	}
+}
+
+func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
+	if len(idx) != st.pass.Rows() {
+		return 0, fmt.Errorf("train: a batch of %d rows for a step of %d", len(idx), st.pass.Rows())
+	}
+	if err := fillBatch(st.pass.Input(), nil, ds, idx); err != nil {
+		return 0, err
+	}
+	for k, r := range idx {
+		st.labels[k] = ds.Y[r]
+	}
+	l, err := st.loss.valueGrad(st.pass.Forward(), st.labels, st.dscores)
+	if err != nil {
+		return 0, err
+	}
+	if st.float32 {
+		l = float64(float32(l))
+	}
+	if math.IsNaN(l) || math.IsInf(l, 0) {
+		return 0, fmt.Errorf("train: the loss is %v", l)
+	}
+	if err := st.pass.Backward(st.dscores); err != nil {
+		return 0, err
+	}
+	if err := st.opt.step(st.params, st.pass.Grads()); err != nil {
+		return 0, fmt.Errorf("train: optimiser step: %w", err)
+	}
+	return l, nil
+}
+
+func (st *directStep) close() {}
+
+// graphStep is a compiled Gorgonia graph computing one batch's loss and its gradient.
+type graphStep struct {
+	x, y       *tensor.Dense
+	cost       *gorgonia.Node
+	learnables gorgonia.Nodes
+	params     []*tensor.Dense
+	grads      []*tensor.Dense
+	vm         gorgonia.VM
+	opt        *optimizer
+}
+
+func newGraphStep(m nn.Model, loss Loss, batch, cols int, opt *optimizer) (*graphStep, error) {
+	dt := m.Dtype()
+	g := gorgonia.NewGraph()
+	st := &graphStep{x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)), y: tensor.New(tensor.Of(dt), tensor.WithShape(batch)), opt: opt}
+	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(st.x))
+	yn := gorgonia.NewVector(g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(st.y))
+	scores, learnables, err := m.Build(g, xn)
+	if err != nil {
+		return nil, err
+	}
+	if st.cost, err = loss.Build(scores, yn); err != nil {
+		return nil, err
+	}
+	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
+		return nil, fmt.Errorf("train: differentiating %v: %w", loss, err)
+	}
+	st.learnables = learnables
+	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	return st, nil
+}
+
+func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
+	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
+		return 0, err
+	}
+	st.vm.Reset()
+	if err := graph.RunAll(st.vm); err != nil {
+		return 0, err
+	}
+	l, err := scalarOf(st.cost.Value())
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(l) || math.IsInf(l, 0) {
+		return 0, fmt.Errorf("train: the loss is %v", l)
+	}
+	if st.grads == nil { // the dual values exist once the machine has run
+		for _, n := range st.learnables {
+			v, ok := n.Value().(*tensor.Dense)
+			gv, err := n.Grad()
+			g, gok := gv.(*tensor.Dense)
+			if !ok || err != nil || !gok {
+				return 0, fmt.Errorf("train: learnable %v has no dense value and gradient (%v)", n.Name(), err)
+			}
+			st.params, st.grads = append(st.params, v), append(st.grads, g)
+		}
+	}
+	if err := st.opt.step(st.params, st.grads); err != nil {
+		return 0, fmt.Errorf("train: optimiser step: %w", err)
+	}
+	for _, g := range st.grads {
+		g.Zero() // the machine adds to the gradients until they are cleared
+	}
+	return l, nil
+}
+
+func (st *graphStep) close() { st.vm.Close() }
