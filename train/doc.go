@@ -14,8 +14,19 @@
 // 2610.21743) show that pairwise training started from a cross-entropy solution has few
 // severely misranked pairs and keeps its corrective power.
 //
+// # Recipes
+//
+// A Recipe says how to train: Plain trains one loss with one Trainer; FineTune trains
+// cross-entropy to its best validation epoch and then a second loss from there at a smaller
+// learning rate, keeping the second phase only when it improves the validation metric.
+// KDERecipe, the FineTune of the KDE loss, is the default way to train the KDE loss ("kde"
+// in ParseRecipe and cmd/roctrain; "kde-plain" is the loss alone): the plain loss gives no
+// gradient to positives far below its threshold and can starve or fall behind cross-entropy,
+// while the recipe starts from cross-entropy and cannot end below it on validation.
+// docs/results.md compares the three on real and synthetic tasks.
+//
 // After every epoch the model is scored on the validation data with Config.Metric (AUC,
-// PartialAUC or TPRAtFPR). The weights of the best epoch of the main phase are kept and put
+// PartialAUC, TPRAtFPR, or TNRAtTPR for the mirrored KDE loss). The weights of the best epoch of the main phase are kept and put
 // back at the end of Fit — also when Fit fails part-way, so an error never loses the best
 // model — and Config.Patience stops training when the metric has not improved for that many
 // epochs. Hooks observe every step and epoch and can stop training.

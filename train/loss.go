@@ -33,7 +33,10 @@ func (CrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error)
 func (CrossEntropy) String() string { return "ce" }
 
 // KDE is the KDE-quantile loss (package kdequantile): the smoothed false-negative rate at the
-// smoothed false-positive rate Config.Alpha.
+// smoothed false-positive rate Config.Alpha, or with Config.Recall the smoothed false-positive
+// rate at that smoothed true-positive rate. Trained alone from random weights it can starve
+// (positives far below the threshold get no gradient); [KDERecipe] is the recipe that starts
+// it from cross-entropy.
 type KDE struct{ Config kdequantile.Config }
 
 // Build implements Loss.
@@ -42,6 +45,9 @@ func (l KDE) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 func (l KDE) String() string {
+	if l.Config.Recall != 0 {
+		return fmt.Sprintf("kde(recall=%g, v0=%g, v1=%g)", l.Config.Recall, l.Config.V0, l.Config.V1)
+	}
 	return fmt.Sprintf("kde(alpha=%g, v0=%g, v1=%g)", l.Config.Alpha, l.Config.V0, l.Config.V1)
 }
 

@@ -18,6 +18,7 @@ const (
 	aucMetric metricKind = iota
 	pAUCMetric
 	tprMetric
+	tnrMetric
 )
 
 // AUC is the area under the ROC curve.
@@ -30,12 +31,19 @@ func PartialAUC(maxFPR float64) Metric { return Metric{kind: pAUCMetric, at: max
 // TPRAtFPR is the true-positive rate at false-positive rate fpr (metrics.TPRAtFPR).
 func TPRAtFPR(fpr float64) Metric { return Metric{kind: tprMetric, at: fpr} }
 
+// TNRAtTPR is the true-negative rate 1 − FPR at true-positive rate tpr, where FPR is
+// metrics.FPRAtTPR: the metric of the mirrored operating point (kdequantile.Config.Recall),
+// turned into one where larger is better.
+func TNRAtTPR(tpr float64) Metric { return Metric{kind: tnrMetric, at: tpr} }
+
 func (m Metric) String() string {
 	switch m.kind {
 	case pAUCMetric:
 		return fmt.Sprintf("pAUC@%g", m.at)
 	case tprMetric:
 		return fmt.Sprintf("TPR@FPR=%g", m.at)
+	case tnrMetric:
+		return fmt.Sprintf("TNR@TPR=%g", m.at)
 	}
 	return "AUC"
 }
@@ -46,6 +54,9 @@ func (m Metric) eval(scores, labels []float64) (float64, error) {
 		return metrics.PartialAUC(scores, labels, m.at)
 	case tprMetric:
 		return metrics.TPRAtFPR(scores, labels, m.at)
+	case tnrMetric:
+		fpr, err := metrics.FPRAtTPR(scores, labels, m.at)
+		return 1 - fpr, err
 	}
 	return metrics.AUC(scores, labels)
 }
@@ -60,6 +71,10 @@ func (m Metric) check() error {
 	case tprMetric:
 		if !(m.at >= 0 && m.at <= 1) {
 			return configError("TPR at FPR needs 0 ≤ fpr ≤ 1, got %v", m.at)
+		}
+	case tnrMetric:
+		if !(m.at >= 0 && m.at <= 1) {
+			return configError("TNR at TPR needs 0 ≤ tpr ≤ 1, got %v", m.at)
 		}
 	}
 	return nil

@@ -46,6 +46,14 @@ func (p progress) describe(e Epoch, m Metric) {
 	}
 }
 
+// diagnosed adds the latest diagnosis to the bar's description.
+func (p progress) diagnosed(e Epoch, m Metric, d Diagnosis) {
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("epoch %d (%v) loss %.4g %v %.4f misranking %.4f π_M %.4f %v",
+			e.Index, e.Phase, e.Loss, m, e.Metric, d.Misranking, d.SevereMass, d.Decision))
+	}
+}
+
 // grow adds n steps to the bar's total.
 func (p progress) grow(n int) {
 	if p.bar != nil && n > 0 {

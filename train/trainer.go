@@ -284,6 +284,9 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			}
 			total += extra
 			bar.grow(extra * stepsPerEpoch)
+			if n := len(run.hist.Diagnoses); n > 0 && run.hist.Diagnoses[n-1].Epoch == e {
+				bar.diagnosed(ep, cfg.Metric, run.hist.Diagnoses[n-1])
+			}
 		}
 		for _, h := range cfg.Hooks {
 			if h.OnEpoch == nil {

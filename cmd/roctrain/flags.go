@@ -28,6 +28,7 @@ type options struct {
 	plot, out    string
 	predict      string
 	json         bool
+	diagnose     bool
 	progress     io.Writer // nil: the trainer's default (standard error when it is a terminal)
 	hiddenSizes  []int
 	learningRate []float64
@@ -68,6 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&opt.boot, "boot", 1000, "bootstrap resamples of the pAUC and TPR intervals; 0 for none")
 	fs.StringVar(&opt.plot, "plot", "roc.png", `PNG of the ROC curves; "" for none`)
 	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in, as <run>.params")
+	fs.BoolVar(&opt.diagnose, "diagnose", false, "record the corrective-power diagnostics of every epoch (JSON \"diagnostics\", and <plot>-diagnostics.png beside -plot)")
 	fs.StringVar(&opt.predict, "predict", "", "classify the rows of -data with this model saved by -out (and the .json beside it) instead of training")
 	fs.BoolVar(&opt.json, "json", false, "print one JSON object with the results, and nothing else, on stdout")
 	if err := fs.Parse(args); err != nil {

@@ -32,6 +32,8 @@
 //	-plot path       PNG of the ROC curves, "" for none (default "roc.png")
 //	-out dir         save each run's best model to dir/<run>.params (dir/<run>.seed<s>.params with -seeds)
 //	-json            print one JSON object with the results, and nothing else, on stdout
+//	-diagnose        record the corrective-power diagnostics of every epoch (docs/diagnostics.md)
+//	                 and draw them into <plot>-diagnostics.png beside the -plot file
 //
 // Every run starts from the same initial weights, sees the same batches and is tuned the
 // same way: each learning rate in -lr is trained and the epoch and learning rate with the
@@ -58,7 +60,12 @@
 // and for one seed), "per_seed" (one single-seed object per seed, with "seed"), and the
 // single-split "test_auc_ci95", "test_pauc_ci95", "test_tpr_at_fpr_ci95" ([lo, hi]) and
 // "deployed_threshold", which are null when there are several seeds (see per_seed) or
-// cannot be computed.
+// cannot be computed. With -diagnose each single-seed object also holds "diagnostics": one
+// object per epoch of the chosen learning rate's run, {"epoch", "phase", "misranking",
+// "severe_mass", "ce_bound", "drift", "var_pos", "var_neg", "var_residual",
+// "first_order_share", "severe_pairs"}, measured on a logging pool of training rows along the
+// severe-error direction of a separate selection batch (train.Diagnose; null where a value
+// is undefined, such as the drift of an epoch without severe pairs).
 package main
 
 import (

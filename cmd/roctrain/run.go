@@ -135,6 +135,11 @@ func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
 		if err := plotROC(o.plot, runs, o.alpha, note); err != nil {
 			return err
 		}
+		if o.diagnose {
+			if err := plotDiagnostics(diagnosticsPath(o.plot), runs, note); err != nil {
+				return err
+			}
+		}
 	}
 	if o.json {
 		enc := json.NewEncoder(stdout)

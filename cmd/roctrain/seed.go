@@ -40,6 +40,9 @@ type seedResult struct {
 	TrainSeconds      float64  `json:"train_seconds"`
 	LearningRate      float64  `json:"learning_rate"`
 	BestEpoch         int      `json:"best_epoch"`
+	// Diagnostics holds the corrective-power diagnostics of every epoch of the chosen
+	// learning rate's training with -diagnose, and is left out without it.
+	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
 
 	name           string    // the run's name in -losses
 	fpr, tpr       []float64 // the test ROC curve
@@ -67,7 +70,7 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 	r := seedResult{
 		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
 		TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr, BestEpoch: best.hist.Epochs[best.hist.Best].Index,
-		name: spec.name,
+		name: spec.name, Diagnostics: diagnosesOf(best.hist),
 	}
 	if err := measure(o, sp, best.model, &r); err != nil {
 		return seedResult{}, err
@@ -113,6 +116,7 @@ func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Wr
 			Metric:       train.PartialAUC(o.alpha),
 			Seed:         sp.seed,
 			Progress:     o.progress,
+			Diagnose:     diagnoseConfig(o, sp.seed),
 		})
 		if err != nil {
 			return tuned{}, err

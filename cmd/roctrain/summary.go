@@ -35,6 +35,8 @@ type result struct {
 	// figure minus the first run's on the same seed, with its 95% paired-t interval.
 	PairedVsFirst map[string]paired `json:"paired_vs_first"`
 	PerSeed       []seedResult      `json:"per_seed"`
+	// Diagnostics is the single seed's (-diagnose); with several seeds see per_seed.
+	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
 
 	name string
 }
@@ -114,6 +116,7 @@ func summariseRun(seeds []seedResult) result {
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
 		s.DeployedThreshold = r0.DeployedThreshold
+		s.Diagnostics = r0.Diagnostics
 		return s
 	}
 	s.SD = &spread{

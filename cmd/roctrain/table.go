@@ -31,6 +31,9 @@ func printTable(w io.Writer, o *options, ds *dataset, results []result) {
 			note = " (" + n + ")"
 		}
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
+		if o.diagnose {
+			fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
+		}
 	}
 	if o.out != "" {
 		fmt.Fprintf(w, "models: %s\n", o.out)

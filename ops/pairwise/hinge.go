@@ -21,17 +21,41 @@ import "github.com/rocops/rocops/internal/floats"
 // next: a step up by δ ≥ 0 adds |A|·δ to U and 2δU + |A|δ² to Q. A downward sweep carries V
 // and the count of the negatives passed the same way. Every update adds non-negative terms,
 // so nothing cancels however large the scores are next to their gaps.
+//
+// In floating point g_j is held as the rounded sum ĝ_j = fl(f_j + m) and its exact rounding
+// error e_j = g_j − ĝ_j (TwoSum), so that a margin below the spacing of the scores is not
+// lost. The sort uses ĝ_j; among values equal to ĝ_j a negative with e_j > 0 goes after the
+// positives (they are active, f_i = ĝ_j < g_j) and one with e_j ≤ 0 before them. The sweeps
+// measure from ĝ_j and add the error: U_j = Û_j + |A_j|·e_j, Q_j = Q̂_j + 2e_j·Û_j + |A_j|·e_j²
+// and V_i = V̂_i + Σ_{j∈D_i} e_j. The scores arrive centred (batch.centred), where e_j is
+// usually 0.
 func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 	items := make([]item, len(b.scores))
-	// Negatives first: the stable sort keeps them before positives of equal value.
-	neg, pos := 0, b.n0
+	// rest[k] is the rounding error of g_k = f_k + m for a negative k: g_k + rest[k] is exact.
+	rest := make([]float64, len(b.scores))
+	// Order of equal values after the stable sort: the negatives whose exact f + m lies at
+	// or below their rounded sum (rest ≤ 0), then the positives, then the negatives whose
+	// exact f + m lies above it (rest > 0).
+	nBelow := 0
 	for k, f := range b.scores {
-		if b.labels[k] == 1 {
+		if b.labels[k] == 0 {
+			if _, rest[k] = twoSum(f, m); rest[k] <= 0 {
+				nBelow++
+			}
+		}
+	}
+	below, pos, above := 0, nBelow, nBelow+b.n1
+	for k, f := range b.scores {
+		switch {
+		case b.labels[k] == 1:
 			items[pos] = item{key: floats.OrderKey(f), ref: k<<1 | 1}
 			pos++
-		} else {
-			items[neg] = item{key: floats.OrderKey(f + m), ref: k << 1}
-			neg++
+		case rest[k] > 0:
+			items[above] = item{key: floats.OrderKey(f + m), ref: k << 1}
+			above++
+		default:
+			items[below] = item{key: floats.OrderKey(f + m), ref: k << 1}
+			below++
 		}
 	}
 	items = radixSort(items, make([]item, len(items)))
@@ -44,16 +68,21 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 		q += d * (2*u + count*d)
 		u += count * d
 		at = v
-		switch {
-		case it.positive():
+		if it.positive() {
 			count++
+			continue
+		}
+		// U and Q measured from the exact g_j = ĝ_j + e_j.
+		e := rest[it.index()]
+		uj := u + count*e
+		switch {
 		case squared:
-			loss += q
+			loss += q + e*(2*u+count*e)
 			if grad != nil {
-				grad[it.index()] = 2 * u
+				grad[it.index()] = 2 * uj
 			}
 		default:
-			loss += u
+			loss += uj
 			if grad != nil {
 				grad[it.index()] = count
 			}
@@ -61,7 +90,8 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 	}
 	p := b.pairs()
 	if grad != nil {
-		var count, gaps float64 // count and V of the negatives above the current value
+		// count, V and Σe of the negatives above the current value
+		var count, gaps, rests float64
 		at = items[len(items)-1].value()
 		for k := len(items) - 1; k >= 0; k-- {
 			it := items[k]
@@ -71,8 +101,9 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 			switch {
 			case !it.positive():
 				count++
+				rests += rest[it.index()]
 			case squared:
-				grad[it.index()] -= 2 * gaps
+				grad[it.index()] -= 2 * (gaps + rests)
 			default:
 				grad[it.index()] -= count
 			}
@@ -82,4 +113,12 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 		}
 	}
 	return loss / p
+}
+
+// twoSum returns s = fl(a + b) and the rounding error e with s + e = a + b exactly (Knuth's
+// TwoSum; exact unless a + b overflows).
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	return s, (a - (s - bb)) + (b - bb)
 }

@@ -77,11 +77,11 @@ func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []fl
 	case cfg.Pairs > 0:
 		loss = sampled(cfg.Surrogate, m, b, cfg.Pairs, cfg.Seed, grad)
 	case cfg.Surrogate == Square:
-		loss = square(m, b, grad)
+		loss = square(m, b.centred(), grad)
 	case cfg.Surrogate == Exponential:
-		loss = exponential(b, grad)
+		loss = exponential(b.centred(), grad)
 	case cfg.Surrogate == Hinge || cfg.Surrogate == SquaredHinge:
-		loss = hinge(cfg.Surrogate == SquaredHinge, m, b, grad)
+		loss = hinge(cfg.Surrogate == SquaredHinge, m, b.centred(), grad)
 	default: // Logistic
 		loss = logistic(b, grad, runtime.GOMAXPROCS(0))
 	}

@@ -7,7 +7,9 @@ package pairwise
 //	∂L/∂f_i = −(2/|B1|)(m − f_i + μ0)   for i ∈ B1,
 //	∂L/∂f_j = +(2/|B0|)(m − μ1 + f_j)   for j ∈ B0,
 //
-// where V_c = (1/|B_c|) Σ_{k∈B_c} (f_k − μ_c)² is the variance of class c.
+// where V_c = (1/|B_c|) Σ_{k∈B_c} (f_k − μ_c)² is the variance of class c. The scores are
+// centred first (batch.centred), so μ1 and μ0 are of the size of the score differences and
+// m − (μ1 − μ0) does not cancel.
 func square(m float64, b batch, grad []float64) float64 {
 	mu1, v1 := meanVar(b, 1)
 	mu0, v0 := meanVar(b, 0)
@@ -21,7 +23,7 @@ func square(m float64, b batch, grad []float64) float64 {
 			}
 		}
 	}
-	d := m - mu1 + mu0
+	d := m - (mu1 - mu0)
 	return v1 + v0 + d*d
 }
 

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/rocops/rocops/train"
+)
+
+// diagnosis is one entry of a run's "diagnostics" in the JSON output (-diagnose): the
+// corrective-power diagnostics after one epoch of the chosen learning rate's training
+// (train.Diagnosis; docs/diagnostics.md). Values that are not defined, such as the drift when
+// the selection batch has no severe pair, are null.
+type diagnosis struct {
+	Epoch           int       `json:"epoch"`
+	Phase           string    `json:"phase"`
+	Misranking      jsonFloat `json:"misranking"`
+	SevereMass      jsonFloat `json:"severe_mass"`
+	CEBound         jsonFloat `json:"ce_bound"`
+	Drift           jsonFloat `json:"drift"`
+	VarPos          jsonFloat `json:"var_pos"`
+	VarNeg          jsonFloat `json:"var_neg"`
+	VarResidual     jsonFloat `json:"var_residual"`
+	FirstOrderShare jsonFloat `json:"first_order_share"`
+	SeverePairs     int       `json:"severe_pairs"`
+}
+
+// jsonFloat is a float64 written as null when it is NaN or infinite, which JSON cannot hold.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+// diagnoseConfig is the trainer's diagnostics setting for -diagnose: every epoch, severity
+// M = 1, the default selection batch and logging pool drawn with the split's seed.
+func diagnoseConfig(o *options, seed uint64) *train.Diagnose {
+	if !o.diagnose {
+		return nil
+	}
+	return &train.Diagnose{Seed: seed}
+}
+
+// diagnosesOf converts a History's diagnoses for the JSON output; nil without -diagnose.
+func diagnosesOf(h *train.History) []diagnosis {
+	if h == nil || len(h.Diagnoses) == 0 {
+		return nil
+	}
+	out := make([]diagnosis, len(h.Diagnoses))
+	for k, d := range h.Diagnoses {
+		out[k] = diagnosis{
+			Epoch: d.Epoch, Phase: d.Phase.String(),
+			Misranking: jsonFloat(d.Misranking), SevereMass: jsonFloat(d.SevereMass), CEBound: jsonFloat(d.CEBound),
+			Drift: jsonFloat(d.Drift), VarPos: jsonFloat(d.VarPos), VarNeg: jsonFloat(d.VarNeg),
+			VarResidual: jsonFloat(d.VarResidual), FirstOrderShare: jsonFloat(d.FirstOrderShare),
+			SeverePairs: d.SeverePairs,
+		}
+	}
+	return out
+}
+
+// diagnosticsPath is the PNG of the diagnostics beside the ROC plot: "roc.png" gives
+// "roc-diagnostics.png" in the same folder.
+func diagnosticsPath(rocPath string) string {
+	ext := filepath.Ext(rocPath)
+	return strings.TrimSuffix(rocPath, ext) + "-diagnostics" + ext
+}
+
+// plotDiagnostics draws, for the runs of one seed, the misranking ratio on the logging pool
+// (left) and the first-order share of the mini-batch noise along the severe-error direction
+// (right) against the epoch. Each loss has its colour; direct runs are solid lines and
+// warm-started runs ("+wu") dashed, their first epochs being the cross-entropy warm-up.
+func plotDiagnostics(path string, runs []seedResult, note string) error {
+	title := "misranking ratio on a training pool (log scale)"
+	if note != "" {
+		title += " (" + note + ")"
+	}
+	mis, err := diagnosticsPanel(runs, title, "misranking ratio", true, func(d diagnosis) float64 { return float64(d.Misranking) })
+	if err != nil {
+		return err
+	}
+	share, err := diagnosticsPanel(runs, "first-order share of the severe-direction noise", "first-order share", false,
+		func(d diagnosis) float64 { return float64(d.FirstOrderShare) })
+	if err != nil {
+		return err
+	}
+	share.Y.Min, share.Y.Max = 0, 1
+	share.Legend.Top = false // the shares start near 1
+	mis.Y.Scale, mis.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	const w, h = 12 * vg.Inch, 5 * vg.Inch
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	canvases := plot.Align([][]*plot.Plot{{mis, share}}, tiles, dc)
+	mis.Draw(canvases[0][0])
+	share.Draw(canvases[0][1])
+	return saveImage(path, img)
+}
+
+// diagnosticsPanel plots get(d) against the epoch for every run; with logY only positive
+// values, for a logarithmic axis.
+func diagnosticsPanel(runs []seedResult, title, ylabel string, logY bool, get func(diagnosis) float64) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "epoch"
+	p.Y.Label.Text = ylabel
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	colours := map[string]int{}
+	for _, r := range runs {
+		if len(r.Diagnostics) == 0 {
+			continue
+		}
+		c, ok := colours[r.Loss]
+		if !ok {
+			c = len(colours)
+			colours[r.Loss] = c
+		}
+		var pts plotter.XYs
+		for _, d := range r.Diagnostics {
+			if v := get(d); !math.IsNaN(v) && !math.IsInf(v, 0) && (v > 0 || !logY) {
+				pts = append(pts, plotter.XY{X: float64(d.Epoch), Y: v})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, fmt.Errorf("plotting %s: %w", r.name, err)
+		}
+		l.Color = plotutil.Color(c)
+		l.Width = vg.Points(1.8)
+		label := r.name + " (direct)"
+		if r.WarmupEpochs > 0 {
+			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			label = fmt.Sprintf("%s (after %d CE epochs)", r.Loss, r.WarmupEpochs)
+		}
+		p.Add(l)
+		p.Legend.Add(label, l)
+	}
+	return p, nil
+}

@@ -1,0 +1,224 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/train/data"
+)
+
+// RecipeNames lists the names ParseRecipe accepts.
+var RecipeNames = []string{"ce", "kde", "kde-plain", "logistic", "exp", "square", "hinge", "sqhinge"}
+
+// ParseRecipe returns the recipe called name. point is the operating point of the KDE loss (a
+// kdequantile.Config with Alpha or Recall set, and bandwidths); the other losses ignore it.
+//
+//   - "kde" is [KDERecipe](point): cross-entropy, then KDE fine-tuning kept only when it helps;
+//   - "kde-plain" is the KDE loss alone, [Plain]{Loss: KDE{point}}, trained from the start;
+//   - every other name is the [Plain] recipe of the loss [ParseLoss] returns for it.
+func ParseRecipe(name string, point kdequantile.Config) (Recipe, error) {
+	switch name {
+	case "kde":
+		return KDERecipe(point), nil
+	case "kde-plain":
+		return Plain{Loss: KDE{Config: point}}, nil
+	case "":
+		return nil, configError("empty recipe name (want one of %s)", strings.Join(RecipeNames, ", "))
+	}
+	l, err := ParseLoss(name, point.Alpha)
+	if err != nil {
+		return nil, fmt.Errorf("train: unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
+	}
+	return Plain{Loss: l}, nil
+}
+
+// KDERecipe is the default way to train for an operating point with the KDE loss: a
+// [FineTune] of cross-entropy by KDE{point} at a tenth of the learning rate, with the same
+// batches. It is what "kde" means in ParseRecipe and in cmd/roctrain; docs/results.md
+// compares it with cross-entropy and with the plain KDE loss on real and synthetic tasks.
+//
+// On validation data it is never worse than its cross-entropy phase. docs/results.md
+// reports where it wins on test data and where the plain loss does better or worse.
+func KDERecipe(point kdequantile.Config) FineTune {
+	return FineTune{Loss: KDE{Config: point}}
+}
+
+// A Recipe trains a model: one loss with the trainer's settings ([Plain]), or several phases
+// ([FineTune]). cfg holds the trainer's settings; the recipe sets the losses, so cfg.Loss
+// must be nil and cfg.WarmupEpochs zero. Fit leaves the model with the weights the recipe
+// keeps and returns their History, as [Trainer.Fit] does.
+type Recipe interface {
+	Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error)
+	// String names the recipe and its settings, as tables and logs show it.
+	String() string
+}
+
+// Plain trains Loss with one [Trainer], after WarmupEpochs epochs of cross-entropy: the
+// recipe of every loss but the KDE default.
+type Plain struct {
+	Loss         Loss // nil = CrossEntropy
+	WarmupEpochs int
+}
+
+// Fit implements Recipe.
+func (p Plain) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
+	if err := recipeConfig(cfg); err != nil {
+		return nil, err
+	}
+	cfg.Loss, cfg.WarmupEpochs = p.Loss, p.WarmupEpochs
+	t, err := New(model, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t.Fit(ctx, train, val)
+}
+
+func (p Plain) String() string {
+	l := p.Loss
+	if l == nil {
+		l = CrossEntropy{}
+	}
+	if p.WarmupEpochs > 0 {
+		return fmt.Sprintf("ce(%d epochs)→%v", p.WarmupEpochs, l)
+	}
+	return l.String()
+}
+
+// recipeConfig rejects the settings a recipe sets itself.
+func recipeConfig(cfg Config) error {
+	if cfg.Loss != nil || cfg.WarmupEpochs != 0 {
+		return configError("a recipe sets the losses itself; leave Config.Loss nil and WarmupEpochs 0")
+	}
+	return nil
+}
+
+// FineTune is a two-phase training recipe: cross-entropy trained to its best validation
+// epoch, then Loss (typically KDE) started from those weights at a smaller learning rate,
+// optionally with larger or more positive-rich batches. The cross-entropy weights compete
+// with the second phase's epochs for the final model, so on the validation data the recipe
+// is never worse than its own first phase: the second phase is kept only when it improves
+// the validation metric.
+//
+// Why two phases for the KDE loss: its gradient reaches only scores within a few bandwidths
+// of the threshold τ, so a model whose positives mostly start far below τ gets almost no
+// signal, and nothing in the loss fixes the score scale. Cross-entropy first puts the
+// positives near the operating region at a sensible scale; the KDE loss then adjusts the
+// ranking where it is measured. A batch of b rows holds about α·b negatives above τ, so at
+// α = 0.05 a batch of 128 sets τ from about six negatives: a larger BatchSize for the second
+// phase makes τ, and the gradient, less noisy.
+type FineTune struct {
+	// Loss is the second phase's loss; it must be set.
+	Loss Loss
+	// Epochs is the number of second-phase epochs; 0 = Config.Epochs.
+	Epochs int
+	// LearningRateScale multiplies Config.LearningRate in the second phase; 0 = 0.1.
+	LearningRateScale float64
+	// BatchSize is the second phase's batch size; 0 = Config.BatchSize.
+	BatchSize int
+	// PositiveFraction is the second phase's share of positives per batch; 0 =
+	// Config.PositiveFraction.
+	PositiveFraction float64
+}
+
+func (f FineTune) String() string {
+	return fmt.Sprintf("ce→%v(lr×%g, batch %d)", f.Loss, f.lrScale(), f.BatchSize)
+}
+
+func (f FineTune) lrScale() float64 {
+	if f.LearningRateScale == 0 {
+		return 0.1
+	}
+	return f.LearningRateScale
+}
+
+// Fit trains model by the recipe. cfg holds the first phase's settings (its Loss must be nil
+// and its WarmupEpochs zero: the recipe sets both phases' losses) and the defaults of the
+// second; cfg.Patience, which stops either phase early, applies to both. Validation data is
+// required, since it picks the first phase's best epoch and decides whether the second phase
+// is kept.
+//
+// The History lists the cross-entropy epochs as Warmup epochs and the second phase's as Main
+// epochs, indexed consecutively; Best points to the epoch whose weights the model holds at
+// the end, which may be a Warmup epoch. On an error in the second phase the model holds the
+// better of the two phases' best weights so far.
+func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
+	switch {
+	case f.Loss == nil:
+		return nil, configError("FineTune needs a Loss")
+	case recipeConfig(cfg) != nil:
+		return nil, recipeConfig(cfg)
+	case f.Epochs < 0 || f.BatchSize < 0:
+		return nil, configError("negative setting in %+v", f)
+	case !(f.LearningRateScale >= 0) || math.IsInf(f.LearningRateScale, 0):
+		return nil, configError("bad LearningRateScale %v", f.LearningRateScale)
+	case val == nil:
+		return nil, configError("FineTune needs validation data")
+	}
+	first := cfg
+	first.Loss = CrossEntropy{}
+	t1, err := New(model, first)
+	if err != nil {
+		return nil, err
+	}
+	h1, err := t1.Fit(ctx, train, val)
+	if err != nil {
+		return relabel(h1), err
+	}
+	firstBest := h1.Epochs[h1.Best].Metric
+	keep, err := nn.Snapshot(model)
+	if err != nil {
+		return relabel(h1), err
+	}
+
+	second := t1.cfg // with the defaults filled in
+	second.Loss = f.Loss
+	second.LearningRate *= f.lrScale()
+	if f.Epochs > 0 {
+		second.Epochs = f.Epochs
+	}
+	if f.BatchSize > 0 {
+		second.BatchSize = f.BatchSize
+	}
+	if f.PositiveFraction > 0 {
+		second.PositiveFraction = f.PositiveFraction
+	}
+	t2, err := New(model, second)
+	if err != nil {
+		return relabel(h1), err
+	}
+	h2, err2 := t2.Fit(ctx, train, val)
+	hist := relabel(h1)
+	offset := len(hist.Epochs)
+	if h2 != nil {
+		for _, e := range h2.Epochs {
+			e.Index += offset
+			hist.Epochs = append(hist.Epochs, e)
+		}
+		hist.Stopped = h2.Stopped
+		if h2.Best >= 0 && h2.Epochs[h2.Best].Metric > firstBest {
+			hist.Best = offset + h2.Best
+			return hist, err2
+		}
+	}
+	// The second phase did not improve the validation metric: back to the first's weights.
+	if err := nn.Restore(model, keep); err != nil {
+		return hist, errors.Join(err2, fmt.Errorf("train: restoring the cross-entropy weights: %w", err))
+	}
+	return hist, err2
+}
+
+// relabel marks a first-phase history's epochs as warm-up epochs.
+func relabel(h *History) *History {
+	if h == nil {
+		return &History{Best: -1}
+	}
+	for i := range h.Epochs {
+		h.Epochs[i].Phase = Warmup
+	}
+	return h
+}

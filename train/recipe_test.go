@@ -1,0 +1,132 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/kdequantile"
+)
+
+// A second phase that ascends cross-entropy (weight −1) moves the weights and makes the
+// validation metric worse, so FineTune must end with the cross-entropy phase's best weights —
+// bit for bit those of a plain cross-entropy run with the same settings — and point Best at a
+// warm-up epoch.
+func TestFineTuneKeepsCrossEntropyUnlessValidationImproves(t *testing.T) {
+	tr, val := blobs(t, 400, 3, 0.3, 1.5, 1), blobs(t, 200, 3, 0.3, 1.5, 2)
+	cfg := Config{Epochs: 4, BatchSize: 64, Seed: 3, Metric: PartialAUC(0.2), Progress: io.Discard}
+
+	ce := mlp(t, 3, 5)
+	hCE, err := Plain{}.Fit(context.Background(), ce, cfg, tr, val)
+	require.NoError(t, err)
+
+	m := mlp(t, 3, 5)
+	ft := FineTune{Loss: Weighted{{-1, CrossEntropy{}}}, LearningRateScale: 1, Epochs: 2}
+	h, err := ft.Fit(context.Background(), m, cfg, tr, val)
+	require.NoError(t, err)
+	require.Len(t, h.Epochs, 6)
+	require.Equal(t, Warmup, h.Epochs[h.Best].Phase)
+	require.Equal(t, hCE.Best, h.Best)
+	for i, e := range h.Epochs {
+		require.Equal(t, i+1, e.Index)
+		require.Equal(t, i < 4, e.Phase == Warmup, "epoch %d", i+1)
+	}
+	require.Less(t, h.Epochs[5].Metric, h.Epochs[h.Best].Metric, "the second phase must have moved the weights")
+	require.Equal(t, params(t, ce), params(t, m))
+}
+
+// When the second phase improves the validation metric, FineTune keeps it: on the tilted task
+// the KDE phase raises validation TPR at FPR 0.05 over cross-entropy's best (by about 0.1 when
+// this test was written), and the model holds the weights of that main-phase epoch.
+func TestFineTuneKeepsAnImprovingSecondPhase(t *testing.T) {
+	tr, val := tiltedTask(t, 3000, 101), tiltedTask(t, 3000, 102)
+	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	require.NoError(t, err)
+	cfg := Config{Epochs: 10, BatchSize: 250, LearningRate: 0.03, Metric: TPRAtFPR(0.05), Seed: 2, Progress: io.Discard}
+	h, err := KDERecipe(kdequantile.Config{Alpha: 0.05}).Fit(context.Background(), m, cfg, tr, val)
+	require.NoError(t, err)
+	best := h.Epochs[h.Best]
+	require.Equal(t, Main, best.Phase)
+	ceBest := 0.0
+	for _, e := range h.Epochs {
+		if e.Phase == Warmup {
+			ceBest = max(ceBest, e.Metric)
+		}
+	}
+	require.Greater(t, best.Metric, ceBest+0.02)
+	s, err := nn.Scores(m, val.X, val.Rows)
+	require.NoError(t, err)
+	got, err := TPRAtFPR(0.05).eval(s, val.Y)
+	require.NoError(t, err)
+	require.Equal(t, best.Metric, got, "the model must hold the best epoch's weights")
+	t.Logf("validation TPR@0.05: cross-entropy %.3f, after KDE fine-tuning %.3f", ceBest, best.Metric)
+}
+
+func TestRecipesRejectBadConfig(t *testing.T) {
+	tr, val := blobs(t, 100, 2, 0.3, 1, 1), blobs(t, 100, 2, 0.3, 1, 2)
+	kde := KDE{Config: kdequantile.Config{Alpha: 0.1}}
+	for _, c := range []struct {
+		name string
+		r    Recipe
+		cfg  Config
+		val  bool
+	}{
+		{"FineTune without a loss", FineTune{}, Config{}, true},
+		{"FineTune with Config.Loss", FineTune{Loss: kde}, Config{Loss: kde}, true},
+		{"FineTune with a warm-up", FineTune{Loss: kde}, Config{WarmupEpochs: 2}, true},
+		{"FineTune without validation data", FineTune{Loss: kde}, Config{}, false},
+		{"FineTune with a negative scale", FineTune{Loss: kde, LearningRateScale: -1}, Config{}, true},
+		{"Plain with Config.Loss", Plain{Loss: kde}, Config{Loss: kde}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := val
+			if !c.val {
+				v = nil
+			}
+			_, err := c.r.Fit(context.Background(), mlp(t, 2, 1), c.cfg, tr, v)
+			require.True(t, errors.Is(err, ErrConfig), "%v", err)
+		})
+	}
+}
+
+func TestParseRecipe(t *testing.T) {
+	point := kdequantile.Config{Recall: 0.9}
+	for _, c := range []struct {
+		name string
+		want Recipe
+	}{
+		{"kde", FineTune{Loss: KDE{Config: point}}},
+		{"kde-plain", Plain{Loss: KDE{Config: point}}},
+		{"ce", Plain{Loss: CrossEntropy{}}},
+	} {
+		r, err := ParseRecipe(c.name, point)
+		require.NoError(t, err)
+		require.Equal(t, c.want, r)
+	}
+	for _, name := range RecipeNames {
+		_, err := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
+		require.NoError(t, err, name)
+	}
+	for _, bad := range []string{"", "kde+wu", "nope"} {
+		_, err := ParseRecipe(bad, point)
+		require.Error(t, err, bad)
+	}
+}
+
+// TNRAtTPR is 1 − metrics.FPRAtTPR. Scores 4, 3, 2, 1 with labels 1, 0, 1, 0: the ROC polyline
+// runs (0, 0) → (0, ½) → (½, ½) → (½, 1) → (1, 1), so TPR ½ is reached at FPR 0 and TPR ¾
+// at FPR ½ (worked by hand): TNR 1 and ½.
+func TestTNRAtTPR(t *testing.T) {
+	scores, labels := []float64{4, 3, 2, 1}, []float64{1, 0, 1, 0}
+	for _, c := range []struct{ tpr, want float64 }{{0.5, 1}, {0.75, 0.5}} {
+		got, err := TNRAtTPR(c.tpr).eval(scores, labels)
+		require.NoError(t, err)
+		require.InDelta(t, c.want, got, 1e-15)
+	}
+	require.Equal(t, "TNR@TPR=0.9", TNRAtTPR(0.9).String())
+	require.True(t, errors.Is(TNRAtTPR(1.5).check(), ErrConfig))
+}
