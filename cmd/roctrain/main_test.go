@@ -374,7 +374,7 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 	csvPath := writeCSV(t, dir, 400)
 	models := filepath.Join(dir, "models")
 	code, stdout, stderr := roctrain(t, "-data", csvPath, "-label", "y", "-json", "-out", models, "-plot", "",
-		"-losses", "ce,kde", "-hidden", "", "-epochs", "3", "-lr", "0.01", "-boot", "0")
+		"-losses", "ce,kde-plain", "-hidden", "", "-epochs", "3", "-lr", "0.01", "-boot", "0")
 	require.Equal(t, 0, code, stderr)
 	runs := decodeRuns(t, stdout)
 	require.Len(t, runs, 2)
@@ -435,8 +435,9 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 		})
 	}
 
-	// A sidecar never applies to another model, and a CSV must hold every feature.
-	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde.params")
+	// A sidecar never applies to another model, and a CSV must hold every feature. (The plain
+	// KDE loss: the "kde" recipe may keep the cross-entropy weights, and so the same model.)
+	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde-plain.params")
 	b, err := os.ReadFile(kde)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(ce, b, 0o644))

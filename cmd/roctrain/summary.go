@@ -45,12 +45,12 @@ type result struct {
 
 // spread is the "sd" object: one standard deviation per figure.
 type spread struct {
-	TestAUC         float64 `json:"test_auc"`
-	TestPAUC        float64 `json:"test_pauc"`
+	TestAUC         float64  `json:"test_auc"`
+	TestPAUC        float64  `json:"test_pauc"`
 	TestTPR         float64  `json:"test_tpr_at_fpr"`
 	TestFPRAtTPR    *float64 `json:"test_fpr_at_tpr,omitempty"`
 	DeployedTestFPR float64  `json:"deployed_test_fpr"`
-	DeployedTestTPR float64 `json:"deployed_test_tpr"`
+	DeployedTestTPR float64  `json:"deployed_test_tpr"`
 }
 
 // paired is one figure's paired difference from the first run.
