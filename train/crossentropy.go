@@ -34,27 +34,13 @@ type crossEntropy struct{}
 func (crossEntropy) Package() string { return "train" }
 func (crossEntropy) String() string  { return "CrossEntropy{}" }
 
-func (crossEntropy) Value(z, y []float64) (float64, error) {
-	if err := checkBatch(z, y); err != nil {
-		return 0, err
-	}
-	var s float64
-	for i, zi := range z {
-		s += softplus(zi) - y[i]*zi
-	}
-	return s / float64(len(z)), nil
-}
-
-func (crossEntropy) Gradient(z, y []float64) ([]float64, error) {
-	if err := checkBatch(z, y); err != nil {
-		return nil, err
-	}
+func (crossEntropy) ValueGrad(z, y []float64) (float64, []float64, error) {
 	g := make([]float64, len(z))
-	inv := 1 / float64(len(z))
-	for i, zi := range z {
-		g[i] = (sigmoid(zi) - y[i]) * inv
+	l, err := CrossEntropy{}.valueGrad(z, y, g)
+	if err != nil {
+		return 0, nil, err
 	}
-	return g, nil
+	return l, g, nil
 }
 
 func checkBatch(z, y []float64) error {

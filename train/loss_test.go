@@ -33,10 +33,10 @@ func TestCrossEntropyValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := crossEntropy{}.Value(c.z, c.y)
+			got, err := ceValue(c.z, c.y)
 			require.NoError(t, err)
 			require.InDelta(t, c.want, got, tol*math.Max(1, c.want))
-			g, err := crossEntropy{}.Gradient(c.z, c.y)
+			g, err := ceGradient(c.z, c.y)
 			require.NoError(t, err)
 			for i := range g {
 				// ∂L/∂z_i = (σ(z_i) − y_i)/n (Bishop, Pattern Recognition and Machine Learning, §4.3.2).
@@ -48,9 +48,9 @@ func TestCrossEntropyValues(t *testing.T) {
 	for _, bad := range []struct{ z, y []float64 }{
 		{nil, nil}, {[]float64{1}, []float64{1, 0}}, {[]float64{math.NaN()}, []float64{1}}, {[]float64{1}, []float64{2}},
 	} {
-		_, err := crossEntropy{}.Value(bad.z, bad.y)
+		_, err := ceValue(bad.z, bad.y)
 		require.ErrorIs(t, err, ErrBadBatch)
-		_, err = crossEntropy{}.Gradient(bad.z, bad.y)
+		_, err = ceGradient(bad.z, bad.y)
 		require.ErrorIs(t, err, ErrBadBatch)
 	}
 }
@@ -88,7 +88,7 @@ func TestLossGradients(t *testing.T) {
 func TestWeightedValue(t *testing.T) {
 	scores := []float64{0.3, -1.2, 2.1, 0.4}
 	labels := []float64{1, 0, 1, 0}
-	ce, err := crossEntropy{}.Value(scores, labels)
+	ce, err := ceValue(scores, labels)
 	require.NoError(t, err)
 	sq, err := pairwise.Evaluate(scores, labels, pairwise.Config{Surrogate: pairwise.Square})
 	require.NoError(t, err)
