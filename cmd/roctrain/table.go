@@ -19,7 +19,11 @@ func printTable(w io.Writer, o *options, ds *dataset, results []result) {
 	}
 	fmt.Fprintf(w, "data: %s, %d rows (%d positive), %d features; split %d/%d/%d (train/validation/test)\n",
 		ds.name, ds.all.Rows, ds.all.Positives(), ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
-	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %v\n", arch, o.alpha, o.metric())
+	selected := "pAUC@α"
+	if o.recall > 0 {
+		selected = o.metric().String()
+	}
+	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %s\n", arch, o.alpha, selected)
 	if o.seeds == 1 {
 		printSingle(w, o, results)
 	} else {
