@@ -22,11 +22,13 @@ type settings struct {
 	MinTime    time.Duration `json:"min_time_ns"`
 	TimeBudget time.Duration `json:"time_budget_ns"`
 	MemBudget  int64         `json:"mem_budget_bytes"`
-	EpochSteps int           `json:"epoch_steps"` // training steps per timed epoch
-	Quick      bool          `json:"quick"`
-	Out        string        `json:"-"`
-	Doc        string        `json:"-"`
-	JSON       bool          `json:"-"`
+	// EpochRows is the number of examples per timed training epoch: ⌈EpochRows/b⌉ steps of a
+	// batch of b rows, at least 4.
+	EpochRows int    `json:"epoch_rows"`
+	Quick     bool   `json:"quick"`
+	Out       string `json:"-"`
+	Doc       string `json:"-"`
+	JSON      bool   `json:"-"`
 }
 
 const (
@@ -81,9 +83,9 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 			s.MinTime = 10 * time.Millisecond
 		}
 	}
-	s.EpochSteps = 16
+	s.EpochRows = 1 << 16
 	if s.Quick {
-		s.EpochSteps = 4
+		s.EpochRows = 0
 	}
 	switch {
 	case s.Repeats < 1:
