@@ -44,7 +44,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 	batches := fs.String("batch", defaultBatches, "training batch sizes, comma-separated")
 	quick := fs.Bool("quick", false, "a fast, rough run: smaller sizes, 3 repeats of at least 10ms, short training epochs")
 	repeats := fs.Int("repeats", 0, "repeats per figure (default 5, with -quick 3)")
-	minTime := fs.Duration("min", 0, "least time of one repeat (default 100ms, with -quick 10ms)")
+	minTime := fs.Duration("min", 0, "least time of one repeat (default 50ms, with -quick 10ms)")
 	timeBudget := fs.Duration("time-budget", 2*time.Second, "stop a kernel before the size where one call would take longer")
 	memBudget := fs.Float64("mem-budget", 1, "stop a kernel before the size where one call would allocate more GiB")
 	out := fs.String("out", "", "directory for README.md, figures.json and the PNG plots")
@@ -78,7 +78,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 		}
 	}
 	if s.MinTime == 0 {
-		s.MinTime = 100 * time.Millisecond
+		s.MinTime = 50 * time.Millisecond
 		if s.Quick {
 			s.MinTime = 10 * time.Millisecond
 		}
