@@ -178,3 +178,43 @@ func TestParseSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetsStopBaselines checks that a budget stops the baselines and the quadratic ops
+// after their first size, with the reason in the figures and the report, and never the other
+// ops or the floors.
+func TestBudgetsStopBaselines(t *testing.T) {
+	for _, tc := range []struct{ flag, value, why string }{
+		{"-time-budget", "1ns", "would take"},
+		{"-mem-budget", "1e-9", "would allocate"},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := []string{"-quick", "-n", "64,128", "-batch", "32", "-repeats", "1", "-min", "1ms", "-json", tc.flag, tc.value}
+			if err := run(args, &stdout, &stderr); err != nil {
+				t.Fatal(err)
+			}
+			var rep report
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range kernels() {
+				s := rep.kernel(k.Name)
+				if !k.budgeted() {
+					if s.Stopped != "" || len(s.Points) != 2 {
+						t.Errorf("%s was stopped (%q) or missed a size", k.Name, s.Stopped)
+					}
+					continue
+				}
+				if len(s.Points) != 1 || s.StoppedAt != 128 || !strings.Contains(s.Stopped, tc.why) {
+					t.Errorf("%s: %d points, stopped at %d: %q; want a stop at 128 because it %s", k.Name, len(s.Points), s.StoppedAt, s.Stopped, tc.why)
+				}
+				if !strings.Contains(stderr.String(), k.Name+" stopped at n = 128") {
+					t.Errorf("no progress note for %s", k.Name)
+				}
+				if !strings.Contains(rep.markdown(""), "| "+k.Name+" | 2^7 | one call "+tc.why) {
+					t.Errorf("the report does not say why %s stopped", k.Name)
+				}
+			}
+		})
+	}
+}

@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// budgeted reports whether the budgets may stop k: the baselines, and the ops whose cost is
+// quadratic. The other ops and the floors run at every size.
+func (k kernel) budgeted() bool { return k.Kind == baseline || k.Growth > 1 }
+
 // A kernel is one timed computation across sizes n.
 type kernel struct {
 	Name   string // unique, such as "pairwise/hinge/exact"
@@ -76,6 +80,7 @@ type point struct {
 	// Bytes is the heap allocated by building the kernel and running one cold call after a
 	// full collection: an upper bound on the heap the call needs at its peak.
 	Bytes int64 `json:"bytes"`
+	probe bool  // taken by probe, not reported
 }
 
 // series is a kernel's figures over n.
@@ -107,6 +112,9 @@ func measureKernels(rep *report, prog *progress) error {
 		rep.Kernels[i] = &series{Name: k.Name, Label: k.Label, Kind: k.Kind}
 	}
 	s := rep.Settings
+	// last holds each kernel's latest figures, for predicting its next size: its last point,
+	// or the probe taken before its first size.
+	last := make([]*point, len(ks))
 	for si, n := range s.Sizes {
 		b := newBatch(n)
 		type active struct {
@@ -122,10 +130,20 @@ func measureKernels(rep *report, prog *progress) error {
 			if sr.Stopped != "" {
 				continue
 			}
-			if why := overBudget(sr, k, n, s); why != "" {
-				sr.Stopped, sr.StoppedAt = why, n
-				prog.note(fmt.Sprintf("%s stopped at n = %d: %s", k.Name, n, why))
-				continue
+			if k.budgeted() {
+				if last[i] == nil && n > probeN {
+					prog.line(fmt.Sprintf("size %d/%d (n = %d): probing %s at n = %d", si+1, len(s.Sizes), n, k.Name, probeN))
+					p, err := probe(k)
+					if err != nil {
+						return fmt.Errorf("%s at n = %d: %w", k.Name, probeN, err)
+					}
+					last[i] = &p
+				}
+				if why := overBudget(last[i], k.Growth, n, s); why != "" {
+					sr.Stopped, sr.StoppedAt = why, n
+					prog.note(fmt.Sprintf("%s stopped at n = %d: %s", k.Name, n, why))
+					continue
+				}
 			}
 			prog.line(fmt.Sprintf("size %d/%d (n = %d): preparing %s", si+1, len(s.Sizes), n, k.Name))
 			call, bytes, first, err := coldCall(k, b)
@@ -147,6 +165,7 @@ func measureKernels(rep *report, prog *progress) error {
 		for r := range s.Repeats {
 			for _, a := range act {
 				prog.line(fmt.Sprintf("size %d/%d (n = %d): repeat %d/%d of %s", si+1, len(s.Sizes), n, r+1, s.Repeats, ks[a.i].Name))
+				runtime.GC() // start every repeat with a clean heap, so that none pays for another's garbage
 				t0 := time.Now()
 				for range a.calls {
 					if err := a.call(); err != nil {
@@ -159,6 +178,7 @@ func measureKernels(rep *report, prog *progress) error {
 		for _, a := range act {
 			sr := rep.Kernels[a.i]
 			sr.Points = append(sr.Points, point{N: n, Seconds: summarize(a.times), Calls: a.calls, Bytes: a.bytes})
+			last[a.i] = &sr.Points[len(sr.Points)-1]
 		}
 	}
 	return nil
@@ -184,21 +204,47 @@ func coldCall(k kernel, b *batch) (func() error, int64, time.Duration, error) {
 	return call, int64(after.TotalAlloc - before.TotalAlloc), first, nil
 }
 
-// overBudget returns why k must not run at n: the time or heap of one call predicted from its
-// last size, scaled by (n/n')^Growth, beyond the budgets; "" when it may run.
-func overBudget(sr *series, k kernel, n int, s settings) string {
-	if len(sr.Points) == 0 {
+// probeN is the size at which a kernel is probed before a first size above it, so that even
+// a first size can be predicted and stopped.
+const probeN = 1 << 12
+
+// probe returns a kernel's figures from one cold and one warm call at n = probeN.
+func probe(k kernel) (point, error) {
+	call, bytes, first, err := coldCall(k, newBatch(probeN))
+	if err != nil {
+		return point{}, err
+	}
+	t0 := time.Now()
+	if err := call(); err != nil {
+		return point{}, err
+	}
+	t := min(time.Since(t0), first).Seconds()
+	return point{N: probeN, Seconds: stats{Median: t, Min: t, Max: t, Repeats: 1}, Calls: 1, Bytes: bytes, probe: true}, nil
+}
+
+// probed says " in a probe" for the figures of a probe.
+func (p *point) probed() string {
+	if p.probe {
+		return " in a probe"
+	}
+	return ""
+}
+
+// overBudget returns why a kernel must not run at n: the time or heap of one call predicted
+// from its last figures, scaled by (n/last.N)^growth, beyond the budgets; "" when it may run
+// or there is nothing to predict from.
+func overBudget(last *point, growth float64, n int, s settings) string {
+	if last == nil {
 		return ""
 	}
-	last := sr.Points[len(sr.Points)-1]
-	scale := math.Pow(float64(n)/float64(last.N), k.Growth)
+	scale := math.Pow(float64(n)/float64(last.N), growth)
 	if t := last.Seconds.Median * scale; t > s.TimeBudget.Seconds() {
-		return fmt.Sprintf("one call would take about %s (%s at n = %d, cost ∝ n^%g), over the budget of %s",
-			fmtSeconds(t), fmtSeconds(last.Seconds.Median), last.N, k.Growth, fmtSeconds(s.TimeBudget.Seconds()))
+		return fmt.Sprintf("one call would take about %s (%s at n = %d%s, cost ∝ n^%g), over the budget of %s",
+			fmtSeconds(t), fmtSeconds(last.Seconds.Median), last.N, last.probed(), growth, fmtSeconds(s.TimeBudget.Seconds()))
 	}
 	if m := float64(last.Bytes) * scale; m > float64(s.MemBudget) {
-		return fmt.Sprintf("one call would allocate about %s (%s at n = %d, ∝ n^%g), over the budget of %s",
-			fmtBytes(m), fmtBytes(float64(last.Bytes)), last.N, k.Growth, fmtBytes(float64(s.MemBudget)))
+		return fmt.Sprintf("one call would allocate about %s (%s at n = %d%s, ∝ n^%g), over the budget of %s",
+			fmtBytes(m), fmtBytes(float64(last.Bytes)), last.N, last.probed(), growth, fmtBytes(float64(s.MemBudget)))
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -87,6 +88,7 @@ func measureTraining(rep *report, prog *progress) error {
 	for r := range s.Repeats {
 		for _, c := range cells {
 			prog.line(fmt.Sprintf("training: repeat %d/%d, %s at batch %d", r+1, s.Repeats, c.loss, c.batch))
+			runtime.GC() // start every repeat with a clean heap, so that none pays for another's garbage
 			d, err := c.run()
 			if err != nil {
 				return fmt.Errorf("training %s at batch %d: %w", c.loss, c.batch, err)

@@ -32,6 +32,7 @@
 //	-plot path       PNG of the ROC curves, "" for none (default "roc.png")
 //	-out dir         save each run's best model to dir/<run>.params (dir/<run>.seed<s>.params with -seeds)
 //	-json            print one JSON object with the results, and nothing else, on stdout
+//	-predict m       classify the rows of -data with model m saved by -out instead of training
 //	-diagnose        record the corrective-power diagnostics of every epoch (docs/diagnostics.md)
 //	                 and draw them into <plot>-diagnostics.png beside the -plot file
 //
@@ -51,6 +52,15 @@
 // Operating point: for each run the threshold is the lowest score whose false-positive rate
 // on the validation part is at most α (metrics.ThresholdAtFPR); "deployed FPR" and "deployed
 // TPR" are the rates flagging score ≥ threshold gives on the test part.
+//
+// Deployment: -out dir saves each run's model as dir/<run>.params and beside it
+// dir/<run>.json, a versioned operating-point file (format "rocops-operating-point",
+// version 1) with the threshold, α, the validation and test rates at it, the feature names,
+// the training part's standardisation and the SHA-256 of the model file; both are written
+// atomically. "roctrain -predict dir/<run>.params -data new.csv" loads the pair, reads the
+// CSV's columns by the feature names (any order; other columns ignored) and prints CSV on
+// stdout: row number, the label when the CSV has that column, score, and flag (1 when
+// score ≥ threshold); the number flagged goes to stderr.
 //
 // JSON (-json): {"results": [...]}, one object per run, with "loss", "warmup_epochs",
 // "alpha", "seeds", the test figures "test_auc", "test_pauc", "test_tpr_at_fpr",

@@ -93,7 +93,7 @@ func printSeeds(w io.Writer, o *options, results []result) {
 				cells = append(cells, "–")
 				continue
 			}
-			mark := " "
+			mark := ""
 			if p.excludes0() {
 				mark = "*"
 			}

@@ -37,7 +37,12 @@ func (r ranked) auc() float64 {
 // where TPR(u) is [ROC]'s curve, cut at β by linear interpolation as in [TPRAtFPR], and A is
 // summed by the trapezoid rule. β²/2 is the area under the chance diagonal and β the area
 // under a perfect curve, so a random scorer gets ½ and a perfect one 1 (a scorer worse than
-// chance gets less than ½). For β = 1 it is the plain [AUC].
+// chance gets less than ½). For β = 1 it is the plain [AUC]. It is computed as
+//
+//	pAUC = ½·(1 + (A/β − β/2) / (1 − β/2))
+//
+// with the mean TPR A/β summed directly, so that nothing underflows: the value is continuous
+// down to the smallest β, where it tends to ½(1 + TPR(0)).
 func PartialAUC(scores, labels []float64, maxFPR float64) (float64, error) {
 	if err := checkRate("maxFPR", maxFPR, false); err != nil {
 		return 0, err
@@ -49,7 +54,6 @@ func PartialAUC(scores, labels []float64, maxFPR float64) (float64, error) {
 	if maxFPR == 1 {
 		return r.auc(), nil
 	}
-	area, _ := r.upTo(maxFPR)
-	minArea, maxArea := maxFPR*maxFPR/2, maxFPR
-	return 0.5 * (1 + (area-minArea)/(maxArea-minArea)), nil
+	mean, _ := r.upTo(maxFPR)
+	return 0.5 * (1 + (mean-maxFPR/2)/(1-maxFPR/2)), nil
 }

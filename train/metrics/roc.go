@@ -66,23 +66,31 @@ func ROC(scores, labels []float64) (fpr, tpr, thresholds []float64, err error) {
 	return fpr, tpr, thresholds, nil
 }
 
-// upTo returns the area under the ROC curve between false-positive rates 0 and x (0 ≤ x ≤ 1)
-// and the curve's true-positive rate at x. Both cut the curve the way scikit-learn's
-// roc_auc_score(max_fpr=x) does: between the last vertex with FPR ≤ x and the next one, by
-// linear interpolation, with the area summed by the trapezoid rule.
-func (r ranked) upTo(x float64) (area, tprAtX float64) {
+// upTo returns the mean true-positive rate of the ROC curve over false-positive rates
+// [0, x], (1/x)·∫₀^x TPR(u) du (0 < x ≤ 1; 0 when x = 0), and the curve's true-positive rate
+// at x. Both cut the curve the way scikit-learn's roc_auc_score(max_fpr=x) does: between the
+// last vertex with FPR ≤ x and the next one, by linear interpolation, with the area summed by
+// the trapezoid rule. Each trapezoid's width is divided by x before it is multiplied, so the
+// mean does not underflow for the tiniest x: it tends to the TPR at 0 as x → 0.
+func (r ranked) upTo(x float64) (mean, tprAtX float64) {
 	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
+	share := func(from, to float64) float64 { // (to − from)/x, the share of [0, x]
+		if x == 0 {
+			return 0
+		}
+		return (to - from) / x
+	}
 	var f0, t0 float64 // the previous vertex
 	for p := range r.points {
 		f, t := float64(p.fp)/nNeg, float64(p.tp)/nPos
 		if f > x {
 			tx := (t-t0)/(f-f0)*(x-f0) + t0
-			return area + (x-f0)*(t0+tx)/2, tx
+			return mean + share(f0, x)*(t0+tx)/2, tx
 		}
-		area += (f - f0) * (t0 + t) / 2
+		mean += share(f0, f) * (t0 + t) / 2
 		f0, t0 = f, t
 	}
-	return area, t0
+	return mean, t0
 }
 
 // TPRAtFPR returns the true-positive rate of the ROC curve (see [ROC]) at false-positive rate

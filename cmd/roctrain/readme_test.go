@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// readmeCommand is a block of the README that shows a roctrain command and its output.
+type readmeCommand struct {
+	args   []string
+	head   int // keep this many lines of stdout ("| head -n N"); 0 = all
+	output string
+}
+
+// readmeCommands extracts the blocks of README.md that start with "$ go run ./cmd/roctrain":
+// the command line, then its standard output verbatim.
+func readmeCommands(t *testing.T, readme string) []readmeCommand {
+	t.Helper()
+	var cmds []readmeCommand
+	blocks := strings.Split(readme, "```")
+	for k := 1; k < len(blocks); k += 2 { // the insides of the fenced blocks
+		// The first line is the block's language tag, the second the command.
+		lines := strings.SplitN(blocks[k], "\n", 3)
+		if len(lines) < 3 {
+			continue
+		}
+		line, rest := lines[1], lines[2]
+		cmdline, ok := strings.CutPrefix(line, "$ go run ./cmd/roctrain")
+		if !ok {
+			continue
+		}
+		c := readmeCommand{output: rest}
+		if before, n, piped := strings.Cut(cmdline, "| head -n "); piped {
+			var err error
+			c.head, err = strconv.Atoi(strings.TrimSpace(n))
+			require.NoError(t, err, line)
+			cmdline = before
+		}
+		for _, f := range strings.Fields(cmdline) {
+			if f == `""` {
+				f = ""
+			}
+			c.args = append(c.args, f)
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds
+}
+
+// maskSeconds hides what changes from machine to machine: the training seconds at the end
+// of a table row and in the JSON.
+func maskSeconds(s string) string {
+	s = regexp.MustCompile(`(?m)\s+\d+\.\d$`).ReplaceAllString(s, " S")
+	return regexp.MustCompile(`"train_seconds": [0-9.e+-]+`).ReplaceAllString(s, `"train_seconds": S`)
+}
+
+// Every roctrain command the README shows prints exactly the output shown beside it, but
+// for the seconds. The commands run in order in one directory (holding the CSV they read),
+// so that -predict finds the models an earlier command saved.
+func TestREADMEOutputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains every README example")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	wdbc, err := os.ReadFile(filepath.Join("..", "..", "internal", "dataset", "wdbc.csv"))
+	require.NoError(t, err)
+	cmds := readmeCommands(t, string(readme))
+	require.GreaterOrEqual(t, len(cmds), 3, "the README shows the table, -seeds, -json and -predict")
+
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "internal", "dataset"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "internal", "dataset", "wdbc.csv"), wdbc, 0o644))
+	t.Chdir(dir)
+	for _, c := range cmds {
+		code, stdout, stderr := roctrain(t, c.args...)
+		require.Equal(t, 0, code, "%v: %s", c.args, stderr)
+		if c.head > 0 {
+			lines := strings.SplitAfter(stdout, "\n")
+			stdout = strings.Join(lines[:min(c.head, len(lines))], "")
+		}
+		if slices.Contains(c.args, "-json") {
+			var want, got any
+			require.NoError(t, json.Unmarshal([]byte(c.output), &want), "README JSON")
+			require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+			sameJSON(t, want, got, "results")
+			continue
+		}
+		sameText(t, maskSeconds(c.output), maskSeconds(stdout), fmt.Sprint("README output of roctrain ", c.args))
+	}
+}
+
+// number matches a decimal number as the command prints it.
+var number = regexp.MustCompile(`[-+]?\d+(\.\d+)?([eE][-+]?\d+)?`)
+
+// sameText compares two outputs: the text between the numbers exactly, and the numbers to
+// 1e-9 (relative), so that a change in the last bits of a printed float64 — another CPU's
+// rounding, a reordered sum — does not fail the check while every printed digit of a table
+// still must match.
+func sameText(t *testing.T, want, got, msg string) {
+	t.Helper()
+	if number.ReplaceAllString(want, "#") != number.ReplaceAllString(got, "#") {
+		require.Equal(t, want, got, msg) // shows the diff
+	}
+	ws, gs := number.FindAllString(want, -1), number.FindAllString(got, -1)
+	for k := range ws {
+		w, errW := strconv.ParseFloat(ws[k], 64)
+		g, errG := strconv.ParseFloat(gs[k], 64)
+		if errW != nil || errG != nil || math.Abs(w-g) > 1e-9*max(1, math.Abs(w)) {
+			require.Equal(t, want, got, "%s: %s ≠ %s", msg, ws[k], gs[k])
+		}
+	}
+}
+
+// sameJSON compares two decoded JSON values: the same keys, arrays and strings, and numbers
+// equal to 1e-9 (relative), except the training seconds.
+func sameJSON(t *testing.T, want, got any, path string) {
+	t.Helper()
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		require.True(t, ok, "%s: %v is not an object", path, got)
+		require.ElementsMatch(t, slices.Collect(maps.Keys(w)), slices.Collect(maps.Keys(g)), path)
+		for k := range w {
+			if k != "train_seconds" {
+				sameJSON(t, w[k], g[k], path+"."+k)
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		require.True(t, ok, "%s: %v is not an array", path, got)
+		require.Len(t, g, len(w), path)
+		for i := range w {
+			sameJSON(t, w[i], g[i], fmt.Sprintf("%s[%d]", path, i))
+		}
+	case float64:
+		g, ok := got.(float64)
+		require.True(t, ok, "%s: %v is not a number", path, got)
+		require.InDelta(t, w, g, 1e-9*max(1, math.Abs(w)), path)
+	default:
+		require.Equal(t, want, got, path)
+	}
+}
