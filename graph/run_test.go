@@ -23,7 +23,10 @@ func (failing) String() string  { return "Failing{}" }
 func (failing) Value([]float64, []float64) (float64, error) {
 	return 0, fmt.Errorf("%w: no positives", errFailing)
 }
-func (failing) Gradient(f, _ []float64) ([]float64, error) { return make([]float64, len(f)), nil }
+func (k failing) ValueGrad(f, y []float64) (float64, []float64, error) {
+	v, err := k.Value(f, y)
+	return v, make([]float64, len(f)), err
+}
 
 // Gorgonia's own error hides the op's error from errors.Is; RunAll and Cause expose it, on
 // both machines, and keep its message without the machine's context.

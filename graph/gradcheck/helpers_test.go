@@ -132,3 +132,19 @@ func (r *recorder) Errorf(format string, args ...any) {
 func (r *recorder) Fatalf(format string, args ...any) {
 	r.fatals = append(r.fatals, fmt.Sprintf(format, args...))
 }
+
+func (k meanCE) ValueGrad(f, y []float64) (float64, []float64, error) { return valueGrad(k, f, y) }
+func (k capped) ValueGrad(f, y []float64) (float64, []float64, error) { return valueGrad(k, f, y) }
+
+// valueGrad is the fused opkit.Kernel method of a kernel written as a value and a gradient.
+func valueGrad(k interface {
+	Value(f, y []float64) (float64, error)
+	Gradient(f, y []float64) ([]float64, error)
+}, f, y []float64) (float64, []float64, error) {
+	v, err := k.Value(f, y)
+	if err != nil {
+		return 0, nil, err
+	}
+	g, err := k.Gradient(f, y)
+	return v, g, err
+}

@@ -2,8 +2,9 @@
 // function of a score vector and its 0/1 labels into a differentiable graph node, reading and
 // writing Gorgonia values as float64 whatever the graph's dtype, and checking input nodes.
 //
-// An op package describes its function once, as a [Kernel] working on []float64, and calls
-// [Apply]. Apply builds a forward node that supports both of Gorgonia's differentiation modes:
+// An op package describes its function once, as a [Kernel] computing the value and the
+// gradient together on []float64, and calls [Apply]. Apply builds a forward node, which
+// computes both and keeps the gradient for its backward node, that supports both of Gorgonia's differentiation modes:
 // symbolic ([gorgonia.Grad] with a TapeMachine, through SymDiff) and automatic (LispMachine,
 // through DoDiff). Every reduction happens in float64; values go back to the graph in its
 // dtype, float32 or float64, range-checked: a finite result that does not fit in float32 is

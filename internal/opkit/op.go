@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"math"
+	"sync"
 
 	"github.com/chewxy/hm"
 	"gorgonia.org/gorgonia"
@@ -14,8 +16,9 @@ import (
 )
 
 // Kernel is a scalar function s(f, y) of a score vector f and its 0/1 labels y, together with
-// its gradient ∂s/∂f. Both methods receive float64 slices of equal length (whatever the
-// graph's dtype) and must not modify them.
+// its gradient ∂s/∂f, computed at once: the forward node of [Apply] computes both and its
+// backward node reuses the gradient (see Apply). ValueGrad receives float64 slices of equal
+// length (whatever the graph's dtype) and must not modify or keep them.
 type Kernel interface {
 	// Package is the prefix of the errors Apply returns, such as "kdequantile".
 	Package() string
@@ -23,10 +26,9 @@ type Kernel interface {
 	// "KDEQuantileLoss{alpha=0.05, v0=0, v1=0}". It is the op's hash: two nodes whose kernels
 	// print the same on the same inputs are merged by the graph.
 	String() string
-	// Value returns s(f, y).
-	Value(scores, labels []float64) (float64, error)
-	// Gradient returns ∂s/∂f_i for every i (zero where s does not depend on f_i).
-	Gradient(scores, labels []float64) ([]float64, error)
+	// ValueGrad returns s(f, y) and ∂s/∂f_i for every i (zero where s does not depend on
+	// f_i), the gradient in a new slice that the caller owns.
+	ValueGrad(scores, labels []float64) (float64, []float64, error)
 }
 
 // Overflower is implemented by kernels whose package has an error for a result beyond the
@@ -43,6 +45,15 @@ type Overflower interface {
 // differentiable with respect to scores (labels get no gradient) by gorgonia.Grad with a
 // TapeMachine and by a LispMachine. A value or gradient that does not fit the graph's dtype
 // makes the run fail (see [Overflower]).
+//
+// The forward node computes the value and the gradient in one ValueGrad call and keeps the
+// gradient with a copy of the scores and labels it came from. The backward node — of a
+// TapeMachine's gorgonia.Grad, or a LispMachine's DoDiff — takes that gradient when the
+// scores and labels it receives are bit for bit the ones kept, which holds whenever it runs
+// after its own forward on unchanged inputs, and calls ValueGrad again otherwise; a kept
+// gradient is taken at most once. So a training step costs one kernel call, and no input
+// change between the two passes (new values, Reset, another machine) can serve a gradient of
+// other inputs.
 func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	if err := CheckPair(k.Package(), scores, labels); err != nil {
 		return nil, err
@@ -112,8 +123,64 @@ func types() (vec hm.Type, scalar hm.TypeVariable) {
 	return gorgonia.TensorType{Dims: 1, Of: a}, a
 }
 
-// forwardOp computes the kernel's scalar.
-type forwardOp struct{ k Kernel }
+// forwardOp computes the kernel's scalar, and its gradient for the backward node.
+type forwardOp struct {
+	k    Kernel
+	kept kept
+}
+
+// kept is the last forward gradient and the inputs it was computed from.
+type kept struct {
+	mu             sync.Mutex
+	scores, labels []float64 // copies of the forward's inputs
+	grad           []float64 // nil when there is none, or once it has been taken
+}
+
+// keep records the gradient grad of (scores, labels).
+func (k *kept) keep(scores, labels, grad []float64) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.scores = append(k.scores[:0], scores...)
+	k.labels = append(k.labels[:0], labels...)
+	k.grad = grad
+}
+
+// take returns the kept gradient if it was computed from exactly (scores, labels), else nil;
+// either way nothing is kept afterwards.
+func (k *kept) take(scores, labels []float64) []float64 {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	g := k.grad
+	k.grad = nil
+	if g == nil || !sameBits(k.scores, scores) || !sameBits(k.labels, labels) {
+		return nil
+	}
+	return g
+}
+
+// sameBits reports whether a and b hold the same float64 bit patterns (so −0 ≠ +0, and a NaN
+// never matches a different NaN).
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, x := range a {
+		if math.Float64bits(x) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// gradient returns ∂s/∂f at (scores, labels): the kept forward gradient if it is theirs,
+// else a new ValueGrad call.
+func (op *forwardOp) gradient(scores, labels []float64) ([]float64, error) {
+	if g := op.kept.take(scores, labels); g != nil {
+		return g, nil
+	}
+	_, g, err := op.k.ValueGrad(scores, labels)
+	return g, err
+}
 
 func (op *forwardOp) Arity() int { return 2 }
 
@@ -131,10 +198,12 @@ func (op *forwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := op.k.Value(scores, labels)
+	v, g, err := op.k.ValueGrad(scores, labels)
 	if err != nil {
+		op.kept.keep(nil, nil, nil)
 		return nil, err
 	}
+	op.kept.keep(scores, labels, g)
 	out, err := NewScalar(dt, v)
 	return out, overflow(op.k, "value", err)
 }
@@ -189,7 +258,7 @@ func (op *forwardOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node)
 	if len(inputs) != 2 {
 		return nil, fmt.Errorf("%s: %v has 2 inputs, SymDiff got %d", op.k.Package(), op.k, len(inputs))
 	}
-	g, err := gorgonia.ApplyOp(&backwardOp{k: op.k}, inputs[0], inputs[1], output, grad)
+	g, err := gorgonia.ApplyOp(&backwardOp{fwd: op}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +282,7 @@ func (op *forwardOp) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes, 
 	if err != nil {
 		return fmt.Errorf("%s: upstream gradient: %w", op.k.Package(), err)
 	}
-	g, err := op.k.Gradient(scores, labels)
+	g, err := op.gradient(scores, labels)
 	if err != nil {
 		return err
 	}
@@ -224,8 +293,9 @@ func (op *forwardOp) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes, 
 	return overflow(op.k, "gradient", AddScaled(dst, g, up))
 }
 
-// backwardOp computes upstream·∂s/∂f from (scores, labels, forward output, upstream).
-type backwardOp struct{ k Kernel }
+// backwardOp computes upstream·∂s/∂f from (scores, labels, forward output, upstream), with
+// the gradient its forward op kept when it can.
+type backwardOp struct{ fwd *forwardOp }
 
 func (op *backwardOp) Arity() int { return 4 }
 
@@ -236,29 +306,28 @@ func (op *backwardOp) Type() hm.Type {
 
 func (op *backwardOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
 	if len(in) == 0 {
-		return nil, fmt.Errorf("%s: backward of %v got no shapes", op.k.Package(), op.k)
+		return nil, fmt.Errorf("%s: backward of %v got no shapes", op.fwd.k.Package(), op.fwd.k)
 	}
 	s, ok := in[0].(tensor.Shape)
 	if !ok {
-		return nil, fmt.Errorf("%s: backward of %v: scores shape is %T", op.k.Package(), op.k, in[0])
+		return nil, fmt.Errorf("%s: backward of %v: scores shape is %T", op.fwd.k.Package(), op.fwd.k, in[0])
 	}
 	return s.Clone(), nil
 }
 
 func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	if len(inputs) != 4 {
-		return nil, fmt.Errorf("%s: backward of %v needs 4 inputs, got %d", op.k.Package(), op.k, len(inputs))
+		return nil, fmt.Errorf("%s: backward of %v needs 4 inputs, got %d", op.fwd.k.Package(), op.fwd.k, len(inputs))
 	}
-	f := forwardOp{k: op.k}
-	scores, labels, dt, err := f.read(inputs[:2])
+	scores, labels, dt, err := op.fwd.read(inputs[:2])
 	if err != nil {
 		return nil, err
 	}
 	up, err := Scalar(inputs[3])
 	if err != nil {
-		return nil, fmt.Errorf("%s: upstream gradient: %w", op.k.Package(), err)
+		return nil, fmt.Errorf("%s: upstream gradient: %w", op.fwd.k.Package(), err)
 	}
-	g, err := op.k.Gradient(scores, labels)
+	g, err := op.fwd.gradient(scores, labels)
 	if err != nil {
 		return nil, err
 	}
@@ -266,13 +335,13 @@ func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 		for i, x := range g {
 			g[i] *= up
 			if finite(x) && finite(up) && !finite(g[i]) {
-				return nil, overflow(op.k, "gradient", &RangeError{Index: i, Value: g[i], Dtype: tensor.Float64})
+				return nil, overflow(op.fwd.k, "gradient", &RangeError{Index: i, Value: g[i], Dtype: tensor.Float64})
 			}
 		}
 	}
 	out, err := NewVector(dt, g)
 	if err != nil {
-		return nil, overflow(op.k, "gradient", err)
+		return nil, overflow(op.fwd.k, "gradient", err)
 	}
 	return out, nil
 }
@@ -280,9 +349,9 @@ func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 func (op *backwardOp) ReturnsPtr() bool     { return false }
 func (op *backwardOp) CallsExtern() bool    { return false }
 func (op *backwardOp) OverwritesInput() int { return -1 }
-func (op *backwardOp) String() string       { return op.k.String() + "Grad" }
+func (op *backwardOp) String() string       { return op.fwd.k.String() + "Grad" }
 func (op *backwardOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "opkit.backward:%s", op.k)
+	fmt.Fprintf(h, "opkit.backward:%s", op.fwd.k)
 }
 func (op *backwardOp) Hashcode() uint32 { return hashOf(op) }
 

@@ -157,3 +157,22 @@ func TestValues(t *testing.T) {
 	_, err = NewScalar(tensor.Int, 1)
 	require.Error(t, err)
 }
+
+func (k weightedSquares) ValueGrad(f, y []float64) (float64, []float64, error) {
+	return valueGrad(k, f, y)
+}
+func (k failing) ValueGrad(f, y []float64) (float64, []float64, error) { return valueGrad(k, f, y) }
+func (k fixed) ValueGrad(f, y []float64) (float64, []float64, error)   { return valueGrad(k, f, y) }
+
+// valueGrad is the fused Kernel method of a test kernel written as a value and a gradient.
+func valueGrad(k interface {
+	Value(f, y []float64) (float64, error)
+	Gradient(f, y []float64) ([]float64, error)
+}, f, y []float64) (float64, []float64, error) {
+	v, err := k.Value(f, y)
+	if err != nil {
+		return 0, nil, err
+	}
+	g, err := k.Gradient(f, y)
+	return v, g, err
+}

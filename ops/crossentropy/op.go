@@ -19,11 +19,10 @@ func Loss(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 // kernel is the opkit description of the loss.
 type kernel struct{}
 
-func (kernel) Package() string                       { return pkg }
-func (kernel) Overflow() error                       { return ErrOverflow }
-func (kernel) String() string                        { return "CrossEntropy{}" }
-func (kernel) Value(z, y []float64) (float64, error) { return Evaluate(z, y) }
-func (kernel) Gradient(z, y []float64) ([]float64, error) {
-	g, _, err := Gradient(z, y)
-	return g, err
+func (kernel) Package() string { return pkg }
+func (kernel) Overflow() error { return ErrOverflow }
+func (kernel) String() string  { return "CrossEntropy{}" }
+func (kernel) ValueGrad(z, y []float64) (float64, []float64, error) {
+	g, l, err := Gradient(z, y)
+	return l, g, err
 }

@@ -116,17 +116,12 @@ func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 // bandwidths are held fixed at Result.V0 and Result.V1. It returns an error wrapping one of the
 // package's Err values for invalid input; it never panics.
 func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
-	return gradient(scores, labels, cfg, math.NaN())
-}
-
-// gradient is Gradient with a starting guess for τ (NaN for none).
-func gradient(scores, labels []float64, cfg Config, start float64) ([]float64, Result, error) {
 	p, err := newProblem(scores, labels, cfg)
 	if err != nil {
 		return nil, Result{}, err
 	}
 	defer p.release()
-	r := p.solve(p.sign()*start, false)
+	r := p.solve(math.NaN(), false)
 	loss, slope := p.positives(r.tau, true)
 	grad := make([]float64, len(scores))
 	// L(f) is the solved form's loss at sign·f: its gradient is sign times the form's.

@@ -3,7 +3,6 @@ package kdequantile
 import (
 	"fmt"
 	"math"
-	"sync/atomic"
 
 	"github.com/rocops/rocops/internal/opkit"
 	"gorgonia.org/gorgonia"
@@ -45,13 +44,10 @@ func apply(k opkit.Kernel, cfg Config, scores, labels *gorgonia.Node) (*gorgonia
 	return opkit.Apply(k, scores, labels)
 }
 
-// kernel holds what the two ops share: the configuration and the last τ of the forward pass,
-// which the backward pass uses as its solver's starting point. The backward pass solves for τ
-// itself, so a stale or missing value only costs solver passes.
-type kernel struct {
-	cfg  Config
-	last atomic.Pointer[float64] // the last forward τ, nil before the first
-}
+// kernel holds what the two ops share: the configuration. Each node computes its value and
+// gradient in one call, and its backward pass reuses that gradient (opkit.Apply), so τ is
+// solved once per step.
+type kernel struct{ cfg Config }
 
 func (k *kernel) Package() string { return pkg }
 
@@ -62,32 +58,14 @@ func (k *kernel) params() string {
 	return fmt.Sprintf("{alpha=%v, recall=%v, v0=%v, v1=%v}", k.cfg.Alpha, k.cfg.Recall, k.cfg.V0, k.cfg.V1)
 }
 
-func (k *kernel) remember(tau float64) { k.last.Store(&tau) }
-
-// start is the last forward τ if there is one, else NaN.
-func (k *kernel) start() float64 {
-	if tau := k.last.Load(); tau != nil {
-		return *tau
-	}
-	return math.NaN()
-}
-
 // thresholdKernel is the opkit.Kernel of Threshold.
 type thresholdKernel struct{ kernel }
 
 func (k *thresholdKernel) String() string { return "KDEQuantileThreshold" + k.params() }
 
-func (k *thresholdKernel) Value(scores, labels []float64) (float64, error) {
-	tau, err := threshold(scores, labels, k.cfg)
-	if err == nil {
-		k.remember(tau)
-	}
-	return tau, err
-}
-
-func (k *thresholdKernel) Gradient(scores, labels []float64) ([]float64, error) {
-	g, _, err := thresholdGradient(scores, labels, k.cfg, k.start())
-	return g, err
+func (k *thresholdKernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {
+	g, tau, err := thresholdGradient(scores, labels, k.cfg, math.NaN())
+	return tau, g, err
 }
 
 // lossKernel is the opkit.Kernel of Loss.
@@ -95,15 +73,7 @@ type lossKernel struct{ kernel }
 
 func (k *lossKernel) String() string { return "KDEQuantileLoss" + k.params() }
 
-func (k *lossKernel) Value(scores, labels []float64) (float64, error) {
-	r, err := Evaluate(scores, labels, k.cfg)
-	if err == nil {
-		k.remember(r.Tau)
-	}
-	return r.Loss, err
-}
-
-func (k *lossKernel) Gradient(scores, labels []float64) ([]float64, error) {
-	g, _, err := gradient(scores, labels, k.cfg, k.start())
-	return g, err
+func (k *lossKernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {
+	g, r, err := Gradient(scores, labels, k.cfg)
+	return r.Loss, g, err
 }

@@ -11,8 +11,9 @@ import (
 //go:generate go run ../../cmd/docplots -out ../../docs/img/pairwise-weights.png
 
 // Loss returns the scalar node L(scores, labels) of [Evaluate], differentiable with respect
-// to scores by gorgonia.Grad with a TapeMachine and by a LispMachine; its backward pass is
-// [Gradient]. scores and labels are vectors of one dtype, float32 or float64, with labels 0
+// to scores by gorgonia.Grad with a TapeMachine and by a LispMachine. The forward pass runs
+// [Gradient], computing value and gradient at once, and the backward pass reuses that
+// gradient (the all-pairs loop runs once per step). scores and labels are vectors of one dtype, float32 or float64, with labels 0
 // or 1; the sums run in float64 and the result has the graph's dtype. A loss or gradient
 // that does not fit in that dtype (float32: beyond about 3.4e38) fails the run with
 // ErrOverflow.
@@ -51,11 +52,7 @@ func (k kernel) String() string {
 		k.cfg.Surrogate, k.margin, k.cfg.Pairs, k.cfg.Seed)
 }
 
-func (k kernel) Value(scores, labels []float64) (float64, error) {
-	return Evaluate(scores, labels, k.cfg)
-}
-
-func (k kernel) Gradient(scores, labels []float64) ([]float64, error) {
-	g, _, err := Gradient(scores, labels, k.cfg)
-	return g, err
+func (k kernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {
+	g, loss, err := Gradient(scores, labels, k.cfg)
+	return loss, g, err
 }
