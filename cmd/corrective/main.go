@@ -1,0 +1,474 @@
+// Command corrective runs the corrective-power experiments of docs/results.md: cross-entropy
+// and the five pairwise AUC surrogates, each trained directly and after a cross-entropy
+// warm-up, on several data sets and seeds, with the diagnostics of package train/diagnose
+// recorded every epoch. It tests four claims of Chen et al., "Pairwise AUC Optimization Needs
+// Corrective Power" (arXiv 2610.21743) and prints the tables of docs/results.md.
+//
+// Usage:
+//
+//	corrective -panel ../shared/data/panel -out results/corrective
+//
+// Flags:
+//
+//	-panel dir     folder with the development panel's CSVs (spambase.csv, …); "" skips them
+//	-datasets list comma-separated data sets to run: panel file names without .csv, "wdbc"
+//	               (embedded) and "teacher" (the hard synthetic task of data.Teacher: 5000
+//	               rows, 20 features, a random-initialised MLP teacher, 5% positives, 10% of
+//	               them swapped with negatives); default: all
+//	-seeds n       seeds 1…n; each has its own split, initialisation and batches (default 5)
+//	-epochs n      epochs of each run's loss (default 20)
+//	-warmup n      cross-entropy epochs before the "+wu" runs (default 5)
+//	-lr list       Adam learning rates tried per run; validation AUC picks one (default 0.001,0.01)
+//	-out dir       where runs.jsonl, summary.md and trajectories.png go (default results/corrective)
+//	-plot name     data set whose trajectories are drawn (default teacher)
+//
+// Every run appends one JSON line to runs.jsonl as soon as it finishes, and runs already in the
+// file are skipped, so an interrupted experiment resumes where it stopped. The summary is
+// computed from runs.jsonl alone (-summarise only recomputes it).
+//
+// Each run: the data are split 60/20/20 stratified by the seed and standardised on the
+// training part; an MLP (one hidden layer of 32 ReLU units) initialised by the seed trains with
+// batches of 128, and the learning rate and epoch with the best validation AUC are kept; the
+// test AUC is that model's. Diagnostics (train.Diagnose, every epoch, M = 1) are those of the
+// chosen learning rate's run. For the pairwise runs the command also fits the batch-size slope
+// of the severe-direction noise (diagnose.BatchSlope, B = 4…64, 300 batches per size) at two
+// checkpoints: after the first and after the last main-phase epoch.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train"
+	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/train/diagnose"
+	"github.com/rocops/rocops/train/metrics"
+)
+
+type options struct {
+	panel, out, plotData string
+	datasets             []string
+	seeds, epochs        int
+	warmup               int
+	lrs                  []float64
+	summariseOnly        bool
+}
+
+// panelFiles are the development panel's data sets (README of the panel folder).
+var panelFiles = []string{"spambase", "stackoverflow_remote", "credit_scoring", "telecom_churn"}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	o, err := parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "corrective:", err)
+		os.Exit(2)
+	}
+	if err := run(ctx, o, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "corrective:", err)
+		os.Exit(1)
+	}
+}
+
+func parse(args []string) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("corrective", flag.ContinueOnError)
+	fs.StringVar(&o.panel, "panel", "", "folder of the development panel's CSVs; \"\" skips them")
+	ds := fs.String("datasets", "", "comma-separated data sets (panel names, wdbc, teacher); default all")
+	fs.IntVar(&o.seeds, "seeds", 5, "seeds 1…n")
+	fs.IntVar(&o.epochs, "epochs", 20, "epochs of each run's loss")
+	fs.IntVar(&o.warmup, "warmup", 5, "cross-entropy epochs before the +wu runs")
+	lrs := fs.String("lr", "0.001,0.01", "learning rates tried per run")
+	fs.StringVar(&o.out, "out", "results/corrective", "output folder")
+	fs.StringVar(&o.plotData, "plot", "teacher", "data set whose trajectories are drawn")
+	fs.BoolVar(&o.summariseOnly, "summarise", false, "only recompute the summary and plot from runs.jsonl")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if o.seeds < 1 || o.epochs < 1 || o.warmup < 1 {
+		return nil, errors.New("need -seeds, -epochs and -warmup ≥ 1")
+	}
+	for _, s := range strings.Split(*lrs, ",") {
+		lr, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || !(lr > 0) {
+			return nil, fmt.Errorf("-lr: bad learning rate %q", s)
+		}
+		o.lrs = append(o.lrs, lr)
+	}
+	if *ds == "" {
+		if o.panel != "" {
+			o.datasets = append(o.datasets, panelFiles...)
+		}
+		o.datasets = append(o.datasets, "wdbc", "teacher")
+	} else {
+		o.datasets = strings.Split(*ds, ",")
+	}
+	return o, nil
+}
+
+// spec is one training run: a loss, directly or after a warm-up.
+type spec struct {
+	loss   string // "ce" or a surrogate name
+	warmup int
+}
+
+func (s spec) name() string {
+	if s.warmup > 0 {
+		return s.loss + "+wu"
+	}
+	return s.loss
+}
+
+func specs(warmup int) []spec {
+	out := []spec{{loss: "ce"}}
+	for _, s := range pairwise.Surrogates() {
+		out = append(out, spec{loss: s.String()}, spec{loss: s.String(), warmup: warmup})
+	}
+	return out
+}
+
+// record is one line of runs.jsonl.
+type record struct {
+	Dataset     string       `json:"dataset"`
+	Run         string       `json:"run"`
+	Loss        string       `json:"loss"`
+	Warmup      int          `json:"warmup"`
+	Seed        uint64       `json:"seed"`
+	LR          float64      `json:"lr"`
+	TestAUC     float64      `json:"test_auc"`
+	BestEpoch   int          `json:"best_epoch"`
+	Diagnoses   []diag       `json:"diagnoses"`
+	Checkpoints []checkpoint `json:"checkpoints,omitempty"`
+}
+
+func (r record) key() string { return fmt.Sprintf("%s/%s/%d", r.Dataset, r.Run, r.Seed) }
+
+type diag struct {
+	Epoch       int      `json:"epoch"`
+	Phase       string   `json:"phase"`
+	Misranking  float64  `json:"misranking"`
+	SevereMass  float64  `json:"severe_mass"`
+	CEBound     float64  `json:"ce_bound"`
+	Drift       *float64 `json:"drift"`
+	FirstOrder  *float64 `json:"first_order_share"`
+	SeverePairs int      `json:"severe_pairs"`
+}
+
+// checkpoint is the batch-size scaling of the severe-direction noise at one epoch.
+type checkpoint struct {
+	Epoch       int     `json:"epoch"`
+	SevereMass  float64 `json:"severe_mass"`
+	Drift       float64 `json:"drift"`
+	DriftZ      float64 `json:"drift_z"` // drift / sqrt(BatchVariance(16, 16))
+	FirstOrder  float64 `json:"first_order_share"`
+	SplitSlope  float64 `json:"split_slope"` // least-squares slope of log BatchVariance(B, B), B = 4…64
+	Slope       float64 `json:"slope"`       // diagnose.BatchSlope
+	SlopeStderr float64 `json:"slope_stderr"`
+}
+
+func ptr(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(o.out, "runs.jsonl")
+	done, err := readRecords(path)
+	if err != nil {
+		return err
+	}
+	if !o.summariseOnly {
+		if err := experiment(ctx, o, path, done, stderr); err != nil {
+			return err
+		}
+		if done, err = readRecords(path); err != nil {
+			return err
+		}
+	}
+	sum := summarise(o, done)
+	if err := os.WriteFile(filepath.Join(o.out, "summary.md"), []byte(sum), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, sum)
+	return plotTrajectories(filepath.Join(o.out, "trajectories.png"), o.plotData, done)
+}
+
+func readRecords(path string) ([]record, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for line := 1; sc.Scan(); line++ {
+		var r record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w (a run cut off mid-line? delete the line)", path, line, err)
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
+func loadDataset(o *options, name string) (*data.Dataset, error) {
+	switch name {
+	case "wdbc":
+		return data.WDBC()
+	case "teacher":
+		return data.Teacher(data.TeacherConfig{Rows: 5000, Cols: 20, Positive: 0.05, Noise: 0.1, Seed: 1})
+	}
+	if o.panel == "" {
+		return nil, fmt.Errorf("data set %q needs -panel", name)
+	}
+	return data.LoadCSV(filepath.Join(o.panel, name+".csv"), data.CSVConfig{})
+}
+
+func experiment(ctx context.Context, o *options, path string, done []record, stderr io.Writer) error {
+	have := map[string]bool{}
+	for _, r := range done {
+		have[r.key()] = true
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	all := specs(o.warmup)
+	total := len(o.datasets) * o.seeds * len(all)
+	count, begin, ran := 0, time.Now(), 0
+	for _, name := range o.datasets {
+		ds, err := loadDataset(o, name)
+		if err != nil {
+			return err
+		}
+		for seed := uint64(1); seed <= uint64(o.seeds); seed++ {
+			sp, err := prepare(ds, seed)
+			if err != nil {
+				return err
+			}
+			for _, s := range all {
+				count++
+				rec := record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: seed}
+				if have[rec.key()] {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				left := ""
+				if ran > 0 {
+					left = fmt.Sprintf(", about %v left", (time.Since(begin) / time.Duration(ran) * time.Duration(total-count+1)).Round(time.Second))
+				}
+				fmt.Fprintf(stderr, "[%d/%d] %s seed %d %s%s\n", count, total, name, seed, s.name(), left)
+				if err := trainRun(ctx, o, sp, s, &rec); err != nil {
+					return fmt.Errorf("%s: %w", rec.key(), err)
+				}
+				line, err := json.Marshal(rec)
+				if err != nil {
+					return err
+				}
+				if _, err := f.Write(append(line, '\n')); err != nil {
+					return err
+				}
+				ran++
+			}
+		}
+	}
+	return nil
+}
+
+// split is one seed's standardised parts and the diagnostic sets of the checkpoints.
+type split struct {
+	seed             uint64
+	train, val, test *data.Dataset
+	sel, pool        *data.Dataset
+}
+
+func prepare(ds *data.Dataset, seed uint64) (*split, error) {
+	tr, val, te, err := data.Split(ds, data.SplitConfig{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	st, err := data.FitStandardizer(tr)
+	if err != nil {
+		return nil, err
+	}
+	sp := &split{seed: seed}
+	for _, p := range []struct {
+		dst **data.Dataset
+		src *data.Dataset
+	}{{&sp.train, tr}, {&sp.val, val}, {&sp.test, te}} {
+		if *p.dst, err = st.Apply(p.src); err != nil {
+			return nil, err
+		}
+	}
+	// Checkpoint sets: disjoint random rows of the training part.
+	rng := rand.New(rand.NewPCG(seed, 0x636b7074)) // "ckpt"
+	perm := rng.Perm(sp.train.Rows)
+	nSel := min(256, sp.train.Rows/4)
+	nPool := min(1024, sp.train.Rows-nSel)
+	if sp.sel, err = sp.train.Subset(perm[:nSel]); err != nil {
+		return nil, err
+	}
+	if sp.pool, err = sp.train.Subset(perm[nSel : nSel+nPool]); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) error {
+	var loss train.Loss = train.CrossEntropy{}
+	var pcfg pairwise.Config
+	if s.loss != "ce" {
+		sur, err := pairwise.ParseSurrogate(s.loss)
+		if err != nil {
+			return err
+		}
+		pcfg = pairwise.Config{Surrogate: sur}
+		loss = train.Pairwise{Config: pcfg}
+	}
+	bestVal := math.Inf(-1)
+	var best nn.Model
+	for _, lr := range o.lrs {
+		m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: []int{32}, Seed: sp.seed})
+		if err != nil {
+			return err
+		}
+		var cps []checkpoint
+		first, last := s.warmup+1, s.warmup+o.epochs
+		hook := train.Hook{Name: "checkpoints", OnEpoch: func(e train.Epoch) error {
+			if s.loss == "ce" || (e.Index != first && e.Index != last) {
+				return nil
+			}
+			cp, err := measureCheckpoint(m, sp, pcfg, e.Index)
+			if errors.Is(err, diagnose.ErrNoSevere) || errors.Is(err, diagnose.ErrDegenerate) {
+				return nil
+			}
+			if err == nil {
+				cps = append(cps, cp)
+			}
+			return err
+		}}
+		tr, err := train.New(m, train.Config{
+			Loss: loss, WarmupEpochs: s.warmup, Epochs: o.epochs, BatchSize: 128, LearningRate: lr,
+			Seed: sp.seed, Progress: io.Discard, Hooks: []train.Hook{hook},
+			Diagnose: &train.Diagnose{Seed: sp.seed, Surrogate: pcfg},
+		})
+		if err != nil {
+			return err
+		}
+		h, err := tr.Fit(ctx, sp.train, sp.val)
+		if err != nil {
+			if ctx.Err() != nil || h == nil || h.Best < 0 {
+				return err
+			}
+			// A learning rate that diverged part-way still competes with its best epoch.
+		}
+		if v := h.Epochs[h.Best].Metric; v > bestVal {
+			bestVal, best = v, m
+			rec.LR, rec.BestEpoch, rec.Checkpoints = lr, h.Epochs[h.Best].Index, cps
+			rec.Diagnoses = rec.Diagnoses[:0]
+			for _, d := range h.Diagnoses {
+				rec.Diagnoses = append(rec.Diagnoses, diag{Epoch: d.Epoch, Phase: d.Phase.String(),
+					Misranking: d.Misranking, SevereMass: d.SevereMass, CEBound: d.CEBound,
+					Drift: ptr(d.Drift), FirstOrder: ptr(d.FirstOrderShare), SeverePairs: d.SeverePairs})
+			}
+		}
+	}
+	scores, err := nn.Scores(best, sp.test.X, sp.test.Rows)
+	if err != nil {
+		return err
+	}
+	rec.TestAUC, err = metrics.AUC(scores, sp.test.Y)
+	return err
+}
+
+// measureCheckpoint fits the batch-size scaling of the severe-direction noise of model m.
+func measureCheckpoint(m nn.Model, sp *split, cfg pairwise.Config, epoch int) (checkpoint, error) {
+	const sev = 1.0
+	dir, err := diagnose.SevereDirection(m, sp.sel.X, sp.sel.Y, cfg, sev)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	p, err := diagnose.ScoreTangents(m, sp.pool.X, sp.pool.Rows, dir.V)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	scores, err := nn.Scores(m, sp.pool.X, sp.pool.Rows)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	split, err := diagnose.Project(scores, sp.pool.Y, p, cfg)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	severe, err := diagnose.SevereMass(scores, sp.pool.Y, sev)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	var fp, fn, pp, pn []float64
+	for i, y := range sp.pool.Y {
+		if y == 1 {
+			fp, pp = append(fp, scores[i]), append(pp, p[i])
+		} else {
+			fn, pn = append(fn, scores[i]), append(pn, p[i])
+		}
+	}
+	h := func(i, j int) float64 {
+		return pairwise.Weight(cfg.Surrogate, cfg.Margin, fp[i]-fn[j]) * (pp[i] - pn[j])
+	}
+	slope, se, err := diagnose.BatchSlope(len(fp), len(fn), h, nil, 300, sp.seed)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	var xs, ys []float64
+	for _, b := range diagnose.DefaultSizes {
+		xs, ys = append(xs, math.Log(float64(b))), append(ys, math.Log(split.BatchVariance(b, b)))
+	}
+	return checkpoint{
+		Epoch: epoch, SevereMass: severe, Drift: split.Mean,
+		DriftZ:     split.Mean / math.Sqrt(split.BatchVariance(16, 16)),
+		FirstOrder: split.FirstOrderShare(16, 16), SplitSlope: lsSlope(xs, ys),
+		Slope: slope, SlopeStderr: se,
+	}, nil
+}
+
+func lsSlope(xs, ys []float64) float64 {
+	var mx, my float64
+	for k := range xs {
+		mx += xs[k] / float64(len(xs))
+		my += ys[k] / float64(len(xs))
+	}
+	var sxx, sxy float64
+	for k := range xs {
+		sxx += (xs[k] - mx) * (xs[k] - mx)
+		sxy += (xs[k] - mx) * (ys[k] - my)
+	}
+	return sxy / sxx
+}

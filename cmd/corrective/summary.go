@@ -1,0 +1,254 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// summarise writes the markdown tables of docs/results.md from the records.
+func summarise(o *options, recs []record) string {
+	var b strings.Builder
+	datasets := presentDatasets(o, recs)
+	runs := specs(o.warmup)
+	byKey := map[string][]record{} // dataset/run → records in seed order
+	for _, r := range recs {
+		k := r.Dataset + "/" + r.Run
+		byKey[k] = append(byKey[k], r)
+	}
+
+	fmt.Fprintf(&b, "### Test AUC, mean ± sd over seeds\n\n| run |")
+	for _, d := range datasets {
+		fmt.Fprintf(&b, " %s |", d)
+	}
+	fmt.Fprintf(&b, "\n|---|%s\n", strings.Repeat("---:|", len(datasets)))
+	for _, s := range runs {
+		fmt.Fprintf(&b, "| %s |", s.name())
+		for _, d := range datasets {
+			rs := byKey[d+"/"+s.name()]
+			if len(rs) == 0 {
+				b.WriteString(" – |")
+				continue
+			}
+			xs := aucs(rs)
+			fmt.Fprintf(&b, " %.4f ± %.4f (%d) |", mean(xs), sd(xs), len(xs))
+		}
+		b.WriteString("\n")
+	}
+
+	// Claim 1: rank of each surrogate's mean test AUC per data set, direct and warm-started.
+	fmt.Fprintf(&b, "\n### Claim 1: rank of each surrogate by mean test AUC (1 = best of the five)\n\n| surrogate | direct ranks | direct mean rank | +wu ranks | +wu mean rank |\n|---|---|---:|---|---:|\n")
+	for _, sur := range pairwise.Surrogates() {
+		var line [2][]int
+		for w, suffix := range []string{"", "+wu"} {
+			for _, d := range datasets {
+				type entry struct {
+					s   pairwise.Surrogate
+					auc float64
+				}
+				var es []entry
+				for _, t := range pairwise.Surrogates() {
+					if rs := byKey[d+"/"+t.String()+suffix]; len(rs) > 0 {
+						es = append(es, entry{t, mean(aucs(rs))})
+					}
+				}
+				sort.SliceStable(es, func(i, j int) bool { return es[i].auc > es[j].auc })
+				for k, e := range es {
+					if e.s == sur {
+						line[w] = append(line[w], k+1)
+					}
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %v | %v | %.2f | %v | %.2f |\n", sur, line[0], meanInts(line[0]), line[1], meanInts(line[1]))
+	}
+
+	// Claim 2: paired warm-up gains.
+	fmt.Fprintf(&b, "\n### Claim 2: warm-up gain, test AUC(+wu) − AUC(direct), paired by data set and seed\n\n| surrogate | mean gain | sd of gain | pairs | per data set (mean) |\n|---|---:|---:|---:|---|\n")
+	for _, sur := range pairwise.Surrogates() {
+		var all []float64
+		var per []string
+		for _, d := range datasets {
+			direct, wu := bySeed(byKey[d+"/"+sur.String()]), bySeed(byKey[d+"/"+sur.String()+"+wu"])
+			var gains []float64
+			for seed, a := range direct {
+				if w, ok := wu[seed]; ok {
+					gains = append(gains, w-a)
+				}
+			}
+			if len(gains) > 0 {
+				per = append(per, fmt.Sprintf("%s %+.4f", d, mean(gains)))
+				all = append(all, gains...)
+			}
+		}
+		fmt.Fprintf(&b, "| %v | %+.4f | %.4f | %d | %s |\n", sur, mean(all), sd(all), len(all), strings.Join(per, ", "))
+	}
+
+	// Claim 3: early misranking of direct runs.
+	fmt.Fprintf(&b, "\n### Claim 3: misranking on the training pool after main epochs 1, 3 and the last, direct runs (mean over data sets and seeds)\n\n| run | epoch 1 | epoch 3 | last | mean rank at epoch 3 (1 = lowest) |\n|---|---:|---:|---:|---:|\n")
+	rank3 := map[string][]int{}
+	for _, d := range datasets {
+		for seed := uint64(1); seed <= uint64(o.seeds); seed++ {
+			type entry struct {
+				run string
+				mis float64
+			}
+			var es []entry
+			for _, s := range runs {
+				if s.warmup > 0 {
+					continue
+				}
+				for _, r := range byKey[d+"/"+s.name()] {
+					if r.Seed == seed {
+						if v, ok := misAt(r, 3); ok {
+							es = append(es, entry{s.name(), v})
+						}
+					}
+				}
+			}
+			sort.SliceStable(es, func(i, j int) bool { return es[i].mis < es[j].mis })
+			for k, e := range es {
+				rank3[e.run] = append(rank3[e.run], k+1)
+			}
+		}
+	}
+	for _, s := range runs {
+		if s.warmup > 0 {
+			continue
+		}
+		var e1, e3, last []float64
+		for _, d := range datasets {
+			for _, r := range byKey[d+"/"+s.name()] {
+				if v, ok := misAt(r, 1); ok {
+					e1 = append(e1, v)
+				}
+				if v, ok := misAt(r, 3); ok {
+					e3 = append(e3, v)
+				}
+				if v, ok := misAt(r, o.epochs); ok {
+					last = append(last, v)
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %.4f | %.4f | %.4f | %.2f |\n", s.name(), mean(e1), mean(e3), mean(last), meanInts(rank3[s.name()]))
+	}
+
+	// Claim 4: batch-size slope by corrective state.
+	var cps []checkpoint
+	for _, r := range recs {
+		cps = append(cps, r.Checkpoints...)
+	}
+	fmt.Fprintf(&b, "\n### Claim 4: batch-size scaling of the severe-direction noise by corrective state\n\n")
+	if len(cps) < 6 {
+		fmt.Fprintf(&b, "too few checkpoints (%d)\n", len(cps))
+		return b.String()
+	}
+	slices.SortFunc(cps, func(a, c checkpoint) int { return cmp(a.DriftZ, c.DriftZ) })
+	third := len(cps) / 3
+	fmt.Fprintf(&b, "%d checkpoints (pairwise runs, after the first and the last main epoch), split into terciles of the standardised drift z = drift/sd(batch mean at B = 16).\n\n", len(cps))
+	fmt.Fprintf(&b, "| state | checkpoints | z range | severe mass | first-order share (B=16) | exact split slope | resampled slope |\n|---|---:|---|---:|---:|---:|---:|\n")
+	for _, g := range []struct {
+		name string
+		cs   []checkpoint
+	}{{"weakest drift (lower third)", cps[:third]}, {"middle third", cps[third : len(cps)-third]}, {"most corrective (upper third)", cps[len(cps)-third:]}} {
+		var sev, share, ss, sl []float64
+		for _, c := range g.cs {
+			sev, share, ss, sl = append(sev, c.SevereMass), append(share, c.FirstOrder), append(ss, c.SplitSlope), append(sl, c.Slope)
+		}
+		fmt.Fprintf(&b, "| %s | %d | [%.3g, %.3g] | %.4f | %.4f ± %.4f | %.3f ± %.3f | %.3f ± %.3f |\n", g.name, len(g.cs),
+			g.cs[0].DriftZ, g.cs[len(g.cs)-1].DriftZ, mean(sev), mean(share), sd(share), mean(ss), sd(ss), mean(sl), sd(sl))
+	}
+	minShare, minSlope := math.Inf(1), math.Inf(1)
+	for _, c := range cps {
+		minShare, minSlope = math.Min(minShare, c.FirstOrder), math.Min(minSlope, c.Slope)
+	}
+	fmt.Fprintf(&b, "\nSmallest first-order share of any checkpoint: %.4f; steepest resampled slope: %.3f.\n", minShare, minSlope)
+	return b.String()
+}
+
+func presentDatasets(o *options, recs []record) []string {
+	seen := map[string]bool{}
+	for _, r := range recs {
+		seen[r.Dataset] = true
+	}
+	var out []string
+	for _, d := range append(append([]string(nil), panelFiles...), "wdbc", "teacher") {
+		if seen[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// misAt returns the misranking after main-phase epoch k of r (counting from the first epoch
+// of its loss).
+func misAt(r record, k int) (float64, bool) {
+	for _, d := range r.Diagnoses {
+		if d.Epoch == r.Warmup+k {
+			return d.Misranking, true
+		}
+	}
+	return 0, false
+}
+
+func aucs(rs []record) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = r.TestAUC
+	}
+	return out
+}
+
+func bySeed(rs []record) map[uint64]float64 {
+	out := map[uint64]float64{}
+	for _, r := range rs {
+		out[r.Seed] = r.TestAUC
+	}
+	return out
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// sd is the sample standard deviation (n − 1); NaN below two values.
+func sd(xs []float64) float64 {
+	if len(xs) < 2 {
+		return math.NaN()
+	}
+	m := mean(xs)
+	var s float64
+	for _, x := range xs {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s / float64(len(xs)-1))
+}
+
+func meanInts(xs []int) float64 {
+	f := make([]float64, len(xs))
+	for i, x := range xs {
+		f[i] = float64(x)
+	}
+	return mean(f)
+}
+
+func cmp(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
