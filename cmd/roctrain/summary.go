@@ -20,6 +20,8 @@ type result struct {
 	TestAUC           float64   `json:"test_auc"`
 	TestPAUC          float64   `json:"test_pauc"`
 	TestTPR           float64   `json:"test_tpr_at_fpr"`
+	Recall            float64   `json:"recall,omitempty"`
+	TestFPRAtTPR      *float64  `json:"test_fpr_at_tpr,omitempty"`
 	TestAUCCI         *interval `json:"test_auc_ci95"`
 	TestPAUCCI        *interval `json:"test_pauc_ci95"`
 	TestTPRCI         *interval `json:"test_tpr_at_fpr_ci95"`
@@ -43,11 +45,12 @@ type result struct {
 
 // spread is the "sd" object: one standard deviation per figure.
 type spread struct {
-	TestAUC         float64 `json:"test_auc"`
-	TestPAUC        float64 `json:"test_pauc"`
-	TestTPR         float64 `json:"test_tpr_at_fpr"`
-	DeployedTestFPR float64 `json:"deployed_test_fpr"`
-	DeployedTestTPR float64 `json:"deployed_test_tpr"`
+	TestAUC         float64  `json:"test_auc"`
+	TestPAUC        float64  `json:"test_pauc"`
+	TestTPR         float64  `json:"test_tpr_at_fpr"`
+	TestFPRAtTPR    *float64 `json:"test_fpr_at_tpr,omitempty"`
+	DeployedTestFPR float64  `json:"deployed_test_fpr"`
+	DeployedTestTPR float64  `json:"deployed_test_tpr"`
 }
 
 // paired is one figure's paired difference from the first run.
@@ -70,6 +73,25 @@ var figures = []struct {
 	{"deployed_test_fpr", func(r *seedResult) float64 { return r.DeployedTestFPR }},
 	{"deployed_test_tpr", func(r *seedResult) float64 { return r.DeployedTestTPR }},
 }
+
+// recallFigure is the figure of -recall runs, compared like the others when every seed has it.
+var recallFigure = struct {
+	key string
+	get func(*seedResult) float64
+}{"test_fpr_at_tpr", func(r *seedResult) float64 { return *r.TestFPRAtTPR }}
+
+// hasRecall reports whether every seed result holds the -recall figure.
+func hasRecall(rs []seedResult) bool {
+	for k := range rs {
+		if rs[k].TestFPRAtTPR == nil {
+			return false
+		}
+	}
+	return len(rs) > 0
+}
+
+// ptr returns a pointer to x.
+func ptr(x float64) *float64 { return &x }
 
 // summarise turns each run's per-seed results into its summary; runs without any are left
 // out. perRun[r] lists run r's seeds in order.
@@ -95,7 +117,7 @@ func summarise(o *options, perRun [][]seedResult) []result {
 func summariseRun(seeds []seedResult) result {
 	r0 := seeds[0]
 	s := result{
-		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds),
+		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Recall: r0.Recall, Seeds: len(seeds),
 		PerSeed: seeds, name: r0.name,
 	}
 	col := func(get func(*seedResult) float64) []float64 {
@@ -113,6 +135,10 @@ func summariseRun(seeds []seedResult) result {
 	s.TrainSeconds = mean(col(func(r *seedResult) float64 { return r.TrainSeconds }))
 	s.LearningRate = mean(col(func(r *seedResult) float64 { return r.LearningRate }))
 	s.BestEpoch = mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }))
+	recall := hasRecall(seeds)
+	if recall {
+		s.TestFPRAtTPR = ptr(mean(col(recallFigure.get)))
+	}
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
 		s.DeployedThreshold = r0.DeployedThreshold
@@ -125,6 +151,9 @@ func summariseRun(seeds []seedResult) result {
 		TestTPR:         sd(col(figures[2].get)),
 		DeployedTestFPR: sd(col(figures[3].get)),
 		DeployedTestTPR: sd(col(figures[4].get)),
+	}
+	if recall {
+		s.SD.TestFPRAtTPR = ptr(sd(col(recallFigure.get)))
 	}
 	return s
 }
@@ -152,8 +181,12 @@ func pairedDiffs(run, first []seedResult) map[string]paired {
 		return nil
 	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	out := make(map[string]paired, len(figures))
-	for _, f := range figures {
+	out := make(map[string]paired, len(figures)+1)
+	compared := figures
+	if hasRecall(run) && hasRecall(first) {
+		compared = append(compared[:len(compared):len(compared)], recallFigure)
+	}
+	for _, f := range compared {
 		d := make([]float64, n)
 		for k := range d {
 			d[k] = f.get(mine[k]) - f.get(theirs[k])
