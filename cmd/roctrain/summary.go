@@ -59,19 +59,28 @@ type paired struct {
 	CI95 interval `json:"ci95"`
 }
 
-// Excludes0 reports whether the interval lies wholly on one side of 0.
+// excludes0 reports whether the interval lies wholly on one side of 0.
 func (p paired) excludes0() bool { return p.CI95[0] > 0 || p.CI95[1] < 0 }
 
-// figures are the per-seed figures that are averaged, spread and compared, by JSON key.
+// The per-seed figures that are averaged, spread and compared.
+var (
+	testAUC         = func(r *seedResult) float64 { return r.TestAUC }
+	testPAUC        = func(r *seedResult) float64 { return r.TestPAUC }
+	testTPR         = func(r *seedResult) float64 { return r.TestTPR }
+	deployedTestFPR = func(r *seedResult) float64 { return r.DeployedTestFPR }
+	deployedTestTPR = func(r *seedResult) float64 { return r.DeployedTestTPR }
+)
+
+// figures lists them by JSON key, for the paired differences.
 var figures = []struct {
 	key string
 	get func(*seedResult) float64
 }{
-	{"test_auc", func(r *seedResult) float64 { return r.TestAUC }},
-	{"test_pauc", func(r *seedResult) float64 { return r.TestPAUC }},
-	{"test_tpr_at_fpr", func(r *seedResult) float64 { return r.TestTPR }},
-	{"deployed_test_fpr", func(r *seedResult) float64 { return r.DeployedTestFPR }},
-	{"deployed_test_tpr", func(r *seedResult) float64 { return r.DeployedTestTPR }},
+	{"test_auc", testAUC},
+	{"test_pauc", testPAUC},
+	{"test_tpr_at_fpr", testTPR},
+	{"deployed_test_fpr", deployedTestFPR},
+	{"deployed_test_tpr", deployedTestTPR},
 }
 
 // recallFigure is the figure of -recall runs, compared like the others when every seed has it.
@@ -127,11 +136,11 @@ func summariseRun(seeds []seedResult) result {
 		}
 		return xs
 	}
-	s.TestAUC = mean(col(figures[0].get))
-	s.TestPAUC = mean(col(figures[1].get))
-	s.TestTPR = mean(col(figures[2].get))
-	s.DeployedTestFPR = mean(col(figures[3].get))
-	s.DeployedTestTPR = mean(col(figures[4].get))
+	s.TestAUC = mean(col(testAUC))
+	s.TestPAUC = mean(col(testPAUC))
+	s.TestTPR = mean(col(testTPR))
+	s.DeployedTestFPR = mean(col(deployedTestFPR))
+	s.DeployedTestTPR = mean(col(deployedTestTPR))
 	s.TrainSeconds = mean(col(func(r *seedResult) float64 { return r.TrainSeconds }))
 	s.LearningRate = mean(col(func(r *seedResult) float64 { return r.LearningRate }))
 	s.BestEpoch = mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }))
@@ -146,11 +155,11 @@ func summariseRun(seeds []seedResult) result {
 		return s
 	}
 	s.SD = &spread{
-		TestAUC:         sd(col(figures[0].get)),
-		TestPAUC:        sd(col(figures[1].get)),
-		TestTPR:         sd(col(figures[2].get)),
-		DeployedTestFPR: sd(col(figures[3].get)),
-		DeployedTestTPR: sd(col(figures[4].get)),
+		TestAUC:         sd(col(testAUC)),
+		TestPAUC:        sd(col(testPAUC)),
+		TestTPR:         sd(col(testTPR)),
+		DeployedTestFPR: sd(col(deployedTestFPR)),
+		DeployedTestTPR: sd(col(deployedTestTPR)),
 	}
 	if recall {
 		s.SD.TestFPRAtTPR = ptr(sd(col(recallFigure.get)))
