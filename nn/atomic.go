@@ -5,12 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"time"
 )
 
 // WriteFileAtomic replaces the file at path with what write writes, the way [Save] writes a
 // checkpoint: path holds either its old content or all of the new one, whatever stops the
 // program or the machine, and is left untouched when write or anything else fails. The
 // file's mode is 0644. Use it for files that travel with a checkpoint, such as a threshold.
+// Like Save, it first removes the temporaries that killed writes of path left behind.
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	return writeAtomic(path, write)
 }
@@ -20,8 +23,15 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 // goes to a temporary file in path's directory, which is synced, closed and renamed over
 // path, and the directory is then synced so that the rename itself is durable. If anything
 // fails before the rename, the temporary file is removed and path is untouched.
+//
+// A write killed before its rename (kill -9, a power cut) cannot remove its temporary, named
+// ".<base>.tmp-<digits>". So writeAtomic first removes, best effort, the temporaries of the
+// same path that were last modified before it began; one modified later may belong to a
+// write in progress and is kept. (Two processes writing one path at once are not supported:
+// the last rename wins, and one's temporary may be removed under it, failing that write.)
 func writeAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
+	removeStale(dir, filepath.Base(path), time.Now())
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -35,6 +45,26 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// removeStale removes the files ".<base>.tmp-<digits>" in dir last modified before before,
+// ignoring errors: the write that follows does not depend on it.
+func removeStale(dir, base string, before time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + ".tmp-"
+	for _, e := range entries {
+		name := e.Name()
+		digits, ok := strings.CutPrefix(name, prefix)
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(before) {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }
 
 // writeAndClose runs write on f, makes f world-readable, syncs it to disk and closes it.

@@ -45,6 +45,7 @@
 //
 // [Save] and [Load] store and restore a model's parameters in a versioned binary file with
 // checksums. Save replaces the file atomically, so an interrupted save leaves the previous
-// checkpoint intact; Load validates the whole file and its fit to the model before changing
+// checkpoint intact (and its temporary file, which the next Save of the same path removes);
+// Load validates the whole file and its fit to the model before changing
 // any parameter. The errors a caller may meet are exported sentinels for [errors.Is].
 package nn

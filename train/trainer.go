@@ -115,11 +115,33 @@ type StepInfo struct {
 }
 
 // Hook observes training. Either function may be nil. A non-nil error stops training: Fit
-// restores the best weights so far and returns the error, naming the hook.
+// restores the best weights so far and returns the error, naming the hook. A hook that
+// panics stops training the same way: Fit recovers and returns [ErrHookPanic].
 type Hook struct {
 	Name    string
 	OnStep  func(StepInfo) error
 	OnEpoch func(Epoch) error
+}
+
+// ErrHookPanic reports a hook that panicked. The error names the hook and gives the panic
+// value, which it also wraps when that is an error; Fit has restored the best weights.
+var ErrHookPanic = errors.New("train: a hook panicked")
+
+// callHook runs a hook's function f, turning an error or a panic into Fit's error.
+func callHook(name string, f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if re, ok := r.(error); ok {
+				err = fmt.Errorf("%w: %q: %w", ErrHookPanic, name, re)
+			} else {
+				err = fmt.Errorf("%w: %q: %v", ErrHookPanic, name, r)
+			}
+		}
+	}()
+	if err := f(); err != nil {
+		return fmt.Errorf("train: hook %q: %w", name, err)
+	}
+	return nil
 }
 
 // Trainer trains one model. It is not safe for concurrent use.
@@ -258,8 +280,9 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 				if h.OnStep == nil {
 					continue
 				}
-				if err := h.OnStep(StepInfo{Epoch: e, Step: s, Phase: phase, Loss: l}); err != nil {
-					return run.fail(fmt.Errorf("train: hook %q: %w", h.Name, err))
+				info := StepInfo{Epoch: e, Step: s, Phase: phase, Loss: l}
+				if err := callHook(h.Name, func() error { return h.OnStep(info) }); err != nil {
+					return run.fail(err)
 				}
 			}
 		}
@@ -292,8 +315,8 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			if h.OnEpoch == nil {
 				continue
 			}
-			if err := h.OnEpoch(ep); err != nil {
-				return run.fail(fmt.Errorf("train: hook %q: %w", h.Name, err))
+			if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
+				return run.fail(err)
 			}
 		}
 		if phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience {

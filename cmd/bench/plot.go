@@ -147,6 +147,10 @@ func (r *report) trainingPlot() *plot.Plot {
 		curves = append(curves, c)
 	}
 	r.drawCurves(p, curves, r.Settings.Batches)
+	// Throughput falls with the batch for the quadratic logistic loss and rises for the rest:
+	// headroom above the curves keeps the legend clear of them.
+	p.Y.Max *= 10
+	p.Legend.Top, p.Legend.Left = true, true
 	return p
 }
 
