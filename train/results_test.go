@@ -141,6 +141,20 @@ var resultsTasks = map[string]resultsTask{
 	"logit-lin": logistic("logistic/linear", nil),
 }
 
+// resultsRecipe is ParseRecipe, plus the variants with the upper-bound tail
+// (kdequantile.Config.Tail) that docs/results.md also reports: "kde-tail" (the KDE recipe
+// with the tail) and "kde-plain-tail" (the loss with the tail alone).
+func resultsRecipe(name string, alpha float64) (Recipe, error) {
+	tail := KDE{Config: kdequantile.Config{Alpha: alpha, Tail: true}}
+	switch name {
+	case "kde-tail":
+		return FineTune{Loss: tail}, nil
+	case "kde-plain-tail":
+		return Plain{Loss: tail}, nil
+	}
+	return ParseRecipe(name, kdequantile.Config{Alpha: alpha})
+}
+
 // resultsRow is one JSON line: a recipe's tuned test figures on one task, α and seed.
 type resultsRow struct {
 	Task    string  `json:"task"`
@@ -190,7 +204,7 @@ func TestResults(t *testing.T) {
 				}
 				tr, val, te := task.load(t, seed)
 				for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
-					recipe, err := ParseRecipe(rn, kdequantile.Config{Alpha: alpha})
+					recipe, err := resultsRecipe(rn, alpha)
 					if err != nil {
 						t.Fatal(err)
 					}
