@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 
+	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -13,16 +14,7 @@ import (
 func (CrossEntropy) direct() bool { return true }
 
 func (CrossEntropy) valueGrad(z, y, grad []float64) (float64, error) {
-	if err := checkBatch(z, y); err != nil {
-		return 0, err
-	}
-	var s float64
-	inv := 1 / float64(len(z))
-	for i, zi := range z {
-		s += softplus(zi) - y[i]*zi
-		grad[i] = (sigmoid(zi) - y[i]) * inv
-	}
-	return s / float64(len(z)), nil
+	return crossentropy.GradientInto(grad, z, y)
 }
 
 func (KDE) direct() bool { return true }

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -20,14 +21,13 @@ type Loss interface {
 	String() string
 }
 
-// CrossEntropy is the mean binary cross-entropy of the scores read as logits (Bishop, Pattern
-// Recognition and Machine Learning, §4.3.2), computed in its overflow-free softplus form with
-// the exact gradient σ(z) − y.
+// CrossEntropy is the mean binary cross-entropy of the scores read as logits, the op of
+// package crossentropy: overflow-free, with the exact gradient (σ(z) − y)/n.
 type CrossEntropy struct{}
 
 // Build implements Loss.
 func (CrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return crossEntropyNode(scores, labels)
+	return crossentropy.Loss(scores, labels)
 }
 
 func (CrossEntropy) String() string { return "ce" }

@@ -11,49 +11,10 @@ import (
 
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
+	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
-
-// Cross-entropy values worked by hand from L = (1/n) Σ softplus(z) − y·z:
-// z = 0 gives log 2 for either label; z = ±40 with the matching label gives
-// log(1 + e^{−40}) ≈ e^{−40}; z = 800 with label 0 gives 800 + log(1 + e^{−800}) = 800 exactly
-// in float64, where the naive −log(1 − σ(z)) is +Inf.
-func TestCrossEntropyValues(t *testing.T) {
-	const tol = 1e-15
-	cases := []struct {
-		name string
-		z, y []float64
-		want float64
-	}{
-		{"zero logits", []float64{0, 0}, []float64{0, 1}, math.Ln2},
-		{"confident and right", []float64{40, -40}, []float64{1, 0}, math.Exp(-40)},
-		{"confident and wrong", []float64{800}, []float64{0}, 800},
-		{"mean of two", []float64{0, 800}, []float64{1, 0}, (math.Ln2 + 800) / 2},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := ceValue(c.z, c.y)
-			require.NoError(t, err)
-			require.InDelta(t, c.want, got, tol*math.Max(1, c.want))
-			g, err := ceGradient(c.z, c.y)
-			require.NoError(t, err)
-			for i := range g {
-				// ∂L/∂z_i = (σ(z_i) − y_i)/n (Bishop, Pattern Recognition and Machine Learning, §4.3.2).
-				want := (1/(1+math.Exp(-c.z[i])) - c.y[i]) / float64(len(c.z))
-				require.InDelta(t, want, g[i], 1e-15)
-			}
-		})
-	}
-	for _, bad := range []struct{ z, y []float64 }{
-		{nil, nil}, {[]float64{1}, []float64{1, 0}}, {[]float64{math.NaN()}, []float64{1}}, {[]float64{1}, []float64{2}},
-	} {
-		_, err := ceValue(bad.z, bad.y)
-		require.ErrorIs(t, err, ErrBadBatch)
-		_, err = ceGradient(bad.z, bad.y)
-		require.ErrorIs(t, err, ErrBadBatch)
-	}
-}
 
 // Every training loss, alone and in a weighted sum, has the gradient its finite differences
 // say, in float64 and float32 graphs, on both machines.
@@ -88,7 +49,7 @@ func TestLossGradients(t *testing.T) {
 func TestWeightedValue(t *testing.T) {
 	scores := []float64{0.3, -1.2, 2.1, 0.4}
 	labels := []float64{1, 0, 1, 0}
-	ce, err := ceValue(scores, labels)
+	ce, err := crossentropy.Evaluate(scores, labels)
 	require.NoError(t, err)
 	sq, err := pairwise.Evaluate(scores, labels, pairwise.Config{Surrogate: pairwise.Square})
 	require.NoError(t, err)

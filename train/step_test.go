@@ -131,14 +131,3 @@ type valueGrad struct {
 
 func (v valueGrad) Value() gorgonia.Value         { return v.n.Value() }
 func (v valueGrad) Grad() (gorgonia.Value, error) { return v.g, nil }
-
-// ceValue and ceGradient are the two halves of crossEntropy's ValueGrad.
-func ceValue(z, y []float64) (float64, error) {
-	v, _, err := crossEntropy{}.ValueGrad(z, y)
-	return v, err
-}
-
-func ceGradient(z, y []float64) ([]float64, error) {
-	_, g, err := crossEntropy{}.ValueGrad(z, y)
-	return g, err
-}

@@ -231,15 +231,17 @@ func (r *report) kernelTable(b *strings.Builder, cols []column) {
 func (r *report) trainingSection(b *strings.Builder, h, prefix string) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("%s# Training throughput\n\n", h)
-	w("`train.Trainer.Fit` (Adam, batches of the data's 10%% positives) of an MLP %d→%d→1 (ReLU) on\n", trainIn, trainHidden)
-	w("%d batches per epoch of %d standard normal features. Each repeat fits a fresh model for two\n", r.Settings.EpochSteps, trainIn)
-	w("epochs: the first compiles and warms the step, then the initial weights are restored and the\n")
-	w("second epoch is timed. The floor is the step's five matrix products alone (forward X·W1 and\n")
-	w("H·W2; backward Hᵀ·∂Z, ∂Z·W2ᵀ and Xᵀ·∂H) at the BLAS in use. The KDE loss runs at α = %g,\n", kdeAlpha)
-	w("squared hinge and logistic over all pairs of the batch.\n\n")
+	w("`train.Trainer.Fit` (Adam, batches with the data's 10%% positives) of an MLP %d→%d→1 (ReLU) on\n", trainIn, trainHidden)
+	w("rows of %d standard normal features, the positives shifted by 1 along the first. Each repeat\n", trainIn)
+	w("fits a fresh model for two epochs of %s: the first\n", epochRowsText(r.Settings.EpochRows))
+	w("builds and warms the step, then a hook restores the initial weights and the second epoch is\n")
+	w("timed; a step's time is the epoch's over its steps. The floor is the step's five matrix\n")
+	w("products alone (forward x·W0 and h·w1; backward hᵀ·δ, δ·w1ᵀ and xᵀ·∂h, as in train's\n")
+	w("`BenchmarkStepMatMuls`) at the BLAS in use. The KDE loss runs at α = %g, squared hinge and\n", kdeAlpha)
+	w("logistic over all pairs of the batch.\n\n")
 	w("![Training throughput against batch size](%straining.png)\n\n", prefix)
-	w("| loss | batch | examples/s | step | step ÷ cross-entropy step | step ÷ matmul floor |\n")
-	w("|---|---:|---:|---:|---:|---:|\n")
+	w("| loss | batch | steps | examples/s | step | step ÷ cross-entropy step | step ÷ matmul floor |\n")
+	w("|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, batch := range r.Settings.Batches {
 		for _, l := range append(lossNames(), matmulFloor) {
 			t, ok := r.step(l, batch)
@@ -255,10 +257,17 @@ func (r *report) trainingSection(b *strings.Builder, h, prefix string) {
 			if v, ok := r.ratio("train/"+l, "train/"+matmulFloor, batch); ok {
 				fl = fmtRatio(v)
 			}
-			w("| %s | %d | %s | %s | %s | %s |\n", l, batch, fmtCount(t.ExamplesPerSecond), fmtStats(t.StepSeconds), ce, fl)
+			w("| %s | %d | %d | %s | %s | %s | %s |\n", l, batch, t.Steps, fmtCount(t.ExamplesPerSecond), fmtStats(t.StepSeconds), ce, fl)
 		}
 	}
 	w("\n")
+}
+
+func epochRowsText(rows int) string {
+	if rows == 0 {
+		return "4 steps"
+	}
+	return fmt.Sprintf("%d rows (at least 4 steps)", rows)
 }
 
 func lossNames() []string {

@@ -22,11 +22,13 @@ type settings struct {
 	MinTime    time.Duration `json:"min_time_ns"`
 	TimeBudget time.Duration `json:"time_budget_ns"`
 	MemBudget  int64         `json:"mem_budget_bytes"`
-	EpochSteps int           `json:"epoch_steps"` // training steps per timed epoch
-	Quick      bool          `json:"quick"`
-	Out        string        `json:"-"`
-	Doc        string        `json:"-"`
-	JSON       bool          `json:"-"`
+	// EpochRows is the number of examples per timed training epoch: ⌈EpochRows/b⌉ steps of a
+	// batch of b rows, at least 4.
+	EpochRows int    `json:"epoch_rows"`
+	Quick     bool   `json:"quick"`
+	Out       string `json:"-"`
+	Doc       string `json:"-"`
+	JSON      bool   `json:"-"`
 }
 
 const (
@@ -42,7 +44,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 	batches := fs.String("batch", defaultBatches, "training batch sizes, comma-separated")
 	quick := fs.Bool("quick", false, "a fast, rough run: smaller sizes, 3 repeats of at least 10ms, short training epochs")
 	repeats := fs.Int("repeats", 0, "repeats per figure (default 5, with -quick 3)")
-	minTime := fs.Duration("min", 0, "least time of one repeat (default 100ms, with -quick 10ms)")
+	minTime := fs.Duration("min", 0, "least time of one repeat (default 50ms, with -quick 10ms)")
 	timeBudget := fs.Duration("time-budget", 2*time.Second, "stop a kernel before the size where one call would take longer")
 	memBudget := fs.Float64("mem-budget", 1, "stop a kernel before the size where one call would allocate more GiB")
 	out := fs.String("out", "", "directory for README.md, figures.json and the PNG plots")
@@ -76,14 +78,14 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 		}
 	}
 	if s.MinTime == 0 {
-		s.MinTime = 100 * time.Millisecond
+		s.MinTime = 50 * time.Millisecond
 		if s.Quick {
 			s.MinTime = 10 * time.Millisecond
 		}
 	}
-	s.EpochSteps = 16
+	s.EpochRows = 1 << 16
 	if s.Quick {
-		s.EpochSteps = 4
+		s.EpochRows = 0
 	}
 	switch {
 	case s.Repeats < 1:

@@ -64,22 +64,24 @@ func measureTraining(rep *report, prog *progress) error {
 	type cell struct {
 		loss  string
 		batch int
+		steps int
 		times []float64
 		run   func() (time.Duration, error)
 	}
 	var cells []*cell
 	for _, b := range s.Batches {
-		ds, err := trainData(b*s.EpochSteps, b)
+		steps := s.epochSteps(b)
+		ds, err := trainData(b*steps, b)
 		if err != nil {
 			return err
 		}
 		for _, l := range losses {
-			cells = append(cells, &cell{loss: l.Name, batch: b, run: func() (time.Duration, error) { return timedEpoch(ds, l.Loss, b) }})
+			cells = append(cells, &cell{loss: l.Name, batch: b, steps: steps, run: func() (time.Duration, error) { return timedEpoch(ds, l.Loss, b) }})
 		}
 		products := newMatmulStep(b)
-		cells = append(cells, &cell{loss: matmulFloor, batch: b, run: func() (time.Duration, error) {
+		cells = append(cells, &cell{loss: matmulFloor, batch: b, steps: steps, run: func() (time.Duration, error) {
 			t0 := time.Now()
-			for range s.EpochSteps {
+			for range steps {
 				products.run()
 			}
 			return time.Since(t0), nil
@@ -93,16 +95,19 @@ func measureTraining(rep *report, prog *progress) error {
 			if err != nil {
 				return fmt.Errorf("training %s at batch %d: %w", c.loss, c.batch, err)
 			}
-			c.times = append(c.times, d.Seconds()/float64(s.EpochSteps))
+			c.times = append(c.times, d.Seconds()/float64(c.steps))
 		}
 	}
 	for _, c := range cells {
 		st := summarize(c.times)
-		rep.Training = append(rep.Training, throughput{Loss: c.loss, Batch: c.batch, Steps: s.EpochSteps,
+		rep.Training = append(rep.Training, throughput{Loss: c.loss, Batch: c.batch, Steps: c.steps,
 			StepSeconds: st, ExamplesPerSecond: float64(c.batch) / st.Median})
 	}
 	return nil
 }
+
+// epochSteps is the number of steps of a timed epoch at batch size b.
+func (s settings) epochSteps(b int) int { return max(4, (s.EpochRows+b-1)/b) }
 
 // trainData returns rows labelled rows with a share of 10% positives.
 func trainData(rows, seed int) (*data.Dataset, error) {
@@ -156,47 +161,43 @@ func timedEpoch(ds *data.Dataset, loss train.Loss, b int) (time.Duration, error)
 	return end.Sub(start), nil
 }
 
-// matmulStep holds the matrices of the products of one training step of the MLP on a batch
-// of b rows, with X the inputs, W1 (in×hidden) and W2 (hidden×1) the weights, H the hidden
-// activations and Z the scores:
+// matmulStep holds the matrices of the products one training step of the MLP on a batch of b
+// rows cannot do without, as train's BenchmarkStepMatMuls defines them, with x the inputs,
+// W0 (in×hidden) and w1 (hidden) the weights, h the hidden activations, s the scores and δ
+// their gradient:
 //
-//	forward   H = X·W1,  Z = H·W2
-//	backward  ∂W2 = Hᵀ·∂Z,  ∂H = ∂Z·W2ᵀ,  ∂W1 = Xᵀ·∂H
+//	forward   h = x·W0 (Dgemm),  s = h·w1 (Dgemv)
+//	backward  ∂w1 = hᵀ·δ (Dgemv),  ∂h = δ·w1ᵀ (Dger),  ∂W0 = xᵀ·∂h (Dgemm)
 //
-// The H and ∂H read by the later products are half zeros, as after a ReLU (gonum's product
-// skips zero entries); the products write into buffers of their own.
+// Nothing else: no activation, loss, bias or update.
 type matmulStep struct {
-	b                                 int
-	x, w1, h, w2, z, dz, dw2, dh, dw1 []float64
-	hOut, dhOut                       []float64
-	impl                              blas.Float64
+	b                                int
+	x, w0, h, w1, s, d, dw1, dh, dw0 []float64
+	impl                             blas.Float64
 }
 
 func newMatmulStep(b int) *matmulStep {
 	rng := rand.New(rand.NewPCG(uint64(b), 1))
-	fill := func(n int, relu bool) []float64 {
+	fill := func(n int) []float64 {
 		v := make([]float64, n)
 		for i := range v {
 			v[i] = rng.NormFloat64()
-			if relu && v[i] < 0 {
-				v[i] = 0
-			}
 		}
 		return v
 	}
 	return &matmulStep{b: b, impl: gorgonia.WhichBLAS(),
-		x: fill(b*trainIn, false), w1: fill(trainIn*trainHidden, false), h: fill(b*trainHidden, true),
-		w2: fill(trainHidden, false), z: make([]float64, b), dz: fill(b, false), dw2: make([]float64, trainHidden),
-		dh: fill(b*trainHidden, true), dw1: make([]float64, trainIn*trainHidden),
-		hOut: make([]float64, b*trainHidden), dhOut: make([]float64, b*trainHidden)}
+		x: fill(b * trainIn), w0: fill(trainIn * trainHidden), h: make([]float64, b*trainHidden),
+		w1: fill(trainHidden), s: make([]float64, b), d: fill(b), dw1: make([]float64, trainHidden),
+		dh: make([]float64, b*trainHidden), dw0: make([]float64, trainIn*trainHidden)}
 }
 
 func (m *matmulStep) run() {
 	const in, hid = trainIn, trainHidden
 	nt, t := blas.NoTrans, blas.Trans
-	m.impl.Dgemm(nt, nt, m.b, hid, in, 1, m.x, in, m.w1, hid, 0, m.hOut, hid)
-	m.impl.Dgemm(nt, nt, m.b, 1, hid, 1, m.h, hid, m.w2, 1, 0, m.z, 1)
-	m.impl.Dgemm(t, nt, hid, 1, m.b, 1, m.h, hid, m.dz, 1, 0, m.dw2, 1)
-	m.impl.Dgemm(nt, t, m.b, hid, 1, 1, m.dz, 1, m.w2, 1, 0, m.dhOut, hid)
-	m.impl.Dgemm(t, nt, in, hid, m.b, 1, m.x, in, m.dh, hid, 0, m.dw1, hid)
+	m.impl.Dgemm(nt, nt, m.b, hid, in, 1, m.x, in, m.w0, hid, 0, m.h, hid)
+	m.impl.Dgemv(nt, m.b, hid, 1, m.h, hid, m.w1, 1, 0, m.s, 1)
+	m.impl.Dgemv(t, m.b, hid, 1, m.h, hid, m.d, 1, 0, m.dw1, 1)
+	clear(m.dh)
+	m.impl.Dger(m.b, hid, 1, m.d, 1, m.w1, 1, m.dh, hid)
+	m.impl.Dgemm(t, nt, in, hid, m.b, 1, m.x, in, m.dh, hid, 0, m.dw0, hid)
 }

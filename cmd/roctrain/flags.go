@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
 )
 
@@ -16,6 +17,7 @@ import (
 type options struct {
 	data, label  string
 	alpha        float64
+	recall       float64
 	losses       string
 	warmup       int
 	epochs       int
@@ -35,11 +37,12 @@ type options struct {
 	runs         []runSpec
 }
 
-// runSpec is one training run: a loss, possibly after a cross-entropy warm-up.
+// runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
+// the KDE recipe).
 type runSpec struct {
 	name   string // as given in -losses, such as "sqhinge+wu"
-	loss   train.Loss
-	warmup int
+	recipe train.Recipe
+	warmup int // the warm-up epochs of a "+wu" run, for the tables
 }
 
 // seedList returns the seeds of the repetitions: -seed, -seed+1, …, -seed+N−1.
@@ -58,7 +61,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.data, "data", "", "training data CSV (header row, numeric features, 0/1 label); default: the embedded WDBC data")
 	fs.StringVar(&opt.label, "label", "", "label column; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
-	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", "comma-separated runs: "+strings.Join(train.LossNames, ", ")+`; a "+wu" suffix adds a cross-entropy warm-up`)
+	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
+	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", "comma-separated runs: "+strings.Join(train.RecipeNames, ", ")+`; "kde" is cross-entropy then KDE fine-tuning, "kde-plain" the KDE loss alone; a "+wu" suffix adds a cross-entropy warm-up`)
 	fs.IntVar(&opt.warmup, "warmup", 10, `cross-entropy warm-up epochs of the "+wu" runs`)
 	fs.IntVar(&opt.epochs, "epochs", 60, "epochs of each run's loss")
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated; "" for a linear scorer`)
@@ -88,6 +92,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 func (o *options) check() error {
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return fmt.Errorf("-alpha must be in (0, 1), got %v", o.alpha)
+	}
+	if o.recall != 0 && !(o.recall > 0 && o.recall < 1) {
+		return fmt.Errorf("-recall must be in (0, 1), or 0 for off, got %v", o.recall)
 	}
 	if o.warmup < 0 || o.epochs < 1 || o.batch < 2 {
 		return fmt.Errorf("need -warmup ≥ 0, -epochs ≥ 1 and -batch ≥ 2")
@@ -128,12 +135,36 @@ func (o *options) check() error {
 		if wu {
 			spec.warmup = o.warmup
 		}
-		if spec.loss, err = train.ParseLoss(base, o.alpha); err != nil {
+		if spec.recipe, err = train.ParseRecipe(base, o.point()); err != nil {
 			return fmt.Errorf("-losses: %w", err)
+		}
+		if wu {
+			plain, ok := spec.recipe.(train.Plain)
+			if !ok {
+				return fmt.Errorf("-losses: %q already starts from cross-entropy; a warm-up applies to the plain losses (such as kde-plain+wu)", name)
+			}
+			plain.WarmupEpochs = o.warmup
+			spec.recipe = plain
 		}
 		o.runs = append(o.runs, spec)
 	}
 	return nil
+}
+
+// point is the KDE loss's operating point: -recall when set, else -alpha.
+func (o *options) point() kdequantile.Config {
+	if o.recall > 0 {
+		return kdequantile.Config{Recall: o.recall}
+	}
+	return kdequantile.Config{Alpha: o.alpha}
+}
+
+// metric is the validation metric that picks each run's epoch and learning rate.
+func (o *options) metric() train.Metric {
+	if o.recall > 0 {
+		return train.TNRAtTPR(o.recall)
+	}
+	return train.PartialAUC(o.alpha)
 }
 
 // parseList splits a comma-separated list and parses its items; "" is the empty list.

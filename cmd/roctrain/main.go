@@ -2,7 +2,7 @@
 // they will be deployed: at a false-positive rate α.
 //
 // With no flags it trains a multilayer perceptron (30→64→1) on the embedded Breast Cancer
-// Wisconsin (Diagnostic) data with cross-entropy, the KDE-quantile loss at α = 0.1, and the
+// Wisconsin (Diagnostic) data with cross-entropy, the KDE-quantile recipe at α = 0.1, and the
 // squared-hinge pairwise AUC loss both directly and after a cross-entropy warm-up; prints a
 // table of held-out AUC, partial AUC up to α and true-positive rate at false-positive rate α,
 // each with its 95% interval on the test part, the rates a threshold chosen on the validation
@@ -18,8 +18,14 @@
 //	-data file.csv   training data (header row, numeric features, 0/1 label); default: the embedded WDBC data
 //	-label name      label column; default: the last column
 //	-alpha a         target false-positive rate, 0 < a < 1 (default 0.1)
-//	-losses list     comma-separated runs: ce, kde, logistic, exp, square, hinge, sqhinge;
-//	                 a "+wu" suffix runs the loss after -warmup epochs of cross-entropy
+//	-recall r        target true-positive rate, 0 < r < 1: the KDE runs train the mirrored loss
+//	                 (the false-positive rate at recall r), every run is selected on validation
+//	                 TNR@TPR=r, and the tables add test FPR@TPR=r (default 0: off)
+//	-losses list     comma-separated runs: ce, kde, kde-plain, logistic, exp, square, hinge,
+//	                 sqhinge; "kde" is the KDE recipe (cross-entropy, then KDE fine-tuning at a
+//	                 tenth of the learning rate, kept only when it improves validation; see
+//	                 train.KDERecipe), "kde-plain" the KDE loss alone; a "+wu" suffix runs a
+//	                 plain loss after -warmup epochs of cross-entropy
 //	                 (default "ce,kde,sqhinge,sqhinge+wu")
 //	-warmup n        cross-entropy warm-up epochs of the "+wu" runs (default 10)
 //	-epochs n        epochs of each run's loss (default 60)
@@ -38,7 +44,8 @@
 //
 // Every run starts from the same initial weights, sees the same batches and is tuned the
 // same way: each learning rate in -lr is trained and the epoch and learning rate with the
-// best validation partial AUC up to α are kept (untuned comparisons between losses mislead).
+// best validation partial AUC up to α (with -recall, TNR at TPR r) are kept (untuned
+// comparisons between losses mislead). The deployed threshold below stays the α one.
 // The data is split 60/20/20 into training, validation and test parts, stratified by label,
 // and standardised with the training part's statistics. Figures are those of the test part.
 //
@@ -63,7 +70,8 @@
 // score ≥ threshold); the number flagged goes to stderr.
 //
 // JSON (-json): {"results": [...]}, one object per run, with "loss", "warmup_epochs",
-// "alpha", "seeds", the test figures "test_auc", "test_pauc", "test_tpr_at_fpr",
+// "alpha", "seeds", with -recall "recall" and "test_fpr_at_tpr" (also in "sd",
+// "paired_vs_first" and "per_seed"), the test figures "test_auc", "test_pauc", "test_tpr_at_fpr",
 // "deployed_test_fpr", "deployed_test_tpr", "train_seconds", "learning_rate", "best_epoch"
 // (means over the seeds), "sd" (their sample standard deviations; null for one seed),
 // "paired_vs_first" ({"test_auc": {"diff": d, "ci95": [lo, hi]}, …}; null for the first run

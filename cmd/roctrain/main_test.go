@@ -153,11 +153,61 @@ func TestCSVInputAndErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-alpha", "0"}, {"-alpha", "1.5"}, {"-losses", "ce,focal"}, {"-losses", "ce,ce"}, {"-losses", ""},
 		{"-epochs", "0"}, {"-hidden", "64,x"}, {"-lr", "-1"}, {"-lr", ""}, {"extra"}, {"-nosuchflag"},
+		{"-recall", "1"}, {"-recall", "-0.2"}, {"-losses", "kde+wu"},
 	} {
 		code, _, stderr := roctrain(t, args...)
 		require.Equal(t, 2, code, "%v: %s", args, stderr)
 		require.Contains(t, stderr, "roctrain")
 	}
+}
+
+// With -recall the KDE runs train the mirrored loss, the runs are selected on validation
+// TNR@TPR=r, and every result reports the test FPR at TPR r, with its paired difference.
+func TestRecall(t *testing.T) {
+	code, stdout, stderr := roctrain(t, "-json", "-plot", "", "-epochs", "2", "-lr", "0.01", "-boot", "0", "-seeds", "2",
+		"-recall", "0.9", "-losses", "ce,kde,kde-plain+wu", "-warmup", "1")
+	require.Equal(t, 0, code, stderr)
+	var out struct {
+		Results []struct {
+			Loss   string   `json:"loss"`
+			Warmup int      `json:"warmup_epochs"`
+			Recall float64  `json:"recall"`
+			FPR    *float64 `json:"test_fpr_at_tpr"`
+			SD     struct {
+				FPR *float64 `json:"test_fpr_at_tpr"`
+			} `json:"sd"`
+			PairedVsFirst map[string]struct {
+				Diff float64 `json:"diff"`
+			} `json:"paired_vs_first"`
+			PerSeed []struct {
+				FPR *float64 `json:"test_fpr_at_tpr"`
+			} `json:"per_seed"`
+		} `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
+	require.Len(t, out.Results, 3)
+	for i, r := range out.Results {
+		require.Equal(t, 0.9, r.Recall)
+		require.NotNil(t, r.FPR, r.Loss)
+		require.NotNil(t, r.SD.FPR, r.Loss)
+		require.True(t, *r.FPR >= 0 && *r.FPR <= 1, "%s: FPR@TPR %v", r.Loss, *r.FPR)
+		sum := 0.0
+		for _, s := range r.PerSeed {
+			require.NotNil(t, s.FPR)
+			sum += *s.FPR
+		}
+		require.InDelta(t, sum/2, *r.FPR, 1e-12, "the mean over the seeds")
+		if i > 0 {
+			require.Contains(t, r.PairedVsFirst, "test_fpr_at_tpr")
+		}
+	}
+	require.Equal(t, "kde-plain", out.Results[2].Loss)
+	require.Equal(t, 1, out.Results[2].Warmup)
+
+	code, stdout, stderr = roctrain(t, "-plot", "", "-epochs", "2", "-lr", "0.01", "-boot", "0", "-recall", "0.8", "-losses", "ce,kde")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "test FPR@TPR=0.8")
+	require.Contains(t, stdout, "validation TNR@TPR=0.8")
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
@@ -324,7 +374,7 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 	csvPath := writeCSV(t, dir, 400)
 	models := filepath.Join(dir, "models")
 	code, stdout, stderr := roctrain(t, "-data", csvPath, "-label", "y", "-json", "-out", models, "-plot", "",
-		"-losses", "ce,kde", "-hidden", "", "-epochs", "3", "-lr", "0.01", "-boot", "0")
+		"-losses", "ce,kde-plain", "-hidden", "", "-epochs", "3", "-lr", "0.01", "-boot", "0")
 	require.Equal(t, 0, code, stderr)
 	runs := decodeRuns(t, stdout)
 	require.Len(t, runs, 2)
@@ -385,8 +435,9 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 		})
 	}
 
-	// A sidecar never applies to another model, and a CSV must hold every feature.
-	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde.params")
+	// A sidecar never applies to another model, and a CSV must hold every feature. (The plain
+	// KDE loss: the "kde" recipe may keep the cross-entropy weights, and so the same model.)
+	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde-plain.params")
 	b, err := os.ReadFile(kde)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(ce, b, 0o644))

@@ -10,6 +10,8 @@ import (
 	"os"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/rocops/rocops/train/data"
 )
 
@@ -174,8 +176,9 @@ func plotted(o *options, results []result) ([]seedResult, string) {
 	return nil, ""
 }
 
-// progressLine tells the user on stderr, unless -json, which seed and run are being trained
-// and how long the rest should take; the trainer draws its own bar for each run.
+// progressLine tells the user on stderr which seed and run are being trained and how long
+// the rest should take — always on a terminal, and otherwise unless -json; the trainer draws
+// its own bar for each run.
 type progressLine struct {
 	w           io.Writer // nil: silent
 	total, done int
@@ -184,7 +187,7 @@ type progressLine struct {
 
 func newProgressLine(o *options, stderr io.Writer) *progressLine {
 	p := &progressLine{total: o.seeds * len(o.runs), begin: time.Now()}
-	if !o.json {
+	if f, ok := stderr.(*os.File); !o.json || ok && term.IsTerminal(int(f.Fd())) {
 		p.w = stderr
 	}
 	return p

@@ -25,6 +25,10 @@ type seedResult struct {
 	TestAUC      float64 `json:"test_auc"`
 	TestPAUC     float64 `json:"test_pauc"`
 	TestTPR      float64 `json:"test_tpr_at_fpr"`
+	// With -recall r: r, and the test false-positive rate at true-positive rate r
+	// (metrics.FPRAtTPR); both left out without -recall.
+	Recall       float64  `json:"recall,omitempty"`
+	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
 	// The 95% intervals of the three test figures on this split: DeLong's for the AUC, the
 	// stratified percentile bootstrap's (-boot resamples) for the others; null when they
 	// cannot be computed (fewer than two test rows of a class; -boot 0).
@@ -68,7 +72,7 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 		return seedResult{}, err
 	}
 	r := seedResult{
-		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
+		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Recall: o.recall, Seed: sp.seed,
 		TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr, BestEpoch: best.hist.Epochs[best.hist.Best].Index,
 		name: spec.name, Diagnostics: diagnosesOf(best.hist),
 	}
@@ -94,7 +98,7 @@ func modelPath(o *options, spec runSpec, seed uint64) string {
 }
 
 // tune trains spec once per learning rate and keeps the model with the best validation
-// partial AUC up to α. A learning rate whose training fails part-way still competes with the
+// metric (partial AUC up to α; with -recall, TNR at TPR = recall). A learning rate whose training fails part-way still competes with the
 // weights of its best epoch (the trainer restores them); its error is reported on stderr.
 func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Writer) (tuned, error) {
 	var (
@@ -107,21 +111,18 @@ func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Wr
 		if err != nil {
 			return tuned{}, err
 		}
-		tr, err := train.New(m, train.Config{
-			Loss:         spec.loss,
-			WarmupEpochs: spec.warmup,
+		hist, err := spec.recipe.Fit(ctx, m, train.Config{
 			Epochs:       o.epochs,
 			BatchSize:    o.batch,
 			LearningRate: lr,
-			Metric:       train.PartialAUC(o.alpha),
+			Metric:       o.metric(),
 			Seed:         sp.seed,
 			Progress:     o.progress,
 			Diagnose:     diagnoseConfig(o, sp.seed),
-		})
-		if err != nil {
+		}, sp.train, sp.val)
+		if errors.Is(err, train.ErrConfig) {
 			return tuned{}, err
 		}
-		hist, err := tr.Fit(ctx, sp.train, sp.val)
 		if err != nil {
 			if ctx.Err() != nil {
 				return tuned{}, err
@@ -156,6 +157,13 @@ func measure(o *options, sp *split, m nn.Model, r *seedResult) error {
 	}
 	if r.TestTPR, err = metrics.TPRAtFPR(scores, y, o.alpha); err != nil {
 		return err
+	}
+	if o.recall > 0 {
+		fpr, err := metrics.FPRAtTPR(scores, y, o.recall)
+		if err != nil {
+			return err
+		}
+		r.TestFPRAtTPR = &fpr
 	}
 	if r.fpr, r.tpr, _, err = metrics.ROC(scores, y); err != nil {
 		return err

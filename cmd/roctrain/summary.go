@@ -20,6 +20,8 @@ type result struct {
 	TestAUC           float64   `json:"test_auc"`
 	TestPAUC          float64   `json:"test_pauc"`
 	TestTPR           float64   `json:"test_tpr_at_fpr"`
+	Recall            float64   `json:"recall,omitempty"`
+	TestFPRAtTPR      *float64  `json:"test_fpr_at_tpr,omitempty"`
 	TestAUCCI         *interval `json:"test_auc_ci95"`
 	TestPAUCCI        *interval `json:"test_pauc_ci95"`
 	TestTPRCI         *interval `json:"test_tpr_at_fpr_ci95"`
@@ -43,11 +45,12 @@ type result struct {
 
 // spread is the "sd" object: one standard deviation per figure.
 type spread struct {
-	TestAUC         float64 `json:"test_auc"`
-	TestPAUC        float64 `json:"test_pauc"`
-	TestTPR         float64 `json:"test_tpr_at_fpr"`
-	DeployedTestFPR float64 `json:"deployed_test_fpr"`
-	DeployedTestTPR float64 `json:"deployed_test_tpr"`
+	TestAUC         float64  `json:"test_auc"`
+	TestPAUC        float64  `json:"test_pauc"`
+	TestTPR         float64  `json:"test_tpr_at_fpr"`
+	TestFPRAtTPR    *float64 `json:"test_fpr_at_tpr,omitempty"`
+	DeployedTestFPR float64  `json:"deployed_test_fpr"`
+	DeployedTestTPR float64  `json:"deployed_test_tpr"`
 }
 
 // paired is one figure's paired difference from the first run.
@@ -56,20 +59,48 @@ type paired struct {
 	CI95 interval `json:"ci95"`
 }
 
-// Excludes0 reports whether the interval lies wholly on one side of 0.
+// excludes0 reports whether the interval lies wholly on one side of 0.
 func (p paired) excludes0() bool { return p.CI95[0] > 0 || p.CI95[1] < 0 }
 
-// figures are the per-seed figures that are averaged, spread and compared, by JSON key.
+// The per-seed figures that are averaged, spread and compared.
+var (
+	testAUC         = func(r *seedResult) float64 { return r.TestAUC }
+	testPAUC        = func(r *seedResult) float64 { return r.TestPAUC }
+	testTPR         = func(r *seedResult) float64 { return r.TestTPR }
+	deployedTestFPR = func(r *seedResult) float64 { return r.DeployedTestFPR }
+	deployedTestTPR = func(r *seedResult) float64 { return r.DeployedTestTPR }
+)
+
+// figures lists them by JSON key, for the paired differences.
 var figures = []struct {
 	key string
 	get func(*seedResult) float64
 }{
-	{"test_auc", func(r *seedResult) float64 { return r.TestAUC }},
-	{"test_pauc", func(r *seedResult) float64 { return r.TestPAUC }},
-	{"test_tpr_at_fpr", func(r *seedResult) float64 { return r.TestTPR }},
-	{"deployed_test_fpr", func(r *seedResult) float64 { return r.DeployedTestFPR }},
-	{"deployed_test_tpr", func(r *seedResult) float64 { return r.DeployedTestTPR }},
+	{"test_auc", testAUC},
+	{"test_pauc", testPAUC},
+	{"test_tpr_at_fpr", testTPR},
+	{"deployed_test_fpr", deployedTestFPR},
+	{"deployed_test_tpr", deployedTestTPR},
 }
+
+// recallFigure is the figure of -recall runs, compared like the others when every seed has it.
+var recallFigure = struct {
+	key string
+	get func(*seedResult) float64
+}{"test_fpr_at_tpr", func(r *seedResult) float64 { return *r.TestFPRAtTPR }}
+
+// hasRecall reports whether every seed result holds the -recall figure.
+func hasRecall(rs []seedResult) bool {
+	for k := range rs {
+		if rs[k].TestFPRAtTPR == nil {
+			return false
+		}
+	}
+	return len(rs) > 0
+}
+
+// ptr returns a pointer to x.
+func ptr(x float64) *float64 { return &x }
 
 // summarise turns each run's per-seed results into its summary; runs without any are left
 // out. perRun[r] lists run r's seeds in order.
@@ -95,7 +126,7 @@ func summarise(o *options, perRun [][]seedResult) []result {
 func summariseRun(seeds []seedResult) result {
 	r0 := seeds[0]
 	s := result{
-		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds),
+		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Recall: r0.Recall, Seeds: len(seeds),
 		PerSeed: seeds, name: r0.name,
 	}
 	col := func(get func(*seedResult) float64) []float64 {
@@ -105,14 +136,18 @@ func summariseRun(seeds []seedResult) result {
 		}
 		return xs
 	}
-	s.TestAUC = mean(col(figures[0].get))
-	s.TestPAUC = mean(col(figures[1].get))
-	s.TestTPR = mean(col(figures[2].get))
-	s.DeployedTestFPR = mean(col(figures[3].get))
-	s.DeployedTestTPR = mean(col(figures[4].get))
+	s.TestAUC = mean(col(testAUC))
+	s.TestPAUC = mean(col(testPAUC))
+	s.TestTPR = mean(col(testTPR))
+	s.DeployedTestFPR = mean(col(deployedTestFPR))
+	s.DeployedTestTPR = mean(col(deployedTestTPR))
 	s.TrainSeconds = mean(col(func(r *seedResult) float64 { return r.TrainSeconds }))
 	s.LearningRate = mean(col(func(r *seedResult) float64 { return r.LearningRate }))
 	s.BestEpoch = mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }))
+	recall := hasRecall(seeds)
+	if recall {
+		s.TestFPRAtTPR = ptr(mean(col(recallFigure.get)))
+	}
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
 		s.DeployedThreshold = r0.DeployedThreshold
@@ -120,11 +155,14 @@ func summariseRun(seeds []seedResult) result {
 		return s
 	}
 	s.SD = &spread{
-		TestAUC:         sd(col(figures[0].get)),
-		TestPAUC:        sd(col(figures[1].get)),
-		TestTPR:         sd(col(figures[2].get)),
-		DeployedTestFPR: sd(col(figures[3].get)),
-		DeployedTestTPR: sd(col(figures[4].get)),
+		TestAUC:         sd(col(testAUC)),
+		TestPAUC:        sd(col(testPAUC)),
+		TestTPR:         sd(col(testTPR)),
+		DeployedTestFPR: sd(col(deployedTestFPR)),
+		DeployedTestTPR: sd(col(deployedTestTPR)),
+	}
+	if recall {
+		s.SD.TestFPRAtTPR = ptr(sd(col(recallFigure.get)))
 	}
 	return s
 }
@@ -152,8 +190,12 @@ func pairedDiffs(run, first []seedResult) map[string]paired {
 		return nil
 	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	out := make(map[string]paired, len(figures))
-	for _, f := range figures {
+	out := make(map[string]paired, len(figures)+1)
+	compared := figures
+	if hasRecall(run) && hasRecall(first) {
+		compared = append(compared[:len(compared):len(compared)], recallFigure)
+	}
+	for _, f := range compared {
 		d := make([]float64, n)
 		for k := range d {
 			d[k] = f.get(mine[k]) - f.get(theirs[k])

@@ -19,7 +19,11 @@ func printTable(w io.Writer, o *options, ds *dataset, results []result) {
 	}
 	fmt.Fprintf(w, "data: %s, %d rows (%d positive), %d features; split %d/%d/%d (train/validation/test)\n",
 		ds.name, ds.all.Rows, ds.all.Positives(), ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
-	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation pAUC@α\n", arch, o.alpha)
+	selected := "pAUC@α"
+	if o.recall > 0 {
+		selected = o.metric().String()
+	}
+	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %s\n", arch, o.alpha, selected)
 	if o.seeds == 1 {
 		printSingle(w, o, results)
 	} else {
@@ -47,11 +51,11 @@ func printTable(w io.Writer, o *options, ds *dataset, results []result) {
 func printSingle(w io.Writer, o *options, results []result) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "loss\twarm-up\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha)
+	fmt.Fprintf(tw, "loss\twarm-up\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%d\t%g\t%s\t%s\t%s\t%.4f\t%.4f\t%.1f\t\n", r.Loss, r.WarmupEpochs, r.LearningRate,
+		fmt.Fprintf(tw, "%s\t%d\t%g\t%s\t%s\t%s\t%s%.4f\t%.4f\t%.1f\t\n", r.Loss, r.WarmupEpochs, r.LearningRate,
 			withCI(r.TestAUC, r.TestAUCCI), withCI(r.TestPAUC, r.TestPAUCCI), withCI(r.TestTPR, r.TestTPRCI),
-			r.DeployedTestFPR, r.DeployedTestTPR, r.TrainSeconds)
+			recallCell(r.TestFPRAtTPR, nil), r.DeployedTestFPR, r.DeployedTestTPR, r.TrainSeconds)
 	}
 	tw.Flush()
 	boot := "not computed (-boot 0)"
@@ -67,15 +71,15 @@ func printSingle(w io.Writer, o *options, results []result) {
 func printSeeds(w io.Writer, o *options, results []result) {
 	fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n\n", o.seed, o.seed+uint64(o.seeds)-1)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "loss\twarm-up\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha)
+	fmt.Fprintf(tw, "loss\twarm-up\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
 		sd := r.SD
 		if sd == nil {
 			sd = &spread{} // a run that finished one seed only
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%s%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
 			r.Loss, r.WarmupEpochs, r.Seeds, r.TestAUC, sd.TestAUC, r.TestPAUC, sd.TestPAUC, r.TestTPR, sd.TestTPR,
-			r.DeployedTestFPR, sd.DeployedTestFPR, r.DeployedTestTPR, sd.DeployedTestTPR, r.TrainSeconds)
+			recallCell(r.TestFPRAtTPR, sd.TestFPRAtTPR), r.DeployedTestFPR, sd.DeployedTestFPR, r.DeployedTestTPR, sd.DeployedTestTPR, r.TrainSeconds)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nmean ± sd over the seeds; deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α.")
@@ -84,10 +88,16 @@ func printSeeds(w io.Writer, o *options, results []result) {
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].name)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "loss\twarm-up\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t\n", o.alpha, o.alpha)
+	keys := []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_tpr"}
+	header := fmt.Sprintf("loss\twarm-up\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	if o.recall > 0 {
+		keys = append(keys, recallFigure.key)
+		header += fmt.Sprintf("Δ test FPR@TPR=%g\t", o.recall)
+	}
+	fmt.Fprintln(tw, header)
 	for _, r := range results[1:] {
-		cells := make([]string, 0, 4)
-		for _, key := range []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_tpr"} {
+		cells := make([]string, 0, len(keys))
+		for _, key := range keys {
 			p, ok := r.PairedVsFirst[key]
 			if !ok {
 				cells = append(cells, "–")
@@ -102,6 +112,26 @@ func printSeeds(w io.Writer, o *options, results []result) {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", r.Loss, r.WarmupEpochs, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
+}
+
+// recallHeader is the header cell of the -recall column ("" without -recall).
+func recallHeader(o *options) string {
+	if o.recall == 0 {
+		return ""
+	}
+	return fmt.Sprintf("test FPR@TPR=%g\t", o.recall)
+}
+
+// recallCell is the -recall column's cell for a figure and its standard deviation (nil for
+// none), or "" without the figure.
+func recallCell(x, sd *float64) string {
+	switch {
+	case x == nil:
+		return ""
+	case sd == nil:
+		return fmt.Sprintf("%.4f\t", *x)
+	}
+	return fmt.Sprintf("%.4f ± %.4f\t", *x, *sd)
 }
 
 // withCI formats a figure and its interval as "0.9912 [0.981, 1.000]", or the figure alone.

@@ -131,7 +131,7 @@ func TestMachinesJudgedSeparately(t *testing.T) {
 
 func TestAssertUsesConfiguredTol(t *testing.T) {
 	// A gradient 0.1% too large: MaxRel ≈ 1e-3 fails the default 1e-6 but passes Tol = 1e-2.
-	_, _, w, _, y, z := logistic(t, tensor.Float64, rand.New(rand.NewPCG(8, 8)), 8, 2)
+	_, _, w, _, y, z := logisticGraph(t, tensor.Float64, rand.New(rand.NewPCG(8, 8)), 8, 2)
 	cost, err := opkit.Apply(meanCE{Scale: 1.001}, z, y)
 	require.NoError(t, err)
 	for _, c := range []struct {

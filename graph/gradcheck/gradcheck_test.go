@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rocops/rocops/internal/opkit"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/logistic"
+	"github.com/rocops/rocops/internal/opkit"
 )
 
 // problem is a graph with its gradients derived by hand.
@@ -60,8 +62,8 @@ func sumOfSquares(t testing.TB, dt tensor.Dtype, rng *rand.Rand) problem {
 	return p
 }
 
-// logistic builds z = X·w + b for an n×d design X and returns the pieces.
-func logistic(t testing.TB, dt tensor.Dtype, rng *rand.Rand, n, d int) (g *gorgonia.ExprGraph, X, w, b, y, z *gorgonia.Node) {
+// logisticGraph builds z = X·w + b for an n×d design X and returns the pieces.
+func logisticGraph(t testing.TB, dt tensor.Dtype, rng *rand.Rand, n, d int) (g *gorgonia.ExprGraph, X, w, b, y, z *gorgonia.Node) {
 	g = gorgonia.NewGraph()
 	X = input(t, g, dt, "X", uniform(rng, n*d, -1.5, 1.5), n, d)
 	w = input(t, g, dt, "w", uniform(rng, d, -1, 1))
@@ -83,8 +85,8 @@ func ceGradients(t testing.TB, X, w, b, y *gorgonia.Node) (cost float64, dw, db 
 		for j := 0; j < d; j++ {
 			z += xs[i*d+j] * ws[j]
 		}
-		cost += (softplus(z) - ys[i]*z) / float64(n)
-		r := (sigmoid(z) - ys[i]) / float64(n)
+		cost += (logistic.Softplus(z) - ys[i]*z) / float64(n)
+		r := (logistic.Sigmoid(z) - ys[i]) / float64(n)
 		for j := 0; j < d; j++ {
 			dw[j] += xs[i*d+j] * r
 		}
@@ -94,9 +96,9 @@ func ceGradients(t testing.TB, X, w, b, y *gorgonia.Node) (cost float64, dw, db 
 }
 
 // logisticRegression: the mean cross-entropy written with standard Gorgonia ops,
-// L = mean(softplus(z) − y⊙z).
+// L = mean(logistic.Softplus(z) − y⊙z).
 func logisticRegression(t testing.TB, dt tensor.Dtype, rng *rand.Rand) problem {
-	_, X, w, b, y, z := logistic(t, dt, rng, 12, 3)
+	_, X, w, b, y, z := logisticGraph(t, dt, rng, 12, 3)
 	cost := gorgonia.Must(gorgonia.Mean(gorgonia.Must(gorgonia.Sub(gorgonia.Must(gorgonia.Softplus(z)), gorgonia.Must(gorgonia.HadamardProd(y, z))))))
 	c, dw, db := ceGradients(t, X, w, b, y)
 	return problem{cost: cost, wrt: gorgonia.Nodes{w, b}, wantCost: c, wantGrad: [][]float64{dw, db}}
@@ -106,7 +108,7 @@ func logisticRegression(t testing.TB, dt tensor.Dtype, rng *rand.Rand) problem {
 // c = L + λ·Σ w_j², ∂c/∂w = Xᵀ(σ(z) − y)/n + 2λw.
 func customOpWithDecay(t testing.TB, dt tensor.Dtype, rng *rand.Rand) problem {
 	const lambda = 0.25
-	_, X, w, b, y, z := logistic(t, dt, rng, 12, 3)
+	_, X, w, b, y, z := logisticGraph(t, dt, rng, 12, 3)
 	loss, err := opkit.Apply(meanCE{Scale: 1}, z, y)
 	require.NoError(t, err)
 	decay := gorgonia.Must(gorgonia.Mul(constant(t, dt, lambda), gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.Square(w))))))
@@ -135,7 +137,7 @@ func hiddenLayer(t testing.TB, dt tensor.Dtype, rng *rand.Rand) problem {
 			for j := 0; j < d; j++ {
 				z += xs[i*d+j] * ws[j*h+k]
 			}
-			s := sigmoid(z)
+			s := logistic.Sigmoid(z)
 			p.wantCost += s / (n * h)
 			for j := 0; j < d; j++ {
 				p.wantGrad[0][j*h+k] += xs[i*d+j] * s * (1 - s) / (n * h)
@@ -223,7 +225,7 @@ func TestWrongGradientDetected(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.dt.String()+"/"+strings.ReplaceAll(meanCE{c.scale}.String(), " ", ""), func(t *testing.T) {
-			_, _, w, _, y, z := logistic(t, c.dt, rand.New(rand.NewPCG(7, 1)), 10, 4)
+			_, _, w, _, y, z := logisticGraph(t, c.dt, rand.New(rand.NewPCG(7, 1)), 10, 4)
 			cost, err := opkit.Apply(meanCE{Scale: c.scale}, z, y)
 			require.NoError(t, err)
 			r, err := Check(cost, gorgonia.Nodes{w}, Config{})

@@ -7,16 +7,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rocops/rocops/graph"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/logistic"
 )
 
 // meanCE is the mean cross-entropy on logits (Bishop, Pattern Recognition and Machine
 // Learning, §4.3.2) written as an opkit.Kernel,
 //
-//	s(f, y) = (1/n) Σ_i softplus(f_i) − y_i·f_i,   ∂s/∂f_i = (σ(f_i) − y_i)/n,
+//	s(f, y) = (1/n) Σ_i logistic.Softplus(f_i) − y_i·f_i,   ∂s/∂f_i = (σ(f_i) − y_i)/n,
 //
 // with the gradient multiplied by Scale: Scale = 1 is correct, anything else is a deliberately
 // wrong backward pass.
@@ -28,7 +30,7 @@ func (k meanCE) String() string { return fmt.Sprintf("MeanCE{scale=%g}", k.Scale
 func (meanCE) Value(f, y []float64) (float64, error) {
 	s := 0.0
 	for i := range f {
-		s += softplus(f[i]) - y[i]*f[i]
+		s += logistic.Softplus(f[i]) - y[i]*f[i]
 	}
 	return s / float64(len(f)), nil
 }
@@ -36,7 +38,7 @@ func (meanCE) Value(f, y []float64) (float64, error) {
 func (k meanCE) Gradient(f, y []float64) ([]float64, error) {
 	g := make([]float64, len(f))
 	for i := range f {
-		g[i] = k.Scale * (sigmoid(f[i]) - y[i]) / float64(len(f))
+		g[i] = k.Scale * (logistic.Sigmoid(f[i]) - y[i]) / float64(len(f))
 	}
 	return g, nil
 }
@@ -68,9 +70,6 @@ func (capped) Gradient(f, _ []float64) ([]float64, error) {
 	}
 	return g, nil
 }
-
-func softplus(x float64) float64 { return math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x))) }
-func sigmoid(x float64) float64  { return 1 / (1 + math.Exp(-x)) }
 
 // input builds an input node holding xs (see graph.Input), failing the test on error.
 func input(t testing.TB, g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, shape ...int) *gorgonia.Node {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
@@ -62,7 +63,15 @@ func sliceEntries() []sliceEntry {
 			_, _, _, err := metrics.ROC(s, y)
 			return err
 		}},
-		{"train.CrossEntropy", "train", true, true, func(s, y []float64) error {
+		{"crossentropy.Evaluate", "crossentropy", true, false, func(s, y []float64) error {
+			_, err := crossentropy.Evaluate(s, y)
+			return err
+		}},
+		{"crossentropy.Gradient", "crossentropy", true, false, func(s, y []float64) error {
+			_, _, err := crossentropy.Gradient(s, y)
+			return err
+		}},
+		{"train.CrossEntropy", "crossentropy", true, true, func(s, y []float64) error {
 			return runGraph(train.CrossEntropy{}.Build, s, y)
 		}},
 		{"kdequantile.Loss", "kdequantile", false, true, func(s, y []float64) error {
@@ -171,6 +180,7 @@ func TestVocabulary(t *testing.T) {
 		{"pairwise.ErrLabel", pairwise.ErrLabel, metrics.ErrLabel},
 		{"pairwise.ErrEmpty", pairwise.ErrEmpty, metrics.ErrEmpty},
 		{"kdequantile.ErrNode", kdequantile.ErrNode, pairwise.ErrNode},
+		{"crossentropy.ErrLength", crossentropy.ErrLength, metrics.ErrLength},
 	}
 	for _, s := range same {
 		if s.got != s.want {
@@ -188,6 +198,7 @@ func TestNodeErrors(t *testing.T) {
 		{"kdequantile.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }},
 		{"kdequantile.Threshold", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Threshold(f, l, kdeCfg) }},
 		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return pairwise.Loss(f, l, pairwise.Config{}) }},
+		{"crossentropy.Loss", crossentropy.Loss},
 		{"train.CrossEntropy", train.CrossEntropy{}.Build},
 	}
 	g, other := gorgonia.NewGraph(), gorgonia.NewGraph()

@@ -3,8 +3,10 @@ package diagnose
 import (
 	"errors"
 	"fmt"
-	"github.com/rocops/rocops/internal/check"
 	"math"
+
+	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/logistic"
 
 	"gorgonia.org/gorgonia"
 
@@ -297,7 +299,7 @@ func centralTangents(model nn.Model, x []float64, rows int, v []float64) (_ []fl
 func pairLoss(s pairwise.Surrogate, m, x float64) float64 {
 	switch s {
 	case pairwise.Logistic:
-		return softplus(-x)
+		return logistic.Softplus(-x)
 	case pairwise.Exponential:
 		return math.Exp(-x)
 	case pairwise.Square:

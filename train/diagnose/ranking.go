@@ -1,9 +1,10 @@
 package diagnose
 
 import (
-	"math"
 	"slices"
 	"sort"
+
+	"github.com/rocops/rocops/internal/logistic"
 )
 
 // Misranking returns the share of positive–negative pairs that the scores rank wrong, a tie
@@ -77,17 +78,14 @@ func CEBound(scores, labels []float64, m float64) (float64, error) {
 	}
 	var rPos, rNeg float64
 	for _, f := range c.pos {
-		rPos += softplus(-f)
+		rPos += logistic.Softplus(-f)
 	}
 	for _, f := range c.neg {
-		rNeg += softplus(f)
+		rNeg += logistic.Softplus(f)
 	}
 	r := rPos/float64(len(c.pos)) + rNeg/float64(len(c.neg))
-	return r / softplus(m/2), nil
+	return r / logistic.Softplus(m/2), nil
 }
-
-// softplus is log(1 + e^x) without overflow.
-func softplus(x float64) float64 { return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x))) }
 
 // sorted returns an ascending copy of xs.
 func sorted(xs []float64) []float64 {

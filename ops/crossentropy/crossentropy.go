@@ -1,0 +1,80 @@
+package crossentropy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/logistic"
+)
+
+// pkg prefixes the package's error messages.
+const pkg = "crossentropy"
+
+// Errors returned for invalid input, wrapped with details; test for them with errors.Is. The
+// input errors are the module's shared vocabulary: the same values as in packages
+// kdequantile, pairwise, metrics and the others.
+var (
+	ErrEmpty     = check.ErrEmpty
+	ErrLength    = check.ErrLength
+	ErrNonFinite = check.ErrNonFinite
+	ErrLabel     = check.ErrLabel
+	// ErrNode reports a scores or labels node that cannot feed Loss: nil, of two graphs, of
+	// a dtype other than float32/float64 or not matching, not a vector, or of unknown or
+	// zero length.
+	ErrNode = check.ErrNode
+	// ErrOverflow reports a loss beyond float64: a sum of terms softplus(z) − y·z, each at
+	// most |z| + log 2, beyond 1.8e308. (A float32 graph cannot overflow: its mean is at most
+	// the largest |z| + log 2, and the gradient lies in [−1/n, 1/n].)
+	ErrOverflow = errors.New("crossentropy: loss overflows")
+)
+
+// Evaluate returns the mean binary cross-entropy L of the logits scores against labels (see
+// the package documentation). scores must be finite and labels 0 or 1, of one non-zero length.
+func Evaluate(scores, labels []float64) (float64, error) {
+	l, _, err := compute(scores, labels, nil)
+	return l, err
+}
+
+// Gradient returns ∂L/∂z_i = (σ(z_i) − y_i)/n for every score and the loss L of [Evaluate],
+// computed together in one pass.
+func Gradient(scores, labels []float64) ([]float64, float64, error) {
+	g := make([]float64, len(scores))
+	l, g, err := compute(scores, labels, g)
+	if err != nil {
+		return nil, 0, err
+	}
+	return g, l, nil
+}
+
+// GradientInto is [Gradient] writing ∂L/∂z into grad, which must have the scores' length,
+// for callers that reuse one buffer across steps. grad is unspecified on error.
+func GradientInto(grad, scores, labels []float64) (float64, error) {
+	if len(grad) != len(scores) {
+		return 0, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
+	}
+	l, _, err := compute(scores, labels, grad)
+	return l, err
+}
+
+// compute returns L and, when grad is not nil, fills it with ∂L/∂z.
+func compute(scores, labels, grad []float64) (float64, []float64, error) {
+	if _, err := check.Scores(pkg, scores, labels); err != nil {
+		return 0, nil, err
+	}
+	inv := 1 / float64(len(scores))
+	var sum float64
+	for i, z := range scores {
+		sp, s := logistic.SoftplusSigmoid(z)
+		sum += sp - labels[i]*z
+		if grad != nil {
+			grad[i] = (s - labels[i]) * inv
+		}
+	}
+	l := sum * inv
+	if math.IsInf(l, 0) {
+		return 0, nil, fmt.Errorf("%w: the mean of %d terms exceeds float64", ErrOverflow, len(scores))
+	}
+	return l, grad, nil
+}

@@ -1,0 +1,28 @@
+package crossentropy
+
+import (
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// Loss returns the scalar node L(scores, labels) of [Evaluate], differentiable with respect
+// to the scores by gorgonia.Grad with a TapeMachine and by a LispMachine; its backward pass is
+// [Gradient]. scores and labels are vectors of one dtype, float32 or float64, and one length;
+// the sums run in float64 and the result has the graph's dtype. The nodes are checked here
+// ([ErrNode], [ErrLength]); the values when the graph runs, whose error is then one of the
+// package's.
+func Loss(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	return opkit.Apply(kernel{}, scores, labels)
+}
+
+// kernel is the opkit description of the loss.
+type kernel struct{}
+
+func (kernel) Package() string { return pkg }
+func (kernel) Overflow() error { return ErrOverflow }
+func (kernel) String() string  { return "CrossEntropy{}" }
+func (kernel) ValueGrad(z, y []float64) (float64, []float64, error) {
+	g, l, err := Gradient(z, y)
+	return l, g, err
+}
