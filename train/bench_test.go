@@ -111,15 +111,40 @@ func BenchmarkGraphStep(b *testing.B) {
 }
 
 // BenchmarkStepMatMuls is the floor of BenchmarkStep: the matrix products a step of the MLP
-// 30→64→1 on 1024 rows cannot do without, through the same BLAS (gorgonia.WhichBLAS) — the
-// forward products x·W₀ and h·w₁, and the backward products hᵀ·δ (∂L/∂w₁), δ·w₁ᵀ (∂L/∂h) and
-// xᵀ·∂L/∂z₀ (∂L/∂W₀). Nothing else: no activation, loss, bias or update.
+// 30→64→1 on 1024 rows cannot do without, through the same BLAS (gorgonia.WhichBLAS) and on
+// the operands of BenchmarkStep/loss=ce's first step (gonum's product skips zero entries,
+// so the ReLU zeros must be the step's own) — the forward products x·W₀ and h·w₁, and the
+// backward products hᵀ·δ (∂L/∂w₁), δ·w₁ᵀ (∂L/∂h) and xᵀ·∂L/∂z₀ (∂L/∂W₀). Nothing else: no
+// activation, loss, bias or update.
 func BenchmarkStepMatMuls(b *testing.B) {
 	const rows, in, hid = 1024, 30, 64
-	x, h, dh := randomFloats(rows*in), randomFloats(rows*hid), randomFloats(rows*hid)
-	w0, w1, dw0, dw1 := randomFloats(in*hid), randomFloats(hid), make([]float64, in*hid), make([]float64, hid)
-	s, d := make([]float64, rows), randomFloats(rows)
+	ds := blobs(b, 4*rows, in, 0.1, 1, 1)
+	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := m.Params()
+	x, w0, w1 := ds.X[:rows*in], ps[0].Value.Float64s(), ps[2].Value.Float64s()
 	bl := gorgonia.WhichBLAS()
+	// The step's operands: h = ReLU(x·W₀) (zero biases at initialisation), δ = ∂CE/∂s, and
+	// ∂L/∂z₀ = (δ·w₁ᵀ) masked by the ReLU.
+	h, s, d := make([]float64, rows*hid), make([]float64, rows), make([]float64, rows)
+	bl.Dgemm(blas.NoTrans, blas.NoTrans, rows, hid, in, 1, x, in, w0, hid, 0, h, hid)
+	for i, v := range h {
+		h[i] = max(v, 0)
+	}
+	bl.Dgemv(blas.NoTrans, rows, hid, 1, h, hid, w1, 1, 0, s, 1)
+	if _, err := (CrossEntropy{}).valueGrad(s, ds.Y[:rows], d); err != nil {
+		b.Fatal(err)
+	}
+	dz := make([]float64, rows*hid)
+	bl.Dger(rows, hid, 1, d, 1, w1, 1, dz, hid)
+	for i, v := range h {
+		if v == 0 {
+			dz[i] = 0
+		}
+	}
+	dh, dw0, dw1 := make([]float64, rows*hid), make([]float64, in*hid), make([]float64, hid)
 	b.ReportAllocs()
 	for b.Loop() {
 		bl.Dgemm(blas.NoTrans, blas.NoTrans, rows, hid, in, 1, x, in, w0, hid, 0, h, hid)
@@ -127,14 +152,6 @@ func BenchmarkStepMatMuls(b *testing.B) {
 		bl.Dgemv(blas.Trans, rows, hid, 1, h, hid, d, 1, 0, dw1, 1)
 		clear(dh)
 		bl.Dger(rows, hid, 1, d, 1, w1, 1, dh, hid)
-		bl.Dgemm(blas.Trans, blas.NoTrans, in, hid, rows, 1, x, in, dh, hid, 0, dw0, hid)
+		bl.Dgemm(blas.Trans, blas.NoTrans, in, hid, rows, 1, x, in, dz, hid, 0, dw0, hid)
 	}
-}
-
-func randomFloats(n int) []float64 {
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = float64(i%17)/8 - 1
-	}
-	return xs
 }
