@@ -45,10 +45,15 @@ func (l KDE) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 func (l KDE) String() string {
+	point := fmt.Sprintf("alpha=%g", l.Config.Alpha)
 	if l.Config.Recall != 0 {
-		return fmt.Sprintf("kde(recall=%g, v0=%g, v1=%g)", l.Config.Recall, l.Config.V0, l.Config.V1)
+		point = fmt.Sprintf("recall=%g", l.Config.Recall)
 	}
-	return fmt.Sprintf("kde(alpha=%g, v0=%g, v1=%g)", l.Config.Alpha, l.Config.V0, l.Config.V1)
+	tail := ""
+	if l.Config.Tail {
+		tail = ", tail"
+	}
+	return fmt.Sprintf("kde(%s, v0=%g, v1=%g%s)", point, l.Config.V0, l.Config.V1, tail)
 }
 
 // Pairwise is a pairwise AUC surrogate (package pairwise), the mean of ℓ(f_pos − f_neg) over
