@@ -283,7 +283,7 @@ func TestReadRejectsOtherModels(t *testing.T) {
 		{"other activation", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Activation: Tanh}) }, ErrArchitecture, "activation=tanh"},
 		{"float32 model", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Dtype: tensor.Float32}) }, ErrDtype, "float64 parameters"},
 		{"model without description", saved, func() Model { return plainModel{newMLP(t, MLPConfig{In: 4, Hidden: []int{5}})} }, ErrArchitecture, `model is ""`},
-		{"linear into MLP without hidden layers", encoded(t, linear), func() Model { return newMLP(t, MLPConfig{In: 4}) }, ErrArchitecture, "Linear(in=4)"},
+		{"linear into a wider linear", encoded(t, linear), func() Model { return newMLP(t, MLPConfig{In: 5}) }, ErrShape, "has shape (4, 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, tc.target, tc.want)
@@ -474,5 +474,25 @@ func TestWriteFileAtomic(t *testing.T) {
 			t.Fatalf("mode %v, %v; want 0644", info.Mode().Perm(), err)
 		}
 		assertOnlyFile(t, dir, "side.json")
+	}
+}
+
+// Linear is the MLP without hidden layers: the same parameters for the same seed, and a
+// checkpoint of either loads into the other.
+func TestLinearIsTheMLPWithoutHiddenLayers(t *testing.T) {
+	lin, err := NewLinear(LinearConfig{In: 4, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mlp := newMLP(t, MLPConfig{In: 4, Seed: 9})
+	if !bytes.Equal(encoded(t, lin), encoded(t, mlp)) {
+		t.Fatal("NewLinear and NewMLP without hidden layers encode differently")
+	}
+	other := newMLP(t, MLPConfig{In: 4, Seed: 10})
+	if err := Read(bytes.NewReader(encoded(t, lin)), other); err != nil {
+		t.Fatalf("a Linear checkpoint does not load into an MLP without hidden layers: %v", err)
+	}
+	if !bytes.Equal(encoded(t, other), encoded(t, lin)) {
+		t.Fatal("the loaded MLP differs from the saved Linear")
 	}
 }
