@@ -117,6 +117,9 @@ func (r *report) markdown(prefix string) string {
 	w("| machine | %s, %d CPUs, %s |\n", e.CPU, e.NumCPU, e.OS)
 	w("| Go | %s, GOMAXPROCS=%d |\n", e.GoVersion, e.GOMAXPROCS)
 	w("| BLAS | %s |\n", e.BLAS)
+	if e.Revision != "" {
+		w("| rocops commit | %s |\n", e.Revision)
+	}
 	if e.LoadStart != nil && e.LoadEnd != nil {
 		w("| load average (1, 5, 15 min) | %.2f %.2f %.2f at the start, %.2f %.2f %.2f at the end |\n",
 			e.LoadStart[0], e.LoadStart[1], e.LoadStart[2], e.LoadEnd[0], e.LoadEnd[1], e.LoadEnd[2])
