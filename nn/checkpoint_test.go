@@ -16,6 +16,8 @@ import (
 	"testing/iotest"
 
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/atomicfile"
 )
 
 func newMLP(t *testing.T, cfg MLPConfig) *MLP {
@@ -385,7 +387,7 @@ func TestInterruptedSaveKeepsOldCheckpoint(t *testing.T) {
 			if err := Save(path, old); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteFileAtomic(path, tc.write); !errors.Is(err, errDisk) {
+			if err := atomicfile.Write(path, tc.write); !errors.Is(err, errDisk) {
 				t.Fatalf("error %v, want the injected failure", err)
 			}
 			cfg.Seed = 3
@@ -452,30 +454,6 @@ func (b badModel) Params() []Param {
 type failingWriter struct{ err error }
 
 func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }
-
-// WriteFileAtomic replaces a file with the new content, readable by all, and leaves no
-// temporary file behind.
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "side.json")
-	for _, content := range []string{"first\n", "second, longer\n"} {
-		err := WriteFileAtomic(path, func(w io.Writer) error {
-			_, err := io.WriteString(w, content)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != content {
-			t.Fatalf("read %q, %v; want %q", got, err, content)
-		}
-		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o644 {
-			t.Fatalf("mode %v, %v; want 0644", info.Mode().Perm(), err)
-		}
-		assertOnlyFile(t, dir, "side.json")
-	}
-}
 
 // Linear is the MLP without hidden layers: the same parameters for the same seed, and a
 // checkpoint of either loads into the other.
