@@ -47,9 +47,7 @@ type passRunner interface {
 func NewPass(m Model, rows int) (*Pass, error) {
 	var n *network
 	switch m := m.(type) {
-	case *Linear:
-		n = &m.network
-	case *MLP:
+	case *MLP: // and *Linear, the same type
 		n = &m.network
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)

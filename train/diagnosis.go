@@ -199,6 +199,25 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 	return d, nil
 }
 
+// DiagnosticSets returns the selection batch and the logging pool Fit draws from the training
+// data for d (after its defaults): two disjoint sets of rows, each with the training data's
+// share of positives and at least one row of each class, drawn with d.Seed. With them a
+// program can repeat, at any checkpoint, the measurement behind History.Diagnoses (for
+// example diagnose.BatchSlope along the same direction). Errors: an invalid d (ErrConfig),
+// fewer than two positives or two negatives in train.
+func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, err error) {
+	if d, err = d.withDefaults(); err != nil {
+		return nil, nil, err
+	}
+	if train == nil {
+		return nil, nil, errors.New("train: no training data")
+	}
+	if err := train.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("train: training data: %w", err)
+	}
+	return drawDiagnosticSets(train, d.Selection, d.Pool, d.Seed)
+}
+
 // drawDiagnosticSets draws two disjoint sets of rows of train, each with the training data's
 // share of positives and at least one row of each class.
 func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {

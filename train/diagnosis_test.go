@@ -181,3 +181,40 @@ func TestDiagnoseConfigErrors(t *testing.T) {
 		t.Errorf("one positive: error %v", err)
 	}
 }
+
+// TestDiagnosticSets: the sets are disjoint, stratified like the training data, of the
+// configured sizes, and the same for the same seed.
+func TestDiagnosticSets(t *testing.T) {
+	ds := blobs(t, 2000, 3, 0.1, 1, 4)
+	d := Diagnose{Selection: 200, Pool: 500, Seed: 9}
+	sel, pool, err := DiagnosticSets(ds, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Rows != 200 || pool.Rows != 500 {
+		t.Errorf("sizes %d, %d, want 200, 500", sel.Rows, pool.Rows)
+	}
+	share := float64(ds.Positives()) / float64(ds.Rows)
+	for _, s := range []*data.Dataset{sel, pool} {
+		if got := float64(s.Positives()) / float64(s.Rows); math.Abs(got-share) > 1/float64(s.Rows) {
+			t.Errorf("positive share %v, the data's %v", got, share)
+		}
+	}
+	rows := map[string]bool{}
+	for _, s := range []*data.Dataset{sel, pool} {
+		for i := range s.Rows {
+			k := fmt.Sprint(s.Row(i))
+			if rows[k] {
+				t.Fatalf("row %v is in both sets", s.Row(i))
+			}
+			rows[k] = true
+		}
+	}
+	again, _, _ := DiagnosticSets(ds, d)
+	if fmt.Sprint(again.X) != fmt.Sprint(sel.X) {
+		t.Error("the same seed drew another selection batch")
+	}
+	if _, _, err := DiagnosticSets(ds, Diagnose{Pool: -1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("bad config: error %v, want ErrConfig", err)
+	}
+}

@@ -218,3 +218,17 @@ func TestBudgetsStopBaselines(t *testing.T) {
 		})
 	}
 }
+
+func TestSummarize(t *testing.T) {
+	// Five repeats, one slowed by other work: the median and the quartiles ignore it.
+	s := summarize([]float64{1.1, 0.9, 1.0, 9, 1.2})
+	if s.Median != 1.1 || s.Q1 != 1.0 || s.Q3 != 1.2 || s.Min != 0.9 || s.Max != 9 || s.Repeats != 5 {
+		t.Errorf("summarize = %+v", s)
+	}
+	if got, want := s.Spread(), 0.2/2.2; math.Abs(got-want) > 1e-15 {
+		t.Errorf("spread %v, want %v", got, want)
+	}
+	if s := summarize([]float64{2, 1}); s.Median != 1.5 || s.Q1 != 1 || s.Q3 != 2 {
+		t.Errorf("two repeats: %+v", s)
+	}
+}

@@ -51,9 +51,12 @@ func newBatch(n int) *batch {
 	return b
 }
 
-// stats are the repeats of one figure.
+// stats are the repeats of one figure: their median, quartiles (by nearest rank: with 5
+// repeats the 2nd and 4th smallest) and extremes.
 type stats struct {
 	Median  float64 `json:"median"`
+	Q1      float64 `json:"q1"`
+	Q3      float64 `json:"q3"`
 	Min     float64 `json:"min"`
 	Max     float64 `json:"max"`
 	Repeats int     `json:"repeats"`
@@ -66,11 +69,13 @@ func summarize(xs []float64) stats {
 	if len(s)%2 == 0 {
 		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
-	return stats{Median: m, Min: s[0], Max: s[len(s)-1], Repeats: len(s)}
+	q := (len(s) - 1) / 4
+	return stats{Median: m, Q1: s[q], Q3: s[len(s)-1-q], Min: s[0], Max: s[len(s)-1], Repeats: len(s)}
 }
 
-// Spread is half the range of the repeats relative to their median.
-func (s stats) Spread() float64 { return (s.Max - s.Min) / (2 * s.Median) }
+// Spread is half the interquartile range of the repeats relative to their median: robust to
+// one repeat slowed by other work on the machine.
+func (s stats) Spread() float64 { return (s.Q3 - s.Q1) / (2 * s.Median) }
 
 // point is a kernel's figures at one n.
 type point struct {
@@ -219,7 +224,7 @@ func probe(k kernel) (point, error) {
 		return point{}, err
 	}
 	t := min(time.Since(t0), first).Seconds()
-	return point{N: probeN, Seconds: stats{Median: t, Min: t, Max: t, Repeats: 1}, Calls: 1, Bytes: bytes, probe: true}, nil
+	return point{N: probeN, Seconds: summarize([]float64{t}), Calls: 1, Bytes: bytes, probe: true}, nil
 }
 
 // probed says " in a probe" for the figures of a probe.

@@ -117,6 +117,9 @@ func (r *report) markdown(prefix string) string {
 	w("| machine | %s, %d CPUs, %s |\n", e.CPU, e.NumCPU, e.OS)
 	w("| Go | %s, GOMAXPROCS=%d |\n", e.GoVersion, e.GOMAXPROCS)
 	w("| BLAS | %s |\n", e.BLAS)
+	if e.Revision != "" {
+		w("| rocops commit | %s |\n", e.Revision)
+	}
 	if e.LoadStart != nil && e.LoadEnd != nil {
 		w("| load average (1, 5, 15 min) | %.2f %.2f %.2f at the start, %.2f %.2f %.2f at the end |\n",
 			e.LoadStart[0], e.LoadStart[1], e.LoadStart[2], e.LoadEnd[0], e.LoadEnd[1], e.LoadEnd[2])
@@ -128,7 +131,8 @@ func (r *report) markdown(prefix string) string {
 		w("repeats, are what to read.\n\n")
 	}
 	w("Every time is the median of %d repeats, each timing enough calls to last at least %v, and\n", s.Repeats, s.MinTime)
-	w("±p%% is the spread: half the range of the repeats over the median. The repeats of all kernels\n")
+	w("±p%% is the spread: half the interquartile range of the repeats over the median (the JSON also\n")
+	w("has the extremes). The repeats of all kernels\n")
 	w("at one n are interleaved, and every ratio divides two medians of this run. A kernel whose next\n")
 	w("size would need more than %s per call or %s of heap (predicted from its last size) is\n",
 		fmtSeconds(s.TimeBudget.Seconds()), fmtBytes(float64(s.MemBudget)))
@@ -313,7 +317,8 @@ func (r *report) memorySection(b *strings.Builder, h string) {
 	w("Heap allocated by building a kernel (its graph, for the graph kernels) and running it once\n")
 	w("after two full collections (which empty the scratch pools), from `runtime.MemStats.TotalAlloc`:\n")
 	w("an upper bound on the extra heap the call holds at its peak. The growth exponent is the\n")
-	w("log-log slope of those bytes against n from n = 2^14 on: 1 is O(n), 2 is one number per pair.\n\n")
+	w("log-log slope of those bytes against n from n = 2^14 on (over all sizes when fewer than two\n")
+	w("are that large): 1 is O(n), 2 is one number per pair.\n\n")
 	w("| kernel | largest n run | allocated | bytes per score | growth exponent |\n|---|---:|---:|---:|---:|\n")
 	for _, s := range r.Kernels {
 		if len(s.Points) == 0 {

@@ -44,7 +44,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -175,10 +174,10 @@ type checkpoint struct {
 	Epoch       int     `json:"epoch"`
 	SevereMass  float64 `json:"severe_mass"`
 	Drift       float64 `json:"drift"`
-	DriftZ      float64 `json:"drift_z"` // drift / sqrt(BatchVariance(16, 16))
-	FirstOrder  float64 `json:"first_order_share"`
-	SplitSlope  float64 `json:"split_slope"` // least-squares slope of log BatchVariance(B, B), B = 4…64
-	Slope       float64 `json:"slope"`       // diagnose.BatchSlope
+	DriftZ      float64 `json:"drift_z"`           // drift / sqrt(BatchVariance(16, 16))
+	FirstOrder  float64 `json:"first_order_share"` // at B₊ = B₋ = 16
+	SplitSlope  float64 `json:"split_slope"`       // least-squares slope of log BatchVariance(B, B), B = 4…64
+	Slope       float64 `json:"slope"`             // diagnose.BatchSlope
 	SlopeStderr float64 `json:"slope_stderr"`
 }
 
@@ -328,15 +327,9 @@ func prepare(ds *data.Dataset, seed uint64) (*split, error) {
 			return nil, err
 		}
 	}
-	// Checkpoint sets: disjoint random rows of the training part.
-	rng := rand.New(rand.NewPCG(seed, 0x636b7074)) // "ckpt"
-	perm := rng.Perm(sp.train.Rows)
-	nSel := min(256, sp.train.Rows/4)
-	nPool := min(1024, sp.train.Rows-nSel)
-	if sp.sel, err = sp.train.Subset(perm[:nSel]); err != nil {
-		return nil, err
-	}
-	if sp.pool, err = sp.train.Subset(perm[nSel : nSel+nPool]); err != nil {
+	// Checkpoint sets: the trainer's own selection batch and logging pool for this seed, so
+	// that the checkpoints measure along the direction History.Diagnoses uses.
+	if sp.sel, sp.pool, err = train.DiagnosticSets(sp.train, train.Diagnose{Seed: seed}); err != nil {
 		return nil, err
 	}
 	return sp, nil
