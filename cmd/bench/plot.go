@@ -46,7 +46,7 @@ func (r *report) kernelCurve(name, label string, st lineStyle) curve {
 	c := curve{label: label, style: st}
 	if s := r.kernel(name); s != nil {
 		for _, p := range s.Points {
-			c.xys = append(c.xys, plotter.XY{X: float64(p.N), Y: p.Seconds.Median})
+			c.xys = append(c.xys, plotter.XY{X: float64(p.N), Y: r.time(p).Median})
 		}
 		if s.Stopped != "" && label != "" {
 			c.label += fmt.Sprintf(" (stopped at %s)", fmtN(s.StoppedAt))
