@@ -210,7 +210,6 @@ func TestRecall(t *testing.T) {
 	require.Contains(t, stdout, "validation TNR@TPR=0.8")
 }
 
-
 // A diverging run is reported on stderr and fails the command, but the other runs are still
 // trained and reported; a diverging learning rate does not stop its run when another works.
 func TestFailedRunsDoNotLoseTheOthers(t *testing.T) {
