@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/atomicfile"
 )
 
 // Errors of Load and Read, each wrapped with the details. Load and Read leave the model
@@ -76,7 +78,7 @@ func Save(path string, m Model) error {
 	if err != nil {
 		return err
 	}
-	err = writeAtomic(path, func(w io.Writer) error {
+	err = atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

@@ -16,6 +16,8 @@ import (
 	"testing/iotest"
 
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/atomicfile"
 )
 
 func newMLP(t *testing.T, cfg MLPConfig) *MLP {
@@ -283,7 +285,7 @@ func TestReadRejectsOtherModels(t *testing.T) {
 		{"other activation", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Activation: Tanh}) }, ErrArchitecture, "activation=tanh"},
 		{"float32 model", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Dtype: tensor.Float32}) }, ErrDtype, "float64 parameters"},
 		{"model without description", saved, func() Model { return plainModel{newMLP(t, MLPConfig{In: 4, Hidden: []int{5}})} }, ErrArchitecture, `model is ""`},
-		{"linear into MLP without hidden layers", encoded(t, linear), func() Model { return newMLP(t, MLPConfig{In: 4}) }, ErrArchitecture, "Linear(in=4)"},
+		{"linear into a wider linear", encoded(t, linear), func() Model { return newMLP(t, MLPConfig{In: 5}) }, ErrShape, "has shape (4, 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, tc.target, tc.want)
@@ -385,7 +387,7 @@ func TestInterruptedSaveKeepsOldCheckpoint(t *testing.T) {
 			if err := Save(path, old); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteFileAtomic(path, tc.write); !errors.Is(err, errDisk) {
+			if err := atomicfile.Write(path, tc.write); !errors.Is(err, errDisk) {
 				t.Fatalf("error %v, want the injected failure", err)
 			}
 			cfg.Seed = 3
@@ -453,26 +455,22 @@ type failingWriter struct{ err error }
 
 func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }
 
-// WriteFileAtomic replaces a file with the new content, readable by all, and leaves no
-// temporary file behind.
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "side.json")
-	for _, content := range []string{"first\n", "second, longer\n"} {
-		err := WriteFileAtomic(path, func(w io.Writer) error {
-			_, err := io.WriteString(w, content)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != content {
-			t.Fatalf("read %q, %v; want %q", got, err, content)
-		}
-		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o644 {
-			t.Fatalf("mode %v, %v; want 0644", info.Mode().Perm(), err)
-		}
-		assertOnlyFile(t, dir, "side.json")
+// Linear is the MLP without hidden layers: the same parameters for the same seed, and a
+// checkpoint of either loads into the other.
+func TestLinearIsTheMLPWithoutHiddenLayers(t *testing.T) {
+	lin, err := NewLinear(LinearConfig{In: 4, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mlp := newMLP(t, MLPConfig{In: 4, Seed: 9})
+	if !bytes.Equal(encoded(t, lin), encoded(t, mlp)) {
+		t.Fatal("NewLinear and NewMLP without hidden layers encode differently")
+	}
+	other := newMLP(t, MLPConfig{In: 4, Seed: 10})
+	if err := Read(bytes.NewReader(encoded(t, lin)), other); err != nil {
+		t.Fatalf("a Linear checkpoint does not load into an MLP without hidden layers: %v", err)
+	}
+	if !bytes.Equal(encoded(t, other), encoded(t, lin)) {
+		t.Fatal("the loaded MLP differs from the saved Linear")
 	}
 }

@@ -1,10 +1,6 @@
 package nn
 
-import (
-	"fmt"
-
-	"gorgonia.org/tensor"
-)
+import "gorgonia.org/tensor"
 
 // LinearConfig configures a linear scorer. The zero value of every field but In is a default.
 type LinearConfig struct {
@@ -15,18 +11,13 @@ type LinearConfig struct {
 }
 
 // Linear is the linear scorer s = x·w + b (logistic regression when trained with
-// cross-entropy). Its parameters are "layer0.weight", of shape (n, 1), and "layer0.bias", of
-// shape (1).
-type Linear struct{ network }
+// cross-entropy): an [MLP] without hidden layers, under the name users look for. Its
+// parameters are "layer0.weight", of shape (n, 1), and "layer0.bias", of shape (1).
+// NewLinear(LinearConfig{In: n, Seed: s}) and NewMLP(MLPConfig{In: n, Seed: s}) build the same
+// network with the same parameters, and a checkpoint of either loads into the other.
+type Linear = MLP
 
 // NewLinear returns an initialised linear scorer, or an error wrapping ErrConfig.
 func NewLinear(cfg LinearConfig) (*Linear, error) {
-	n, err := newNetwork(cfg.In, nil, Identity, cfg.Init, cfg.Seed, cfg.Dtype)
-	if err != nil {
-		return nil, err
-	}
-	return &Linear{*n}, nil
+	return NewMLP(MLPConfig{In: cfg.In, Init: cfg.Init, Seed: cfg.Seed, Dtype: cfg.Dtype})
 }
-
-// Architecture describes the model, as in "Linear(in=30)".
-func (l *Linear) Architecture() string { return fmt.Sprintf("Linear(in=%d)", l.in) }

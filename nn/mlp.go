@@ -35,7 +35,11 @@ func NewMLP(cfg MLPConfig) (*MLP, error) {
 	return &MLP{network: *n, hidden: append([]int(nil), cfg.Hidden...), act: cfg.Activation}, nil
 }
 
-// Architecture describes the model, as in "MLP(in=30, hidden=[64 32], activation=relu)".
+// Architecture describes the model, as in "MLP(in=30, hidden=[64 32], activation=relu)", or
+// "Linear(in=30)" without hidden layers, where the activation plays no part.
 func (m *MLP) Architecture() string {
+	if len(m.hidden) == 0 {
+		return fmt.Sprintf("Linear(in=%d)", m.in)
+	}
 	return fmt.Sprintf("MLP(in=%d, hidden=%v, activation=%v)", m.in, m.hidden, m.act)
 }

@@ -47,9 +47,7 @@ type passRunner interface {
 func NewPass(m Model, rows int) (*Pass, error) {
 	var n *network
 	switch m := m.(type) {
-	case *Linear:
-		n = &m.network
-	case *MLP:
+	case *MLP: // and *Linear, the same type
 		n = &m.network
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
@@ -137,6 +135,7 @@ type blasOf[T floats.Float] struct {
 type passOf[T floats.Float] struct {
 	rows   int
 	x      []T
+	ones   []T // B ones, to sum columns with a matrix–vector product
 	layers []passLayer[T]
 	blas   blasOf[T]
 }
@@ -152,7 +151,10 @@ type passLayer[T floats.Float] struct {
 }
 
 func newPassOf[T floats.Float](n *network, rows int, x []T, grads []*tensor.Dense, bl blasOf[T], data func(*tensor.Dense) []T) *passOf[T] {
-	p := &passOf[T]{rows: rows, x: x, blas: bl, layers: make([]passLayer[T], len(n.layers))}
+	p := &passOf[T]{rows: rows, x: x, blas: bl, ones: make([]T, rows), layers: make([]passLayer[T], len(n.layers))}
+	for i := range p.ones {
+		p.ones[i] = 1
+	}
 	in := n.in
 	for k, l := range n.layers {
 		out := l.weight.Shape()[1]
@@ -217,12 +219,7 @@ func (p *passOf[T]) backward(dscores []float64) {
 		} else {
 			p.blas.gemm(blas.Trans, blas.NoTrans, l.in, l.out, p.rows, 1, src, l.in, l.dz, l.out, 0, l.dw, l.out)
 		}
-		clear(l.db)
-		for r := range p.rows {
-			for j, d := range l.dz[r*l.out : (r+1)*l.out] {
-				l.db[j] += d
-			}
-		}
+		p.blas.gemv(blas.Trans, p.rows, l.out, 1, l.dz, l.out, p.ones, 1, 0, l.db, 1) // column sums
 		if k == 0 {
 			break // no gradient for the input rows
 		}

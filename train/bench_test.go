@@ -5,10 +5,13 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/internal/cputime"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train/data"
 )
 
 // BenchmarkStep times one training step — forward, backward and Adam update — of an MLP
@@ -48,22 +51,7 @@ func BenchmarkStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.close()
-			init, err := nn.Snapshot(m)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				if err := nn.Restore(m, init); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				if _, err := st.run(ds, idx); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchSteps(b, m, st, ds, idx)
 		})
 	}
 }
@@ -91,22 +79,7 @@ func BenchmarkGraphStep(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer st.close()
-		init, err := nn.Snapshot(m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
-			b.StopTimer()
-			if err := nn.Restore(m, init); err != nil {
-				b.Fatal(err)
-			}
-			b.StartTimer()
-			if _, err := st.run(ds, idx); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchSteps(b, m, st, ds, idx)
 	})
 }
 
@@ -146,6 +119,7 @@ func BenchmarkStepMatMuls(b *testing.B) {
 	}
 	dh, dw0, dw1 := make([]float64, rows*hid), make([]float64, in*hid), make([]float64, hid)
 	b.ReportAllocs()
+	stop := cputime.Report(b)
 	for b.Loop() {
 		bl.Dgemm(blas.NoTrans, blas.NoTrans, rows, hid, in, 1, x, in, w0, hid, 0, h, hid)
 		bl.Dgemv(blas.NoTrans, rows, hid, 1, h, hid, w1, 1, 0, s, 1)
@@ -154,4 +128,53 @@ func BenchmarkStepMatMuls(b *testing.B) {
 		bl.Dger(rows, hid, 1, d, 1, w1, 1, dh, hid)
 		bl.Dgemm(blas.Trans, blas.NoTrans, in, hid, rows, 1, x, in, dz, hid, 0, dw0, hid)
 	}
+	stop()
+}
+
+// BenchmarkStepDtype is BenchmarkStep/loss=ce for a float64 and a float32 model, to compare
+// the two training paths.
+func BenchmarkStepDtype(b *testing.B) {
+	const batch, in = 1024, 30
+	ds := blobs(b, 4*batch, in, 0.1, 1, 1)
+	idx := make([]int, batch)
+	for i := range idx {
+		idx[i] = i
+	}
+	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+		b.Run("dtype="+dt.String(), func(b *testing.B) {
+			m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1, Dtype: dt})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := newStep(m, CrossEntropy{}, batch, in, Config{Optimizer: Adam, LearningRate: 1e-3})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.close()
+			benchSteps(b, m, st, ds, idx)
+		})
+	}
+}
+
+// benchSteps times st.run on the rows idx of ds, restoring m's initial weights with the timer
+// stopped before every step, and reports allocations and processor time per step.
+func benchSteps(b *testing.B, m nn.Model, st step, ds *data.Dataset, idx []int) {
+	init, err := nn.Snapshot(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	stop := cputime.Report(b)
+	for range b.N {
+		b.StopTimer()
+		if err := nn.Restore(m, init); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := st.run(ds, idx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stop()
 }

@@ -45,10 +45,15 @@ func (l KDE) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 }
 
 func (l KDE) String() string {
+	point := fmt.Sprintf("alpha=%g", l.Config.Alpha)
 	if l.Config.Recall != 0 {
-		return fmt.Sprintf("kde(recall=%g, v0=%g, v1=%g)", l.Config.Recall, l.Config.V0, l.Config.V1)
+		point = fmt.Sprintf("recall=%g", l.Config.Recall)
 	}
-	return fmt.Sprintf("kde(alpha=%g, v0=%g, v1=%g)", l.Config.Alpha, l.Config.V0, l.Config.V1)
+	tail := ""
+	if l.Config.Tail {
+		tail = ", tail"
+	}
+	return fmt.Sprintf("kde(%s, v0=%g, v1=%g%s)", point, l.Config.V0, l.Config.V1, tail)
 }
 
 // Pairwise is a pairwise AUC surrogate (package pairwise), the mean of ℓ(f_pos − f_neg) over
@@ -60,7 +65,28 @@ func (l Pairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	return pairwise.Loss(scores, labels, l.Config)
 }
 
-func (l Pairwise) String() string { return l.Config.Surrogate.String() }
+// String names the surrogate and every setting that changes the loss, as in
+// "sqhinge(margin=1, pairs=all)" or "logistic(pairs=4096, seed=7)": the margin of the
+// surrogates that have one (0 shown as the default 1), and the number of sampled pairs with
+// their seed.
+func (l Pairwise) String() string {
+	c := l.Config
+	var parts []string
+	switch c.Surrogate {
+	case pairwise.Square, pairwise.Hinge, pairwise.SquaredHinge:
+		m := c.Margin
+		if m == 0 {
+			m = 1
+		}
+		parts = append(parts, fmt.Sprintf("margin=%g", m))
+	}
+	if c.Pairs == 0 {
+		parts = append(parts, "pairs=all")
+	} else {
+		parts = append(parts, fmt.Sprintf("pairs=%d", c.Pairs), fmt.Sprintf("seed=%d", c.Seed))
+	}
+	return fmt.Sprintf("%v(%s)", c.Surrogate, strings.Join(parts, ", "))
+}
 
 // Term is one weighted part of a Weighted loss.
 type Term struct {

@@ -78,12 +78,15 @@ func TestParseLoss(t *testing.T) {
 	for _, name := range LossNames {
 		l, err := ParseLoss(name, 0.1)
 		require.NoError(t, err, name)
-		if name == "kde" {
-			require.Equal(t, "kde(alpha=0.1, v0=0, v1=0)", l.String())
-		} else {
-			require.Equal(t, name, l.String())
-		}
+		want := map[string]string{
+			"ce": "ce", "kde": "kde(alpha=0.1, v0=0, v1=0)", "logistic": "logistic(pairs=all)",
+			"exp": "exp(pairs=all)", "square": "square(margin=1, pairs=all)",
+			"hinge": "hinge(margin=1, pairs=all)", "sqhinge": "sqhinge(margin=1, pairs=all)",
+		}[name]
+		require.Equal(t, want, l.String())
 	}
+	sampled := Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: 0.5, Pairs: 64, Seed: 3}}
+	require.Equal(t, "hinge(margin=0.5, pairs=64, seed=3)", sampled.String())
 	_, err := ParseLoss("kde", 1)
 	require.Error(t, err)
 	_, err = ParseLoss("focal", 0.1)

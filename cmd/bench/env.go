@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"time"
@@ -19,6 +21,7 @@ type env struct {
 	GOMAXPROCS int       `json:"gomaxprocs"`
 	GoVersion  string    `json:"go_version"`
 	BLAS       string    `json:"blas"`
+	Revision   string    `json:"revision,omitempty"` // the module's git commit, "+dirty" with local changes
 	Command    string    `json:"command"`
 	Start      time.Time `json:"start"`
 	Duration   float64   `json:"duration_s"`
@@ -35,6 +38,7 @@ func environment(args []string) env {
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 		GoVersion:  runtime.Version(),
 		BLAS:       blasName(),
+		Revision:   revision(),
 		Command:    strings.TrimSpace("go run ./cmd/bench " + strings.Join(args, " ")),
 		Start:      time.Now().UTC(),
 		LoadStart:  loadAverage(),
@@ -53,6 +57,20 @@ func (e env) loaded() bool {
 	limit := float64(e.NumCPU) / 2
 	return (len(e.LoadStart) > 0 && e.LoadStart[0] > limit) ||
 		(len(e.LoadEnd) > 0 && e.LoadEnd[0] > limit+float64(e.GOMAXPROCS))
+}
+
+// revision is the git commit of the working tree, with "+dirty" when it has uncommitted
+// changes; "" when git cannot tell (no git, or not a clone).
+func revision() string {
+	out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		rev += "+dirty"
+	}
+	return rev
 }
 
 // blasName names the BLAS Gorgonia's matrix products go through.

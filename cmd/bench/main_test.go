@@ -73,6 +73,9 @@ func checkFigures(t *testing.T, rep *report) {
 				p.Seconds.Repeats != 2 || p.Bytes <= 0 {
 				t.Errorf("%s at n = %d: bad figures %+v", k.Name, p.N, p)
 			}
+			if cpuAvailable() && (p.CPU == nil || p.CPU.Repeats != 2 || p.CPU.Median < 0) {
+				t.Errorf("%s at n = %d: processor time %+v", k.Name, p.N, p.CPU)
+			}
 		}
 	}
 	// The KDE and pairwise baselines, the two floors.
@@ -83,7 +86,7 @@ func checkFigures(t *testing.T, rep *report) {
 	// Every training loss and the floor at both batch sizes.
 	for _, b := range []int{32, 64} {
 		for _, l := range append(lossNames(), matmulFloor) {
-			tp, ok := rep.step(l, b)
+			tp, ok := rep.training(l, b)
 			if !ok {
 				t.Errorf("training %s at batch %d missing", l, b)
 				continue
@@ -154,7 +157,7 @@ func checkOutputs(t *testing.T, out, doc, before, after string) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-n", "2^5..2^3"}, {"-n", "12"}, {"-n", "64,32"}, {"-n", "x"}, {"-repeats", "-1"},
-		{"-mem-budget", "0"}, {"-doc", "x.md"}, {"stray"},
+		{"-mem-budget", "0"}, {"-doc", "x.md"}, {"stray"}, {"-clock", "sundial"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if err := run(args, &stdout, &stderr); err == nil {
@@ -187,9 +190,13 @@ func TestBudgetsStopBaselines(t *testing.T) {
 		{"-time-budget", "1ns", "would take"},
 		{"-mem-budget", "1e-9", "would allocate"},
 	} {
+		clk := "wall"
+		if tc.flag == "-mem-budget" && cpuAvailable() {
+			clk = "cpu" // and the report on processor time
+		}
 		t.Run(tc.flag, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			args := []string{"-quick", "-n", "64,128", "-batch", "32", "-repeats", "1", "-min", "1ms", "-json", tc.flag, tc.value}
+			args := []string{"-quick", "-n", "64,128", "-batch", "32", "-repeats", "1", "-min", "1ms", "-json", "-clock", clk, tc.flag, tc.value}
 			if err := run(args, &stdout, &stderr); err != nil {
 				t.Fatal(err)
 			}
@@ -214,6 +221,9 @@ func TestBudgetsStopBaselines(t *testing.T) {
 				if !strings.Contains(rep.markdown(""), "| "+k.Name+" | 2^7 | one call "+tc.why) {
 					t.Errorf("the report does not say why %s stopped", k.Name)
 				}
+			}
+			if clk == "cpu" && !strings.Contains(rep.markdown(""), "**processor time**") {
+				t.Errorf("the report does not say its times are processor time")
 			}
 		})
 	}

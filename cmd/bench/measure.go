@@ -73,6 +73,15 @@ func summarize(xs []float64) stats {
 	return stats{Median: m, Q1: s[q], Q3: s[len(s)-1-q], Min: s[0], Max: s[len(s)-1], Repeats: len(s)}
 }
 
+// summarizeCPU summarizes processor times: nil unless every one of the repeats has one.
+func summarizeCPU(xs []float64, repeats int) *stats {
+	if len(xs) == 0 || len(xs) != repeats {
+		return nil
+	}
+	s := summarize(xs)
+	return &s
+}
+
 // Spread is half the interquartile range of the repeats relative to their median: robust to
 // one repeat slowed by other work on the machine.
 func (s stats) Spread() float64 { return (s.Q3 - s.Q1) / (2 * s.Median) }
@@ -80,8 +89,11 @@ func (s stats) Spread() float64 { return (s.Q3 - s.Q1) / (2 * s.Median) }
 // point is a kernel's figures at one n.
 type point struct {
 	N       int   `json:"n"`
-	Seconds stats `json:"seconds"` // per call
-	Calls   int   `json:"calls"`   // calls timed per repeat
+	Seconds stats `json:"seconds"` // wall time per call
+	// CPU is the processor time per call, summed over the process's threads; nil where the
+	// platform does not report it.
+	CPU   *stats `json:"cpu_seconds,omitempty"`
+	Calls int    `json:"calls"` // calls timed per repeat
 	// Bytes is the heap allocated by building the kernel and running one cold call after a
 	// full collection: an upper bound on the heap the call needs at its peak.
 	Bytes int64 `json:"bytes"`
@@ -127,6 +139,7 @@ func measureKernels(rep *report, prog *progress) error {
 			call  func() error
 			calls int
 			times []float64
+			cpu   []float64 // nil unless the platform reports processor time
 			bytes int64
 		}
 		var act []*active
@@ -171,18 +184,23 @@ func measureKernels(rep *report, prog *progress) error {
 			for _, a := range act {
 				prog.line(fmt.Sprintf("size %d/%d (n = %d): repeat %d/%d of %s", si+1, len(s.Sizes), n, r+1, s.Repeats, ks[a.i].Name))
 				runtime.GC() // start every repeat with a clean heap, so that none pays for another's garbage
-				t0 := time.Now()
+				w := startWatch()
 				for range a.calls {
 					if err := a.call(); err != nil {
 						return fmt.Errorf("%s at n = %d: %w", ks[a.i].Name, n, err)
 					}
 				}
-				a.times = append(a.times, time.Since(t0).Seconds()/float64(a.calls))
+				wall, cpu, ok := w.elapsed()
+				a.times = append(a.times, wall/float64(a.calls))
+				if ok {
+					a.cpu = append(a.cpu, cpu/float64(a.calls))
+				}
 			}
 		}
 		for _, a := range act {
 			sr := rep.Kernels[a.i]
-			sr.Points = append(sr.Points, point{N: n, Seconds: summarize(a.times), Calls: a.calls, Bytes: a.bytes})
+			sr.Points = append(sr.Points, point{N: n, Seconds: summarize(a.times), CPU: summarizeCPU(a.cpu, s.Repeats),
+				Calls: a.calls, Bytes: a.bytes})
 			last[a.i] = &sr.Points[len(sr.Points)-1]
 		}
 	}

@@ -46,9 +46,9 @@ func (r *report) kernelCurve(name, label string, st lineStyle) curve {
 	c := curve{label: label, style: st}
 	if s := r.kernel(name); s != nil {
 		for _, p := range s.Points {
-			c.xys = append(c.xys, plotter.XY{X: float64(p.N), Y: p.Seconds.Median})
+			c.xys = append(c.xys, plotter.XY{X: float64(p.N), Y: r.time(p).Median})
 		}
-		if s.Stopped != "" {
+		if s.Stopped != "" && label != "" {
 			c.label += fmt.Sprintf(" (stopped at %s)", fmtN(s.StoppedAt))
 		}
 	}
@@ -73,7 +73,7 @@ func writePlots(r *report, dir string) error {
 	// One panel per surrogate, and a legend in the sixth.
 	styles := []lineStyle{{blue, nil}, {green, nil}, {orange, nil}, {red, dashed}, {grey, dotted}}
 	names := []string{"pairwise.Gradient, all pairs", "pairwise.Loss graph, fwd+bwd", "pairwise.Gradient, 4n sampled pairs",
-		"naive graph, |B1|×|B0| matrix", "floor: sort of n float64s"}
+		"naive graph, |B1|×|B0| matrix, up to its budget", "floor: sort of n float64s"}
 	panels := [][]*plot.Plot{make([]*plot.Plot, 3), make([]*plot.Plot, 3)}
 	for i, s := range pairwise.Surrogates() {
 		p := "pairwise/" + s.String()

@@ -27,6 +27,22 @@ type ratio struct {
 	Value float64 `json:"value"`
 }
 
+// time returns the figure of p on the report's clock.
+func (r *report) time(p point) stats {
+	if r.Settings.Clock == cpuClock && p.CPU != nil {
+		return *p.CPU
+	}
+	return p.Seconds
+}
+
+// step returns the step time of t on the report's clock.
+func (r *report) step(t throughput) stats {
+	if r.Settings.Clock == cpuClock && t.StepCPU != nil {
+		return *t.StepCPU
+	}
+	return t.StepSeconds
+}
+
 func (r *report) kernel(name string) *series {
 	for _, s := range r.Kernels {
 		if s.Name == name {
@@ -63,7 +79,7 @@ func (r *report) computeRatios() {
 		}
 		for _, p := range num.Points {
 			if q, ok := den.at(p.N); ok {
-				r.Ratios = append(r.Ratios, ratio{Num: nd[0], Den: nd[1], N: p.N, Value: p.Seconds.Median / q.Seconds.Median})
+				r.Ratios = append(r.Ratios, ratio{Num: nd[0], Den: nd[1], N: p.N, Value: r.time(p).Median / r.time(q).Median})
 			}
 		}
 	}
@@ -72,15 +88,15 @@ func (r *report) computeRatios() {
 			continue
 		}
 		for _, den := range []string{"ce", matmulFloor} {
-			if d, ok := r.step(den, t.Batch); ok && den != t.Loss {
+			if d, ok := r.training(den, t.Batch); ok && den != t.Loss {
 				r.Ratios = append(r.Ratios, ratio{Num: "train/" + t.Loss, Den: "train/" + den, N: t.Batch,
-					Value: t.StepSeconds.Median / d.StepSeconds.Median})
+					Value: r.step(t).Median / r.step(d).Median})
 			}
 		}
 	}
 }
 
-func (r *report) step(loss string, batch int) (throughput, bool) {
+func (r *report) training(loss string, batch int) (throughput, bool) {
 	for _, t := range r.Training {
 		if t.Loss == loss && t.Batch == batch {
 			return t, true
@@ -117,6 +133,9 @@ func (r *report) markdown(prefix string) string {
 	w("| machine | %s, %d CPUs, %s |\n", e.CPU, e.NumCPU, e.OS)
 	w("| Go | %s, GOMAXPROCS=%d |\n", e.GoVersion, e.GOMAXPROCS)
 	w("| BLAS | %s |\n", e.BLAS)
+	if e.Revision != "" {
+		w("| rocops commit | %s |\n", e.Revision)
+	}
 	if e.LoadStart != nil && e.LoadEnd != nil {
 		w("| load average (1, 5, 15 min) | %.2f %.2f %.2f at the start, %.2f %.2f %.2f at the end |\n",
 			e.LoadStart[0], e.LoadStart[1], e.LoadStart[2], e.LoadEnd[0], e.LoadEnd[1], e.LoadEnd[2])
@@ -127,7 +146,13 @@ func (r *report) markdown(prefix string) string {
 		w("times are inflated and noisy; the ratios, taken between kernels measured in the same interleaved\n")
 		w("repeats, are what to read.\n\n")
 	}
-	w("Every time is the median of %d repeats, each timing enough calls to last at least %v, and\n", s.Repeats, s.MinTime)
+	if s.Clock == cpuClock {
+		w("Every time is **processor time** (`-clock cpu`): the process's user and system time, summed\n")
+		w("over its threads, so a kernel spread over two cores counts both; the JSON also has wall time.\n")
+	} else {
+		w("Every time is wall time (the JSON also has the processor time of each figure).\n")
+	}
+	w("Each is the median of %d repeats, each timing enough calls to last at least %v, and\n", s.Repeats, s.MinTime)
 	w("±p%% is the spread: half the interquartile range of the repeats over the median (the JSON also\n")
 	w("has the extremes). The repeats of all kernels\n")
 	w("at one n are interleaved, and every ratio divides two medians of this run. A kernel whose next\n")
@@ -197,7 +222,7 @@ func (r *report) timeCol(head, kernel string) column {
 	return column{head, func(n int) string {
 		if s := r.kernel(kernel); s != nil {
 			if p, ok := s.at(n); ok {
-				return fmtStats(p.Seconds)
+				return fmtStats(r.time(p))
 			}
 		}
 		return "—"
@@ -245,7 +270,7 @@ func (r *report) trainingSection(b *strings.Builder, h, prefix string) {
 	w("|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, batch := range r.Settings.Batches {
 		for _, l := range append(lossNames(), matmulFloor) {
-			t, ok := r.step(l, batch)
+			t, ok := r.training(l, batch)
 			if !ok {
 				continue
 			}
@@ -258,7 +283,7 @@ func (r *report) trainingSection(b *strings.Builder, h, prefix string) {
 			if v, ok := r.ratio("train/"+l, "train/"+matmulFloor, batch); ok {
 				fl = fmtRatio(v)
 			}
-			w("| %s | %d | %d | %s | %s | %s | %s |\n", l, batch, t.Steps, fmtCount(t.ExamplesPerSecond), fmtStats(t.StepSeconds), ce, fl)
+			w("| %s | %d | %d | %s | %s | %s | %s |\n", l, batch, t.Steps, fmtCount(t.ExamplesPerSecond), fmtStats(r.step(t)), ce, fl)
 		}
 	}
 	w("\n")

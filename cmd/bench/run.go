@@ -26,6 +26,7 @@ type settings struct {
 	// batch of b rows, at least 4.
 	EpochRows int    `json:"epoch_rows"`
 	Quick     bool   `json:"quick"`
+	Clock     clock  `json:"clock"` // the clock of the report's tables, plots and ratios
 	Out       string `json:"-"`
 	Doc       string `json:"-"`
 	JSON      bool   `json:"-"`
@@ -50,6 +51,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 	out := fs.String("out", "", "directory for README.md, figures.json and the PNG plots")
 	doc := fs.String("doc", "", "Markdown file whose part between the cmd/bench markers is replaced by the report (needs -out)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output")
+	clk := fs.String("clock", string(wallClock), "what the report's times are: wall (time waited) or cpu (processor time of the process, summed over threads: steadier on a shared machine); both are always measured")
 	if err := fs.Parse(args); err != nil {
 		return settings{}, err
 	}
@@ -57,7 +59,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 		return settings{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	s := settings{Quick: *quick, Repeats: *repeats, MinTime: *minTime, TimeBudget: *timeBudget,
-		MemBudget: int64(*memBudget * (1 << 30)), Out: *out, Doc: *doc, JSON: *asJSON}
+		MemBudget: int64(*memBudget * (1 << 30)), Out: *out, Doc: *doc, JSON: *asJSON, Clock: clock(*clk)}
 	if *sizes == "" {
 		*sizes = defaultSizes
 		if s.Quick {
@@ -94,6 +96,10 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 		return settings{}, errors.New("-min and -time-budget must be positive")
 	case !(*memBudget > 0) || math.IsInf(*memBudget, 0):
 		return settings{}, fmt.Errorf("-mem-budget must be a positive number of GiB, got %v", *memBudget)
+	case s.Clock != wallClock && s.Clock != cpuClock:
+		return settings{}, fmt.Errorf("-clock must be wall or cpu, got %q", s.Clock)
+	case s.Clock == cpuClock && !cpuAvailable():
+		return settings{}, errors.New("-clock cpu: this platform reports no processor time")
 	case s.Doc != "" && s.Out == "":
 		return settings{}, errors.New("-doc needs -out: the report links the plots written there")
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
-	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gorgonia.org/gorgonia"
@@ -48,9 +47,11 @@ type throughput struct {
 	Loss  string `json:"loss"`
 	Batch int    `json:"batch"`
 	Steps int    `json:"steps"` // steps per timed epoch
-	// StepSeconds is the time of one step: a timed epoch's time divided by its steps.
-	StepSeconds stats `json:"step_seconds"`
-	// ExamplesPerSecond is Batch divided by the median step time.
+	// StepSeconds is the wall time of one step: a timed epoch's divided by its steps; StepCPU
+	// the processor time (nil where the platform does not report it).
+	StepSeconds stats  `json:"step_seconds"`
+	StepCPU     *stats `json:"step_cpu_seconds,omitempty"`
+	// ExamplesPerSecond is Batch divided by the median step time of the report's clock.
 	ExamplesPerSecond float64 `json:"examples_per_second"`
 }
 
@@ -66,7 +67,8 @@ func measureTraining(rep *report, prog *progress) error {
 		batch int
 		steps int
 		times []float64
-		run   func() (time.Duration, error)
+		cpu   []float64
+		run   func() (wall, cpu float64, cpuOK bool, err error)
 	}
 	var cells []*cell
 	for _, b := range s.Batches {
@@ -76,32 +78,37 @@ func measureTraining(rep *report, prog *progress) error {
 			return err
 		}
 		for _, l := range losses {
-			cells = append(cells, &cell{loss: l.Name, batch: b, steps: steps, run: func() (time.Duration, error) { return timedEpoch(ds, l.Loss, b) }})
+			cells = append(cells, &cell{loss: l.Name, batch: b, steps: steps, run: func() (float64, float64, bool, error) { return timedEpoch(ds, l.Loss, b) }})
 		}
 		products := newMatmulStep(b)
-		cells = append(cells, &cell{loss: matmulFloor, batch: b, steps: steps, run: func() (time.Duration, error) {
-			t0 := time.Now()
+		cells = append(cells, &cell{loss: matmulFloor, batch: b, steps: steps, run: func() (float64, float64, bool, error) {
+			w := startWatch()
 			for range steps {
 				products.run()
 			}
-			return time.Since(t0), nil
+			wall, cpu, ok := w.elapsed()
+			return wall, cpu, ok, nil
 		}})
 	}
 	for r := range s.Repeats {
 		for _, c := range cells {
 			prog.line(fmt.Sprintf("training: repeat %d/%d, %s at batch %d", r+1, s.Repeats, c.loss, c.batch))
 			runtime.GC() // start every repeat with a clean heap, so that none pays for another's garbage
-			d, err := c.run()
+			wall, cpu, ok, err := c.run()
 			if err != nil {
 				return fmt.Errorf("training %s at batch %d: %w", c.loss, c.batch, err)
 			}
-			c.times = append(c.times, d.Seconds()/float64(c.steps))
+			c.times = append(c.times, wall/float64(c.steps))
+			if ok {
+				c.cpu = append(c.cpu, cpu/float64(c.steps))
+			}
 		}
 	}
 	for _, c := range cells {
-		st := summarize(c.times)
-		rep.Training = append(rep.Training, throughput{Loss: c.loss, Batch: c.batch, Steps: c.steps,
-			StepSeconds: st, ExamplesPerSecond: float64(c.batch) / st.Median})
+		t := throughput{Loss: c.loss, Batch: c.batch, Steps: c.steps,
+			StepSeconds: summarize(c.times), StepCPU: summarizeCPU(c.cpu, s.Repeats)}
+		t.ExamplesPerSecond = float64(c.batch) / rep.step(t).Median
+		rep.Training = append(rep.Training, t)
 	}
 	return nil
 }
@@ -127,38 +134,38 @@ func trainData(rows, seed int) (*data.Dataset, error) {
 }
 
 // timedEpoch fits a fresh MLP for two epochs of ds at batch size b and returns the second
-// epoch's time.
-func timedEpoch(ds *data.Dataset, loss train.Loss, b int) (time.Duration, error) {
+// epoch's wall and processor seconds.
+func timedEpoch(ds *data.Dataset, loss train.Loss, b int) (wall, cpu float64, cpuOK bool, err error) {
 	m, err := nn.NewMLP(nn.MLPConfig{In: trainIn, Hidden: []int{trainHidden}, Seed: 1})
 	if err != nil {
-		return 0, err
+		return 0, 0, false, err
 	}
 	init, err := nn.Snapshot(m)
 	if err != nil {
-		return 0, err
+		return 0, 0, false, err
 	}
-	var start, end time.Time
+	var w stopwatch
 	hook := train.Hook{Name: "timer", OnEpoch: func(e train.Epoch) error {
 		switch e.Index {
 		case 1:
 			if err := nn.Restore(m, init); err != nil {
 				return err
 			}
-			start = time.Now()
+			w = startWatch()
 		case 2:
-			end = time.Now()
+			wall, cpu, cpuOK = w.elapsed()
 		}
 		return nil
 	}}
 	tr, err := train.New(m, train.Config{Loss: loss, Epochs: 2, BatchSize: b, Seed: 1,
 		Hooks: []train.Hook{hook}, Progress: io.Discard})
 	if err != nil {
-		return 0, err
+		return 0, 0, false, err
 	}
 	if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
-		return 0, err
+		return 0, 0, false, err
 	}
-	return end.Sub(start), nil
+	return wall, cpu, cpuOK, nil
 }
 
 // matmulStep holds the matrices of the products one training step of the MLP on a batch of b

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rocops/rocops/internal/atomicfile"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train/data"
 )
@@ -90,7 +91,7 @@ func saveDeployment(path string, m nn.Model, sc sidecar) error {
 		path string
 		b    []byte
 	}{{path, buf.Bytes()}, {sidecarPath(path), js}} {
-		err := nn.WriteFileAtomic(f.path, func(w io.Writer) error {
+		err := atomicfile.Write(f.path, func(w io.Writer) error {
 			_, err := w.Write(f.b)
 			return err
 		})

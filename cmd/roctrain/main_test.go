@@ -136,7 +136,7 @@ func TestCSVInputAndErrors(t *testing.T) {
 	b.WriteString("a,b,target,c\n")
 	for i := range 60 {
 		y := i % 3 / 2 // one row in three is positive
-		b.WriteString(strings.Join([]string{itoa(i % 7), itoa(i%5 + 3*y), itoa(y), itoa(i % 2)}, ",") + "\n")
+		b.WriteString(strings.Join([]string{strconv.Itoa(i % 7), strconv.Itoa(i%5 + 3*y), strconv.Itoa(y), strconv.Itoa(i % 2)}, ",") + "\n")
 	}
 	require.NoError(t, os.WriteFile(good, []byte(b.String()), 0o644))
 	code, stdout, stderr := roctrain(t, "-data", good, "-label", "target", "-json", "-epochs", "2", "-lr", "0.01", "-losses", "ce", "-plot", "", "-hidden", "")
@@ -210,8 +210,6 @@ func TestRecall(t *testing.T) {
 	require.Contains(t, stdout, "validation TNR@TPR=0.8")
 }
 
-func itoa(i int) string { return string(rune('0' + i)) }
-
 // A diverging run is reported on stderr and fails the command, but the other runs are still
 // trained and reported; a diverging learning rate does not stop its run when another works.
 func TestFailedRunsDoNotLoseTheOthers(t *testing.T) {
@@ -280,10 +278,25 @@ func decodeRuns(t *testing.T, stdout string) []jsonRun {
 // the mean of the per-seed differences from the first run inside its interval.
 func TestSeedsJSON(t *testing.T) {
 	const tol = 1e-12
-	args := []string{"-json", "-plot", "", "-epochs", "2", "-lr", "0.01", "-boot", "50", "-losses", "ce,kde,sqhinge+wu", "-warmup", "1"}
-	code, stdout, stderr := roctrain(t, append(args, "-seeds", "3", "-seed", "4")...)
+	args := []string{"-json", "-epochs", "2", "-lr", "0.01", "-boot", "50", "-losses", "ce,kde,sqhinge+wu", "-warmup", "1"}
+	dir := t.TempDir()
+	plot, models := filepath.Join(dir, "roc.png"), filepath.Join(dir, "models")
+	code, stdout, stderr := roctrain(t, append(args, "-seeds", "3", "-seed", "4", "-plot", plot, "-out", models)...)
 	require.Equal(t, 0, code, stderr)
 	runs := decodeRuns(t, stdout)
+	// One model and operating point per run and seed, and the plot of one seed.
+	for _, name := range []string{"ce", "kde", "sqhinge+wu"} {
+		for seed := 4; seed <= 6; seed++ {
+			for _, ext := range []string{".params", ".json"} {
+				require.FileExists(t, filepath.Join(models, fmt.Sprintf("%s.seed%d%s", name, seed, ext)))
+			}
+		}
+	}
+	f, err := os.Open(plot)
+	require.NoError(t, err)
+	_, err = png.Decode(f)
+	f.Close()
+	require.NoError(t, err)
 	require.Len(t, runs, 3)
 	keys := []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_fpr", "deployed_test_tpr"}
 	for i, want := range []struct {
@@ -336,7 +349,7 @@ func TestSeedsJSON(t *testing.T) {
 	}
 
 	// Each repetition is the run a single seed gives: seed 5 alone reproduces the second.
-	code, stdout, stderr = roctrain(t, append(args, "-seeds", "1", "-seed", "5")...)
+	code, stdout, stderr = roctrain(t, append(args, "-seeds", "1", "-seed", "5", "-plot", "")...)
 	require.Equal(t, 0, code, stderr)
 	single := decodeRuns(t, stdout)
 	for i := range runs {

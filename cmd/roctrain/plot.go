@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -13,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/rocops/rocops/internal/atomicfile"
 )
 
 // plotROC draws the test ROC curves of the runs of one seed into a PNG at path: the whole
@@ -120,25 +121,9 @@ func rocPanel(results []seedResult, alpha, xMax, yMin float64, title string) (*p
 }
 
 // saveImage writes img as a PNG to path, replacing it only once the whole image is written.
-func saveImage(path string, img *vgimg.Canvas) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".roc-*.png")
-	if err != nil {
+func saveImage(path string, img *vgimg.Canvas) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
 		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = (vgimg.PngCanvas{Canvas: img}).WriteTo(tmp); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Chmod(0o644); err != nil { // CreateTemp makes the file private
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"maps"
 	"math"
@@ -18,6 +19,7 @@ import (
 
 // readmeCommand is a block of the README that shows a roctrain command and its output.
 type readmeCommand struct {
+	line   string // the command line as shown, with its "$ "
 	args   []string
 	head   int // keep this many lines of stdout ("| head -n N"); 0 = all
 	output string
@@ -40,7 +42,7 @@ func readmeCommands(t *testing.T, readme string) []readmeCommand {
 		if !ok {
 			continue
 		}
-		c := readmeCommand{output: rest}
+		c := readmeCommand{line: line, output: rest}
 		if before, n, piped := strings.Cut(cmdline, "| head -n "); piped {
 			var err error
 			c.head, err = strconv.Atoi(strings.TrimSpace(n))
@@ -66,14 +68,17 @@ func maskSeconds(s string) string {
 }
 
 // Every roctrain command the README shows prints exactly the output shown beside it, but
-// for the seconds. The commands run in order in one directory (holding the CSV they read),
+// for the seconds (run with -update-readme to rewrite them). The commands run in order in one directory (holding the CSV they read),
 // so that -predict finds the models an earlier command saved.
 func TestREADMEOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains every README example")
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readmePath, err := filepath.Abs(filepath.Join("..", "..", "README.md"))
 	require.NoError(t, err)
+	readme, err := os.ReadFile(readmePath)
+	require.NoError(t, err)
+	updated := string(readme)
 	wdbc, err := os.ReadFile(filepath.Join("..", "..", "internal", "dataset", "wdbc.csv"))
 	require.NoError(t, err)
 	cmds := readmeCommands(t, string(readme))
@@ -90,6 +95,12 @@ func TestREADMEOutputs(t *testing.T) {
 			lines := strings.SplitAfter(stdout, "\n")
 			stdout = strings.Join(lines[:min(c.head, len(lines))], "")
 		}
+		if *updateREADME {
+			block := c.line + "\n" + c.output
+			require.Equal(t, 1, strings.Count(updated, block), "README block of %s is not unique", c.line)
+			updated = strings.Replace(updated, block, c.line+"\n"+stdout, 1)
+			continue
+		}
 		if slices.Contains(c.args, "-json") {
 			var want, got any
 			require.NoError(t, json.Unmarshal([]byte(c.output), &want), "README JSON")
@@ -99,7 +110,14 @@ func TestREADMEOutputs(t *testing.T) {
 		}
 		sameText(t, maskSeconds(c.output), maskSeconds(stdout), fmt.Sprint("README output of roctrain ", c.args))
 	}
+	if *updateREADME {
+		require.NoError(t, os.WriteFile(readmePath, []byte(updated), 0o644))
+	}
 }
+
+// updateREADME makes TestREADMEOutputs write the outputs into README.md instead of checking
+// them: go test ./cmd/roctrain -run TestREADMEOutputs -update-readme.
+var updateREADME = flag.Bool("update-readme", false, "rewrite the roctrain outputs shown in README.md")
 
 // number matches a decimal number as the command prints it.
 var number = regexp.MustCompile(`[-+]?\d+(\.\d+)?([eE][-+]?\d+)?`)

@@ -154,9 +154,11 @@ func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
 	return nil
 }
 
-// plotted picks the runs to draw: those of the first seed any run finished, and a note
-// naming that seed when there are several.
+// plotted picks the runs to draw: those of the first seed the most runs finished (every run,
+// unless some failed), and a note naming that seed when there are several.
 func plotted(o *options, results []result) ([]seedResult, string) {
+	var best []seedResult
+	var bestSeed uint64
 	for _, seed := range o.seedList() {
 		var runs []seedResult
 		for _, r := range results {
@@ -166,14 +168,14 @@ func plotted(o *options, results []result) ([]seedResult, string) {
 				}
 			}
 		}
-		if len(runs) > 0 {
-			if o.seeds == 1 {
-				return runs, ""
-			}
-			return runs, fmt.Sprintf("seed %d of seeds %d–%d", seed, o.seed, o.seed+uint64(o.seeds)-1)
+		if len(runs) > len(best) {
+			best, bestSeed = runs, seed
 		}
 	}
-	return nil, ""
+	if o.seeds == 1 || len(best) == 0 {
+		return best, ""
+	}
+	return best, fmt.Sprintf("seed %d of seeds %d–%d", bestSeed, o.seed, o.seed+uint64(o.seeds)-1)
 }
 
 // progressLine tells the user on stderr which seed and run are being trained and how long

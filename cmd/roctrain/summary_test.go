@@ -53,3 +53,23 @@ func TestSummariseRun(t *testing.T) {
 	require.Nil(t, three.TestAUCCI, "a single split's interval does not describe the mean")
 	require.Nil(t, three.DeployedThreshold)
 }
+
+// The plot shows the first seed that every run finished.
+func TestPlottedSeed(t *testing.T) {
+	o := &options{seed: 1, seeds: 3}
+	results := []result{
+		{PerSeed: []seedResult{{Seed: 2, name: "a"}, {Seed: 3, name: "a"}}},
+		{PerSeed: []seedResult{{Seed: 1, name: "b"}, {Seed: 2, name: "b"}, {Seed: 3, name: "b"}}},
+	}
+	runs, note := plotted(o, results)
+	require.Equal(t, "seed 2 of seeds 1–3", note)
+	require.Len(t, runs, 2)
+	require.Equal(t, []string{"a", "b"}, []string{runs[0].name, runs[1].name})
+	for _, r := range runs {
+		require.Equal(t, uint64(2), r.Seed)
+	}
+	o.seeds = 1
+	runs, note = plotted(o, results[1:])
+	require.Equal(t, "", note)
+	require.Len(t, runs, 1)
+}

@@ -77,9 +77,11 @@ func (p *problem) weights(r root) float64 {
 }
 
 // positives returns L = F̂_1(τ) and dF̂_1/dτ = (v1/|B1|)·Σσ′(τ − f_j); with grad it also
-// overwrites p.pos with ∂L/∂f_i = −v1·σ′(z_i)/|B1|, z_i = v1·(τ − f_i).
+// overwrites p.pos with ∂L/∂f_i = −v1·σ′(z_i)/|B1|, z_i = v1·(τ − f_i). With Config.Tail
+// every positive below τ (z_i > 0) has the term 1/2 + z_i/4 in place of σ(z_i), and 1/4 in
+// place of σ′(z_i).
 func (p *problem) positives(tau float64, grad bool) (loss, slope float64) {
-	pos, v1 := p.pos, p.v1
+	pos, v1, tail := p.pos, p.v1, p.cfg.Tail
 	n1 := float64(p.n1)
 	c := -v1 / n1
 	sums := perBlock(p, &p.ws.sums)
@@ -99,6 +101,9 @@ func (p *problem) positives(tau float64, grad bool) (loss, slope float64) {
 				sig = e[j] * q
 			}
 			d := e[j] * q * q // σ′(z)
+			if tail && tau > f {
+				sig, d = 0.5+v1*(tau-f)/4, 0.25 // the tangent of σ at 0
+			}
 			s.a += sig
 			s.b += d
 			if grad {

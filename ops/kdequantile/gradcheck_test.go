@@ -75,6 +75,8 @@ func gradcheckBatch(seed uint64, n int, posFrac float64) (scores, labels []float
 // TestGradcheckRecall checks the mirrored loss (Config.Recall) and its threshold on both
 // machines, in float64 and float32 graphs, with the checker's default tolerance for each dtype
 // (1e-6 and 1e-3 relative). Bandwidths are fixed, as in TestGradcheck.
+//
+// TestGradcheckTail does the same for Config.Tail, with Alpha and with Recall.
 func TestGradcheckRecall(t *testing.T) {
 	ops := []struct {
 		name string
@@ -111,6 +113,38 @@ func TestGradcheckRecall(t *testing.T) {
 						})
 					}
 				}
+			}
+		}
+	}
+}
+
+func TestGradcheckTail(t *testing.T) {
+	seed := uint64(2000)
+	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+		for _, n := range []int{5, 17, 64} {
+			for _, cfg := range []kdequantile.Config{
+				{Alpha: 0.05, V0: 2, V1: 1.5, Tail: true},
+				{Alpha: 0.3, V0: 0.5, V1: 3, Tail: true},
+				{Recall: 0.9, V0: 1.5, V1: 2, Tail: true},
+			} {
+				seed++
+				scores, labels := gradcheckBatch(seed, n, 0.3)
+				t.Run(fmt.Sprintf("%v/n=%d/%+v", dt, n, cfg), func(t *testing.T) {
+					g := gorgonia.NewGraph()
+					f, err := graph.Input(g, dt, "f", scores)
+					if err != nil {
+						t.Fatal(err)
+					}
+					y, err := graph.Input(g, dt, "y", labels)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cost, err := kdequantile.Loss(f, y, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+				})
 			}
 		}
 	}

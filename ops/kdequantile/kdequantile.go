@@ -69,6 +69,21 @@ var (
 // with w_i = ∂τ/∂f_i the softmax weights of the package documentation taken over the positives
 // (z_i = v1·(f_i − τ)); they sum to one, so the classes' gradients again cancel.
 //
+// Tail makes the loss an upper bound whose gradient does not vanish for positives far below τ
+// (with Recall: for negatives far above τ), in the spirit of the hinge bounds of Eban et al.,
+// "Scalable Learning of Non-Decomposable Objectives" (AISTATS 2017). σ(u; v) is concave for
+// u > 0, so its tangent at 0 lies above it there, and
+//
+//	ψ(u) = σ(u; v1)          for u ≤ 0
+//	ψ(u) = 1/2 + v1·u/4      for u > 0,     L = (1/|B1|) Σ_{i∈B1} ψ(τ − f_i)
+//
+// is continuously differentiable, at least F̂_1(τ), and charges a positive in proportion to
+// its distance below τ: ∂L/∂f_i = −v1/(4|B1|) for every positive below τ. L is then no longer
+// a rate (it can exceed 1). τ, its weights and the gradient balance are unchanged (L still
+// depends on τ − f_i only). The plain loss gives hopeless positives no gradient, which makes
+// it robust to positives a model cannot rank and lets it starve when most positives start
+// below τ; the tail trades the first for the second.
+//
 // V0 and V1 are the inverse bandwidths v0 (negatives) and v1 (positives) of the logistic
 // kernels. A positive value is used as given. Zero, the default, chooses it from the batch by
 // the normal-reference (Silverman-type) rule scaled for the logistic kernel, whose standard
@@ -88,6 +103,9 @@ type Config struct {
 	Alpha  float64 // target false-positive rate, 0 < Alpha < 1; 0 = unset
 	Recall float64 // target true-positive rate of the mirrored loss, 0 < Recall < 1; 0 = unset
 	V0, V1 float64 // inverse bandwidths; 0 = chosen from the batch by the documented rule
+	// Tail replaces the kernel term of every positive below τ by its tangent at τ, an upper
+	// bound with a linear tail (see Config); false = the smoothed rate itself.
+	Tail bool
 }
 
 // Result holds the threshold τ, the loss L and the inverse bandwidths that produced them.
@@ -179,5 +197,5 @@ func (c Config) solverConfig() (Config, bool) {
 	if c.Recall == 0 {
 		return c, false
 	}
-	return Config{Alpha: 1 - c.Recall, V0: c.V1, V1: c.V0}, true
+	return Config{Alpha: 1 - c.Recall, V0: c.V1, V1: c.V0, Tail: c.Tail}, true
 }

@@ -55,7 +55,7 @@ func (k *kernel) Package() string { return pkg }
 func (k *kernel) Overflow() error { return ErrRange }
 
 func (k *kernel) params() string {
-	return fmt.Sprintf("{alpha=%v, recall=%v, v0=%v, v1=%v}", k.cfg.Alpha, k.cfg.Recall, k.cfg.V0, k.cfg.V1)
+	return fmt.Sprintf("{alpha=%v, recall=%v, v0=%v, v1=%v, tail=%v}", k.cfg.Alpha, k.cfg.Recall, k.cfg.V0, k.cfg.V1, k.cfg.Tail)
 }
 
 // thresholdKernel is the opkit.Kernel of Threshold.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/rocops/rocops/internal/cputime"
 )
 
 // Benchmark sizes: n scores, 10% positives. The logistic loss visits all |B1|·|B0| pairs, so
@@ -29,11 +31,13 @@ func BenchmarkGradient(b *testing.B) {
 				f, y := benchBatch(n)
 				cfg := Config{Surrogate: s}
 				b.ReportAllocs()
+				stop := cputime.Report(b)
 				for b.Loop() {
 					if _, _, err := Gradient(f, y, cfg); err != nil {
 						b.Fatal(err)
 					}
 				}
+				stop()
 			})
 		}
 	}
@@ -74,7 +78,8 @@ func BenchmarkSort(b *testing.B) {
 }
 
 // BenchmarkLogisticWorkers is the exact logistic value and gradient at n = 16384 with 1 and 2
-// goroutines, to show how it scales with cores.
+// goroutines, to show how it scales with cores. cpu-ns/pair is the processor time per pair
+// summed over the cores: the cost per pair per core.
 func BenchmarkLogisticWorkers(b *testing.B) {
 	f, y := benchBatch(logisticMaxN)
 	b0, err := newBatch(f, y)
@@ -84,9 +89,11 @@ func BenchmarkLogisticWorkers(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d/n=%d", workers, logisticMaxN), func(b *testing.B) {
 			b.ReportAllocs()
+			stop := cputime.Report(b)
 			for b.Loop() {
 				logistic(b0, make([]float64, len(f)), workers)
 			}
+			b.ReportMetric(stop()/b0.pairs(), "cpu-ns/pair")
 		})
 	}
 }

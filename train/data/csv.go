@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rocops/rocops/internal/check"
 )
@@ -26,17 +27,21 @@ var (
 	ErrNotNumber  = errors.New("data: not a finite number")
 	ErrLabel      = check.ErrLabel
 	ErrOneClass   = check.ErrOneClass
+	// ErrTooLong reports a field or a row longer, or a row of more fields, than CSVConfig's
+	// limits.
+	ErrTooLong = errors.New("data: field or row too long")
 )
 
 // A CSVError reports bad CSV input: where it is and what is wrong. It wraps one of the
 // package's Err values (Err), so errors.Is(err, ErrNotNumber) works on it, and errors.As
-// gives the line and column.
+// gives the line and column. When reading itself fails, Err is the reader's error (such as
+// a file system error), which errors.Is reaches.
 type CSVError struct {
 	File   string // the file name given to LoadCSV; "" for ReadCSV
-	Line   int    // 1-based line of the offending field; 0 when no single line is at fault
+	Line   int    // 1-based line where the offending field (or row) begins; 0 when no single line is at fault
 	Column string // name of the offending column; "" when the whole row is at fault
 	Reason string // what is wrong, e.g. `"abc" is not a number`
-	Err    error  // one of the package's Err values
+	Err    error  // one of the package's Err values, or the reader's error
 }
 
 // Error formats e as, for example,
@@ -69,6 +74,12 @@ type CSVConfig struct {
 	Label string
 	// Comma is the field delimiter; 0 means ','.
 	Comma rune
+	// MaxField and MaxLine bound the bytes of one field and of one row (for a quoted field
+	// spanning several lines, all of them), MaxColumns the fields of a row; 0 means
+	// DefaultMaxField (64 KiB), DefaultMaxLine (16 MiB) and DefaultMaxColumns (65,536). A
+	// longer field or row stops reading with ErrTooLong. With a delimiter of more than one
+	// byte only MaxLine applies.
+	MaxField, MaxLine, MaxColumns int
 }
 
 // LoadCSV reads the CSV file at path; see [ReadCSV]. Its CSV errors name the file.
@@ -87,8 +98,9 @@ func LoadCSV(path string, cfg CSVConfig) (*Dataset, error) {
 
 // ReadCSV reads a dataset from CSV text: a header row naming the columns, then one row per
 // example. The label column is cfg.Label (the last column by default) and every other
-// column is a feature, in the order of the header. Blank lines are skipped and spaces around
-// a field are ignored.
+// column is a feature, in the order of the header. Lines are ended by LF, CRLF or CR; a
+// leading UTF-8 byte-order mark is dropped; blank lines (empty or only spaces) are skipped
+// and spaces around a field are ignored.
 //
 // Every field must hold a finite number in Go's syntax (strconv.ParseFloat) and every label
 // must be 0 or 1 ("1.0" is accepted). An empty field and the usual missing-value markers NA,
@@ -96,12 +108,32 @@ func LoadCSV(path string, cfg CSVConfig) (*Dataset, error) {
 // not impute. Other errors are a wrong number of fields ([ErrFieldCount]), a value that is not
 // a finite number ([ErrNotNumber]), a bad label ([ErrLabel]), a bad header such as a duplicate
 // column name ([ErrHeader]), no header or no data rows ([ErrEmpty]), a single class
-// ([ErrOneClass]) and broken quoting ([ErrMalformed]); each is a [*CSVError] naming the line
-// and column.
+// ([ErrOneClass]), broken quoting ([ErrMalformed]) and a field, row or number of columns
+// beyond the limits of cfg ([ErrTooLong]); each is a [*CSVError] naming the line and column. Messages quote at
+// most the first 40 bytes of a bad value. A failure of r itself is a *CSVError wrapping
+// r's error. A nil r is ErrEmpty.
 //
-// The input is streamed: memory holds the parsed numbers, never the text.
+// The input is streamed: memory holds the parsed numbers and at most one row of text, never
+// more than cfg.MaxLine bytes of it.
 func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
-	cr := csv.NewReader(r)
+	if r == nil {
+		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
+	}
+	maxField, maxLine, maxCols := cfg.MaxField, cfg.MaxLine, cfg.MaxColumns
+	if maxField <= 0 {
+		maxField = DefaultMaxField
+	}
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	if maxCols <= 0 {
+		maxCols = DefaultMaxColumns
+	}
+	comma := cfg.Comma
+	if comma == 0 {
+		comma = ','
+	}
+	cr := csv.NewReader(newCSVInput(r, comma, maxField, maxLine, maxCols))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1 // checked here, to name the line in our own words
 	if cfg.Comma != 0 {
@@ -112,7 +144,7 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 	case errors.Is(err, io.EOF):
 		return nil, &CSVError{Reason: "no header row", Err: ErrEmpty}
 	case err != nil:
-		return nil, malformed(err)
+		return nil, readError(err, nil)
 	}
 	headerLine, _ := cr.FieldPos(0)
 	names, label, err := parseHeader(header, cfg.Label, headerLine)
@@ -131,7 +163,10 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 			break
 		}
 		if err != nil {
-			return nil, malformed(err)
+			return nil, readError(err, names)
+		}
+		if len(record) == 1 && strings.TrimSpace(record[0]) == "" {
+			continue // a line of spaces, as blank as an empty one
 		}
 		if len(record) != len(names) {
 			line, _ := cr.FieldPos(0)
@@ -209,13 +244,29 @@ func parseField(field string, isLabel bool) (float64, *CSVError) {
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
 	case isLabel && (err != nil || (v != 0 && v != 1)):
-		return 0, &CSVError{Err: ErrLabel, Reason: fmt.Sprintf("%q is not a label (want 0 or 1)", field)}
+		return 0, &CSVError{Err: ErrLabel, Reason: quote(field) + " is not a label (want 0 or 1)"}
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, &CSVError{Err: ErrNotNumber, Reason: fmt.Sprintf("%q is not a number", field)}
+		return 0, &CSVError{Err: ErrNotNumber, Reason: quote(field) + " is not a number"}
 	case err != nil || math.IsInf(v, 0):
-		return 0, &CSVError{Err: ErrNotNumber, Reason: fmt.Sprintf("%q is not a finite number", field)}
+		return 0, &CSVError{Err: ErrNotNumber, Reason: quote(field) + " is not a finite number"}
 	}
 	return v, nil
+}
+
+// maxQuoted is the most bytes of a value an error message quotes.
+const maxQuoted = 40
+
+// quote returns s quoted, cut to its first maxQuoted bytes (at a character boundary) with its
+// length when it is longer.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 // isMissing reports whether s (trimmed) is a common missing-value marker.
@@ -227,13 +278,33 @@ func isMissing(s string) bool {
 	return false
 }
 
-// malformed wraps an error of encoding/csv, which already names its line.
-func malformed(err error) error {
-	ce := &CSVError{Reason: err.Error(), Err: ErrMalformed}
-	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
-		ce.Line, ce.Reason = pe.Line, pe.Err.Error()
+// readError turns an error of the csv reader into a *CSVError: a syntax error of
+// encoding/csv (which names its line) is ErrMalformed, a field or row beyond the limits
+// ErrTooLong, naming its column when names (the header, nil while reading it) says which,
+// and anything else is the underlying reader's own error, kept for errors.Is.
+func readError(err error, names []string) error {
+	if tl, ok := errors.AsType[*tooLong](err); ok {
+		ce := &CSVError{Line: tl.Line, Err: ErrTooLong}
+		switch tl.What {
+		case "row":
+			ce.Reason = fmt.Sprintf("row longer than %d bytes (CSVConfig.MaxLine)", tl.Limit)
+			return ce
+		case "columns":
+			ce.Reason = fmt.Sprintf("row of more than %d fields (CSVConfig.MaxColumns)", tl.Limit)
+			return ce
+		}
+		ce.Reason = fmt.Sprintf("field longer than %d bytes (CSVConfig.MaxField)", tl.Limit)
+		if tl.Field < len(names) {
+			ce.Column = names[tl.Field]
+		} else {
+			ce.Reason = fmt.Sprintf("field %d longer than %d bytes (CSVConfig.MaxField)", tl.Field+1, tl.Limit)
+		}
+		return ce
 	}
-	return ce
+	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
+		return &CSVError{Line: pe.Line, Reason: pe.Err.Error(), Err: ErrMalformed}
+	}
+	return &CSVError{Reason: "reading: " + err.Error(), Err: err}
 }
 
 // blocks collects a stream of values in blocks, doubling from 1 Ki to 32 Ki values (256 KiB),

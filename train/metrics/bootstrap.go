@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rocops/rocops/internal/check"
 )
@@ -29,8 +32,10 @@ var (
 // balance of the data (Efron and Tibshirani, "An Introduction to the Bootstrap", 1993,
 // ch. 13). The same seed gives the same interval.
 //
-// stat is called reps times, one after the other, with slices the caller must not keep: they
-// are rewritten for the next resample. reps must be at least 1 and about 1000 or more for a
+// stat is called reps times, concurrently on up to GOMAXPROCS goroutines, so it must be
+// safe for concurrent use (the package's metrics are); it must not keep the slices it is
+// given, which are rewritten for the next resample. Resample k draws from its own random
+// stream, so the interval depends only on the data, reps, level and seed. reps must be at least 1 and about 1000 or more for a
 // 95% interval whose ends are stable to the second decimal. Bad settings give an
 // [ErrBootstrap] error, a statistic that fails on a resample its error, and one that returns
 // NaN or ±Inf an [ErrStatistic] error.
@@ -55,26 +60,42 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 			neg = append(neg, i)
 		}
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	s, y := make([]float64, len(scores)), make([]float64, len(labels))
 	values := make([]float64, reps)
-	for k := range values {
-		// Row i of the resample keeps row i's class and draws a row of that class.
-		for i, yi := range labels {
-			from := neg
-			if yi == 1 {
-				from = pos
+	errs := make([]error, reps)
+	var next atomic.Int64 // the next resample to draw
+	var wg sync.WaitGroup
+	for range min(reps, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			s, y := make([]float64, len(scores)), make([]float64, len(labels))
+			src := rand.NewPCG(0, 0)
+			rng := rand.New(src)
+			for k := int(next.Add(1) - 1); k < reps; k = int(next.Add(1) - 1) {
+				// Resample k has its own stream, so the draws do not depend on which
+				// worker takes it. Row i keeps row i's class and draws a row of that class.
+				src.Seed(seed, uint64(k))
+				for i, yi := range labels {
+					from := neg
+					if yi == 1 {
+						from = pos
+					}
+					s[i], y[i] = scores[from[rng.IntN(len(from))]], yi
+				}
+				v, err := stat(s, y)
+				switch {
+				case err != nil:
+					errs[k] = fmt.Errorf("metrics: bootstrap resample %d: %w", k, err)
+				case math.IsNaN(v) || math.IsInf(v, 0):
+					errs[k] = fmt.Errorf("%w: %v on resample %d", ErrStatistic, v, k)
+				}
+				values[k] = v
 			}
-			s[i], y[i] = scores[from[rng.IntN(len(from))]], yi
-		}
-		v, err := stat(s, y)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs { // the first failing resample, whatever the scheduling
 		if err != nil {
-			return 0, 0, fmt.Errorf("metrics: bootstrap resample %d: %w", k, err)
+			return 0, 0, err
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, 0, fmt.Errorf("%w: %v on resample %d", ErrStatistic, v, k)
-		}
-		values[k] = v
 	}
 	slices.Sort(values)
 	return quantile7(values, (1-level)/2), quantile7(values, (1+level)/2), nil

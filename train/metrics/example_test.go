@@ -120,5 +120,5 @@ func ExampleBootstrap() {
 		return
 	}
 	fmt.Printf("TPR@FPR=0.1 %.2f, 95%% interval [%.2f, %.2f]\n", tpr, lo, hi)
-	// Output: TPR@FPR=0.1 0.50, 95% interval [0.36, 0.64]
+	// Output: TPR@FPR=0.1 0.50, 95% interval [0.38, 0.64]
 }

@@ -1,4 +1,12 @@
-package nn
+// Package atomicfile replaces files atomically, for the module's checkpoints and the files
+// that travel with them (thresholds, plots).
+//
+// It does what github.com/google/renameio/v2 does (a temporary file in the target's
+// directory, fsync, rename, fsync of the directory) and one thing renameio does not: a write
+// killed before its rename cannot clean up after itself, and renameio's randomly named
+// temporaries then stay forever, so Write removes the stale temporaries of the same target
+// before it writes.
+package atomicfile
 
 import (
 	"io"
@@ -9,27 +17,19 @@ import (
 	"time"
 )
 
-// WriteFileAtomic replaces the file at path with what write writes, the way [Save] writes a
-// checkpoint: path holds either its old content or all of the new one, whatever stops the
-// program or the machine, and is left untouched when write or anything else fails. The
-// file's mode is 0644. Use it for files that travel with a checkpoint, such as a threshold.
-// Like Save, it first removes the temporaries that killed writes of path left behind.
-func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	return writeAtomic(path, write)
-}
-
-// writeAtomic replaces the file at path with what write writes, so that path holds either
+// Write replaces the file at path with what write writes, so that path holds either
 // its old content or all of the new one, whenever the program or the machine stops: write
 // goes to a temporary file in path's directory, which is synced, closed and renamed over
 // path, and the directory is then synced so that the rename itself is durable. If anything
-// fails before the rename, the temporary file is removed and path is untouched.
+// fails before the rename, the temporary file is removed and path is untouched. The file's
+// mode is 0644.
 //
 // A write killed before its rename (kill -9, a power cut) cannot remove its temporary, named
-// ".<base>.tmp-<digits>". So writeAtomic first removes, best effort, the temporaries of the
+// ".<base>.tmp-<digits>". So Write first removes, best effort, the temporaries of the
 // same path that were last modified before it began; one modified later may belong to a
 // write in progress and is kept. (Two processes writing one path at once are not supported:
 // the last rename wins, and one's temporary may be removed under it, failing that write.)
-func writeAtomic(path string, write func(io.Writer) error) error {
+func Write(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	removeStale(dir, filepath.Base(path), time.Now())
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")

@@ -1,0 +1,155 @@
+package data
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/iotest"
+)
+
+// endless is a reader of prefix followed by the byte fill forever, holding nothing but
+// prefix: a stream longer than any limit without that much memory.
+type endless struct {
+	prefix string
+	fill   byte
+	read   int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	n := copy(p, e.prefix)
+	e.prefix = e.prefix[n:]
+	for i := n; i < len(p); i++ {
+		p[i] = e.fill
+	}
+	e.read += int64(len(p))
+	return len(p), nil
+}
+
+// heapGrowth returns the bytes allocated while f runs.
+func heapGrowth(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestReadCSVBoundsLines: a field or a line longer than the documented limits stops reading
+// there with ErrTooLong naming the line (and the column, when one field is too long): memory
+// and time stay bounded by the limits, not by the input. Before, a streamed 1 GiB field took
+// 8.2 GB and a 200 MiB header without a newline 1 GB.
+func TestReadCSVBoundsLines(t *testing.T) {
+	cases := []struct {
+		name   string
+		in     *endless
+		cfg    CSVConfig
+		line   int
+		column string
+		limit  int // bytes the limit lets through
+	}{
+		{"endless field", &endless{prefix: "a,b,y\n1,", fill: '7'}, CSVConfig{}, 2, "b", DefaultMaxField},
+		{"endless header", &endless{prefix: "a,", fill: 'x'}, CSVConfig{}, 1, "", DefaultMaxField},
+		// A row of delimiters: every field is empty, but each costs the parser ~80 bytes.
+		{"endless delimiters", &endless{prefix: "a,y\n", fill: ','}, CSVConfig{}, 2, "", 100 * DefaultMaxColumns},
+		{"endless quoted field over lines", &endless{prefix: "a,y\n1,0\n\"", fill: '\n'}, CSVConfig{}, 3, "a", DefaultMaxField},
+		{"smaller limits", &endless{prefix: "a,y\n", fill: ' '}, CSVConfig{MaxField: 100, MaxLine: 50}, 2, "", 50},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			grew := heapGrowth(func() { _, err = ReadCSV(c.in, c.cfg) })
+			ce, ok := errors.AsType[*CSVError](err)
+			if !ok || !errors.Is(err, ErrTooLong) {
+				t.Fatalf("ReadCSV: %v, want a *CSVError wrapping ErrTooLong", err)
+			}
+			if ce.Line != c.line || ce.Column != c.column {
+				t.Errorf("error at line %d, column %q; want line %d, column %q (%v)", ce.Line, ce.Column, c.line, c.column, err)
+			}
+			// The reader is consumed up to the limit plus one buffer, and the parser holds at
+			// most a few copies of a line.
+			if max := int64(c.limit + 1<<20); c.in.read > max {
+				t.Errorf("read %d bytes for a limit of %d", c.in.read, c.limit)
+			}
+			if max := uint64(8*c.limit + 8<<20); grew > max {
+				t.Errorf("allocated %d bytes for a limit of %d", grew, c.limit)
+			}
+			if len(err.Error()) > 300 {
+				t.Errorf("message of %d bytes: %.300s…", len(err.Error()), err)
+			}
+		})
+	}
+}
+
+// TestCSVErrorCutsLongValues: a bad value is quoted in the error cut to its first bytes,
+// with its length, not in full.
+func TestCSVErrorCutsLongValues(t *testing.T) {
+	long := strings.Repeat("z", 5000)
+	_, err := ReadCSV(strings.NewReader("a,y\n"+long+",1\n"), CSVConfig{})
+	ce, ok := errors.AsType[*CSVError](err)
+	if !ok || !errors.Is(err, ErrNotNumber) {
+		t.Fatalf("ReadCSV: %v, want ErrNotNumber", err)
+	}
+	if len(ce.Reason) > 200 || !strings.Contains(ce.Reason, "5000 bytes") || !strings.Contains(ce.Reason, "zzzz") {
+		t.Errorf("reason %q: want the start of the value and its length", ce.Reason)
+	}
+}
+
+// TestReadCSVSmallDefects: the smaller defects the hostile probe found.
+func TestReadCSVSmallDefects(t *testing.T) {
+	ok := func(t *testing.T, text string, rows int) *Dataset {
+		t.Helper()
+		ds, err := ReadCSV(strings.NewReader(text), CSVConfig{})
+		if err != nil {
+			t.Fatalf("ReadCSV(%q): %v", text, err)
+		}
+		if ds.Rows != rows {
+			t.Fatalf("ReadCSV(%q): %d rows, want %d", text, ds.Rows, rows)
+		}
+		return ds
+	}
+	t.Run("BOM before a quoted header", func(t *testing.T) {
+		// As pandas writes with quoting=csv.QUOTE_ALL and encoding="utf-8-sig".
+		ds := ok(t, "\ufeff\"a\",\"y\"\n\"1.5\",\"0\"\n\"2\",\"1\"\n", 2)
+		if ds.FeatureNames[0] != "a" || ds.LabelName != "y" {
+			t.Errorf("names %q and %q", ds.FeatureNames, ds.LabelName)
+		}
+	})
+	t.Run("line of spaces", func(t *testing.T) { ok(t, "a,y\n1,0\n   \n \t \n2,1\n", 2) })
+	t.Run("CR line endings", func(t *testing.T) {
+		ds := ok(t, "a,y\r1,0\r2,1\r", 2)
+		if ds.X[1] != 2 {
+			t.Errorf("X = %v", ds.X)
+		}
+		_, err := ReadCSV(strings.NewReader("a,y\r1,0\rx,1\r"), CSVConfig{})
+		if ce, isCSV := errors.AsType[*CSVError](err); !isCSV || ce.Line != 3 {
+			t.Errorf("bad value on the third CR-ended line: %v", err)
+		}
+	})
+	t.Run("CRLF and a final CR", func(t *testing.T) { ok(t, "a,y\r\n1,0\r\n2,1\r", 2) })
+	t.Run("nil reader", func(t *testing.T) {
+		if _, err := ReadCSV(nil, CSVConfig{}); !errors.Is(err, ErrEmpty) {
+			t.Errorf("ReadCSV(nil): %v, want ErrEmpty", err)
+		}
+	})
+	t.Run("failing reader", func(t *testing.T) {
+		cause := errors.New("disk on fire")
+		r := io.MultiReader(strings.NewReader("a,y\n1,0\n"), iotest.ErrReader(cause))
+		_, err := ReadCSV(r, CSVConfig{})
+		if !errors.Is(err, cause) || errors.Is(err, ErrMalformed) {
+			t.Errorf("ReadCSV: %v, want the reader's error, not ErrMalformed", err)
+		}
+	})
+	t.Run("directory", func(t *testing.T) {
+		dir := t.TempDir()
+		_, err := LoadCSV(dir, CSVConfig{})
+		if errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("LoadCSV(directory): %v, want a read error naming it", err)
+		}
+		if runtime.GOOS == "linux" && !errors.Is(err, syscall.EISDIR) {
+			t.Errorf("LoadCSV(directory): %v, want EISDIR", err)
+		}
+	})
+}

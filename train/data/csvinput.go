@@ -1,0 +1,124 @@
+package data
+
+import (
+	"bufio"
+	"io"
+	"unicode/utf8"
+)
+
+// Limits of one CSV row that ReadCSV applies unless CSVConfig sets others. A number needs a
+// few dozen bytes, so real data stays far below them; they bound what a broken or hostile
+// input (a file without newlines, an unterminated quote, a row of nothing but delimiters)
+// can make ReadCSV hold in memory: about 3×MaxLine bytes of text plus 80 bytes per column.
+const (
+	DefaultMaxField   = 64 << 10 // bytes per field: 64 KiB
+	DefaultMaxLine    = 16 << 20 // bytes per row, the header included: 16 MiB
+	DefaultMaxColumns = 1 << 16  // fields per row: 65,536
+)
+
+// csvInput is the reader ReadCSV hands to encoding/csv. It drops a leading UTF-8 byte-order
+// mark, turns lone CR line endings into LF (encoding/csv only knows LF and CRLF), and follows
+// the CSV structure well enough (quotes, delimiters, row ends) to stop with a *tooLong error
+// as soon as a field or a row exceeds its limit, so that encoding/csv, which buffers a whole
+// row, never holds more than the limit.
+type csvInput struct {
+	r        *bufio.Reader
+	comma    byte // the delimiter when it is one byte; 0 otherwise (fields are then not told apart)
+	maxField int
+	maxLine  int
+	maxCols  int
+
+	started bool // the byte-order mark has been checked
+	lastCR  bool // the previous byte was a CR, passed on as LF
+	err     error
+
+	inQuote            bool
+	line               int // 1-based line of the next byte
+	field              int // 0-based field of the current row
+	fieldLen, rowLen   int // bytes of the current field and row so far
+	fieldLine, rowLine int // the lines where they began
+}
+
+// tooLong reports a field, a row or a number of columns beyond its limit.
+type tooLong struct {
+	What  string // "field", "row" or "columns"
+	Line  int    // where the field or row begins
+	Field int    // the 0-based field, for a field
+	Limit int
+}
+
+func (e *tooLong) Error() string { return "data: " + e.What + " beyond its limit" }
+
+func newCSVInput(r io.Reader, comma rune, maxField, maxLine, maxCols int) *csvInput {
+	in := &csvInput{r: bufio.NewReaderSize(r, 64<<10), maxField: maxField, maxLine: maxLine, maxCols: maxCols,
+		line: 1, fieldLine: 1, rowLine: 1}
+	if comma < utf8.RuneSelf {
+		in.comma = byte(comma)
+	}
+	return in
+}
+
+func (in *csvInput) Read(p []byte) (int, error) {
+	if in.err != nil {
+		return 0, in.err
+	}
+	if !in.started {
+		in.started = true
+		if b, err := in.r.Peek(3); err == nil && string(b) == "\ufeff" {
+			in.r.Discard(3)
+		}
+	}
+	n, err := in.r.Read(p)
+	out := 0
+	for _, c := range p[:n] {
+		if c == '\n' && in.lastCR { // the LF of a CRLF, already passed on as the CR's LF
+			in.lastCR = false
+			continue
+		}
+		in.lastCR = c == '\r'
+		if c == '\r' {
+			c = '\n'
+		}
+		if e := in.step(c); e != nil {
+			in.err = e
+			return out, e
+		}
+		p[out] = c
+		out++
+	}
+	if err != nil {
+		in.err = err
+	}
+	return out, err
+}
+
+// step follows one byte of the (LF-normalised) text and checks the limits.
+func (in *csvInput) step(c byte) error {
+	switch {
+	case c == '"':
+		in.inQuote = !in.inQuote // "" inside quotes toggles twice: still quoted
+	case c == '\n':
+		in.line++
+		if !in.inQuote {
+			in.field, in.fieldLen, in.rowLen = 0, 0, 0
+			in.fieldLine, in.rowLine = in.line, in.line
+			return nil
+		}
+	case c == in.comma && !in.inQuote:
+		in.field++
+		in.fieldLen = -1 // the delimiter belongs to no field
+		in.fieldLine = in.line
+		if in.field >= in.maxCols {
+			return &tooLong{What: "columns", Line: in.rowLine, Limit: in.maxCols}
+		}
+	}
+	in.fieldLen++
+	in.rowLen++
+	switch {
+	case in.rowLen > in.maxLine:
+		return &tooLong{What: "row", Line: in.rowLine, Limit: in.maxLine}
+	case in.comma != 0 && in.fieldLen > in.maxField:
+		return &tooLong{What: "field", Line: in.fieldLine, Field: in.field, Limit: in.maxField}
+	}
+	return nil
+}

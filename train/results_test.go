@@ -1,0 +1,363 @@
+//go:build results
+
+package train
+
+// The experiments of docs/results.md, section "Where each loss wins". Not part of the suite
+// (build tag results). Build once, run the trainings (one JSON line per task, α, seed and
+// recipe), then print the tables:
+//
+//	go test -c -tags results -o results.test ./train
+//	ROCOPS_PANEL=/path/to/panel RESULTS_TASKS=churn,tilted RESULTS_ALPHAS=0.05,0.1 \
+//	    RESULTS_SEEDS=1,2,3,4,5 nice ./results.test -test.run 'TestResults$' > rows.jsonl
+//	RESULTS_IN=rows.jsonl ./results.test -test.run TestResultsTable
+//
+// RESULTS_RECIPES (default "ce,kde,kde-plain") takes ParseRecipe names; RESULTS_EPOCHS
+// (default 40) the epochs of each phase. Every run: batches of 128, Adam with learning rates
+// 0.001, 0.003 and 0.01, early stopping after 8 epochs without a better validation partial
+// AUC up to α; the learning rate and epoch with the best validation partial AUC are kept and
+// scored on the test part. Panel tasks are split 60/20/20 (stratified, by the seed) and
+// standardised on the training part; synthetic tasks draw their three parts from the seed.
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/train/metrics"
+)
+
+// resultsTask is one data set with its scorer.
+type resultsTask struct {
+	name   string
+	hidden []int // nil: a linear scorer
+	load   func(t testing.TB, seed uint64) (tr, val, te *data.Dataset)
+}
+
+// standardSplit splits ds 60/20/20 by seed and standardises it on the training part, as
+// cmd/roctrain does.
+func standardSplit(t testing.TB, ds *data.Dataset, seed uint64) (tr, val, te *data.Dataset) {
+	a, b, c, err := data.Split(ds, data.SplitConfig{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := data.FitStandardizer(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*data.Dataset, 3)
+	for i, p := range []*data.Dataset{a, b, c} {
+		if out[i], err = st.Apply(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out[0], out[1], out[2]
+}
+
+// panelTask reads file from the directory $ROCOPS_PANEL (the development panel; see
+// docs/results.md for the sources).
+func panelTask(name, file string, hidden []int) resultsTask {
+	return resultsTask{name: name, hidden: hidden, load: func(t testing.TB, seed uint64) (tr, val, te *data.Dataset) {
+		dir := os.Getenv("ROCOPS_PANEL")
+		if dir == "" {
+			t.Skip("set ROCOPS_PANEL to the panel's directory")
+		}
+		ds, err := data.LoadCSV(filepath.Join(dir, file), data.CSVConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return standardSplit(t, ds, seed)
+	}}
+}
+
+// logisticTask is well specified for cross-entropy: x ~ N(0, I₁₀) and
+// P(y = 1 | x) = σ(w·x − 3.2) with w = (1.5, −1, 1, 0.5, −0.5, 0.5, 0, 0, 0, 0), about 10%
+// positives.
+func logisticTask(t testing.TB, n int, seed uint64) *data.Dataset {
+	rng := rand.New(rand.NewPCG(seed, 21))
+	const d = 10
+	w := []float64{1.5, -1, 1, 0.5, -0.5, 0.5, 0, 0, 0, 0}
+	x := make([]float64, n*d)
+	y := make([]float64, n)
+	for i := range n {
+		z := -3.2
+		for j := range d {
+			x[i*d+j] = rng.NormFloat64()
+			z += w[j] * x[i*d+j]
+		}
+		if rng.Float64() < 1/(1+math.Exp(-z)) {
+			y[i] = 1
+		}
+	}
+	ds, err := data.New(x, y, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func logistic(name string, hidden []int) resultsTask {
+	return resultsTask{name: name, hidden: hidden, load: func(t testing.TB, seed uint64) (tr, val, te *data.Dataset) {
+		return logisticTask(t, 4000, 3*seed+1), logisticTask(t, 2000, 3*seed+2), logisticTask(t, 20000, 3*seed+3)
+	}}
+}
+
+var resultsTasks = map[string]resultsTask{
+	"so":        panelTask("stackoverflow_remote", "stackoverflow_remote.csv", []int{64}),
+	"churn":     panelTask("telecom_churn", "telecom_churn.csv", []int{64}),
+	"credit":    panelTask("credit_scoring", "credit_scoring.csv", []int{64}),
+	"spam":      panelTask("spambase", "spambase.csv", []int{64}),
+	"so-lin":    panelTask("stackoverflow_remote/linear", "stackoverflow_remote.csv", nil),
+	"churn-lin": panelTask("telecom_churn/linear", "telecom_churn.csv", nil),
+	"wdbc": {name: "wdbc", hidden: []int{64}, load: func(t testing.TB, seed uint64) (tr, val, te *data.Dataset) {
+		ds, err := data.WDBC()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return standardSplit(t, ds, seed)
+	}},
+	// The tilted-outlier task of compare_test.go: 5000 training and validation rows, 20000
+	// test rows.
+	"tilted": {name: "tilted/linear", load: func(t testing.TB, seed uint64) (tr, val, te *data.Dataset) {
+		return tiltedTask(t, 5000, 3*seed+1), tiltedTask(t, 5000, 3*seed+2), tiltedTask(t, 20000, 3*seed+3)
+	}},
+	"logit":     logistic("logistic/mlp", []int{64}),
+	"logit-lin": logistic("logistic/linear", nil),
+}
+
+// resultsRecipe is ParseRecipe, plus the variants with the upper-bound tail
+// (kdequantile.Config.Tail) that docs/results.md also reports: "kde-tail" (the KDE recipe
+// with the tail) and "kde-plain-tail" (the loss with the tail alone).
+func resultsRecipe(name string, alpha float64) (Recipe, error) {
+	tail := KDE{Config: kdequantile.Config{Alpha: alpha, Tail: true}}
+	switch name {
+	case "kde-tail":
+		return FineTune{Loss: tail}, nil
+	case "kde-plain-tail":
+		return Plain{Loss: tail}, nil
+	}
+	return ParseRecipe(name, kdequantile.Config{Alpha: alpha})
+}
+
+// resultsRow is one JSON line: a recipe's tuned test figures on one task, α and seed.
+type resultsRow struct {
+	Task    string  `json:"task"`
+	Alpha   float64 `json:"alpha"`
+	Seed    uint64  `json:"seed"`
+	Recipe  string  `json:"recipe"`
+	LR      float64 `json:"lr"`
+	Val     float64 `json:"val"` // validation partial AUC up to α of the kept model
+	TPR     float64 `json:"tpr"` // test TPR at FPR α
+	AUC     float64 `json:"auc"` // test AUC
+	Epoch   int     `json:"epoch"`
+	Secs    float64 `json:"secs"`
+	NegTest int     `json:"neg_test"` // negatives in the test part
+}
+
+func envList(name, def string) []string {
+	v := os.Getenv(name)
+	if v == "" {
+		v = def
+	}
+	return strings.Split(v, ",")
+}
+
+func TestResults(t *testing.T) {
+	epochs := 40
+	if e := os.Getenv("RESULTS_EPOCHS"); e != "" {
+		var err error
+		if epochs, err = strconv.Atoi(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc := json.NewEncoder(os.Stdout)
+	for _, tn := range envList("RESULTS_TASKS", "tilted") {
+		task, ok := resultsTasks[tn]
+		if !ok {
+			t.Fatalf("unknown task %q", tn)
+		}
+		for _, as := range envList("RESULTS_ALPHAS", "0.05") {
+			alpha, err := strconv.ParseFloat(as, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ss := range envList("RESULTS_SEEDS", "1") {
+				seed, err := strconv.ParseUint(ss, 10, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr, val, te := task.load(t, seed)
+				for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
+					recipe, err := resultsRecipe(rn, alpha)
+					if err != nil {
+						t.Fatal(err)
+					}
+					start := time.Now()
+					var (
+						best    nn.Model
+						bestVal = math.Inf(-1)
+						bestLR  float64
+						bestEp  int
+					)
+					for _, lr := range []float64{0.001, 0.003, 0.01} {
+						m, err := nn.NewMLP(nn.MLPConfig{In: tr.Cols, Hidden: task.hidden, Seed: seed})
+						if err != nil {
+							t.Fatal(err)
+						}
+						cfg := Config{Epochs: epochs, Patience: 8, BatchSize: 128, LearningRate: lr,
+							Metric: PartialAUC(alpha), Seed: seed, Progress: io.Discard}
+						h, err := recipe.Fit(context.Background(), m, cfg, tr, val)
+						if err != nil && (h == nil || h.Best < 0) {
+							fmt.Fprintln(os.Stderr, task.name, rn, lr, err)
+							continue
+						}
+						if v := h.Epochs[h.Best].Metric; v > bestVal {
+							best, bestVal, bestLR, bestEp = m, v, lr, h.Epochs[h.Best].Index
+						}
+					}
+					if best == nil {
+						t.Fatalf("%s %s α=%v seed %d: every learning rate failed", task.name, rn, alpha, seed)
+					}
+					s, err := nn.Scores(best, te.X, te.Rows)
+					if err != nil {
+						t.Fatal(err)
+					}
+					tpr, err := metrics.TPRAtFPR(s, te.Y, alpha)
+					if err != nil {
+						t.Fatal(err)
+					}
+					auc, err := metrics.AUC(s, te.Y)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := enc.Encode(resultsRow{task.name, alpha, seed, rn, bestLR, bestVal, tpr, auc, bestEp,
+						time.Since(start).Seconds(), te.Rows - te.Positives()}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestResultsTable prints the JSON lines of the files $RESULTS_IN (comma-separated) as one
+// Markdown table, a row per task and α: for each recipe the mean ± sample sd of the test TPR
+// at FPR α over the seeds, and for each recipe but ce its paired difference from ce on the
+// same seeds with the 95% paired-t interval d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0).
+func TestResultsTable(t *testing.T) {
+	type key struct {
+		task  string
+		alpha float64
+	}
+	runs := map[key]map[string]map[uint64]resultsRow{}
+	var order []key
+	for _, f := range envList("RESULTS_IN", "rows.jsonl") {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			var r resultsRow
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				continue // not a result line
+			}
+			k := key{r.Task, r.Alpha}
+			if runs[k] == nil {
+				runs[k] = map[string]map[uint64]resultsRow{}
+				order = append(order, k)
+			}
+			if runs[k][r.Recipe] == nil {
+				runs[k][r.Recipe] = map[uint64]resultsRow{}
+			}
+			runs[k][r.Recipe][r.Seed] = r
+		}
+		fh.Close()
+	}
+	slices.SortStableFunc(order, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.alpha, b.alpha))
+	})
+	recipes := envList("RESULTS_RECIPES", "ce,kde,kde-plain")
+	head, rule := "| task | α | test negatives | seeds |", "|---|---:|---:|---:|"
+	for _, rn := range recipes {
+		head += " " + rn + " |"
+		rule += "---:|"
+		if rn != "ce" {
+			head += " " + rn + " − ce |"
+			rule += "---:|"
+		}
+	}
+	fmt.Println(head)
+	fmt.Println(rule)
+	for _, k := range order {
+		ce := runs[k]["ce"]
+		var negTest int
+		for _, r := range ce {
+			negTest = r.NegTest
+		}
+		row := fmt.Sprintf("| %s | %g | %d | %d |", k.task, k.alpha, negTest, len(ce))
+		for _, rn := range recipes {
+			var xs, ds []float64
+			for seed, r := range runs[k][rn] {
+				xs = append(xs, r.TPR)
+				if c, ok := ce[seed]; ok {
+					ds = append(ds, r.TPR-c.TPR)
+				}
+			}
+			cell := "–"
+			if len(xs) > 0 {
+				m, s := meanSD(xs)
+				cell = fmt.Sprintf("%.3f ± %.3f", m, s)
+			}
+			row += " " + cell + " |"
+			if rn == "ce" {
+				continue
+			}
+			diff := "–"
+			if len(ds) > 1 {
+				m, s := meanSD(ds)
+				h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(ds) - 1)}.Quantile(0.975) * s / math.Sqrt(float64(len(ds)))
+				mark := ""
+				if m-h > 0 || m+h < 0 {
+					mark = " *"
+				}
+				diff = fmt.Sprintf("%+.3f [%+.3f, %+.3f]%s", m, m-h, m+h, mark)
+			}
+			row += " " + diff + " |"
+		}
+		fmt.Println(row)
+	}
+}
+
+// meanSD returns the mean and the sample standard deviation (n − 1) of xs.
+func meanSD(xs []float64) (float64, float64) {
+	var m float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	var ss float64
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	if len(xs) < 2 {
+		return m, 0
+	}
+	return m, math.Sqrt(ss / float64(len(xs)-1))
+}
