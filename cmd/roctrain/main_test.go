@@ -136,7 +136,7 @@ func TestCSVInputAndErrors(t *testing.T) {
 	b.WriteString("a,b,target,c\n")
 	for i := range 60 {
 		y := i % 3 / 2 // one row in three is positive
-		b.WriteString(strings.Join([]string{itoa(i % 7), itoa(i%5 + 3*y), itoa(y), itoa(i % 2)}, ",") + "\n")
+		b.WriteString(strings.Join([]string{strconv.Itoa(i % 7), strconv.Itoa(i%5 + 3*y), strconv.Itoa(y), strconv.Itoa(i % 2)}, ",") + "\n")
 	}
 	require.NoError(t, os.WriteFile(good, []byte(b.String()), 0o644))
 	code, stdout, stderr := roctrain(t, "-data", good, "-label", "target", "-json", "-epochs", "2", "-lr", "0.01", "-losses", "ce", "-plot", "", "-hidden", "")
@@ -209,8 +209,6 @@ func TestRecall(t *testing.T) {
 	require.Contains(t, stdout, "test FPR@TPR=0.8")
 	require.Contains(t, stdout, "validation TNR@TPR=0.8")
 }
-
-func itoa(i int) string { return string(rune('0' + i)) }
 
 // A diverging run is reported on stderr and fails the command, but the other runs are still
 // trained and reported; a diverging learning rate does not stop its run when another works.

@@ -3,8 +3,8 @@ package kdequantile
 import (
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/rocops/rocops/internal/parallel"
 )
 
 // blockSize is the number of elements per block of a pass. Every pass reduces per block and
@@ -22,30 +22,14 @@ func numBlocks(n int) int { return (n + blockSize - 1) / blockSize }
 // forBlocks calls fn(b, lo, hi) for each block b = [lo, hi) of [0, n), on up to GOMAXPROCS
 // goroutines when n ≥ parallelMin. fn must write only to state owned by block b.
 func forBlocks(n int, fn func(b, lo, hi int)) {
-	nb := numBlocks(n)
-	run := func(b int) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelMin {
+		workers = 1
+	}
+	parallel.For(numBlocks(n), workers, func(b int) {
 		lo := b * blockSize
 		fn(b, lo, min(lo+blockSize, n))
-	}
-	workers := min(runtime.GOMAXPROCS(0), nb)
-	if n < parallelMin || workers < 2 {
-		for b := range nb {
-			run(b)
-		}
-		return
-	}
-	var next atomic.Int64
-	work := func() {
-		for b := int(next.Add(1) - 1); b < nb; b = int(next.Add(1) - 1) {
-			run(b)
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
+	})
 }
 
 // neumaier is a compensated (Kahan–Babuška–Neumaier) sum; it combines the per-block sums of

@@ -2,8 +2,8 @@ package pairwise
 
 import (
 	"math"
-	"sync"
-	"sync/atomic"
+
+	"github.com/rocops/rocops/internal/parallel"
 )
 
 // Work split of the logistic algorithm. A task is a contiguous chunk of the larger class
@@ -61,25 +61,16 @@ func logistic(b batch, grad []float64, workers int) float64 {
 	tasks := min(max(len(big)*len(small)/minTaskPairs, 1), maxTasks, len(big))
 	losses := make([]float64, tasks)
 	partial := make([][]float64, tasks) // each task's sums for the smaller class
-	var next atomic.Int64
-	run := func() {
-		for t := int(next.Add(1)) - 1; t < tasks; t = int(next.Add(1)) - 1 {
-			lo, hi := t*len(big)/tasks, (t+1)*len(big)/tasks
-			gb, gs := gBig[lo:hi], make([]float64, len(small))
-			partial[t] = gs
-			if bigIsNeg {
-				losses[t] = logisticTiles(small, big[lo:hi], gs, gb, factored)
-			} else {
-				losses[t] = logisticTiles(big[lo:hi], small, gb, gs, factored)
-			}
+	parallel.For(tasks, workers, func(t int) {
+		lo, hi := t*len(big)/tasks, (t+1)*len(big)/tasks
+		gb, gs := gBig[lo:hi], make([]float64, len(small))
+		partial[t] = gs
+		if bigIsNeg {
+			losses[t] = logisticTiles(small, big[lo:hi], gs, gb, factored)
+		} else {
+			losses[t] = logisticTiles(big[lo:hi], small, gb, gs, factored)
 		}
-	}
-	var wg sync.WaitGroup
-	for range min(workers, tasks) - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
+	})
 
 	var loss float64
 	for _, l := range losses {

@@ -128,3 +128,18 @@ func TestBootstrapErrors(t *testing.T) {
 	_, _, err = Bootstrap(scores, labels[:2], AUC, 10, 0.95, 1)
 	require.ErrorIs(t, err, ErrLength)
 }
+
+// pROC 1.18.0 (R 4.2.2), ci.auc(roc(aSAH$outcome, aSAH$s100b), method = "bootstrap",
+// boot.n = 10000, boot.stratified = TRUE) after set.seed(1), (2), (3) prints 0.6240–0.8264,
+// 0.6258–0.8255 and 0.6258–0.8264. The two bootstraps draw different resamples, so they
+// agree only to their Monte Carlo error, a few thousandths with 5000 resamples.
+func TestBootstrapAgreesWithPROC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5000 resamples")
+	}
+	const tolMonteCarlo = 0.01
+	lo, hi, err := Bootstrap(asahS100b, asahOutcome, AUC, 5000, 0.95, 1)
+	require.NoError(t, err)
+	require.InDelta(t, 0.6252, lo, tolMonteCarlo)
+	require.InDelta(t, 0.8261, hi, tolMonteCarlo)
+}

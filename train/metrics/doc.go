@@ -19,7 +19,7 @@
 // a negative count ½ in the AUC.
 //
 // Scores are sorted once per call, so every function is O(n log n) in time and O(n) in
-// memory. Invalid input — empty or mismatched slices, NaN or infinite scores, labels other
+// memory, except Bootstrap, which calls its statistic once per resample. Invalid input — empty or mismatched slices, NaN or infinite scores, labels other
 // than 0 and 1, a single class, a false-positive rate out of range — gives an error wrapping
 // one of the exported Err values; nothing panics.
 package metrics
