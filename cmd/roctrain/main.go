@@ -84,16 +84,25 @@
 // "first_order_share", "severe_pairs"}, measured on a logging pool of training rows along the
 // severe-error direction of a separate selection batch (train.Diagnose; null where a value
 // is undefined, such as the drift of an epoch without severe pairs).
+//
+// Failures: the output paths (-plot, -out) are checked before any training, so a bad one
+// fails at once. A run that fails is named on stderr and the others are still reported. An
+// interrupt (Ctrl-C) or SIGTERM stops training after the current step and reports the runs
+// that finished. The exit status is 0 on success, 1 when anything failed or was
+// interrupted, 2 for bad flags.
 package main
 
 import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
+// main stops on an interrupt (Ctrl-C) or SIGTERM alike: training stops after the current
+// step and the runs that finished are reported, with status 1.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
