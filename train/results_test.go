@@ -148,6 +148,7 @@ var resultsTasks = map[string]resultsTask{
 //   - "kde-lr1", "kde-lr0.3": the KDE recipe with the second phase at the first's learning
 //     rate, or at 0.3 of it;
 //   - "kde-big": the second phase at 0.3 of the learning rate in batches of 1024;
+//   - "kde-pos": the second phase in batches of half positives;
 //   - "ce+kde", "ce+3kde": cross-entropy plus 1 or 3 times the KDE loss (Weighted), trained
 //     from the start.
 func resultsRecipe(name string, alpha float64) (Recipe, error) {
@@ -164,6 +165,8 @@ func resultsRecipe(name string, alpha float64) (Recipe, error) {
 		return FineTune{Loss: kde, LearningRateScale: 0.3}, nil
 	case "kde-big":
 		return FineTune{Loss: kde, LearningRateScale: 0.3, BatchSize: 1024}, nil
+	case "kde-pos":
+		return FineTune{Loss: kde, PositiveFraction: 0.5}, nil
 	case "ce+kde":
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {1, kde}}}, nil
 	case "ce+3kde":
