@@ -106,10 +106,14 @@ seeds:
 			return err
 		}
 		ds.parts = [3]int{sp.train.Rows, sp.val.Rows, sp.test.Rows}
+		var first *seedResult // the first run of -losses on this seed, when it succeeded
 		for r, spec := range o.runs {
 			prog.start(seed, spec.name)
 			res, err := runOnce(ctx, o, sp, spec, stderr)
 			prog.finish()
+			if err == nil && r > 0 && first != nil {
+				res.TestAUCVsFirst, err = compareAUC(&res, first, sp.test.Y)
+			}
 			if err != nil {
 				failed = append(failed, fmt.Errorf("run %s, seed %d: %w", spec.name, seed, err))
 				if ctx.Err() != nil {
@@ -117,7 +121,11 @@ seeds:
 				}
 				continue
 			}
+			if r == 0 {
+				first = &res
+			}
 			perRun[r] = append(perRun[r], res)
+			perRun[r][len(perRun[r])-1].testScores = nil // only the first run's are needed
 		}
 	}
 	results := summarise(o, perRun)
