@@ -35,24 +35,6 @@ func BenchmarkSigmoidPass(b *testing.B) {
 	}
 }
 
-// BenchmarkExpSlice is the exponential the passes use, over the same scores as
-// BenchmarkSigmoidPass (including the copy that the passes do not need).
-func BenchmarkExpSlice(b *testing.B) {
-	for _, n := range benchSizes {
-		scores, _ := batch(1, n, 0.1, 1.5)
-		buf := make([]float64, n)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			stop := cputime.Report(b)
-			for b.Loop() {
-				copy(buf, scores)
-				expSlice(buf)
-			}
-			stop()
-		})
-	}
-}
-
 func BenchmarkGradient(b *testing.B) {
 	cfg := Config{Alpha: 0.05}
 	for _, n := range benchSizes {

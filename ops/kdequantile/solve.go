@@ -241,8 +241,7 @@ func (p *problem) evalPhi(tau, u float64, rescale, skip bool) phiValue {
 }
 
 // phiBlock returns one block's phiSums with s_b its smallest |z|, leaving e^{s_b − |z_j|} (0
-// if skipped) in store. It finds s_b, then takes the exponentials in a loop of their own, so
-// that the accumulating loop makes no calls and keeps its sums in registers.
+// if skipped) in store.
 func phiBlock(neg, store []float64, v0, tau, margin float64) phiSums {
 	store = store[:len(neg)]
 	m := math.Inf(1)
@@ -260,13 +259,12 @@ func phiBlock(neg, store []float64, v0, tau, margin float64) phiSums {
 	skipped := 0
 	for j, az := range store {
 		if az > skip {
-			store[j] = math.Inf(-1) // e^{−∞} = 0: skipped
+			store[j] = 0 // skipped
 			skipped++
 		} else {
-			store[j] = m - az // at least −margin
+			store[j] = math.Exp(m - az) // at least e^{−margin}
 		}
 	}
-	expSlice(store)
 	s := accumulate(neg, store, tau, m)
 	s.minAbs, s.skipped = m, skipped
 	return s
