@@ -86,8 +86,9 @@ var (
 //
 // V0 and V1 are the inverse bandwidths v0 (negatives) and v1 (positives) of the logistic
 // kernels. A positive value is used as given. Zero, the default, chooses it from the batch by
-// the normal-reference (Silverman-type) rule scaled for the logistic kernel, whose standard
-// deviation is π/(v·√3):
+// the normal-reference rule (Silverman, "Density Estimation for Statistics and Data
+// Analysis", 1986, §3.4) scaled for the logistic kernel, whose standard deviation is
+// π/(v·√3):
 //
 //	h_c = 1.06 · s_c · n_c^(−1/5)
 //	v_c = π / (√3 · h_c)
@@ -97,8 +98,12 @@ var (
 // least two scores, exceeds 1e-6 times the largest |score| it was computed from (below that
 // the kernel would be resolved by too few float64 steps), and gives a finite v_c. Otherwise
 // s_c falls back to the sample standard deviation of the whole batch (both classes), and if
-// that is not usable either (all scores tied, or nearly), v_c = 1. A batch-chosen bandwidth
-// is held constant in the backward pass; [Result] reports the values used.
+// that is not usable either (all scores tied, or nearly), v_c = 1, a kernel of standard
+// deviation π/√3 ≈ 1.8 in score units. So a single positive gets the batch's spread, and a
+// class whose spread is 1e-12 that of the batch. When the largest |score| is above 1e150 or
+// below 1e-150, the standard deviations are computed on the scores divided by it, so that no
+// square overflows or underflows. A batch-chosen bandwidth is held constant in the
+// backward pass; [Result] reports the values used.
 type Config struct {
 	Alpha  float64 // target false-positive rate, 0 < Alpha < 1; 0 = unset
 	Recall float64 // target true-positive rate of the mirrored loss, 0 < Recall < 1; 0 = unset
