@@ -130,7 +130,7 @@ func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer p.release()
-	r := p.solve(math.NaN(), true)
+	r := p.solve(math.NaN())
 	loss, _ := p.positives(r.tau, false)
 	return p.result(r.tau, loss), nil
 }
@@ -144,7 +144,7 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
 		return nil, Result{}, err
 	}
 	defer p.release()
-	r := p.solve(math.NaN(), false)
+	r := p.solve(math.NaN())
 	loss, slope := p.positives(r.tau, true)
 	grad := make([]float64, len(scores))
 	// L(f) is the solved form's loss at sign·f: its gradient is sign times the form's.
@@ -160,7 +160,7 @@ func thresholdGradient(scores, labels []float64, cfg Config, start float64) ([]f
 		return nil, 0, err
 	}
 	defer p.release()
-	r := p.solve(p.sign()*start, false)
+	r := p.solve(p.sign() * start)
 	grad := make([]float64, len(scores))
 	// τ(f) = sign·τ_form(sign·f), so ∂τ/∂f_i = sign²·∂τ_form/∂f_i: no sign change.
 	p.scatter(labels, grad, 1, p.weights(r), false)
@@ -174,7 +174,7 @@ func threshold(scores, labels []float64, cfg Config) (float64, error) {
 		return 0, err
 	}
 	defer p.release()
-	return p.result(p.solve(math.NaN(), true).tau, 0).Tau, nil
+	return p.result(p.solve(math.NaN()).tau, 0).Tau, nil
 }
 
 func (c Config) validate() error {
