@@ -6,39 +6,13 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// The τ solver finds the root of
-//
-//	φ(τ) = Σ_{j∈B0} σ(z_j) − |B0|·(1 − α),   z_j = v0·(τ − f_j),
-//
-// which increases with τ. It is written as
-//
-//	φ(τ) = (|B0|·α − a) − Σ_{z_j ≥ 0} σ(−|z_j|) + Σ_{z_j < 0} σ(−|z_j|)
-//
-// with a the number of negatives above τ, so that it is an exact count plus sums of tail
-// probabilities σ(−|z|) ≤ 1/2, each computed to full relative precision: φ stays accurate
-// when α is tiny or when every negative is far from τ. Each block of a pass accumulates its
-// sums multiplied by e^{s_b}, s_b being its smallest |z| (its exponentials are
-// e^{s_b − |z_j|} ≤ 1), and the blocks are combined at the scale of the smallest s_b.
-// Nothing underflows, even when every σ(−|z_j|) is below the smallest float64.
-//
-// Each pass also returns, in units of z, the first three derivatives D_k = Σ σ⁽ᵏ⁾(z_j); they
-// need no further exponential, since σ″ = σ′·(1 − 2σ) and σ‴ = σ′·(1 − 6σ′). The next point
-// is the root u (in z units) nearest to zero of the cubic Taylor model
-// P(u) = φ + D1·u + D2·u²/2 + D3·u³/6, kept inside the bracket of the root and replaced by a
-// bisection step when it leaves the bracket or does not halve the step of two passes before.
-// Since |σ⁗| ≤ 2σ′ and σ′(z + u) ≤ e^{|u|}·σ′(z), φ after the step is at most
-//
-//	R = |P(u)| + D1·e^{|u|}·u⁴/12,
-//
-// so when R is below the rounding level of φ the stepped τ is accepted without another pass.
-// On ordinary batches the empirical quantile is close enough that the second pass is the
-// last.
-//
-// A pass at a short step u (|u| ≤ 1 in z units) from a pass that computed its exponentials
-// does not compute them again: |z_j| changes by exactly ±u unless z_j changes sign, so the
-// stored e^{s_b − |z_j|} are multiplied by e^{∓u}, and only the few within |u| of zero are
-// recomputed; the blocks keep their scales s_b. On ordinary batches this is the second and
-// last pass.
+// The τ solver is derived, with the error bound that lets it stop early, in
+// docs/kde-quantile.md ("The threshold solver"); that is its one description. The names here:
+// φ(τ) = Σ_{j∈B0} σ(z_j) − |B0|·(1 − α) with z_j = v0·(τ − f_j), evaluated by evalPhi as an
+// exact count plus tail sums; D1, D2, D3 (phiValue.d1…d3) its derivatives in units of z; u a
+// step in units of z; s_b (phiSums.scale) the smallest |z_j| of a block, whose exponentials
+// are stored as e^{s_b − |z_j|} ≤ 1; phiValue.step the cubic model's step and the bound R on
+// φ after it; phiRescaled the pass that rescales the previous pass's exponentials by e^{∓u}.
 
 // maxPasses bounds the passes of the solver. Ordinary batches take 2; bisection shrinks any
 // bracket to adjacent floats in at most 64 halvings, and the safeguard interleaves at most
