@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -157,7 +158,7 @@ func (r *report) trainingPlot() *plot.Plot {
 // drawCurves adds the curves to p on log-log axes whose x range spans xs.
 func (r *report) drawCurves(p *plot.Plot, curves []curve, xs []int) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = plotkit.LogTicks{}
 	p.Add(plotter.NewGrid())
 	// Time grows with n, so the bottom right corner stays clear.
 	p.Legend.Top, p.Legend.Left = false, false
