@@ -23,8 +23,17 @@
 // size — for example one for training batches and one for evaluation — with [Model.Build].
 // Every graph built from a model binds the model's own parameter tensors (not copies), and
 // Gorgonia's solvers update those tensors in place: a solver step taken on one graph changes
-// the model in every graph. [Scores] evaluates a model on plain rows, and [Snapshot] and
-// [Restore] keep and bring back a copy of its parameters (for example the best epoch's).
+// the model in every graph. [Scores] evaluates a model on plain rows, a [Scorer] does so
+// again and again (validation every epoch, serving) reusing what it built, and [Snapshot]
+// and [Restore] keep and bring back a copy of its parameters (for example the best epoch's).
+//
+// # Direct passes
+//
+// For this package's own networks a [Pass] computes the scores and the parameter gradients
+// without a graph: BLAS matrix products into buffers allocated once, and no gradient for the
+// input rows. The trainer's step and the Scorer use it; other models go through their
+// graphs. [BLAS] names the matrix-product library: pure-Go gonum by default, the system's
+// OpenBLAS with the build tag openblas.
 //
 // # Initialisation
 //

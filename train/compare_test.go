@@ -75,9 +75,10 @@ func trainTuned(t *testing.T, r Recipe, alpha float64, tr, val, test *data.Datas
 // cross-entropy on the tilted task by more than minMargin TPR at FPR 0.05 on average over
 // three independent draws. When the test was written the mean difference was 0.21 (draws of
 // +0.16 to +0.28; cross-entropy 0.42 to 0.53, the recipe 0.68 to 0.69). The mean, not every
-// draw, is asserted: one draw can be close. Cross-entropy's figure depends on how it is
-// stopped: with batches of 500 and learning rates up to 0.1, selected on validation TPR, it
-// stopped before tilting fully and reached 0.65 to 0.69 (docs/results.md discusses this).
+// draw, is asserted: one draw can be close. Cross-entropy's figure depends on where early
+// stopping catches it: with batches of 500 and learning rates up to 0.1, selected on
+// validation TPR, it stopped before tilting fully and reached 0.65 to 0.69, against the
+// recipe's 0.69.
 func TestKDERecipeBeatsCrossEntropyWhenCrossEntropyIsMisspecified(t *testing.T) {
 	const (
 		alpha     = 0.05

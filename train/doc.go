@@ -51,6 +51,18 @@
 // cross-entropy warm-up, early stopping, or fixed bandwidths (kdequantile.Config.V0 and V1),
 // which fix the scale the kernels resolve.
 //
+// # The training step
+//
+// A Linear or MLP trained on the package's losses (CrossEntropy, KDE, Pairwise and Weighted
+// sums of them) takes a direct step: an nn.Pass computes the scores and, from the loss's
+// gradient with respect to them, the parameter gradients with BLAS products into buffers
+// allocated once (no graph, no machine, no gradient for the input rows), and the loss is
+// computed on slices, value and gradient in one call. Other models and losses are compiled
+// into a Gorgonia graph and differentiated by gorgonia.Grad. Both update the weights with the
+// same optimiser, written in place with Gorgonia's update rules (it reproduces Gorgonia's
+// solvers to the bit), and both give the same losses and gradients to float rounding.
+// docs/benchmarks.md times them against the step's matrix products alone.
+//
 // Training is deterministic: the same model initialisation, data, Config and Seed give a
 // bit-identical History and identical weights.
 package train

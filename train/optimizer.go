@@ -172,7 +172,7 @@ func decay(params []*tensor.Dense, lr, lambda float64) {
 	}
 }
 
-func scale[T float32 | float64](xs []T, k float64) {
+func scale[T floats.Float](xs []T, k float64) {
 	for i := range xs {
 		xs[i] = T(float64(xs[i]) * k)
 	}

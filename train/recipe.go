@@ -109,8 +109,9 @@ func recipeConfig(cfg Config) error {
 // signal, and nothing in the loss fixes the score scale. Cross-entropy first puts the
 // positives near the operating region at a sensible scale; the KDE loss then adjusts the
 // ranking where it is measured. A batch of b rows holds about α·b negatives above τ, so at
-// α = 0.05 a batch of 128 sets τ from about six negatives: a larger BatchSize for the second
-// phase makes τ, and the gradient, less noisy.
+// α = 0.05 a batch of 128 sets τ from about six negatives; BatchSize and PositiveFraction
+// change the second phase's batches (docs/results.md: larger batches did not improve the
+// results there, so the default keeps the first phase's).
 type FineTune struct {
 	// Loss is the second phase's loss; it must be set.
 	Loss Loss
@@ -126,7 +127,14 @@ type FineTune struct {
 }
 
 func (f FineTune) String() string {
-	return fmt.Sprintf("ce→%v(lr×%g, batch %d)", f.Loss, f.lrScale(), f.BatchSize)
+	s := fmt.Sprintf("ce→%v at lr×%g", f.Loss, f.lrScale())
+	if f.BatchSize > 0 {
+		s += fmt.Sprintf(", batch %d", f.BatchSize)
+	}
+	if f.PositiveFraction > 0 {
+		s += fmt.Sprintf(", %g positive", f.PositiveFraction)
+	}
+	return s
 }
 
 func (f FineTune) lrScale() float64 {
@@ -156,6 +164,8 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 		return nil, configError("negative setting in %+v", f)
 	case !(f.LearningRateScale >= 0) || math.IsInf(f.LearningRateScale, 0):
 		return nil, configError("bad LearningRateScale %v", f.LearningRateScale)
+	case !(f.PositiveFraction >= 0 && f.PositiveFraction < 1):
+		return nil, configError("FineTune's PositiveFraction must be in [0, 1), got %v", f.PositiveFraction)
 	case val == nil:
 		return nil, configError("FineTune needs validation data")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // A second phase that ascends cross-entropy (weight −1) moves the weights and makes the
@@ -80,6 +81,7 @@ func TestRecipesRejectBadConfig(t *testing.T) {
 		{"FineTune with a warm-up", FineTune{Loss: kde}, Config{WarmupEpochs: 2}, true},
 		{"FineTune without validation data", FineTune{Loss: kde}, Config{}, false},
 		{"FineTune with a negative scale", FineTune{Loss: kde, LearningRateScale: -1}, Config{}, true},
+		{"FineTune with a negative positive fraction", FineTune{Loss: kde, PositiveFraction: -0.5}, Config{}, true},
 		{"Plain with Config.Loss", Plain{Loss: kde}, Config{Loss: kde}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -111,6 +113,9 @@ func TestParseRecipe(t *testing.T) {
 		_, err := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
 		require.NoError(t, err, name)
 	}
+	require.Equal(t, "ce→kde(recall=0.9, v0=0, v1=0) at lr×0.1", KDERecipe(point).String())
+	require.Equal(t, "ce(3 epochs)→sqhinge(margin=1, pairs=all)", Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, WarmupEpochs: 3}.String())
+	require.Equal(t, "ce", Plain{}.String())
 	for _, bad := range []string{"", "kde+wu", "nope"} {
 		_, err := ParseRecipe(bad, point)
 		require.Error(t, err, bad)

@@ -141,16 +141,36 @@ var resultsTasks = map[string]resultsTask{
 	"logit-lin": logistic("logistic/linear", nil),
 }
 
-// resultsRecipe is ParseRecipe, plus the variants with the upper-bound tail
-// (kdequantile.Config.Tail) that docs/results.md also reports: "kde-tail" (the KDE recipe
-// with the tail) and "kde-plain-tail" (the loss with the tail alone).
+// resultsRecipe is ParseRecipe, plus the variants docs/results.md also reports:
+//
+//   - "kde-tail", "kde-plain-tail": the KDE recipe and the plain loss with the upper-bound
+//     tail (kdequantile.Config.Tail);
+//   - "kde-lr1", "kde-lr0.3": the KDE recipe with the second phase at the first's learning
+//     rate, or at 0.3 of it;
+//   - "kde-big": the second phase at 0.3 of the learning rate in batches of 1024;
+//   - "kde-pos": the second phase in batches of half positives;
+//   - "ce+kde", "ce+3kde": cross-entropy plus 1 or 3 times the KDE loss (Weighted), trained
+//     from the start.
 func resultsRecipe(name string, alpha float64) (Recipe, error) {
+	kde := KDE{Config: kdequantile.Config{Alpha: alpha}}
 	tail := KDE{Config: kdequantile.Config{Alpha: alpha, Tail: true}}
 	switch name {
 	case "kde-tail":
 		return FineTune{Loss: tail}, nil
 	case "kde-plain-tail":
 		return Plain{Loss: tail}, nil
+	case "kde-lr1":
+		return FineTune{Loss: kde, LearningRateScale: 1}, nil
+	case "kde-lr0.3":
+		return FineTune{Loss: kde, LearningRateScale: 0.3}, nil
+	case "kde-big":
+		return FineTune{Loss: kde, LearningRateScale: 0.3, BatchSize: 1024}, nil
+	case "kde-pos":
+		return FineTune{Loss: kde, PositiveFraction: 0.5}, nil
+	case "ce+kde":
+		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {1, kde}}}, nil
+	case "ce+3kde":
+		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {3, kde}}}, nil
 	}
 	return ParseRecipe(name, kdequantile.Config{Alpha: alpha})
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/nn"
 )
 
 // env describes the machine and the run.
@@ -73,18 +75,10 @@ func revision() string {
 	return rev
 }
 
-// blasName names the BLAS Gorgonia's matrix products go through.
+// blasName names the BLAS Gorgonia's matrix products and nn's passes go through, with the
+// implementation's Go type: nn.BLAS is "gonum" by default and "openblas" with -tags openblas.
 func blasName() string {
-	switch b := gorgonia.WhichBLAS().(type) {
-	case nil:
-		return "none"
-	default:
-		name := fmt.Sprintf("%T", b)
-		if strings.HasPrefix(name, "gonum.Implementation") {
-			return "gonum (pure Go, gonum.org/v1/gonum/blas/gonum)"
-		}
-		return name
-	}
+	return fmt.Sprintf("%s (%T)", nn.BLAS(), gorgonia.WhichBLAS())
 }
 
 // cpuModel is the CPU's model name from /proc/cpuinfo, or the architecture.

@@ -4,6 +4,7 @@
 //	go run ./cmd/bench -out docs/bench -doc docs/benchmarks.md   # the report in the docs
 //	go run ./cmd/bench -quick                                      # a fast look, Markdown on stdout
 //	go run ./cmd/bench -quick -json                                # the figures as JSON
+//	go run -tags openblas ./cmd/bench -quick                       # with the system's OpenBLAS
 //
 // For every size n of -n (default 2^10 … 2^20) it times, on batches of n scores with 10%
 // positives (negatives N(0, 1), positives N(1.5, 1)):
@@ -37,12 +38,18 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}

@@ -21,6 +21,8 @@
 //	-lr list       Adam learning rates tried per run; validation AUC picks one (default 0.001,0.01)
 //	-out dir       where runs.jsonl, summary.md and trajectories.png go (default results/corrective)
 //	-plot name     data set whose trajectories are drawn (default teacher)
+//	-intervene     also train each surrogate directly under the trainer's diagnose–intervene–recheck
+//	               rule (train.Intervene with its defaults): runs named "<loss>+iv"
 //
 // Every run appends one JSON line to runs.jsonl as soon as it finishes, and runs already in the
 // file are skipped, so an interrupted experiment resumes where it stopped. The summary is
@@ -66,6 +68,7 @@ type options struct {
 	warmup               int
 	lrs                  []float64
 	summariseOnly        bool
+	intervene            bool
 }
 
 // panelFiles are the development panel's data sets (README of the panel folder).
@@ -96,6 +99,7 @@ func parse(args []string) (*options, error) {
 	lrs := fs.String("lr", "0.001,0.01", "learning rates tried per run")
 	fs.StringVar(&o.out, "out", "results/corrective", "output folder")
 	fs.StringVar(&o.plotData, "plot", "teacher", "data set whose trajectories are drawn")
+	fs.BoolVar(&o.intervene, "intervene", false, "also run each surrogate directly with train.Intervene (the default rule): runs named <loss>+iv")
 	fs.BoolVar(&o.summariseOnly, "summarise", false, "only recompute the summary and plot from runs.jsonl")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -123,37 +127,48 @@ func parse(args []string) (*options, error) {
 
 // spec is one training run: a loss, directly or after a warm-up.
 type spec struct {
-	loss   string // "ce" or a surrogate name
-	warmup int
+	loss      string // "ce" or a surrogate name
+	warmup    int
+	intervene bool // direct, with the trainer's diagnose–intervene–recheck rule
 }
 
 func (s spec) name() string {
-	if s.warmup > 0 {
+	switch {
+	case s.warmup > 0:
 		return s.loss + "+wu"
+	case s.intervene:
+		return s.loss + "+iv"
 	}
 	return s.loss
 }
 
-func specs(warmup int) []spec {
+// specs lists the runs: cross-entropy, then each surrogate directly and after the warm-up,
+// and with -intervene directly under the intervention rule.
+func specs(o *options) []spec {
 	out := []spec{{loss: "ce"}}
 	for _, s := range pairwise.Surrogates() {
-		out = append(out, spec{loss: s.String()}, spec{loss: s.String(), warmup: warmup})
+		out = append(out, spec{loss: s.String()}, spec{loss: s.String(), warmup: o.warmup})
+		if o.intervene {
+			out = append(out, spec{loss: s.String(), intervene: true})
+		}
 	}
 	return out
 }
 
 // record is one line of runs.jsonl.
 type record struct {
-	Dataset     string       `json:"dataset"`
-	Run         string       `json:"run"`
-	Loss        string       `json:"loss"`
-	Warmup      int          `json:"warmup"`
-	Seed        uint64       `json:"seed"`
-	LR          float64      `json:"lr"`
-	TestAUC     float64      `json:"test_auc"`
-	BestEpoch   int          `json:"best_epoch"`
-	Diagnoses   []diag       `json:"diagnoses"`
-	Checkpoints []checkpoint `json:"checkpoints,omitempty"`
+	Dataset   string  `json:"dataset"`
+	Run       string  `json:"run"`
+	Loss      string  `json:"loss"`
+	Warmup    int     `json:"warmup"`
+	Seed      uint64  `json:"seed"`
+	LR        float64 `json:"lr"`
+	TestAUC   float64 `json:"test_auc"`
+	BestEpoch int     `json:"best_epoch"`
+	Diagnoses []diag  `json:"diagnoses"`
+	// Interventions counts the intervention decisions of a "+iv" run.
+	Interventions int          `json:"interventions,omitempty"`
+	Checkpoints   []checkpoint `json:"checkpoints,omitempty"`
 }
 
 func (r record) key() string { return fmt.Sprintf("%s/%s/%d", r.Dataset, r.Run, r.Seed) }
@@ -258,7 +273,7 @@ func experiment(ctx context.Context, o *options, path string, done []record, std
 		return err
 	}
 	defer f.Close()
-	all := specs(o.warmup)
+	all := specs(o)
 	total := len(o.datasets) * o.seeds * len(all)
 	count, begin, ran := 0, time.Now(), 0
 	for _, name := range o.datasets {
@@ -346,6 +361,10 @@ func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) e
 		pcfg = pairwise.Config{Surrogate: sur}
 		loss = train.Pairwise{Config: pcfg}
 	}
+	var intervene *train.Intervene
+	if s.intervene {
+		intervene = &train.Intervene{}
+	}
 	bestVal := math.Inf(-1)
 	var best nn.Model
 	for _, lr := range o.lrs {
@@ -371,7 +390,7 @@ func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) e
 		tr, err := train.New(m, train.Config{
 			Loss: loss, WarmupEpochs: s.warmup, Epochs: o.epochs, BatchSize: 128, LearningRate: lr,
 			Seed: sp.seed, Progress: io.Discard, Hooks: []train.Hook{hook},
-			Diagnose: &train.Diagnose{Seed: sp.seed, Surrogate: pcfg},
+			Diagnose: &train.Diagnose{Seed: sp.seed, Surrogate: pcfg, Intervene: intervene},
 		})
 		if err != nil {
 			return err
@@ -386,11 +405,14 @@ func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) e
 		if v := h.Epochs[h.Best].Metric; v > bestVal {
 			bestVal, best = v, m
 			rec.LR, rec.BestEpoch, rec.Checkpoints = lr, h.Epochs[h.Best].Index, cps
-			rec.Diagnoses = rec.Diagnoses[:0]
+			rec.Diagnoses, rec.Interventions = rec.Diagnoses[:0], 0
 			for _, d := range h.Diagnoses {
 				rec.Diagnoses = append(rec.Diagnoses, diag{Epoch: d.Epoch, Phase: d.Phase.String(),
 					Misranking: d.Misranking, SevereMass: d.SevereMass, CEBound: d.CEBound,
 					Drift: ptr(d.Drift), FirstOrder: ptr(d.FirstOrderShare), SeverePairs: d.SeverePairs})
+				if d.Decision == train.Intervened {
+					rec.Interventions++
+				}
 			}
 		}
 	}

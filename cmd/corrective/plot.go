@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -24,7 +25,7 @@ func plotTrajectories(path, name string, recs []record) error {
 		p := plot.New()
 		p.X.Label.Text = "epoch"
 		p.Y.Label.Text = "misranking (log scale)"
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plotkit.LogTicks{}
 		p.Add(plotter.NewGrid())
 		runs := []struct {
 			run    string

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/train"
 )
 
@@ -99,7 +100,7 @@ func plotDiagnostics(path string, runs []seedResult, note string) error {
 	}
 	share.Y.Min, share.Y.Max = 0, 1
 	share.Legend.Top = false // the shares start near 1
-	mis.Y.Scale, mis.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	mis.Y.Scale, mis.Y.Tick.Marker = plot.LogScale{}, plotkit.LogTicks{}
 	const w, h = 12 * vg.Inch, 5 * vg.Inch
 	img := vgimg.New(w, h)
 	dc := draw.New(img)

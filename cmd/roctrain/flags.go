@@ -109,6 +109,11 @@ func (o *options) check() error {
 	if o.hiddenSizes, err = parseList(o.hidden, strconv.Atoi); err != nil {
 		return fmt.Errorf("-hidden: %w", err)
 	}
+	for _, h := range o.hiddenSizes {
+		if h < 1 {
+			return fmt.Errorf("-hidden: layer sizes must be at least 1, got %d", h)
+		}
+	}
 	if o.learningRate, err = parseList(o.lrs, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
 		return fmt.Errorf("-lr: %w", err)
 	}

@@ -50,7 +50,9 @@
 // and standardised with the training part's statistics. Figures are those of the test part.
 //
 // Intervals: with one seed, each test figure has a 95% interval on the test part: DeLong's
-// for the AUC (pROC's method), a stratified percentile bootstrap for pAUC and TPR. With
+// for the AUC (pROC's method), a stratified percentile bootstrap for pAUC and TPR; and each
+// run's AUC is compared with the first run's on the same test rows by DeLong's paired test
+// (metrics.DeLongPaired: difference, 95% interval, p-value). With
 // -seeds n > 1 each seed has its own split, initialisation and batches; the table shows
 // the mean ± sample standard deviation of each figure over the seeds, then each run's paired
 // difference from the first run on the same seeds with its 95% paired-t interval, marked *
@@ -76,24 +78,34 @@
 // (means over the seeds), "sd" (their sample standard deviations; null for one seed),
 // "paired_vs_first" ({"test_auc": {"diff": d, "ci95": [lo, hi]}, …}; null for the first run
 // and for one seed), "per_seed" (one single-seed object per seed, with "seed"), and the
-// single-split "test_auc_ci95", "test_pauc_ci95", "test_tpr_at_fpr_ci95" ([lo, hi]) and
-// "deployed_threshold", which are null when there are several seeds (see per_seed) or
+// single-split "test_auc_ci95", "test_pauc_ci95", "test_tpr_at_fpr_ci95" ([lo, hi]),
+// "test_auc_vs_first" ({"diff": d, "ci95": [lo, hi], "p": p}, DeLong's paired test; null for
+// the first run) and "deployed_threshold", which are null when there are several seeds (see per_seed) or
 // cannot be computed. With -diagnose each single-seed object also holds "diagnostics": one
 // object per epoch of the chosen learning rate's run, {"epoch", "phase", "misranking",
 // "severe_mass", "ce_bound", "drift", "var_pos", "var_neg", "var_residual",
 // "first_order_share", "severe_pairs"}, measured on a logging pool of training rows along the
 // severe-error direction of a separate selection batch (train.Diagnose; null where a value
 // is undefined, such as the drift of an epoch without severe pairs).
+//
+// Failures: the output paths (-plot, -out) are checked before any training, so a bad one
+// fails at once. A run that fails is named on stderr and the others are still reported. An
+// interrupt (Ctrl-C) or SIGTERM stops training after the current step and reports the runs
+// that finished. The exit status is 0 on success, 1 when anything failed or was
+// interrupted, 2 for bad flags.
 package main
 
 import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
+// main stops on an interrupt (Ctrl-C) or SIGTERM alike: training stops after the current
+// step and the runs that finished are reported, with status 1.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

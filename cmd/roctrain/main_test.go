@@ -117,6 +117,8 @@ func TestTable(t *testing.T) {
 		}
 	}
 	require.Equal(t, 2, rows, stdout)
+	require.Contains(t, stdout, "test AUC minus ce's on the same test rows (DeLong's paired test)")
+	require.Regexp(t, `(?m)^\s+kde\s+0\s+[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\]\*?\s+p = [0-9.e-]+$`, stdout)
 }
 
 // With -seeds the table shows means ± standard deviations and the paired differences.
@@ -136,7 +138,7 @@ func TestCSVInputAndErrors(t *testing.T) {
 	b.WriteString("a,b,target,c\n")
 	for i := range 60 {
 		y := i % 3 / 2 // one row in three is positive
-		b.WriteString(strings.Join([]string{itoa(i % 7), itoa(i%5 + 3*y), itoa(y), itoa(i % 2)}, ",") + "\n")
+		b.WriteString(strings.Join([]string{strconv.Itoa(i % 7), strconv.Itoa(i%5 + 3*y), strconv.Itoa(y), strconv.Itoa(i % 2)}, ",") + "\n")
 	}
 	require.NoError(t, os.WriteFile(good, []byte(b.String()), 0o644))
 	code, stdout, stderr := roctrain(t, "-data", good, "-label", "target", "-json", "-epochs", "2", "-lr", "0.01", "-losses", "ce", "-plot", "", "-hidden", "")
@@ -210,8 +212,6 @@ func TestRecall(t *testing.T) {
 	require.Contains(t, stdout, "validation TNR@TPR=0.8")
 }
 
-func itoa(i int) string { return string(rune('0' + i)) }
-
 // A diverging run is reported on stderr and fails the command, but the other runs are still
 // trained and reported; a diverging learning rate does not stop its run when another works.
 func TestFailedRunsDoNotLoseTheOthers(t *testing.T) {
@@ -235,22 +235,27 @@ func TestFailedRunsDoNotLoseTheOthers(t *testing.T) {
 
 // jsonRun is one entry of "results" or "per_seed", as a consumer of -json reads it.
 type jsonRun struct {
-	Loss              string              `json:"loss"`
-	WarmupEpochs      int                 `json:"warmup_epochs"`
-	Seed              uint64              `json:"seed"`
-	Seeds             int                 `json:"seeds"`
-	TestAUC           float64             `json:"test_auc"`
-	TestPAUC          float64             `json:"test_pauc"`
-	TestTPR           float64             `json:"test_tpr_at_fpr"`
-	TestAUCCI         *[2]float64         `json:"test_auc_ci95"`
-	TestPAUCCI        *[2]float64         `json:"test_pauc_ci95"`
-	TestTPRCI         *[2]float64         `json:"test_tpr_at_fpr_ci95"`
-	DeployedThreshold *float64            `json:"deployed_threshold"`
-	DeployedTestFPR   float64             `json:"deployed_test_fpr"`
-	DeployedTestTPR   float64             `json:"deployed_test_tpr"`
-	SD                map[string]float64  `json:"sd"`
-	PairedVsFirst     map[string]jsonDiff `json:"paired_vs_first"`
-	PerSeed           []jsonRun           `json:"per_seed"`
+	Loss              string      `json:"loss"`
+	WarmupEpochs      int         `json:"warmup_epochs"`
+	Seed              uint64      `json:"seed"`
+	Seeds             int         `json:"seeds"`
+	TestAUC           float64     `json:"test_auc"`
+	TestPAUC          float64     `json:"test_pauc"`
+	TestTPR           float64     `json:"test_tpr_at_fpr"`
+	TestAUCCI         *[2]float64 `json:"test_auc_ci95"`
+	TestPAUCCI        *[2]float64 `json:"test_pauc_ci95"`
+	TestTPRCI         *[2]float64 `json:"test_tpr_at_fpr_ci95"`
+	DeployedThreshold *float64    `json:"deployed_threshold"`
+	DeployedTestFPR   float64     `json:"deployed_test_fpr"`
+	DeployedTestTPR   float64     `json:"deployed_test_tpr"`
+	TestAUCVsFirst    *struct {
+		Diff float64    `json:"diff"`
+		CI95 [2]float64 `json:"ci95"`
+		P    float64    `json:"p"`
+	} `json:"test_auc_vs_first"`
+	SD            map[string]float64  `json:"sd"`
+	PairedVsFirst map[string]jsonDiff `json:"paired_vs_first"`
+	PerSeed       []jsonRun           `json:"per_seed"`
 }
 
 type jsonDiff struct {
@@ -332,6 +337,19 @@ func TestSeedsJSON(t *testing.T) {
 			require.InDelta(t, m, r.figure(key), tol, "%s mean of %s", want.loss, key)
 			require.InDelta(t, math.Sqrt(v), r.SD[key], tol, "%s sd of %s", want.loss, key)
 		}
+		// DeLong's paired comparison with the first run on each seed's test part.
+		for k, ps := range r.PerSeed {
+			if i == 0 {
+				require.Nil(t, ps.TestAUCVsFirst)
+				continue
+			}
+			d := ps.TestAUCVsFirst
+			require.NotNil(t, d)
+			require.InDelta(t, ps.TestAUC-runs[0].PerSeed[k].TestAUC, d.Diff, tol)
+			require.True(t, d.CI95[0] <= d.Diff && d.Diff <= d.CI95[1])
+			require.True(t, d.P >= 0 && d.P <= 1)
+		}
+		require.Nil(t, r.TestAUCVsFirst, "per seed only")
 		// The splits differ between seeds, so the figures do too.
 		require.False(t, r.PerSeed[0].TestAUC == r.PerSeed[1].TestAUC && r.PerSeed[1].TestAUC == r.PerSeed[2].TestAUC)
 		if i == 0 {

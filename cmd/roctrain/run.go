@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"golang.org/x/term"
@@ -84,16 +85,14 @@ func splitData(ds *dataset, seed uint64) (*split, error) {
 
 // experiment trains every run on every seed and reports the results. A run that fails on a
 // seed is named on stderr and everything else is still reported; the command then exits with
-// status 1. An interrupt stops training and reports the seeds finished before it.
+// status 1. An interrupt or SIGTERM stops training and reports the runs finished before it.
 func experiment(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	if err := checkOutputs(o); err != nil {
+		return err
+	}
 	ds, err := loadData(o)
 	if err != nil {
 		return err
-	}
-	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return err
-		}
 	}
 	var (
 		perRun = make([][]seedResult, len(o.runs)) // perRun[r]: run r's successful seeds
@@ -107,10 +106,14 @@ seeds:
 			return err
 		}
 		ds.parts = [3]int{sp.train.Rows, sp.val.Rows, sp.test.Rows}
+		var first *seedResult // the first run of -losses on this seed, when it succeeded
 		for r, spec := range o.runs {
 			prog.start(seed, spec.name)
 			res, err := runOnce(ctx, o, sp, spec, stderr)
 			prog.finish()
+			if err == nil && r > 0 && first != nil {
+				res.TestAUCVsFirst, err = compareAUC(&res, first, sp.test.Y)
+			}
 			if err != nil {
 				failed = append(failed, fmt.Errorf("run %s, seed %d: %w", spec.name, seed, err))
 				if ctx.Err() != nil {
@@ -118,7 +121,11 @@ seeds:
 				}
 				continue
 			}
+			if r == 0 {
+				first = &res
+			}
 			perRun[r] = append(perRun[r], res)
+			perRun[r][len(perRun[r])-1].testScores = nil // only the first run's are needed
 		}
 	}
 	results := summarise(o, perRun)
@@ -130,27 +137,72 @@ seeds:
 	return errors.Join(failed...)
 }
 
-// report prints the table or the JSON object, and draws the plot.
-func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
-	if o.plot != "" {
-		runs, note := plotted(o, results)
-		if err := plotROC(o.plot, runs, o.alpha, note); err != nil {
-			return err
+// checkOutputs makes -out and checks that -out and the directory of -plot take new files,
+// so that a bad output path fails before training rather than after it: each gets a
+// temporary file, removed at once; -plot (and its diagnostics PNG) must not be a directory.
+func checkOutputs(o *options) error {
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return fmt.Errorf("-out: %w", err)
 		}
-		if o.diagnose {
-			if err := plotDiagnostics(diagnosticsPath(o.plot), runs, note); err != nil {
-				return err
-			}
+		if err := probeDir(o.out); err != nil {
+			return fmt.Errorf("-out: %w", err)
 		}
 	}
+	if o.plot == "" {
+		return nil
+	}
+	paths := []string{o.plot}
+	if o.diagnose {
+		paths = append(paths, diagnosticsPath(o.plot))
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return fmt.Errorf("-plot: %s is a directory", p)
+		}
+	}
+	if err := probeDir(filepath.Dir(o.plot)); err != nil {
+		return fmt.Errorf("-plot %s: %w", o.plot, err)
+	}
+	return nil
+}
+
+// probeDir checks that dir takes a new file by creating and removing one.
+func probeDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".roctrain-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// report prints the table or the JSON object, then draws the plot, so that a plot that
+// cannot be written loses none of the figures.
+func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		if err := enc.Encode(struct {
 			Results []result `json:"results"`
-		}{results})
+		}{results}); err != nil {
+			return err
+		}
+	} else {
+		printTable(stdout, o, ds, results)
 	}
-	printTable(stdout, o, ds, results)
+	if o.plot != "" {
+		runs, note := plotted(o, results)
+		if err := plotROC(o.plot, runs, o.alpha, note); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+		if o.diagnose {
+			if err := plotDiagnostics(diagnosticsPath(o.plot), runs, note); err != nil {
+				return fmt.Errorf("-plot: %w", err)
+			}
+		}
+	}
 	return nil
 }
 

@@ -29,7 +29,8 @@ type seedResult struct {
 	// (metrics.FPRAtTPR); both left out without -recall.
 	Recall       float64  `json:"recall,omitempty"`
 	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
-	// The 95% intervals of the three test figures on this split: DeLong's for the AUC, the
+	// The 95% intervals of the three test figures on this split: DeLong's for the AUC
+	// (AUC ± 1.96·√Var, clipped to [0, 1] as pROC does), the
 	// stratified percentile bootstrap's (-boot resamples) for the others; null when they
 	// cannot be computed (fewer than two test rows of a class; -boot 0).
 	TestAUCCI  *interval `json:"test_auc_ci95"`
@@ -41,9 +42,13 @@ type seedResult struct {
 	DeployedThreshold *float64 `json:"deployed_threshold"`
 	DeployedTestFPR   float64  `json:"deployed_test_fpr"`
 	DeployedTestTPR   float64  `json:"deployed_test_tpr"`
-	TrainSeconds      float64  `json:"train_seconds"`
-	LearningRate      float64  `json:"learning_rate"`
-	BestEpoch         int      `json:"best_epoch"`
+	// TestAUCVsFirst compares this run's test AUC with the first run's of -losses on the same
+	// seed, on the same test rows, by DeLong's paired test (metrics.DeLongPaired); null for the
+	// first run, when it failed on this seed, or when a class has fewer than two test rows.
+	TestAUCVsFirst *delongDiff `json:"test_auc_vs_first"`
+	TrainSeconds   float64     `json:"train_seconds"`
+	LearningRate   float64     `json:"learning_rate"`
+	BestEpoch      int         `json:"best_epoch"`
 	// Diagnostics holds the corrective-power diagnostics of every epoch of the chosen
 	// learning rate's training with -diagnose, and is left out without it.
 	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
@@ -51,6 +56,29 @@ type seedResult struct {
 	name           string    // the run's name in -losses
 	fpr, tpr       []float64 // the test ROC curve
 	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
+	testScores     []float64 // the test part's scores, until the paired comparison is done
+}
+
+// delongDiff is DeLong's paired comparison of two AUCs on the same rows: the difference, its
+// 95% interval diff ± 1.96·√Var and the two-sided p-value of "no difference".
+type delongDiff struct {
+	Diff float64  `json:"diff"`
+	CI95 interval `json:"ci95"`
+	P    float64  `json:"p"`
+}
+
+// compareAUC is DeLong's paired test of r's test AUC against first's, both scored on the
+// test rows labelled y; nil when a class has fewer than two test rows.
+func compareAUC(r, first *seedResult, y []float64) (*delongDiff, error) {
+	diff, variance, p, err := metrics.DeLongPaired(r.testScores, first.testScores, y)
+	if errors.Is(err, metrics.ErrTooFew) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	half := z975 * math.Sqrt(variance)
+	return &delongDiff{Diff: diff, CI95: interval{diff - half, diff + half}, P: p}, nil
 }
 
 // interval is a confidence interval [lo, hi].
@@ -152,6 +180,7 @@ func measure(o *options, sp *split, m nn.Model, r *seedResult) error {
 		return err
 	}
 	y := sp.test.Y
+	r.testScores = scores
 	if r.TestPAUC, err = metrics.PartialAUC(scores, y, o.alpha); err != nil {
 		return err
 	}

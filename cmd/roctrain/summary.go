@@ -28,9 +28,12 @@ type result struct {
 	DeployedThreshold *float64  `json:"deployed_threshold"`
 	DeployedTestFPR   float64   `json:"deployed_test_fpr"`
 	DeployedTestTPR   float64   `json:"deployed_test_tpr"`
-	TrainSeconds      float64   `json:"train_seconds"`
-	LearningRate      float64   `json:"learning_rate"`
-	BestEpoch         float64   `json:"best_epoch"`
+	// TestAUCVsFirst is the single seed's DeLong comparison with the first run (see
+	// seedResult); null with several seeds, where per_seed has one per seed.
+	TestAUCVsFirst *delongDiff `json:"test_auc_vs_first"`
+	TrainSeconds   float64     `json:"train_seconds"`
+	LearningRate   float64     `json:"learning_rate"`
+	BestEpoch      float64     `json:"best_epoch"`
 	// SD holds the sample standard deviations over the seeds (divided by N − 1).
 	SD *spread `json:"sd"`
 	// PairedVsFirst holds, for every run but the first, the mean over the seeds of this run's
@@ -151,6 +154,7 @@ func summariseRun(seeds []seedResult) result {
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
 		s.DeployedThreshold = r0.DeployedThreshold
+		s.TestAUCVsFirst = r0.TestAUCVsFirst
 		s.Diagnostics = r0.Diagnostics
 		return s
 	}

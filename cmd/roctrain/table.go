@@ -64,6 +64,32 @@ func printSingle(w io.Writer, o *options, results []result) {
 	}
 	fmt.Fprintf(w, "\n[lo, hi]: 95%% interval on this test part (AUC: DeLong; pAUC and TPR: %s).\n", boot)
 	fmt.Fprintf(w, "deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α; the test FPR and TPR it gives.\n")
+	printAUCVsFirst(w, results)
+}
+
+// printAUCVsFirst lists each run's DeLong paired comparison of its test AUC with the first
+// run's, when there is any.
+func printAUCVsFirst(w io.Writer, results []result) {
+	var rows []result
+	for _, r := range results[1:] {
+		if r.TestAUCVsFirst != nil {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ntest AUC minus %s's on the same test rows (DeLong's paired test): difference [95%% interval], p; * where the interval excludes 0\n\n", results[0].name)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, r := range rows {
+		d := r.TestAUCVsFirst
+		mark := ""
+		if d.CI95[0] > 0 || d.CI95[1] < 0 {
+			mark = "*"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%+.4f [%+.3f, %+.3f]%s\tp = %.3g\t\n", r.Loss, r.WarmupEpochs, d.Diff, d.CI95[0], d.CI95[1], mark, d.P)
+	}
+	tw.Flush()
 }
 
 // printSeeds is the table of means ± standard deviations over the seeds, then each run's

@@ -56,6 +56,25 @@ func Batch(pkg string, scores, labels []float64) (nPos, nNeg int, err error) {
 	return nPos, nNeg, Classes(pkg, nPos, nNeg)
 }
 
+// Split is Batch that also returns the scores of each class, in input order, in one new
+// backing array.
+func Split(pkg string, scores, labels []float64) (pos, neg []float64, err error) {
+	nPos, _, err := Batch(pkg, scores, labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	buf := make([]float64, len(scores))
+	pos, neg = buf[:0:nPos], buf[nPos:nPos]
+	for i, f := range scores {
+		if labels[i] == 1 {
+			pos = append(pos, f)
+		} else {
+			neg = append(neg, f)
+		}
+	}
+	return pos, neg, nil
+}
+
 // Scores is Batch without the requirement of both classes, for losses such as cross-entropy
 // that are defined on a batch of one class. It returns the number of positives.
 func Scores(pkg string, scores, labels []float64) (nPos int, err error) {

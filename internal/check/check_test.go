@@ -69,3 +69,18 @@ func TestElementReportsTheIndex(t *testing.T) {
 		t.Fatalf("valid element: %v", err)
 	}
 }
+
+func TestSplit(t *testing.T) {
+	pos, neg, err := Split("pkg", []float64{3, 1, 4, 1, 5}, []float64{1, 0, 0, 1, 0})
+	if err != nil || len(pos) != 2 || len(neg) != 3 || pos[0] != 3 || pos[1] != 1 || neg[0] != 1 || neg[1] != 4 || neg[2] != 5 {
+		t.Fatalf("Split = %v, %v, %v", pos, neg, err)
+	}
+	// Appending to one class must not overwrite the other.
+	pos = append(pos, 9)
+	if neg[0] != 1 {
+		t.Fatal("the classes share capacity")
+	}
+	if _, _, err := Split("pkg", []float64{1}, []float64{1}); !errors.Is(err, ErrNoNegatives) {
+		t.Fatalf("one class: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"hash"
 	"hash/fnv"
 	"math"
+	"reflect"
 	"sync"
 
 	"github.com/chewxy/hm"
@@ -127,6 +128,34 @@ func types() (vec hm.Type, scalar hm.TypeVariable) {
 type forwardOp struct {
 	k    Kernel
 	kept kept
+	lisp lastMachine
+}
+
+// ErrMachineReused reports a LispMachine run again (after Reset) on a graph holding a loss
+// node. Such a machine recomputes only the graph's last node: the loss's DoDiff would add its
+// gradient a second time, computed from values the machine did not recompute. A new
+// LispMachine per run is correct; so is a TapeMachine, which can be reused with Reset. The
+// op packages re-export it; their errors read "<package>: LispMachine reused: …".
+var ErrMachineReused = errors.New("LispMachine reused")
+
+// lastMachine remembers the LispMachine that last ran a node's DoDiff, to recognise it when
+// it runs the node's DoDiff again. It holds the machine (Gorgonia passes it to DoDiff as the
+// context's External) until the next machine replaces it.
+type lastMachine struct {
+	mu sync.Mutex
+	m  gorgonia.External
+}
+
+// again records m and reports whether it is the machine recorded before.
+func (l *lastMachine) again(m gorgonia.External) bool {
+	if m == nil || !reflect.TypeOf(m).Comparable() {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	same := l.m == m
+	l.m = m
+	return same
 }
 
 // kept is the last forward gradient and the inputs it was computed from.
@@ -265,10 +294,15 @@ func (op *forwardOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node)
 	return gorgonia.Nodes{g, nil}, nil
 }
 
-// DoDiff accumulates upstream·∂s/∂f into the scores' gradient (LispMachine).
-func (op *forwardOp) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes, output *gorgonia.Node) error {
+// DoDiff accumulates upstream·∂s/∂f into the scores' gradient (LispMachine). A machine that
+// runs it a second time, a LispMachine reused after Reset, gets ErrMachineReused.
+func (op *forwardOp) DoDiff(ctx gorgonia.ExecutionContext, inputs gorgonia.Nodes, output *gorgonia.Node) error {
 	if len(inputs) != 2 {
 		return fmt.Errorf("%s: %v has 2 inputs, DoDiff got %d", op.k.Package(), op.k, len(inputs))
+	}
+	if op.lisp.again(ctx.External) {
+		return check.Errorf(op.k.Package(), ErrMachineReused,
+			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; build a new LispMachine for every run (or reuse a TapeMachine)", op.k)
 	}
 	scores, labels, _, err := op.read([]gorgonia.Value{inputs[0].Value(), inputs[1].Value()})
 	if err != nil {

@@ -21,4 +21,21 @@
 // algorithms and compares the surrogates.
 //
 // [Evaluate] and [Gradient] work on slices; [Loss] puts the same computation in a graph.
+//
+// # Gorgonia's machines: the safe pattern
+//
+// Train with gorgonia.Grad and one TapeMachine, calling Reset before every RunAll and the
+// solver's Step after it (Step also clears the gradients, which both machines add to until
+// then). A LispMachine has two traps this package cannot remove:
+//
+//   - Build a new LispMachine for every run. One run again after Reset recomputes only the
+//     graph's last node: when that is this loss, the op recognises the machine and the run
+//     fails with [ErrMachineReused] rather than add the loss's gradient again (2×, 3×, …)
+//     from values not recomputed; when it is not, the loss is not run at all and the
+//     gradients stay those of the first run, which nothing can detect.
+//   - Every RunAll of a LispMachine that fails (a NaN score, a batch with one class) leaks a
+//     goroutine inside Gorgonia, blocked forever and holding the machine and its graph; the
+//     same path holds a data race that go test -race reports. Check a batch before running it
+//     on a LispMachine (for instance with [Evaluate] on the slices), or use a TapeMachine,
+//     which neither leaks nor races when a run fails.
 package pairwise

@@ -52,19 +52,8 @@ type classes struct {
 
 // split validates scores and labels and returns the scores of each class.
 func split(scores, labels []float64) (classes, error) {
-	nPos, nNeg, err := check.Batch(pkg, scores, labels)
-	if err != nil {
-		return classes{}, err
-	}
-	c := classes{pos: make([]float64, 0, nPos), neg: make([]float64, 0, nNeg)}
-	for i, f := range scores {
-		if labels[i] == 1 {
-			c.pos = append(c.pos, f)
-		} else {
-			c.neg = append(c.neg, f)
-		}
-	}
-	return c, nil
+	pos, neg, err := check.Split(pkg, scores, labels)
+	return classes{pos: pos, neg: neg}, err
 }
 
 // checkSeverity returns ErrSeverity unless m is finite and positive.

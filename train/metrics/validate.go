@@ -37,19 +37,11 @@ type ranked struct {
 // NaN and ±Inf scores are rejected, as scikit-learn does: a diverged model should be noticed,
 // not ranked.
 func rank(scores, labels []float64) (ranked, error) {
-	_, nNeg, err := check.Batch(pkg, scores, labels)
+	pos, neg, err := check.Split(pkg, scores, labels)
 	if err != nil {
 		return ranked{}, err
 	}
-	buf := make([]float64, len(scores)) // negatives first, then positives
-	r := ranked{neg: buf[:0:nNeg], pos: buf[nNeg:nNeg]}
-	for i, y := range labels {
-		if y == 1 {
-			r.pos = append(r.pos, scores[i])
-		} else {
-			r.neg = append(r.neg, scores[i])
-		}
-	}
+	r := ranked{neg: neg, pos: pos}
 	slices.Sort(r.neg)
 	slices.Sort(r.pos)
 	return r, nil

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// asMain is the environment variable under which the test binary runs main with the JSON
+// list of arguments it holds, so that a test can send the command a real signal.
+const asMain = "ROCTRAIN_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if args := os.Getenv(asMain); args != "" {
+		var list []string
+		if err := json.Unmarshal([]byte(args), &list); err != nil {
+			panic(err)
+		}
+		os.Args = append([]string{"roctrain"}, list...)
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// Non-positive hidden layer sizes are bad usage, reported at flag checking with status 2,
+// before any training (they exited 1 after printing "training …").
+func TestHiddenSizesCheckedAtFlags(t *testing.T) {
+	for _, hidden := range []string{"0", "-5", "64,0"} {
+		code, stdout, stderr := roctrain(t, "-hidden", hidden, "-plot", "")
+		require.Equal(t, 2, code, "-hidden %s: %s", hidden, stderr)
+		require.Contains(t, stderr, "-hidden")
+		require.NotContains(t, stderr, "training")
+		require.Empty(t, stdout)
+	}
+}
+
+// An output that cannot be written — a -plot that is a directory or in a missing or
+// unwritable folder, an -out that is a file or unwritable — fails at once, before any
+// training, instead of after every run has trained (which lost the results).
+func TestOutputsCheckedBeforeTraining(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	cases := [][]string{
+		{"-plot", dir},
+		{"-plot", filepath.Join(dir, "missing", "roc.png")},
+		{"-plot", filepath.Join(file, "roc.png")},
+		{"-plot", "", "-out", file},
+		{"-plot", filepath.Join(dir, "roc-diag.png"), "-diagnose"}, // fine itself: its diagnostics path is below
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "roc-diag-diagnostics.png"), 0o755))
+	if os.Geteuid() != 0 && runtime.GOOS != "windows" { // root writes anywhere
+		ro := filepath.Join(dir, "readonly")
+		require.NoError(t, os.Mkdir(ro, 0o555))
+		cases = append(cases, []string{"-plot", filepath.Join(ro, "roc.png")}, []string{"-plot", "", "-out", ro})
+	}
+	for _, args := range cases {
+		code, stdout, stderr := roctrain(t, append(args, "-epochs", "1", "-losses", "ce")...)
+		require.Equal(t, 1, code, "%q: %s", args, stderr)
+		require.NotContains(t, stderr, "training", "%q must fail before training", args)
+		require.Empty(t, stdout)
+		require.True(t, strings.Contains(stderr, "-plot") || strings.Contains(stderr, "-out"), "%q: %s", args, stderr)
+	}
+}
+
+// SIGTERM stops the command like an interrupt: training stops, the runs that finished are
+// reported on stdout, and the status is 1 (before, SIGTERM killed it with status 143 and
+// nothing printed).
+func TestSIGTERMReportsFinishedRuns(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM to send on Windows")
+	}
+	args, err := json.Marshal([]string{"-seeds", "20", "-losses", "ce", "-epochs", "40", "-lr", "0.01", "-boot", "0", "-plot", ""})
+	require.NoError(t, err)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), asMain+"="+string(args))
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	// "[3/20] seed 3: training ce…" means the seeds 1 and 2 have finished.
+	lines := bufio.NewScanner(stderr)
+	var seen []string
+	for lines.Scan() {
+		seen = append(seen, lines.Text())
+		if strings.HasPrefix(lines.Text(), "[3/20]") {
+			break
+		}
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	done := make(chan error, 1)
+	go func() {
+		for lines.Scan() {
+			seen = append(seen, lines.Text())
+		}
+		done <- cmd.Wait()
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("roctrain did not stop after SIGTERM")
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr:\n%s", strings.Join(seen, "\n"))
+	require.Equal(t, 1, exit.ExitCode(), "stderr:\n%s", strings.Join(seen, "\n"))
+	out := stdout.String()
+	require.Contains(t, out, "ce", "the finished seeds are reported:\n%s\nstderr:\n%s", out, strings.Join(seen, "\n"))
+	require.Contains(t, strings.Join(seen, "\n"), "context canceled")
+}
