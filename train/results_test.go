@@ -149,6 +149,8 @@ var resultsTasks = map[string]resultsTask{
 //     rate, or at 0.3 of it;
 //   - "kde-big": the second phase at 0.3 of the learning rate in batches of 1024;
 //   - "kde-pos": the second phase in batches of half positives;
+//   - "kde-anneal": the plain loss with its kernels 4, then 2, then 1 times as wide as the
+//     rule's (kdequantile.Config.Widen), a third of the epochs each (see annealed);
 //   - "ce+kde", "ce+3kde": cross-entropy plus 1 or 3 times the KDE loss (Weighted), trained
 //     from the start.
 func resultsRecipe(name string, point kdequantile.Config) (Recipe, error) {
@@ -169,12 +171,67 @@ func resultsRecipe(name string, point kdequantile.Config) (Recipe, error) {
 		return FineTune{Loss: kde, LearningRateScale: 0.3, BatchSize: 1024}, nil
 	case "kde-pos":
 		return FineTune{Loss: kde, PositiveFraction: 0.5}, nil
+	case "kde-anneal":
+		return annealed{point: point, widths: []float64{4, 2, 1}}, nil
 	case "ce+kde":
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {1, kde}}}, nil
 	case "ce+3kde":
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {3, kde}}}, nil
 	}
 	return ParseRecipe(name, point)
+}
+
+// annealed trains the KDE loss at point in one phase per width, from the first to the last,
+// each for a share of cfg.Epochs and started from the previous phase's best weights, with
+// kdequantile.Config.Widen set to the width; the model ends with the weights of the phase
+// whose best epoch scored best on validation.
+type annealed struct {
+	point  kdequantile.Config
+	widths []float64
+}
+
+func (a annealed) String() string { return fmt.Sprintf("kde annealed over widths %v", a.widths) }
+
+func (a annealed) Fit(ctx context.Context, model nn.Model, cfg Config, tr, val *data.Dataset) (*History, error) {
+	epochs := cfg.Epochs
+	if epochs == 0 {
+		epochs = 20
+	}
+	hist := &History{Best: -1}
+	var best []nn.Param
+	bestMetric := math.Inf(-1)
+	for _, w := range a.widths {
+		point := a.point
+		point.Widen = w
+		c := cfg
+		c.Loss, c.Epochs = KDE{Config: point}, max(1, epochs/len(a.widths))
+		t, err := New(model, c)
+		if err != nil {
+			return hist, err
+		}
+		h, err := t.Fit(ctx, tr, val)
+		if h != nil && h.Best >= 0 {
+			offset := len(hist.Epochs)
+			for _, e := range h.Epochs {
+				e.Index += offset
+				hist.Epochs = append(hist.Epochs, e)
+			}
+			if m := h.Epochs[h.Best].Metric; m > bestMetric {
+				snap, serr := nn.Snapshot(model)
+				if serr != nil {
+					return hist, serr
+				}
+				best, bestMetric, hist.Best = snap, m, offset+h.Best
+			}
+		}
+		if err != nil {
+			return hist, err
+		}
+	}
+	if best != nil {
+		return hist, nn.Restore(model, best)
+	}
+	return hist, nil
 }
 
 // resultsRow is one JSON line: a recipe's tuned test figures on one task, α and seed.
