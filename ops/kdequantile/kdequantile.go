@@ -111,6 +111,9 @@ type Config struct {
 	// Tail replaces the kernel term of every positive below τ by its tangent at τ, an upper
 	// bound with a linear tail (see Config); false = the smoothed rate itself.
 	Tail bool
+	// Widen multiplies the bandwidths the rule chooses (h_c → Widen·h_c, so v_c → v_c/Widen),
+	// 1e-6 ≤ Widen ≤ 1e6; 0 = 1. Bandwidths given in V0 and V1 are used as given.
+	Widen float64
 }
 
 // Result holds the threshold τ, the loss L and the inverse bandwidths that produced them.
@@ -189,6 +192,9 @@ func (c Config) validate() error {
 	if !(c.V0 >= 0) || math.IsInf(c.V0, 1) {
 		return fmt.Errorf("%w: V0 = %v", ErrBandwidth, c.V0)
 	}
+	if c.Widen != 0 && !(c.Widen >= 1e-6 && c.Widen <= 1e6) {
+		return fmt.Errorf("%w: Widen = %v", ErrBandwidth, c.Widen)
+	}
 	if !(c.V1 >= 0) || math.IsInf(c.V1, 1) {
 		return fmt.Errorf("%w: V1 = %v", ErrBandwidth, c.V1)
 	}
@@ -202,5 +208,7 @@ func (c Config) solverConfig() (Config, bool) {
 	if c.Recall == 0 {
 		return c, false
 	}
-	return Config{Alpha: 1 - c.Recall, V0: c.V1, V1: c.V0, Tail: c.Tail}, true
+	m := c
+	m.Alpha, m.Recall, m.V0, m.V1 = 1-c.Recall, 0, c.V1, c.V0
+	return m, true
 }
