@@ -123,6 +123,9 @@ func (r *report) timePlot(title string, curves []curve) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = "batch size n"
 	p.Y.Label.Text = "time per call (s)"
+	if r.Settings.Clock == cpuClock {
+		p.Y.Label.Text = "processor time per call (s)"
+	}
 	r.drawCurves(p, curves, r.Settings.Sizes)
 	return p
 }
@@ -133,6 +136,9 @@ func (r *report) trainingPlot() *plot.Plot {
 	p.Title.Text = fmt.Sprintf("Training an MLP %d→%d→1: examples per second", trainIn, trainHidden)
 	p.X.Label.Text = "batch size"
 	p.Y.Label.Text = "examples per second"
+	if r.Settings.Clock == cpuClock {
+		p.Y.Label.Text = "examples per second of processor time"
+	}
 	styles := map[string]lineStyle{"ce": {blue, nil}, "kde": {green, nil}, "sqhinge": {orange, nil},
 		"logistic": {purple, nil}, matmulFloor: {grey, dotted}}
 	labels := map[string]string{"ce": "cross-entropy", "kde": "KDE-quantile", "sqhinge": "squared hinge",
