@@ -149,11 +149,15 @@ var resultsTasks = map[string]resultsTask{
 //     rate, or at 0.3 of it;
 //   - "kde-big": the second phase at 0.3 of the learning rate in batches of 1024;
 //   - "kde-pos": the second phase in batches of half positives;
+//   - "kde-anneal": the plain loss with its kernels 4, then 2, then 1 times as wide as the
+//     rule's (kdequantile.Config.Widen), a third of the epochs each (see annealed);
 //   - "ce+kde", "ce+3kde": cross-entropy plus 1 or 3 times the KDE loss (Weighted), trained
 //     from the start.
-func resultsRecipe(name string, alpha float64) (Recipe, error) {
-	kde := KDE{Config: kdequantile.Config{Alpha: alpha}}
-	tail := KDE{Config: kdequantile.Config{Alpha: alpha, Tail: true}}
+func resultsRecipe(name string, point kdequantile.Config) (Recipe, error) {
+	kde := KDE{Config: point}
+	point.Tail = true
+	tail := KDE{Config: point}
+	point.Tail = false
 	switch name {
 	case "kde-tail":
 		return FineTune{Loss: tail}, nil
@@ -167,24 +171,81 @@ func resultsRecipe(name string, alpha float64) (Recipe, error) {
 		return FineTune{Loss: kde, LearningRateScale: 0.3, BatchSize: 1024}, nil
 	case "kde-pos":
 		return FineTune{Loss: kde, PositiveFraction: 0.5}, nil
+	case "kde-anneal":
+		return annealed{point: point, widths: []float64{4, 2, 1}}, nil
 	case "ce+kde":
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {1, kde}}}, nil
 	case "ce+3kde":
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {3, kde}}}, nil
 	}
-	return ParseRecipe(name, kdequantile.Config{Alpha: alpha})
+	return ParseRecipe(name, point)
+}
+
+// annealed trains the KDE loss at point in one phase per width, from the first to the last,
+// each for a share of cfg.Epochs and started from the previous phase's best weights, with
+// kdequantile.Config.Widen set to the width; the model ends with the weights of the phase
+// whose best epoch scored best on validation.
+type annealed struct {
+	point  kdequantile.Config
+	widths []float64
+}
+
+func (a annealed) String() string { return fmt.Sprintf("kde annealed over widths %v", a.widths) }
+
+func (a annealed) Fit(ctx context.Context, model nn.Model, cfg Config, tr, val *data.Dataset) (*History, error) {
+	epochs := cfg.Epochs
+	if epochs == 0 {
+		epochs = 20
+	}
+	hist := &History{Best: -1}
+	var best []nn.Param
+	bestMetric := math.Inf(-1)
+	for _, w := range a.widths {
+		point := a.point
+		point.Widen = w
+		c := cfg
+		c.Loss, c.Epochs = KDE{Config: point}, max(1, epochs/len(a.widths))
+		t, err := New(model, c)
+		if err != nil {
+			return hist, err
+		}
+		h, err := t.Fit(ctx, tr, val)
+		if h != nil && h.Best >= 0 {
+			offset := len(hist.Epochs)
+			for _, e := range h.Epochs {
+				e.Index += offset
+				hist.Epochs = append(hist.Epochs, e)
+			}
+			if m := h.Epochs[h.Best].Metric; m > bestMetric {
+				snap, serr := nn.Snapshot(model)
+				if serr != nil {
+					return hist, serr
+				}
+				best, bestMetric, hist.Best = snap, m, offset+h.Best
+			}
+		}
+		if err != nil {
+			return hist, err
+		}
+	}
+	if best != nil {
+		return hist, nn.Restore(model, best)
+	}
+	return hist, nil
 }
 
 // resultsRow is one JSON line: a recipe's tuned test figures on one task, α and seed.
 type resultsRow struct {
 	Task    string  `json:"task"`
-	Alpha   float64 `json:"alpha"`
+	Alpha   float64 `json:"alpha"`            // 0 with RESULTS_RECALL
+	Recall  float64 `json:"recall,omitempty"` // RESULTS_RECALL
 	Seed    uint64  `json:"seed"`
 	Recipe  string  `json:"recipe"`
 	LR      float64 `json:"lr"`
-	Val     float64 `json:"val"` // validation partial AUC up to α of the kept model
-	TPR     float64 `json:"tpr"` // test TPR at FPR α
-	AUC     float64 `json:"auc"` // test AUC
+	Val     float64 `json:"val"`                  // validation partial AUC up to α of the kept model
+	TPR     float64 `json:"tpr"`                  // test TPR at FPR α (with RESULTS_RECALL: 0)
+	FPR     float64 `json:"fpr_at_tpr,omitempty"` // with RESULTS_RECALL: test FPR at TPR r
+	AUC     float64 `json:"auc"`                  // test AUC
 	Epoch   int     `json:"epoch"`
 	Secs    float64 `json:"secs"`
 	NegTest int     `json:"neg_test"` // negatives in the test part
@@ -196,6 +257,28 @@ func envList(name, def string) []string {
 		v = def
 	}
 	return strings.Split(v, ",")
+}
+
+// resultsPoints returns the operating points of the runs: kdequantile.Config{Recall: r} for
+// RESULTS_RECALL=r (the mirrored loss, selected on validation TNR at TPR r and scored by the
+// test FPR at TPR r), else one Config{Alpha: α} per α of RESULTS_ALPHAS.
+func resultsPoints(t *testing.T) []kdequantile.Config {
+	if r := os.Getenv("RESULTS_RECALL"); r != "" {
+		recall, err := strconv.ParseFloat(r, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []kdequantile.Config{{Recall: recall}}
+	}
+	var out []kdequantile.Config
+	for _, as := range envList("RESULTS_ALPHAS", "0.05") {
+		alpha, err := strconv.ParseFloat(as, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, kdequantile.Config{Alpha: alpha})
+	}
+	return out
 }
 
 func TestResults(t *testing.T) {
@@ -212,10 +295,10 @@ func TestResults(t *testing.T) {
 		if !ok {
 			t.Fatalf("unknown task %q", tn)
 		}
-		for _, as := range envList("RESULTS_ALPHAS", "0.05") {
-			alpha, err := strconv.ParseFloat(as, 64)
-			if err != nil {
-				t.Fatal(err)
+		for _, point := range resultsPoints(t) {
+			alpha, metric := point.Alpha, PartialAUC(point.Alpha)
+			if point.Recall != 0 {
+				metric = TNRAtTPR(point.Recall)
 			}
 			for _, ss := range envList("RESULTS_SEEDS", "1") {
 				seed, err := strconv.ParseUint(ss, 10, 64)
@@ -224,7 +307,7 @@ func TestResults(t *testing.T) {
 				}
 				tr, val, te := task.load(t, seed)
 				for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
-					recipe, err := resultsRecipe(rn, alpha)
+					recipe, err := resultsRecipe(rn, point)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -241,7 +324,7 @@ func TestResults(t *testing.T) {
 							t.Fatal(err)
 						}
 						cfg := Config{Epochs: epochs, Patience: 8, BatchSize: 128, LearningRate: lr,
-							Metric: PartialAUC(alpha), Seed: seed, Progress: io.Discard}
+							Metric: metric, Seed: seed, Progress: io.Discard}
 						h, err := recipe.Fit(context.Background(), m, cfg, tr, val)
 						if err != nil && (h == nil || h.Best < 0) {
 							fmt.Fprintln(os.Stderr, task.name, rn, lr, err)
@@ -252,13 +335,18 @@ func TestResults(t *testing.T) {
 						}
 					}
 					if best == nil {
-						t.Fatalf("%s %s α=%v seed %d: every learning rate failed", task.name, rn, alpha, seed)
+						t.Fatalf("%s %s %+v seed %d: every learning rate failed", task.name, rn, point, seed)
 					}
 					s, err := nn.Scores(best, te.X, te.Rows)
 					if err != nil {
 						t.Fatal(err)
 					}
-					tpr, err := metrics.TPRAtFPR(s, te.Y, alpha)
+					var tpr, fpr float64
+					if point.Recall != 0 {
+						fpr, err = metrics.FPRAtTPR(s, te.Y, point.Recall)
+					} else {
+						tpr, err = metrics.TPRAtFPR(s, te.Y, alpha)
+					}
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -266,7 +354,7 @@ func TestResults(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := enc.Encode(resultsRow{task.name, alpha, seed, rn, bestLR, bestVal, tpr, auc, bestEp,
+					if err := enc.Encode(resultsRow{task.name, alpha, point.Recall, seed, rn, bestLR, bestVal, tpr, fpr, auc, bestEp,
 						time.Since(start).Seconds(), te.Rows - te.Positives()}); err != nil {
 						t.Fatal(err)
 					}
@@ -277,13 +365,14 @@ func TestResults(t *testing.T) {
 }
 
 // TestResultsTable prints the JSON lines of the files $RESULTS_IN (comma-separated) as one
-// Markdown table, a row per task and α: for each recipe the mean ± sample sd of the test TPR
-// at FPR α over the seeds, and for each recipe but ce its paired difference from ce on the
+// Markdown table, a row per task and operating point: for each recipe the mean ± sample sd of
+// the test TPR at FPR α (with a recall r, "TPR r: FPR", the test FPR at TPR r: lower is
+// better) over the seeds, and for each recipe but ce its paired difference from ce on the
 // same seeds with the 95% paired-t interval d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0).
 func TestResultsTable(t *testing.T) {
 	type key struct {
-		task  string
-		alpha float64
+		task          string
+		alpha, recall float64
 	}
 	runs := map[key]map[string]map[uint64]resultsRow{}
 	var order []key
@@ -298,7 +387,7 @@ func TestResultsTable(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 				continue // not a result line
 			}
-			k := key{r.Task, r.Alpha}
+			k := key{r.Task, r.Alpha, r.Recall}
 			if runs[k] == nil {
 				runs[k] = map[string]map[uint64]resultsRow{}
 				order = append(order, k)
@@ -311,7 +400,7 @@ func TestResultsTable(t *testing.T) {
 		fh.Close()
 	}
 	slices.SortStableFunc(order, func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.alpha, b.alpha))
+		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.alpha, b.alpha), cmp.Compare(a.recall, b.recall))
 	})
 	recipes := envList("RESULTS_RECIPES", "ce,kde,kde-plain")
 	head, rule := "| task | α | test negatives | seeds |", "|---|---:|---:|---:|"
@@ -331,13 +420,19 @@ func TestResultsTable(t *testing.T) {
 		for _, r := range ce {
 			negTest = r.NegTest
 		}
-		row := fmt.Sprintf("| %s | %g | %d | %d |", k.task, k.alpha, negTest, len(ce))
+		point := fmt.Sprintf("%g", k.alpha)
+		figure := func(r resultsRow) float64 { return r.TPR }
+		if k.recall != 0 {
+			point = fmt.Sprintf("TPR %g: FPR", k.recall)
+			figure = func(r resultsRow) float64 { return r.FPR }
+		}
+		row := fmt.Sprintf("| %s | %s | %d | %d |", k.task, point, negTest, len(ce))
 		for _, rn := range recipes {
 			var xs, ds []float64
 			for seed, r := range runs[k][rn] {
-				xs = append(xs, r.TPR)
+				xs = append(xs, figure(r))
 				if c, ok := ce[seed]; ok {
-					ds = append(ds, r.TPR-c.TPR)
+					ds = append(ds, figure(r)-figure(c))
 				}
 			}
 			cell := "–"

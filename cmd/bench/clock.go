@@ -1,6 +1,10 @@
 package main
 
-import "time"
+import (
+	"time"
+
+	"github.com/rocops/rocops/internal/cputime"
+)
 
 // clock is what a figure times: the wall time one waits for, or the processor time the
 // process spends, summed over its threads. On a machine shared with other work, wall time
@@ -16,28 +20,28 @@ const (
 // stopwatch reads both clocks.
 type stopwatch struct {
 	wall  time.Time
-	cpu   int64
+	cpu   time.Duration
 	cpuOK bool
 }
 
 func startWatch() stopwatch {
-	cpu, ok := cpuNow()
+	cpu, ok := cputime.Now()
 	return stopwatch{wall: time.Now(), cpu: cpu, cpuOK: ok}
 }
 
-// elapsed returns the wall and processor seconds since w started; the processor time is
-// NaN-free: 0 with ok false where the platform has none.
+// elapsed returns the wall and processor seconds since w started; the processor time is 0
+// with ok false where the platform has none.
 func (w stopwatch) elapsed() (wall, cpu float64, ok bool) {
 	wall = time.Since(w.wall).Seconds()
-	c, ok2 := cpuNow()
+	c, ok2 := cputime.Now()
 	if !w.cpuOK || !ok2 {
 		return wall, 0, false
 	}
-	return wall, float64(c-w.cpu) / 1e9, true
+	return wall, (c - w.cpu).Seconds(), true
 }
 
 // cpuAvailable reports whether the platform gives the process's processor time.
 func cpuAvailable() bool {
-	_, ok := cpuNow()
+	_, ok := cputime.Now()
 	return ok
 }

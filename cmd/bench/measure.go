@@ -233,16 +233,20 @@ const probeN = 1 << 12
 
 // probe returns a kernel's figures from one cold and one warm call at n = probeN.
 func probe(k kernel) (point, error) {
-	call, bytes, first, err := coldCall(k, newBatch(probeN))
+	call, bytes, _, err := coldCall(k, newBatch(probeN))
 	if err != nil {
 		return point{}, err
 	}
-	t0 := time.Now()
+	w := startWatch()
 	if err := call(); err != nil {
 		return point{}, err
 	}
-	t := min(time.Since(t0), first).Seconds()
-	return point{N: probeN, Seconds: summarize([]float64{t}), Calls: 1, Bytes: bytes, probe: true}, nil
+	wall, cpu, ok := w.elapsed()
+	p := point{N: probeN, Seconds: summarize([]float64{wall}), Calls: 1, Bytes: bytes, probe: true}
+	if ok {
+		p.CPU = summarizeCPU([]float64{cpu}, 1)
+	}
+	return p, nil
 }
 
 // probed says " in a probe" for the figures of a probe.
@@ -253,17 +257,25 @@ func (p *point) probed() string {
 	return ""
 }
 
-// overBudget returns why a kernel must not run at n: the time or heap of one call predicted
-// from its last figures, scaled by (n/last.N)^growth, beyond the budgets; "" when it may run
-// or there is nothing to predict from.
+// overBudget returns why a kernel must not run at n: the time (on the report's clock) or heap
+// of one call predicted from its last figures, scaled by (n/last.N)^growth, beyond the
+// budgets; "" when it may run or there is nothing to predict from.
 func overBudget(last *point, growth float64, n int, s settings) string {
 	if last == nil {
 		return ""
 	}
 	scale := math.Pow(float64(n)/float64(last.N), growth)
-	if t := last.Seconds.Median * scale; t > s.TimeBudget.Seconds() {
-		return fmt.Sprintf("one call would take about %s (%s at n = %d%s, cost ∝ n^%g), over the budget of %s",
-			fmtSeconds(t), fmtSeconds(last.Seconds.Median), last.N, last.probed(), growth, fmtSeconds(s.TimeBudget.Seconds()))
+	t0, cpu := last.Seconds.Median, s.Clock == cpuClock && last.CPU != nil
+	if cpu {
+		t0 = last.CPU.Median
+	}
+	if t := t0 * scale; t > s.TimeBudget.Seconds() {
+		cost := "take about " + fmtSeconds(t)
+		if cpu {
+			cost = "use about " + fmtSeconds(t) + " of processor time"
+		}
+		return fmt.Sprintf("one call would %s (%s at n = %d%s, cost ∝ n^%g), over the budget of %s",
+			cost, fmtSeconds(t0), last.N, last.probed(), growth, fmtSeconds(s.TimeBudget.Seconds()))
 	}
 	if m := float64(last.Bytes) * scale; m > float64(s.MemBudget) {
 		return fmt.Sprintf("one call would allocate about %s (%s at n = %d%s, ∝ n^%g), over the budget of %s",

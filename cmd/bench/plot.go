@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -122,6 +123,9 @@ func (r *report) timePlot(title string, curves []curve) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = "batch size n"
 	p.Y.Label.Text = "time per call (s)"
+	if r.Settings.Clock == cpuClock {
+		p.Y.Label.Text = "processor time per call (s)"
+	}
 	r.drawCurves(p, curves, r.Settings.Sizes)
 	return p
 }
@@ -132,6 +136,9 @@ func (r *report) trainingPlot() *plot.Plot {
 	p.Title.Text = fmt.Sprintf("Training an MLP %d→%d→1: examples per second", trainIn, trainHidden)
 	p.X.Label.Text = "batch size"
 	p.Y.Label.Text = "examples per second"
+	if r.Settings.Clock == cpuClock {
+		p.Y.Label.Text = "examples per second of processor time"
+	}
 	styles := map[string]lineStyle{"ce": {blue, nil}, "kde": {green, nil}, "sqhinge": {orange, nil},
 		"logistic": {purple, nil}, matmulFloor: {grey, dotted}}
 	labels := map[string]string{"ce": "cross-entropy", "kde": "KDE-quantile", "sqhinge": "squared hinge",
@@ -157,7 +164,7 @@ func (r *report) trainingPlot() *plot.Plot {
 // drawCurves adds the curves to p on log-log axes whose x range spans xs.
 func (r *report) drawCurves(p *plot.Plot, curves []curve, xs []int) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = plotkit.LogTicks{}
 	p.Add(plotter.NewGrid())
 	// Time grows with n, so the bottom right corner stays clear.
 	p.Legend.Top, p.Legend.Left = false, false

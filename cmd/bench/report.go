@@ -155,13 +155,15 @@ func (r *report) markdown(prefix string) string {
 	w("Each is the median of %d repeats, each timing enough calls to last at least %v, and\n", s.Repeats, s.MinTime)
 	w("±p%% is the spread: half the interquartile range of the repeats over the median (the JSON also\n")
 	w("has the extremes). The repeats of all kernels\n")
-	w("at one n are interleaved, and every ratio divides two medians of this run. A kernel whose next\n")
-	w("size would need more than %s per call or %s of heap (predicted from its last size) is\n",
-		fmtSeconds(s.TimeBudget.Seconds()), fmtBytes(float64(s.MemBudget)))
-	w("stopped there; the last section says where and why. The batches hold n scores, 10%%\n")
+	w("at one n are interleaved, and every ratio divides two medians of this run. A baseline, or an\n")
+	w("op whose cost grows as n², whose next size would need more than %s per call (on the report's\n", fmtSeconds(s.TimeBudget.Seconds()))
+	w("clock) or %s of heap, predicted from its last size, is stopped there; the last section\n", fmtBytes(float64(s.MemBudget)))
+	w("says where and why. The other ops and the floors run at every n. The batches hold n scores, 10%%\n")
 	w("positives, negatives N(0, 1) and positives N(1.5, 1); the KDE loss runs at α = %g with the\n", kdeAlpha)
 	w("batch's bandwidths, the pairwise losses at margin 1. The naive baselines compute the same\n")
 	w("values and gradients as the fused ops (to 1e-10, checked by the command's tests).\n\n")
+
+	r.summarySection(&b, h)
 
 	w("%s# KDE-quantile loss\n\n", h)
 	w("`kdequantile.Gradient` on slices; the `kdequantile.Loss` op forward and backward in a graph through a\n")
@@ -210,6 +212,73 @@ func (r *report) markdown(prefix string) string {
 	r.memorySection(&b, h)
 	r.stoppedSection(&b, h)
 	return b.String()
+}
+
+// lastRatio returns the ratio num ÷ den at the largest n where both were measured.
+func (r *report) lastRatio(num, den string) (ratio, bool) {
+	var best ratio
+	for _, q := range r.Ratios {
+		if q.Num == num && q.Den == den && q.N > best.N {
+			best = q
+		}
+	}
+	return best, best.N > 0
+}
+
+// summarySection puts the report's main ratios in one table: each op against its floor at the
+// largest n, and the naive baseline against the op at the largest n the baseline ran.
+func (r *report) summarySection(b *strings.Builder, h string) {
+	fmt.Fprintf(b, "%s# Summary\n\n", h)
+	b.WriteString("Each fused op against its floor at the largest n it ran, and the naive Gorgonia graph against\n")
+	b.WriteString("the op's graph at the largest n the naive graph ran (details in the sections below).\n\n")
+	b.WriteString("| op | floor | op ÷ floor | at n | naive graph ÷ op graph | at n |\n|---|---|---:|---:|---:|---:|\n")
+	row := func(label, op, floorName, naive, opGraph string) {
+		cell := func(num, den string) (string, string) {
+			if num == "" {
+				return "", ""
+			}
+			if q, ok := r.lastRatio(num, den); ok {
+				return fmtRatio(q.Value), fmtN(q.N)
+			}
+			return "—", "—"
+		}
+		f, fn := cell(op, floorName)
+		nv, nn := cell(naive, opGraph)
+		floorLabel := map[string]string{"floor/sigmoid": "n sigmoids", "floor/sort": "sort of n float64s"}[floorName]
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", label, floorLabel, f, fn, nv, nn)
+	}
+	row("`kdequantile.Gradient`", "kde/gradient", "floor/sigmoid", "naive/kde", "kde/graph")
+	row("`kdequantile.Loss` graph", "kde/graph", "floor/sigmoid", "", "")
+	for _, sur := range pairwise.Surrogates() {
+		p := "pairwise/" + sur.String()
+		row("`pairwise.Gradient`, "+sur.String(), p+"/exact", "floor/sort", "naive/pairwise/"+sur.String(), p+"/graph")
+	}
+	row("`metrics.AUC`", "metrics/auc", "floor/sort", "", "")
+	row("`metrics.ROC`", "metrics/roc", "floor/sort", "", "")
+	row("`metrics.DeLong`", "metrics/delong", "floor/sort", "", "")
+	b.WriteString("\n")
+
+	if len(r.Settings.Batches) == 0 {
+		return
+	}
+	batch := r.Settings.Batches[len(r.Settings.Batches)-1]
+	fmt.Fprintf(b, "Training at batch %d (details below):\n\n", batch)
+	b.WriteString("| loss | examples/s | step ÷ cross-entropy step | step ÷ matmul floor |\n|---|---:|---:|---:|\n")
+	for _, l := range lossNames() {
+		t, ok := r.training(l, batch)
+		if !ok {
+			continue
+		}
+		ce, fl := "1", "—"
+		if v, ok := r.ratio("train/"+l, "train/ce", batch); ok {
+			ce = fmtRatio(v)
+		}
+		if v, ok := r.ratio("train/"+l, "train/"+matmulFloor, batch); ok {
+			fl = fmtRatio(v)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", l, fmtCount(t.ExamplesPerSecond), ce, fl)
+	}
+	b.WriteString("\n")
 }
 
 // column is one column of a table over n.

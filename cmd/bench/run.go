@@ -41,13 +41,17 @@ const (
 func parseSettings(args []string, stderr io.Writer) (settings, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run ./cmd/bench [flags]   (the package documentation says what it measures)")
+		fs.PrintDefaults()
+	}
 	sizes := fs.String("n", "", "sizes n: a comma-separated list of integers or 2^k, or a range 2^a..2^b of powers of two (default "+defaultSizes+", with -quick "+quickSizes+")")
 	batches := fs.String("batch", defaultBatches, "training batch sizes, comma-separated")
 	quick := fs.Bool("quick", false, "a fast, rough run: smaller sizes, 3 repeats of at least 10ms, short training epochs")
 	repeats := fs.Int("repeats", 0, "repeats per figure (default 5, with -quick 3)")
 	minTime := fs.Duration("min", 0, "least time of one repeat (default 50ms, with -quick 10ms)")
-	timeBudget := fs.Duration("time-budget", 2*time.Second, "stop a kernel before the size where one call would take longer")
-	memBudget := fs.Float64("mem-budget", 1, "stop a kernel before the size where one call would allocate more GiB")
+	timeBudget := fs.Duration("time-budget", 2*time.Second, "stop a baseline or quadratic op before the size where one call would take longer (on the -clock)")
+	memBudget := fs.Float64("mem-budget", 1, "stop a baseline or quadratic op before the size where one call would allocate more GiB")
 	out := fs.String("out", "", "directory for README.md, figures.json and the PNG plots")
 	doc := fs.String("doc", "", "Markdown file whose part between the cmd/bench markers is replaced by the report (needs -out)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output")

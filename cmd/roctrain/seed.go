@@ -29,7 +29,8 @@ type seedResult struct {
 	// (metrics.FPRAtTPR); both left out without -recall.
 	Recall       float64  `json:"recall,omitempty"`
 	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
-	// The 95% intervals of the three test figures on this split: DeLong's for the AUC, the
+	// The 95% intervals of the three test figures on this split: DeLong's for the AUC
+	// (AUC ± 1.96·√Var, clipped to [0, 1] as pROC does), the
 	// stratified percentile bootstrap's (-boot resamples) for the others; null when they
 	// cannot be computed (fewer than two test rows of a class; -boot 0).
 	TestAUCCI  *interval `json:"test_auc_ci95"`

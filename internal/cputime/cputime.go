@@ -9,7 +9,12 @@ package cputime
 import (
 	"math"
 	"testing"
+	"time"
 )
+
+// Now returns the processor time the process has used so far, summed over its threads, and
+// whether the platform reports it; for measurements outside a testing.B, such as cmd/bench's.
+func Now() (time.Duration, bool) { return now() }
 
 // Report starts measuring and returns the function that stops, reports the processor time
 // per operation of b as the metric "cpu-ns/op" and returns it (NaN where the platform has no

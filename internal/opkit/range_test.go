@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/race"
 )
 
 var errOverflow = errors.New("opkit_test: overflow")
@@ -50,6 +52,9 @@ func TestApplyRangeChecked(t *testing.T) {
 	for _, c := range cases {
 		for _, machine := range []string{"tape", "lisp"} {
 			t.Run(c.name+"/"+machine, func(t *testing.T) {
+				if machine == "lisp" && c.overflow && race.Enabled {
+					t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
+				}
 				g := gorgonia.NewGraph()
 				fv, err := NewVector(c.dt, []float64{1, 2})
 				require.NoError(t, err)

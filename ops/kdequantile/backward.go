@@ -90,9 +90,8 @@ func (p *problem) positives(tau float64, grad bool) (loss, slope float64) {
 		// Scratch after the block's negatives in buf, which hold the solver's last pass.
 		e := buf[lo+in[b].n0:][:hi-lo]
 		for j, f := range pos[lo:hi] {
-			e[j] = -math.Abs(v1 * (tau - f))
+			e[j] = math.Exp(-math.Abs(v1 * (tau - f)))
 		}
-		expSlice(e)
 		var s blockSums
 		for j, f := range pos[lo:hi] {
 			q := 1 / (1 + e[j])

@@ -38,11 +38,15 @@ func (p *problem) bandwidths(c0, c1 classSummary) {
 		}
 		return fallbackV
 	}
+	widen := p.cfg.Widen
+	if widen == 0 {
+		widen = 1
+	}
 	if p.v0 == 0 {
-		p.v0 = rule(s0, m0, p.n0)
+		p.v0 = rule(s0, m0, p.n0) / widen
 	}
 	if p.v1 == 0 {
-		p.v1 = rule(s1, m1, p.n1)
+		p.v1 = rule(s1, m1, p.n1) / widen
 	}
 }
 

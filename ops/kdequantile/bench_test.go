@@ -5,15 +5,18 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops/internal/cputime"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
 // The benchmarks use batches of 10% positives, negatives N(0, 1) and positives N(1.5, 1), at
 // α = 0.05 with batch-chosen bandwidths. BenchmarkSigmoidPass is the floor the others are
-// measured against: one pass of n logistic sigmoids with math.Exp on one goroutine.
+// measured against: one pass of n logistic sigmoids with math.Exp on one goroutine. Beside
+// the wall time each reports the processor time per call (cpu-ns/op, all threads), the
+// steadier figure on a shared machine.
 
-var benchSizes = []int{1024, 16384, 262144, 1048576}
+var benchSizes = []int{128, 1024, 16384, 262144, 1048576}
 
 func BenchmarkSigmoidPass(b *testing.B) {
 	for _, n := range benchSizes {
@@ -21,27 +24,13 @@ func BenchmarkSigmoidPass(b *testing.B) {
 		out := make([]float64, n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			stop := cputime.Report(b)
 			for b.Loop() {
 				for i, x := range scores {
 					out[i] = 1 / (1 + math.Exp(-x))
 				}
 			}
-		})
-	}
-}
-
-// BenchmarkExpSlice is the exponential the passes use, over the same scores as
-// BenchmarkSigmoidPass (including the copy that the passes do not need).
-func BenchmarkExpSlice(b *testing.B) {
-	for _, n := range benchSizes {
-		scores, _ := batch(1, n, 0.1, 1.5)
-		buf := make([]float64, n)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				copy(buf, scores)
-				expSlice(buf)
-			}
+			stop()
 		})
 	}
 }
@@ -52,11 +41,13 @@ func BenchmarkGradient(b *testing.B) {
 		scores, labels := batch(1, n, 0.1, 1.5)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			stop := cputime.Report(b)
 			for b.Loop() {
 				if _, _, err := Gradient(scores, labels, cfg); err != nil {
 					b.Fatal(err)
 				}
 			}
+			stop()
 		})
 	}
 }
@@ -83,12 +74,14 @@ func BenchmarkLossStep(b *testing.B) {
 			vm := gorgonia.NewTapeMachine(g)
 			defer vm.Close()
 			b.ReportAllocs()
+			stop := cputime.Report(b)
 			for b.Loop() {
 				if err := vm.RunAll(); err != nil {
 					b.Fatal(err)
 				}
 				vm.Reset()
 			}
+			stop()
 		})
 	}
 }

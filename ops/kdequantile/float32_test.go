@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/race"
 )
 
 // TestFloat32Range: a float32 graph whose threshold or gradient is finite in float64 but
@@ -24,6 +26,9 @@ func TestFloat32Range(t *testing.T) {
 	for _, c := range cases {
 		for _, m := range machines {
 			t.Run(c.name+"/"+m, func(t *testing.T) {
+				if m == "lisp" && race.Enabled {
+					t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
+				}
 				v, g, err := runGraph(t, tensor.Float32, m, c.scores, c.labels, c.op)
 				if !errors.Is(opError(err), ErrRange) {
 					t.Fatalf("RunAll: %v (value %v, gradient %v), want ErrRange", err, v, g)

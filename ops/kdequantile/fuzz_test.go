@@ -48,9 +48,13 @@ func addSeeds(f *testing.F) {
 
 // invalid reports whether the input breaks the documented rules, and expectRange whether
 // ErrRange is possible: |τ| ≤ max|f| + |logit(α)|/v0 with |logit(α)| ≤ 745, and the batch rule
-// gives v0 ≥ 0.85/max|f| or 1.
+// gives v0 ≥ 0.85/max|f| or 1 (with Recall: r for α and v1 for v0).
 func invalid(scores, labels []float64, cfg Config) (bad, expectRange bool) {
-	if !(cfg.Alpha > 0 && cfg.Alpha < 1) || !(cfg.V0 >= 0) || !(cfg.V1 >= 0) ||
+	point, vTau := cfg.Alpha, cfg.V0
+	if cfg.Recall != 0 {
+		point, vTau = cfg.Recall, cfg.V1
+	}
+	if (cfg.Alpha == 0) == (cfg.Recall == 0) || !(point > 0 && point < 1) || !(cfg.V0 >= 0) || !(cfg.V1 >= 0) ||
 		math.IsInf(cfg.V0, 1) || math.IsInf(cfg.V1, 1) || len(scores) == 0 || len(scores) != len(labels) {
 		return true, false
 	}
@@ -67,7 +71,7 @@ func invalid(scores, labels []float64, cfg Config) (bad, expectRange bool) {
 			n0++
 		}
 	}
-	return n0 == 0 || n1 == 0, maxAbs > 1e305 || (cfg.V0 > 0 && 745/cfg.V0 > 1e305)
+	return n0 == 0 || n1 == 0, maxAbs > 1e305 || (vTau > 0 && 745/vTau > 1e305)
 }
 
 // checkErr fails unless err is nil exactly for valid input, and one of the package's errors
@@ -113,23 +117,36 @@ func FuzzEvaluate(f *testing.F) {
 func FuzzGradient(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, alpha, v0, v1 float64) {
-		scores, labels := decode(data)
-		cfg := Config{Alpha: alpha, V0: v0, V1: v1}
-		g, r, err := Gradient(scores, labels, cfg)
-		if !checkErr(t, err, scores, labels, cfg) {
-			return
-		}
-		checkResult(t, r)
-		if len(g) != len(scores) {
-			t.Fatalf("%d gradients for %d scores", len(g), len(scores))
-		}
-		for i, x := range g {
-			if !isFinite(x) {
-				t.Fatalf("gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
-			}
-			if labels[i] == 1 && x > 0 || labels[i] == 0 && x < 0 {
-				t.Fatalf("gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
-			}
-		}
+		fuzzGradient(t, data, Config{Alpha: alpha, V0: v0, V1: v1})
 	})
+}
+
+// FuzzGradientRecall is FuzzGradient for the mirrored loss, the fuzzed rate being the recall:
+// the same errors, finite results, and the same signs (raising a positive lowers the
+// false-positive rate at the threshold its class sets; raising a negative raises it).
+func FuzzGradientRecall(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, recall, v0, v1 float64) {
+		fuzzGradient(t, data, Config{Recall: recall, V0: v0, V1: v1})
+	})
+}
+
+func fuzzGradient(t *testing.T, data []byte, cfg Config) {
+	scores, labels := decode(data)
+	g, r, err := Gradient(scores, labels, cfg)
+	if !checkErr(t, err, scores, labels, cfg) {
+		return
+	}
+	checkResult(t, r)
+	if len(g) != len(scores) {
+		t.Fatalf("%d gradients for %d scores", len(g), len(scores))
+	}
+	for i, x := range g {
+		if !isFinite(x) {
+			t.Fatalf("gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
+		}
+		if labels[i] == 1 && x > 0 || labels[i] == 0 && x < 0 {
+			t.Fatalf("gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
+		}
+	}
 }

@@ -86,8 +86,9 @@ var (
 //
 // V0 and V1 are the inverse bandwidths v0 (negatives) and v1 (positives) of the logistic
 // kernels. A positive value is used as given. Zero, the default, chooses it from the batch by
-// the normal-reference (Silverman-type) rule scaled for the logistic kernel, whose standard
-// deviation is π/(v·√3):
+// the normal-reference rule (Silverman, "Density Estimation for Statistics and Data
+// Analysis", 1986, §3.4) scaled for the logistic kernel, whose standard deviation is
+// π/(v·√3):
 //
 //	h_c = 1.06 · s_c · n_c^(−1/5)
 //	v_c = π / (√3 · h_c)
@@ -97,8 +98,12 @@ var (
 // least two scores, exceeds 1e-6 times the largest |score| it was computed from (below that
 // the kernel would be resolved by too few float64 steps), and gives a finite v_c. Otherwise
 // s_c falls back to the sample standard deviation of the whole batch (both classes), and if
-// that is not usable either (all scores tied, or nearly), v_c = 1. A batch-chosen bandwidth
-// is held constant in the backward pass; [Result] reports the values used.
+// that is not usable either (all scores tied, or nearly), v_c = 1, a kernel of standard
+// deviation π/√3 ≈ 1.8 in score units. So a single positive gets the batch's spread, and a
+// class whose spread is 1e-12 that of the batch. When the largest |score| is above 1e150 or
+// below 1e-150, the standard deviations are computed on the scores divided by it, so that no
+// square overflows or underflows. A batch-chosen bandwidth is held constant in the
+// backward pass; [Result] reports the values used.
 type Config struct {
 	Alpha  float64 // target false-positive rate, 0 < Alpha < 1; 0 = unset
 	Recall float64 // target true-positive rate of the mirrored loss, 0 < Recall < 1; 0 = unset
@@ -106,6 +111,9 @@ type Config struct {
 	// Tail replaces the kernel term of every positive below τ by its tangent at τ, an upper
 	// bound with a linear tail (see Config); false = the smoothed rate itself.
 	Tail bool
+	// Widen multiplies the bandwidths the rule chooses (h_c → Widen·h_c, so v_c → v_c/Widen),
+	// 1e-6 ≤ Widen ≤ 1e6; 0 = 1. Bandwidths given in V0 and V1 are used as given.
+	Widen float64
 }
 
 // Result holds the threshold τ, the loss L and the inverse bandwidths that produced them.
@@ -125,7 +133,7 @@ func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer p.release()
-	r := p.solve(math.NaN(), true)
+	r := p.solve(math.NaN())
 	loss, _ := p.positives(r.tau, false)
 	return p.result(r.tau, loss), nil
 }
@@ -139,7 +147,7 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
 		return nil, Result{}, err
 	}
 	defer p.release()
-	r := p.solve(math.NaN(), false)
+	r := p.solve(math.NaN())
 	loss, slope := p.positives(r.tau, true)
 	grad := make([]float64, len(scores))
 	// L(f) is the solved form's loss at sign·f: its gradient is sign times the form's.
@@ -155,7 +163,7 @@ func thresholdGradient(scores, labels []float64, cfg Config, start float64) ([]f
 		return nil, 0, err
 	}
 	defer p.release()
-	r := p.solve(p.sign()*start, false)
+	r := p.solve(p.sign() * start)
 	grad := make([]float64, len(scores))
 	// τ(f) = sign·τ_form(sign·f), so ∂τ/∂f_i = sign²·∂τ_form/∂f_i: no sign change.
 	p.scatter(labels, grad, 1, p.weights(r), false)
@@ -169,7 +177,7 @@ func threshold(scores, labels []float64, cfg Config) (float64, error) {
 		return 0, err
 	}
 	defer p.release()
-	return p.result(p.solve(math.NaN(), true).tau, 0).Tau, nil
+	return p.result(p.solve(math.NaN()).tau, 0).Tau, nil
 }
 
 func (c Config) validate() error {
@@ -184,6 +192,9 @@ func (c Config) validate() error {
 	if !(c.V0 >= 0) || math.IsInf(c.V0, 1) {
 		return fmt.Errorf("%w: V0 = %v", ErrBandwidth, c.V0)
 	}
+	if c.Widen != 0 && !(c.Widen >= 1e-6 && c.Widen <= 1e6) {
+		return fmt.Errorf("%w: Widen = %v", ErrBandwidth, c.Widen)
+	}
 	if !(c.V1 >= 0) || math.IsInf(c.V1, 1) {
 		return fmt.Errorf("%w: V1 = %v", ErrBandwidth, c.V1)
 	}
@@ -197,5 +208,7 @@ func (c Config) solverConfig() (Config, bool) {
 	if c.Recall == 0 {
 		return c, false
 	}
-	return Config{Alpha: 1 - c.Recall, V0: c.V1, V1: c.V0, Tail: c.Tail}, true
+	m := c
+	m.Alpha, m.Recall, m.V0, m.V1 = 1-c.Recall, 0, c.V1, c.V0
+	return m, true
 }

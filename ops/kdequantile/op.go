@@ -63,7 +63,7 @@ func (k *kernel) Package() string { return pkg }
 func (k *kernel) Overflow() error { return ErrRange }
 
 func (k *kernel) params() string {
-	return fmt.Sprintf("{alpha=%v, recall=%v, v0=%v, v1=%v, tail=%v}", k.cfg.Alpha, k.cfg.Recall, k.cfg.V0, k.cfg.V1, k.cfg.Tail)
+	return fmt.Sprintf("%+v", k.cfg) // every field: the op's hash
 }
 
 // thresholdKernel is the opkit.Kernel of Threshold.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/race"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -270,6 +271,9 @@ func TestOpErrors(t *testing.T) {
 		for _, m := range machines {
 			for name, op := range map[string]graphOf{"Loss": lossOf(Config{Alpha: 0.1}), "Threshold": thresholdOf(Config{Alpha: 0.1})} {
 				t.Run(c.name+"/"+m+"/"+name, func(t *testing.T) {
+					if m == "lisp" && race.Enabled {
+						t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
+					}
 					_, _, err := runGraph(t, tensor.Float64, m, c.scores, c.labels, op)
 					if !errors.Is(opError(err), c.want) {
 						t.Errorf("RunAll: %v, want %v", err, c.want)

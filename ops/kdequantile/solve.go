@@ -6,53 +6,18 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// The τ solver finds the root of
-//
-//	φ(τ) = Σ_{j∈B0} σ(z_j) − |B0|·(1 − α),   z_j = v0·(τ − f_j),
-//
-// which increases with τ. It is written as
-//
-//	φ(τ) = (|B0|·α − a) − Σ_{z_j ≥ 0} σ(−|z_j|) + Σ_{z_j < 0} σ(−|z_j|)
-//
-// with a the number of negatives above τ, so that it is an exact count plus sums of tail
-// probabilities σ(−|z|) ≤ 1/2, each computed to full relative precision: φ stays accurate
-// when α is tiny or when every negative is far from τ. Each block of a pass accumulates its
-// sums multiplied by e^{s_b}, s_b being its smallest |z| (its exponentials are
-// e^{s_b − |z_j|} ≤ 1), and the blocks are combined at the scale of the smallest s_b.
-// Nothing underflows, even when every σ(−|z_j|) is below the smallest float64.
-//
-// Each pass also returns, in units of z, the first three derivatives D_k = Σ σ⁽ᵏ⁾(z_j); they
-// need no further exponential, since σ″ = σ′·(1 − 2σ) and σ‴ = σ′·(1 − 6σ′). The next point
-// is the root u (in z units) nearest to zero of the cubic Taylor model
-// P(u) = φ + D1·u + D2·u²/2 + D3·u³/6, kept inside the bracket of the root and replaced by a
-// bisection step when it leaves the bracket or does not halve the step of two passes before.
-// Since |σ⁗| ≤ 2σ′ and σ′(z + u) ≤ e^{|u|}·σ′(z), φ after the step is at most
-//
-//	R = |P(u)| + D1·e^{|u|}·u⁴/12,
-//
-// so when R is below the rounding level of φ the stepped τ is accepted without another pass.
-// On ordinary batches the empirical quantile is close enough that the second pass is the
-// last.
-//
-// A forward pass (Evaluate, the forward of the ops) skips the exponential of a point whose |z|
-// exceeds its block's s_b by 40 + log|B0|: all such points together change each sum by less
-// than e^{−40} times its largest term, far below its rounding. The gradient needs every
-// point's weight, so its passes skip nothing.
-//
-// A pass at a short step u (|u| ≤ 1 in z units) from a pass that computed its exponentials
-// does not compute them again: |z_j| changes by exactly ±u unless z_j changes sign, so the
-// stored e^{s_b − |z_j|} are multiplied by e^{∓u}, and only the few within |u| of zero are
-// recomputed; the blocks keep their scales s_b. On ordinary batches this is the second and
-// last pass.
+// The τ solver is derived, with the error bound that lets it stop early, in
+// docs/kde-quantile.md ("The threshold solver"); that is its one description. The names here:
+// φ(τ) = Σ_{j∈B0} σ(z_j) − |B0|·(1 − α) with z_j = v0·(τ − f_j), evaluated by evalPhi as an
+// exact count plus tail sums; D1, D2, D3 (phiValue.d1…d3) its derivatives in units of z; u a
+// step in units of z; s_b (phiSums.scale) the smallest |z_j| of a block, whose exponentials
+// are stored as e^{s_b − |z_j|} ≤ 1; phiValue.step the cubic model's step and the bound R on
+// φ after it; phiRescaled the pass that rescales the previous pass's exponentials by e^{∓u}.
 
 // maxPasses bounds the passes of the solver. Ordinary batches take 2; bisection shrinks any
 // bracket to adjacent floats in at most 64 halvings, and the safeguard interleaves at most
 // one model step between two of them.
 const maxPasses = 200
-
-// skipMargin is how far beyond its block's smallest |z|, plus log|B0|, a point's exponential
-// is skipped.
-const skipMargin = 40
 
 // epsilon is the float64 machine epsilon 2⁻⁵².
 const epsilon = 0x1p-52
@@ -60,8 +25,8 @@ const epsilon = 0x1p-52
 // root is the solver's result.
 type root struct {
 	tau float64 // τ
-	// at is the τ of the last pass. ws.buf holds its e^{s_b − |z_j|} (0 where skipped) and
-	// ws.phi its blocks' scales s_b.
+	// at is the τ of the last pass. ws.buf holds its e^{s_b − |z_j|} and ws.phi its blocks'
+	// scales s_b.
 	at     float64
 	minAbs float64 // the smallest |z_j| at `at`, or a lower bound within 2 of it
 	passes int     // passes over the negatives
@@ -72,14 +37,12 @@ type root struct {
 type phiValue struct {
 	phi, d1, d2, d3 float64
 	tol             float64 // the rounding level of phi
-	skipErr         float64 // bound on the change of phi or a derivative from skipped points
 	minAbs          float64 // the smallest |z_j| (a lower bound after a rescaled pass)
 }
 
 // phiSums are one block's contributions to a phiValue, multiplied by e^{scale}.
 type phiSums struct {
 	above          int     // negatives with z < 0
-	skipped        int     // points whose exponential was skipped
 	tBelow, tAbove float64 // Σσ(−|z|) over z ≥ 0 and over z < 0
 	d1, d2, d3     float64 // Σσ′(z), Σσ″(z), Σσ‴(z)
 	scale          float64 // s_b: the block's exponentials are e^{s_b − |z_j|}
@@ -88,9 +51,7 @@ type phiSums struct {
 
 // solve returns τ. start, if finite and inside the bracket, is the first point tried (a warm
 // start); otherwise the solver starts from the empirical (1 − α)-quantile of the negatives.
-// With skip, passes skip the exponentials of far points; without, they compute all of them,
-// since the backward pass needs every weight and would otherwise compute them itself.
-func (p *problem) solve(start float64, skip bool) root {
+func (p *problem) solve(start float64) root {
 	lo, hi := p.lo, p.hi
 	tau := start
 	if !(start >= lo && start <= hi) {
@@ -99,7 +60,7 @@ func (p *problem) solve(start float64, skip bool) root {
 	step, stepOld := hi-lo, hi-lo
 	u, rescale := 0.0, false
 	for pass := 1; ; pass++ {
-		e := p.evalPhi(tau, u, rescale, skip)
+		e := p.evalPhi(tau, u, rescale)
 		r := root{tau: tau, at: tau, minAbs: e.minAbs, passes: pass}
 		if math.Abs(e.phi) <= e.tol || pass == maxPasses {
 			return r
@@ -152,8 +113,7 @@ func (e phiValue) step() (u, bound float64, ok bool) {
 	}
 	p, _ := model(u)
 	au := math.Abs(u)
-	bound = math.Abs(p) + (e.d1+e.skipErr)*math.Exp(au)*au*au*au*au/12 +
-		e.skipErr*(1+au+au*au/2+au*au*au/6)
+	bound = math.Abs(p) + e.d1*math.Exp(au)*au*au*au*au/12
 	return u, bound, !math.IsNaN(u) && !math.IsInf(u, 0)
 }
 
@@ -182,22 +142,17 @@ func (p *problem) quantile() float64 {
 	return buf[k]
 }
 
-// evalPhi makes one pass over the negatives at tau, leaving e^{s_b − |z_j|} in ws.buf (0 for
-// skipped points) and the blocks' sums in ws.phi. With rescale, ws.buf and ws.phi hold the
-// previous pass at tau − u/v0, and its exponentials are rescaled by e^{∓u} instead of
-// recomputed. With skip, exponentials beyond the margin are skipped.
-func (p *problem) evalPhi(tau, u float64, rescale, skip bool) phiValue {
+// evalPhi makes one pass over the negatives at tau, leaving e^{s_b − |z_j|} in ws.buf and the
+// blocks' sums in ws.phi. With rescale, ws.buf and ws.phi hold the previous pass at
+// tau − u/v0, and its exponentials are rescaled by e^{∓u} instead of recomputed.
+func (p *problem) evalPhi(tau, u float64, rescale bool) phiValue {
 	neg, store, v0 := p.neg, p.ws.buf, p.v0
 	sums := perBlock(p, &p.ws.phi)
-	margin := math.Inf(1)
-	if skip {
-		margin = skipMargin + math.Log(float64(p.n0))
-	}
 	p.eachNeg(func(b, lo, hi int) {
 		if rescale {
 			sums[b] = phiRescaled(neg[lo:hi], store[lo:hi], v0, tau, u, sums[b])
 		} else {
-			sums[b] = phiBlock(neg[lo:hi], store[lo:hi], v0, tau, margin)
+			sums[b] = phiBlock(neg[lo:hi], store[lo:hi], v0, tau)
 		}
 	})
 	v := phiValue{minAbs: math.Inf(1)}
@@ -206,11 +161,10 @@ func (p *problem) evalPhi(tau, u float64, rescale, skip bool) phiValue {
 		v.minAbs = min(v.minAbs, s.minAbs)
 		scale = min(scale, s.scale)
 	}
-	var above, skipped int
+	var above int
 	var tBelow, tAbove neumaier
 	for _, s := range sums {
 		above += s.above
-		skipped += s.skipped
 		if math.IsInf(s.scale, 1) {
 			continue // no negatives, or every |z| of the block overflowed: nothing to add
 		}
@@ -233,17 +187,12 @@ func (p *problem) evalPhi(tau, u float64, rescale, skip bool) phiValue {
 		// Far from the root at float64 scale: only the sign of φ is known.
 		v.phi, v.tol = c0, 0
 	}
-	if skipped > 0 {
-		// A skipped point was beyond the margin when skipped, at most |u| ago.
-		v.skipErr = float64(skipped) * math.Exp(math.Abs(u)-margin)
-	}
 	return v
 }
 
-// phiBlock returns one block's phiSums with s_b its smallest |z|, leaving e^{s_b − |z_j|} (0
-// if skipped) in store. It finds s_b, then takes the exponentials in a loop of their own, so
-// that the accumulating loop makes no calls and keeps its sums in registers.
-func phiBlock(neg, store []float64, v0, tau, margin float64) phiSums {
+// phiBlock returns one block's phiSums with s_b its smallest |z|, leaving e^{s_b − |z_j|} in
+// store.
+func phiBlock(neg, store []float64, v0, tau float64) phiSums {
 	store = store[:len(neg)]
 	m := math.Inf(1)
 	for j, f := range neg {
@@ -253,29 +202,21 @@ func phiBlock(neg, store []float64, v0, tau, margin float64) phiSums {
 			m = az
 		}
 	}
-	skip := m + margin
-	if math.IsInf(m, 1) {
-		skip = -1 // every |z| of the block overflowed: skip them all
-	}
-	skipped := 0
 	for j, az := range store {
-		if az > skip {
-			store[j] = math.Inf(-1) // e^{−∞} = 0: skipped
-			skipped++
-		} else {
-			store[j] = m - az // at least −margin
-		}
+		store[j] = math.Exp(m - az)
 	}
-	expSlice(store)
+	if math.IsInf(m, 1) {
+		clear(store) // every |z| of the block overflowed: it adds nothing but its count
+	}
 	s := accumulate(neg, store, tau, m)
-	s.minAbs, s.skipped = m, skipped
+	s.minAbs = m
 	return s
 }
 
 // phiRescaled is phiBlock at tau from the block's previous pass prev at tau − u/v0, whose
 // exponentials e^{s_b − |z_j|} are in store: since |z_j| changes by exactly ±u unless z_j
 // changes sign, they are multiplied by e^{∓u}, and only those within |u| of zero are
-// recomputed. Points skipped before stay skipped, and minAbs becomes the lower bound
+// recomputed. Exponentials that underflowed to 0 stay 0, and minAbs becomes the lower bound
 // prev.minAbs − |u|.
 func phiRescaled(neg, store []float64, v0, tau, u float64, prev phiSums) phiSums {
 	store = store[:len(neg)]
@@ -303,13 +244,12 @@ func phiRescaled(neg, store []float64, v0, tau, u float64, prev phiSums) phiSums
 		}
 	}
 	s := accumulate(neg, store, tau, prev.scale)
-	s.minAbs, s.skipped = max(prev.minAbs-au, 0), prev.skipped
+	s.minAbs = max(prev.minAbs-au, 0)
 	return s
 }
 
 // accumulate returns the sums of a block whose exponentials e^{scale − |z_j|} are in store
-// (0 for skipped points, which add nothing but their count to above; the caller sets skipped
-// and minAbs). With q = 1/(1 + e^{−|z|}) and everything
+// (the caller sets minAbs). With q = 1/(1 + e^{−|z|}) and everything
 // multiplied by e^{scale}: σ(−|z|) = e·q, σ′ = e·q², |σ″| = σ′·(2q − 1), and σ‴ = σ′ − 6σ′²
 // follows from the sum of σ′².
 func accumulate(neg, store []float64, tau, scale float64) phiSums {

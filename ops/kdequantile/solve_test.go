@@ -40,9 +40,9 @@ func TestSmoothedFPRIsAlpha(t *testing.T) {
 	}
 }
 
-// TestSolverPasses checks the solver's speed on ordinary batches, skipping far points (forward)
-// or not (backward): at most three passes over the negatives from the empirical quantile (two
-// on most), and one from the forward pass's τ, which is how the graph's backward pass starts.
+// TestSolverPasses checks the solver's speed on ordinary batches: at most three passes over
+// the negatives from the empirical quantile (two on most), and one from a warm start at the
+// root.
 func TestSolverPasses(t *testing.T) {
 	total, count := 0, 0
 	for _, n := range []int{1000, 16384, 262144} {
@@ -52,16 +52,14 @@ func TestSolverPasses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, skip := range []bool{false, true} {
-				cold := p.solve(math.NaN(), skip)
-				warm := p.solve(cold.tau, false) // as the backward pass after either
-				if cold.passes > 3 || warm.passes != 1 || relErr(warm.tau, cold.tau, 1) > 1e-15 {
-					t.Errorf("n=%d α=%v skip=%v: %d passes cold, %d warm (τ %v then %v)",
-						n, alpha, skip, cold.passes, warm.passes, cold.tau, warm.tau)
-				}
-				total += cold.passes
-				count++
+			cold := p.solve(math.NaN())
+			warm := p.solve(cold.tau)
+			if cold.passes > 3 || warm.passes != 1 || relErr(warm.tau, cold.tau, 1) > 1e-15 {
+				t.Errorf("n=%d α=%v: %d passes cold, %d warm (τ %v then %v)",
+					n, alpha, cold.passes, warm.passes, cold.tau, warm.tau)
 			}
+			total += cold.passes
+			count++
 			p.release()
 		}
 	}
@@ -79,7 +77,7 @@ func TestSolverFallsBackToBisection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.release()
-	r := p.solve(math.NaN(), false)
+	r := p.solve(math.NaN())
 	if math.Abs(r.tau-500) > 1e-12 || r.passes > 100 {
 		t.Errorf("τ = %.17g after %d passes, want 500", r.tau, r.passes)
 	}

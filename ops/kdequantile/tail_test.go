@@ -1,6 +1,7 @@
 package kdequantile
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -129,5 +130,38 @@ func TestTailKeepsHopelessPositivesGradient(t *testing.T) {
 	g, _ = mustGradient(t, scores, labels, cfg)
 	if math.Abs(g[7]) > 1e-80 {
 		t.Errorf("plain loss: ∂L/∂f of the hopeless positive = %v, want about e^{−200}/3", g[7])
+	}
+}
+
+// TestWiden: Config.Widen divides the rule's inverse bandwidths (with Alpha and with Recall),
+// leaves given ones alone and leaves τ the solution of its equation at the wider kernel.
+func TestWiden(t *testing.T) {
+	scores, labels := batch(801, 300, 0.2, 1.5)
+	neg, pos := classes(scores, labels)
+	for _, point := range []Config{{Alpha: 0.05}, {Recall: 0.9}} {
+		base := mustEvaluate(t, scores, labels, point)
+		wide := point
+		wide.Widen = 2
+		r := mustEvaluate(t, scores, labels, wide)
+		if r.V0 != base.V0/2 || r.V1 != base.V1/2 {
+			t.Errorf("%+v: bandwidths (%v, %v), want half of (%v, %v)", wide, r.V0, r.V1, base.V0, base.V1)
+		}
+		if point.Alpha != 0 {
+			if fpr := refFPR(neg, r.V0, r.Tau); math.Abs(fpr-point.Alpha) > tolRecall {
+				t.Errorf("smoothed FPR at τ = %v, want %v", fpr, point.Alpha)
+			}
+		} else if tpr := refTPR(pos, r.V1, r.Tau); math.Abs(tpr-point.Recall) > tolRecall {
+			t.Errorf("smoothed TPR at τ = %v, want %v", tpr, point.Recall)
+		}
+		fixed := wide
+		fixed.V0, fixed.V1 = 3, 4
+		if r := mustEvaluate(t, scores, labels, fixed); r.V0 != 3 || r.V1 != 4 {
+			t.Errorf("given bandwidths changed by Widen: %+v", r)
+		}
+	}
+	for _, w := range []float64{-1, math.NaN(), math.Inf(1), 1e-9, 1e9} {
+		if _, err := Evaluate(scores, labels, Config{Alpha: 0.1, Widen: w}); !errors.Is(err, ErrBandwidth) {
+			t.Errorf("Widen %v: %v, want ErrBandwidth", w, err)
+		}
 	}
 }

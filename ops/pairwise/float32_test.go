@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/race"
 )
 
 // TestFloat32Overflow: a float32 graph whose loss or gradient is finite in float64 but beyond
@@ -23,6 +24,9 @@ func TestFloat32Overflow(t *testing.T) {
 	}
 	for _, machine := range []string{"tape", "lisp"} {
 		t.Run(machine, func(t *testing.T) {
+			if machine == "lisp" && race.Enabled {
+				t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
+			}
 			g, scores, labels := newGraph(t, tensor.Float32, f, y)
 			cost, err := Loss(scores, labels, Config{Surrogate: Exponential})
 			if err != nil {
