@@ -66,3 +66,45 @@ func Example() {
 	// trained 25 epochs, kept one of the main phase
 	// held-out TPR at FPR 0.1 above 0.9: true
 }
+
+// The KDE recipe: cross-entropy to its best validation epoch, then the KDE loss from there at
+// a tenth of the learning rate, kept only when it improves the validation metric. The History
+// says which phase the model's weights come from.
+func ExampleKDERecipe() {
+	ds, err := data.WDBC()
+	if err != nil {
+		log.Fatal(err)
+	}
+	tr, val, _, err := data.Split(ds, data.SplitConfig{Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	st, err := data.FitStandardizer(tr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tr, _ = st.Apply(tr)
+	val, _ = st.Apply(val)
+
+	model, err := nn.NewLinear(nn.LinearConfig{In: tr.Cols, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	recipe := train.KDERecipe(kdequantile.Config{Alpha: 0.1})
+	hist, err := recipe.Fit(context.Background(), model, train.Config{
+		Epochs:       10,
+		BatchSize:    128,
+		LearningRate: 0.01,
+		Metric:       train.PartialAUC(0.1),
+		Progress:     io.Discard,
+	}, tr, val)
+	if err != nil {
+		log.Fatal(err)
+	}
+	best := hist.Epochs[hist.Best]
+	fmt.Println(recipe)
+	fmt.Printf("%d epochs; kept epoch %d (%v phase), validation pAUC@0.1 %.3f\n", len(hist.Epochs), best.Index, best.Phase, best.Metric)
+	// Output:
+	// ce→kde(alpha=0.1, v0=0, v1=0) at lr×0.1
+	// 20 epochs; kept epoch 20 (main phase), validation pAUC@0.1 0.892
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -171,7 +172,7 @@ func summarise(o *options, recs []record) string {
 		fmt.Fprintf(&b, "too few checkpoints (%d)\n", len(cps))
 		return b.String()
 	}
-	slices.SortFunc(cps, func(a, c checkpoint) int { return cmp(a.DriftZ, c.DriftZ) })
+	slices.SortFunc(cps, func(a, c checkpoint) int { return cmp.Compare(a.DriftZ, c.DriftZ) })
 	third := len(cps) / 3
 	fmt.Fprintf(&b, "%d checkpoints (pairwise runs, after the first and the last main epoch), split into terciles of the standardised drift z = drift/sd(batch mean at B = 16).\n\n", len(cps))
 	fmt.Fprintf(&b, "| state | checkpoints | z range | severe mass | first-order share (B=16) | exact split slope | resampled slope |\n|---|---:|---|---:|---:|---:|---:|\n")
@@ -265,14 +266,4 @@ func meanInts(xs []int) float64 {
 		f[i] = float64(x)
 	}
 	return mean(f)
-}
-
-func cmp(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -193,7 +193,7 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: V0 = %v", ErrBandwidth, c.V0)
 	}
 	if c.Widen != 0 && !(c.Widen >= 1e-6 && c.Widen <= 1e6) {
-		return fmt.Errorf("%w: Widen = %v", ErrBandwidth, c.Widen)
+		return fmt.Errorf("%w: Widen must be 0 or in [1e-6, 1e6], got %v", ErrBandwidth, c.Widen)
 	}
 	if !(c.V1 >= 0) || math.IsInf(c.V1, 1) {
 		return fmt.Errorf("%w: V1 = %v", ErrBandwidth, c.V1)

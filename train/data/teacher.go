@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -74,7 +75,7 @@ func Teacher(cfg TeacherConfig) (*Dataset, error) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(i, j int) int { return -cmpFloat(t[i], t[j]) })
+	slices.SortFunc(order, func(i, j int) int { return -cmp.Compare(t[i], t[j]) })
 	nPos := max(1, min(cfg.Rows-1, int(math.Round(cfg.Positive*float64(cfg.Rows)))))
 	y := make([]float64, cfg.Rows)
 	for _, i := range order[:nPos] {
@@ -88,14 +89,4 @@ func Teacher(cfg TeacherConfig) (*Dataset, error) {
 		y[pos[k]], y[neg[k]] = 0, 1
 	}
 	return New(x, y, cfg.Cols)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
