@@ -34,7 +34,8 @@
 // dir/README.md, dir/figures.json and the PNG plots; -doc file replaces the part of file
 // between the markers "<!-- BEGIN cmd/bench -->" and "<!-- END cmd/bench -->" with the
 // report, its links pointing at dir. -json prints the figures on standard output. A progress
-// line goes to standard error.
+// line goes to standard error. -from figures.json renders a former run's report and plots
+// again without measuring (after a change to the report's layout, say).
 package main
 
 import (

@@ -43,6 +43,18 @@ func TestQuick(t *testing.T) {
 	}
 	checkFigures(t, &rep)
 	checkOutputs(t, out, doc, before, after)
+
+	// -from renders the same report again from the figures, measuring nothing.
+	again := filepath.Join(dir, "again")
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-from", filepath.Join(out, "figures.json"), "-out", again}, &stdout, &stderr); err != nil {
+		t.Fatalf("-from: %v", err)
+	}
+	a, errA := os.ReadFile(filepath.Join(out, "README.md"))
+	b, errB := os.ReadFile(filepath.Join(again, "README.md"))
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Errorf("-from rendered a different report (%v, %v)", errA, errB)
+	}
 }
 
 // checkFigures checks the figures of a run with tinyArgs.

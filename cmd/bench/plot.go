@@ -74,7 +74,7 @@ func writePlots(r *report, dir string) error {
 	// One panel per surrogate, and a legend in the sixth.
 	styles := []lineStyle{{blue, nil}, {green, nil}, {orange, nil}, {red, dashed}, {grey, dotted}}
 	names := []string{"pairwise.Gradient, all pairs", "pairwise.Loss graph, fwd+bwd", "pairwise.Gradient, 4n sampled pairs",
-		"naive graph, |B1|×|B0| matrix, up to its budget", "floor: sort of n float64s"}
+		"naive graph, |B1|×|B0| matrix", "floor: sort of n float64s"}
 	panels := [][]*plot.Plot{make([]*plot.Plot, 3), make([]*plot.Plot, 3)}
 	for i, s := range pairwise.Surrogates() {
 		p := "pairwise/" + s.String()
@@ -97,7 +97,7 @@ func writePlots(r *report, dir string) error {
 		l.Color, l.Dashes, l.Width = styles[i].color, styles[i].dashes, vg.Points(1.5)
 		legend.Legend.Add(name, l)
 	}
-	legend.Title.Text = "Pairwise surrogates: time per call against n"
+	legend.Title.Text = "Pairwise surrogates"
 	panels[1][2] = legend
 	if err := saveGrid(panels, filepath.Join(dir, "pairwise.png"), 12*vg.Inch, 7.5*vg.Inch); err != nil {
 		return err
@@ -154,10 +154,9 @@ func (r *report) trainingPlot() *plot.Plot {
 		curves = append(curves, c)
 	}
 	r.drawCurves(p, curves, r.Settings.Batches)
-	// Throughput falls with the batch for the quadratic logistic loss and rises for the rest:
-	// headroom above the curves keeps the legend clear of them.
-	p.Y.Max *= 10
-	p.Legend.Top, p.Legend.Left = true, true
+	// Room below the curves keeps the legend clear of them.
+	p.Y.Min /= 4
+	p.Legend.Top, p.Legend.Left = false, true
 	return p
 }
 

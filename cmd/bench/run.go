@@ -30,6 +30,7 @@ type settings struct {
 	Out       string `json:"-"`
 	Doc       string `json:"-"`
 	JSON      bool   `json:"-"`
+	From      string `json:"-"`
 }
 
 const (
@@ -55,6 +56,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 	out := fs.String("out", "", "directory for README.md, figures.json and the PNG plots")
 	doc := fs.String("doc", "", "Markdown file whose part between the cmd/bench markers is replaced by the report (needs -out)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output")
+	from := fs.String("from", "", "measure nothing: render the report and plots of this figures.json (a former run's) again, with -out and -doc")
 	clk := fs.String("clock", string(wallClock), "what the report's times are: wall (time waited) or cpu (processor time of the process, summed over threads: steadier on a shared machine); both are always measured")
 	if err := fs.Parse(args); err != nil {
 		return settings{}, err
@@ -63,7 +65,7 @@ func parseSettings(args []string, stderr io.Writer) (settings, error) {
 		return settings{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	s := settings{Quick: *quick, Repeats: *repeats, MinTime: *minTime, TimeBudget: *timeBudget,
-		MemBudget: int64(*memBudget * (1 << 30)), Out: *out, Doc: *doc, JSON: *asJSON, Clock: clock(*clk)}
+		MemBudget: int64(*memBudget * (1 << 30)), Out: *out, Doc: *doc, JSON: *asJSON, Clock: clock(*clk), From: *from}
 	if *sizes == "" {
 		*sizes = defaultSizes
 		if s.Quick {
@@ -171,6 +173,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if s.From != "" {
+		return rerender(s, stdout)
+	}
 	rep := &report{Settings: s, Env: environment(args)}
 	prog := newProgress(stderr)
 	if err := measureKernels(rep, prog); err != nil {
@@ -182,7 +187,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	prog.done()
 	rep.Env.finish()
 	rep.computeRatios()
+	return emit(rep, stdout)
+}
 
+// emit writes the report's outputs as its settings ask.
+func emit(rep *report, stdout io.Writer) error {
+	s := rep.Settings
 	if s.Out != "" {
 		if err := writeOutputs(rep, s.Out, s.Doc); err != nil {
 			return err
@@ -198,6 +208,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// rerender reads the figures of a former run and writes its outputs again; the settings of
+// that run are kept but for the outputs.
+func rerender(s settings, stdout io.Writer) error {
+	b, err := os.ReadFile(s.From)
+	if err != nil {
+		return err
+	}
+	var rep report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", s.From, err)
+	}
+	rep.Settings.Out, rep.Settings.Doc, rep.Settings.JSON = s.Out, s.Doc, s.JSON
+	rep.computeRatios()
+	return emit(&rep, stdout)
 }
 
 // writeOutputs writes README.md, figures.json and the plots to dir, and splices the report
