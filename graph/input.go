@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -11,7 +12,8 @@ import (
 )
 
 // ErrInput is returned, wrapped with details, when an input node cannot be built: a nil graph,
-// a dtype other than float32/float64, no data, or a shape that does not match the data.
+// a dtype other than float32/float64, no data, a shape that does not match the data, or for a
+// float32 input a finite value beyond float32's range (about 3.4e38), which would become ±Inf.
 var ErrInput = errors.New("graph: bad input")
 
 // Input returns an input node of g named name, of dtype dt (tensor.Float32 or tensor.Float64),
@@ -41,6 +43,13 @@ func Input(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, sh
 	}
 	if size != len(xs) {
 		return nil, fmt.Errorf("%w: %q: shape %v holds %d elements, got %d", ErrInput, name, shape, size, len(xs))
+	}
+	if dt == tensor.Float32 {
+		for i, x := range xs {
+			if !math.IsInf(x, 0) && math.Abs(x) > math.MaxFloat32 {
+				return nil, fmt.Errorf("%w: %q: element %d, %g, is beyond float32's range", ErrInput, name, i, x)
+			}
+		}
 	}
 	var v gorgonia.Value
 	switch {

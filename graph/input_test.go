@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -81,5 +82,26 @@ func TestInputErrors(t *testing.T) {
 			require.Error(t, err)
 			require.True(t, errors.Is(err, ErrInput), "%v", err)
 		})
+	}
+}
+
+// TestInputFloat32Range: a finite value beyond float32's range (about 3.4e38) is an error
+// for a float32 input, not a node holding ±Inf; ±Inf and NaN themselves pass as given.
+func TestInputFloat32Range(t *testing.T) {
+	g := gorgonia.NewGraph()
+	for _, shape := range [][]int{nil, {}} {
+		xs := []float64{-1e39}
+		if shape == nil {
+			xs = []float64{1, 2, 1e39}
+		}
+		if _, err := Input(g, tensor.Float32, "x", xs, shape...); !errors.Is(err, ErrInput) {
+			t.Errorf("float32 input %v (shape %v): %v, want ErrInput", xs, shape, err)
+		}
+		if _, err := Input(g, tensor.Float64, "x64", xs, shape...); err != nil {
+			t.Errorf("float64 input %v: %v", xs, err)
+		}
+	}
+	if _, err := Input(g, tensor.Float32, "inf", []float64{math.Inf(1), math.NaN(), math.MaxFloat32}); err != nil {
+		t.Errorf("±Inf, NaN and MaxFloat32 are representable: %v", err)
 	}
 }

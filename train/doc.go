@@ -20,7 +20,7 @@
 // cross-entropy to its best validation epoch and then a second loss from there at a smaller
 // learning rate, keeping the second phase only when it improves the validation metric.
 // KDERecipe, the FineTune of the KDE loss, is the default way to train the KDE loss ("kde"
-// in ParseRecipe and cmd/roctrain; "kde-plain" is the loss alone): the plain loss gives no
+// in cmd/roctrain; "kde-plain" is the loss alone): the plain loss gives no
 // gradient to positives far below its threshold and can starve or fall behind cross-entropy,
 // while the recipe starts from cross-entropy and cannot end below it on validation.
 // docs/results.md compares the three on real and synthetic tasks.

@@ -135,26 +135,3 @@ func (w Weighted) String() string {
 	}
 	return strings.Join(parts, " + ")
 }
-
-// LossNames lists the names ParseLoss accepts.
-var LossNames = []string{"ce", "kde", "logistic", "exp", "square", "hinge", "sqhinge"}
-
-// ParseLoss returns the loss called name: "ce" (cross-entropy), "kde" (KDE-quantile at
-// false-positive rate alpha, bandwidths from the batch rule), or a pairwise surrogate
-// "logistic", "exp", "square", "hinge", "sqhinge" (all pairs, margin 1).
-func ParseLoss(name string, alpha float64) (Loss, error) {
-	switch name {
-	case "ce":
-		return CrossEntropy{}, nil
-	case "kde":
-		if !(alpha > 0 && alpha < 1) {
-			return nil, fmt.Errorf("train: the kde loss needs 0 < alpha < 1, got %v", alpha)
-		}
-		return KDE{Config: kdequantile.Config{Alpha: alpha}}, nil
-	}
-	s, err := pairwise.ParseSurrogate(name)
-	if err != nil {
-		return nil, fmt.Errorf("train: unknown loss %q (want one of %s)", name, strings.Join(LossNames, ", "))
-	}
-	return Pairwise{Config: pairwise.Config{Surrogate: s}}, nil
-}

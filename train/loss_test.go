@@ -74,21 +74,20 @@ func TestWeightedValue(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestParseLoss(t *testing.T) {
-	for _, name := range LossNames {
-		l, err := ParseLoss(name, 0.1)
-		require.NoError(t, err, name)
-		want := map[string]string{
-			"ce": "ce", "kde": "kde(alpha=0.1, v0=0, v1=0)", "logistic": "logistic(pairs=all)",
-			"exp": "exp(pairs=all)", "square": "square(margin=1, pairs=all)",
-			"hinge": "hinge(margin=1, pairs=all)", "sqhinge": "sqhinge(margin=1, pairs=all)",
-		}[name]
-		require.Equal(t, want, l.String())
+// Every loss's String names all of its settings.
+func TestLossStrings(t *testing.T) {
+	for _, c := range []struct {
+		loss Loss
+		want string
+	}{
+		{CrossEntropy{}, "ce"},
+		{KDE{Config: kdequantile.Config{Alpha: 0.1}}, "kde(alpha=0.1, v0=0, v1=0)"},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic}}, "logistic(pairs=all)"},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Exponential}}, "exp(pairs=all)"},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Square}}, "square(margin=1, pairs=all)"},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, "sqhinge(margin=1, pairs=all)"},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: 0.5, Pairs: 64, Seed: 3}}, "hinge(margin=0.5, pairs=64, seed=3)"},
+	} {
+		require.Equal(t, c.want, c.loss.String())
 	}
-	sampled := Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: 0.5, Pairs: 64, Seed: 3}}
-	require.Equal(t, "hinge(margin=0.5, pairs=64, seed=3)", sampled.String())
-	_, err := ParseLoss("kde", 1)
-	require.Error(t, err)
-	_, err = ParseLoss("focal", 0.1)
-	require.ErrorContains(t, err, `unknown loss "focal"`)
 }

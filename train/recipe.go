@@ -5,41 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train/data"
 )
 
-// RecipeNames lists the names ParseRecipe accepts.
-var RecipeNames = []string{"ce", "kde", "kde-plain", "logistic", "exp", "square", "hinge", "sqhinge"}
-
-// ParseRecipe returns the recipe called name. point is the operating point of the KDE loss (a
-// kdequantile.Config with Alpha or Recall set, and bandwidths); the other losses ignore it.
-//
-//   - "kde" is [KDERecipe](point): cross-entropy, then KDE fine-tuning kept only when it helps;
-//   - "kde-plain" is the KDE loss alone, [Plain]{Loss: KDE{point}}, trained from the start;
-//   - every other name is the [Plain] recipe of the loss [ParseLoss] returns for it.
-func ParseRecipe(name string, point kdequantile.Config) (Recipe, error) {
-	switch name {
-	case "kde":
-		return KDERecipe(point), nil
-	case "kde-plain":
-		return Plain{Loss: KDE{Config: point}}, nil
-	case "":
-		return nil, configError("empty recipe name (want one of %s)", strings.Join(RecipeNames, ", "))
-	}
-	l, err := ParseLoss(name, point.Alpha)
-	if err != nil {
-		return nil, fmt.Errorf("train: unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
-	}
-	return Plain{Loss: l}, nil
-}
-
 // KDERecipe is the default way to train for an operating point with the KDE loss: a
 // [FineTune] of cross-entropy by KDE{point} at a tenth of the learning rate, with the same
-// batches. It is what "kde" means in ParseRecipe and in cmd/roctrain; docs/results.md
+// batches. It is what "kde" means in cmd/roctrain; docs/results.md
 // compares it with cross-entropy and with the plain KDE loss on real and synthetic tasks.
 //
 // On validation data it is never worse than its cross-entropy phase. docs/results.md

@@ -95,31 +95,11 @@ func TestRecipesRejectBadConfig(t *testing.T) {
 	}
 }
 
-func TestParseRecipe(t *testing.T) {
+func TestRecipeStrings(t *testing.T) {
 	point := kdequantile.Config{Recall: 0.9}
-	for _, c := range []struct {
-		name string
-		want Recipe
-	}{
-		{"kde", FineTune{Loss: KDE{Config: point}}},
-		{"kde-plain", Plain{Loss: KDE{Config: point}}},
-		{"ce", Plain{Loss: CrossEntropy{}}},
-	} {
-		r, err := ParseRecipe(c.name, point)
-		require.NoError(t, err)
-		require.Equal(t, c.want, r)
-	}
-	for _, name := range RecipeNames {
-		_, err := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
-		require.NoError(t, err, name)
-	}
 	require.Equal(t, "ce→kde(recall=0.9, v0=0, v1=0) at lr×0.1", KDERecipe(point).String())
 	require.Equal(t, "ce(3 epochs)→sqhinge(margin=1, pairs=all)", Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, WarmupEpochs: 3}.String())
 	require.Equal(t, "ce", Plain{}.String())
-	for _, bad := range []string{"", "kde+wu", "nope"} {
-		_, err := ParseRecipe(bad, point)
-		require.Error(t, err, bad)
-	}
 }
 
 // TNRAtTPR is 1 − metrics.FPRAtTPR. Scores 4, 3, 2, 1 with labels 1, 0, 1, 0: the ROC polyline

@@ -11,7 +11,7 @@ package train
 //	    RESULTS_SEEDS=1,2,3,4,5 nice ./results.test -test.run 'TestResults$' > rows.jsonl
 //	RESULTS_IN=rows.jsonl ./results.test -test.run TestResultsTable
 //
-// RESULTS_RECIPES (default "ce,kde,kde-plain") takes ParseRecipe names; RESULTS_EPOCHS
+// RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names; RESULTS_EPOCHS
 // (default 40) the epochs of each phase. Every run: batches of 128, Adam with learning rates
 // 0.001, 0.003 and 0.01, early stopping after 8 epochs without a better validation partial
 // AUC up to α; the learning rate and epoch with the best validation partial AUC are kept and
@@ -39,6 +39,7 @@ import (
 
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train/data"
 	"github.com/rocops/rocops/train/metrics"
 )
@@ -141,7 +142,8 @@ var resultsTasks = map[string]resultsTask{
 	"logit-lin": logistic("logistic/linear", nil),
 }
 
-// resultsRecipe is ParseRecipe, plus the variants docs/results.md also reports:
+// resultsRecipe returns the recipe of one of roctrain's -losses names (ce, kde, kde-plain and
+// the pairwise surrogates), or of the variants docs/results.md also reports:
 //
 //   - "kde-tail", "kde-plain-tail": the KDE recipe and the plain loss with the upper-bound
 //     tail (kdequantile.Config.Tail);
@@ -177,8 +179,18 @@ func resultsRecipe(name string, point kdequantile.Config) (Recipe, error) {
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {1, kde}}}, nil
 	case "ce+3kde":
 		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {3, kde}}}, nil
+	case "ce":
+		return Plain{}, nil
+	case "kde":
+		return KDERecipe(point), nil
+	case "kde-plain":
+		return Plain{Loss: kde}, nil
 	}
-	return ParseRecipe(name, point)
+	s, err := pairwise.ParseSurrogate(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown recipe %q", name)
+	}
+	return Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: s}}}, nil
 }
 
 // annealed trains the KDE loss at point in one phase per width, from the first to the last,

@@ -92,6 +92,11 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	}
 	if st.float32 {
 		l = float64(float32(l))
+		for i, d := range st.dscores { // as a float32 graph, never a silent ±Inf
+			if math.Abs(d) > math.MaxFloat32 && !math.IsInf(d, 0) {
+				return 0, fmt.Errorf("train: %w: the gradient of score %d, %g, does not fit in float32", nn.ErrRange, i, d)
+			}
+		}
 	}
 	if math.IsNaN(l) || math.IsInf(l, 0) {
 		return 0, fmt.Errorf("train: the loss is %v", l)

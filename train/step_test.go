@@ -131,3 +131,32 @@ type valueGrad struct {
 
 func (v valueGrad) Value() gorgonia.Value         { return v.n.Value() }
 func (v valueGrad) Grad() (gorgonia.Value, error) { return v.g, nil }
+
+// TestDirectStepFloat32Range: a score gradient that is finite in float64 but beyond float32
+// fails a float32 step with nn.ErrRange instead of writing ±Inf into the weights, and leaves
+// the weights unchanged.
+func TestDirectStepFloat32Range(t *testing.T) {
+	const batch, in = 8, 2
+	ds := blobs(t, batch, in, 0.5, 1, 4)
+	idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1, Dtype: tensor.Float32})
+	require.NoError(t, err)
+	st, err := newStep(m, huge{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+	require.NoError(t, err)
+	defer st.close()
+	before, err := nn.Snapshot(m)
+	require.NoError(t, err)
+	_, err = st.run(ds, idx)
+	require.ErrorIs(t, err, nn.ErrRange)
+	require.Equal(t, before[0].Value.Data(), m.Params()[0].Value.Data())
+}
+
+// huge is a direct loss of value 1 whose gradient, 1e39 per score, is finite only in float64.
+type huge struct{ CrossEntropy }
+
+func (huge) valueGrad(_, _, grad []float64) (float64, error) {
+	for i := range grad {
+		grad[i] = 1e39
+	}
+	return 1, nil
+}

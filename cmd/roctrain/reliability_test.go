@@ -120,3 +120,22 @@ func TestSIGTERMReportsFinishedRuns(t *testing.T) {
 	require.Contains(t, out, "ce", "the finished seeds are reported:\n%s\nstderr:\n%s", out, strings.Join(seen, "\n"))
 	require.Contains(t, strings.Join(seen, "\n"), "context canceled")
 }
+
+// A plot that fails to be written after training (its folder removed meanwhile, a full
+// disk) loses none of the figures: they are printed first, and the error names -plot.
+func TestReportPrintsBeforePlotting(t *testing.T) {
+	o := &options{json: true, plot: filepath.Join(t.TempDir(), "gone", "roc.png"), alpha: 0.1, seeds: 1, seed: 1}
+	var out bytes.Buffer
+	err := report(o, &dataset{name: "test"}, []result{{Loss: "ce", Alpha: 0.1, Seeds: 1, TestAUC: 0.9}}, &out)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "-plot")
+	var got struct {
+		Results []struct {
+			Loss    string  `json:"loss"`
+			TestAUC float64 `json:"test_auc"`
+		} `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got), "stdout: %s", out.String())
+	require.Equal(t, "ce", got.Results[0].Loss)
+	require.Equal(t, 0.9, got.Results[0].TestAUC)
+}

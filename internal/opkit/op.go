@@ -24,8 +24,8 @@ type Kernel interface {
 	// Package is the prefix of the errors Apply returns, such as "kdequantile".
 	Package() string
 	// String names the function and every parameter that changes its result, such as
-	// "KDEQuantileLoss{alpha=0.05, v0=0, v1=0}". It is the op's hash: two nodes whose kernels
-	// print the same on the same inputs are merged by the graph.
+	// "PairwiseLoss{surrogate=sqhinge, margin=1, pairs=0, seed=0}". It is the op's hash: two
+	// nodes whose kernels print the same on the same inputs are merged by the graph.
 	String() string
 	// ValueGrad returns s(f, y) and ∂s/∂f_i for every i (zero where s does not depend on
 	// f_i), the gradient in a new slice that the caller owns.

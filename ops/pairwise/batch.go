@@ -27,12 +27,12 @@ func newBatch(scores, labels []float64) (batch, error) {
 // gradient; but the algorithms that sum scores (Square, Exponential) or add the margin to
 // them (Hinge, SquaredHinge) then work with numbers of the size of the differences instead of
 // the size of the scores. Without it, tied scores at 1e16 lose the margin (f + m rounds to f),
-// class means of scores near 1e14 cancel in m − μ1 + μ0, and log Σ e^(f − top) is absorbed by
-// a shift top of 1e12. A shifted score is exact when it is within a factor of two of c
+// class means of scores near 1e14 cancel in m − μ1 + μ0, log Σ e^(f − top) is absorbed by
+// a shift top of 1e12, and Logistic could not take its exponentials e^(±f) from the scores
+// of a batch far from zero. A shifted score is exact when it is within a factor of two of c
 // (Sterbenz's lemma), as tied scores are; otherwise it is rounded once, to the precision of
-// the largest |f|, which the differences f_i − f_j have anyway. The pairs are visited in
-// the same order, so Logistic and sampled pairs, which form x = f_i − f_j directly, do not
-// need it.
+// the largest |f|, which the differences f_i − f_j have anyway. Sampled pairs, which form
+// x = f_i − f_j directly, do not need it.
 func (b batch) centred() batch {
 	lo, hi := b.scores[0], b.scores[0]
 	for _, f := range b.scores {

@@ -2,7 +2,10 @@ package pairwise
 
 import (
 	"errors"
+	"math"
+	"runtime"
 	"testing"
+	"time"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -30,5 +33,37 @@ func TestReusedLispMachine(t *testing.T) {
 	defer fresh.Close()
 	if err := graph.RunAll(fresh); err != nil {
 		t.Fatalf("a new LispMachine: %v", err)
+	}
+}
+
+// TestFailedTapeRunsLeakNothing backs the safe pattern of the package doc: a TapeMachine whose
+// run fails (a NaN score) leaves no goroutine behind, where each failed LispMachine run leaks
+// one inside Gorgonia.
+func TestFailedTapeRunsLeakNothing(t *testing.T) {
+	const runs = 50
+	before := runtime.NumGoroutine()
+	for range runs {
+		g, scores, labels := newGraph(t, tensor.Float64, []float64{0, math.NaN(), 1}, []float64{0, 1, 1})
+		cost, err := Loss(scores, labels, Config{Surrogate: Logistic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gorgonia.Grad(cost, scores); err != nil {
+			t.Fatal(err)
+		}
+		vm := gorgonia.NewTapeMachine(g)
+		if err := graph.RunAll(vm); !errors.Is(err, ErrNonFinite) {
+			t.Fatalf("RunAll: %v, want ErrNonFinite", err)
+		}
+		vm.Close()
+	}
+	// Goroutines of other tests' parallel kernels may still be exiting: allow a few, far
+	// fewer than one per failed run.
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+5 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine() - before; n > 5 {
+		t.Errorf("%d failed TapeMachine runs left %d goroutines", runs, n)
 	}
 }

@@ -28,7 +28,9 @@ const (
 //
 // so a pair costs two products and one division, no exponential (each factor is within an
 // ulp, the product within three, the same accuracy as e^{−x} of the rounded difference).
-// Wider scores take the same tiles with one exponential e^{−|x|} per pair instead.
+// The caller centres the scores (batch.centred), so this holds for any batch whose scores
+// span at most 2·maxFactored; wider batches take the same tiles with one exponential
+// e^{−|x|} per pair instead.
 //
 // With e = e^{−|x|} ≤ 1 the pair's loss is (|x| − x)/2 + log1p(e) and its weight is
 // w = σ(−x) = 1/(1 + e^{x}). The logarithms of a row are not taken one by one: the sum of

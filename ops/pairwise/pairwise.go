@@ -83,7 +83,7 @@ func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []fl
 	case cfg.Surrogate == Hinge || cfg.Surrogate == SquaredHinge:
 		loss = hinge(cfg.Surrogate == SquaredHinge, m, b.centred(), grad)
 	default: // Logistic
-		loss = logistic(b, grad, runtime.GOMAXPROCS(0))
+		loss = logistic(b.centred(), grad, runtime.GOMAXPROCS(0))
 	}
 	if !finite(loss) || !finite(grad...) {
 		return 0, nil, fmt.Errorf("%w (surrogate %v, margin %v)", ErrOverflow, cfg.Surrogate, m)

@@ -285,8 +285,8 @@ func TestRadixSort(t *testing.T) {
 // TestLogisticScoreRanges checks the logistic algorithm against the naive loop where its
 // factored exponentials e^{±f} are stressed: classes so far apart that every pair's loss is
 // about e^{−40} (the log1p recurrence must keep its relative accuracy), scores spread over
-// the whole factored range ±maxFactored, and one score beyond it, which switches the batch to
-// one exponential per pair.
+// the whole factored range ±maxFactored, and one score that widens the spread beyond
+// 2·maxFactored, which switches the batch to one exponential per pair.
 func TestLogisticScoreRanges(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 3))
 	spread := func(n int, lo, hi float64) ([]float64, []float64) {
@@ -302,7 +302,7 @@ func TestLogisticScoreRanges(t *testing.T) {
 		separated[k] += 40 * ys[k]
 	}
 	wide, yw := spread(600, -maxFactored, maxFactored)
-	beyond := append([]float64{maxFactored + 1}, wide[1:]...)
+	beyond := append([]float64{3 * maxFactored}, wide[1:]...) // a spread beyond 2·maxFactored
 	for _, c := range []struct {
 		name string
 		f, y []float64

@@ -40,11 +40,16 @@ func BenchmarkScoreDiagnostics(b *testing.B) {
 				diagnose.CEBound(scores, labels, 1)
 			}
 		})
-		b.Run(fmt.Sprintf("n=%d/weightshares-sqhinge", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: pairwise.SquaredHinge}, edges)
+		for _, s := range []pairwise.Surrogate{pairwise.SquaredHinge, pairwise.Logistic} {
+			if s == pairwise.Logistic && n > 4096 {
+				continue // O(n₊n₋): 1.2 billion pairs
 			}
-		})
+			b.Run(fmt.Sprintf("n=%d/weightshares-%v", n, s), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: s}, edges)
+				}
+			})
+		}
 	}
 }

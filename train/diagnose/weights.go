@@ -26,7 +26,7 @@ import (
 // interval factor into prefix sums over the sorted negatives, O(n log n + n₊·K·log n₋) in all.
 // Logistic's weight σ(−x) = 1/(1 + e^x) does not factor into a function of f_i times one of
 // f_j, and no exact sub-quadratic method is known to us, so Logistic visits every pair once:
-// O(n₊n₋) exponentials (about 10 ms per million pairs on one core).
+// O(n₊n₋) exponentials, tens of milliseconds per million pairs (BenchmarkScoreDiagnostics).
 //
 // Errors: those of Misranking for the scores and labels; ErrEdges for fewer than two edges,
 // a NaN edge or edges not strictly increasing; ErrSurrogate for an unknown surrogate or a bad
@@ -50,16 +50,20 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 	var total float64
 	at := make([]int, len(edges)) // at[k] = negatives with f_j ≤ f_i − edges[k]
 	for _, f := range c.pos {
-		total += ws.sum(f, 0, len(neg))
 		for k, e := range edges {
 			at[k] = upper(neg, f-e)
 		}
-		// x ∈ [e_k, e_{k+1}) ⇔ f − e_{k+1} < f_j ≤ f − e_k: indices [at[k+1], at[k]).
+		// x ∈ [e_k, e_{k+1}) ⇔ f − e_{k+1} < f_j ≤ f − e_k: indices [at[k+1], at[k]). The
+		// runs below at[K] (x ≥ e_K) and from at[0] (x < e_0) complete the total, so that
+		// every pair's weight is summed once.
+		total += ws.sum(f, 0, at[K]) + ws.sum(f, at[0], len(neg))
 		for k := range K {
 			lo, hi := at[k+1], at[k]
 			if lo < hi {
+				w := ws.sum(f, lo, hi)
 				nk[k] += float64(hi - lo)
-				wk[k] += ws.sum(f, lo, hi)
+				wk[k] += w
+				total += w
 			}
 		}
 	}
