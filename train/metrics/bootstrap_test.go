@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,9 +28,9 @@ func TestQuantile7MatchesR(t *testing.T) {
 func TestBootstrapIsStratified(t *testing.T) {
 	scores := []float64{1, 2, 3, 10, 20, 30, 40}
 	labels := []float64{0, 0, 0, 1, 1, 1, 1}
-	calls := 0
+	var calls atomic.Int64 // Bootstrap calls the statistic from several goroutines
 	_, _, err := Bootstrap(scores, labels, func(s, y []float64) (float64, error) {
-		calls++
+		calls.Add(1)
 		if !slices.Equal(y, labels) {
 			return 0, fmt.Errorf("labels moved: %v", y)
 		}
@@ -41,7 +42,7 @@ func TestBootstrapIsStratified(t *testing.T) {
 		return s[0], nil
 	}, 200, 0.95, 1)
 	require.NoError(t, err)
-	require.Equal(t, 200, calls)
+	require.Equal(t, int64(200), calls.Load())
 }
 
 func TestBootstrapIsSeeded(t *testing.T) {
