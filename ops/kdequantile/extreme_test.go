@@ -55,7 +55,7 @@ func TestExtremeSeparation(t *testing.T) {
 			labels := make([]float64, len(scores))
 			labels[len(c.neg)] = 1
 			cfg := Config{Alpha: c.alpha, V0: 1, V1: 1}
-			w, tau, err := thresholdGradient(scores, labels, cfg, math.NaN())
+			w, tau, err := thresholdGradient(scores, labels, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

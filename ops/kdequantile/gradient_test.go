@@ -70,7 +70,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			if d > tolFD {
 				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			}
-			w, _, err := thresholdGradient(scores, labels, cfg, math.NaN())
+			w, _, err := thresholdGradient(scores, labels, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,17 +106,15 @@ func TestGradientHoldsBatchBandwidth(t *testing.T) {
 
 func TestWeightsMatchSeedFormula(t *testing.T) {
 	cases := []struct {
-		name   string
-		neg    []float64
-		v0     float64
-		alpha  float64
-		warmAt float64 // a starting point for the solver, NaN for none
+		name  string
+		neg   []float64
+		v0    float64
+		alpha float64
 	}{
-		{"ordinary", []float64{-1.2, -0.3, 0, 0.4, 0.9, 1.7, 2.5}, 2, 0.2, math.NaN()},
-		{"warm start", []float64{-1.2, -0.3, 0, 0.4, 0.9, 1.7, 2.5}, 2, 0.2, 0.5},
-		{"50/v0 apart", []float64{0, 50, 100, 150, 200, 250, 300, 350, 400, 450}, 1, 0.1, math.NaN()},
-		{"two far points", []float64{-500, 500}, 1, 0.5, math.NaN()},
-		{"far cluster", []float64{0, 0.1, 0.2, 0.3, 0.4, 900, 900.1}, 1, 0.3, math.NaN()},
+		{"ordinary", []float64{-1.2, -0.3, 0, 0.4, 0.9, 1.7, 2.5}, 2, 0.2},
+		{"50/v0 apart", []float64{0, 50, 100, 150, 200, 250, 300, 350, 400, 450}, 1, 0.1},
+		{"two far points", []float64{-500, 500}, 1, 0.5},
+		{"far cluster", []float64{0, 0.1, 0.2, 0.3, 0.4, 900, 900.1}, 1, 0.3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,7 +122,7 @@ func TestWeightsMatchSeedFormula(t *testing.T) {
 			labels := make([]float64, len(scores))
 			labels[len(c.neg)] = 1
 			cfg := Config{Alpha: c.alpha, V0: c.v0, V1: 1}
-			w, tau, err := thresholdGradient(scores, labels, cfg, c.warmAt)
+			w, tau, err := thresholdGradient(scores, labels, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

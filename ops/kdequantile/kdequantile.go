@@ -133,7 +133,7 @@ func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer p.release()
-	r := p.solve(math.NaN())
+	r := p.solve()
 	loss, _ := p.positives(r.tau, false)
 	return p.result(r.tau, loss), nil
 }
@@ -147,7 +147,7 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
 		return nil, Result{}, err
 	}
 	defer p.release()
-	r := p.solve(math.NaN())
+	r := p.solve()
 	loss, slope := p.positives(r.tau, true)
 	grad := make([]float64, len(scores))
 	// L(f) is the solved form's loss at sign·f: its gradient is sign times the form's.
@@ -157,13 +157,13 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
 
 // thresholdGradient returns ∂τ/∂f_i and τ: the weights w_i on the negatives, zero on the
 // positives (with Recall: on the positives, zero on the negatives).
-func thresholdGradient(scores, labels []float64, cfg Config, start float64) ([]float64, float64, error) {
+func thresholdGradient(scores, labels []float64, cfg Config) ([]float64, float64, error) {
 	p, err := newProblem(scores, labels, cfg)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer p.release()
-	r := p.solve(p.sign() * start)
+	r := p.solve()
 	grad := make([]float64, len(scores))
 	// τ(f) = sign·τ_form(sign·f), so ∂τ/∂f_i = sign²·∂τ_form/∂f_i: no sign change.
 	p.scatter(labels, grad, 1, p.weights(r), false)
@@ -177,7 +177,7 @@ func threshold(scores, labels []float64, cfg Config) (float64, error) {
 		return 0, err
 	}
 	defer p.release()
-	return p.result(p.solve(math.NaN()).tau, 0).Tau, nil
+	return p.result(p.solve().tau, 0).Tau, nil
 }
 
 func (c Config) validate() error {

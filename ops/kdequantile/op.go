@@ -2,7 +2,6 @@ package kdequantile
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/rocops/rocops/internal/opkit"
 	"gorgonia.org/gorgonia"
@@ -72,7 +71,7 @@ type thresholdKernel struct{ kernel }
 func (k *thresholdKernel) String() string { return "KDEQuantileThreshold" + k.params() }
 
 func (k *thresholdKernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {
-	g, tau, err := thresholdGradient(scores, labels, k.cfg, math.NaN())
+	g, tau, err := thresholdGradient(scores, labels, k.cfg)
 	return tau, g, err
 }
 

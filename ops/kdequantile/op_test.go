@@ -98,7 +98,7 @@ func TestOpsMatchSlices(t *testing.T) {
 				f, tol = roundTo32(scores), tol32
 			}
 			want, r := mustGradient(t, f, labels, cfg)
-			wantDTau, _, err := thresholdGradient(f, labels, cfg, math.NaN())
+			wantDTau, _, err := thresholdGradient(f, labels, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

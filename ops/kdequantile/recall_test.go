@@ -98,7 +98,7 @@ func TestRecallGradientFiniteDifferences(t *testing.T) {
 			if d := relDiff(g, fd); d > tolFD {
 				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			}
-			w, _, err := thresholdGradient(scores, labels, cfg, math.NaN())
+			w, _, err := thresholdGradient(scores, labels, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

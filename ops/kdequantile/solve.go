@@ -49,14 +49,10 @@ type phiSums struct {
 	minAbs         float64 // the block's smallest |z| (a lower bound after a rescaled pass)
 }
 
-// solve returns τ. start, if finite and inside the bracket, is the first point tried (a warm
-// start); otherwise the solver starts from the empirical (1 − α)-quantile of the negatives.
-func (p *problem) solve(start float64) root {
+// solve returns τ, starting from the empirical (1 − α)-quantile of the negatives.
+func (p *problem) solve() root {
 	lo, hi := p.lo, p.hi
-	tau := start
-	if !(start >= lo && start <= hi) {
-		tau = min(max(p.quantile(), lo), hi)
-	}
+	tau := min(max(p.quantile(), lo), hi)
 	step, stepOld := hi-lo, hi-lo
 	u, rescale := 0.0, false
 	for pass := 1; ; pass++ {

@@ -41,8 +41,7 @@ func TestSmoothedFPRIsAlpha(t *testing.T) {
 }
 
 // TestSolverPasses checks the solver's speed on ordinary batches: at most three passes over
-// the negatives from the empirical quantile (two on most), and one from a warm start at the
-// root.
+// the negatives from the empirical quantile (two on most).
 func TestSolverPasses(t *testing.T) {
 	total, count := 0, 0
 	for _, n := range []int{1000, 16384, 262144} {
@@ -52,11 +51,9 @@ func TestSolverPasses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cold := p.solve(math.NaN())
-			warm := p.solve(cold.tau)
-			if cold.passes > 3 || warm.passes != 1 || relErr(warm.tau, cold.tau, 1) > 1e-15 {
-				t.Errorf("n=%d α=%v: %d passes cold, %d warm (τ %v then %v)",
-					n, alpha, cold.passes, warm.passes, cold.tau, warm.tau)
+			cold := p.solve()
+			if cold.passes > 3 {
+				t.Errorf("n=%d α=%v: %d passes", n, alpha, cold.passes)
 			}
 			total += cold.passes
 			count++
@@ -77,7 +74,7 @@ func TestSolverFallsBackToBisection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.release()
-	r := p.solve(math.NaN())
+	r := p.solve()
 	if math.Abs(r.tau-500) > 1e-12 || r.passes > 100 {
 		t.Errorf("τ = %.17g after %d passes, want 500", r.tau, r.passes)
 	}
