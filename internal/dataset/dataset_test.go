@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The counts are those of the data's README (../shared/data/README.md when it was embedded):
+// The counts are those of this package's README.md (and of the source, UCI's WDBC page):
 // 569 rows, 30 features, 212 malignant and 357 benign.
 func TestWDBCShape(t *testing.T) {
 	rows, err := csv.NewReader(bytes.NewReader(WDBC)).ReadAll()
