@@ -15,6 +15,7 @@ import (
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/rocops/rocops/train/diagnose"
 	"github.com/rocops/rocops/train/metrics"
 )
 
@@ -61,6 +62,46 @@ func sliceEntries() []sliceEntry {
 		}},
 		{"metrics.ROC", "metrics", false, false, func(s, y []float64) error {
 			_, _, _, err := metrics.ROC(s, y)
+			return err
+		}},
+		{"metrics.DeLong", "metrics", false, false, func(s, y []float64) error {
+			_, _, err := metrics.DeLong(s, y)
+			return err
+		}},
+		{"metrics.DeLongPaired", "metrics", false, false, func(s, y []float64) error {
+			_, _, _, err := metrics.DeLongPaired(s, s, y)
+			return err
+		}},
+		{"metrics.ThresholdAtFPR", "metrics", false, false, func(s, y []float64) error {
+			_, _, _, err := metrics.ThresholdAtFPR(s, y, 0.5)
+			return err
+		}},
+		{"metrics.FPRAtTPR", "metrics", false, false, func(s, y []float64) error {
+			_, err := metrics.FPRAtTPR(s, y, 0.5)
+			return err
+		}},
+		{"metrics.Bootstrap", "metrics", false, false, func(s, y []float64) error {
+			_, _, err := metrics.Bootstrap(s, y, metrics.AUC, 10, 0.9, 1)
+			return err
+		}},
+		{"diagnose.Misranking", "diagnose", false, false, func(s, y []float64) error {
+			_, err := diagnose.Misranking(s, y)
+			return err
+		}},
+		{"diagnose.SevereMass", "diagnose", false, false, func(s, y []float64) error {
+			_, err := diagnose.SevereMass(s, y, 1)
+			return err
+		}},
+		{"diagnose.CEBound", "diagnose", false, false, func(s, y []float64) error {
+			_, err := diagnose.CEBound(s, y, 1)
+			return err
+		}},
+		{"diagnose.WeightShares", "diagnose", false, false, func(s, y []float64) error {
+			_, err := diagnose.WeightShares(s, y, pairwise.Config{Surrogate: pairwise.SquaredHinge}, []float64{-10, 0, 10})
+			return err
+		}},
+		{"diagnose.Project", "diagnose", false, false, func(s, y []float64) error {
+			_, err := diagnose.Project(s, y, s, pairwise.Config{Surrogate: pairwise.Logistic})
 			return err
 		}},
 		{"crossentropy.Evaluate", "crossentropy", true, false, func(s, y []float64) error {
@@ -181,6 +222,7 @@ func TestVocabulary(t *testing.T) {
 		{"pairwise.ErrEmpty", pairwise.ErrEmpty, metrics.ErrEmpty},
 		{"kdequantile.ErrNode", kdequantile.ErrNode, pairwise.ErrNode},
 		{"crossentropy.ErrLength", crossentropy.ErrLength, metrics.ErrLength},
+		{"diagnose.ErrOneClass", diagnose.ErrOneClass, pairwise.ErrOneClass},
 	}
 	for _, s := range same {
 		if s.got != s.want {
