@@ -126,7 +126,7 @@ func TestSIGTERMReportsFinishedRuns(t *testing.T) {
 func TestReportPrintsBeforePlotting(t *testing.T) {
 	o := &options{json: true, plot: filepath.Join(t.TempDir(), "gone", "roc.png"), alpha: 0.1, seeds: 1, seed: 1}
 	var out bytes.Buffer
-	err := report(o, &dataset{name: "test"}, []result{{Loss: "ce", Alpha: 0.1, Seeds: 1, TestAUC: 0.9}}, &out)
+	err := report(o, &dataset{name: "test"}, []result{{Loss: "ce", Alpha: 0.1, Seeds: 1, testFigures: testFigures{TestAUC: 0.9}}}, &out)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "-plot")
 	var got struct {

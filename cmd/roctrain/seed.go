@@ -22,9 +22,24 @@ type seedResult struct {
 	WarmupEpochs int     `json:"warmup_epochs"`
 	Alpha        float64 `json:"alpha"`
 	Seed         uint64  `json:"seed"`
-	TestAUC      float64 `json:"test_auc"`
-	TestPAUC     float64 `json:"test_pauc"`
-	TestTPR      float64 `json:"test_tpr_at_fpr"`
+	testFigures
+	BestEpoch int `json:"best_epoch"`
+	// Diagnostics holds the corrective-power diagnostics of every epoch of the chosen
+	// learning rate's training with -diagnose, and is left out without it.
+	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
+
+	name           string    // the run's name in -losses
+	fpr, tpr       []float64 // the test ROC curve
+	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
+	testScores     []float64 // the test part's scores, until the paired comparison is done
+}
+
+// testFigures are the test figures of a run, for one seed in seedResult and as means over the
+// seeds in result; embedded in both, they keep their place among the JSON keys.
+type testFigures struct {
+	TestAUC  float64 `json:"test_auc"`
+	TestPAUC float64 `json:"test_pauc"`
+	TestTPR  float64 `json:"test_tpr_at_fpr"`
 	// With -recall r: r, and the test false-positive rate at true-positive rate r
 	// (metrics.FPRAtTPR); both left out without -recall.
 	Recall       float64  `json:"recall,omitempty"`
@@ -48,15 +63,6 @@ type seedResult struct {
 	TestAUCVsFirst *delongDiff `json:"test_auc_vs_first"`
 	TrainSeconds   float64     `json:"train_seconds"`
 	LearningRate   float64     `json:"learning_rate"`
-	BestEpoch      int         `json:"best_epoch"`
-	// Diagnostics holds the corrective-power diagnostics of every epoch of the chosen
-	// learning rate's training with -diagnose, and is left out without it.
-	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
-
-	name           string    // the run's name in -losses
-	fpr, tpr       []float64 // the test ROC curve
-	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
-	testScores     []float64 // the test part's scores, until the paired comparison is done
 }
 
 // delongDiff is DeLong's paired comparison of two AUCs on the same rows: the difference, its
@@ -100,9 +106,9 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 		return seedResult{}, err
 	}
 	r := seedResult{
-		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Recall: o.recall, Seed: sp.seed,
-		TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr, BestEpoch: best.hist.Epochs[best.hist.Best].Index,
-		name: spec.name, Diagnostics: diagnosesOf(best.hist),
+		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
+		testFigures: testFigures{Recall: o.recall, TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr},
+		BestEpoch:   best.hist.Epochs[best.hist.Best].Index, name: spec.name, Diagnostics: diagnosesOf(best.hist),
 	}
 	if err := measure(o, sp, best.model, &r); err != nil {
 		return seedResult{}, err

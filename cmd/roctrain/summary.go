@@ -10,30 +10,15 @@ import (
 //
 // The figures of a single-seed result keep their meaning as means over the seeds. With one
 // seed they are that seed's figures, and sd and paired_vs_first are null; with several,
-// the single-split intervals and the deployed threshold, which belong to one split and one
-// model, are null here and given in per_seed.
+// the single-split intervals, the deployed threshold and the DeLong comparison with the first
+// run, which belong to one split and one model, are null here and given in per_seed.
 type result struct {
-	Loss              string    `json:"loss"`
-	WarmupEpochs      int       `json:"warmup_epochs"`
-	Alpha             float64   `json:"alpha"`
-	Seeds             int       `json:"seeds"`
-	TestAUC           float64   `json:"test_auc"`
-	TestPAUC          float64   `json:"test_pauc"`
-	TestTPR           float64   `json:"test_tpr_at_fpr"`
-	Recall            float64   `json:"recall,omitempty"`
-	TestFPRAtTPR      *float64  `json:"test_fpr_at_tpr,omitempty"`
-	TestAUCCI         *interval `json:"test_auc_ci95"`
-	TestPAUCCI        *interval `json:"test_pauc_ci95"`
-	TestTPRCI         *interval `json:"test_tpr_at_fpr_ci95"`
-	DeployedThreshold *float64  `json:"deployed_threshold"`
-	DeployedTestFPR   float64   `json:"deployed_test_fpr"`
-	DeployedTestTPR   float64   `json:"deployed_test_tpr"`
-	// TestAUCVsFirst is the single seed's DeLong comparison with the first run (see
-	// seedResult); null with several seeds, where per_seed has one per seed.
-	TestAUCVsFirst *delongDiff `json:"test_auc_vs_first"`
-	TrainSeconds   float64     `json:"train_seconds"`
-	LearningRate   float64     `json:"learning_rate"`
-	BestEpoch      float64     `json:"best_epoch"`
+	Loss         string  `json:"loss"`
+	WarmupEpochs int     `json:"warmup_epochs"`
+	Alpha        float64 `json:"alpha"`
+	Seeds        int     `json:"seeds"`
+	testFigures          // means over the seeds of seedResult's
+	BestEpoch    float64 `json:"best_epoch"`
 	// SD holds the sample standard deviations over the seeds (divided by N − 1).
 	SD *spread `json:"sd"`
 	// PairedVsFirst holds, for every run but the first, the mean over the seeds of this run's
@@ -129,7 +114,7 @@ func summarise(o *options, perRun [][]seedResult) []result {
 func summariseRun(seeds []seedResult) result {
 	r0 := seeds[0]
 	s := result{
-		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Recall: r0.Recall, Seeds: len(seeds),
+		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds), testFigures: testFigures{Recall: r0.Recall},
 		PerSeed: seeds, name: r0.name,
 	}
 	col := func(get func(*seedResult) float64) []float64 {

@@ -12,8 +12,8 @@ import (
 // value: a seed only one run finished is left out of the comparison.
 func TestPairedDiffs(t *testing.T) {
 	const tol = 1e-9 // gonum's Student-t quantile against R's
-	first := []seedResult{{Seed: 1, TestTPR: 0.5}, {Seed: 2, TestTPR: 0.5}, {Seed: 3, TestTPR: 0.4}, {Seed: 4, TestTPR: 0.9}}
-	run := []seedResult{{Seed: 1, TestTPR: 2.5}, {Seed: 3, TestTPR: 3.4}, {Seed: 2, TestTPR: 4.5}, {Seed: 5, TestTPR: 7}}
+	first := []seedResult{{Seed: 1, testFigures: testFigures{TestTPR: 0.5}}, {Seed: 2, testFigures: testFigures{TestTPR: 0.5}}, {Seed: 3, testFigures: testFigures{TestTPR: 0.4}}, {Seed: 4, testFigures: testFigures{TestTPR: 0.9}}}
+	run := []seedResult{{Seed: 1, testFigures: testFigures{TestTPR: 2.5}}, {Seed: 3, testFigures: testFigures{TestTPR: 3.4}}, {Seed: 2, testFigures: testFigures{TestTPR: 4.5}}, {Seed: 5, testFigures: testFigures{TestTPR: 7}}}
 	p := pairedDiffs(run, first)
 	got := p["test_tpr_at_fpr"]
 	half := 4.302652729749462 / math.Sqrt(3)
@@ -32,7 +32,7 @@ func TestPairedDiffs(t *testing.T) {
 // seed it is that seed, with its intervals and threshold and no sd.
 func TestSummariseRun(t *testing.T) {
 	th := 0.25
-	one := summariseRun([]seedResult{{Loss: "kde", Seed: 3, TestAUC: 0.8, TestAUCCI: &interval{0.7, 0.9}, DeployedThreshold: &th, BestEpoch: 4}})
+	one := summariseRun([]seedResult{{Loss: "kde", Seed: 3, testFigures: testFigures{TestAUC: 0.8, TestAUCCI: &interval{0.7, 0.9}, DeployedThreshold: &th}, BestEpoch: 4}})
 	require.Equal(t, 1, one.Seeds)
 	require.Equal(t, 0.8, one.TestAUC)
 	require.Equal(t, &interval{0.7, 0.9}, one.TestAUCCI)
@@ -41,9 +41,9 @@ func TestSummariseRun(t *testing.T) {
 	require.Equal(t, 4.0, one.BestEpoch)
 
 	three := summariseRun([]seedResult{
-		{Loss: "ce", TestAUC: 0.7, DeployedTestFPR: 0.1, BestEpoch: 1, TestAUCCI: &interval{0, 1}, DeployedThreshold: &th},
-		{Loss: "ce", TestAUC: 0.8, DeployedTestFPR: 0.2, BestEpoch: 2},
-		{Loss: "ce", TestAUC: 0.9, DeployedTestFPR: 0.3, BestEpoch: 6},
+		{Loss: "ce", testFigures: testFigures{TestAUC: 0.7, DeployedTestFPR: 0.1, TestAUCCI: &interval{0, 1}, DeployedThreshold: &th}, BestEpoch: 1},
+		{Loss: "ce", testFigures: testFigures{TestAUC: 0.8, DeployedTestFPR: 0.2}, BestEpoch: 2},
+		{Loss: "ce", testFigures: testFigures{TestAUC: 0.9, DeployedTestFPR: 0.3}, BestEpoch: 6},
 	})
 	require.InDelta(t, 0.8, three.TestAUC, 1e-15)
 	require.InDelta(t, 0.1, three.SD.TestAUC, 1e-15)
