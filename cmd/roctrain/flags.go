@@ -40,9 +40,9 @@ type options struct {
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
 // the KDE recipe).
 type runSpec struct {
-	name   string // as given in -losses, such as "sqhinge+wu"
-	recipe train.Recipe
-	warmup int // the warm-up epochs of a "+wu" run, for the tables
+	name    string         // as given in -losses, such as "sqhinge+wu"
+	recipes []train.Recipe // the candidates: validation picks one, as it picks the learning rate
+	warmup  int            // the warm-up epochs of a "+wu" run, for the tables
 }
 
 // seedList returns the seeds of the repetitions: -seed, -seed+1, …, -seed+N−1.
@@ -62,7 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.label, "label", "", "label column; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
-	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", "comma-separated runs: "+strings.Join(recipeNames, ", ")+`; "kde" is cross-entropy then KDE fine-tuning, "kde-plain" the KDE loss alone; a "+wu" suffix adds a cross-entropy warm-up`)
+	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", "comma-separated runs: "+strings.Join(recipeNames, ", ")+`; "kde" is cross-entropy then KDE fine-tuning, "kde-plain" the KDE loss alone, "ce+kde" cross-entropy plus λ·KDE with λ chosen on validation; a "+wu" suffix adds a cross-entropy warm-up`)
 	fs.IntVar(&opt.warmup, "warmup", 10, `cross-entropy warm-up epochs of the "+wu" runs`)
 	fs.IntVar(&opt.epochs, "epochs", 60, "epochs of each run's loss")
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated; "" for a linear scorer`)
@@ -140,16 +140,18 @@ func (o *options) check() error {
 		if wu {
 			spec.warmup = o.warmup
 		}
-		if spec.recipe, err = parseRecipe(base, o.point()); err != nil {
+		if spec.recipes, err = parseRecipe(base, o.point()); err != nil {
 			return fmt.Errorf("-losses: %w", err)
 		}
 		if wu {
-			plain, ok := spec.recipe.(train.Plain)
-			if !ok {
-				return fmt.Errorf("-losses: %q already starts from cross-entropy; a warm-up applies to the plain losses (such as kde-plain+wu)", name)
+			for k, r := range spec.recipes {
+				plain, ok := r.(train.Plain)
+				if !ok {
+					return fmt.Errorf("-losses: %q already starts from cross-entropy; a warm-up applies to the plain losses (such as kde-plain+wu)", name)
+				}
+				plain.WarmupEpochs = o.warmup
+				spec.recipes[k] = plain
 			}
-			plain.WarmupEpochs = o.warmup
-			spec.recipe = plain
 		}
 		o.runs = append(o.runs, spec)
 	}

@@ -21,11 +21,13 @@
 //	-recall r        target true-positive rate, 0 < r < 1: the KDE runs train the mirrored loss
 //	                 (the false-positive rate at recall r), every run is selected on validation
 //	                 TNR@TPR=r, and the tables add test FPR@TPR=r (default 0: off)
-//	-losses list     comma-separated runs: ce, kde, kde-plain, logistic, exp, square, hinge,
-//	                 sqhinge; "kde" is the KDE recipe (cross-entropy, then KDE fine-tuning at a
-//	                 tenth of the learning rate, kept only when it improves validation; see
-//	                 train.KDERecipe), "kde-plain" the KDE loss alone; a "+wu" suffix runs a
-//	                 plain loss after -warmup epochs of cross-entropy
+//	-losses list     comma-separated runs: ce, kde, kde-plain, ce+kde, logistic, exp, square,
+//	                 hinge, sqhinge; "kde" is the KDE recipe (cross-entropy, then KDE fine-tuning
+//	                 at a tenth of the learning rate, kept only when it improves validation; see
+//	                 train.KDERecipe), "kde-plain" the KDE loss alone, "ce+kde" cross-entropy plus
+//	                 λ·KDE with λ in {0.1, 0.3, 1, 3} chosen on validation like the learning rate
+//	                 (the JSON's chosen_recipe names it); a "+wu" suffix runs a plain loss after
+//	                 -warmup epochs of cross-entropy
 //	                 (default "ce,kde,sqhinge,sqhinge+wu")
 //	-warmup n        cross-entropy warm-up epochs of the "+wu" runs (default 10)
 //	-epochs n        epochs of each run's loss (default 60)

@@ -24,6 +24,9 @@ type seedResult struct {
 	Seed         uint64  `json:"seed"`
 	testFigures
 	BestEpoch int `json:"best_epoch"`
+	// ChosenRecipe is the candidate validation chose, for a -losses name with several (such as
+	// "ce+kde", whose λ it names); left out for the others.
+	ChosenRecipe string `json:"chosen_recipe,omitempty"`
 	// Diagnostics holds the corrective-power diagnostics of every epoch of the chosen
 	// learning rate's training with -diagnose, and is left out without it.
 	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
@@ -92,9 +95,10 @@ type interval [2]float64
 
 // tuned is the outcome of training one run with every learning rate on one seed.
 type tuned struct {
-	model nn.Model
-	hist  *train.History
-	lr    float64
+	model  nn.Model
+	hist   *train.History
+	lr     float64
+	recipe train.Recipe
 }
 
 // runOnce trains spec on one seed's split, keeps its best model (see tune), measures it and
@@ -109,6 +113,9 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
 		testFigures: testFigures{Recall: o.recall, TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr},
 		BestEpoch:   best.hist.Epochs[best.hist.Best].Index, name: spec.name, Diagnostics: diagnosesOf(best.hist),
+	}
+	if len(spec.recipes) > 1 {
+		r.ChosenRecipe = best.recipe.String()
 	}
 	if err := measure(o, sp, best.model, &r); err != nil {
 		return seedResult{}, err
@@ -140,37 +147,43 @@ func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Wr
 		bestScore = math.Inf(-1)
 		errs      []error
 	)
-	for _, lr := range o.learningRate {
-		m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: o.hiddenSizes, Seed: sp.seed})
-		if err != nil {
-			return tuned{}, err
-		}
-		hist, err := spec.recipe.Fit(ctx, m, train.Config{
-			Epochs:       o.epochs,
-			BatchSize:    o.batch,
-			LearningRate: lr,
-			Metric:       o.metric(),
-			Seed:         sp.seed,
-			Progress:     o.progress,
-			Diagnose:     diagnoseConfig(o, sp.seed),
-		}, sp.train, sp.val)
-		if errors.Is(err, train.ErrConfig) {
-			return tuned{}, err
-		}
-		if err != nil {
-			if ctx.Err() != nil {
+	for _, recipe := range spec.recipes {
+		for _, lr := range o.learningRate {
+			m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: o.hiddenSizes, Seed: sp.seed})
+			if err != nil {
 				return tuned{}, err
 			}
-			err = fmt.Errorf("learning rate %g: %w", lr, err)
-			errs = append(errs, err)
-			if hist == nil || hist.Best < 0 {
-				fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
-				continue
+			hist, err := recipe.Fit(ctx, m, train.Config{
+				Epochs:       o.epochs,
+				BatchSize:    o.batch,
+				LearningRate: lr,
+				Metric:       o.metric(),
+				Seed:         sp.seed,
+				Progress:     o.progress,
+				Diagnose:     diagnoseConfig(o, sp.seed),
+			}, sp.train, sp.val)
+			if errors.Is(err, train.ErrConfig) {
+				return tuned{}, err
 			}
-			fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, hist.Epochs[hist.Best].Index)
-		}
-		if score := hist.Epochs[hist.Best].Metric; score > bestScore {
-			best, bestScore = tuned{model: m, hist: hist, lr: lr}, score
+			if err != nil {
+				if ctx.Err() != nil {
+					return tuned{}, err
+				}
+				what := fmt.Sprintf("learning rate %g", lr)
+				if len(spec.recipes) > 1 {
+					what = fmt.Sprintf("%v, %s", recipe, what)
+				}
+				err = fmt.Errorf("%s: %w", what, err)
+				errs = append(errs, err)
+				if hist == nil || hist.Best < 0 {
+					fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
+					continue
+				}
+				fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, hist.Epochs[hist.Best].Index)
+			}
+			if score := hist.Epochs[hist.Best].Metric; score > bestScore {
+				best, bestScore = tuned{model: m, hist: hist, lr: lr, recipe: recipe}, score
+			}
 		}
 	}
 	if best.model == nil {
