@@ -272,3 +272,40 @@ func TestNodeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedLispMachine: every loss op fails with its package's ErrMachineReused (the one value
+// of internal/opkit) when a LispMachine runs it again after Reset, which would add its
+// gradient a second time; a new machine per run works.
+func TestReusedLispMachine(t *testing.T) {
+	ops := []struct {
+		name   string
+		build  func(f, l *gorgonia.Node) (*gorgonia.Node, error)
+		reused error
+	}{
+		{"kdequantile.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }, kdequantile.ErrMachineReused},
+		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+			return pairwise.Loss(f, l, pairwise.Config{Surrogate: pairwise.SquaredHinge})
+		}, pairwise.ErrMachineReused},
+		{"crossentropy.Loss", crossentropy.Loss, crossentropy.ErrMachineReused},
+	}
+	for _, o := range ops {
+		g := gorgonia.NewGraph()
+		if _, err := o.build(vectorNode(g, "f", []float64{0.2, -1, 2, 0.5}), vectorNode(g, "l", []float64{1, 0, 0, 1})); err != nil {
+			t.Fatal(err)
+		}
+		vm := gorgonia.NewLispMachine(g)
+		if err := graph.RunAll(vm); err != nil {
+			t.Fatalf("%s: first run: %v", o.name, err)
+		}
+		vm.Reset()
+		if err := graph.RunAll(vm); !errors.Is(err, o.reused) {
+			t.Errorf("%s: second run of one LispMachine: %v, want ErrMachineReused", o.name, err)
+		}
+		vm.Close()
+		fresh := gorgonia.NewLispMachine(g)
+		if err := graph.RunAll(fresh); err != nil {
+			t.Errorf("%s: a new LispMachine: %v", o.name, err)
+		}
+		fresh.Close()
+	}
+}

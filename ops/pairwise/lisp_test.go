@@ -13,29 +13,6 @@ import (
 	"github.com/rocops/rocops/graph"
 )
 
-// TestReusedLispMachine: running a LispMachine again after Reset, which would add the loss's
-// gradient a second time, fails with ErrMachineReused; a new machine per run does not.
-func TestReusedLispMachine(t *testing.T) {
-	g, scores, labels := newGraph(t, tensor.Float64, opScores, opLabels)
-	if _, err := Loss(scores, labels, Config{Surrogate: SquaredHinge}); err != nil {
-		t.Fatal(err)
-	}
-	vm := gorgonia.NewLispMachine(g)
-	defer vm.Close()
-	if err := graph.RunAll(vm); err != nil {
-		t.Fatal(err)
-	}
-	vm.Reset()
-	if err := graph.RunAll(vm); !errors.Is(err, ErrMachineReused) {
-		t.Fatalf("second run of one LispMachine: %v, want ErrMachineReused", err)
-	}
-	fresh := gorgonia.NewLispMachine(g)
-	defer fresh.Close()
-	if err := graph.RunAll(fresh); err != nil {
-		t.Fatalf("a new LispMachine: %v", err)
-	}
-}
-
 // TestFailedTapeRunsLeakNothing backs the safe pattern of the package doc: a TapeMachine whose
 // run fails (a NaN score) leaves no goroutine behind, where each failed LispMachine run leaks
 // one inside Gorgonia.
