@@ -53,6 +53,9 @@ func (l KDE) String() string {
 	if l.Config.Tail {
 		tail = ", tail"
 	}
+	if l.Config.Widen != 0 && l.Config.Widen != 1 {
+		tail += fmt.Sprintf(", widen=%g", l.Config.Widen)
+	}
 	return fmt.Sprintf("kde(%s, v0=%g, v1=%g%s)", point, l.Config.V0, l.Config.V1, tail)
 }
 

@@ -37,6 +37,9 @@ type Recipe interface {
 type Plain struct {
 	Loss         Loss // nil = CrossEntropy
 	WarmupEpochs int
+	// NegativePool is the run's Config.NegativePool (warm-up included); 0 =
+	// Config.NegativePool.
+	NegativePool int
 }
 
 // Fit implements Recipe.
@@ -45,6 +48,9 @@ func (p Plain) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *
 		return nil, err
 	}
 	cfg.Loss, cfg.WarmupEpochs = p.Loss, p.WarmupEpochs
+	if p.NegativePool != 0 {
+		cfg.NegativePool = p.NegativePool
+	}
 	t, err := New(model, cfg)
 	if err != nil {
 		return nil, err
@@ -57,10 +63,14 @@ func (p Plain) String() string {
 	if l == nil {
 		l = CrossEntropy{}
 	}
+	s := l.String()
 	if p.WarmupEpochs > 0 {
-		return fmt.Sprintf("ce(%d epochs)→%v", p.WarmupEpochs, l)
+		s = fmt.Sprintf("ce(%d epochs)→%v", p.WarmupEpochs, l)
 	}
-	return l.String()
+	if p.NegativePool > 0 {
+		s += fmt.Sprintf(", %d pooled negatives", p.NegativePool)
+	}
+	return s
 }
 
 // recipeConfig rejects the settings a recipe sets itself.
@@ -83,9 +93,9 @@ func recipeConfig(cfg Config) error {
 // signal, and nothing in the loss fixes the score scale. Cross-entropy first puts the
 // positives near the operating region at a sensible scale; the KDE loss then adjusts the
 // ranking where it is measured. A batch of b rows holds about α·b negatives above τ, so at
-// α = 0.05 a batch of 128 sets τ from about six negatives; BatchSize and PositiveFraction
-// change the second phase's batches (docs/results.md: larger batches did not improve the
-// results there, so the default keeps the first phase's).
+// α = 0.05 a batch of 128 sets τ from about six negatives; BatchSize, PositiveFraction and
+// NegativePool change the second phase's batches (docs/results.md compares them; the default
+// keeps the first phase's).
 type FineTune struct {
 	// Loss is the second phase's loss; it must be set.
 	Loss Loss
@@ -98,6 +108,9 @@ type FineTune struct {
 	// PositiveFraction is the second phase's share of positives per batch; 0 =
 	// Config.PositiveFraction.
 	PositiveFraction float64
+	// NegativePool is the second phase's Config.NegativePool, negatives added to every batch
+	// so that τ rests on more of them; 0 = Config.NegativePool.
+	NegativePool int
 }
 
 func (f FineTune) String() string {
@@ -107,6 +120,9 @@ func (f FineTune) String() string {
 	}
 	if f.PositiveFraction > 0 {
 		s += fmt.Sprintf(", %g positive", f.PositiveFraction)
+	}
+	if f.NegativePool > 0 {
+		s += fmt.Sprintf(", %d pooled negatives", f.NegativePool)
 	}
 	return s
 }
@@ -134,7 +150,7 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 		return nil, configError("FineTune needs a Loss")
 	case recipeConfig(cfg) != nil:
 		return nil, recipeConfig(cfg)
-	case f.Epochs < 0 || f.BatchSize < 0:
+	case f.Epochs < 0 || f.BatchSize < 0 || f.NegativePool < 0:
 		return nil, configError("negative setting in %+v", f)
 	case !(f.LearningRateScale >= 0) || math.IsInf(f.LearningRateScale, 0):
 		return nil, configError("bad LearningRateScale %v", f.LearningRateScale)
@@ -170,6 +186,9 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 	}
 	if f.PositiveFraction > 0 {
 		second.PositiveFraction = f.PositiveFraction
+	}
+	if f.NegativePool > 0 {
+		second.NegativePool = f.NegativePool
 	}
 	t2, err := New(model, second)
 	if err != nil {

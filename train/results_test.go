@@ -11,7 +11,8 @@ package train
 //	    RESULTS_SEEDS=1,2,3,4,5 nice ./results.test -test.run 'TestResults$' > rows.jsonl
 //	RESULTS_IN=rows.jsonl ./results.test -test.run TestResultsTable
 //
-// RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names; RESULTS_EPOCHS
+// RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names with their
+// options (ParseRecipe), and kde-anneal (resultsRecipe); RESULTS_EPOCHS
 // (default 40) the epochs of each phase. Every run: batches of 128, Adam with learning rates
 // 0.001, 0.003 and 0.01, early stopping after 8 epochs without a better validation partial
 // AUC up to α; the learning rate and epoch with the best validation partial AUC are kept and
@@ -39,7 +40,6 @@ import (
 
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
-	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train/data"
 	"github.com/rocops/rocops/train/metrics"
 )
@@ -142,55 +142,15 @@ var resultsTasks = map[string]resultsTask{
 	"logit-lin": logistic("logistic/linear", nil),
 }
 
-// resultsRecipe returns the recipe of one of roctrain's -losses names (ce, kde, kde-plain and
-// the pairwise surrogates), or of the variants docs/results.md also reports:
-//
-//   - "kde-tail", "kde-plain-tail": the KDE recipe and the plain loss with the upper-bound
-//     tail (kdequantile.Config.Tail);
-//   - "kde-lr1", "kde-lr0.3": the KDE recipe with the second phase at the first's learning
-//     rate, or at 0.3 of it;
-//   - "kde-big": the second phase at 0.3 of the learning rate in batches of 1024;
-//   - "kde-pos": the second phase in batches of half positives;
-//   - "kde-anneal": the plain loss with its kernels 4, then 2, then 1 times as wide as the
-//     rule's (kdequantile.Config.Widen), a third of the epochs each (see annealed);
-//   - "ce+kde", "ce+3kde": cross-entropy plus 1 or 3 times the KDE loss (Weighted), trained
-//     from the start.
-func resultsRecipe(name string, point kdequantile.Config) (Recipe, error) {
-	kde := KDE{Config: point}
-	point.Tail = true
-	tail := KDE{Config: point}
-	point.Tail = false
-	switch name {
-	case "kde-tail":
-		return FineTune{Loss: tail}, nil
-	case "kde-plain-tail":
-		return Plain{Loss: tail}, nil
-	case "kde-lr1":
-		return FineTune{Loss: kde, LearningRateScale: 1}, nil
-	case "kde-lr0.3":
-		return FineTune{Loss: kde, LearningRateScale: 0.3}, nil
-	case "kde-big":
-		return FineTune{Loss: kde, LearningRateScale: 0.3, BatchSize: 1024}, nil
-	case "kde-pos":
-		return FineTune{Loss: kde, PositiveFraction: 0.5}, nil
-	case "kde-anneal":
-		return annealed{point: point, widths: []float64{4, 2, 1}}, nil
-	case "ce+kde":
-		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {1, kde}}}, nil
-	case "ce+3kde":
-		return Plain{Loss: Weighted{{1, CrossEntropy{}}, {3, kde}}}, nil
-	case "ce":
-		return Plain{}, nil
-	case "kde":
-		return KDERecipe(point), nil
-	case "kde-plain":
-		return Plain{Loss: kde}, nil
+// resultsRecipe returns the recipes of one of roctrain's -losses names ([ParseRecipe], such
+// as "kde:pool=1024"; several for "ce+kde", among which validation chooses with the learning
+// rate), or of "kde-anneal", the plain loss with its kernels 4, then 2, then 1 times as wide
+// as the rule's (kdequantile.Config.Widen), a third of the epochs each (see annealed).
+func resultsRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
+	if name == "kde-anneal" {
+		return []Recipe{annealed{point: point, widths: []float64{4, 2, 1}}}, nil
 	}
-	s, err := pairwise.ParseSurrogate(name)
-	if err != nil {
-		return nil, fmt.Errorf("unknown recipe %q", name)
-	}
-	return Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: s}}}, nil
+	return ParseRecipe(name, point)
 }
 
 // annealed trains the KDE loss at point in one phase per width, from the first to the last,
@@ -319,7 +279,7 @@ func TestResults(t *testing.T) {
 				}
 				tr, val, te := task.load(t, seed)
 				for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
-					recipe, err := resultsRecipe(rn, point)
+					recipes, err := resultsRecipe(rn, point)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -330,20 +290,22 @@ func TestResults(t *testing.T) {
 						bestLR  float64
 						bestEp  int
 					)
-					for _, lr := range []float64{0.001, 0.003, 0.01} {
-						m, err := nn.NewMLP(nn.MLPConfig{In: tr.Cols, Hidden: task.hidden, Seed: seed})
-						if err != nil {
-							t.Fatal(err)
-						}
-						cfg := Config{Epochs: epochs, Patience: 8, BatchSize: 128, LearningRate: lr,
-							Metric: metric, Seed: seed, Progress: io.Discard}
-						h, err := recipe.Fit(context.Background(), m, cfg, tr, val)
-						if err != nil && (h == nil || h.Best < 0) {
-							fmt.Fprintln(os.Stderr, task.name, rn, lr, err)
-							continue
-						}
-						if v := h.Epochs[h.Best].Metric; v > bestVal {
-							best, bestVal, bestLR, bestEp = m, v, lr, h.Epochs[h.Best].Index
+					for _, recipe := range recipes {
+						for _, lr := range []float64{0.001, 0.003, 0.01} {
+							m, err := nn.NewMLP(nn.MLPConfig{In: tr.Cols, Hidden: task.hidden, Seed: seed})
+							if err != nil {
+								t.Fatal(err)
+							}
+							cfg := Config{Epochs: epochs, Patience: 8, BatchSize: 128, LearningRate: lr,
+								Metric: metric, Seed: seed, Progress: io.Discard}
+							h, err := recipe.Fit(context.Background(), m, cfg, tr, val)
+							if err != nil && (h == nil || h.Best < 0) {
+								fmt.Fprintln(os.Stderr, task.name, rn, lr, err)
+								continue
+							}
+							if v := h.Epochs[h.Best].Metric; v > bestVal {
+								best, bestVal, bestLR, bestEp = m, v, lr, h.Epochs[h.Best].Index
+							}
 						}
 					}
 					if best == nil {

@@ -64,3 +64,10 @@ func batchComposition(b int, frac, p float64) (nPos, nNeg int) {
 	nPos = max(1, min(nPos, b-1))
 	return nPos, b - nPos
 }
+
+// withPool returns the negatives of a batch holding nNeg negatives plus a pool of pool more
+// (Config.NegativePool), capped at the have negatives of the training data; a batch never
+// holds fewer than its nNeg.
+func withPool(nNeg, pool, have int) int {
+	return max(nNeg, min(nNeg+pool, have))
+}

@@ -34,6 +34,15 @@ type Config struct {
 	// own share. Every batch holds at least one positive and one negative; a rare class is
 	// oversampled (see the package doc).
 	PositiveFraction float64
+	// NegativePool adds this many negatives to every batch beyond BatchSize, so that a
+	// quantile loss sets its threshold from more negatives: at a false-positive rate α the
+	// KDE loss's τ rests on about α times the batch's negatives, about six in a batch of 128
+	// with 10% positives at α = 0.05. The pool's rows are drawn like the batch's other
+	// negatives and scored and differentiated with them, so the step's gradient is the exact
+	// gradient of the loss on the larger batch; an epoch is still ⌈rows/BatchSize⌉ steps,
+	// which visit the positives at the same rate as without the pool. The negatives of a
+	// batch are capped at the training data's. 0 = none.
+	NegativePool int
 	// Optimizer is the update rule; the zero value is Adam.
 	Optimizer Optimizer
 	// LearningRate is the step size; 0 = 0.005 for Adam and RMSProp, 0.05 for SGD and
@@ -175,6 +184,8 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		return nil, configError("BatchSize = %d is negative", cfg.BatchSize)
 	case cfg.Patience < 0:
 		return nil, configError("Patience = %d is negative", cfg.Patience)
+	case cfg.NegativePool < 0:
+		return nil, configError("NegativePool = %d is negative", cfg.NegativePool)
 	case cfg.BatchSize == 1:
 		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
@@ -230,9 +241,11 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	cfg := t.cfg
 	b := min(cfg.BatchSize, train.Rows)
 	nPos, nNeg := batchComposition(b, cfg.PositiveFraction, float64(train.Positives())/float64(train.Rows))
+	nNeg = withPool(nNeg, cfg.NegativePool, train.Rows-train.Positives())
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x726f636f7073)) // "rocops"
 	smp := newSampler(train.Y, nPos, nNeg, rng)
 	stepsPerEpoch := (train.Rows + b - 1) / b
+	rows := nPos + nNeg // b, plus the negative pool
 
 	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
 	defer run.closeAll()
@@ -247,7 +260,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		}
 	}
 
-	idx := make([]int, b)
+	idx := make([]int, rows)
 	params := t.params()
 	total := cfg.WarmupEpochs + cfg.Epochs // grows by the intervention epochs
 	for e := 1; e <= total; e++ {
@@ -259,7 +272,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			phase, loss = Intervention, Loss(CrossEntropy{})
 			diag.pending--
 		}
-		st, err := run.step(phase, loss, b, train.Cols)
+		st, err := run.step(phase, loss, rows, train.Cols)
 		if err != nil {
 			return run.fail(err)
 		}

@@ -26,8 +26,11 @@
 //	                 at a tenth of the learning rate, kept only when it improves validation; see
 //	                 train.KDERecipe), "kde-plain" the KDE loss alone, "ce+kde" cross-entropy plus
 //	                 λ·KDE with λ in {0.1, 0.3, 1, 3} chosen on validation like the learning rate
-//	                 (the JSON's chosen_recipe names it); a "+wu" suffix runs a plain loss after
-//	                 -warmup epochs of cross-entropy
+//	                 (the JSON's chosen_recipe names it). The KDE runs take options after
+//	                 colons: tail, widen=w, pool=n (n more negatives per KDE batch), for kde
+//	                 also lr=s, batch=n and pos=p of its fine-tuning phase, for ce+kde a fixed
+//	                 w=λ; for example kde:pool=1024 or kde-plain:tail (train.ParseRecipe). A
+//	                 "+wu" suffix runs a plain loss after -warmup epochs of cross-entropy
 //	                 (default "ce,kde,sqhinge,sqhinge+wu")
 //	-warmup n        cross-entropy warm-up epochs of the "+wu" runs (default 10)
 //	-epochs n        epochs of each run's loss (default 60)

@@ -155,7 +155,8 @@ func TestCSVInputAndErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-alpha", "0"}, {"-alpha", "1.5"}, {"-losses", "ce,focal"}, {"-losses", "ce,ce"}, {"-losses", ""},
 		{"-epochs", "0"}, {"-hidden", "64,x"}, {"-lr", "-1"}, {"-lr", ""}, {"extra"}, {"-nosuchflag"},
-		{"-recall", "1"}, {"-recall", "-0.2"}, {"-losses", "kde+wu"},
+		{"-recall", "1"}, {"-recall", "-0.2"}, {"-losses", "kde+wu"}, {"-losses", "kde:nope"}, {"-losses", "kde:pool=0"},
+		{"-losses", "kde:lr=0.3+wu"},
 	} {
 		code, _, stderr := roctrain(t, args...)
 		require.Equal(t, 2, code, "%v: %s", args, stderr)

@@ -1,0 +1,86 @@
+package train
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+func TestParseRecipe(t *testing.T) {
+	point := kdequantile.Config{Recall: 0.9}
+	tail := kdequantile.Config{Recall: 0.9, Tail: true, Widen: 2}
+	for _, c := range []struct {
+		name string
+		want []Recipe
+	}{
+		{"ce", []Recipe{Plain{Loss: CrossEntropy{}}}},
+		{"kde", []Recipe{FineTune{Loss: KDE{Config: point}}}},
+		{"kde-plain", []Recipe{Plain{Loss: KDE{Config: point}}}},
+		{"sqhinge", []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}}},
+		{"kde:lr=0.3:batch=1024", []Recipe{FineTune{Loss: KDE{Config: point}, LearningRateScale: 0.3, BatchSize: 1024}}},
+		{"kde:pos=0.5:pool=512", []Recipe{FineTune{Loss: KDE{Config: point}, PositiveFraction: 0.5, NegativePool: 512}}},
+		{"kde:tail:widen=2", []Recipe{FineTune{Loss: KDE{Config: tail}}}},
+		{"kde-plain:widen=2:tail:pool=64", []Recipe{Plain{Loss: KDE{Config: tail}, NegativePool: 64}}},
+		{"ce+kde:w=3", []Recipe{Plain{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 3, Loss: KDE{Config: point}}}}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ParseRecipe(c.name, point)
+			require.NoError(t, err)
+			require.Equal(t, c.want, r)
+		})
+	}
+
+	want := map[string]string{
+		"ce": "ce", "kde": "ce→kde(alpha=0.1, v0=0, v1=0) at lr×0.1", "kde-plain": "kde(alpha=0.1, v0=0, v1=0)",
+		"logistic": "logistic(pairs=all)", "exp": "exp(pairs=all)", "square": "square(margin=1, pairs=all)",
+		"hinge": "hinge(margin=1, pairs=all)", "sqhinge": "sqhinge(margin=1, pairs=all)",
+		"ce+kde": "1×ce + 0.1×kde(alpha=0.1, v0=0, v1=0)",
+	}
+	for _, name := range RecipeNames {
+		r, err := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
+		require.NoError(t, err, name)
+		require.Equal(t, want[name], r[0].String(), name)
+	}
+	// "ce+kde" offers validation one candidate per weight λ.
+	r, err := ParseRecipe("ce+kde", kdequantile.Config{Alpha: 0.1})
+	require.NoError(t, err)
+	require.Len(t, r, len(KDEWeights))
+	require.Equal(t, "1×ce + 3×kde(alpha=0.1, v0=0, v1=0)", r[len(r)-1].String())
+	r, err = ParseRecipe("kde:pool=1024", kdequantile.Config{Alpha: 0.1})
+	require.NoError(t, err)
+	require.Equal(t, "ce→kde(alpha=0.1, v0=0, v1=0) at lr×0.1, 1024 pooled negatives", r[0].String())
+}
+
+func TestParseRecipeErrors(t *testing.T) {
+	for _, c := range []struct{ name, says string }{
+		{"", "unknown recipe"},
+		{"nope", "unknown recipe"},
+		{"focal", "unknown recipe"},
+		{"kde+wu", "unknown recipe"}, // the warm-up suffix is cmd/roctrain's
+		{"ce:tail", "takes no options"},
+		{"hinge:pool=4", "takes no options"},
+		{"kde-plain:lr=0.3", "unknown option"},
+		{"kde:w=1", "unknown option"},
+		{"kde:", "unknown option"},
+		{"kde:lr=0.3:lr=1", "given twice"},
+		{"kde:tail=1", "takes no value"},
+		{"kde:pool", "needs a value"},
+		{"kde:pool=0", "at least 1"},
+		{"kde:pool=x", "invalid syntax"},
+		{"kde:batch=1", "at least 2"},
+		{"kde:pos=1", "below 1"},
+		{"kde:lr=-1", "above 0"},
+		{"kde:lr=NaN", "above 0"},
+		{"ce+kde:w=Inf", "above 0"},
+		{"kde-plain:widen=0", "above 0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseRecipe(c.name, kdequantile.Config{Alpha: 0.1})
+			require.ErrorIs(t, err, ErrConfig)
+			require.ErrorContains(t, err, c.says)
+		})
+	}
+}
