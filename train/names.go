@@ -34,6 +34,8 @@ var KDEWeights = []float64{0.1, 0.3, 1, 3}
 //
 //   - tail: kdequantile.Config.Tail, the upper bound (all three);
 //   - widen=w: kdequantile.Config.Widen (all three);
+//   - anneal: the [Anneal] of the plain loss over widths 4, 2 and 1 ("kde-plain" only, not
+//     with widen);
 //   - pool=n: Config.NegativePool, n more negatives per batch of the KDE loss (all three; for
 //     "kde" the fine-tuning phase only, as FineTune.NegativePool);
 //   - lr=s, batch=n, pos=p: FineTune's LearningRateScale, BatchSize and PositiveFraction
@@ -62,6 +64,10 @@ func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
 		f.LearningRateScale, f.BatchSize, f.PositiveFraction, f.NegativePool = o.lr, o.batch, o.pos, o.pool
 		return []Recipe{f}, nil
 	case "kde-plain":
+		if o.anneal {
+			point.Widen = 0
+			return []Recipe{Anneal{Point: point, NegativePool: o.pool}}, nil
+		}
 		return []Recipe{Plain{Loss: kde, NegativePool: o.pool}}, nil
 	case "ce+kde":
 		weights := KDEWeights
@@ -83,7 +89,7 @@ func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
 
 // recipeOptions are the options of a KDE recipe name; zero values are the defaults.
 type recipeOptions struct {
-	tail              bool
+	tail, anneal      bool
 	widen, lr, pos, w float64
 	batch, pool       int
 }
@@ -93,7 +99,7 @@ func parseOptions(base, opts string) (recipeOptions, error) {
 	var o recipeOptions
 	allowed := map[string][]string{
 		"kde":       {"tail", "widen", "pool", "lr", "batch", "pos"},
-		"kde-plain": {"tail", "widen", "pool"},
+		"kde-plain": {"tail", "widen", "pool", "anneal"},
 		"ce+kde":    {"tail", "widen", "pool", "w"},
 	}[base]
 	seen := map[string]bool{}
@@ -110,9 +116,9 @@ func parseOptions(base, opts string) (recipeOptions, error) {
 			return o, configError("recipe %q: unknown option %q (want %s)", base, opt, strings.Join(allowed, ", "))
 		case seen[key]:
 			return o, configError("recipe %q: option %q given twice", base, key)
-		case key == "tail" && hasVal:
-			return o, configError("recipe %q: option tail takes no value, got %q", base, opt)
-		case key != "tail" && !hasVal:
+		case (key == "tail" || key == "anneal") && hasVal:
+			return o, configError("recipe %q: option %s takes no value, got %q", base, key, opt)
+		case key != "tail" && key != "anneal" && !hasVal:
 			return o, configError("recipe %q: option %q needs a value (%s=…)", base, key, key)
 		}
 		seen[key] = true
@@ -120,8 +126,14 @@ func parseOptions(base, opts string) (recipeOptions, error) {
 		switch key {
 		case "tail":
 			o.tail = true
+		case "anneal":
+			if o.anneal = true; seen["widen"] {
+				err = fmt.Errorf("anneal sets the widths itself; leave out widen")
+			}
 		case "widen":
-			o.widen, err = positive(val)
+			if o.widen, err = positive(val); err == nil && seen["anneal"] {
+				err = fmt.Errorf("anneal sets the widths itself; leave out widen")
+			}
 		case "lr":
 			o.lr, err = positive(val)
 		case "w":

@@ -24,6 +24,7 @@ func TestParseRecipe(t *testing.T) {
 		{"kde:pos=0.5:pool=512", []Recipe{FineTune{Loss: KDE{Config: point}, PositiveFraction: 0.5, NegativePool: 512}}},
 		{"kde:tail:widen=2", []Recipe{FineTune{Loss: KDE{Config: tail}}}},
 		{"kde-plain:widen=2:tail:pool=64", []Recipe{Plain{Loss: KDE{Config: tail}, NegativePool: 64}}},
+		{"kde-plain:anneal:pool=8", []Recipe{Anneal{Point: point, NegativePool: 8}}},
 		{"ce+kde:w=3", []Recipe{Plain{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 3, Loss: KDE{Config: point}}}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,6 +77,10 @@ func TestParseRecipeErrors(t *testing.T) {
 		{"kde:lr=NaN", "above 0"},
 		{"ce+kde:w=Inf", "above 0"},
 		{"kde-plain:widen=0", "above 0"},
+		{"kde-plain:anneal:widen=2", "sets the widths itself"},
+		{"kde-plain:widen=2:anneal", "sets the widths itself"},
+		{"kde:anneal", "unknown option"},
+		{"kde-plain:anneal=1", "takes no value"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseRecipe(c.name, kdequantile.Config{Alpha: 0.1})

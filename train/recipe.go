@@ -225,3 +225,105 @@ func relabel(h *History) *History {
 	}
 	return h
 }
+
+// Anneal trains the KDE loss at Point in one phase per entry of Widths, in order: phase k
+// sets kdequantile.Config.Widen to Widths[k] (bandwidths Widths[k] times the rule's) and
+// trains for Config.Epochs/len(Widths) epochs (at least one), starting from the weights the
+// previous phase kept, its best validation epoch's. The model ends with the best weights of
+// the phase whose best epoch scored highest on validation, and the History lists every
+// phase's epochs as Main epochs, indexed consecutively. Wide kernels reach positives far
+// below τ, which the rule's bandwidths leave without a gradient, so the first phases move
+// them into reach and the last one sharpens the estimate (docs/results.md: on the panel this
+// made the plain loss more erratic, not less).
+type Anneal struct {
+	// Point is the KDE loss's operating point; its Widen must be 0, since the phases set it.
+	Point kdequantile.Config
+	// Widths are the phases' bandwidth multipliers, each in [1e-6, 1e6]; nil = {4, 2, 1}.
+	Widths []float64
+	// NegativePool is the phases' Config.NegativePool; 0 = Config.NegativePool.
+	NegativePool int
+}
+
+func (a Anneal) widths() []float64 {
+	if a.Widths == nil {
+		return []float64{4, 2, 1}
+	}
+	return a.Widths
+}
+
+func (a Anneal) String() string {
+	s := fmt.Sprintf("%v annealed over widths %v", KDE{Config: a.Point}, a.widths())
+	if a.NegativePool > 0 {
+		s += fmt.Sprintf(", %d pooled negatives", a.NegativePool)
+	}
+	return s
+}
+
+// Fit implements Recipe. cfg.Loss must be nil and cfg.WarmupEpochs zero, and validation data
+// is required, since it picks each phase's weights and the phase kept. On an error the model
+// holds the best weights so far.
+func (a Anneal) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
+	switch {
+	case recipeConfig(cfg) != nil:
+		return nil, recipeConfig(cfg)
+	case a.Point.Widen != 0:
+		return nil, configError("Anneal sets the widths itself; leave Point.Widen 0, got %v", a.Point.Widen)
+	case len(a.widths()) == 0:
+		return nil, configError("Anneal needs at least one width")
+	case a.NegativePool < 0:
+		return nil, configError("Anneal's NegativePool = %d is negative", a.NegativePool)
+	case val == nil:
+		return nil, configError("Anneal needs validation data")
+	}
+	for _, w := range a.widths() {
+		if !(w >= 1e-6 && w <= 1e6) {
+			return nil, configError("Anneal's widths must be in [1e-6, 1e6], got %v", w)
+		}
+	}
+	if cfg.Epochs == 0 {
+		cfg.Epochs = 20
+	}
+	if a.NegativePool > 0 {
+		cfg.NegativePool = a.NegativePool
+	}
+	perPhase := max(1, cfg.Epochs/len(a.widths()))
+	hist := &History{Best: -1}
+	var best []nn.Param
+	bestMetric := math.Inf(-1)
+	for _, w := range a.widths() {
+		point := a.Point
+		point.Widen = w
+		c := cfg
+		c.Loss, c.Epochs = KDE{Config: point}, perPhase
+		t, err := New(model, c)
+		if err == nil {
+			var h *History
+			h, err = t.Fit(ctx, train, val)
+			if h != nil && h.Best >= 0 {
+				offset := len(hist.Epochs)
+				for _, e := range h.Epochs {
+					e.Index += offset
+					hist.Epochs = append(hist.Epochs, e)
+				}
+				hist.Stopped = hist.Stopped || h.Stopped
+				if m := h.Epochs[h.Best].Metric; m > bestMetric {
+					snap, serr := nn.Snapshot(model)
+					if serr != nil {
+						return hist, errors.Join(err, serr)
+					}
+					best, bestMetric, hist.Best = snap, m, offset+h.Best
+				}
+			}
+		}
+		if err != nil {
+			if best != nil {
+				err = errors.Join(err, nn.Restore(model, best))
+			}
+			return hist, err
+		}
+	}
+	if best == nil {
+		return hist, nil
+	}
+	return hist, nn.Restore(model, best)
+}

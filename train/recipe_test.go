@@ -3,7 +3,9 @@ package train
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -114,4 +116,84 @@ func TestTNRAtTPR(t *testing.T) {
 	}
 	require.Equal(t, "TNR@TPR=0.9", TNRAtTPR(0.9).String())
 	require.True(t, errors.Is(TNRAtTPR(1.5).check(), ErrConfig))
+}
+
+// Anneal is its phases run by hand: the plain KDE loss with each width in turn, a share of
+// the epochs each, each from the previous phase's best weights, and the model ends with the
+// weights of the phase whose best epoch scored highest — bit for bit. The default widths
+// keep their last phase here; widths 1, 0.001, 0.001 keep their first, since kernels a
+// thousand times too narrow reach almost no score and do not improve on it, so both ways of
+// ending are checked.
+func TestAnnealIsItsPhases(t *testing.T) {
+	for _, c := range []struct {
+		widths []float64
+		kept   int
+	}{{nil, 2}, {[]float64{1, 1e-3, 1e-3}, 0}} {
+		t.Run(fmt.Sprint(c.widths), func(t *testing.T) { annealIsItsPhases(t, c.widths, c.kept) })
+	}
+}
+
+func annealIsItsPhases(t *testing.T, widths []float64, kept int) {
+	tr, val := blobs(t, 400, 3, 0.2, 1.5, 1), blobs(t, 300, 3, 0.2, 1.5, 2)
+	cfg := Config{Epochs: 7, BatchSize: 64, Seed: 3, Metric: PartialAUC(0.2), Progress: io.Discard}
+	point := kdequantile.Config{Alpha: 0.2}
+
+	byHand := mlp(t, 3, 5)
+	var keep [][]float64
+	bestMetric, bestPhase := -1.0, -1
+	a := Anneal{Point: point, Widths: widths}
+	for k, w := range a.widths() {
+		c := cfg
+		c.Epochs = 2 // ⌊7/3⌋
+		p := point
+		p.Widen = w
+		c.Loss = KDE{Config: p}
+		h, err := fit(t, byHand, c, tr, val)
+		require.NoError(t, err)
+		if m := h.Epochs[h.Best].Metric; m > bestMetric {
+			bestMetric, bestPhase, keep = m, k, params(t, byHand)
+		}
+	}
+
+	m := mlp(t, 3, 5)
+	h, err := a.Fit(context.Background(), m, cfg, tr, val)
+	require.NoError(t, err)
+	require.Len(t, h.Epochs, 6)
+	for i, e := range h.Epochs {
+		require.Equal(t, i+1, e.Index)
+		require.Equal(t, Main, e.Phase)
+	}
+	require.Equal(t, bestMetric, h.Epochs[h.Best].Metric)
+	require.Equal(t, bestPhase, h.Best/2, "the kept phase")
+	require.Equal(t, kept, bestPhase, "the case the widths were chosen to show")
+	require.Equal(t, keep, params(t, m))
+}
+
+func TestAnnealRejectsBadConfig(t *testing.T) {
+	tr, val := blobs(t, 100, 2, 0.3, 1, 1), blobs(t, 100, 2, 0.3, 1, 2)
+	point := kdequantile.Config{Alpha: 0.1}
+	for _, c := range []struct {
+		name string
+		a    Anneal
+		cfg  Config
+		val  bool
+	}{
+		{"Point.Widen set", Anneal{Point: kdequantile.Config{Alpha: 0.1, Widen: 2}}, Config{}, true},
+		{"no widths", Anneal{Point: point, Widths: []float64{}}, Config{}, true},
+		{"zero width", Anneal{Point: point, Widths: []float64{2, 0}}, Config{}, true},
+		{"NaN width", Anneal{Point: point, Widths: []float64{math.NaN()}}, Config{}, true},
+		{"negative pool", Anneal{Point: point, NegativePool: -1}, Config{}, true},
+		{"Config.Loss set", Anneal{Point: point}, Config{Loss: CrossEntropy{}}, true},
+		{"no validation data", Anneal{Point: point}, Config{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := val
+			if !c.val {
+				v = nil
+			}
+			c.cfg.Progress = io.Discard
+			_, err := c.a.Fit(context.Background(), mlp(t, 2, 1), c.cfg, tr, v)
+			require.ErrorIs(t, err, ErrConfig)
+		})
+	}
 }

@@ -12,7 +12,8 @@ package train
 //	RESULTS_IN=rows.jsonl ./results.test -test.run TestResultsTable
 //
 // RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names with their
-// options (ParseRecipe), and kde-anneal (resultsRecipe); RESULTS_EPOCHS
+// options (ParseRecipe; several candidates, as for "ce+kde", are chosen among on validation
+// with the learning rate); RESULTS_EPOCHS
 // (default 40) the epochs of each phase. Every run: batches of 128, Adam with learning rates
 // 0.001, 0.003 and 0.01, early stopping after 8 epochs without a better validation partial
 // AUC up to α; the learning rate and epoch with the best validation partial AUC are kept and
@@ -142,70 +143,6 @@ var resultsTasks = map[string]resultsTask{
 	"logit-lin": logistic("logistic/linear", nil),
 }
 
-// resultsRecipe returns the recipes of one of roctrain's -losses names ([ParseRecipe], such
-// as "kde:pool=1024"; several for "ce+kde", among which validation chooses with the learning
-// rate), or of "kde-anneal", the plain loss with its kernels 4, then 2, then 1 times as wide
-// as the rule's (kdequantile.Config.Widen), a third of the epochs each (see annealed).
-func resultsRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
-	if name == "kde-anneal" {
-		return []Recipe{annealed{point: point, widths: []float64{4, 2, 1}}}, nil
-	}
-	return ParseRecipe(name, point)
-}
-
-// annealed trains the KDE loss at point in one phase per width, from the first to the last,
-// each for a share of cfg.Epochs and started from the previous phase's best weights, with
-// kdequantile.Config.Widen set to the width; the model ends with the weights of the phase
-// whose best epoch scored best on validation.
-type annealed struct {
-	point  kdequantile.Config
-	widths []float64
-}
-
-func (a annealed) String() string { return fmt.Sprintf("kde annealed over widths %v", a.widths) }
-
-func (a annealed) Fit(ctx context.Context, model nn.Model, cfg Config, tr, val *data.Dataset) (*History, error) {
-	epochs := cfg.Epochs
-	if epochs == 0 {
-		epochs = 20
-	}
-	hist := &History{Best: -1}
-	var best []nn.Param
-	bestMetric := math.Inf(-1)
-	for _, w := range a.widths {
-		point := a.point
-		point.Widen = w
-		c := cfg
-		c.Loss, c.Epochs = KDE{Config: point}, max(1, epochs/len(a.widths))
-		t, err := New(model, c)
-		if err != nil {
-			return hist, err
-		}
-		h, err := t.Fit(ctx, tr, val)
-		if h != nil && h.Best >= 0 {
-			offset := len(hist.Epochs)
-			for _, e := range h.Epochs {
-				e.Index += offset
-				hist.Epochs = append(hist.Epochs, e)
-			}
-			if m := h.Epochs[h.Best].Metric; m > bestMetric {
-				snap, serr := nn.Snapshot(model)
-				if serr != nil {
-					return hist, serr
-				}
-				best, bestMetric, hist.Best = snap, m, offset+h.Best
-			}
-		}
-		if err != nil {
-			return hist, err
-		}
-	}
-	if best != nil {
-		return hist, nn.Restore(model, best)
-	}
-	return hist, nil
-}
-
 // resultsRow is one JSON line: a recipe's tuned test figures on one task, α and seed.
 type resultsRow struct {
 	Task    string  `json:"task"`
@@ -279,7 +216,7 @@ func TestResults(t *testing.T) {
 				}
 				tr, val, te := task.load(t, seed)
 				for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
-					recipes, err := resultsRecipe(rn, point)
+					recipes, err := ParseRecipe(rn, point)
 					if err != nil {
 						t.Fatal(err)
 					}
