@@ -94,8 +94,8 @@ func recipeConfig(cfg Config) error {
 // positives near the operating region at a sensible scale; the KDE loss then adjusts the
 // ranking where it is measured. A batch of b rows holds about α·b negatives above τ, so at
 // α = 0.05 a batch of 128 sets τ from about six negatives; BatchSize, PositiveFraction and
-// NegativePool change the second phase's batches (docs/results.md compares them; the default
-// keeps the first phase's).
+// NegativePool change the second phase's batches (docs/results.md: none of them improved on
+// the default, which keeps the first phase's, on the tasks measured there).
 type FineTune struct {
 	// Loss is the second phase's loss; it must be set.
 	Loss Loss
