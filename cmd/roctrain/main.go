@@ -41,7 +41,8 @@
 //	-seeds n         repeat everything with seeds -seed, -seed+1, …, -seed+n−1 (default 1)
 //	-boot n          bootstrap resamples of the pAUC and TPR intervals; 0 for none (default 1000)
 //	-plot path       PNG of the ROC curves, "" for none (default "roc.png")
-//	-out dir         save each run's best model to dir/<run>.params (dir/<run>.seed<s>.params with -seeds)
+//	-out dir         save each run's best model to dir/<run>.params (dir/<run>.seed<s>.params with -seeds;
+//	                 <run> is the -losses name with ":" and "=" as "_", such as kde_pool_1024)
 //	-json            print one JSON object with the results, and nothing else, on stdout
 //	-predict m       classify the rows of -data with model m saved by -out instead of training
 //	-diagnose        record the corrective-power diagnostics of every epoch (docs/diagnostics.md)

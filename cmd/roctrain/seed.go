@@ -129,13 +129,28 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 }
 
 // modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds
-// <dir>/<run>.seed<seed>.params; its operating point goes beside it (see sidecarPath).
+// <dir>/<run>.seed<seed>.params, where <run> is the run's -losses name with every character
+// but letters, digits and "+._-" replaced by "_" (so "kde:pool=1024" is saved as
+// kde_pool_1024.params, a name every file system takes; the only such characters of a valid
+// name are the option separators ":" and "=", so distinct names keep distinct files); its
+// operating point goes beside it (see sidecarPath).
 func modelPath(o *options, spec runSpec, seed uint64) string {
-	name := spec.name
+	name := fileName(spec.name)
 	if o.seeds > 1 {
 		name += fmt.Sprintf(".seed%d", seed)
 	}
 	return filepath.Join(o.out, name+".params")
+}
+
+// fileName returns a run's name as modelPath spells it in file names.
+func fileName(run string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("+._-", r):
+			return r
+		}
+		return '_'
+	}, run)
 }
 
 // tune trains spec once per learning rate and keeps the model with the best validation

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,8 +62,13 @@ func TestRecipeOptions(t *testing.T) {
 		require.Equal(t, want, opt.runs[i].recipes[0].String(), names[i])
 	}
 
-	code, stdout, stderr := roctrain(t, args...)
+	out := t.TempDir()
+	code, stdout, stderr := roctrain(t, append(args, "-out", out)...)
 	require.Equal(t, 0, code, stderr)
+	for _, f := range []string{"ce", "kde_pool_64_lr_0.3", "kde-plain_tail+wu", "ce+kde_w_0.5"} {
+		require.FileExists(t, filepath.Join(out, f+".params"))
+		require.FileExists(t, filepath.Join(out, f+".json"))
+	}
 	var got struct {
 		Results []struct {
 			Loss string `json:"loss"`
