@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,8 +20,9 @@ var KDEWeights = []float64{0.1, 0.3, 1, 3}
 // ParseRecipe returns the recipes a name stands for, as cmd/roctrain's -losses and
 // docs/results.md spell them: one recipe, or for "ce+kde" without a fixed weight one per
 // weight in KDEWeights, among which the caller chooses on validation data as it chooses the
-// learning rate. point is the KDE loss's operating point (a kdequantile.Config with Alpha or
-// Recall set, and possibly its bandwidths); the other losses ignore it.
+// learning rate. point is the KDE loss's configuration (a kdequantile.Config with Alpha or
+// Recall set, and possibly its bandwidths, Tail or Widen, to which the options below add);
+// the other losses ignore it.
 //
 //   - "ce" is cross-entropy ([Plain]);
 //   - "kde" is [KDERecipe](point): cross-entropy, then KDE fine-tuning kept only when it
@@ -45,16 +47,20 @@ var KDEWeights = []float64{0.1, 0.3, 1, 3}
 // A name or option it does not know is an [ErrConfig] error naming it.
 func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
 	base, opts, hasOpts := strings.Cut(name, ":")
+	if !slices.Contains(RecipeNames, base) {
+		return nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
+	}
 	var o recipeOptions
-	var err error
 	if hasOpts {
-		o, err = parseOptions(base, opts)
+		var err error
+		if o, err = parseOptions(base, opts); err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
-		return nil, err
+	point.Tail = point.Tail || o.tail
+	if o.widen != 0 {
+		point.Widen = o.widen
 	}
-	point.Tail = o.tail
-	point.Widen = o.widen
 	kde := KDE{Config: point}
 	switch base {
 	case "ce":
@@ -65,7 +71,6 @@ func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
 		return []Recipe{f}, nil
 	case "kde-plain":
 		if o.anneal {
-			point.Widen = 0
 			return []Recipe{Anneal{Point: point, NegativePool: o.pool}}, nil
 		}
 		return []Recipe{Plain{Loss: kde, NegativePool: o.pool}}, nil
@@ -82,7 +87,8 @@ func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
 	}
 	s, err := pairwise.ParseSurrogate(base)
 	if err != nil {
-		return nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
+		// Not reached while RecipeNames lists only pairwise's surrogates (TestParseRecipe).
+		return nil, configError("recipe %q: %v", name, err)
 	}
 	return []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: s}}}}, nil
 }

@@ -50,6 +50,10 @@ func TestParseRecipe(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, r, len(KDEWeights))
 	require.Equal(t, "1×ce + 3×kde(alpha=0.1, v0=0, v1=0)", r[len(r)-1].String())
+	// The options add to the configuration given.
+	r, err = ParseRecipe("kde-plain:widen=3", kdequantile.Config{Alpha: 0.1, Tail: true, Widen: 2})
+	require.NoError(t, err)
+	require.Equal(t, []Recipe{Plain{Loss: KDE{Config: kdequantile.Config{Alpha: 0.1, Tail: true, Widen: 3}}}}, r)
 	r, err = ParseRecipe("kde:pool=1024", kdequantile.Config{Alpha: 0.1})
 	require.NoError(t, err)
 	require.Equal(t, "ce→kde(alpha=0.1, v0=0, v1=0) at lr×0.1, 1024 pooled negatives", r[0].String())
@@ -61,6 +65,7 @@ func TestParseRecipeErrors(t *testing.T) {
 		{"nope", "unknown recipe"},
 		{"focal", "unknown recipe"},
 		{"kde+wu", "unknown recipe"}, // the warm-up suffix is cmd/roctrain's
+		{"nope:tail", "unknown recipe"},
 		{"ce:tail", "takes no options"},
 		{"hinge:pool=4", "takes no options"},
 		{"kde-plain:lr=0.3", "unknown option"},
