@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -107,4 +108,32 @@ func ExampleKDERecipe() {
 	// Output:
 	// ce→kde(alpha=0.1, v0=0, v1=0) at lr×0.1
 	// 20 epochs; kept epoch 20 (main phase), validation pAUC@0.1 0.892
+}
+
+// ParseRecipe reads the recipe names of cmd/roctrain's -losses, options included; "ce+kde"
+// stands for one candidate per weight λ, among which validation chooses.
+func ExampleParseRecipe() {
+	point := kdequantile.Config{Alpha: 0.05}
+	for _, name := range []string{"kde", "kde:pool=1024", "kde:lr=0.3:batch=1024", "kde-plain:anneal", "ce+kde"} {
+		recipes, err := train.ParseRecipe(name, point)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, r := range recipes {
+			fmt.Printf("%-22s %v\n", name, r)
+		}
+	}
+	_, err := train.ParseRecipe("kde:pool=0", point)
+	fmt.Println(errors.Is(err, train.ErrConfig), err)
+	// Output:
+	// kde                    ce→kde(alpha=0.05, v0=0, v1=0) at lr×0.1
+	// kde:pool=1024          ce→kde(alpha=0.05, v0=0, v1=0) at lr×0.1, 1024 pooled negatives
+	// kde:lr=0.3:batch=1024  ce→kde(alpha=0.05, v0=0, v1=0) at lr×0.3, batch 1024
+	// kde-plain:anneal       kde(alpha=0.05, v0=0, v1=0) annealed over widths [4 2 1]
+	// ce+kde                 1×ce + 0.1×kde(alpha=0.05, v0=0, v1=0)
+	// ce+kde                 1×ce + 0.3×kde(alpha=0.05, v0=0, v1=0)
+	// ce+kde                 1×ce + 1×kde(alpha=0.05, v0=0, v1=0)
+	// ce+kde                 1×ce + 3×kde(alpha=0.05, v0=0, v1=0)
+	// true train: invalid configuration: recipe "kde": option "pool=0": want at least 1 negative
 }
