@@ -314,7 +314,7 @@ func TestResultsTable(t *testing.T) {
 		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.alpha, b.alpha), cmp.Compare(a.recall, b.recall))
 	})
 	recipes := envList("RESULTS_RECIPES", "ce,kde,kde-plain")
-	head, rule := "| task | α | test negatives | seeds |", "|---|---:|---:|---:|"
+	head, rule := "| task | α | test negatives (fewest) | seeds |", "|---|---:|---:|---:|"
 	for _, rn := range recipes {
 		head += " " + rn + " |"
 		rule += "---:|"
@@ -327,9 +327,9 @@ func TestResultsTable(t *testing.T) {
 	fmt.Println(rule)
 	for _, k := range order {
 		ce := runs[k]["ce"]
-		var negTest int
+		negTest := math.MaxInt // the fewest over the seeds: synthetic tasks draw a test part per seed
 		for _, r := range ce {
-			negTest = r.NegTest
+			negTest = min(negTest, r.NegTest)
 		}
 		point := fmt.Sprintf("%g", k.alpha)
 		figure := func(r resultsRow) float64 { return r.TPR }
