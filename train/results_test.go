@@ -11,6 +11,9 @@ package train
 //	    RESULTS_SEEDS=1,2,3,4,5 nice ./results.test -test.run 'TestResults$' > rows.jsonl
 //	RESULTS_IN=rows.jsonl ./results.test -test.run TestResultsTable
 //
+// TestResultsTable takes RESULTS_RECIPES for its columns and RESULTS_BASE (default "ce") for
+// the recipe the paired differences are taken from.
+//
 // RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names with their
 // options (ParseRecipe; several candidates, as for "ce+kde", are chosen among on validation
 // with the learning rate); RESULTS_EPOCHS
@@ -278,8 +281,10 @@ func TestResults(t *testing.T) {
 // TestResultsTable prints the JSON lines of the files $RESULTS_IN (comma-separated) as one
 // Markdown table, a row per task and operating point: for each recipe the mean ± sample sd of
 // the test TPR at FPR α (with a recall r, "TPR r: FPR", the test FPR at TPR r: lower is
-// better) over the seeds, and for each recipe but ce its paired difference from ce on the
-// same seeds with the 95% paired-t interval d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0).
+// better) over the seeds, and for each recipe but the baseline $RESULTS_BASE (default ce)
+// its paired difference from the baseline on the same seeds with the 95% paired-t interval
+// d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0). A second table sums each recipe's
+// differences up over the rows.
 func TestResultsTable(t *testing.T) {
 	type key struct {
 		task          string
@@ -314,21 +319,30 @@ func TestResultsTable(t *testing.T) {
 		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.alpha, b.alpha), cmp.Compare(a.recall, b.recall))
 	})
 	recipes := envList("RESULTS_RECIPES", "ce,kde,kde-plain")
+	base := os.Getenv("RESULTS_BASE")
+	if base == "" {
+		base = "ce"
+	}
 	head, rule := "| task | α | test negatives (fewest) | seeds |", "|---|---:|---:|---:|"
 	for _, rn := range recipes {
 		head += " " + rn + " |"
 		rule += "---:|"
-		if rn != "ce" {
-			head += " " + rn + " − ce |"
+		if rn != base {
+			head += " " + rn + " − " + base + " |"
 			rule += "---:|"
 		}
 	}
 	fmt.Println(head)
 	fmt.Println(rule)
+	type interval struct {
+		mean, lo, hi float64
+		where        string
+	}
+	diffs := map[string][]interval{} // per recipe, one per row
 	for _, k := range order {
-		ce := runs[k]["ce"]
+		ref := runs[k][base]
 		negTest := math.MaxInt // the fewest over the seeds: synthetic tasks draw a test part per seed
-		for _, r := range ce {
+		for _, r := range ref {
 			negTest = min(negTest, r.NegTest)
 		}
 		point := fmt.Sprintf("%g", k.alpha)
@@ -337,12 +351,12 @@ func TestResultsTable(t *testing.T) {
 			point = fmt.Sprintf("TPR %g: FPR", k.recall)
 			figure = func(r resultsRow) float64 { return r.FPR }
 		}
-		row := fmt.Sprintf("| %s | %s | %d | %d |", k.task, point, negTest, len(ce))
+		row := fmt.Sprintf("| %s | %s | %d | %d |", k.task, point, negTest, len(ref))
 		for _, rn := range recipes {
 			var xs, ds []float64
 			for seed, r := range runs[k][rn] {
 				xs = append(xs, figure(r))
-				if c, ok := ce[seed]; ok {
+				if c, ok := ref[seed]; ok {
 					ds = append(ds, figure(r)-figure(c))
 				}
 			}
@@ -352,7 +366,7 @@ func TestResultsTable(t *testing.T) {
 				cell = fmt.Sprintf("%.3f ± %.3f", m, s)
 			}
 			row += " " + cell + " |"
-			if rn == "ce" {
+			if rn == base {
 				continue
 			}
 			diff := "–"
@@ -364,10 +378,39 @@ func TestResultsTable(t *testing.T) {
 					mark = " *"
 				}
 				diff = fmt.Sprintf("%+.3f [%+.3f, %+.3f]%s", m, m-h, m+h, mark)
+				diffs[rn] = append(diffs[rn], interval{m, m - h, m + h, k.task + " " + point})
 			}
 			row += " " + diff + " |"
 		}
 		fmt.Println(row)
+	}
+
+	// Over the rows: each recipe's mean difference, the rows whose interval lies above or
+	// below 0, and the lowest lower end with its row.
+	fmt.Println()
+	fmt.Printf("| recipe | rows | mean − %s | above 0 | below 0 | lowest lower end |\n", base)
+	fmt.Println("|---|---:|---:|---:|---:|---|")
+	for _, rn := range recipes {
+		ivs := diffs[rn]
+		if len(ivs) == 0 {
+			continue
+		}
+		var sum float64
+		var above, below int
+		lowest := ivs[0]
+		for _, iv := range ivs {
+			sum += iv.mean
+			if iv.lo > 0 {
+				above++
+			}
+			if iv.hi < 0 {
+				below++
+			}
+			if iv.lo < lowest.lo {
+				lowest = iv
+			}
+		}
+		fmt.Printf("| %s | %d | %+.3f | %d | %d | %+.3f (%s) |\n", rn, len(ivs), sum/float64(len(ivs)), above, below, lowest.lo, lowest.where)
 	}
 }
 
