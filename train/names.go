@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,20 +112,17 @@ func parseOptions(base, opts string) (recipeOptions, error) {
 	seen := map[string]bool{}
 	for _, opt := range strings.Split(opts, ":") {
 		key, val, hasVal := strings.Cut(opt, "=")
-		ok := false
-		for _, a := range allowed {
-			ok = ok || a == key
-		}
+		flag := key == "tail" || key == "anneal" // the options without a value
 		switch {
-		case !ok && allowed == nil:
+		case allowed == nil:
 			return o, configError("recipe %q takes no options, got %q", base, opt)
-		case !ok:
+		case !slices.Contains(allowed, key):
 			return o, configError("recipe %q: unknown option %q (want %s)", base, opt, strings.Join(allowed, ", "))
 		case seen[key]:
 			return o, configError("recipe %q: option %q given twice", base, key)
-		case (key == "tail" || key == "anneal") && hasVal:
+		case flag && hasVal:
 			return o, configError("recipe %q: option %s takes no value, got %q", base, key, opt)
-		case key != "tail" && key != "anneal" && !hasVal:
+		case !flag && !hasVal:
 			return o, configError("recipe %q: option %q needs a value (%s=…)", base, key, key)
 		}
 		seen[key] = true
@@ -170,7 +168,7 @@ func positive(s string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !(v > 0) || v > 1e300 {
+	if !(v > 0) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("want a finite number above 0, got %v", v)
 	}
 	return v, nil
