@@ -64,3 +64,28 @@ func BenchmarkScorer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScoresAlong is forward-mode differentiation of the same MLP's scores along one
+// parameter direction (ScoresAlong), to compare with BenchmarkScorer at the same n.
+func BenchmarkScoresAlong(b *testing.B) {
+	m, err := NewMLP(MLPConfig{In: 30, Hidden: []int{64}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	np, err := NumParams(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := randomRows(2, 1, np)
+	for _, n := range []int{1024, 16384} {
+		x := randomRows(1, n, 30)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := m.ScoresAlong(x, n, v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

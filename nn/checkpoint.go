@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 
 	"gorgonia.org/tensor"
 
@@ -133,10 +134,20 @@ func Read(r io.Reader, m Model) error {
 	if err := matchParams(ps, c.params); err != nil {
 		return err
 	}
-	if want := architecture(m); c.arch != want {
+	if want := architecture(m); currentArchitecture(c.arch) != want {
 		return fmt.Errorf("%w: the checkpoint was written by %q, the model is %q", ErrArchitecture, c.arch, want)
 	}
 	return copyParams(ps, c.params)
+}
+
+// legacyLinear is how checkpoints of an MLP without hidden layers described it before the
+// Linear model became that MLP: with an activation that no layer applies.
+var legacyLinear = regexp.MustCompile(`^MLP\(in=([0-9]+), hidden=\[\], activation=[a-z]+\)$`)
+
+// currentArchitecture returns the architecture description arch of a checkpoint as the
+// models of this version describe the same network, so that older checkpoints still load.
+func currentArchitecture(arch string) string {
+	return legacyLinear.ReplaceAllString(arch, "Linear(in=$1)")
 }
 
 // checkpoint is a decoded checkpoint.

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -472,5 +473,46 @@ func TestLinearIsTheMLPWithoutHiddenLayers(t *testing.T) {
 	}
 	if !bytes.Equal(encoded(t, other), encoded(t, lin)) {
 		t.Fatal("the loaded MLP differs from the saved Linear")
+	}
+}
+
+// describedAs is a model whose Architecture is arch, to write checkpoints as earlier
+// versions described their models.
+type describedAs struct {
+	Model
+	arch string
+}
+
+func (d describedAs) Architecture() string { return d.arch }
+
+// A checkpoint of an MLP without hidden layers written before Linear became that MLP
+// described it with an activation; it loads into today's model, and a legacy description of
+// another network still does not.
+func TestLegacyLinearCheckpointLoads(t *testing.T) {
+	old := newMLP(t, MLPConfig{In: 4, Seed: 3})
+	for _, c := range []struct {
+		arch string
+		want error
+	}{
+		{"MLP(in=4, hidden=[], activation=relu)", nil},
+		{"MLP(in=4, hidden=[], activation=tanh)", nil},
+		{"MLP(in=4, hidden=[5], activation=relu)", ErrArchitecture},
+		{"MLP(in=3, hidden=[], activation=relu)", ErrArchitecture},
+	} {
+		t.Run(c.arch, func(t *testing.T) {
+			data := encoded(t, describedAs{old, c.arch})
+			m := newMLP(t, MLPConfig{In: 4, Seed: 9})
+			err := Read(bytes.NewReader(data), m)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("Read: %v, want %v", err, c.want)
+			}
+			if c.want == nil {
+				for i, p := range m.Params() {
+					if !reflect.DeepEqual(p.Value.Data(), old.Params()[i].Value.Data()) {
+						t.Fatalf("%s not restored", p.Name)
+					}
+				}
+			}
+		})
 	}
 }

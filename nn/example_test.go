@@ -68,8 +68,8 @@ func Example() {
 }
 
 // Graphs built from one model share its parameters: a solver step taken on a training graph
-// changes what every other graph built from the model computes — here the one-row graph that
-// Scores builds.
+// changes what everything else that reads the model computes — other graphs built from it,
+// and Scores.
 func ExampleModel_sharedParameters() {
 	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
 	if err != nil {

@@ -21,7 +21,7 @@ func TestGradcheck(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				cost, learnables := weightedScoreCost(t, gorgonia.NewGraph(), m, randomRows(51, rows, m.InputSize()), rows, randomRows(52, rows, 1))
+				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, randomRows(51, rows, m.InputSize()), rows, randomRows(52, rows, 1))
 				report := gradcheck.Assert(t, cost, learnables, gradcheck.Config{Lisp: gradcheck.LispRequire})
 				if report != nil && len(report.Machines) != 2 {
 					t.Errorf("checked machines %v, want tape and lisp", report.Machines)

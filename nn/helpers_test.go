@@ -105,8 +105,9 @@ func assertClose(t testing.TB, what string, got, want []float64, tol float64) {
 }
 
 // weightedScoreCost builds m in g on the input x (rows × InputSize) and returns the cost
-// c = Σᵢ wᵢ·sᵢ of its scores s, with the learnables, so that ∂c/∂θ exercises every score.
-func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64, rows int, w []float64) (*gorgonia.Node, gorgonia.Nodes) {
+// c = Σᵢ wᵢ·sᵢ of its scores s, with the learnables and the scores node (whose value is the
+// graph's forward pass once the graph has run), so that ∂c/∂θ exercises every score.
+func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64, rows int, w []float64) (cost *gorgonia.Node, learnables gorgonia.Nodes, scores *gorgonia.Node) {
 	t.Helper()
 	dt := m.Dtype()
 	xv, err := newMatrix(dt, rows, m.InputSize(), x)
@@ -119,7 +120,7 @@ func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64
 	}
 	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
 	wn := gorgonia.NewVector(g, dt, gorgonia.WithShape(rows), gorgonia.WithValue(wv), gorgonia.WithName("w"))
-	scores, learnables, err := m.Build(g, xn)
+	scores, learnables, err = m.Build(g, xn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +128,8 @@ func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64
 	if err != nil {
 		t.Fatal(err)
 	}
-	cost, err := gorgonia.Sum(prod)
-	if err != nil {
+	if cost, err = gorgonia.Sum(prod); err != nil {
 		t.Fatal(err)
 	}
-	return cost, learnables
+	return cost, learnables, scores
 }

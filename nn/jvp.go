@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gorgonia.org/gorgonia"
+
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -43,15 +46,12 @@ func NumParams(m Model) (int, error) {
 //
 // where Ẇ_k and ḃ_k are the parts of v for layer k, φ′ = 1{u ≥ 0} for ReLU (1 at u = 0, as
 // Gorgonia's Rectify takes it), 1 − tanh² for Tanh and 1 for Identity. The score is the single
-// output of the last layer and its tangent the last u̇. The cost is about twice a forward pass.
+// output of the last layer and its tangent the last u̇, computed in float64 with three matrix
+// products per layer (two for the first). It costs about five times a reused Scorer's
+// forward pass on an MLP 30→64→1 (BenchmarkScoresAlong against BenchmarkScorer).
 func (n *network) ScoresAlong(x []float64, rows int, v []float64) (scores, tangents []float64, err error) {
-	if rows <= 0 || len(x) != rows*n.in {
-		return nil, nil, fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, n.in)
-	}
-	for i, e := range x {
-		if math.IsNaN(e) || math.IsInf(e, 0) {
-			return nil, nil, fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/n.in, i%n.in, e)
-		}
+	if err := CheckInput(n, x, rows); err != nil {
+		return nil, nil, err
 	}
 	total, err := NumParams(n)
 	if err != nil {
@@ -60,9 +60,10 @@ func (n *network) ScoresAlong(x []float64, rows int, v []float64) (scores, tange
 	if len(v) != total {
 		return nil, nil, fmt.Errorf("%w: a direction of %d values for a model of %d parameters", ErrInput, len(v), total)
 	}
-	h, hd := x, make([]float64, len(x)) // activations and their tangents, rows × width
+	h, hd := x, []float64(nil) // activations and their tangents, rows × width
 	width, off := n.in, 0
-	for _, l := range n.layers {
+	bl := gorgonia.WhichBLAS()
+	for k, l := range n.layers {
 		w, err := opkit.Floats(l.weight)
 		if err != nil {
 			return nil, nil, err
@@ -78,21 +79,17 @@ func (n *network) ScoresAlong(x []float64, rows int, v []float64) (scores, tange
 		off += out
 		u, ud := make([]float64, rows*out), make([]float64, rows*out)
 		for r := range rows {
-			hr, hdr := h[r*width:(r+1)*width], hd[r*width:(r+1)*width]
-			ur, udr := u[r*out:(r+1)*out], ud[r*out:(r+1)*out]
-			copy(ur, b)
-			copy(udr, bd)
-			for k := range width {
-				a, ad := hr[k], hdr[k]
-				wk, wdk := w[k*out:(k+1)*out], wd[k*out:(k+1)*out]
-				for c := range out {
-					ur[c] += a * wk[c]
-					udr[c] += ad*wk[c] + a*wdk[c]
-				}
-			}
-			for c := range out {
-				ur[c], udr[c] = l.act.forward(ur[c], udr[c])
-			}
+			copy(u[r*out:(r+1)*out], b)
+			copy(ud[r*out:(r+1)*out], bd)
+		}
+		// u += h·W, u̇ += h·Ẇ + ḣ·W (ḣ₀ = 0), through the BLAS a Pass uses.
+		bl.Dgemm(blas.NoTrans, blas.NoTrans, rows, out, width, 1, h, width, w, out, 1, u, out)
+		bl.Dgemm(blas.NoTrans, blas.NoTrans, rows, out, width, 1, h, width, wd, out, 1, ud, out)
+		if k > 0 {
+			bl.Dgemm(blas.NoTrans, blas.NoTrans, rows, out, width, 1, hd, width, w, out, 1, ud, out)
+		}
+		for i := range u {
+			u[i], ud[i] = l.act.forward(u[i], ud[i])
 		}
 		h, hd, width = u, ud, out
 	}

@@ -50,7 +50,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				}
 				assertClose(t, "scores", scores, want, tol)
 
-				cost, learnables := weightedScoreCost(t, gorgonia.NewGraph(), m, x, rows, c)
+				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, x, rows, c)
 				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
 					t.Fatal(err)
 				}

@@ -75,8 +75,8 @@ func TestScoresMatchReference(t *testing.T) {
 }
 
 func TestScoresChunks(t *testing.T) {
-	// More rows than two chunks, and not a multiple of the chunk: three graph runs on two
-	// graphs, whose results must come back in row order.
+	// More rows than two chunks, and not a multiple of the chunk: three evaluations of two
+	// sizes, whose results must come back in row order.
 	rows := 2*scoreChunk + 37
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}, Activation: Tanh, Seed: 1})
 	if err != nil {
@@ -238,7 +238,7 @@ func TestMLPConfigNotAliased(t *testing.T) {
 func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (float64, [][]float64) {
 	t.Helper()
 	g := gorgonia.NewGraph()
-	cost, learnables := weightedScoreCost(t, g, m, x, rows, w)
+	cost, learnables, _ := weightedScoreCost(t, g, m, x, rows, w)
 	if _, err := gorgonia.Grad(cost, learnables...); err != nil {
 		t.Fatal(err)
 	}
@@ -267,8 +267,8 @@ func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (
 }
 
 // TestGradientsMatchFiniteDifferences checks the graph's gradients against numerical
-// derivatives of the serving path, Scores, which builds its own graph: the two must agree on
-// both the function and its derivative.
+// derivatives of the serving path, Scores, which computes the scores without the graph (an
+// nn Pass): the two must agree on both the function and its derivative.
 func TestGradientsMatchFiniteDifferences(t *testing.T) {
 	const (
 		rows = 6

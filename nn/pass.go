@@ -52,8 +52,13 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
 	}
-	if rows < 1 {
+	switch {
+	case rows < 1:
 		return nil, fmt.Errorf("%w: a pass needs at least one row, got %d", ErrInput, rows)
+	case len(n.layers) == 0:
+		return nil, fmt.Errorf("%w: a network without layers (make it with NewMLP or NewLinear)", ErrInput)
+	case n.dtype != tensor.Float64 && n.dtype != tensor.Float32:
+		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
 	}
 	p := &Pass{rows: rows, scores: make([]float64, rows)}
 	p.input = tensor.New(tensor.Of(n.dtype), tensor.WithShape(rows, n.in))
@@ -66,8 +71,6 @@ func NewPass(m Model, rows int) (*Pass, error) {
 		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, blasOf[float64]{bl.Dgemm, bl.Dgemv, bl.Dger}, (*tensor.Dense).Float64s)
 	case tensor.Float32:
 		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, blasOf[float32]{bl.Sgemm, bl.Sgemv, bl.Sger}, (*tensor.Dense).Float32s)
-	default:
-		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
 	}
 	return p, nil
 }
@@ -82,16 +85,13 @@ func (p *Pass) Input() *tensor.Dense { return p.input }
 // SetInput copies x, B rows of InputSize() features one row after the other, into the input
 // matrix, converting to the model's dtype.
 func (p *Pass) SetInput(x []float64) error {
+	if len(x) != p.input.Len() {
+		return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), p.input.Len())
+	}
 	switch d := p.input.Data().(type) {
 	case []float64:
-		if len(x) != len(d) {
-			return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), len(d))
-		}
 		copy(d, x)
 	case []float32:
-		if len(x) != len(d) {
-			return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), len(d))
-		}
 		for i, v := range x {
 			d[i] = float32(v)
 		}

@@ -51,7 +51,7 @@ func TestPassMatchesGraph(t *testing.T) {
 		for name, m := range passModels(t, dt) {
 			t.Run(fmt.Sprintf("%v/%s", dt, name), func(t *testing.T) {
 				g := gorgonia.NewGraph()
-				cost, learnables := weightedScoreCost(t, g, m, x, rows, w)
+				cost, learnables, scores := weightedScoreCost(t, g, m, x, rows, w)
 				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
 					t.Fatal(err)
 				}
@@ -60,7 +60,7 @@ func TestPassMatchesGraph(t *testing.T) {
 				if err := vm.RunAll(); err != nil {
 					t.Fatal(err)
 				}
-				wantScores, err := Scores(m, x, rows)
+				wantScores, err := opkit.Floats(scores.Value())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -145,12 +145,22 @@ func TestPassErrors(t *testing.T) {
 	if _, err := NewPass(m, 0); !errors.Is(err, ErrInput) {
 		t.Fatalf("zero rows: %v, want ErrInput", err)
 	}
+	if _, err := NewPass(&MLP{}, 4); !errors.Is(err, ErrInput) {
+		t.Fatalf("zero MLP: %v, want ErrInput", err)
+	}
 	p, err := NewPass(m, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := p.SetInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
 		t.Fatalf("short input: %v, want ErrInput", err)
+	}
+	p32, err := NewPass(newMLP(t, MLPConfig{In: 3, Dtype: tensor.Float32}), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p32.SetInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
+		t.Fatalf("long float32 input: %v, want ErrInput", err)
 	}
 	if err := p.Backward(make([]float64, 3)); !errors.Is(err, ErrInput) {
 		t.Fatalf("short gradient: %v, want ErrInput", err)

@@ -38,7 +38,7 @@ func Scores(m Model, x []float64, rows int) ([]float64, error) {
 
 // Scorer scores rows with one model and keeps what it builds for that — the passes or
 // graphs for the full 4096-row chunks and for the last, shorter chunk size — across calls,
-// so that scoring the same data again allocates only the returned scores. It reads the
+// so that scoring the same data again builds nothing again. It reads the
 // model's parameters at every call, so it sees updates made in between. Close releases it.
 // A Scorer is not safe for concurrent use.
 type Scorer struct {
@@ -65,20 +65,32 @@ func NewScorer(m Model) (*Scorer, error) {
 	return &Scorer{m: m}, nil
 }
 
-// Scores returns the model's score for each row of x, as the function [Scores] does.
-func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) {
-	in := s.m.InputSize()
+// CheckInput reports whether x holds rows rows of m's features that m can take: rows·InputSize
+// finite values (else ErrInput), and for a float32 model none beyond float32's range (else
+// ErrRange). The error names the first bad row and feature.
+func CheckInput(m Model, x []float64, rows int) error {
+	in := m.InputSize()
 	if rows <= 0 || in <= 0 || len(x) != rows*in {
-		return nil, fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, in)
+		return fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, in)
 	}
+	f32 := m.Dtype() == tensor.Float32
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
+			return fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
-		if s.m.Dtype() == tensor.Float32 && math.Abs(v) > math.MaxFloat32 {
-			return nil, fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
+		if f32 && math.Abs(v) > math.MaxFloat32 {
+			return fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
 		}
 	}
+	return nil
+}
+
+// Scores returns the model's score for each row of x, as the function [Scores] does.
+func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) {
+	if err := CheckInput(s.m, x, rows); err != nil {
+		return nil, err
+	}
+	in := s.m.InputSize()
 	out := make([]float64, rows)
 	for start := 0; start < rows; start += scoreChunk {
 		n := min(scoreChunk, rows-start)

@@ -360,12 +360,8 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 		if part.ds.Cols != t.model.InputSize() {
 			return fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
 		}
-		if t.model.Dtype() == tensor.Float32 {
-			for i, v := range part.ds.X {
-				if math.Abs(v) > math.MaxFloat32 {
-					return fmt.Errorf("train: %s data: %w: row %d, feature %d is %g, beyond float32", part.name, nn.ErrRange, i/part.ds.Cols, i%part.ds.Cols, v)
-				}
-			}
+		if err := nn.CheckInput(t.model, part.ds.X, part.ds.Rows); err != nil {
+			return fmt.Errorf("train: %s data: %w", part.name, err)
 		}
 		if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
 			return fmt.Errorf("train: %s data needs both classes", part.name)

@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 )
 
 // Write replaces a file with the new content, readable by all, and leaves no
@@ -65,5 +67,65 @@ func assertOnlyFile(t *testing.T, dir, name string) {
 			names = append(names, e.Name())
 		}
 		t.Fatalf("directory holds %v, want only %s", names, name)
+	}
+}
+
+// A write killed between creating its temporary file and renaming it (kill -9, a power cut)
+// leaves a ".<name>.tmp-*" file behind. The next write of the same path removes those that
+// predate it, and leaves alone the temporaries of other files, other files, and a temporary
+// still being written (modified after the write began).
+func TestWriteRemovesStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.ckpt")
+	write := func(content string) {
+		t.Helper()
+		if err := Write(path, func(w io.Writer) error {
+			_, err := io.WriteString(w, content)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("first")
+	old := time.Now().Add(-time.Hour)
+	leave := func(pattern string, mtime time.Time) string {
+		f, err := os.CreateTemp(dir, pattern) // as a killed write leaves it: partial content
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("partial")); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if err := os.Chtimes(f.Name(), mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Base(f.Name())
+	}
+	leave(".model.ckpt.tmp-*", old)
+	leave(".model.ckpt.tmp-*", old)
+	active := leave(".model.ckpt.tmp-*", time.Now().Add(time.Hour))
+	other := leave(".other.ckpt.tmp-*", old)
+	for _, name := range []string{"model.ckpt.tmp-1", ".model.ckpt.bak"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("second")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := []string{active, other, ".model.ckpt.bak", "model.ckpt", "model.ckpt.tmp-1"}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("directory holds %q, want %q", got, want)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "second" {
+		t.Errorf("the file holds %q, %v; want the second write", b, err)
 	}
 }

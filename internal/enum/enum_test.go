@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"strings"
 	"testing"
 )
 
@@ -23,7 +24,7 @@ func TestNames(t *testing.T) {
 		if c.String() != name {
 			t.Errorf("String(%d) = %q, want %q", v, c.String(), name)
 		}
-		for _, s := range []string{name, upper(name)} {
+		for _, s := range []string{name, strings.ToUpper(name)} {
 			got, err := colors.Parse(s)
 			if err != nil || got != c {
 				t.Errorf("Parse(%q) = %v, %v; want %v", s, got, err, c)
@@ -64,14 +65,4 @@ func TestTextRoundTrip(t *testing.T) {
 	if err := c.UnmarshalText([]byte("x")); err == nil || c != 1 {
 		t.Fatalf("bad text: %v, c = %v; want an error and c unchanged", err, c)
 	}
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, x := range b {
-		if 'a' <= x && x <= 'z' {
-			b[i] = x - 'a' + 'A'
-		}
-	}
-	return string(b)
 }
