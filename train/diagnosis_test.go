@@ -130,9 +130,11 @@ func TestInterventionProtocol(t *testing.T) {
 			phases[e.Phase]++
 		}
 		byEpoch := map[int]Diagnosis{}
-		n := 0
 		for _, d := range h.Diagnoses {
 			byEpoch[d.Epoch] = d
+		}
+		n := 0
+		for _, d := range h.Diagnoses {
 			if d.Reason == "" {
 				t.Errorf("seed %d epoch %d: decision %v without a reason", seed, d.Epoch, d.Decision)
 			}
@@ -145,8 +147,8 @@ func TestInterventionProtocol(t *testing.T) {
 					t.Errorf("seed %d: epoch %d after the intervention at %d is not an intervention epoch", seed, e, d.Epoch)
 				}
 			}
-			if r, ok := byEpoch[d.Epoch+iv.Epochs]; ok && r.Decision != Rechecked {
-				t.Errorf("seed %d: epoch %d not rechecked", seed, d.Epoch+iv.Epochs)
+			if r, ok := byEpoch[d.Epoch+iv.Epochs]; !ok || r.Decision != Rechecked {
+				t.Errorf("seed %d: epoch %d not rechecked (%v, diagnosed: %v)", seed, d.Epoch+iv.Epochs, r.Decision, ok)
 			}
 		}
 		for _, d := range h.Diagnoses {

@@ -169,7 +169,7 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 	if err != nil {
 		return relabel(h1), err
 	}
-	firstBest := h1.Epochs[h1.Best].Metric
+	firstBest := h1.bestMetric()
 	keep, err := nn.Snapshot(model)
 	if err != nil {
 		return relabel(h1), err
@@ -196,14 +196,10 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 	}
 	h2, err2 := t2.Fit(ctx, train, val)
 	hist := relabel(h1)
-	offset := len(hist.Epochs)
 	if h2 != nil {
-		for _, e := range h2.Epochs {
-			e.Index += offset
-			hist.Epochs = append(hist.Epochs, e)
-		}
+		offset := hist.appendPhase(h2)
 		hist.Stopped = h2.Stopped
-		if h2.Best >= 0 && h2.Epochs[h2.Best].Metric > firstBest {
+		if h2.bestMetric() > firstBest {
 			hist.Best = offset + h2.Best
 			return hist, err2
 		}
@@ -215,15 +211,45 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 	return hist, err2
 }
 
-// relabel marks a first-phase history's epochs as warm-up epochs.
+// relabel marks a first-phase history's main epochs, and their diagnoses, as warm-up.
 func relabel(h *History) *History {
 	if h == nil {
 		return &History{Best: -1}
 	}
 	for i := range h.Epochs {
-		h.Epochs[i].Phase = Warmup
+		if h.Epochs[i].Phase == Main {
+			h.Epochs[i].Phase = Warmup
+		}
+	}
+	for i := range h.Diagnoses {
+		if h.Diagnoses[i].Phase == Main {
+			h.Diagnoses[i].Phase = Warmup
+		}
 	}
 	return h
+}
+
+// appendPhase appends the epochs and diagnoses of a later phase's History next to hist's,
+// numbering them on from hist's last epoch, and returns the offset added to their indices.
+func (hist *History) appendPhase(next *History) int {
+	offset := len(hist.Epochs)
+	for _, e := range next.Epochs {
+		e.Index += offset
+		hist.Epochs = append(hist.Epochs, e)
+	}
+	for _, d := range next.Diagnoses {
+		d.Epoch += offset
+		hist.Diagnoses = append(hist.Diagnoses, d)
+	}
+	return offset
+}
+
+// bestMetric returns the validation metric of h's best epoch, or −Inf without one.
+func (h *History) bestMetric() float64 {
+	if h.Best < 0 {
+		return math.Inf(-1)
+	}
+	return h.Epochs[h.Best].Metric
 }
 
 // Anneal trains the KDE loss at Point in one phase per entry of Widths, in order: phase k
@@ -281,7 +307,7 @@ func (a Anneal) Fit(ctx context.Context, model nn.Model, cfg Config, train, val 
 		}
 	}
 	if cfg.Epochs == 0 {
-		cfg.Epochs = 20
+		cfg.Epochs = defaultEpochs
 	}
 	if a.NegativePool > 0 {
 		cfg.NegativePool = a.NegativePool
@@ -299,14 +325,10 @@ func (a Anneal) Fit(ctx context.Context, model nn.Model, cfg Config, train, val 
 		if err == nil {
 			var h *History
 			h, err = t.Fit(ctx, train, val)
-			if h != nil && h.Best >= 0 {
-				offset := len(hist.Epochs)
-				for _, e := range h.Epochs {
-					e.Index += offset
-					hist.Epochs = append(hist.Epochs, e)
-				}
+			if h != nil {
+				offset := hist.appendPhase(h)
 				hist.Stopped = hist.Stopped || h.Stopped
-				if m := h.Epochs[h.Best].Metric; m > bestMetric {
+				if m := h.bestMetric(); m > bestMetric {
 					snap, serr := nn.Snapshot(model)
 					if serr != nil {
 						return hist, errors.Join(err, serr)

@@ -197,3 +197,30 @@ func TestAnnealRejectsBadConfig(t *testing.T) {
 		})
 	}
 }
+
+// The recipes of several phases keep every phase's diagnoses, numbered like their epochs and
+// labelled with their epoch's phase: with Diagnose every epoch, each epoch has exactly one.
+func TestRecipesKeepEveryPhasesDiagnoses(t *testing.T) {
+	tr, val := blobs(t, 400, 3, 0.2, 1.5, 1), blobs(t, 300, 3, 0.2, 1.5, 2)
+	point := kdequantile.Config{Alpha: 0.2}
+	for _, c := range []struct {
+		r      Recipe
+		epochs int // Config.Epochs; either recipe trains 6 epochs in all
+	}{
+		{FineTune{Loss: KDE{Config: point}}, 3}, // 3 of cross-entropy, 3 of KDE
+		{Anneal{Point: point}, 6},               // 2 per width
+	} {
+		t.Run(c.r.String(), func(t *testing.T) {
+			cfg := Config{Epochs: c.epochs, BatchSize: 64, Seed: 3, Metric: PartialAUC(0.2), Progress: io.Discard,
+				Diagnose: &Diagnose{Selection: 64, Pool: 128}}
+			h, err := c.r.Fit(context.Background(), mlp(t, 3, 5), cfg, tr, val)
+			require.NoError(t, err)
+			require.Len(t, h.Epochs, 6)
+			require.Len(t, h.Diagnoses, len(h.Epochs))
+			for i, d := range h.Diagnoses {
+				require.Equal(t, i+1, d.Epoch)
+				require.Equal(t, h.Epochs[i].Phase, d.Phase, "epoch %d", d.Epoch)
+			}
+		})
+	}
+}

@@ -72,6 +72,9 @@ type Config struct {
 	Diagnose *Diagnose
 }
 
+// defaultEpochs is Config.Epochs when it is 0.
+const defaultEpochs = 20
+
 // Phase says which loss an epoch trained.
 type Phase int
 
@@ -217,7 +220,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		cfg.Loss = CrossEntropy{}
 	}
 	if cfg.Epochs == 0 {
-		cfg.Epochs = 20
+		cfg.Epochs = defaultEpochs
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = 256

@@ -53,7 +53,7 @@ func TestScoreTangentsForwardVsCentral(t *testing.T) {
 	}{
 		{"tanh float64", tensor.Float64, 1e-7, nn.Tanh},
 		{"relu float64", tensor.Float64, 1e-7, nn.ReLU},
-		{"tanh float32", tensor.Float32, 2e-3, nn.Tanh},
+		{"tanh float32", tensor.Float32, 1e-3, nn.Tanh},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mlp, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{8, 6}, Activation: tc.act, Seed: 3, Dtype: tc.dt})
