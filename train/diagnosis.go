@@ -136,8 +136,9 @@ func (d Diagnose) withDefaults() (Diagnose, error) {
 		return d, configError("Diagnose.Pool %d exceeds MaxPool = %d", d.Pool, MaxPool)
 	case !(d.Severity >= 0) || math.IsInf(d.Severity, 0):
 		return d, configError("Diagnose.Severity %v is not a finite number ≥ 0", d.Severity)
-	case math.IsNaN(pairwise.Weight(d.Surrogate.Surrogate, d.Surrogate.Margin, 0)):
-		return d, configError("Diagnose.Surrogate %+v is not a valid surrogate", d.Surrogate)
+	}
+	if _, err := d.Surrogate.Validate(); err != nil {
+		return d, configError("Diagnose.Surrogate: %v", err)
 	}
 	if d.Every == 0 {
 		d.Every = 1

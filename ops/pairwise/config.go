@@ -66,8 +66,10 @@ func effectiveMargin(margin float64) (float64, error) {
 	return margin, nil
 }
 
-// check validates the settings and returns the effective margin.
-func (c Config) check() (float64, error) {
+// Validate reports whether the settings are valid (a known surrogate, a margin that is 0 or
+// finite and not negative, Pairs ≥ 0; errors wrap ErrSurrogate, ErrMargin or ErrPairs) and
+// returns the effective margin m: Margin, or 1 for 0.
+func (c Config) Validate() (margin float64, err error) {
 	if !c.Surrogate.valid() {
 		return 0, fmt.Errorf("%w: %d", ErrSurrogate, int(c.Surrogate))
 	}

@@ -37,7 +37,7 @@ var ErrMachineReused = opkit.ErrMachineReused
 // batch training) reuses its pairs: use Pairs = 0 there, which is exact and, except for
 // Logistic, as fast as a sort.
 func Loss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	m, err := cfg.check()
+	m, err := cfg.Validate()
 	if err != nil {
 		return nil, err
 	}

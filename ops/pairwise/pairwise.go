@@ -60,7 +60,7 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, float64, error) 
 // withGrad is set. Each algorithm returns the loss and, when its grad argument is not nil
 // (zeroed, one element per score), stores ∂L/∂f_k in grad[k].
 func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []float64, error) {
-	m, err := cfg.check()
+	m, err := cfg.Validate()
 	if err != nil {
 		return 0, nil, err
 	}

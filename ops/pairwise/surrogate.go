@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/rocops/rocops/internal/enum"
+	logisticfn "github.com/rocops/rocops/internal/logistic" // package pairwise has its own func logistic
 )
 
 // Surrogate names a pairwise surrogate ℓ of the 0-1 ranking loss, a function of the pair
@@ -72,11 +73,21 @@ func Weight(s Surrogate, margin, x float64) float64 {
 	return weight(s, m, x)
 }
 
+// PairLoss returns ℓ(x), the loss surrogate s charges a pair of margin x (formulas at
+// [Surrogate]), with margin as in [Weight]. It returns NaN where Weight does.
+func PairLoss(s Surrogate, margin, x float64) float64 {
+	m, err := effectiveMargin(margin)
+	if err != nil || !s.valid() || math.IsNaN(x) {
+		return math.NaN()
+	}
+	return pairLoss(s, m, x)
+}
+
 // weight is w(x) for a valid surrogate and effective margin m.
 func weight(s Surrogate, m, x float64) float64 {
 	switch s {
 	case Logistic:
-		return sigmoidNeg(x, math.Exp(-math.Abs(x)))
+		return logisticfn.Sigmoid(-x)
 	case Exponential:
 		return math.Exp(-x)
 	case Square:
@@ -95,7 +106,7 @@ func weight(s Surrogate, m, x float64) float64 {
 func pairLoss(s Surrogate, m, x float64) float64 {
 	switch s {
 	case Logistic:
-		return softplusNeg(x, math.Exp(-math.Abs(x)))
+		return logisticfn.Softplus(-x)
 	case Exponential:
 		return math.Exp(-x)
 	case Square:
@@ -108,12 +119,9 @@ func pairLoss(s Surrogate, m, x float64) float64 {
 	}
 }
 
-// softplusNeg is log(1 + e^(−x)) given e = e^(−|x|), in the form that neither overflows nor
-// loses precision: max(−x, 0) + log1p(e^(−|x|)).
-func softplusNeg(x, e float64) float64 { return max(-x, 0) + math.Log1p(e) }
-
 // sigmoidNeg is σ(−x) = 1/(1 + e^x) given e = e^(−|x|): e/(1+e) for x ≥ 0 and 1/(1+e) for
-// x < 0, so that no exponential overflows.
+// x < 0, so that no exponential overflows; it is logisticfn.Sigmoid(−x) for a caller that has
+// the exponential already (the logistic tile).
 func sigmoidNeg(x, e float64) float64 {
 	if x >= 0 {
 		return e / (1 + e)

@@ -70,3 +70,30 @@ func TestWeightValues(t *testing.T) {
 		require.True(t, math.IsNaN(Weight(bad.s, bad.margin, bad.x)), "%+v", bad)
 	}
 }
+
+// PairLoss is the hand-written ℓ of naiveEll (relative 1e-15: log1p against log(1 + ·) and
+// one rounding of the squares) and NaN where Weight is.
+func TestPairLoss(t *testing.T) {
+	for _, s := range Surrogates() {
+		for _, margin := range []float64{0, 0.5, 2} {
+			m := margin
+			if m == 0 {
+				m = 1
+			}
+			for x := -4.9; x < 5; x += 0.35 {
+				want := naiveEll(s, m, x)
+				require.InDelta(t, want, PairLoss(s, margin, x), 1e-15*max(1, math.Abs(want)), "%v margin %v x %v", s, margin, x)
+			}
+		}
+	}
+	require.Equal(t, math.Log(2), PairLoss(Logistic, 0, 0))
+	require.Equal(t, 800.0, PairLoss(Logistic, 0, -800)) // softplus(800) without overflow
+	for _, bad := range []struct {
+		s         Surrogate
+		margin, x float64
+	}{
+		{Surrogate(9), 1, 0}, {Hinge, -1, 0}, {Hinge, math.NaN(), 0}, {Square, math.Inf(1), 0}, {Logistic, 1, math.NaN()},
+	} {
+		require.True(t, math.IsNaN(PairLoss(bad.s, bad.margin, bad.x)), "%+v", bad)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/rocops/rocops/internal/check"
-	"github.com/rocops/rocops/internal/logistic"
 
 	"gorgonia.org/gorgonia"
 
@@ -108,7 +107,7 @@ func SevereLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (f
 	var sum float64
 	n := 0
 	eachSevere(s0, labels, m, func(i, j int) {
-		sum += pairLoss(cfg.Surrogate, mg, scores[i]-scores[j])
+		sum += pairwise.PairLoss(cfg.Surrogate, mg, scores[i]-scores[j])
 		n++
 	})
 	if n == 0 {
@@ -293,20 +292,4 @@ func centralTangents(model nn.Model, x []float64, rows int, v []float64) (_ []fl
 		out[r] = (plus[r] - minus[r]) / (2 * eps) * vn
 	}
 	return out, nil
-}
-
-// pairLoss is ℓ(x) of surrogate s with effective margin m, as pairwise.Surrogate defines it.
-func pairLoss(s pairwise.Surrogate, m, x float64) float64 {
-	switch s {
-	case pairwise.Logistic:
-		return logistic.Softplus(-x)
-	case pairwise.Exponential:
-		return math.Exp(-x)
-	case pairwise.Square:
-		return (m - x) * (m - x)
-	case pairwise.Hinge:
-		return max(m-x, 0)
-	}
-	d := max(m-x, 0)
-	return d * d
 }

@@ -3,8 +3,9 @@ package diagnose
 import (
 	"errors"
 	"fmt"
-	"github.com/rocops/rocops/internal/check"
 	"math"
+
+	"github.com/rocops/rocops/internal/check"
 
 	"github.com/rocops/rocops/ops/pairwise"
 )

@@ -2,9 +2,10 @@ package diagnose
 
 import (
 	"fmt"
-	"github.com/rocops/rocops/internal/check"
 	"math"
 	"math/rand/v2"
+
+	"github.com/rocops/rocops/internal/check"
 )
 
 // DefaultSizes are the batch sizes BatchSlope uses when given none, as in the fixed-checkpoint

@@ -82,15 +82,13 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 	return out, nil
 }
 
-// margin validates cfg's surrogate and margin and returns the effective margin m.
+// margin validates cfg and returns the effective margin m.
 func margin(cfg pairwise.Config) (float64, error) {
-	if math.IsNaN(pairwise.Weight(cfg.Surrogate, cfg.Margin, 0)) {
-		return 0, fmt.Errorf("%w: surrogate %v, margin %v", ErrSurrogate, cfg.Surrogate, cfg.Margin)
+	m, err := cfg.Validate()
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrSurrogate, err)
 	}
-	if cfg.Margin == 0 {
-		return 1, nil
-	}
-	return cfg.Margin, nil
+	return m, nil
 }
 
 func checkEdges(edges []float64) error {
