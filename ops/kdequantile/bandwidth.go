@@ -29,37 +29,37 @@ func (p *problem) bandwidths(c0, c1 classSummary) {
 		s0, s1 = p.spreadOf(p.neg, p.eachNeg, scale), p.spreadOf(p.pos, p.eachPos, scale)
 	}
 	all := s0.merge(s1)
-	rule := func(own spreadStats, ownMax float64, n int) float64 {
-		if v, ok := ruleV(own, ownMax*scale, n, scale); ok {
-			return v
-		}
-		if v, ok := ruleV(all, max(m0, m1)*scale, n, scale); ok {
-			return v
-		}
-		return fallbackV
-	}
 	widen := p.cfg.Widen
 	if widen == 0 {
 		widen = 1
 	}
+	rule := func(own spreadStats, ownMax float64, n int) float64 {
+		if v, ok := ruleV(own, ownMax*scale, n, scale, widen); ok {
+			return v
+		}
+		if v, ok := ruleV(all, max(m0, m1)*scale, n, scale, widen); ok {
+			return v
+		}
+		return fallbackV / widen // at most 1e6: Widen ≥ 1e-6
+	}
 	if p.v0 == 0 {
-		p.v0 = rule(s0, m0, p.n0) / widen
+		p.v0 = rule(s0, m0, p.n0)
 	}
 	if p.v1 == 0 {
-		p.v1 = rule(s1, m1, p.n1) / widen
+		p.v1 = rule(s1, m1, p.n1)
 	}
 }
 
-// ruleV returns π/(√3·h) with h = silverman·s·n^(−1/5) for the spread s of st, and whether
-// that spread is usable. Scores were multiplied by scale; maxAbs is their largest magnitude
-// after scaling.
-func ruleV(st spreadStats, maxAbs float64, n int, scale float64) (float64, bool) {
+// ruleV returns π/(√3·h)/widen with h = silverman·s·n^(−1/5) for the spread s of st, and
+// whether that spread is usable: an inverse bandwidth that is finite after the widening too.
+// Scores were multiplied by scale; maxAbs is their largest magnitude after scaling.
+func ruleV(st spreadStats, maxAbs float64, n int, scale, widen float64) (float64, bool) {
 	s := st.std()
 	if st.n < 2 || !(s > minRelSpread*maxAbs) {
 		return 0, false
 	}
 	h := silverman * s * math.Pow(float64(n), -0.2)
-	v := math.Pi / math.Sqrt(3) * scale / h
+	v := math.Pi / math.Sqrt(3) * scale / h / widen
 	return v, v > 0 && !math.IsInf(v, 0)
 }
 

@@ -55,7 +55,8 @@ func invalid(scores, labels []float64, cfg Config) (bad, expectRange bool) {
 		point, vTau = cfg.Recall, cfg.V1
 	}
 	if (cfg.Alpha == 0) == (cfg.Recall == 0) || !(point > 0 && point < 1) || !(cfg.V0 >= 0) || !(cfg.V1 >= 0) ||
-		math.IsInf(cfg.V0, 1) || math.IsInf(cfg.V1, 1) || len(scores) == 0 || len(scores) != len(labels) {
+		math.IsInf(cfg.V0, 1) || math.IsInf(cfg.V1, 1) || len(scores) == 0 || len(scores) != len(labels) ||
+		cfg.Widen != 0 && !(cfg.Widen >= 1e-6 && cfg.Widen <= 1e6) {
 		return true, false
 	}
 	var n0, n1 int
@@ -71,7 +72,8 @@ func invalid(scores, labels []float64, cfg Config) (bad, expectRange bool) {
 			n0++
 		}
 	}
-	return n0 == 0 || n1 == 0, maxAbs > 1e305 || (vTau > 0 && 745/vTau > 1e305)
+	widen := max(1, cfg.Widen) // the rule's v0 shrinks by Widen, so |τ| can grow by it
+	return n0 == 0 || n1 == 0, maxAbs*widen > 1e305 || (vTau > 0 && 745/vTau > 1e305)
 }
 
 // checkErr fails unless err is nil exactly for valid input, and one of the package's errors
@@ -118,6 +120,25 @@ func FuzzGradient(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, alpha, v0, v1 float64) {
 		fuzzGradient(t, data, Config{Alpha: alpha, V0: v0, V1: v1})
+	})
+}
+
+// FuzzGradientWiden is FuzzGradient with the rule's bandwidths widened or narrowed by a
+// factor 10^(6·tanh(e)) in [1e-6, 1e6], the whole range Config.Widen takes: the rule's
+// inverse bandwidths must stay finite however narrow, and the gradients with them.
+func FuzzGradientWiden(f *testing.F) {
+	scores, labels := batch(1, 40, 0.2, 1)
+	f.Add(encode(scores, labels), 0.05, 0.0)
+	f.Add(encode(scores, labels), 0.05, 1.0)
+	f.Add(encode(scores, labels), 0.5, -3.0)
+	// Scores 1e-304 apart: the rule's v ≈ 1e304, which kernels a million times narrower
+	// would take beyond float64.
+	f.Add(encode([]float64{0, 1e-304, 2e-304, 3e-304, 4e-304, 5e-304}, []float64{0, 1, 0, 1, 0, 1}), 0.2, -40.0)
+	f.Fuzz(func(t *testing.T, data []byte, alpha, e float64) {
+		if math.IsNaN(e) {
+			return
+		}
+		fuzzGradient(t, data, Config{Alpha: alpha, Widen: math.Pow(10, 6*math.Tanh(e))})
 	})
 }
 
