@@ -78,5 +78,17 @@ func TestAgainstHighPrecision(t *testing.T) {
 		if Softplus(z) != sp || Sigmoid(z) != s {
 			t.Errorf("the one-value forms disagree with SoftplusSigmoid at %v", z)
 		}
+		// LogLoss: softplus(z) for y = 0, softplus(−z) = softplus(z) − z for y = 1, each
+		// against its own high-precision value, and SoftplusSigmoid's σ to the bit.
+		wantNeg, _ := reference(-z)
+		for _, c := range []struct{ y, want float64 }{{0, wantSP}, {1, wantNeg}} {
+			l, ls := LogLoss(z, c.y)
+			if d := math.Abs(l - c.want); d > tolRel*math.Abs(c.want) {
+				t.Errorf("LogLoss(%v, %v) = %v, want %v", z, c.y, l, c.want)
+			}
+			if ls != s {
+				t.Errorf("LogLoss(%v, %v)'s σ = %v, SoftplusSigmoid's %v", z, c.y, ls, s)
+			}
+		}
 	}
 }

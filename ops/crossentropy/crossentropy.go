@@ -2,8 +2,6 @@ package crossentropy
 
 import (
 	"errors"
-	"fmt"
-	"math"
 
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/logistic"
@@ -24,24 +22,24 @@ var (
 	// a dtype other than float32/float64 or not matching, not a vector, or of unknown or
 	// zero length.
 	ErrNode = check.ErrNode
-	// ErrOverflow reports a loss beyond float64: a sum of terms softplus(z) − y·z, each at
-	// most |z| + log 2, beyond 1.8e308. (A float32 graph cannot overflow: its mean is at most
-	// the largest |z| + log 2, and the gradient lies in [−1/n, 1/n].)
+	// ErrOverflow reports a result beyond the float type. The loss cannot produce it: it is
+	// accumulated as Σ term/n with every term at most |z| + log 2, so it is at most the
+	// largest |z| + log 2, and the gradient lies in [−1/n, 1/n]. It is the error the op would
+	// report for a float32 result that does not fit (internal/opkit).
 	ErrOverflow = errors.New("crossentropy: loss overflows")
 )
 
 // Evaluate returns the mean binary cross-entropy L of the logits scores against labels (see
 // the package documentation). scores must be finite and labels 0 or 1, of one non-zero length.
 func Evaluate(scores, labels []float64) (float64, error) {
-	l, _, err := compute(scores, labels, nil)
-	return l, err
+	return compute(scores, labels, nil)
 }
 
 // Gradient returns ∂L/∂z_i = (σ(z_i) − y_i)/n for every score and the loss L of [Evaluate],
 // computed together in one pass.
 func Gradient(scores, labels []float64) ([]float64, float64, error) {
 	g := make([]float64, len(scores))
-	l, g, err := compute(scores, labels, g)
+	l, err := compute(scores, labels, g)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -54,27 +52,22 @@ func GradientInto(grad, scores, labels []float64) (float64, error) {
 	if len(grad) != len(scores) {
 		return 0, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
 	}
-	l, _, err := compute(scores, labels, grad)
-	return l, err
+	return compute(scores, labels, grad)
 }
 
 // compute returns L and, when grad is not nil, fills it with ∂L/∂z.
-func compute(scores, labels, grad []float64) (float64, []float64, error) {
+func compute(scores, labels, grad []float64) (float64, error) {
 	if _, err := check.Scores(pkg, scores, labels); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	inv := 1 / float64(len(scores))
-	var sum float64
+	var l float64
 	for i, z := range scores {
-		sp, s := logistic.SoftplusSigmoid(z)
-		sum += sp - labels[i]*z
+		term, s := logistic.LogLoss(z, labels[i])
+		l += term * inv // term/n ≤ (|z| + log 2)/n, so the mean cannot overflow
 		if grad != nil {
 			grad[i] = (s - labels[i]) * inv
 		}
 	}
-	l := sum * inv
-	if math.IsInf(l, 0) {
-		return 0, nil, fmt.Errorf("%w: the mean of %d terms exceeds float64", ErrOverflow, len(scores))
-	}
-	return l, grad, nil
+	return l, nil
 }
