@@ -96,7 +96,7 @@ func ceGradients(t testing.TB, X, w, b, y *gorgonia.Node) (cost float64, dw, db 
 }
 
 // logisticRegression: the mean cross-entropy written with standard Gorgonia ops,
-// L = mean(logistic.Softplus(z) − y⊙z).
+// L = mean(softplus(z) − y⊙z), built from gorgonia.Softplus.
 func logisticRegression(t testing.TB, dt tensor.Dtype, rng *rand.Rand) problem {
 	_, X, w, b, y, z := logisticGraph(t, dt, rng, 12, 3)
 	cost := gorgonia.Must(gorgonia.Mean(gorgonia.Must(gorgonia.Sub(gorgonia.Must(gorgonia.Softplus(z)), gorgonia.Must(gorgonia.HadamardProd(y, z))))))

@@ -18,7 +18,7 @@ import (
 // meanCE is the mean cross-entropy on logits (Bishop, Pattern Recognition and Machine
 // Learning, §4.3.2) written as an opkit.Kernel,
 //
-//	s(f, y) = (1/n) Σ_i logistic.Softplus(f_i) − y_i·f_i,   ∂s/∂f_i = (σ(f_i) − y_i)/n,
+//	s(f, y) = (1/n) Σ_i softplus(f_i) − y_i·f_i,   ∂s/∂f_i = (σ(f_i) − y_i)/n,
 //
 // with the gradient multiplied by Scale: Scale = 1 is correct, anything else is a deliberately
 // wrong backward pass.

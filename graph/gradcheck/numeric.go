@@ -140,7 +140,7 @@ func numericGrad(x elements, step, f0 float64, eval func() (float64, error)) ([]
 			for j, k := range stencil {
 				t[j] = x.Set(i, x0+k*h) - x0
 				if t[j] == 0 || (j > 0 && t[j] == t[j-1]) {
-					return fmt.Errorf("%w: element %d = %g cannot resolve the step %g in its dtype; raise Config.Step", ErrConfig, i, x0, h)
+					return fmt.Errorf("%w: element %d = %g cannot resolve the step %g in its dtype; raise the step", ErrConfig, i, x0, h)
 				}
 				var err error
 				if f[j], err = eval(); err != nil {

@@ -170,16 +170,6 @@ func thresholdGradient(scores, labels []float64, cfg Config) ([]float64, float64
 	return grad, p.result(r.tau, 0).Tau, nil
 }
 
-// threshold returns τ alone.
-func threshold(scores, labels []float64, cfg Config) (float64, error) {
-	p, err := newProblem(scores, labels, cfg)
-	if err != nil {
-		return 0, err
-	}
-	defer p.release()
-	return p.result(p.solve().tau, 0).Tau, nil
-}
-
 func (c Config) validate() error {
 	switch {
 	case (c.Alpha == 0) == (c.Recall == 0):

@@ -18,7 +18,9 @@ var ErrMachineReused = opkit.ErrMachineReused
 // Threshold returns the scalar node τ = F̂_0⁻¹(1 − α) of the scores (a float32 or float64
 // vector) and their 0/1 labels (a vector of the same dtype and length). Its gradient with
 // respect to the scores is ∂τ/∂f_i = w_i, the softmax weights of the package documentation,
-// on the negatives and zero on the positives; the labels get no gradient. The node works with
+// on the negatives and zero on the positives; the labels get no gradient. With Config.Recall
+// the roles of the classes swap: τ is where the smoothed TPR equals the recall, and the
+// weights sit on the positives (see [Config]). The node works with
 // gorgonia.Grad and a TapeMachine, and with a LispMachine.
 //
 // Invalid configurations are reported here; invalid batches (NaN scores, one class, labels not
@@ -32,7 +34,8 @@ func Threshold(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error
 }
 
 // Loss returns the scalar node L = F̂_1(τ), the KDE-quantile loss of the scores (a float32 or
-// float64 vector) with their 0/1 labels (a vector of the same dtype and length). Its gradient
+// float64 vector) with their 0/1 labels (a vector of the same dtype and length), or with
+// Config.Recall the smoothed FPR at its τ, and with Config.Tail the upper bound (see [Config]). Its gradient
 // with respect to the scores is that of [Gradient]; the labels get no gradient. The node works
 // with gorgonia.Grad and a TapeMachine, and with a LispMachine:
 //

@@ -52,8 +52,8 @@ func TestRecallOperatingPoint(t *testing.T) {
 			if r.V0 != a.V0 || r.V1 != a.V1 {
 				t.Errorf("bandwidths (%v, %v), with Alpha (%v, %v): the rule must not depend on the operating point", r.V0, r.V1, a.V0, a.V1)
 			}
-			if tau, err := threshold(scores, labels, cfg); err != nil || tau != r.Tau {
-				t.Errorf("threshold = %v, %v; Evaluate's τ = %v", tau, err, r.Tau)
+			if _, tau, err := thresholdGradient(scores, labels, cfg); err != nil || tau != r.Tau {
+				t.Errorf("the Threshold op's τ = %v, %v; Evaluate's τ = %v", tau, err, r.Tau)
 			}
 		})
 	}
@@ -84,7 +84,7 @@ func TestRecallIsMirroredAlpha(t *testing.T) {
 }
 
 // TestRecallGradientFiniteDifferences compares ∂L/∂f and ∂τ/∂f of the mirrored loss with
-// central differences of Evaluate at fixed bandwidths (tolFD of gradient_test.go).
+// five-point differences of Evaluate at fixed bandwidths (tolFD of gradient_test.go).
 func TestRecallGradientFiniteDifferences(t *testing.T) {
 	for i, c := range recallCases[:4] {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {

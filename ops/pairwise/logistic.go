@@ -19,7 +19,9 @@ const (
 	maxFactored = 700
 )
 
-// logistic is the exact all-pairs logistic loss and, when grad is not nil, its gradient.
+// logistic is the exact all-pairs logistic loss and its gradient, stored in grad when grad is
+// not nil (the pair weights are accumulated either way: the package's losses are trained, so
+// a loss without its gradient is not worth a second loop).
 // The pair term ℓ(x) = log(1 + e^{−x}), x = f_i − f_j, does not factorise, so it visits all
 // |B1|·|B0| pairs without storing them. Per pair it needs e^{−x} and e^{x}; when every
 // score has |f| ≤ maxFactored they come from exponentials of the scores alone,
