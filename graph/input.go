@@ -3,7 +3,6 @@ package graph
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -46,7 +45,7 @@ func Input(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, sh
 	}
 	if dt == tensor.Float32 {
 		for i, x := range xs {
-			if !math.IsInf(x, 0) && math.Abs(x) > math.MaxFloat32 {
+			if !floats.Fits[float32](x) {
 				return nil, fmt.Errorf("%w: %q: element %d, %g, is beyond float32's range", ErrInput, name, i, x)
 			}
 		}

@@ -78,7 +78,7 @@ func CheckInput(m Model, x []float64, rows int) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
-		if f32 && math.Abs(v) > math.MaxFloat32 {
+		if f32 && !floats.Fits[float32](v) {
 			return fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
 		}
 	}

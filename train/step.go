@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train/data"
 )
@@ -93,7 +94,7 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if st.float32 {
 		l = float64(float32(l))
 		for i, d := range st.dscores { // as a float32 graph, never a silent ±Inf
-			if math.Abs(d) > math.MaxFloat32 && !math.IsInf(d, 0) {
+			if !floats.Fits[float32](d) {
 				return 0, fmt.Errorf("train: %w: the gradient of score %d, %g, does not fit in float32", nn.ErrRange, i, d)
 			}
 		}

@@ -21,9 +21,16 @@ func To64[T Float](xs []T) []float64 {
 	return out
 }
 
+// Fits reports whether x, finite or not, keeps its finiteness in T: a finite float64 fits in
+// float32 unless it rounds to ±Inf there (beyond about 3.4e38). It is the module's one test of
+// float32's range.
+func Fits[T Float](x float64) bool {
+	return math.IsNaN(x) || math.IsInf(x, 0) || !math.IsInf(float64(T(x)), 0)
+}
+
 // From64 returns a copy of xs in the element type T, each element rounded to nearest. It does
 // not check the range: a float64 beyond float32's becomes ±Inf, so callers that narrow
-// computed values check them first.
+// computed values check them first ([Fits]).
 func From64[T Float](xs []float64) []T {
 	out := make([]T, len(xs))
 	for i, x := range xs {

@@ -58,3 +58,30 @@ func TestConversions(t *testing.T) {
 		t.Error("To64 of a []float64 must not copy")
 	}
 }
+
+// Fits: float32's largest value and anything that rounds to it fit; from halfway to the next
+// power of two (2^128, where rounding to even goes up) a float64 becomes +Inf in float32.
+// Non-finite values keep their finiteness, so they fit, and float64 holds every float64.
+func TestFits(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want bool
+	}{
+		{math.MaxFloat32, true},
+		{math.MaxFloat32 + 0x1p102, true}, // below half an ulp (2^103) above it
+		{-math.MaxFloat32 - 0x1p102, true},
+		{math.MaxFloat32 + 0x1p103, false}, // exactly halfway: rounds up, to +Inf
+		{1e39, false},
+		{-1e39, false},
+		{math.Inf(1), true},
+		{math.NaN(), true},
+		{1e-50, true}, // underflows to 0, still finite
+	} {
+		if got := Fits[float32](c.x); got != c.want {
+			t.Errorf("Fits[float32](%g) = %v, want %v", c.x, got, c.want)
+		}
+		if !Fits[float64](c.x) {
+			t.Errorf("Fits[float64](%g) = false", c.x)
+		}
+	}
+}

@@ -31,9 +31,6 @@ func (e *RangeError) Detail() string {
 	return fmt.Sprintf("element %d, %g, does not fit in %v", e.Index, e.Value, e.Dtype)
 }
 
-// fits reports whether x, finite or not, keeps its finiteness in T.
-func fits[T floats.Float](x float64) bool { return !finite(x) || finite(float64(T(x))) }
-
 // Floats returns the elements of a float32 or float64 vector value as float64. A float64
 // backing array is returned without copying and must not be modified.
 func Floats(v gorgonia.Value) ([]float64, error) {
@@ -78,7 +75,7 @@ func NewScalar(dt tensor.Dtype, x float64) (gorgonia.Value, error) {
 	case tensor.Float64:
 		return gorgonia.NewF64(x), nil
 	case tensor.Float32:
-		if !fits[float32](x) {
+		if !floats.Fits[float32](x) {
 			return nil, &RangeError{Index: -1, Value: x, Dtype: dt}
 		}
 		return gorgonia.NewF32(float32(x)), nil
@@ -95,7 +92,7 @@ func NewVector(dt tensor.Dtype, xs []float64) (*tensor.Dense, error) {
 	case tensor.Float32:
 		b := make([]float32, len(xs))
 		for i, x := range xs {
-			if !fits[float32](x) {
+			if !floats.Fits[float32](x) {
 				return nil, &RangeError{Index: i, Value: x, Dtype: dt}
 			}
 			b[i] = float32(x)
