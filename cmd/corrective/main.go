@@ -49,6 +49,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -157,15 +158,19 @@ func specs(o *options) []spec {
 
 // record is one line of runs.jsonl.
 type record struct {
-	Dataset   string  `json:"dataset"`
-	Run       string  `json:"run"`
-	Loss      string  `json:"loss"`
-	Warmup    int     `json:"warmup"`
-	Seed      uint64  `json:"seed"`
-	LR        float64 `json:"lr"`
-	TestAUC   float64 `json:"test_auc"`
-	BestEpoch int     `json:"best_epoch"`
-	Diagnoses []diag  `json:"diagnoses"`
+	Dataset string `json:"dataset"`
+	Run     string `json:"run"`
+	Loss    string `json:"loss"`
+	Warmup  int    `json:"warmup"`
+	Seed    uint64 `json:"seed"`
+	// Epochs and LRs are the -epochs and -lr the run was made with (0 and none in files
+	// written before they were recorded); a resumed experiment must use the same.
+	Epochs    int       `json:"epochs,omitempty"`
+	LRs       []float64 `json:"lrs,omitempty"`
+	LR        float64   `json:"lr"`
+	TestAUC   float64   `json:"test_auc"`
+	BestEpoch int       `json:"best_epoch"`
+	Diagnoses []diag    `json:"diagnoses"`
 	// Interventions counts the intervention decisions of a "+iv" run.
 	Interventions int          `json:"interventions,omitempty"`
 	Checkpoints   []checkpoint `json:"checkpoints,omitempty"`
@@ -266,6 +271,10 @@ func loadDataset(o *options, name string) (*data.Dataset, error) {
 func experiment(ctx context.Context, o *options, path string, done []record, stderr io.Writer) error {
 	have := map[string]bool{}
 	for _, r := range done {
+		if r.Epochs != 0 && (r.Epochs != o.epochs || !slices.Equal(r.LRs, o.lrs)) {
+			return fmt.Errorf("%s: run %s was made with -epochs %d -lr %v, not %d and %v: resume with its flags or use another -out",
+				path, r.key(), r.Epochs, r.LRs, o.epochs, o.lrs)
+		}
 		have[r.key()] = true
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -288,7 +297,7 @@ func experiment(ctx context.Context, o *options, path string, done []record, std
 			}
 			for _, s := range all {
 				count++
-				rec := record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: seed}
+				rec := record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: seed, Epochs: o.epochs, LRs: o.lrs}
 				if have[rec.key()] {
 					continue
 				}
@@ -373,9 +382,13 @@ func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) e
 			return err
 		}
 		var cps []checkpoint
-		first, last := s.warmup+1, s.warmup+o.epochs
+		mainEpochs := 0 // intervention epochs come between main ones and are not counted
 		hook := train.Hook{Name: "checkpoints", OnEpoch: func(e train.Epoch) error {
-			if s.loss == "ce" || (e.Index != first && e.Index != last) {
+			if e.Phase != train.Main {
+				return nil
+			}
+			mainEpochs++
+			if s.loss == "ce" || (mainEpochs != 1 && mainEpochs != o.epochs) {
 				return nil
 			}
 			cp, err := measureCheckpoint(m, sp, pcfg, e.Index)

@@ -11,8 +11,9 @@ import (
 )
 
 // TestSmallExperimentResumes runs every run of the experiment on the embedded data for two
-// seeds and two epochs, checks the records and the summary, then checks that a second call
-// trains nothing and that a half-written last line is reported, not silently dropped.
+// seeds and three epochs, checks the records and the summary, then checks that a second call
+// trains nothing, that one with other -epochs is refused rather than mixed in, and that a
+// half-written last line is reported, not silently dropped.
 func TestSmallExperimentResumes(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"-datasets", "wdbc", "-seeds", "2", "-epochs", "3", "-warmup", "1", "-lr", "0.01", "-out", dir, "-plot", "wdbc"}
@@ -64,6 +65,13 @@ func TestSmallExperimentResumes(t *testing.T) {
 	}
 	if strings.Contains(log.String(), "seed") {
 		t.Errorf("the second call trained again:\n%s", log.String())
+	}
+	other, err := parse(append(args, "-epochs", "4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), other, &out, &log); err == nil || !strings.Contains(err.Error(), "-epochs 3") {
+		t.Errorf("a resume with -epochs 4: error %v, want one naming the records' -epochs 3", err)
 	}
 	fh, err := os.OpenFile(filepath.Join(dir, "runs.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

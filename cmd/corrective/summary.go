@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train"
 )
 
 // summarise writes the markdown tables of docs/results.md from the records.
@@ -154,7 +155,7 @@ func summarise(o *options, recs []record) string {
 				if v, ok := misAt(r, 3); ok {
 					e3 = append(e3, v)
 				}
-				if v, ok := misAt(r, o.epochs); ok {
+				if v, ok := misAt(r, -1); ok {
 					last = append(last, v)
 				}
 			}
@@ -209,15 +210,22 @@ func presentDatasets(o *options, recs []record) []string {
 	return out
 }
 
-// misAt returns the misranking after main-phase epoch k of r (counting from the first epoch
-// of its loss).
+// misAt returns the misranking after the k-th main-phase epoch of r (every epoch is
+// diagnosed; warm-up and intervention epochs do not count), or after its last for k < 0.
 func misAt(r record, k int) (float64, bool) {
+	var main []diag
 	for _, d := range r.Diagnoses {
-		if d.Epoch == r.Warmup+k {
-			return d.Misranking, true
+		if d.Phase == train.Main.String() {
+			main = append(main, d)
 		}
 	}
-	return 0, false
+	if k < 0 {
+		k = len(main)
+	}
+	if k < 1 || k > len(main) {
+		return 0, false
+	}
+	return main[k-1].Misranking, true
 }
 
 func aucs(rs []record) []float64 {
