@@ -1,10 +1,10 @@
 // Command bench measures rocops's ops and training step against what a Go user would otherwise
 // write and against the physical floor, and writes the benchmark report with its scaling plots.
 //
-//	go run ./cmd/bench -out docs/bench -doc docs/benchmarks.md   # the report in the docs
-//	go run ./cmd/bench -quick                                      # a fast look, Markdown on stdout
-//	go run ./cmd/bench -quick -json                                # the figures as JSON
-//	go run -tags openblas ./cmd/bench -quick                       # with the system's OpenBLAS
+//	go run ./cmd/bench -clock cpu -out docs/bench -doc docs/benchmarks.md   # the report in the docs
+//	go run ./cmd/bench -quick                                                 # a fast look, Markdown on stdout
+//	go run ./cmd/bench -quick -json                                           # the figures as JSON
+//	go run -tags openblas ./cmd/bench -quick                                  # with the system's OpenBLAS
 //
 // For every size n of -n (default 2^10 … 2^20) it times, on batches of n scores with 10%
 // positives (negatives N(0, 1), positives N(1.5, 1)):
@@ -23,6 +23,10 @@
 // cross-entropy, the KDE loss, squared hinge and logistic at the batch sizes of -batch, against
 // the floor of the step's matrix products at the BLAS in use, and records the heap each op
 // allocates in one cold call (including building its graph), an upper bound on its peak heap.
+//
+// Both the wall time and the processor time of every call are measured; -clock (wall, the
+// default, or cpu: the process's processor time summed over its threads, steadier on a shared
+// machine) picks the one the report's tables, plots and ratios show.
 //
 // Every figure is the median of -repeats repeats, each timing enough calls to last -min; the
 // repeats of all kernels at one n are interleaved, so that ratios taken within one run compare
