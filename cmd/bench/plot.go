@@ -9,8 +9,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -99,7 +97,7 @@ func writePlots(r *report, dir string) error {
 	}
 	legend.Title.Text = "Pairwise surrogates"
 	panels[1][2] = legend
-	if err := saveGrid(panels, filepath.Join(dir, "pairwise.png"), 12*vg.Inch, 7.5*vg.Inch); err != nil {
+	if err := plotkit.SaveGrid(filepath.Join(dir, "pairwise.png"), panels, 12*vg.Inch, 7.5*vg.Inch); err != nil {
 		return err
 	}
 
@@ -215,29 +213,4 @@ func savePlot(p *plot.Plot, path string, w, h vg.Length) error {
 		return err
 	}
 	return os.Chmod(path, 0o644)
-}
-
-// saveGrid draws plots as tiles of one PNG; nil tiles stay blank.
-func saveGrid(plots [][]*plot.Plot, path string, w, h vg.Length) error {
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	t := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align(plots, t, dc)
-	for i, row := range plots {
-		for j, p := range row {
-			if p != nil {
-				p.Draw(canvases[i][j])
-			}
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"os"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -68,26 +65,7 @@ func plotTrajectories(path, name string, recs []record) error {
 		p.Legend.Top = true
 		panels = append(panels, p)
 	}
-	const w, h = 13 * vg.Inch, 8 * vg.Inch
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 2, Cols: 3, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	grid := [][]*plot.Plot{panels[:3], panels[3:]}
-	canvases := plot.Align(grid, tiles, dc)
-	for i := range grid {
-		for j := range grid[i] {
-			grid[i][j].Draw(canvases[i][j])
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return plotkit.SaveGrid(path, [][]*plot.Plot{panels[:3], panels[3:]}, 13*vg.Inch, 8*vg.Inch)
 }
 
 // meanTrajectory returns the mean misranking over the seeds at each epoch of run on data set

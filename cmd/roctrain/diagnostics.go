@@ -11,8 +11,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/train"
@@ -101,14 +99,7 @@ func plotDiagnostics(path string, runs []seedResult, note string) error {
 	share.Y.Min, share.Y.Max = 0, 1
 	share.Legend.Top = false // the shares start near 1
 	mis.Y.Scale, mis.Y.Tick.Marker = plot.LogScale{}, plotkit.LogTicks{}
-	const w, h = 12 * vg.Inch, 5 * vg.Inch
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align([][]*plot.Plot{{mis, share}}, tiles, dc)
-	mis.Draw(canvases[0][0])
-	share.Draw(canvases[0][1])
-	return saveImage(path, img)
+	return plotkit.SaveGrid(path, [][]*plot.Plot{{mis, share}}, 12*vg.Inch, 5*vg.Inch)
 }
 
 // diagnosticsPanel plots get(d) against the epoch for every run; with logY only positive

@@ -3,17 +3,14 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 
+	"github.com/rocops/rocops/internal/plotkit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-
-	"github.com/rocops/rocops/internal/atomicfile"
 )
 
 // plotROC draws the test ROC curves of the runs of one seed into a PNG at path: the whole
@@ -34,14 +31,7 @@ func plotROC(path string, results []seedResult, alpha float64, note string) erro
 	if err != nil {
 		return err
 	}
-	const w, h = 12 * vg.Inch, 5.5 * vg.Inch
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align([][]*plot.Plot{{full, zoom}}, tiles, dc)
-	full.Draw(canvases[0][0])
-	zoom.Draw(canvases[0][1])
-	return saveImage(path, img)
+	return plotkit.SaveGrid(path, [][]*plot.Plot{{full, zoom}}, 12*vg.Inch, 5.5*vg.Inch)
 }
 
 // zoomFloor is the lower TPR limit of the low-FPR panel: a little below the lowest TPR any
@@ -118,12 +108,4 @@ func rocPanel(results []seedResult, alpha, xMax, yMin float64, title string) (*p
 	p.X.Min, p.X.Max = 0, xMax
 	p.Y.Min, p.Y.Max = yMin, 1
 	return p, nil
-}
-
-// saveImage writes img as a PNG to path, replacing it only once the whole image is written.
-func saveImage(path string, img *vgimg.Canvas) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
-		return err
-	})
 }

@@ -1,0 +1,47 @@
+package plotkit
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// SaveGrid writes one PNG of the requested size (at vgimg's default 96 dpi), nil tiles
+// included, and leaves no temporary file.
+func TestSaveGrid(t *testing.T) {
+	line := func() *plot.Plot {
+		p := plot.New()
+		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Add(l)
+		return p
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "grid.png")
+	if err := SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 384 || b.Dy() != 288 {
+		t.Errorf("image %v, want 384×288 (4×3 inches at 96 dpi)", b)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 {
+		t.Errorf("directory holds %v (%v), want the PNG alone", entries, err)
+	}
+}
