@@ -40,6 +40,7 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/rocops/rocops/nn"
@@ -414,19 +415,10 @@ func TestResultsTable(t *testing.T) {
 	}
 }
 
-// meanSD returns the mean and the sample standard deviation (n − 1) of xs.
+// meanSD returns the mean and the sample standard deviation (n − 1) of xs, 0 for one value.
 func meanSD(xs []float64) (float64, float64) {
-	var m float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
 	if len(xs) < 2 {
-		return m, 0
+		return stat.Mean(xs, nil), 0
 	}
-	return m, math.Sqrt(ss / float64(len(xs)-1))
+	return stat.MeanStdDev(xs, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -170,17 +171,7 @@ func ruleV(class, all []float64) float64 {
 	if len(xs) < 2 {
 		xs = all
 	}
-	var mean float64
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	s := math.Sqrt(ss / float64(len(xs)-1))
-	h := 1.06 * s * math.Pow(float64(len(class)), -0.2)
+	h := 1.06 * stat.StdDev(xs, nil) * math.Pow(float64(len(class)), -0.2)
 	return math.Pi / (math.Sqrt(3) * h)
 }
 

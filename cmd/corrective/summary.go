@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
 )
@@ -37,7 +39,7 @@ func summarise(o *options, recs []record) string {
 				continue
 			}
 			xs := aucs(rs)
-			fmt.Fprintf(&b, " %.4f ± %.4f (%d) |", mean(xs), sd(xs), len(xs))
+			fmt.Fprintf(&b, " %.4f ± %.4f (%d) |", stat.Mean(xs, nil), stat.StdDev(xs, nil), len(xs))
 		}
 		b.WriteString("\n")
 	}
@@ -55,7 +57,7 @@ func summarise(o *options, recs []record) string {
 				var es []entry
 				for _, t := range pairwise.Surrogates() {
 					if rs := byKey[d+"/"+t.String()+suffix]; len(rs) > 0 {
-						es = append(es, entry{t, mean(aucs(rs))})
+						es = append(es, entry{t, stat.Mean(aucs(rs), nil)})
 					}
 				}
 				sort.SliceStable(es, func(i, j int) bool { return es[i].auc > es[j].auc })
@@ -83,11 +85,11 @@ func summarise(o *options, recs []record) string {
 				}
 			}
 			if len(gains) > 0 {
-				per = append(per, fmt.Sprintf("%s %+.4f", d, mean(gains)))
+				per = append(per, fmt.Sprintf("%s %+.4f", d, stat.Mean(gains, nil)))
 				all = append(all, gains...)
 			}
 		}
-		fmt.Fprintf(&b, "| %v | %+.4f | %.4f | %d | %s |\n", sur, mean(all), sd(all), len(all), strings.Join(per, ", "))
+		fmt.Fprintf(&b, "| %v | %+.4f | %.4f | %d | %s |\n", sur, stat.Mean(all, nil), stat.StdDev(all, nil), len(all), strings.Join(per, ", "))
 	}
 
 	if o.intervene {
@@ -110,7 +112,7 @@ func summarise(o *options, recs []record) string {
 					}
 				}
 			}
-			fmt.Fprintf(&b, "| %v | %d of %d | %d | %+.4f | %.4f | %+.4f |\n", sur, runsFired, len(gains), total, mean(gains), sd(gains), mean(fired))
+			fmt.Fprintf(&b, "| %v | %d of %d | %d | %+.4f | %.4f | %+.4f |\n", sur, runsFired, len(gains), total, stat.Mean(gains, nil), stat.StdDev(gains, nil), stat.Mean(fired, nil))
 		}
 	}
 
@@ -160,7 +162,7 @@ func summarise(o *options, recs []record) string {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %.4f | %.4f | %.4f | %.2f |\n", s.name(), mean(e1), mean(e3), mean(last), meanInts(rank3[s.name()]))
+		fmt.Fprintf(&b, "| %s | %.4f | %.4f | %.4f | %.2f |\n", s.name(), stat.Mean(e1, nil), stat.Mean(e3, nil), stat.Mean(last, nil), meanInts(rank3[s.name()]))
 	}
 
 	// Claim 4: batch-size slope by corrective state.
@@ -186,7 +188,7 @@ func summarise(o *options, recs []record) string {
 			sev, share, ss, sl = append(sev, c.SevereMass), append(share, c.FirstOrder), append(ss, c.SplitSlope), append(sl, c.Slope)
 		}
 		fmt.Fprintf(&b, "| %s | %d | [%.3g, %.3g] | %.4f | %.4f ± %.4f | %.3f ± %.3f | %.3f ± %.3f |\n", g.name, len(g.cs),
-			g.cs[0].DriftZ, g.cs[len(g.cs)-1].DriftZ, mean(sev), mean(share), sd(share), mean(ss), sd(ss), mean(sl), sd(sl))
+			g.cs[0].DriftZ, g.cs[len(g.cs)-1].DriftZ, stat.Mean(sev, nil), stat.Mean(share, nil), stat.StdDev(share, nil), stat.Mean(ss, nil), stat.StdDev(ss, nil), stat.Mean(sl, nil), stat.StdDev(sl, nil))
 	}
 	minShare, minSlope := math.Inf(1), math.Inf(1)
 	for _, c := range cps {
@@ -244,34 +246,10 @@ func bySeed(rs []record) map[uint64]float64 {
 	return out
 }
 
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// sd is the sample standard deviation (n − 1); NaN below two values.
-func sd(xs []float64) float64 {
-	if len(xs) < 2 {
-		return math.NaN()
-	}
-	m := mean(xs)
-	var s float64
-	for _, x := range xs {
-		s += (x - m) * (x - m)
-	}
-	return math.Sqrt(s / float64(len(xs)-1))
-}
-
 func meanInts(xs []int) float64 {
 	f := make([]float64, len(xs))
 	for i, x := range xs {
 		f[i] = float64(x)
 	}
-	return mean(f)
+	return stat.Mean(f, nil)
 }

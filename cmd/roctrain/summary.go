@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -124,17 +125,17 @@ func summariseRun(seeds []seedResult) result {
 		}
 		return xs
 	}
-	s.TestAUC = mean(col(testAUC))
-	s.TestPAUC = mean(col(testPAUC))
-	s.TestTPR = mean(col(testTPR))
-	s.DeployedTestFPR = mean(col(deployedTestFPR))
-	s.DeployedTestTPR = mean(col(deployedTestTPR))
-	s.TrainSeconds = mean(col(func(r *seedResult) float64 { return r.TrainSeconds }))
-	s.LearningRate = mean(col(func(r *seedResult) float64 { return r.LearningRate }))
-	s.BestEpoch = mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }))
+	s.TestAUC = stat.Mean(col(testAUC), nil)
+	s.TestPAUC = stat.Mean(col(testPAUC), nil)
+	s.TestTPR = stat.Mean(col(testTPR), nil)
+	s.DeployedTestFPR = stat.Mean(col(deployedTestFPR), nil)
+	s.DeployedTestTPR = stat.Mean(col(deployedTestTPR), nil)
+	s.TrainSeconds = stat.Mean(col(func(r *seedResult) float64 { return r.TrainSeconds }), nil)
+	s.LearningRate = stat.Mean(col(func(r *seedResult) float64 { return r.LearningRate }), nil)
+	s.BestEpoch = stat.Mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }), nil)
 	recall := hasRecall(seeds)
 	if recall {
-		s.TestFPRAtTPR = ptr(mean(col(recallFigure.get)))
+		s.TestFPRAtTPR = ptr(stat.Mean(col(recallFigure.get), nil))
 	}
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
@@ -144,14 +145,14 @@ func summariseRun(seeds []seedResult) result {
 		return s
 	}
 	s.SD = &spread{
-		TestAUC:         sd(col(testAUC)),
-		TestPAUC:        sd(col(testPAUC)),
-		TestTPR:         sd(col(testTPR)),
-		DeployedTestFPR: sd(col(deployedTestFPR)),
-		DeployedTestTPR: sd(col(deployedTestTPR)),
+		TestAUC:         stat.StdDev(col(testAUC), nil),
+		TestPAUC:        stat.StdDev(col(testPAUC), nil),
+		TestTPR:         stat.StdDev(col(testTPR), nil),
+		DeployedTestFPR: stat.StdDev(col(deployedTestFPR), nil),
+		DeployedTestTPR: stat.StdDev(col(deployedTestTPR), nil),
 	}
 	if recall {
-		s.SD.TestFPRAtTPR = ptr(sd(col(recallFigure.get)))
+		s.SD.TestFPRAtTPR = ptr(stat.StdDev(col(recallFigure.get), nil))
 	}
 	return s
 }
@@ -189,26 +190,8 @@ func pairedDiffs(run, first []seedResult) map[string]paired {
 		for k := range d {
 			d[k] = f.get(mine[k]) - f.get(theirs[k])
 		}
-		m, half := mean(d), t*sd(d)/math.Sqrt(float64(n))
+		m, half := stat.Mean(d, nil), t*stat.StdDev(d, nil)/math.Sqrt(float64(n))
 		out[f.key] = paired{Diff: m, CI95: interval{m - half, m + half}}
 	}
 	return out
-}
-
-func mean(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// sd is the sample standard deviation, divided by n − 1; n ≥ 2.
-func sd(xs []float64) float64 {
-	m := mean(xs)
-	var s float64
-	for _, x := range xs {
-		s += (x - m) * (x - m)
-	}
-	return math.Sqrt(s / float64(len(xs)-1))
 }
