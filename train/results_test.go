@@ -59,21 +59,11 @@ type resultsTask struct {
 // standardSplit splits ds 60/20/20 by seed and standardises it on the training part, as
 // cmd/roctrain does.
 func standardSplit(t testing.TB, ds *data.Dataset, seed uint64) (tr, val, te *data.Dataset) {
-	a, b, c, err := data.Split(ds, data.SplitConfig{Seed: seed})
+	tr, val, te, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := data.FitStandardizer(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]*data.Dataset, 3)
-	for i, p := range []*data.Dataset{a, b, c} {
-		if out[i], err = st.Apply(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out[0], out[1], out[2]
+	return tr, val, te
 }
 
 // panelTask reads file from the directory $ROCOPS_PANEL (the development panel; see

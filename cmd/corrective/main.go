@@ -334,22 +334,10 @@ type split struct {
 }
 
 func prepare(ds *data.Dataset, seed uint64) (*split, error) {
-	tr, val, te, err := data.Split(ds, data.SplitConfig{Seed: seed})
-	if err != nil {
-		return nil, err
-	}
-	st, err := data.FitStandardizer(tr)
-	if err != nil {
-		return nil, err
-	}
 	sp := &split{seed: seed}
-	for _, p := range []struct {
-		dst **data.Dataset
-		src *data.Dataset
-	}{{&sp.train, tr}, {&sp.val, val}, {&sp.test, te}} {
-		if *p.dst, err = st.Apply(p.src); err != nil {
-			return nil, err
-		}
+	var err error
+	if sp.train, sp.val, sp.test, _, err = data.SplitStandardized(ds, data.SplitConfig{Seed: seed}); err != nil {
+		return nil, err
 	}
 	// Checkpoint sets: the trainer's own selection batch and logging pool for this seed, so
 	// that the checkpoints measure along the direction History.Diagnoses uses.

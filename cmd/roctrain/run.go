@@ -63,22 +63,10 @@ type split struct {
 // splitData splits the data 60/20/20, stratified by label, with the given seed, and
 // standardises every part with the training part's statistics.
 func splitData(ds *dataset, seed uint64) (*split, error) {
-	tr, val, te, err := data.Split(ds.all, data.SplitConfig{Seed: seed})
-	if err != nil {
+	s := &split{seed: seed}
+	var err error
+	if s.train, s.val, s.test, s.std, err = data.SplitStandardized(ds.all, data.SplitConfig{Seed: seed}); err != nil {
 		return nil, err
-	}
-	st, err := data.FitStandardizer(tr)
-	if err != nil {
-		return nil, err
-	}
-	s := &split{seed: seed, std: st}
-	for _, p := range []struct {
-		dst **data.Dataset
-		src *data.Dataset
-	}{{&s.train, tr}, {&s.val, val}, {&s.test, te}} {
-		if *p.dst, err = st.Apply(p.src); err != nil {
-			return nil, err
-		}
 	}
 	return s, nil
 }

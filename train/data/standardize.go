@@ -197,3 +197,23 @@ func (s Standardizer) transform(dst, row []float64) int {
 	}
 	return bad
 }
+
+// SplitStandardized splits ds as [Split] does and standardises the three parts with a
+// Standardizer fitted on the training part alone, which it returns for new data: the
+// preparation of every comparison in the module (cmd/roctrain, cmd/corrective and
+// docs/results.md).
+func SplitStandardized(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, st Standardizer, err error) {
+	parts := make([]*Dataset, 3)
+	if parts[0], parts[1], parts[2], err = Split(ds, cfg); err != nil {
+		return nil, nil, nil, Standardizer{}, err
+	}
+	if st, err = FitStandardizer(parts[0]); err != nil {
+		return nil, nil, nil, Standardizer{}, err
+	}
+	for i, p := range parts {
+		if parts[i], err = st.Apply(p); err != nil {
+			return nil, nil, nil, Standardizer{}, err
+		}
+	}
+	return parts[0], parts[1], parts[2], st, nil
+}

@@ -86,3 +86,25 @@ func TestStandardizerTrainOnly(t *testing.T) {
 	mean, _ := columnMoments(stest, 0)
 	require.Greater(t, math.Abs(mean), 1e-6)
 }
+
+// SplitStandardized is Split, FitStandardizer on the training part and Apply to all three,
+// to the bit, and passes on Split's errors.
+func TestSplitStandardized(t *testing.T) {
+	ds, err := WDBC()
+	require.NoError(t, err)
+	cfg := SplitConfig{Seed: 5}
+	tr, val, te, st, err := SplitStandardized(ds, cfg)
+	require.NoError(t, err)
+	a, b, c, err := Split(ds, cfg)
+	require.NoError(t, err)
+	want, err := FitStandardizer(a)
+	require.NoError(t, err)
+	require.Equal(t, want, st)
+	for i, pair := range [][2]*Dataset{{tr, a}, {val, b}, {te, c}} {
+		applied, err := want.Apply(pair[1])
+		require.NoError(t, err)
+		require.Equal(t, applied, pair[0], "part %d", i)
+	}
+	_, _, _, _, err = SplitStandardized(ds, SplitConfig{Train: 0.5, Validation: 0.6, Test: 0.1})
+	require.ErrorIs(t, err, ErrSplitFractions)
+}
