@@ -7,10 +7,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/parallel"
 )
 
 // Errors of [Bootstrap].
@@ -62,36 +61,32 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 	}
 	values := make([]float64, reps)
 	errs := make([]error, reps)
-	var next atomic.Int64 // the next resample to draw
-	var wg sync.WaitGroup
-	for range min(reps, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			s, y := make([]float64, len(scores)), make([]float64, len(labels))
-			src := rand.NewPCG(0, 0)
-			rng := rand.New(src)
-			for k := int(next.Add(1) - 1); k < reps; k = int(next.Add(1) - 1) {
-				// Resample k has its own stream, so the draws do not depend on which
-				// worker takes it. Row i keeps row i's class and draws a row of that class.
-				src.Seed(seed, uint64(k))
-				for i, yi := range labels {
-					from := neg
-					if yi == 1 {
-						from = pos
-					}
-					s[i], y[i] = scores[from[rng.IntN(len(from))]], yi
+	workers := min(reps, runtime.GOMAXPROCS(0))
+	parallel.For(workers, workers, func(w int) {
+		s, y := make([]float64, len(scores)), make([]float64, len(labels)) // this worker's
+		src := rand.NewPCG(0, 0)
+		rng := rand.New(src)
+		for k := w; k < reps; k += workers {
+			// Resample k has its own stream, so the draws do not depend on which worker
+			// takes it. Row i keeps row i's class and draws a row of that class.
+			src.Seed(seed, uint64(k))
+			for i, yi := range labels {
+				from := neg
+				if yi == 1 {
+					from = pos
 				}
-				v, err := stat(s, y)
-				switch {
-				case err != nil:
-					errs[k] = fmt.Errorf("metrics: bootstrap resample %d: %w", k, err)
-				case math.IsNaN(v) || math.IsInf(v, 0):
-					errs[k] = fmt.Errorf("%w: %v on resample %d", ErrStatistic, v, k)
-				}
-				values[k] = v
+				s[i], y[i] = scores[from[rng.IntN(len(from))]], yi
 			}
-		})
-	}
-	wg.Wait()
+			v, err := stat(s, y)
+			switch {
+			case err != nil:
+				errs[k] = fmt.Errorf("metrics: bootstrap resample %d: %w", k, err)
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				errs[k] = fmt.Errorf("%w: %v on resample %d", ErrStatistic, v, k)
+			}
+			values[k] = v
+		}
+	})
 	for _, err := range errs { // the first failing resample, whatever the scheduling
 		if err != nil {
 			return 0, 0, err
