@@ -24,8 +24,9 @@ type step interface {
 
 // newStep compiles the training step of m under loss for batches of batch rows. nn's own
 // networks trained on the package's losses take a direct step: an nn.Pass for the network
-// and the loss computed on slices, value and gradient at once, with every buffer allocated
-// here. Any other model or loss is compiled into a Gorgonia graph differentiated by
+// and the loss computed on slices, value and gradient at once, with the network's buffers and
+// the loss's gradient buffer allocated here (the KDE, pairwise and Weighted losses still
+// allocate a gradient slice of the batch's length inside every step). Any other model or loss is compiled into a Gorgonia graph differentiated by
 // gorgonia.Grad. Both update the parameters with the same optimiser.
 func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
 	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
