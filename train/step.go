@@ -66,13 +66,8 @@ type directStep struct {
 }
 
 func newDirectStep(m nn.Model, p *nn.Pass, loss directLoss, opt *optimizer) *directStep {
-	ps := m.Params()
-	params := make([]*tensor.Dense, len(ps))
-	for i, prm := range ps {
-		params[i] = prm.Value
-	}
 	return &directStep{
-		pass: p, loss: loss, opt: opt, params: params,
+		pass: p, loss: loss, opt: opt, params: paramTensors(m),
 		float32: m.Dtype() == tensor.Float32,
 		labels:  make([]float64, p.Rows()), dscores: make([]float64, p.Rows()),
 	}

@@ -264,7 +264,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	}
 
 	idx := make([]int, rows)
-	params := t.params()
+	params := paramTensors(t.model)
 	total := cfg.WarmupEpochs + cfg.Epochs // grows by the intervention epochs
 	for e := 1; e <= total; e++ {
 		phase, loss := Main, cfg.Loss
@@ -373,8 +373,9 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 	return nil
 }
 
-func (t *Trainer) params() []*tensor.Dense {
-	ps := t.model.Params()
+// paramTensors returns the value tensors of m's parameters, in Params order.
+func paramTensors(m nn.Model) []*tensor.Dense {
+	ps := m.Params()
 	out := make([]*tensor.Dense, len(ps))
 	for i, p := range ps {
 		out[i] = p.Value
