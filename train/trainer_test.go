@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -198,13 +199,23 @@ func TestNewAndFitRejectBadInput(t *testing.T) {
 		{Config{Hooks: []Hook{{}}}, "hook 0 has no name"},
 		{Config{Metric: PartialAUC(0)}, "maxFPR"},
 		{Config{Metric: TPRAtFPR(1.5)}, "TPR at FPR"},
+		// A batch of one row cannot hold a positive and a negative, which every batch must
+		// (with BatchSize 1 the sampler drew positives only and cross-entropy drove every
+		// score up).
+		{Config{BatchSize: 1}, "BatchSize"},
+		{Config{PositiveFraction: math.NaN()}, "PositiveFraction"},
+		{Config{LearningRate: math.Inf(1)}, "LearningRate +Inf"},
+		{Config{NegativePool: -1}, "NegativePool = -1"},
 	}
 	for _, b := range bad {
 		_, err := New(m, b.cfg)
 		require.ErrorIs(t, err, ErrConfig, "%+v", b.cfg)
 		require.ErrorContains(t, err, b.want)
+		require.True(t, strings.HasPrefix(err.Error(), "train: "), "%v names the package", err)
 	}
-	_, err := New(nil, Config{})
+	_, err := New(m, Config{BatchSize: 2})
+	require.NoError(t, err, "BatchSize 2 holds both classes")
+	_, err = New(nil, Config{})
 	require.ErrorIs(t, err, ErrConfig)
 	require.ErrorContains(t, err, "nil model")
 
