@@ -257,7 +257,7 @@ func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel,
 	return sel, pool, nil
 }
 
-// diagnose measures the model after epoch ep and applies the protocol; hist holds the
+// diagnose measures the model after epoch ep and applies the protocol; earlier holds the
 // earlier diagnoses. It returns the number of intervention epochs to schedule.
 func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagnosis, int, error) {
 	m := d.cfg.Severity

@@ -76,7 +76,8 @@ type CSVConfig struct {
 	Comma rune
 	// MaxField and MaxLine bound the bytes of one field and of one row (for a quoted field
 	// spanning several lines, all of them), MaxColumns the fields of a row; 0 means
-	// DefaultMaxField (64 KiB), DefaultMaxLine (16 MiB) and DefaultMaxColumns (65,536). A
+	// DefaultMaxField (64 KiB), DefaultMaxLine (16 MiB) and DefaultMaxColumns (65,536), and so
+	// does a negative value. A
 	// longer field or row stops reading with ErrTooLong. With a delimiter of more than one
 	// byte only MaxLine applies.
 	MaxField, MaxLine, MaxColumns int
@@ -136,9 +137,7 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 	cr := csv.NewReader(newCSVInput(r, comma, maxField, maxLine, maxCols))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1 // checked here, to name the line in our own words
-	if cfg.Comma != 0 {
-		cr.Comma = cfg.Comma
-	}
+	cr.Comma = comma
 	header, err := cr.Read()
 	switch {
 	case errors.Is(err, io.EOF):
