@@ -77,9 +77,8 @@ type CSVConfig struct {
 	// MaxField and MaxLine bound the bytes of one field and of one row (for a quoted field
 	// spanning several lines, all of them), MaxColumns the fields of a row; 0 means
 	// DefaultMaxField (64 KiB), DefaultMaxLine (16 MiB) and DefaultMaxColumns (65,536), and so
-	// does a negative value. A
-	// longer field or row stops reading with ErrTooLong. With a delimiter of more than one
-	// byte only MaxLine applies.
+	// does a negative value. A longer field or row stops reading with ErrTooLong. With a
+	// delimiter of more than one byte only MaxLine applies.
 	MaxField, MaxLine, MaxColumns int
 }
 
