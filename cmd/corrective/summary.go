@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -115,6 +116,8 @@ func summarise(o *options, recs []record) string {
 			fmt.Fprintf(&b, "| %v | %d of %d | %d | %+.4f | %.4f | %+.4f |\n", sur, runsFired, len(gains), total, stat.Mean(gains, nil), stat.StdDev(gains, nil), stat.Mean(fired, nil))
 		}
 	}
+
+	b.WriteString(stalledRuns(datasets, byKey))
 
 	// Claim 3: early misranking of direct runs.
 	fmt.Fprintf(&b, "\n### Claim 3: misranking on the training pool after main epochs 1, 3 and the last, direct runs (mean over data sets and seeds)\n\n| run | epoch 1 | epoch 3 | last | mean rank at epoch 3 (1 = lowest) |\n|---|---:|---:|---:|---:|\n")
@@ -252,4 +255,80 @@ func meanInts(xs []int) float64 {
 		f[i] = float64(x)
 	}
 	return stat.Mean(f, nil)
+}
+
+// stalledBy is how far, in test AUC, a direct run must fall behind its warm-started twin to be
+// listed by stalledRuns.
+const stalledBy = 0.03
+
+// stalledRuns lists every direct pairwise run more than stalledBy test AUC behind the same
+// surrogate after the warm-up, on the same data set and seed, with its diagnostics from the
+// first to the last main epoch and, where the experiment ran it, the "+iv" twin's test AUC and
+// the epoch after which it first intervened.
+func stalledRuns(datasets []string, byKey map[string][]record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n### Direct runs more than %g test AUC behind their warm-started twin\n\n", stalledBy)
+	b.WriteString("| data set, seed | run | direct | +wu | +iv | misranking, first → last main epoch | π_M | drift | lowest first-order share | +iv intervened after epoch |\n|---|---|---:|---:|---:|---|---|---|---:|---:|\n")
+	n := 0
+	for _, d := range datasets {
+		for _, sur := range pairwise.Surrogates() {
+			wu := byKey[d+"/"+sur.String()+"+wu"]
+			iv := byKey[d+"/"+sur.String()+"+iv"]
+			for _, r := range byKey[d+"/"+sur.String()] {
+				w, ok := recordOf(wu, r.Seed)
+				if !ok || r.TestAUC >= w.TestAUC-stalledBy {
+					continue
+				}
+				n++
+				var main []diag
+				for _, dg := range r.Diagnoses {
+					if dg.Phase == train.Main.String() {
+						main = append(main, dg)
+					}
+				}
+				first, last := main[0], main[len(main)-1]
+				lowShare := math.Inf(1)
+				for _, dg := range main {
+					if dg.FirstOrder != nil {
+						lowShare = min(lowShare, *dg.FirstOrder)
+					}
+				}
+				ivAUC, ivAt := "–", "–"
+				if v, ok := recordOf(iv, r.Seed); ok {
+					ivAUC = fmt.Sprintf("%.3f", v.TestAUC)
+					for k, dg := range v.Diagnoses {
+						if dg.Phase == train.Intervention.String() && k > 0 {
+							ivAt = strconv.Itoa(v.Diagnoses[k-1].Epoch - v.Warmup)
+							break
+						}
+					}
+				}
+				fmt.Fprintf(&b, "| %s, %d | %v | %.3f | %.3f | %s | %.3f → %.3f | %.3f → %.3f | %s → %s | %.2f | %s |\n",
+					d, r.Seed, sur, r.TestAUC, w.TestAUC, ivAUC, first.Misranking, last.Misranking,
+					first.SevereMass, last.SevereMass, orDash(first.Drift), orDash(last.Drift), lowShare, ivAt)
+			}
+		}
+	}
+	if n == 0 {
+		b.WriteString("| none | | | | | | | | | |\n")
+	}
+	return b.String()
+}
+
+// recordOf returns the record of seed among rs.
+func recordOf(rs []record, seed uint64) (record, bool) {
+	for _, r := range rs {
+		if r.Seed == seed {
+			return r, true
+		}
+	}
+	return record{}, false
+}
+
+// orDash formats a diagnostic that may be missing (no severe pair).
+func orDash(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.3g", *v)
 }
