@@ -275,7 +275,8 @@ func TestResults(t *testing.T) {
 // better) over the seeds, and for each recipe but the baseline $RESULTS_BASE (default ce)
 // its paired difference from the baseline on the same seeds with the 95% paired-t interval
 // d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0). A second table sums each recipe's
-// differences up over the rows.
+// differences up over the rows, with its wall time of training relative to the baseline's
+// (mean and range over the rows; the rows' "secs", so only as steady as the machine was).
 func TestResultsTable(t *testing.T) {
 	type key struct {
 		task          string
@@ -328,6 +329,7 @@ func TestResultsTable(t *testing.T) {
 	type interval struct {
 		mean, lo, hi float64
 		where        string
+		time         float64 // the recipe's mean training seconds over the base's, on this row
 	}
 	diffs := map[string][]interval{} // per recipe, one per row
 	for _, k := range order {
@@ -369,7 +371,8 @@ func TestResultsTable(t *testing.T) {
 					mark = " *"
 				}
 				diff = fmt.Sprintf("%+.3f [%+.3f, %+.3f]%s", m, m-h, m+h, mark)
-				diffs[rn] = append(diffs[rn], interval{m, m - h, m + h, k.task + " " + point})
+				diffs[rn] = append(diffs[rn], interval{m, m - h, m + h, k.task + " " + point,
+					meanSecs(runs[k][rn]) / meanSecs(ref)})
 			}
 			row += " " + diff + " |"
 		}
@@ -379,8 +382,8 @@ func TestResultsTable(t *testing.T) {
 	// Over the rows: each recipe's mean difference, the rows whose interval lies above or
 	// below 0, and the lowest lower end with its row.
 	fmt.Println()
-	fmt.Printf("| recipe | rows | mean − %s | above 0 | below 0 | lowest lower end |\n", base)
-	fmt.Println("|---|---:|---:|---:|---:|---|")
+	fmt.Printf("| recipe | rows | mean − %s | above 0 | below 0 | lowest lower end | training time / %s |\n", base, base)
+	fmt.Println("|---|---:|---:|---:|---:|---|---|")
 	for _, rn := range recipes {
 		ivs := diffs[rn]
 		if len(ivs) == 0 {
@@ -389,8 +392,10 @@ func TestResultsTable(t *testing.T) {
 		var sum float64
 		var above, below int
 		lowest := ivs[0]
+		tMin, tMax, tSum := math.Inf(1), math.Inf(-1), 0.0
 		for _, iv := range ivs {
 			sum += iv.mean
+			tMin, tMax, tSum = min(tMin, iv.time), max(tMax, iv.time), tSum+iv.time
 			if iv.lo > 0 {
 				above++
 			}
@@ -401,8 +406,19 @@ func TestResultsTable(t *testing.T) {
 				lowest = iv
 			}
 		}
-		fmt.Printf("| %s | %d | %+.3f | %d | %d | %+.3f (%s) |\n", rn, len(ivs), sum/float64(len(ivs)), above, below, lowest.lo, lowest.where)
+		fmt.Printf("| %s | %d | %+.3f | %d | %d | %+.3f (%s) | %.1f [%.1f, %.1f] |\n", rn, len(ivs), sum/float64(len(ivs)), above, below,
+			lowest.lo, lowest.where, tSum/float64(len(ivs)), tMin, tMax)
 	}
+}
+
+// meanSecs is the mean wall time of the runs (all learning rates of one recipe, task,
+// operating point and seed each).
+func meanSecs(runs map[uint64]resultsRow) float64 {
+	var s float64
+	for _, r := range runs {
+		s += r.Secs
+	}
+	return s / float64(len(runs))
 }
 
 // meanSD returns the mean and the sample standard deviation (n − 1) of xs, 0 for one value.
