@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train/data"
 )
 
 // predictChunk is the number of rows scored at once, which bounds -predict's memory.
@@ -35,9 +35,8 @@ func predict(o *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	cr := csv.NewReader(bufio.NewReader(f))
-	cr.ReuseRecord = true
-	header, err := cr.Read()
+	rr := data.NewRowReader(f, data.CSVConfig{}) // -data's limits on fields, rows and columns
+	header, _, err := rr.Read()
 	if err != nil {
 		return fmt.Errorf("%s: reading the header: %w", o.data, err)
 	}
@@ -101,14 +100,13 @@ func predict(o *options, stdout, stderr io.Writer) error {
 	}
 	raw := make([]float64, len(feature))
 	for {
-		rec, err := cr.Read()
+		rec, line, err := rr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.data, err)
 		}
-		line, _ := cr.FieldPos(0)
 		for k, j := range feature {
 			if j >= len(rec) {
 				return fmt.Errorf("%s: line %d: %d fields, column %q missing", o.data, line, len(rec), sc.Features[k])

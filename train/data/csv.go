@@ -119,24 +119,7 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 	if r == nil {
 		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
 	}
-	maxField, maxLine, maxCols := cfg.MaxField, cfg.MaxLine, cfg.MaxColumns
-	if maxField <= 0 {
-		maxField = DefaultMaxField
-	}
-	if maxLine <= 0 {
-		maxLine = DefaultMaxLine
-	}
-	if maxCols <= 0 {
-		maxCols = DefaultMaxColumns
-	}
-	comma := cfg.Comma
-	if comma == 0 {
-		comma = ','
-	}
-	cr := csv.NewReader(newCSVInput(r, comma, maxField, maxLine, maxCols))
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1 // checked here, to name the line in our own words
-	cr.Comma = comma
+	cr := boundedReader(r, cfg)
 	header, err := cr.Read()
 	switch {
 	case errors.Is(err, io.EOF):
@@ -274,6 +257,65 @@ func isMissing(s string) bool {
 		return true
 	}
 	return false
+}
+
+// boundedReader returns a csv.Reader of r with cfg's delimiter and limits (defaults filled
+// in), its records reused and their field counts left to the caller to check.
+func boundedReader(r io.Reader, cfg CSVConfig) *csv.Reader {
+	maxField, maxLine, maxCols := cfg.MaxField, cfg.MaxLine, cfg.MaxColumns
+	if maxField <= 0 {
+		maxField = DefaultMaxField
+	}
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	if maxCols <= 0 {
+		maxCols = DefaultMaxColumns
+	}
+	comma := cfg.Comma
+	if comma == 0 {
+		comma = ','
+	}
+	cr := csv.NewReader(newCSVInput(r, comma, maxField, maxLine, maxCols))
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1 // checked by the callers, to name the line in their own words
+	cr.Comma = comma
+	return cr
+}
+
+// RowReader streams the rows of a CSV with the limits and error reporting of [ReadCSV], for
+// callers that handle each row themselves rather than load a Dataset (roctrain -predict).
+// Its first row is the header.
+type RowReader struct {
+	cr    *csv.Reader
+	names []string // the header's fields, trimmed, once read
+}
+
+// NewRowReader returns a RowReader of r; of cfg it uses Comma and the limits.
+func NewRowReader(r io.Reader, cfg CSVConfig) *RowReader {
+	return &RowReader{cr: boundedReader(r, cfg)}
+}
+
+// Read returns the next row's fields, valid until the next call, and the line it starts on.
+// At the end of the input it returns io.EOF; a row beyond the limits or with broken quoting
+// is a [*CSVError] (ErrTooLong, ErrMalformed) naming its line, and a failure of the reader a
+// *CSVError wrapping it. The caller checks the fields' number and values.
+func (rr *RowReader) Read() (fields []string, line int, err error) {
+	rec, err := rr.cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, 0, io.EOF
+	}
+	if err != nil {
+		return nil, 0, readError(err, rr.names)
+	}
+	if rr.names == nil {
+		rr.names = make([]string, len(rec))
+		for j, f := range rec {
+			rr.names[j] = strings.TrimSpace(f)
+		}
+	}
+	line, _ = rr.cr.FieldPos(0)
+	return rec, line, nil
 }
 
 // readError turns an error of the csv reader into a *CSVError: a syntax error of

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -152,4 +153,38 @@ func TestReadCSVSmallDefects(t *testing.T) {
 			t.Errorf("LoadCSV(directory): %v, want EISDIR", err)
 		}
 	})
+}
+
+// RowReader streams rows with the lines they start on, ends with io.EOF, and stops an endless
+// field at ReadCSV's limit with a *CSVError naming the line and the header's column.
+func TestRowReader(t *testing.T) {
+	rr := NewRowReader(strings.NewReader("a, b\n1,2\n\n\"3\n\",4\n"), CSVConfig{})
+	var lines []int
+	var rows [][]string
+	for {
+		rec, line, err := rr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, rows = append(lines, line), append(rows, append([]string(nil), rec...))
+	}
+	if want := []int{1, 2, 4}; !slices.Equal(lines, want) {
+		t.Errorf("lines %v, want %v", lines, want)
+	}
+	if len(rows) != 3 || rows[2][0] != "3\n" {
+		t.Errorf("rows %q", rows)
+	}
+
+	rr = NewRowReader(&endless{prefix: "x,y\n1,", fill: '7'}, CSVConfig{MaxField: 1000})
+	if _, _, err := rr.Read(); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := rr.Read()
+	var ce *CSVError
+	if !errors.Is(err, ErrTooLong) || !errors.As(err, &ce) || ce.Line != 2 || ce.Column != "y" {
+		t.Fatalf("endless field: %v (%+v), want ErrTooLong at line 2, column y", err, ce)
+	}
 }
