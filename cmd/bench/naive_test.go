@@ -28,8 +28,8 @@ func agreement(l, wantL float64, g, wantG []float64) (dl, dg float64) {
 	return math.Abs(l-wantL) / math.Abs(wantL), dg
 }
 
-// sizes of the agreement tests: the smallest has one positive class of a single score
-// (rule fallback is not exercised: n/10 ≥ 2 from n = 20 on).
+// sizes of the agreement tests: from n = 20 on a batch has n/10 ≥ 2 positives, so the
+// bandwidth rule's fallback for a class of one score is not exercised.
 var agreeSizes = []int{20, 100, 1000}
 
 func TestNaiveKDEMatchesGradient(t *testing.T) {

@@ -23,6 +23,7 @@
 //	-plot name     data set whose trajectories are drawn (default teacher)
 //	-intervene     also train each surrogate directly under the trainer's diagnose–intervene–recheck
 //	               rule (train.Intervene with its defaults): runs named "<loss>+iv"
+//	-summarise     train nothing: recompute the summary and the plot from -out's runs.jsonl
 //
 // Every run appends one JSON line to runs.jsonl as soon as it finishes, and runs already in the
 // file are skipped, so an interrupted experiment resumes where it stopped. The summary is

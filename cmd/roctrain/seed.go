@@ -93,6 +93,9 @@ func compareAUC(r, first *seedResult, y []float64) (*delongDiff, error) {
 // interval is a confidence interval [lo, hi].
 type interval [2]float64
 
+// excludes0 reports whether the interval lies wholly on one side of 0.
+func (iv interval) excludes0() bool { return iv[0] > 0 || iv[1] < 0 }
+
 // tuned is the outcome of training one run with every learning rate on one seed.
 type tuned struct {
 	model  nn.Model

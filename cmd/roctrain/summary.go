@@ -49,7 +49,7 @@ type paired struct {
 }
 
 // excludes0 reports whether the interval lies wholly on one side of 0.
-func (p paired) excludes0() bool { return p.CI95[0] > 0 || p.CI95[1] < 0 }
+func (p paired) excludes0() bool { return p.CI95.excludes0() }
 
 // The per-seed figures that are averaged, spread and compared.
 var (

@@ -84,7 +84,7 @@ func printAUCVsFirst(w io.Writer, results []result) {
 	for _, r := range rows {
 		d := r.TestAUCVsFirst
 		mark := ""
-		if d.CI95[0] > 0 || d.CI95[1] < 0 {
+		if d.CI95.excludes0() {
 			mark = "*"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%+.4f [%+.3f, %+.3f]%s\tp = %.3g\t\n", r.Loss, r.WarmupEpochs, d.Diff, d.CI95[0], d.CI95[1], mark, d.P)
