@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -132,4 +134,18 @@ func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64
 		t.Fatal(err)
 	}
 	return cost, learnables, scores
+}
+
+// newMatrix returns a copy of xs, rows × cols row-major, as a matrix of dtype dt.
+func newMatrix(dt tensor.Dtype, rows, cols int, xs []float64) (*tensor.Dense, error) {
+	var backing any
+	switch dt {
+	case tensor.Float64:
+		backing = floats.From64[float64](xs)
+	case tensor.Float32:
+		backing = floats.From64[float32](xs)
+	default:
+		return nil, fmt.Errorf("%w: unsupported dtype %v", ErrInput, dt)
+	}
+	return tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(backing)), nil
 }

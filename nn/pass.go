@@ -88,7 +88,13 @@ func (p *Pass) SetInput(x []float64) error {
 	if len(x) != p.input.Len() {
 		return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), p.input.Len())
 	}
-	switch d := p.input.Data().(type) {
+	copyInto(p.input, x)
+	return nil
+}
+
+// copyInto copies x into the float32 or float64 tensor d of the same length, converting.
+func copyInto(d *tensor.Dense, x []float64) {
+	switch d := d.Data().(type) {
 	case []float64:
 		copy(d, x)
 	case []float32:
@@ -96,7 +102,6 @@ func (p *Pass) SetInput(x []float64) error {
 			d[i] = float32(v)
 		}
 	}
-	return nil
 }
 
 // Forward computes the scores of the input rows. The returned slice belongs to the pass and

@@ -189,14 +189,18 @@ func TestScorerReuse(t *testing.T) {
 			}
 			defer s.Close()
 			for call := range 3 {
-				if call == 2 {
+				in := x
+				switch call {
+				case 1:
+					in = randomRows(9, rows, 5) // other rows through the kept input
+				case 2:
 					m.Params()[0].Value.Float64s()[0] += 0.5 // an update between calls
 				}
-				got, err := s.Scores(x, rows)
+				got, err := s.Scores(in, rows)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := referenceScores(t, m.Params(), ReLU, x, rows)
+				want := referenceScores(t, m.Params(), ReLU, in, rows)
 				assertClose(t, fmt.Sprintf("call %d", call), got, want, tol)
 			}
 			short, err := s.Scores(x[:3*5], 3) // another tail size replaces the cached one

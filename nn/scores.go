@@ -169,8 +169,7 @@ func (e passEvaluator) score(x, out []float64) error {
 // graphEvaluator is a forward-only graph of a model for batches of a fixed number of rows.
 type graphEvaluator struct {
 	n      int
-	dtype  tensor.Dtype
-	x      *gorgonia.Node
+	in     *tensor.Dense // the input node's value, refilled by every call
 	scores *gorgonia.Node
 	vm     gorgonia.VM
 }
@@ -178,7 +177,8 @@ type graphEvaluator struct {
 func newGraphEvaluator(m Model, rows int) (*graphEvaluator, error) {
 	g := gorgonia.NewGraph()
 	dt := m.Dtype()
-	x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithName("x"))
+	in := tensor.New(tensor.Of(dt), tensor.WithShape(rows, m.InputSize()))
+	x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithName("x"), gorgonia.WithValue(in))
 	scores, _, err := m.Build(g, x)
 	if err != nil {
 		return nil, err
@@ -186,20 +186,14 @@ func newGraphEvaluator(m Model, rows int) (*graphEvaluator, error) {
 	if scores == nil || !scores.Shape().Eq(tensor.Shape{rows}) {
 		return nil, fmt.Errorf("%w: the model's Build gave no score vector of %d rows", ErrInput, rows)
 	}
-	return &graphEvaluator{n: rows, dtype: dt, x: x, scores: scores, vm: gorgonia.NewTapeMachine(g)}, nil
+	return &graphEvaluator{n: rows, in: in, scores: scores, vm: gorgonia.NewTapeMachine(g)}, nil
 }
 
 func (e *graphEvaluator) rows() int { return e.n }
 func (e *graphEvaluator) close()    { e.vm.Close() }
 
 func (e *graphEvaluator) score(x, out []float64) error {
-	v, err := newMatrix(e.dtype, e.n, len(x)/e.n, x)
-	if err != nil {
-		return err
-	}
-	if err := gorgonia.Let(e.x, v); err != nil {
-		return fmt.Errorf("nn: binding the input: %w", err)
-	}
+	copyInto(e.in, x)
 	defer e.vm.Reset()
 	if err := graph.RunAll(e.vm); err != nil {
 		return fmt.Errorf("nn: evaluating the model: %w", err)
@@ -210,18 +204,4 @@ func (e *graphEvaluator) score(x, out []float64) error {
 	}
 	copy(out, s)
 	return nil
-}
-
-// newMatrix returns a copy of xs, rows × cols row-major, as a matrix of dtype dt.
-func newMatrix(dt tensor.Dtype, rows, cols int, xs []float64) (*tensor.Dense, error) {
-	var backing any
-	switch dt {
-	case tensor.Float64:
-		backing = floats.From64[float64](xs)
-	case tensor.Float32:
-		backing = floats.From64[float32](xs)
-	default:
-		return nil, fmt.Errorf("%w: unsupported dtype %v", ErrInput, dt)
-	}
-	return tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(backing)), nil
 }
