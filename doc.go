@@ -2,17 +2,24 @@
 //
 // The module's packages, in the order data flows through them:
 //
-//   - train/data: CSV loading, the embedded WDBC data, stratified splits, standardisation.
-//   - nn: scoring models (Linear, MLP), initialisation, checkpoints.
+//   - data: CSV loading, the embedded WDBC data, stratified splits, standardisation.
+//   - nn: scoring models (Linear, MLP), initialisation, the direct pass, checkpoints.
 //   - ops/kdequantile: the KDE-quantile loss — the smoothed false-negative rate at a target
 //     false-positive rate α — as Gorgonia ops with an exact, stable backward pass.
 //   - ops/pairwise: pairwise AUC surrogates (logistic, exponential, square, hinge, squared
 //     hinge) with exact all-pairs algorithms in O(n) or O(n log n), and unbiased sampled pairs.
+//   - ops/crossentropy: binary cross-entropy on logits, as an op beside the ROC losses.
+//   - graph, graph/gradcheck: graph inputs and runs, and a numerical gradient checker for any
+//     Gorgonia graph, including graphs with custom ops.
 //   - train: the trainer (batching with both classes in every batch, cross-entropy warm-up,
-//     optimisers, early stopping, hooks); train/metrics: AUC, partial AUC, TPR at FPR, ROC.
-//   - graph, graph/gradcheck: graph inputs and a numerical gradient checker for any Gorgonia
-//     graph, including graphs with custom ops.
-//   - cmd/roctrain: train and compare losses on a CSV or the embedded data.
+//     optimisers, recipes, early stopping, hooks).
+//   - metrics: AUC, partial AUC, TPR at FPR, ROC, DeLong's intervals and tests, the bootstrap.
+//   - diagnose: the corrective-power diagnostics of pairwise training.
+//   - cmd/roctrain: train and compare losses on a CSV or the embedded data; cmd/bench: the
+//     benchmark report; cmd/corrective: the corrective-power experiments; cmd/docplots: the
+//     docs' weight plot.
+//   - internal/...: what the packages share (the error vocabulary, the op adapter, float
+//     helpers, the worker pool, atomic writes, plot helpers, the embedded data).
 //
 // This package itself holds no code; its example is the README's minimal program.
 package rocops

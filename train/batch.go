@@ -6,9 +6,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
-	"github.com/rocops/rocops/train/data"
 )
 
 // fillBatch copies the rows idx of ds into x (len(idx) × ds.Cols) and, when y is not nil,

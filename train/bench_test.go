@@ -7,11 +7,11 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/cputime"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/data"
 )
 
 // BenchmarkStep times one training step — forward, backward and Adam update — of an MLP

@@ -8,10 +8,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
-	"github.com/rocops/rocops/train/data"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // tiltedTask is the tilted-outlier task where cross-entropy is misspecified for the low-FPR

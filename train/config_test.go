@@ -7,8 +7,8 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // TestFitRejectsFeaturesBeyondFloat32: training rows are narrowed to the model's dtype; a

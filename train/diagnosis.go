@@ -6,17 +6,17 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/data"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // MaxPool bounds Diagnose.Pool: the projected pair term costs O(n₊n₋) on the logging pool.
 const MaxPool = 4096
 
 // Diagnose configures the corrective-power diagnostics Fit runs during training (package
-// train/diagnose, after Chen et al., "Pairwise AUC Optimization Needs Corrective Power",
+// diagnose, after Chen et al., "Pairwise AUC Optimization Needs Corrective Power",
 // arXiv 2610.21743). Every zero value is a documented default.
 //
 // Before the first epoch Fit draws two disjoint, stratified sets of training rows: a selection

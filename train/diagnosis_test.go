@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/data"
 )
 
 // TestDiagnoseHistory checks which epochs are diagnosed and that every record is consistent:

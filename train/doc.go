@@ -37,7 +37,7 @@
 // # Corrective-power diagnostics
 //
 // Config.Diagnose measures, every few epochs, whether pairwise training still corrects its
-// worst mistakes (package train/diagnose, docs/diagnostics.md): the misranking ratio, the
+// worst mistakes (package diagnose, docs/diagnostics.md): the misranking ratio, the
 // severe-misranking mass π_M and its cross-entropy bound on a logging pool of training rows,
 // and the drift and the Hoeffding split of the mini-batch noise along the severe-error
 // direction of a separate selection batch. History.Diagnoses holds one Diagnosis per

@@ -7,11 +7,11 @@ import (
 	"io"
 	"log"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
-	"github.com/rocops/rocops/train/data"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // Train an MLP on the embedded WDBC data for the true-positive rate at a 10% false-positive

@@ -3,7 +3,7 @@ package train
 import (
 	"fmt"
 
-	"github.com/rocops/rocops/train/metrics"
+	"github.com/rocops/rocops/metrics"
 )
 
 // Metric scores a model on validation data; larger is better. The zero value is AUC.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
-	"github.com/rocops/rocops/train/data"
 )
 
 // KDERecipe is the default way to train for an operating point with the KDE loss: a

@@ -43,10 +43,10 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
-	"github.com/rocops/rocops/train/data"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // resultsTask is one data set with its scorer.

@@ -8,10 +8,10 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // step computes one batch's loss and its gradient and takes one optimiser step.

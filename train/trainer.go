@@ -10,8 +10,8 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // Config holds the trainer's settings. Every zero value is a documented default, so

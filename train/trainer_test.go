@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/data"
 )
 
 // blobs returns n rows of d features: negatives from N(0, I) and a share p of positives

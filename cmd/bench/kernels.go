@@ -9,9 +9,9 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // kdeAlpha is the false-positive rate of the KDE kernels.

@@ -13,7 +13,7 @@
 //     forward and backward in a graph through a TapeMachine;
 //   - the five pairwise surrogates: pairwise.Gradient exact (all pairs) and sampled
 //     (Pairs = 4n), and the pairwise.Loss op forward and backward in a graph;
-//   - the metrics AUC, ROC and DeLong (with its variance) of train/metrics;
+//   - the metrics AUC, ROC and DeLong (with its variance) of metrics;
 //   - the naive baselines a Go user would write from Gorgonia primitives: the KDE loss as
 //     sigmoids in a graph with τ found by bisection outside it, and each pairwise loss as the
 //     |B1|×|B0| broadcast matrix of margins;

@@ -10,11 +10,11 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gorgonia.org/gorgonia"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
-	"github.com/rocops/rocops/train/data"
 )
 
 // The training benchmark: an MLP in → hidden → 1 (ReLU) trained by train.Trainer.Fit with

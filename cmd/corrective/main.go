@@ -1,6 +1,6 @@
 // Command corrective runs the corrective-power experiments of docs/results.md: cross-entropy
 // and the five pairwise AUC surrogates, each trained directly and after a cross-entropy
-// warm-up, on several data sets and seeds, with the diagnostics of package train/diagnose
+// warm-up, on several data sets and seeds, with the diagnostics of package diagnose
 // recorded every epoch. It tests four claims of Chen et al., "Pairwise AUC Optimization Needs
 // Corrective Power" (arXiv 2610.21743) and prints the tables of docs/results.md.
 //
@@ -55,12 +55,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
-	"github.com/rocops/rocops/train/data"
-	"github.com/rocops/rocops/train/diagnose"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 type options struct {

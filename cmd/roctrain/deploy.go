@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/atomicfile"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // The operating-point file that -out writes beside each model, <run>.json beside

@@ -16,8 +16,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // roctrain runs the command in-process and returns its exit status, stdout and stderr.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // predictChunk is the number of rows scored at once, which bounds -predict's memory.

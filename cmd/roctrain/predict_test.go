@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train/data"
 )
 
 // -predict scores a CSV longer than one chunk of rows (predictChunk) row by row in order, the

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/data"
 )
 
 // run is the whole command; it returns the exit status (0 success, 1 failure, 2 bad usage).

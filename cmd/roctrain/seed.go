@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // seedResult is one run on one seed: an entry of "per_seed" in the JSON output, and the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/data"
 )
 
 // printTable prints the results for a terminal: one table with -seeds 1, a table of means ±

@@ -9,14 +9,14 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
-	"github.com/rocops/rocops/train/diagnose"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // sliceEntry is a public function of (scores, labels) that validates its input.

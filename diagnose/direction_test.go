@@ -8,9 +8,9 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // opaque hides a model's nn.Directional method, so that ScoreTangents falls back to central

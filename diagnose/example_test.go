@@ -3,8 +3,8 @@ package diagnose_test
 import (
 	"fmt"
 
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // Scores of four positives and four negatives: two positives sit far below every negative.

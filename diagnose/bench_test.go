@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // BenchmarkProject measures the O(n₊n₋) split of the projected pair term on logging pools of

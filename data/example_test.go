@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rocops/rocops/train/data"
+	"github.com/rocops/rocops/data"
 )
 
 func ExampleReadCSV() {

@@ -5,11 +5,11 @@ import (
 	"io"
 	"testing"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
-	"github.com/rocops/rocops/train/data"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // TestDiagnoseBoundAlongTraining checks π_M ≤ CEBound on the training scores after every

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rocops/rocops/train/metrics"
+	"github.com/rocops/rocops/metrics"
 )
 
 // The example of scikit-learn's roc_auc_score and roc_curve documentation.

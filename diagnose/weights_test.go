@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // The prefix-sum algorithms lose about n·ε relative to the brute-force sums.

@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/diagnose"
 )
 
 // signs returns n mean-zero ±1 values (n even), alternating.

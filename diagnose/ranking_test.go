@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/pairwise"
-	"github.com/rocops/rocops/train/diagnose"
-	"github.com/rocops/rocops/train/metrics"
 )
 
 // Counting is exact up to the rounding of a sum of at most n₊n₋ halves.
