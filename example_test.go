@@ -10,7 +10,7 @@ import (
 	"github.com/rocops/rocops/ops/kdequantile"
 )
 
-// A linear scorer s = X·w trained by gradient descent on the KDE-quantile loss at α = 0.25:
+// A linear scorer s = X·W trained by gradient descent on the KDE-quantile loss at α = 0.25:
 // the smoothed false-negative rate at the threshold where the smoothed false-positive rate is
 // 25%. The loss node sits in an ordinary Gorgonia graph and gorgonia.Grad differentiates it.
 func Example() {
@@ -23,10 +23,10 @@ func Example() {
 		}))))
 	y := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(8), gorgonia.WithName("y"),
 		gorgonia.WithValue(tensor.New(tensor.WithBacking([]float64{1, 1, 1, 1, 0, 0, 0, 0}))))
-	w := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(2), gorgonia.WithName("w"),
-		gorgonia.WithValue(tensor.New(tensor.WithBacking([]float64{-0.5, 1}))))
+	w := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(2, 1), gorgonia.WithName("w"),
+		gorgonia.WithValue(tensor.New(tensor.WithShape(2, 1), tensor.WithBacking([]float64{-0.5, 1}))))
 
-	scores, err := gorgonia.Mul(x, w)
+	scores, err := gorgonia.Mul(x, w) // shape (8, 1): the ops take it as the vector of 8 scores
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -258,7 +258,7 @@ func TestNodeErrors(t *testing.T) {
 		{"two graphs", f64, vec(other, tensor.Float64, "far", 4), check.ErrNode},
 		{"int dtype", vec(g, tensor.Int, "ints", 4), vec(g, tensor.Int, "ints2", 4), check.ErrNode},
 		{"mixed dtypes", f64, vec(g, tensor.Float32, "f32", 4), check.ErrNode},
-		{"matrix", gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 1), gorgonia.WithName("m")), f64, check.ErrNode},
+		{"matrix", gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 2), gorgonia.WithName("m")), f64, check.ErrNode},
 		{"no shape", gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("noshape")), f64, check.ErrNode},
 		{"zero length", vec(g, tensor.Float64, "zero", 0), vec(g, tensor.Float64, "zero2", 0), check.ErrNode},
 		{"lengths", f64, vec(g, tensor.Float64, "short", 3), check.ErrLength},

@@ -41,8 +41,11 @@ type Overflower interface {
 	Overflow() error
 }
 
-// Apply returns the scalar node k(scores, labels). scores and labels must be vectors of one
-// dtype, float32 or float64, and of equal length where the lengths are known. The node is
+// Apply returns the scalar node k(scores, labels). scores and labels must be of one dtype,
+// float32 or float64, and each a vector of shape (n) or a one-column or one-row matrix of
+// shape (n, 1) or (1, n), as gorgonia.Mul(x, W) returns for an (n, d) x and a (d, 1) W; the
+// lengths n must be equal where they are known. The scores' gradient has the scores' shape.
+// The node is
 // differentiable with respect to scores (labels get no gradient) by gorgonia.Grad with a
 // TapeMachine and by a LispMachine. A value or gradient that does not fit the graph's dtype
 // makes the run fail (see [Overflower]).
@@ -59,7 +62,7 @@ func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	if err := CheckPair(k.Package(), scores, labels); err != nil {
 		return nil, err
 	}
-	n, err := gorgonia.ApplyOp(&forwardOp{k: k}, scores, labels)
+	n, err := gorgonia.ApplyOp(&forwardOp{k: k, dims: [2]int{scores.Dims(), labels.Dims()}}, scores, labels)
 	if err != nil {
 		return nil, check.Errorf(k.Package(), check.ErrNode, "%v", err)
 	}
@@ -68,9 +71,9 @@ func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 
 // CheckPair reports, with errors prefixed by pkg, why scores and labels cannot feed a loss
 // node. Every error wraps a sentinel of package check: [check.ErrNode] for a nil node, nodes
-// of two graphs, a dtype other than float32/float64, mismatched dtypes, a non-vector, or a
-// vector of unknown or zero length (such as gorgonia.NewVector without a shape); and
-// [check.ErrLength] for vectors of different lengths.
+// of two graphs, a dtype other than float32/float64, mismatched dtypes, a shape other than
+// (n), (n, 1) or (1, n), or a vector of unknown or zero length (such as gorgonia.NewVector
+// without a shape); and [check.ErrLength] for inputs of different lengths.
 func CheckPair(pkg string, scores, labels *gorgonia.Node) error {
 	if scores == nil || labels == nil {
 		return check.Errorf(pkg, check.ErrNode, "scores and labels nodes must not be nil")
@@ -99,13 +102,17 @@ func CheckPair(pkg string, scores, labels *gorgonia.Node) error {
 	return nil
 }
 
-// vectorLength returns the length of a vector node, or why the node is not a vector of known,
-// positive length. A node built without a shape reports Dims() = 1 but an empty shape.
+// vectorLength returns the length n of a node of shape (n), (n, 1) or (1, n), or why the node
+// is not one of known, positive length. A node built without a shape reports Dims() = 1 but
+// an empty shape.
 func vectorLength(n *gorgonia.Node) (int, error) {
 	s := n.Shape()
+	if n.Dims() == 2 && len(s) == 2 && (s[0] == 1 || s[1] == 1) {
+		s = tensor.Shape{s[0] * s[1]}
+	}
 	switch {
-	case n.Dims() != 1 || len(s) > 1:
-		return 0, fmt.Errorf("want a vector, got shape %v", s)
+	case n.Dims() > 2 || len(s) > 1:
+		return 0, fmt.Errorf("want a vector of shape (n), or a matrix of shape (n, 1) or (1, n), got shape %v", n.Shape())
 	case len(s) == 0:
 		return 0, fmt.Errorf("the vector has no shape; give it one, as with gorgonia.WithShape(n)")
 	case s[0] <= 0:
@@ -117,16 +124,18 @@ func vectorLength(n *gorgonia.Node) (int, error) {
 // errNoSymDiff is returned by the backward op: gradients of gradients are not provided.
 var errNoSymDiff = errors.New("opkit: the backward op of a loss is not differentiable")
 
-// vectorType and the bare scalar type variable follow Gorgonia's conventions: a scalar output
-// is typed as the element type itself.
-func types() (vec hm.Type, scalar hm.TypeVariable) {
+// types returns the types of the scores and labels, tensors of d[0] and d[1] dimensions (1 or
+// 2; 0 means 1), and the bare scalar type variable: following Gorgonia's conventions, a scalar
+// output is typed as the element type itself.
+func types(d [2]int) (scores, labels hm.Type, scalar hm.TypeVariable) {
 	a := hm.TypeVariable('a')
-	return gorgonia.TensorType{Dims: 1, Of: a}, a
+	return gorgonia.TensorType{Dims: max(d[0], 1), Of: a}, gorgonia.TensorType{Dims: max(d[1], 1), Of: a}, a
 }
 
 // forwardOp computes the kernel's scalar, and its gradient for the backward node.
 type forwardOp struct {
 	k    Kernel
+	dims [2]int // the dimensions of the scores and the labels: 1 for (n), 2 for (n, 1) or (1, n)
 	kept kept
 	lisp lastMachine
 }
@@ -214,8 +223,8 @@ func (op *forwardOp) gradient(scores, labels []float64) ([]float64, error) {
 func (op *forwardOp) Arity() int { return 2 }
 
 func (op *forwardOp) Type() hm.Type {
-	v, a := types()
-	return hm.NewFnType(v, v, a)
+	s, l, a := types(op.dims)
+	return hm.NewFnType(s, l, a)
 }
 
 func (op *forwardOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -268,7 +277,7 @@ func (op *forwardOp) CallsExtern() bool    { return false }
 func (op *forwardOp) OverwritesInput() int { return -1 }
 func (op *forwardOp) String() string       { return op.k.String() }
 func (op *forwardOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "opkit.forward:%s", op.k)
+	fmt.Fprintf(h, "opkit.forward%v:%s", op.dims, op.k)
 }
 func (op *forwardOp) Hashcode() uint32 { return hashOf(op) }
 
@@ -334,8 +343,8 @@ type backwardOp struct{ fwd *forwardOp }
 func (op *backwardOp) Arity() int { return 4 }
 
 func (op *backwardOp) Type() hm.Type {
-	v, a := types()
-	return hm.NewFnType(v, v, a, a, v)
+	s, l, a := types(op.fwd.dims)
+	return hm.NewFnType(s, l, a, a, s)
 }
 
 func (op *backwardOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -377,6 +386,11 @@ func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, overflow(op.fwd.k, "gradient", err)
 	}
+	if shape := inputs[0].Shape(); len(shape) == 2 { // (n, 1) or (1, n) scores
+		if err := out.Reshape(shape...); err != nil {
+			return nil, fmt.Errorf("%s: backward of %v: %w", op.fwd.k.Package(), op.fwd.k, err)
+		}
+	}
 	return out, nil
 }
 
@@ -385,7 +399,7 @@ func (op *backwardOp) CallsExtern() bool    { return false }
 func (op *backwardOp) OverwritesInput() int { return -1 }
 func (op *backwardOp) String() string       { return op.fwd.k.String() + "Grad" }
 func (op *backwardOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "opkit.backward:%s", op.fwd.k)
+	fmt.Fprintf(h, "opkit.backward%v:%s", op.fwd.dims, op.fwd.k)
 }
 func (op *backwardOp) Hashcode() uint32 { return hashOf(op) }
 

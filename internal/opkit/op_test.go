@@ -108,7 +108,7 @@ func TestCheckPair(t *testing.T) {
 	f64 := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(3), gorgonia.WithName("f64"))
 	f32 := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithShape(3), gorgonia.WithName("f32"))
 	short := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(2), gorgonia.WithName("short"))
-	mat := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(3, 1), gorgonia.WithName("mat"))
+	mat := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(3, 2), gorgonia.WithName("mat"))
 	ints := gorgonia.NewVector(g, tensor.Int, gorgonia.WithShape(3), gorgonia.WithName("ints"))
 	far := gorgonia.NewVector(other, tensor.Float64, gorgonia.WithShape(3), gorgonia.WithName("far"))
 	noShape := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("noshape"))
@@ -122,7 +122,7 @@ func TestCheckPair(t *testing.T) {
 		{"graphs", f64, far, check.ErrNode, "different graphs"},
 		{"dtypes", f64, f32, check.ErrNode, "labels must use the scores' dtype"},
 		{"ints", ints, ints, check.ErrNode, "want float32 or float64"},
-		{"matrix", mat, mat, check.ErrNode, "want a vector"},
+		{"matrix", mat, mat, check.ErrNode, "want a vector of shape (n), or a matrix of shape (n, 1) or (1, n), got shape (3, 2)"},
 		// A vector node made without a shape used to panic in the ops (index out of range).
 		{"no shape", noShape, f64, check.ErrNode, "has no shape"},
 		{"no shape labels", f64, noShape, check.ErrNode, "labels: the vector has no shape"},
