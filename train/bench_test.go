@@ -107,7 +107,7 @@ func BenchmarkStepMatMuls(b *testing.B) {
 		h[i] = max(v, 0)
 	}
 	bl.Dgemv(blas.NoTrans, rows, hid, 1, h, hid, w1, 1, 0, s, 1)
-	if _, err := (CrossEntropy{}).valueGrad(s, ds.Y[:rows], d); err != nil {
+	if _, err := (CrossEntropy{}).ValueGradInto(d, s, ds.Y[:rows]); err != nil {
 		b.Fatal(err)
 	}
 	dz := make([]float64, rows*hid)

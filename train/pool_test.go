@@ -38,13 +38,13 @@ type batchRecorder struct {
 	pos, neg []int
 }
 
-func (r *batchRecorder) valueGrad(scores, labels, grad []float64) (float64, error) {
+func (r *batchRecorder) ValueGradInto(grad, scores, labels []float64) (float64, error) {
 	var p int
 	for _, y := range labels {
 		p += int(y)
 	}
 	r.pos, r.neg = append(r.pos, p), append(r.neg, len(labels)-p)
-	return r.KDE.valueGrad(scores, labels, grad)
+	return r.KDE.ValueGradInto(grad, scores, labels)
 }
 
 // TestNegativePoolBatches: with Config.NegativePool every batch holds the pool's negatives

@@ -23,17 +23,16 @@ type step interface {
 }
 
 // newStep compiles the training step of m under loss for batches of batch rows. nn's own
-// networks trained on the package's losses take a direct step: an nn.Pass for the network
-// and the loss computed on slices, value and gradient at once, with the network's buffers and
-// the loss's gradient buffer allocated here (the KDE, pairwise and Weighted losses still
-// allocate a gradient slice of the batch's length inside every step). Any other model or loss is compiled into a Gorgonia graph differentiated by
-// gorgonia.Grad. Both update the parameters with the same optimiser.
+// networks trained on a [DirectLoss] take a direct step: an nn.Pass for the network and the
+// loss computed on slices, value and gradient at once, with the network's buffers and the
+// loss's gradient buffer allocated here. Any other model or loss is compiled into a Gorgonia
+// graph differentiated by gorgonia.Grad. Both update the parameters with the same optimiser.
 func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
 	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
 	if err != nil {
 		return nil, err
 	}
-	if dl, ok := loss.(directLoss); ok && dl.direct() {
+	if dl, ok := asDirect(loss); ok {
 		p, err := nn.NewPass(m, batch)
 		switch {
 		case err == nil:
@@ -45,19 +44,10 @@ func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
 	return newGraphStep(m, loss, batch, cols, opt)
 }
 
-// directLoss is a loss the direct step computes on float64 slices.
-type directLoss interface {
-	// direct reports whether valueGrad can compute this loss (a Weighted loss can when
-	// every term can).
-	direct() bool
-	// valueGrad returns the loss of scores with 0/1 labels and stores ∂L/∂scores in grad.
-	valueGrad(scores, labels, grad []float64) (float64, error)
-}
-
 // directStep is the step of an nn network through an nn.Pass.
 type directStep struct {
 	pass    *nn.Pass
-	loss    directLoss
+	loss    DirectLoss
 	opt     *optimizer
 	params  []*tensor.Dense
 	float32 bool      // the loss is rounded to float32 like a float32 graph's
@@ -65,7 +55,7 @@ type directStep struct {
 	dscores []float64 // ∂L/∂s
 }
 
-func newDirectStep(m nn.Model, p *nn.Pass, loss directLoss, opt *optimizer) *directStep {
+func newDirectStep(m nn.Model, p *nn.Pass, loss DirectLoss, opt *optimizer) *directStep {
 	return &directStep{
 		pass: p, loss: loss, opt: opt, params: paramTensors(m),
 		float32: m.Dtype() == tensor.Float32,
@@ -83,7 +73,7 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	for k, r := range idx {
 		st.labels[k] = ds.Y[r]
 	}
-	l, err := st.loss.valueGrad(st.pass.Forward(), st.labels, st.dscores)
+	l, err := st.loss.ValueGradInto(st.dscores, st.pass.Forward(), st.labels)
 	if err != nil {
 		return 0, err
 	}

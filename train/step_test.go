@@ -154,7 +154,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 // huge is a direct loss of value 1 whose gradient, 1e39 per score, is finite only in float64.
 type huge struct{ CrossEntropy }
 
-func (huge) valueGrad(_, _, grad []float64) (float64, error) {
+func (huge) ValueGradInto(grad, _, _ []float64) (float64, error) {
 	for i := range grad {
 		grad[i] = 1e39
 	}

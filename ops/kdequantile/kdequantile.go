@@ -142,17 +142,31 @@ func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 // bandwidths are held fixed at Result.V0 and Result.V1. It returns an error wrapping one of the
 // package's Err values for invalid input; it never panics.
 func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
-	p, err := newProblem(scores, labels, cfg)
+	grad := make([]float64, len(scores))
+	res, err := GradientInto(grad, scores, labels, cfg)
 	if err != nil {
 		return nil, Result{}, err
+	}
+	return grad, res, nil
+}
+
+// GradientInto is [Gradient] writing ∂L/∂f into grad, which must have the scores' length
+// (ErrLength otherwise), for callers that reuse one buffer across steps: every element of
+// grad is overwritten. grad is unspecified on error.
+func GradientInto(grad, scores, labels []float64, cfg Config) (Result, error) {
+	if len(grad) != len(scores) {
+		return Result{}, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
+	}
+	p, err := newProblem(scores, labels, cfg)
+	if err != nil {
+		return Result{}, err
 	}
 	defer p.release()
 	r := p.solve()
 	loss, slope := p.positives(r.tau, true)
-	grad := make([]float64, len(scores))
 	// L(f) is the solved form's loss at sign·f: its gradient is sign times the form's.
 	p.scatter(labels, grad, p.sign(), slope*p.weights(r), true)
-	return grad, p.result(r.tau, loss), nil
+	return p.result(r.tau, loss), nil
 }
 
 // thresholdGradient returns ∂τ/∂f_i and τ: the weights w_i on the negatives, zero on the

@@ -1,0 +1,18 @@
+package pairwise
+
+import "github.com/rocops/rocops/internal/check"
+
+// GradientInto is [Gradient] writing ∂L/∂f into grad, which must have the scores' length
+// (ErrLength otherwise), for callers that reuse one buffer across steps: every element of
+// grad is overwritten. grad is unspecified on error.
+func GradientInto(grad, scores, labels []float64, cfg Config) (float64, error) {
+	if len(grad) != len(scores) {
+		return 0, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
+	}
+	g, loss, err := Gradient(scores, labels, cfg)
+	if err != nil {
+		return 0, err
+	}
+	copy(grad, g)
+	return loss, nil
+}

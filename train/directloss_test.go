@@ -1,0 +1,178 @@
+package train
+
+import (
+	"context"
+	"io"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/nn"
+)
+
+// squaredError is a user's own loss, written only here: the mean squared error of the scores
+// against the 0/1 labels,
+//
+//	L = (1/n) Σ_i (s_i − y_i)²,   ∂L/∂s_i = 2·(s_i − y_i)/n,
+//
+// as a graph (Build) and on slices (ValueGradInto). It counts the calls of both, and records
+// the largest |s_i − y_i| it has seen.
+type squaredError struct{ *squaredErrorCounts }
+
+type squaredErrorCounts struct {
+	builds, calls int
+	maxResidual   float64
+}
+
+func (l squaredError) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	l.builds++
+	d, err := gorgonia.Sub(scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := gorgonia.Square(d)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Mean(sq)
+}
+
+func (l squaredError) ValueGradInto(grad, scores, labels []float64) (float64, error) {
+	l.calls++
+	n := float64(len(scores))
+	var sum float64
+	for i, s := range scores {
+		r := s - labels[i]
+		l.maxResidual = max(l.maxResidual, math.Abs(r))
+		sum += r * r
+		grad[i] = 2 * r / n
+	}
+	return sum / n, nil
+}
+
+func (squaredError) String() string { return "mse" }
+
+// graphOnly hides every method of its Loss but Build and String, so the trainer must build
+// a graph for it.
+type graphOnly struct{ Loss }
+
+// A loss of the user's own that implements DirectLoss trains through the direct step: its
+// ValueGradInto runs once per step and no graph is built. Trained through the graph instead
+// (the same loss behind graphOnly), it follows the same trajectory to float rounding.
+//
+// The tolerance is derived for the setting of the test: a float64 linear scorer s = x·w + c
+// trained by SGD with learning rate η on batches of b rows and d features. Each path
+// computes every gradient component (2/b) Σ_i r_i·x̃_ij (x̃_i = (x_i, 1), r_i = s_i − y_i)
+// with an error of at most 2·X·(γ_b·R + γ_{d+1}·X·W) (standard summation bounds, γ_k = k·ε),
+// X the largest |x̃_ij|, R the largest |r_i| and W the largest ‖(w, c)‖₁ seen. With
+// η·max_i ‖x̃_i‖² ≤ 1 (asserted) the SGD step on this quadratic is non-expansive, so the
+// paths' weights differ after S steps by at most S·η·2·(that bound), summed over the steps
+// (the optimiser's own arithmetic is the same code on both sides).
+func TestUserDirectLossTrainsDirectly(t *testing.T) {
+	const (
+		rows, in, batch, epochs = 200, 3, 32, 3
+		lr                      = 0.02
+	)
+	ds := blobs(t, rows, in, 0.3, 1.5, 5)
+	var xMax, normMax float64 = 1, 0 // X and max ‖x̃_i‖², the bias column included
+	for i := range ds.Rows {
+		sq := 1.0
+		for _, v := range ds.Row(i) {
+			xMax, sq = max(xMax, math.Abs(v)), sq+v*v
+		}
+		normMax = max(normMax, sq)
+	}
+	require.LessOrEqual(t, lr*normMax, 1.0, "the step must be non-expansive for the bound")
+
+	train := func(loss Loss) (*nn.Linear, *History, int, float64) {
+		m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 4})
+		require.NoError(t, err)
+		var steps int
+		var wMax float64
+		count := Hook{Name: "count", OnStep: func(StepInfo) error {
+			steps++
+			var w float64
+			for _, p := range m.Params() {
+				for _, v := range p.Value.Float64s() {
+					w += math.Abs(v)
+				}
+			}
+			wMax = max(wMax, w)
+			return nil
+		}}
+		tr, err := New(m, Config{Loss: loss, Optimizer: SGD, LearningRate: lr, Epochs: epochs,
+			BatchSize: batch, Seed: 9, Hooks: []Hook{count}, Progress: io.Discard})
+		require.NoError(t, err)
+		h, err := tr.Fit(context.Background(), ds, ds)
+		require.NoError(t, err)
+		return m, h, steps, wMax
+	}
+
+	direct := squaredError{&squaredErrorCounts{}}
+	mDirect, hDirect, steps, wMax := train(direct)
+	require.Equal(t, epochs*((rows+batch-1)/batch), steps)
+	require.Equal(t, steps, direct.calls, "one ValueGradInto per step")
+	require.Zero(t, direct.builds, "the direct step builds no graph")
+
+	graphed := squaredError{&squaredErrorCounts{}}
+	mGraph, hGraph, gSteps, gwMax := train(graphOnly{graphed})
+	require.Equal(t, steps, gSteps)
+	require.Equal(t, 1, graphed.builds, "one graph for the one phase")
+	require.Zero(t, graphed.calls)
+
+	eps := math.Nextafter(1, 2) - 1
+	r, w := max(direct.maxResidual, 1), max(wMax, gwMax)
+	perStep := 2 * xMax * (float64(batch)*eps*r + float64(in+1)*eps*xMax*w)
+	tolW := float64(steps) * lr * 2 * perStep
+	for k, p := range mDirect.Params() {
+		want := mGraph.Params()[k].Value.Float64s()
+		for j, got := range p.Value.Float64s() {
+			require.InDelta(t, want[j], got, tolW, "%s[%d]", p.Name, j)
+		}
+	}
+	// An epoch's loss is a mean of batch losses, each moved by at most 2·R·X·‖Δ(w, c)‖₁
+	// through the weights and γ_b·R² by its own rounding.
+	tolLoss := 2*r*xMax*float64(in+1)*tolW + 2*float64(batch)*eps*r*r
+	require.Len(t, hGraph.Epochs, len(hDirect.Epochs))
+	for k, e := range hDirect.Epochs {
+		require.InDelta(t, hGraph.Epochs[k].Loss, e.Loss, tolLoss, "epoch %d", e.Index)
+	}
+	t.Logf("%d steps; weights within %.2g, losses within %.2g", steps, tolW, tolLoss)
+}
+
+// A Weighted loss takes the direct step when every term is a DirectLoss, the user's own
+// among them, and the graph step when a term is not.
+func TestWeightedDirectWithUserLoss(t *testing.T) {
+	const batch, in = 16, 2
+	for _, c := range []struct {
+		name   string
+		loss   Loss
+		direct bool
+	}{
+		{"direct terms", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.5, Loss: squaredError{&squaredErrorCounts{}}}}, true},
+		{"nested", Weighted{{Weight: 1, Loss: Weighted{{Weight: 2, Loss: squaredError{&squaredErrorCounts{}}}}}}, true},
+		{"a graph term", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.5, Loss: graphOnly{squaredError{&squaredErrorCounts{}}}}}, false},
+		{"a NaN weight", Weighted{{Weight: math.NaN(), Loss: CrossEntropy{}}}, false},
+		{"user loss", squaredError{&squaredErrorCounts{}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1})
+			require.NoError(t, err)
+			st, err := newStep(m, c.loss, batch, in, Config{})
+			if !c.direct && err != nil { // a bad weight fails when the graph is built
+				require.ErrorContains(t, err, "bad term")
+				return
+			}
+			require.NoError(t, err)
+			defer st.close()
+			_, isDirect := st.(*directStep)
+			require.Equal(t, c.direct, isDirect)
+		})
+	}
+	// Called directly, a Weighted loss with a term that is not a DirectLoss is an error.
+	w := Weighted{{Weight: 1, Loss: graphOnly{CrossEntropy{}}}}
+	_, err := w.ValueGradInto(make([]float64, 2), []float64{0, 1}, []float64{0, 1})
+	require.ErrorContains(t, err, "not every term")
+}
