@@ -23,10 +23,10 @@
 // in cmd/roctrain; "kde-plain" is the loss alone): the plain loss gives no
 // gradient to positives far below its threshold and can starve or fall behind cross-entropy,
 // while the recipe starts from cross-entropy and cannot end below it on validation.
-// docs/results.md compares the three on real and synthetic tasks. ParseRecipe names the
-// recipes as cmd/roctrain's -losses spells them, with options such as "kde:pool=1024"
-// (Config.NegativePool: more negatives per batch, so that the KDE loss's threshold rests on
-// more of them).
+// docs/results.md compares the three on real and synthetic tasks. ParseRecipe reads the
+// names of the registry Recipes, as cmd/roctrain's -losses spells them, with options such as
+// "kde:pool=1024" (Config.NegativePool: more negatives per batch, so that the KDE loss's
+// threshold rests on more of them).
 //
 // After every epoch the model is scored on the validation data with Config.Metric (AUC,
 // PartialAUC, TPRAtFPR, or TNRAtTPR for the mirrored KDE loss). The weights of the best epoch of the main phase are kept and put

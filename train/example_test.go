@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"strings"
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
@@ -136,4 +137,25 @@ func ExampleParseRecipe() {
 	// ce+kde                 1×ce + 1×kde(alpha=0.05, v0=0, v1=0)
 	// ce+kde                 1×ce + 3×kde(alpha=0.05, v0=0, v1=0)
 	// true train: invalid configuration: recipe "kde": option "pool=0": want at least 1 negative
+}
+
+// Recipes is the registry of the names ParseRecipe reads, each with the options it takes.
+func ExampleRecipes() {
+	for _, r := range train.Recipes() {
+		usages := make([]string, len(r.Options))
+		for k, o := range r.Options {
+			usages[k] = o.Usage()
+		}
+		fmt.Println(strings.TrimSpace(r.Name + " " + strings.Join(usages, " ")))
+	}
+	// Output:
+	// ce
+	// kde tail widen=w pool=n lr=s batch=n pos=p
+	// kde-plain tail widen=w pool=n anneal
+	// ce+kde tail widen=w pool=n w=λ
+	// logistic
+	// exp
+	// square
+	// hinge
+	// sqhinge
 }

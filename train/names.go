@@ -11,153 +11,213 @@ import (
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
-// RecipeNames lists the names [ParseRecipe] accepts, before their options.
-var RecipeNames = []string{"ce", "kde", "kde-plain", "ce+kde", "logistic", "exp", "square", "hinge", "sqhinge"}
+// A RecipeName is one entry of the registry of recipe names, [Recipes]: a name as
+// cmd/roctrain's -losses, the results harness and docs/results.md spell it, the options it
+// takes after colons, and the recipes it stands for.
+type RecipeName struct {
+	Name    string         // such as "kde"
+	Help    string         // one line saying what it trains
+	Options []RecipeOption // the options it takes, in the order help lists them
+	// recipes returns the candidates the name stands for at the KDE loss's configuration
+	// point with the options o; the options are parsed and checked one by one already.
+	recipes func(point kdequantile.Config, o options) ([]Recipe, error)
+}
+
+// A RecipeOption is an option of a recipe name, written after a colon: "tail" or
+// "pool=1024".
+type RecipeOption struct {
+	Key     string // such as "pool"
+	Arg     string // the placeholder of its value in help, such as "n"; "" = it takes none
+	Help    string // one line saying what it sets
+	Example string // a valid value, such as "1024"; "" when it takes none
+	parse   func(string) (float64, error)
+}
+
+// Usage is the option as help writes it: "tail" or "pool=n".
+func (o RecipeOption) Usage() string {
+	if o.Arg == "" {
+		return o.Key
+	}
+	return o.Key + "=" + o.Arg
+}
+
+// The options, each defined once; the entries of recipes list those they take.
+var (
+	optTail  = RecipeOption{Key: "tail", Help: "the KDE loss's upper bound with a linear tail, which keeps a gradient for positives far below τ"}
+	optWiden = RecipeOption{Key: "widen", Arg: "w", Example: "2", parse: positive,
+		Help: "the KDE bandwidths w times those of the batch rule"}
+	optPool = RecipeOption{Key: "pool", Arg: "n", Example: "1024", parse: atLeast(1, "negative"),
+		Help: "n more negatives in every batch of the KDE loss (for kde: of its fine-tuning)"}
+	optAnneal = RecipeOption{Key: "anneal", Help: "bandwidths annealed over widths 4, 2 and 1 of the rule's, one phase each (not with widen)"}
+	optLR     = RecipeOption{Key: "lr", Arg: "s", Example: "0.3", parse: positive,
+		Help: "the fine-tuning at s times the first phase's learning rate (default 0.1)"}
+	optBatch = RecipeOption{Key: "batch", Arg: "n", Example: "1024", parse: atLeast(2, "rows"),
+		Help: "the fine-tuning in batches of n rows"}
+	optPos = RecipeOption{Key: "pos", Arg: "p", Example: "0.5", parse: fraction,
+		Help: "the fine-tuning with a share p of positives in every batch"}
+	optW = RecipeOption{Key: "w", Arg: "λ", Example: "1", parse: positive, Help: "one fixed weight λ instead of the choice on validation"}
+)
 
 // KDEWeights are the weights λ among which validation chooses for "ce+kde" without a "w"
 // option.
 var KDEWeights = []float64{0.1, 0.3, 1, 3}
 
-// ParseRecipe returns the recipes a name stands for, as cmd/roctrain's -losses and
-// docs/results.md spell them: one recipe, or for "ce+kde" without a fixed weight one per
-// weight in KDEWeights, among which the caller chooses on validation data as it chooses the
-// learning rate. point is the KDE loss's configuration (a kdequantile.Config with Alpha or
-// Recall set, and possibly its bandwidths, Tail or Widen, to which the options below add);
-// the other losses ignore it.
-//
-//   - "ce" is cross-entropy ([Plain]);
-//   - "kde" is [KDERecipe](point): cross-entropy, then KDE fine-tuning kept only when it
-//     helps;
-//   - "kde-plain" is the KDE loss alone, trained from the start;
-//   - "ce+kde" is cross-entropy plus λ times the KDE loss from the start ([Weighted]);
-//   - "logistic", "exp", "square", "hinge" and "sqhinge" are the pairwise surrogates over all
-//     pairs with margin 1.
-//
-// The KDE names take options, each after a colon, such as "kde:lr=0.3:pool=1024":
-//
-//   - tail: kdequantile.Config.Tail, the upper bound (all three);
-//   - widen=w: kdequantile.Config.Widen (all three);
-//   - anneal: the [Anneal] of the plain loss over widths 4, 2 and 1 ("kde-plain" only, not
-//     with widen);
-//   - pool=n: Config.NegativePool, n more negatives per batch of the KDE loss (all three; for
-//     "kde" the fine-tuning phase only, as FineTune.NegativePool);
-//   - lr=s, batch=n, pos=p: FineTune's LearningRateScale, BatchSize and PositiveFraction
-//     ("kde" only);
-//   - w=λ: the one weight λ of "ce+kde".
-//
-// A name or option it does not know is an [ErrConfig] error naming it.
+// recipes is the registry: each name, with its help, options and recipes, lives here once.
+var recipes = []RecipeName{
+	{Name: "ce", Help: "cross-entropy",
+		recipes: func(kdequantile.Config, options) ([]Recipe, error) {
+			return []Recipe{Plain{Loss: CrossEntropy{}}}, nil
+		}},
+	{Name: "kde", Help: "cross-entropy, then KDE fine-tuning at a tenth of the learning rate, kept only when it improves validation",
+		Options: []RecipeOption{optTail, optWiden, optPool, optLR, optBatch, optPos},
+		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
+			f := KDERecipe(o.point(point))
+			f.LearningRateScale, f.BatchSize, f.PositiveFraction = o["lr"], int(o["batch"]), o["pos"]
+			f.NegativePool = int(o["pool"])
+			return []Recipe{f}, nil
+		}},
+	{Name: "kde-plain", Help: "the KDE loss alone, trained from the start",
+		Options: []RecipeOption{optTail, optWiden, optPool, optAnneal},
+		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
+			pool := int(o["pool"])
+			if _, anneal := o["anneal"]; anneal {
+				if _, widen := o["widen"]; widen {
+					return nil, fmt.Errorf("anneal sets the widths itself; leave out widen")
+				}
+				return []Recipe{Anneal{Point: o.point(point), NegativePool: pool}}, nil
+			}
+			return []Recipe{Plain{Loss: KDE{Config: o.point(point)}, NegativePool: pool}}, nil
+		}},
+	{Name: "ce+kde", Help: fmt.Sprintf("cross-entropy plus λ times the KDE loss from the start, λ ∈ %s chosen on validation like the learning rate", weightSet()),
+		Options: []RecipeOption{optTail, optWiden, optPool, optW},
+		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
+			weights := KDEWeights
+			if w, ok := o["w"]; ok {
+				weights = []float64{w}
+			}
+			kde := KDE{Config: o.point(point)}
+			rs := make([]Recipe, len(weights))
+			for k, w := range weights {
+				rs[k] = Plain{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: w, Loss: kde}}, NegativePool: int(o["pool"])}
+			}
+			return rs, nil
+		}},
+	pairwiseName(pairwise.Logistic, "the pairwise logistic surrogate log(1 + e^(−x))"),
+	pairwiseName(pairwise.Exponential, "the pairwise exponential surrogate e^(−x)"),
+	pairwiseName(pairwise.Square, "the pairwise square surrogate (1 − x)²"),
+	pairwiseName(pairwise.Hinge, "the pairwise hinge surrogate (1 − x)₊"),
+	pairwiseName(pairwise.SquaredHinge, "the pairwise squared hinge surrogate (1 − x)₊²"),
+}
+
+// pairwiseName is the entry of a pairwise surrogate over all pairs with margin 1, named as
+// pairwise.ParseSurrogate reads it.
+func pairwiseName(s pairwise.Surrogate, help string) RecipeName {
+	return RecipeName{Name: s.String(), Help: help + " over all pairs, x = f_pos − f_neg",
+		recipes: func(kdequantile.Config, options) ([]Recipe, error) {
+			return []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: s}}}}, nil
+		}}
+}
+
+// Recipes returns the registry of recipe names, in the order help lists them: what
+// [ParseRecipe] reads, cmd/roctrain's -losses help lists and the README names.
+func Recipes() []RecipeName { return slices.Clone(recipes) }
+
+// RecipeNames lists the names [ParseRecipe] accepts, before their options: the names of
+// [Recipes].
+var RecipeNames = func() []string {
+	names := make([]string, len(recipes))
+	for k, r := range recipes {
+		names[k] = r.Name
+	}
+	return names
+}()
+
+// weightSet writes KDEWeights as the set {0.1, 0.3, 1, 3}.
+func weightSet() string {
+	parts := make([]string, len(KDEWeights))
+	for k, w := range KDEWeights {
+		parts[k] = strconv.FormatFloat(w, 'g', -1, 64)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// ParseRecipe returns the recipes a name of [Recipes] stands for, such as "kde:lr=0.3:pool=1024"
+// (a name, then options after colons): one recipe, or for "ce+kde" without a fixed weight one
+// per weight in KDEWeights, among which the caller chooses on validation data as it chooses
+// the learning rate. point is the KDE loss's configuration (a kdequantile.Config with Alpha or
+// Recall set, and possibly its bandwidths, Tail or Widen, to which the options add); the
+// other losses ignore it. A name or option it does not know, an option given twice or a bad
+// value is an [ErrConfig] error naming it.
 func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
 	base, opts, hasOpts := strings.Cut(name, ":")
-	if !slices.Contains(RecipeNames, base) {
+	k := slices.IndexFunc(recipes, func(r RecipeName) bool { return r.Name == base })
+	if k < 0 {
 		return nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
 	}
-	var o recipeOptions
+	entry := recipes[k]
+	o := options{}
 	if hasOpts {
 		var err error
-		if o, err = parseOptions(base, opts); err != nil {
+		if o, err = entry.parseOptions(opts); err != nil {
 			return nil, err
 		}
 	}
-	point.Tail = point.Tail || o.tail
-	if o.widen != 0 {
-		point.Widen = o.widen
-	}
-	kde := KDE{Config: point}
-	switch base {
-	case "ce":
-		return []Recipe{Plain{Loss: CrossEntropy{}}}, nil
-	case "kde":
-		f := KDERecipe(point)
-		f.LearningRateScale, f.BatchSize, f.PositiveFraction, f.NegativePool = o.lr, o.batch, o.pos, o.pool
-		return []Recipe{f}, nil
-	case "kde-plain":
-		if o.anneal {
-			return []Recipe{Anneal{Point: point, NegativePool: o.pool}}, nil
-		}
-		return []Recipe{Plain{Loss: kde, NegativePool: o.pool}}, nil
-	case "ce+kde":
-		weights := KDEWeights
-		if o.w != 0 {
-			weights = []float64{o.w}
-		}
-		rs := make([]Recipe, len(weights))
-		for k, w := range weights {
-			rs[k] = Plain{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: w, Loss: kde}}, NegativePool: o.pool}
-		}
-		return rs, nil
-	}
-	s, err := pairwise.ParseSurrogate(base)
+	rs, err := entry.recipes(point, o)
 	if err != nil {
-		// Not reached while RecipeNames lists only pairwise's surrogates (TestParseRecipe).
 		return nil, configError("recipe %q: %v", name, err)
 	}
-	return []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: s}}}}, nil
+	return rs, nil
 }
 
-// recipeOptions are the options of a KDE recipe name; zero values are the defaults.
-type recipeOptions struct {
-	tail, anneal      bool
-	widen, lr, pos, w float64
-	batch, pool       int
+// options are the parsed options of a recipe name by key: the value, 1 for an option
+// without one.
+type options map[string]float64
+
+// point adds the KDE options tail and widen to the configuration point.
+func (o options) point(point kdequantile.Config) kdequantile.Config {
+	_, tail := o["tail"]
+	point.Tail = point.Tail || tail
+	if w, ok := o["widen"]; ok {
+		point.Widen = w
+	}
+	return point
 }
 
-// parseOptions reads the colon-separated options of a recipe name with base name base.
-func parseOptions(base, opts string) (recipeOptions, error) {
-	var o recipeOptions
-	allowed := map[string][]string{
-		"kde":       {"tail", "widen", "pool", "lr", "batch", "pos"},
-		"kde-plain": {"tail", "widen", "pool", "anneal"},
-		"ce+kde":    {"tail", "widen", "pool", "w"},
-	}[base]
-	seen := map[string]bool{}
-	for _, opt := range strings.Split(opts, ":") {
-		key, val, hasVal := strings.Cut(opt, "=")
-		flag := key == "tail" || key == "anneal" // the options without a value
+// parseOptions reads the colon-separated options of a name of entry.
+func (entry RecipeName) parseOptions(opts string) (options, error) {
+	base := entry.Name
+	keys := make([]string, len(entry.Options))
+	for k, opt := range entry.Options {
+		keys[k] = opt.Key
+	}
+	o := options{}
+	for _, given := range strings.Split(opts, ":") {
+		key, val, hasVal := strings.Cut(given, "=")
+		k := slices.Index(keys, key)
 		switch {
-		case allowed == nil:
-			return o, configError("recipe %q takes no options, got %q", base, opt)
-		case !slices.Contains(allowed, key):
-			return o, configError("recipe %q: unknown option %q (want %s)", base, opt, strings.Join(allowed, ", "))
-		case seen[key]:
-			return o, configError("recipe %q: option %q given twice", base, key)
-		case flag && hasVal:
-			return o, configError("recipe %q: option %s takes no value, got %q", base, key, opt)
-		case !flag && !hasVal:
-			return o, configError("recipe %q: option %q needs a value (%s=…)", base, key, key)
+		case len(keys) == 0:
+			return nil, configError("recipe %q takes no options, got %q", base, given)
+		case k < 0:
+			return nil, configError("recipe %q: unknown option %q (want %s)", base, given, strings.Join(keys, ", "))
 		}
-		seen[key] = true
-		var err error
-		switch key {
-		case "tail":
-			o.tail = true
-		case "anneal":
-			if o.anneal = true; seen["widen"] {
-				err = fmt.Errorf("anneal sets the widths itself; leave out widen")
-			}
-		case "widen":
-			if o.widen, err = positive(val); err == nil && seen["anneal"] {
-				err = fmt.Errorf("anneal sets the widths itself; leave out widen")
-			}
-		case "lr":
-			o.lr, err = positive(val)
-		case "w":
-			o.w, err = positive(val)
-		case "pos":
-			if o.pos, err = positive(val); err == nil && o.pos >= 1 {
-				err = fmt.Errorf("want a fraction below 1")
-			}
-		case "batch":
-			if o.batch, err = strconv.Atoi(val); err == nil && o.batch < 2 {
-				err = fmt.Errorf("want at least 2 rows")
-			}
-		case "pool":
-			if o.pool, err = strconv.Atoi(val); err == nil && o.pool < 1 {
-				err = fmt.Errorf("want at least 1 negative")
-			}
+		_, seen := o[key]
+		opt := entry.Options[k]
+		switch {
+		case seen:
+			return nil, configError("recipe %q: option %q given twice", base, key)
+		case opt.parse == nil && hasVal:
+			return nil, configError("recipe %q: option %s takes no value, got %q", base, key, given)
+		case opt.parse != nil && !hasVal:
+			return nil, configError("recipe %q: option %q needs a value (%s=…)", base, key, key)
+		case opt.parse == nil:
+			o[key] = 1
+			continue
 		}
+		v, err := opt.parse(val)
 		if err != nil {
-			return o, configError("recipe %q: option %q: %v", base, opt, err)
+			return nil, configError("recipe %q: option %q: %v", base, given, err)
 		}
+		o[key] = v
 	}
 	return o, nil
 }
@@ -172,4 +232,24 @@ func positive(s string) (float64, error) {
 		return 0, fmt.Errorf("want a finite number above 0, got %v", v)
 	}
 	return v, nil
+}
+
+// fraction parses a number in (0, 1).
+func fraction(s string) (float64, error) {
+	v, err := positive(s)
+	if err == nil && v >= 1 {
+		err = fmt.Errorf("want a fraction below 1")
+	}
+	return v, err
+}
+
+// atLeast returns the parser of an integer of at least lo, counting what.
+func atLeast(lo int, what string) func(string) (float64, error) {
+	return func(s string) (float64, error) {
+		n, err := strconv.Atoi(s)
+		if err == nil && n < lo {
+			err = fmt.Errorf("want at least %d %s", lo, what)
+		}
+		return float64(n), err
+	}
 }

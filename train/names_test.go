@@ -1,6 +1,10 @@
 package train
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -93,4 +97,53 @@ func TestParseRecipeErrors(t *testing.T) {
 			require.ErrorContains(t, err, c.says)
 		})
 	}
+}
+
+// The README's list of -losses names is the registry's, in its order, and every λ set that
+// the README and docs/ write for "ce+kde" is KDEWeights.
+func TestRecipeNamesInDocs(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	require.NoError(t, err)
+	lists := regexp.MustCompile("`-losses ([a-z+,-]+)`").FindAllStringSubmatch(string(readme), -1)
+	require.Len(t, lists, 1, "the README lists the names once")
+	require.Equal(t, RecipeNames, strings.Split(lists[0][1], ","))
+
+	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	require.NoError(t, err)
+	sets := 0
+	for _, f := range append(files, filepath.Join("..", "README.md")) {
+		text, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range regexp.MustCompile(`λ ∈ (\{[^}]*\})`).FindAllStringSubmatch(string(text), -1) {
+			require.Equal(t, weightSet(), m[1], f)
+			sets++
+		}
+	}
+	require.Positive(t, sets)
+}
+
+// The registry's entries: distinct names, each option of an entry at most once, every option
+// with a help line and, when it takes a value, an example value it accepts.
+func TestRecipesRegistry(t *testing.T) {
+	require.Len(t, Recipes(), len(RecipeNames))
+	seen := map[string]bool{}
+	for _, r := range Recipes() {
+		require.False(t, seen[r.Name], r.Name)
+		seen[r.Name] = true
+		require.NotEmpty(t, r.Help, r.Name)
+		keys := map[string]bool{}
+		for _, o := range r.Options {
+			require.False(t, keys[o.Key], "%s:%s", r.Name, o.Key)
+			keys[o.Key] = true
+			require.NotEmpty(t, o.Help, o.Key)
+			require.Equal(t, o.Arg == "", o.Example == "", o.Key)
+			name := r.Name + ":" + o.Key
+			if o.Example != "" {
+				name += "=" + o.Example
+			}
+			_, err := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
+			require.NoError(t, err, name)
+		}
+	}
+	require.Equal(t, "{0.1, 0.3, 1, 3}", weightSet()) // KDEWeights as written
 }

@@ -62,7 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.label, "label", "", "label column; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
-	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", "comma-separated runs: "+strings.Join(train.RecipeNames, ", ")+`; "kde" is cross-entropy then KDE fine-tuning, "kde-plain" the KDE loss alone, "ce+kde" cross-entropy plus λ·KDE with λ chosen on validation; the KDE runs take options after colons (kde:lr=0.3:pool=1024, kde-plain:tail, ce+kde:w=1; see train.ParseRecipe); a "+wu" suffix adds a cross-entropy warm-up`)
+	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", lossesUsage())
 	fs.IntVar(&opt.warmup, "warmup", 10, `cross-entropy warm-up epochs of the "+wu" runs`)
 	fs.IntVar(&opt.epochs, "epochs", 60, "epochs of each run's loss")
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated; "" for a linear scorer`)

@@ -13,40 +13,8 @@
 //
 //	roctrain [flags]
 //
-// Flags:
-//
-//	-data file.csv   training data (header row, numeric features, 0/1 label); default: the embedded WDBC data
-//	-label name      label column; default: the last column
-//	-alpha a         target false-positive rate, 0 < a < 1 (default 0.1)
-//	-recall r        target true-positive rate, 0 < r < 1: the KDE runs train the mirrored loss
-//	                 (the false-positive rate at recall r), every run is selected on validation
-//	                 TNR@TPR=r, and the tables add test FPR@TPR=r (default 0: off)
-//	-losses list     comma-separated runs: ce, kde, kde-plain, ce+kde, logistic, exp, square,
-//	                 hinge, sqhinge; "kde" is the KDE recipe (cross-entropy, then KDE fine-tuning
-//	                 at a tenth of the learning rate, kept only when it improves validation; see
-//	                 train.KDERecipe), "kde-plain" the KDE loss alone, "ce+kde" cross-entropy plus
-//	                 λ·KDE with λ in {0.1, 0.3, 1, 3} chosen on validation like the learning rate
-//	                 (the JSON's chosen_recipe names it). The KDE runs take options after
-//	                 colons: tail, widen=w, pool=n (n more negatives per KDE batch), for kde
-//	                 also lr=s, batch=n and pos=p of its fine-tuning phase, for ce+kde a fixed
-//	                 w=λ; for example kde:pool=1024 or kde-plain:tail (train.ParseRecipe). A
-//	                 "+wu" suffix runs a plain loss after -warmup epochs of cross-entropy
-//	                 (default "ce,kde,sqhinge,sqhinge+wu")
-//	-warmup n        cross-entropy warm-up epochs of the "+wu" runs (default 10)
-//	-epochs n        epochs of each run's loss (default 60)
-//	-hidden list     hidden layer sizes of the MLP, "" for a linear scorer (default "64")
-//	-lr list         learning rates tried per run; validation picks one (default "0.001,0.003,0.01")
-//	-batch n         rows per step (default 128)
-//	-seed n          seed of the split, the initialisation and the batches (default 1)
-//	-seeds n         repeat everything with seeds -seed, -seed+1, …, -seed+n−1 (default 1)
-//	-boot n          bootstrap resamples of the pAUC and TPR intervals; 0 for none (default 1000)
-//	-plot path       PNG of the ROC curves, "" for none (default "roc.png")
-//	-out dir         save each run's best model to dir/<run>.params (dir/<run>.seed<s>.params with -seeds;
-//	                 <run> is the -losses name with ":" and "=" as "_", such as kde_pool_1024)
-//	-json            print one JSON object with the results, and nothing else, on stdout
-//	-predict m       classify the rows of -data with model m saved by -out instead of training
-//	-diagnose        record the corrective-power diagnostics of every epoch (docs/diagnostics.md)
-//	                 and draw them into <plot>-diagnostics.png beside the -plot file
+// The flags and their defaults are listed by roctrain -h; -losses lists there every loss
+// name with its options, from train's registry (train.Recipes).
 //
 // Every run starts from the same initial weights, sees the same batches and is tuned the
 // same way: each learning rate in -lr is trained and the epoch and learning rate with the
