@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rocops/rocops/internal/compensated"
 )
 
 // A Standardizer rescales each feature to zero mean and unit variance on the data it was
@@ -65,26 +67,17 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 		_, exp[j] = math.Frexp(max(math.Abs(lo[j]), math.Abs(hi[j])))
 		scale[j] = newScaler(-exp[j])
 	}
-	sum, comp := make([]float64, cols), make([]float64, cols) // Neumaier: Σu = sum + comp
+	sum := make([]compensated.Sum, cols) // Σu
 	for i := range train.Rows {
 		for j, v := range train.Row(i) {
-			u := scale[j].apply(v)
-			t := sum[j] + u
-			if math.Abs(sum[j]) >= math.Abs(u) {
-				comp[j] += (sum[j] - t) + u
-			} else {
-				comp[j] += (u - t) + sum[j]
-			}
-			sum[j] = t
+			sum[j].Add(scale[j].apply(v))
 		}
 	}
 	mean := make([]float64, cols)
 	for j := range mean {
-		mean[j] = (sum[j] + comp[j]) / n
+		mean[j] = sum[j].Value() / n
 	}
-	sd, ss := sum, comp // reused: Σd and Σd²
-	clear(sd)
-	clear(ss)
+	sd, ss := make([]float64, cols), make([]float64, cols) // Σd and Σd²
 	for i := range train.Rows {
 		for j, v := range train.Row(i) {
 			d := scale[j].apply(v) - mean[j]

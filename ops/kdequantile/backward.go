@@ -1,6 +1,10 @@
 package kdequantile
 
-import "math"
+import (
+	"math"
+
+	"github.com/rocops/rocops/internal/compensated"
+)
 
 // blockSums are one block's sums in a pass over one class.
 type blockSums struct{ a, b float64 }
@@ -69,11 +73,11 @@ func (p *problem) weights(r root) float64 {
 		}
 		sums[b].a = sum
 	})
-	var total neumaier
+	var total compensated.Sum
 	for _, s := range sums {
-		total.add(s.a)
+		total.Add(s.a)
 	}
-	return 1 / total.value()
+	return 1 / total.Value()
 }
 
 // positives returns L = F̂_1(τ) and dF̂_1/dτ = (v1/|B1|)·Σσ′(τ − f_j); with grad it also
@@ -111,12 +115,12 @@ func (p *problem) positives(tau float64, grad bool) (loss, slope float64) {
 		}
 		sums[b] = s
 	})
-	var l, d neumaier
+	var l, d compensated.Sum
 	for _, s := range sums {
-		l.add(s.a)
-		d.add(s.b)
+		l.Add(s.a)
+		d.Add(s.b)
 	}
-	return l.value() / n1, d.value() / n1 * v1
+	return l.Value() / n1, d.Value() / n1 * v1
 }
 
 // scatter writes the per-class results back in input order, times factor: negFactor times

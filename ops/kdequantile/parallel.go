@@ -1,15 +1,15 @@
 package kdequantile
 
 import (
-	"math"
 	"runtime"
 
 	"github.com/rocops/rocops/internal/parallel"
 )
 
 // blockSize is the number of elements per block of a pass. Every pass reduces per block and
-// then adds the block results in block order, so results do not depend on how many
-// goroutines ran or how they were scheduled.
+// then adds the block results in block order, in a compensated sum (internal/compensated) so
+// that their rounding errors do not grow with the number of blocks; results do not depend on
+// how many goroutines ran or how they were scheduled.
 const blockSize = 2048
 
 // parallelMin is the smallest number of elements whose pass is spread over several
@@ -31,19 +31,3 @@ func forBlocks(n int, fn func(b, lo, hi int)) {
 		fn(b, lo, min(lo+blockSize, n))
 	})
 }
-
-// neumaier is a compensated (Kahan–Babuška–Neumaier) sum; it combines the per-block sums of
-// a pass so that their rounding errors do not grow with the number of blocks.
-type neumaier struct{ sum, comp float64 }
-
-func (s *neumaier) add(x float64) {
-	t := s.sum + x
-	if math.Abs(s.sum) >= math.Abs(x) {
-		s.comp += (s.sum - t) + x
-	} else {
-		s.comp += (x - t) + s.sum
-	}
-	s.sum = t
-}
-
-func (s *neumaier) value() float64 { return s.sum + s.comp }

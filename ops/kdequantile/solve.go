@@ -3,6 +3,7 @@ package kdequantile
 import (
 	"math"
 
+	"github.com/rocops/rocops/internal/compensated"
 	"github.com/rocops/rocops/internal/floats"
 )
 
@@ -158,15 +159,15 @@ func (p *problem) evalPhi(tau, u float64, rescale bool) phiValue {
 		scale = min(scale, s.scale)
 	}
 	var above int
-	var tBelow, tAbove neumaier
+	var tBelow, tAbove compensated.Sum
 	for _, s := range sums {
 		above += s.above
 		if math.IsInf(s.scale, 1) {
 			continue // no negatives, or every |z| of the block overflowed: nothing to add
 		}
 		c := math.Exp(scale - s.scale) // from e^{s_b} to e^s
-		tBelow.add(c * s.tBelow)
-		tAbove.add(c * s.tAbove)
+		tBelow.Add(c * s.tBelow)
+		tAbove.Add(c * s.tAbove)
 		v.d1 += c * s.d1
 		v.d2 += c * s.d2
 		v.d3 += c * s.d3
@@ -176,7 +177,7 @@ func (p *problem) evalPhi(tau, u float64, rescale bool) phiValue {
 	if c0 != 0 {
 		c0 *= math.Exp(scale)
 	}
-	tb, ta := tBelow.value(), tAbove.value()
+	tb, ta := tBelow.Value(), tAbove.Value()
 	v.phi = (c0 - tb) + ta
 	v.tol = 4 * epsilon * (math.Abs(c0) + tb + ta)
 	if math.IsInf(c0, 0) {
