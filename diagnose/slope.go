@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -108,26 +110,18 @@ func batchMeanVariance(nPos, nNeg int, h func(i, j int) float64, b, reps int, rn
 	return v, nil
 }
 
-// fitLine returns the least-squares slope of ys on xs and its standard error.
+// fitLine returns the least-squares slope β of ys on xs (gonum's stat.LinearRegression) and
+// its standard error, sqrt(RSS/(K − 2) / Σ_k (x_k − x̄)²) for K points, with the residuals
+// taken about the means, e_k = (y_k − ȳ) − β·(x_k − x̄), so that they do not cancel against
+// the intercept.
 func fitLine(xs, ys []float64) (slope, stderr float64) {
-	n := float64(len(xs))
-	var mx, my float64
-	for k := range xs {
-		mx += xs[k]
-		my += ys[k]
-	}
-	mx /= n
-	my /= n
-	var sxx, sxy float64
-	for k := range xs {
-		sxx += (xs[k] - mx) * (xs[k] - mx)
-		sxy += (xs[k] - mx) * (ys[k] - my)
-	}
-	slope = sxy / sxx
+	_, slope = stat.LinearRegression(xs, ys, nil, false)
+	mx, my := stat.Mean(xs, nil), stat.Mean(ys, nil)
 	var rss float64
-	for k := range xs {
-		e := ys[k] - my - slope*(xs[k]-mx)
+	for k, x := range xs {
+		e := (ys[k] - my) - slope*(x-mx)
 		rss += e * e
 	}
-	return slope, math.Sqrt(rss / (n - 2) / sxx)
+	n := float64(len(xs))
+	return slope, math.Sqrt(rss / (n - 2) / (stat.Variance(xs, nil) * (n - 1)))
 }

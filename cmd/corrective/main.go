@@ -55,6 +55,8 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
@@ -468,24 +470,11 @@ func measureCheckpoint(m nn.Model, sp *split, cfg pairwise.Config, epoch int) (c
 	for _, b := range diagnose.DefaultSizes {
 		xs, ys = append(xs, math.Log(float64(b))), append(ys, math.Log(split.BatchVariance(b, b)))
 	}
+	_, splitSlope := stat.LinearRegression(xs, ys, nil, false)
 	return checkpoint{
 		Epoch: epoch, SevereMass: severe, Drift: split.Mean,
 		DriftZ:     split.Mean / math.Sqrt(split.BatchVariance(16, 16)),
-		FirstOrder: split.FirstOrderShare(16, 16), SplitSlope: lsSlope(xs, ys),
+		FirstOrder: split.FirstOrderShare(16, 16), SplitSlope: splitSlope,
 		Slope: slope, SlopeStderr: se,
 	}, nil
-}
-
-func lsSlope(xs, ys []float64) float64 {
-	var mx, my float64
-	for k := range xs {
-		mx += xs[k] / float64(len(xs))
-		my += ys[k] / float64(len(xs))
-	}
-	var sxx, sxy float64
-	for k := range xs {
-		sxx += (xs[k] - mx) * (xs[k] - mx)
-		sxy += (xs[k] - mx) * (ys[k] - my)
-	}
-	return sxy / sxx
 }
