@@ -13,11 +13,9 @@ import (
 
 // KDERecipe is the default way to train for an operating point with the KDE loss: a
 // [FineTune] of cross-entropy by KDE{point} at a tenth of the learning rate, with the same
-// batches. It is what "kde" means in cmd/roctrain; docs/results.md
-// compares it with cross-entropy and with the plain KDE loss on real and synthetic tasks.
-//
-// On validation data it is never worse than its cross-entropy phase. docs/results.md
-// reports where it wins on test data and where the plain loss does better or worse.
+// batches, so that on validation data it is never worse than its cross-entropy phase. It is
+// what "kde" means in cmd/roctrain; docs/results.md compares it with cross-entropy and with
+// the plain KDE loss.
 func KDERecipe(point kdequantile.Config) FineTune {
 	return FineTune{Loss: KDE{Config: point}}
 }
@@ -94,8 +92,7 @@ func recipeConfig(cfg Config) error {
 // positives near the operating region at a sensible scale; the KDE loss then adjusts the
 // ranking where it is measured. A batch of b rows holds about α·b negatives above τ, so at
 // α = 0.05 a batch of 128 sets τ from about six negatives; BatchSize, PositiveFraction and
-// NegativePool change the second phase's batches (docs/results.md: none of them improved on
-// the default, which keeps the first phase's, on the tasks measured there).
+// NegativePool change the second phase's batches (docs/results.md measures each).
 type FineTune struct {
 	// Loss is the second phase's loss; it must be set.
 	Loss Loss
@@ -259,8 +256,7 @@ func (h *History) bestMetric() float64 {
 // the phase whose best epoch scored highest on validation, and the History lists every
 // phase's epochs as Main epochs, indexed consecutively. Wide kernels reach positives far
 // below τ, which the rule's bandwidths leave without a gradient, so the first phases move
-// them into reach and the last one sharpens the estimate (docs/results.md: on the panel this
-// made the plain loss more erratic, not less).
+// them into reach and the last one sharpens the estimate (docs/results.md measures it).
 type Anneal struct {
 	// Point is the KDE loss's operating point; its Widen must be 0, since the phases set it.
 	Point kdequantile.Config

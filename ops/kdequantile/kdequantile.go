@@ -42,68 +42,36 @@ var (
 	ErrRange = errors.New("kdequantile: threshold or gradient overflows its float type")
 )
 
-// Config sets the operating point and the kernels.
+// Config sets the operating point and the kernels; docs/kde-quantile.md derives each case.
 //
-// The operating point is the user's decision and has no default: set exactly one of Alpha
-// and Recall ([ErrOperatingPoint] otherwise, so the zero Config is rejected).
+// The operating point has no default: set exactly one of Alpha and Recall
+// ([ErrOperatingPoint] otherwise, so the zero Config is rejected). Alpha = α in (0, 1)
+// ([ErrAlpha]) is the loss of the package documentation: τ where the smoothed false-positive
+// rate equals α, L the smoothed false-negative rate there. Recall = r in (0, 1) ([ErrRecall])
+// is the mirrored loss, for a fixed sensitivity: τ where the smoothed true-positive rate
+// equals r, L the smoothed false-positive rate there,
 //
-// Alpha is the target false-positive rate α, in (0, 1) ([ErrAlpha] otherwise): τ is the
-// threshold where the smoothed false-positive rate equals α and L is the smoothed
-// false-negative rate there.
+//	(1/|B1|) Σ_{i∈B1} σ(f_i − τ; v1) = r,   L = (1/|B0|) Σ_{j∈B0} σ(f_j − τ; v0),
 //
-// Recall is the target true-positive rate r of the mirrored loss, for users who fix the
-// sensitivity and minimise false alarms, in (0, 1) ([ErrRecall] otherwise): τ is the
-// threshold where the smoothed true-positive rate equals r and L is the smoothed
-// false-positive rate there,
+// computed as the Alpha loss of the mirrored batch (−f, 1 − y) at α = 1 − r, with τ and the
+// gradient mapped back to the scores given.
 //
-//	τ  = the root of  (1/|B1|) Σ_{i∈B1} σ(f_i − τ; v1) = r
-//	L  = (1/|B0|) Σ_{j∈B0} σ(f_j − τ; v0).
-//
-// It is the Alpha loss of the mirrored batch (−f, 1 − y) at α = 1 − r, and is computed as
-// exactly that: the same solver and backward pass, with the signs mapped back, so τ is on the
-// scale of the scores given and the gradient is with respect to the scores given:
-//
-//	∂L/∂f_j = σ′(f_j − τ; v0)/|B0|     for j ∈ B0
-//	∂L/∂f_i = (dL/dτ)·w_i             for i ∈ B1, dL/dτ = −(1/|B0|) Σ_{j∈B0} σ′(f_j − τ; v0)
-//
-// with w_i = ∂τ/∂f_i the softmax weights of the package documentation taken over the positives
-// (z_i = v1·(f_i − τ)); they sum to one, so the classes' gradients again cancel.
-//
-// Tail makes the loss an upper bound whose gradient does not vanish for positives far below τ
-// (with Recall: for negatives far above τ), in the spirit of the hinge bounds of Eban et al.,
-// "Scalable Learning of Non-Decomposable Objectives" (AISTATS 2017). σ(u; v) is concave for
-// u > 0, so its tangent at 0 lies above it there, and
-//
-//	ψ(u) = σ(u; v1)          for u ≤ 0
-//	ψ(u) = 1/2 + v1·u/4      for u > 0,     L = (1/|B1|) Σ_{i∈B1} ψ(τ − f_i)
-//
-// is continuously differentiable, at least F̂_1(τ), and charges a positive in proportion to
-// its distance below τ: ∂L/∂f_i = −v1/(4|B1|) for every positive below τ. L is then no longer
-// a rate (it can exceed 1). τ, its weights and the gradient balance are unchanged (L still
-// depends on τ − f_i only). The plain loss gives hopeless positives no gradient, which makes
-// it robust to positives a model cannot rank and lets it starve when most positives start
-// below τ; the tail trades the first for the second.
+// Tail charges every positive below τ (with Recall: every negative above it) the tangent of
+// its kernel term at τ, 1/2 + v1·(τ − f_i)/4, instead of the term: an upper bound of L (no
+// longer a rate) whose gradient, −v1/(4|B1|) for each such positive, does not vanish far
+// below τ.
 //
 // V0 and V1 are the inverse bandwidths v0 (negatives) and v1 (positives) of the logistic
-// kernels. A positive value is used as given. Zero, the default, chooses it from the batch by
-// the normal-reference rule (Silverman, "Density Estimation for Statistics and Data
-// Analysis", 1986, §3.4) scaled for the logistic kernel, whose standard deviation is
-// π/(v·√3):
+// kernels, used as given when positive. Zero, the default, chooses v_c from the batch by the
+// normal-reference rule (Silverman, "Density Estimation for Statistics and Data Analysis",
+// 1986, §3.4) scaled for the logistic kernel, whose standard deviation is π/(v·√3),
 //
-//	h_c = 1.06 · s_c · n_c^(−1/5)
-//	v_c = π / (√3 · h_c)
+//	v_c = π / (√3 · 1.06 · s_c · n_c^(−1/5)),
 //
-// where n_c is the size of class c and s_c a standard deviation of scores. s_c is the class's
-// own sample standard deviation when that is usable; a spread is usable when it comes from at
-// least two scores, exceeds 1e-6 times the largest |score| it was computed from (below that
-// the kernel would be resolved by too few float64 steps), and gives a finite v_c. Otherwise
-// s_c falls back to the sample standard deviation of the whole batch (both classes), and if
-// that is not usable either (all scores tied, or nearly), v_c = 1, a kernel of standard
-// deviation π/√3 ≈ 1.8 in score units. So a single positive gets the batch's spread, and a
-// class whose spread is 1e-12 that of the batch. When the largest |score| is above 1e150 or
-// below 1e-150, the standard deviations are computed on the scores divided by it, so that no
-// square overflows or underflows. A batch-chosen bandwidth is held constant in the
-// backward pass; [Result] reports the values used.
+// n_c the size of class c and s_c its sample standard deviation of scores; when that spread
+// is not usable, the whole batch's, and when neither is, v_c = 1 (docs/kde-quantile.md,
+// "Bandwidths", states when a spread is usable). A batch-chosen bandwidth is held constant in
+// the backward pass; [Result] reports the values used.
 type Config struct {
 	Alpha  float64 // target false-positive rate, 0 < Alpha < 1; 0 = unset
 	Recall float64 // target true-positive rate of the mirrored loss, 0 < Recall < 1; 0 = unset
