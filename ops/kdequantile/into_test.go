@@ -1,30 +1,26 @@
 package kdequantile
 
 import (
-	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// TestGradientInto: GradientInto overwrites a buffer full of NaN with, bit for bit, the
-// gradient and the Result of Gradient, for both operating points and the tail; a buffer of
-// another length is ErrLength, and invalid input gives Gradient's error.
+// TestGradientInto: one buffer reused across batches, as the trainer reuses it, holds after
+// each call exactly (bit for bit) the gradient of Gradient, and the Result is Gradient's,
+// for both operating points and the tail; a buffer of another length is ErrLength, and
+// invalid input gives Gradient's error.
 func TestGradientInto(t *testing.T) {
-	scores := []float64{-1.5, 0.2, 0.7, 2.1, -0.3, 1.4, 0.9, -2.2}
-	labels := []float64{0, 0, 1, 1, 0, 1, 0, 0}
-	for _, cfg := range []Config{{Alpha: 0.25}, {Recall: 0.7}, {Alpha: 0.1, Tail: true, V0: 2}} {
-		want, wantRes, err := Gradient(scores, labels, cfg)
-		require.NoError(t, err)
-		grad := make([]float64, len(scores))
-		for i := range grad {
-			grad[i] = math.NaN()
-		}
+	const n = 300
+	grad := make([]float64, n)
+	for k, cfg := range []Config{{Alpha: 0.05}, {Recall: 0.8}, {Alpha: 0.2, Tail: true, V0: 3}, {Alpha: 0.1}} {
+		scores, labels := batch(uint64(k), n, 0.2, 1.5)
+		want, wantRes := mustGradient(t, scores, labels, cfg)
 		res, err := GradientInto(grad, scores, labels, cfg)
 		require.NoError(t, err)
 		require.Equal(t, wantRes, res, "%+v", cfg)
 		require.Equal(t, want, grad, "%+v", cfg)
-		_, err = GradientInto(grad[:3], scores, labels, cfg)
+		_, err = GradientInto(grad[:n-1], scores, labels, cfg)
 		require.ErrorIs(t, err, ErrLength)
 	}
 	_, err := GradientInto(make([]float64, 2), []float64{1, 2}, []float64{1, 1}, Config{Alpha: 0.1})

@@ -7,29 +7,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestGradientInto: GradientInto overwrites a buffer full of NaN with, bit for bit, the
-// gradient and the loss of Gradient, for every surrogate, all pairs and sampled; a buffer of
-// another length is ErrLength, and invalid input gives Gradient's error.
+// TestGradientInto: for every surrogate, over all pairs and sampled, GradientInto overwrites
+// a buffer of NaN with the gradient of Gradient, bit for bit, and returns its loss; a buffer
+// of another length is ErrLength, and invalid input gives Gradient's error.
 func TestGradientInto(t *testing.T) {
-	scores := []float64{-1.5, 0.2, 0.7, 2.1, -0.3, 1.4, 0.9, -2.2}
-	labels := []float64{0, 0, 1, 1, 0, 1, 0, 0}
+	f, y := randomBatch(5, 120, 0.25, 1)
 	for _, s := range []Surrogate{Logistic, Exponential, Square, Hinge, SquaredHinge} {
-		for _, pairs := range []int{0, 7} {
-			cfg := Config{Surrogate: s, Pairs: pairs, Seed: 3}
-			want, wantLoss, err := Gradient(scores, labels, cfg)
+		for _, cfg := range []Config{{Surrogate: s}, {Surrogate: s, Pairs: 50, Seed: 3}} {
+			want, wantLoss, err := Gradient(f, y, cfg)
 			require.NoError(t, err)
-			grad := make([]float64, len(scores))
-			for i := range grad {
-				grad[i] = math.NaN()
-			}
-			loss, err := GradientInto(grad, scores, labels, cfg)
+			grad := filled(len(f), math.NaN())
+			loss, err := GradientInto(grad, f, y, cfg)
 			require.NoError(t, err)
 			require.Equal(t, wantLoss, loss, "%+v", cfg)
 			require.Equal(t, want, grad, "%+v", cfg)
-			_, err = GradientInto(grad[:3], scores, labels, cfg)
+			_, err = GradientInto(grad[1:], f, y, cfg)
 			require.ErrorIs(t, err, ErrLength)
 		}
 	}
 	_, err := GradientInto(make([]float64, 2), []float64{1, math.NaN()}, []float64{1, 0}, Config{})
 	require.ErrorIs(t, err, ErrNonFinite)
+}
+
+// filled returns n copies of v.
+func filled(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
 }
