@@ -176,3 +176,36 @@ func TestWeightedDirectWithUserLoss(t *testing.T) {
 	_, err := w.ValueGradInto(make([]float64, 2), []float64{0, 1}, []float64{0, 1})
 	require.ErrorContains(t, err, "not every term")
 }
+
+// BenchmarkUserLossStep is BenchmarkStep's step (MLP 30→64→1, 1024 rows, Adam) on the test's
+// own squared error, through the direct step it takes as a DirectLoss (path=direct) and
+// through the graph (path=graph, the same loss behind graphOnly): the ratio is what
+// implementing ValueGradInto saves a user.
+func BenchmarkUserLossStep(b *testing.B) {
+	const batch, in = 1024, 30
+	ds := blobs(b, 4*batch, in, 0.1, 1, 1)
+	idx := make([]int, batch)
+	for i := range idx {
+		idx[i] = i
+	}
+	for _, c := range []struct {
+		path string
+		loss Loss
+	}{
+		{"direct", squaredError{&squaredErrorCounts{}}},
+		{"graph", graphOnly{squaredError{&squaredErrorCounts{}}}},
+	} {
+		b.Run("path="+c.path, func(b *testing.B) {
+			m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := newStep(m, c.loss, batch, in, Config{Optimizer: Adam, LearningRate: 1e-3})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.close()
+			benchSteps(b, m, st, ds, idx)
+		})
+	}
+}
