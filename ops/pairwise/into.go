@@ -3,8 +3,8 @@ package pairwise
 import "github.com/rocops/rocops/internal/check"
 
 // GradientInto is [Gradient] writing ∂L/∂f into grad, which must have the scores' length
-// (ErrLength otherwise), for callers that reuse one buffer across steps: every element of
-// grad is overwritten. grad is unspecified on error.
+// (ErrLength otherwise): every element of grad is overwritten, with the gradient Gradient
+// returns (computed into a slice of its own, then copied). grad is unspecified on error.
 func GradientInto(grad, scores, labels []float64, cfg Config) (float64, error) {
 	if len(grad) != len(scores) {
 		return 0, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
