@@ -54,6 +54,9 @@ func (l squaredError) ValueGradInto(grad, scores, labels []float64) (float64, er
 
 func (squaredError) String() string { return "mse" }
 
+// mse returns a squaredError with fresh counts.
+func mse() squaredError { return squaredError{&squaredErrorCounts{}} }
+
 // graphOnly hides every method of its Loss but Build and String, so the trainer must build
 // a graph for it.
 type graphOnly struct{ Loss }
@@ -110,13 +113,13 @@ func TestUserDirectLossTrainsDirectly(t *testing.T) {
 		return m, h, steps, wMax
 	}
 
-	direct := squaredError{&squaredErrorCounts{}}
+	direct := mse()
 	mDirect, hDirect, steps, wMax := train(direct)
 	require.Equal(t, epochs*((rows+batch-1)/batch), steps)
 	require.Equal(t, steps, direct.calls, "one ValueGradInto per step")
 	require.Zero(t, direct.builds, "the direct step builds no graph")
 
-	graphed := squaredError{&squaredErrorCounts{}}
+	graphed := mse()
 	mGraph, hGraph, gSteps, gwMax := train(graphOnly{graphed})
 	require.Equal(t, steps, gSteps)
 	require.Equal(t, 1, graphed.builds, "one graph for the one phase")
@@ -151,11 +154,11 @@ func TestWeightedDirectWithUserLoss(t *testing.T) {
 		loss   Loss
 		direct bool
 	}{
-		{"direct terms", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.5, Loss: squaredError{&squaredErrorCounts{}}}}, true},
-		{"nested", Weighted{{Weight: 1, Loss: Weighted{{Weight: 2, Loss: squaredError{&squaredErrorCounts{}}}}}}, true},
-		{"a graph term", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.5, Loss: graphOnly{squaredError{&squaredErrorCounts{}}}}}, false},
+		{"direct terms", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.5, Loss: mse()}}, true},
+		{"nested", Weighted{{Weight: 1, Loss: Weighted{{Weight: 2, Loss: mse()}}}}, true},
+		{"a graph term", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.5, Loss: graphOnly{mse()}}}, false},
 		{"a NaN weight", Weighted{{Weight: math.NaN(), Loss: CrossEntropy{}}}, false},
-		{"user loss", squaredError{&squaredErrorCounts{}}, true},
+		{"user loss", mse(), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1})
@@ -192,8 +195,8 @@ func BenchmarkUserLossStep(b *testing.B) {
 		path string
 		loss Loss
 	}{
-		{"direct", squaredError{&squaredErrorCounts{}}},
-		{"graph", graphOnly{squaredError{&squaredErrorCounts{}}}},
+		{"direct", mse()},
+		{"graph", graphOnly{mse()}},
 	} {
 		b.Run("path="+c.path, func(b *testing.B) {
 			m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1})

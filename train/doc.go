@@ -62,10 +62,10 @@
 // parameter gradients with BLAS products into buffers allocated once (no graph, no machine,
 // no gradient for the input rows), and the loss is computed on slices, value and gradient in
 // one call. Other models and losses are compiled into a Gorgonia graph and differentiated by
-// gorgonia.Grad, about four times slower for nn's networks (docs/benchmarks.md). Both update the weights with the
+// gorgonia.Grad, about four times slower for nn's networks. Both update the weights with the
 // same optimiser, written in place with Gorgonia's update rules (it reproduces Gorgonia's
 // solvers to the bit), and both give the same losses and gradients to float rounding.
-// docs/benchmarks.md times them against the step's matrix products alone.
+// docs/benchmarks.md times them against each other and the step's matrix products alone.
 //
 // Training is deterministic: the same model initialisation, data, Config and Seed give a
 // bit-identical History and identical weights.

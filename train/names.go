@@ -43,19 +43,22 @@ func (o RecipeOption) Usage() string {
 
 // The options, each defined once; the entries of recipes list those they take.
 var (
-	optTail  = RecipeOption{Key: "tail", Help: "the KDE loss's upper bound with a linear tail, which keeps a gradient for positives far below τ"}
+	optTail = RecipeOption{Key: "tail",
+		Help: "the KDE loss's upper bound with a linear tail, which keeps a gradient for positives far below τ"}
 	optWiden = RecipeOption{Key: "widen", Arg: "w", Example: "2", parse: positive,
 		Help: "the KDE bandwidths w times those of the batch rule"}
 	optPool = RecipeOption{Key: "pool", Arg: "n", Example: "1024", parse: atLeast(1, "negative"),
 		Help: "n more negatives in every batch of the KDE loss (for kde: of its fine-tuning)"}
-	optAnneal = RecipeOption{Key: "anneal", Help: "bandwidths annealed over widths 4, 2 and 1 of the rule's, one phase each (not with widen)"}
-	optLR     = RecipeOption{Key: "lr", Arg: "s", Example: "0.3", parse: positive,
+	optAnneal = RecipeOption{Key: "anneal",
+		Help: "bandwidths annealed over widths 4, 2 and 1 of the rule's, one phase each (not with widen)"}
+	optLR = RecipeOption{Key: "lr", Arg: "s", Example: "0.3", parse: positive,
 		Help: "the fine-tuning at s times the first phase's learning rate (default 0.1)"}
 	optBatch = RecipeOption{Key: "batch", Arg: "n", Example: "1024", parse: atLeast(2, "rows"),
 		Help: "the fine-tuning in batches of n rows"}
 	optPos = RecipeOption{Key: "pos", Arg: "p", Example: "0.5", parse: fraction,
 		Help: "the fine-tuning with a share p of positives in every batch"}
-	optW = RecipeOption{Key: "w", Arg: "λ", Example: "1", parse: positive, Help: "one fixed weight λ instead of the choice on validation"}
+	optW = RecipeOption{Key: "w", Arg: "λ", Example: "1", parse: positive,
+		Help: "one fixed weight λ instead of the choice on validation"}
 )
 
 // KDEWeights are the weights λ among which validation chooses for "ce+kde" without a "w"
@@ -68,7 +71,9 @@ var recipes = []RecipeName{
 		recipes: func(kdequantile.Config, options) ([]Recipe, error) {
 			return []Recipe{Plain{Loss: CrossEntropy{}}}, nil
 		}},
-	{Name: "kde", Help: "cross-entropy, then KDE fine-tuning at a tenth of the learning rate, kept only when it improves validation",
+	{Name: "kde",
+		Help: "cross-entropy, then KDE fine-tuning at a tenth of the learning rate," +
+			" kept only when it improves validation",
 		Options: []RecipeOption{optTail, optWiden, optPool, optLR, optBatch, optPos},
 		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
 			f := KDERecipe(o.point(point))
@@ -88,7 +93,9 @@ var recipes = []RecipeName{
 			}
 			return []Recipe{Plain{Loss: KDE{Config: o.point(point)}, NegativePool: pool}}, nil
 		}},
-	{Name: "ce+kde", Help: fmt.Sprintf("cross-entropy plus λ times the KDE loss from the start, λ ∈ %s chosen on validation like the learning rate", weightSet()),
+	{Name: "ce+kde",
+		Help: fmt.Sprintf("cross-entropy plus λ times the KDE loss from the start, λ ∈ %s chosen on validation"+
+			" like the learning rate", weightSet()),
 		Options: []RecipeOption{optTail, optWiden, optPool, optW},
 		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
 			weights := KDEWeights
@@ -98,7 +105,8 @@ var recipes = []RecipeName{
 			kde := KDE{Config: o.point(point)}
 			rs := make([]Recipe, len(weights))
 			for k, w := range weights {
-				rs[k] = Plain{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: w, Loss: kde}}, NegativePool: int(o["pool"])}
+				loss := Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: w, Loss: kde}}
+				rs[k] = Plain{Loss: loss, NegativePool: int(o["pool"])}
 			}
 			return rs, nil
 		}},

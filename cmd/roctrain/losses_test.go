@@ -15,7 +15,8 @@ import (
 
 // lossesHelp returns what roctrain -h says under -losses: the names with their options, each
 // option's example value, and the examples of the first line.
-func lossesHelp(t *testing.T) (names []string, nameOpts map[string][]string, example map[string]string, runs []string) {
+func lossesHelp(t *testing.T) (names []string, nameOpts map[string][]string, example map[string]string,
+	runs []string) {
 	t.Helper()
 	var stderr bytes.Buffer
 	_, err := parseFlags([]string{"-h"}, &stderr)
