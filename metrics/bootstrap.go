@@ -16,7 +16,14 @@ import (
 var (
 	ErrBootstrap = errors.New("metrics: bad bootstrap setting")
 	ErrStatistic = errors.New("metrics: bootstrap statistic is not finite")
+	// ErrPanic reports a statistic that panicked; the error names the resample and gives the
+	// panic value, which it also wraps when that is an error.
+	ErrPanic = errors.New("metrics: bootstrap statistic panicked")
 )
+
+// MaxBootstrapReps is the most resamples [Bootstrap] takes: it keeps one value per resample,
+// and a thousand times the thousand or so a stable 95% interval needs is plenty.
+const MaxBootstrapReps = 1_000_000
 
 // Bootstrap returns a percentile bootstrap interval at confidence level ∈ (0, 1) for any
 // statistic of (scores, labels), such as [TPRAtFPR] or [PartialAUC] at a fixed rate:
@@ -34,17 +41,18 @@ var (
 // stat is called reps times, concurrently on up to GOMAXPROCS goroutines, so it must be
 // safe for concurrent use (the package's metrics are); it must not keep the slices it is
 // given, which are rewritten for the next resample. Resample k draws from its own random
-// stream, so the interval depends only on the data, reps, level and seed. reps must be at least 1 and about 1000 or more for a
-// 95% interval whose ends are stable to the second decimal. Bad settings give an
-// [ErrBootstrap] error, a statistic that fails on a resample its error, and one that returns
-// NaN or ±Inf an [ErrStatistic] error.
+// stream, so the interval depends only on the data, reps, level and seed. reps must be in [1, MaxBootstrapReps], and about 1000 or
+// more for a 95% interval whose ends are stable to the second decimal. Bad settings give an
+// [ErrBootstrap] error, a statistic that fails on a resample its error, one that returns NaN
+// or ±Inf an [ErrStatistic] error, and one that panics an [ErrPanic] error (the panic does
+// not escape, on whichever goroutine it happens).
 func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (lo, hi float64, err error) {
 	switch {
 	case stat == nil:
 		return 0, 0, fmt.Errorf("%w: no statistic", ErrBootstrap)
-	case reps < 1:
-		return 0, 0, fmt.Errorf("%w: reps = %d, want at least 1", ErrBootstrap, reps)
+	case reps < 1 || reps > MaxBootstrapReps:
+		return 0, 0, fmt.Errorf("%w: reps = %d, want it in [1, %d]", ErrBootstrap, reps, MaxBootstrapReps)
 	case !(level > 0 && level < 1):
 		return 0, 0, fmt.Errorf("%w: level = %v, want it in (0, 1)", ErrBootstrap, level)
 	}
@@ -62,7 +70,7 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 	values := make([]float64, reps)
 	errs := make([]error, reps)
 	workers := min(reps, runtime.GOMAXPROCS(0))
-	parallel.For(workers, workers, func(w int) {
+	perr := parallel.For(workers, workers, func(w int) {
 		s, y := make([]float64, len(scores)), make([]float64, len(labels)) // this worker's
 		src := rand.NewPCG(0, 0)
 		rng := rand.New(src)
@@ -77,8 +85,10 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 				}
 				s[i], y[i] = scores[from[rng.IntN(len(from))]], yi
 			}
-			v, err := stat(s, y)
+			v, panicked, err := callStat(stat, s, y, k)
 			switch {
+			case panicked:
+				errs[k] = err
 			case err != nil:
 				errs[k] = fmt.Errorf("metrics: bootstrap resample %d: %w", k, err)
 			case math.IsNaN(v) || math.IsInf(v, 0):
@@ -87,6 +97,9 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 			values[k] = v
 		}
 	})
+	if perr != nil { // not the statistic's (callStat recovers those): a bug of the loop itself
+		return 0, 0, fmt.Errorf("metrics: bootstrap: %w", perr)
+	}
 	for _, err := range errs { // the first failing resample, whatever the scheduling
 		if err != nil {
 			return 0, 0, err
@@ -94,6 +107,22 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 	}
 	slices.Sort(values)
 	return quantile7(values, (1-level)/2), quantile7(values, (1+level)/2), nil
+}
+
+// callStat returns stat(s, y), turning a panic into an ErrPanic error naming resample k.
+func callStat(stat func(s, y []float64) (float64, error), s, y []float64, k int) (v float64, panicked bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			panicked = true
+			if re, ok := r.(error); ok {
+				err = fmt.Errorf("%w on resample %d: %w", ErrPanic, k, re)
+			} else {
+				err = fmt.Errorf("%w on resample %d: %v", ErrPanic, k, r)
+			}
+		}
+	}()
+	v, err = stat(s, y)
+	return v, false, err
 }
 
 // quantile7 returns the q-quantile of the sorted values, R's type 7: the order statistic at

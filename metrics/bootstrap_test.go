@@ -117,6 +117,9 @@ func TestBootstrapErrors(t *testing.T) {
 		{"level NaN", AUC, 10, math.NaN(), ErrBootstrap},
 		{"NaN statistic", func(s, y []float64) (float64, error) { return math.NaN(), nil }, 10, 0.95, ErrStatistic},
 		{"statistic fails", func(s, y []float64) (float64, error) { return TPRAtFPR(s, y, 2) }, 10, 0.95, ErrFPR},
+		{"reps past the bound", AUC, MaxBootstrapReps + 1, 0.95, ErrBootstrap},
+		{"reps MaxInt", AUC, math.MaxInt, 0.95, ErrBootstrap},
+		{"statistic panics", func(s, y []float64) (float64, error) { panic("bad statistic") }, 10, 0.95, ErrPanic},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := Bootstrap(scores, labels, c.stat, c.reps, c.level, 1)
@@ -128,6 +131,37 @@ func TestBootstrapErrors(t *testing.T) {
 	require.True(t, errors.Is(err, ErrOneClass), "%v", err)
 	_, _, err = Bootstrap(scores, labels[:2], AUC, 10, 0.95, 1)
 	require.ErrorIs(t, err, ErrLength)
+}
+
+// The largest number of resamples is accepted.
+func TestBootstrapRepsBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million resamples")
+	}
+	scores, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
+	first := func(s, y []float64) (float64, error) { return s[0], nil }
+	lo, hi, err := Bootstrap(scores, labels, first, MaxBootstrapReps, 0.5, 1)
+	require.NoError(t, err)
+	// s[0] is a uniform draw from the negatives {1, 3}: the quartiles of a million draws.
+	require.Equal(t, []float64{1, 3}, []float64{lo, hi})
+}
+
+// A statistic that panics on one resample, run on a worker goroutine, gives an ErrPanic
+// error naming that resample, which a caller sees; before, the panic killed the process.
+func TestBootstrapStatisticPanics(t *testing.T) {
+	scores, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
+	var calls atomic.Int64
+	boom := errors.New("boom")
+	stat := func(s, y []float64) (float64, error) {
+		if calls.Add(1) == 7 {
+			panic(boom)
+		}
+		return AUC(s, y)
+	}
+	_, _, err := Bootstrap(scores, labels, stat, 200, 0.95, 1)
+	require.ErrorIs(t, err, ErrPanic)
+	require.ErrorIs(t, err, boom)
+	require.Regexp(t, `^metrics: bootstrap statistic panicked on resample \d+: boom$`, err.Error())
 }
 
 // pROC 1.18.0 (R 4.2.2), ci.auc(roc(aSAH$outcome, aSAH$s100b), method = "bootstrap",

@@ -4,26 +4,51 @@
 package parallel
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
+
+// ErrPanic reports a task that panicked; For's error names the task and gives the panic
+// value, which it also wraps when that is an error.
+var ErrPanic = errors.New("parallel: a task panicked")
 
 // For calls fn(t) once for every t in [0, n), on up to workers goroutines, the calling one
 // included, each taking the next t in turn; it returns when all calls have. With workers ≤ 1
 // or n ≤ 1 the calls run in order on the calling goroutine. fn must write only state owned
 // by its t.
-func For(n, workers int, fn func(t int)) {
+//
+// A panic in fn does not escape: For recovers it, on whichever goroutine it happened, stops
+// handing out further tasks, waits for the calls under way and returns an [ErrPanic] error
+// naming the task (the lowest-numbered one when several panicked). Without a panic it
+// returns nil, and every task has run.
+func For(n, workers int, fn func(t int)) error {
 	workers = min(workers, n)
 	if workers <= 1 {
 		for t := range n {
-			fn(t)
+			if err := call(fn, t); err != nil {
+				return err
+			}
 		}
-		return
+		return nil
 	}
-	var next atomic.Int64
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		first    error
+		firstIdx int
+	)
 	work := func() {
 		for t := int(next.Add(1) - 1); t < n; t = int(next.Add(1) - 1) {
-			fn(t)
+			if err := call(fn, t); err != nil {
+				next.Store(int64(n)) // hand out no further task
+				mu.Lock()
+				if first == nil || t < firstIdx {
+					first, firstIdx = err, t
+				}
+				mu.Unlock()
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -32,4 +57,20 @@ func For(n, workers int, fn func(t int)) {
 	}
 	work()
 	wg.Wait()
+	return first
+}
+
+// call runs fn(t), turning a panic into an ErrPanic error.
+func call(fn func(int), t int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if re, ok := r.(error); ok {
+				err = fmt.Errorf("%w: task %d: %w", ErrPanic, t, re)
+			} else {
+				err = fmt.Errorf("%w: task %d: %v", ErrPanic, t, r)
+			}
+		}
+	}()
+	fn(t)
+	return nil
 }

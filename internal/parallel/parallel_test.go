@@ -1,6 +1,8 @@
 package parallel
 
 import (
+	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -10,7 +12,9 @@ func TestForRunsEachTaskOnce(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7, 1000} {
 		for _, workers := range []int{-1, 0, 1, 2, 3, 64} {
 			counts := make([]atomic.Int32, n)
-			For(n, workers, func(t int) { counts[t].Add(1) })
+			if err := For(n, workers, func(t int) { counts[t].Add(1) }); err != nil {
+				t.Fatal(err)
+			}
 			for i := range counts {
 				if c := counts[i].Load(); c != 1 {
 					t.Fatalf("n=%d workers=%d: task %d ran %d times", n, workers, i, c)
@@ -23,10 +27,46 @@ func TestForRunsEachTaskOnce(t *testing.T) {
 // With one worker the tasks run in order on the caller.
 func TestForSequential(t *testing.T) {
 	var order []int
-	For(5, 1, func(t int) { order = append(order, t) })
+	if err := For(5, 1, func(t int) { order = append(order, t) }); err != nil {
+		t.Fatal(err)
+	}
 	for i, v := range order {
 		if v != i {
 			t.Fatalf("order %v", order)
 		}
+	}
+}
+
+// A panicking task comes back as an error naming it, on every number of workers, and the
+// process survives; the panic value is wrapped when it is an error. Before For recovered,
+// a worker's panic killed the test binary (a caller's recover cannot reach another
+// goroutine).
+func TestForRecoversPanics(t *testing.T) {
+	boom := errors.New("boom")
+	for _, workers := range []int{1, 2, 4, 16} {
+		err := For(100, workers, func(t int) {
+			if t == 37 || t == 90 {
+				panic(boom)
+			}
+		})
+		if !errors.Is(err, ErrPanic) || !errors.Is(err, boom) {
+			t.Fatalf("workers=%d: error %v, want ErrPanic wrapping the value", workers, err)
+		}
+		// The lowest panicking task is named whenever it ran; with several workers task 90
+		// may have stopped the loop before task 37 was handed out.
+		if !strings.Contains(err.Error(), "task 37") && !(workers > 1 && strings.Contains(err.Error(), "task 90")) {
+			t.Fatalf("workers=%d: %v does not name the task", workers, err)
+		}
+		err = For(8, workers, func(t int) {
+			if t == 5 {
+				panic("not an error")
+			}
+		})
+		if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "task 5: not an error") {
+			t.Fatalf("workers=%d: error %v", workers, err)
+		}
+	}
+	if err := For(10, 4, func(int) {}); err != nil {
+		t.Fatalf("no panic, error %v", err)
 	}
 }

@@ -26,8 +26,11 @@ func forBlocks(n int, fn func(b, lo, hi int)) {
 	if n < parallelMin {
 		workers = 1
 	}
-	parallel.For(numBlocks(n), workers, func(b int) {
+	err := parallel.For(numBlocks(n), workers, func(b int) {
 		lo := b * blockSize
 		fn(b, lo, min(lo+blockSize, n))
 	})
+	if err != nil {
+		panic(err) // a bug in a validated kernel: raised on the caller's goroutine, where it can be recovered
+	}
 }

@@ -65,7 +65,7 @@ func logistic(b batch, grad []float64, workers int) float64 {
 	tasks := min(max(len(big)*len(small)/minTaskPairs, 1), maxTasks, len(big))
 	losses := make([]float64, tasks)
 	partial := make([][]float64, tasks) // each task's sums for the smaller class
-	parallel.For(tasks, workers, func(t int) {
+	err := parallel.For(tasks, workers, func(t int) {
 		lo, hi := t*len(big)/tasks, (t+1)*len(big)/tasks
 		gb, gs := gBig[lo:hi], make([]float64, len(small))
 		partial[t] = gs
@@ -75,6 +75,9 @@ func logistic(b batch, grad []float64, workers int) float64 {
 			losses[t] = logisticTiles(big[lo:hi], small, gb, gs, factored)
 		}
 	})
+	if err != nil {
+		panic(err) // a bug in a validated kernel: raised on the caller's goroutine, where it can be recovered
+	}
 
 	var loss float64
 	for _, l := range losses {
