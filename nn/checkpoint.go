@@ -72,8 +72,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // is written to a temporary file in the same directory, synced to disk and renamed over
 // path, and the directory is synced. If Save fails, path keeps its previous content. The
 // file's mode is 0644. A save killed before its rename leaves its temporary file,
-// ".<name>.tmp-<digits>", in path's directory; the next Save of path removes those that
-// predate it.
+// ".<name>.tmp-<host>-<pid>-<digits>", in path's directory; the next Save of path removes
+// those whose writing process no longer exists, and never another live writer's, so several
+// processes may save to one directory at once.
 func Save(path string, m Model) error {
 	data, err := encode(m)
 	if err != nil {

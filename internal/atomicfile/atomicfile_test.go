@@ -2,10 +2,14 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,9 +75,10 @@ func assertOnlyFile(t *testing.T, dir, name string) {
 }
 
 // A write killed between creating its temporary file and renaming it (kill -9, a power cut)
-// leaves a ".<name>.tmp-*" file behind. The next write of the same path removes those that
-// predate it, and leaves alone the temporaries of other files, other files, and a temporary
-// still being written (modified after the write began).
+// leaves its temporary behind. The next write of the same path removes those whose writer is
+// gone (a process of this host that has exited) and old ones of the earlier naming, and
+// leaves alone the temporaries of live writers (this process, its parent), of another
+// host, of other files, fresh ones of the earlier naming, and other files.
 func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "model.ckpt")
@@ -87,7 +92,15 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 		}
 	}
 	write("first")
-	old := time.Now().Add(-time.Hour)
+	exited := exec.Command(os.Args[0], "-test.run=^$")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := exited.Process.Pid
+	if !gone(dead) {
+		t.Skipf("pid %d was reused at once", dead)
+	}
+	old, fresh := time.Now().Add(-2*legacyAge), time.Now()
 	leave := func(pattern string, mtime time.Time) string {
 		f, err := os.CreateTemp(dir, pattern) // as a killed write leaves it: partial content
 		if err != nil {
@@ -102,16 +115,35 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 		}
 		return filepath.Base(f.Name())
 	}
+	leave(tempPrefix("model.ckpt", dead)+"*", fresh)
+	leave(tempPrefix("model.ckpt", dead)+"*", old)
 	leave(".model.ckpt.tmp-*", old)
-	leave(".model.ckpt.tmp-*", old)
-	active := leave(".model.ckpt.tmp-*", time.Now().Add(time.Hour))
-	other := leave(".other.ckpt.tmp-*", old)
+	keep := []string{
+		leave(tempPrefix("model.ckpt", os.Getpid())+"*", old),                // this process's: a write under way
+		leave(tempPrefix("model.ckpt", os.Getppid())+"*", old),               // a live process's
+		leave(fmt.Sprintf(".model.ckpt.tmp-%s-%d-*", "0badc0de", dead), old), // another host's
+		leave(".model.ckpt.tmp-*", fresh),                                    // the earlier naming, recent
+		leave(tempPrefix("other.ckpt", dead)+"*", old),                       // another file's
+		".model.ckpt.bak", "model.ckpt", "model.ckpt.tmp-1",
+	}
 	for _, name := range []string{"model.ckpt.tmp-1", ".model.ckpt.bak"} {
 		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write("second")
+	got := names(t, dir)
+	slices.Sort(keep)
+	if !slices.Equal(got, keep) {
+		t.Errorf("directory holds %q, want %q", got, keep)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "second" {
+		t.Errorf("the file holds %q, %v; want the second write", b, err)
+	}
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -120,12 +152,105 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	want := []string{active, other, ".model.ckpt.bak", "model.ckpt", "model.ckpt.tmp-1"}
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("directory holds %q, want %q", got, want)
+	return got
+}
+
+// Two processes writing at once, 20 times each, to one name and to names they share in one
+// directory: every write succeeds, every file left holds one complete write, and no
+// temporary is left. Before temporaries named their writer, a write removed the other
+// process's temporary under it (its rename then failed with "no such file or directory").
+// The writers are this test binary run again (helperEnv), since the other writer must be
+// another process.
+func TestConcurrentWriters(t *testing.T) {
+	const tries = 20
+	for _, c := range []struct{ name, target string }{
+		{"one name", "model.params"},
+		{"names in one directory", ""}, // file<k mod 3>
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var cmds []*exec.Cmd
+			var outs []*strings.Builder
+			for w := range 2 {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriter$")
+				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|%s|w%d|%d", helperEnv, dir, c.target, w, tries))
+				out := new(strings.Builder)
+				cmd.Stdout, cmd.Stderr = out, out
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				cmds, outs = append(cmds, cmd), append(outs, out)
+			}
+			for w, cmd := range cmds {
+				if err := cmd.Wait(); err != nil {
+					t.Errorf("writer %d: %v\n%s", w, err, outs[w])
+				}
+			}
+			for _, name := range names(t, dir) {
+				if strings.Contains(name, ".tmp-") {
+					t.Errorf("temporary %s left behind", name)
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := checkContent(b); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		})
 	}
-	if b, err := os.ReadFile(path); err != nil || string(b) != "second" {
-		t.Errorf("the file holds %q, %v; want the second write", b, err)
+}
+
+// helperEnv makes TestHelperWriter a writer: "dir|target|id|tries" (target "" = file<k mod 3>).
+const helperEnv = "ATOMICFILE_TEST_WRITER"
+
+// TestHelperWriter is a writer process of TestConcurrentWriters; it does nothing otherwise.
+func TestHelperWriter(t *testing.T) {
+	spec := os.Getenv(helperEnv)
+	if spec == "" {
+		t.Skip("a helper process of TestConcurrentWriters")
 	}
+	f := strings.Split(spec, "|")
+	tries, err := strconv.Atoi(f[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range tries {
+		target := f[1]
+		if target == "" {
+			target = fmt.Sprintf("file%d", k%3)
+		}
+		header := fmt.Sprintf("%s try %d\n", f[2], k)
+		err := Write(filepath.Join(f[0], target), func(w io.Writer) error {
+			// Slow, in chunks, so that the other writer starts while this one writes.
+			for range chunks {
+				if _, err := io.WriteString(w, header+strings.Repeat("x", chunk-len(header))); err != nil {
+					return err
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("try %d: %v", k, err)
+		}
+	}
+}
+
+const chunk, chunks = 4096, 16
+
+// checkContent checks that b is one complete write of TestHelperWriter.
+func checkContent(b []byte) error {
+	if len(b) != chunk*chunks {
+		return fmt.Errorf("%d bytes, want %d", len(b), chunk*chunks)
+	}
+	first := b[:chunk]
+	for k := 1; k < chunks; k++ {
+		if string(b[k*chunk:(k+1)*chunk]) != string(first) {
+			return fmt.Errorf("chunk %d is not chunk 0: two writes mixed", k)
+		}
+	}
+	return nil
 }
