@@ -14,7 +14,10 @@
 //	roctrain [flags]
 //
 // The flags and their defaults are listed by roctrain -h; -losses lists there every loss
-// name with its options, from train's registry (train.Recipes).
+// name with its options, from train's registry (train.Recipes). The count flags have upper
+// bounds, given there too (-epochs and -warmup 100000, -batch 1048576, -seeds 1000, -boot
+// 1000000, -hidden 8 layers of 4096 units); past one, or with a -seed whose later repetitions
+// would pass 2^64−1, the command stops with status 2 before reading anything.
 //
 // Every run starts from the same initial weights, sees the same batches and is tuned the
 // same way: each learning rate in -lr is trained and the epoch and learning rate with the
@@ -63,7 +66,9 @@
 // is undefined, such as the drift of an epoch without severe pairs).
 //
 // Failures: the output paths (-plot, -out) are checked before any training, so a bad one
-// fails at once. A run that fails is named on stderr and the others are still reported. An
+// fails at once; so is an output that names an input or another output (the data, the
+// -plot PNG, its diagnostics PNG, the -out directory or a file in it), compared by file
+// identity, not by name. A count flag past its upper bound is a flag error. A run that fails is named on stderr and the others are still reported. An
 // interrupt (Ctrl-C) or SIGTERM stops training after the current step and reports the runs
 // that finished. The exit status is 0 on success, 1 when anything failed or was
 // interrupted, 2 for bad flags.
