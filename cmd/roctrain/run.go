@@ -137,6 +137,9 @@ func checkOutputs(o *options) error {
 			return fmt.Errorf("-out: %w", err)
 		}
 	}
+	if err := checkDistinctFiles(o); err != nil {
+		return err
+	}
 	if o.plot == "" {
 		return nil
 	}
