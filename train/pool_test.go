@@ -24,6 +24,9 @@ func TestWithPool(t *testing.T) {
 		{"pool added", 90, 100, 500, 190},
 		{"capped at the training negatives", 90, 1000, 500, 500},
 		{"never below the batch's own", 90, 10, 50, 90},
+		// nNeg + MaxInt overflowed to a negative number, so the pool silently vanished.
+		{"MaxInt capped, not overflowed", 90, math.MaxInt, 500, 500},
+		{"MaxInt with few negatives", 90, math.MaxInt, 50, 90},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -45,6 +45,9 @@ func (p Plain) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *
 	if err := recipeConfig(cfg); err != nil {
 		return nil, err
 	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	cfg.Loss, cfg.WarmupEpochs = p.Loss, p.WarmupEpochs
 	if p.NegativePool != 0 {
 		cfg.NegativePool = p.NegativePool
@@ -143,16 +146,10 @@ func (f FineTune) lrScale() float64 {
 // better of the two phases' best weights so far.
 func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
 	switch {
-	case f.Loss == nil:
-		return nil, configError("FineTune needs a Loss")
+	case f.check() != nil:
+		return nil, f.check()
 	case recipeConfig(cfg) != nil:
 		return nil, recipeConfig(cfg)
-	case f.Epochs < 0 || f.BatchSize < 0 || f.NegativePool < 0:
-		return nil, configError("negative setting in %+v", f)
-	case !(f.LearningRateScale >= 0) || math.IsInf(f.LearningRateScale, 0):
-		return nil, configError("bad LearningRateScale %v", f.LearningRateScale)
-	case !(f.PositiveFraction >= 0 && f.PositiveFraction < 1):
-		return nil, configError("FineTune's PositiveFraction must be in [0, 1), got %v", f.PositiveFraction)
 	case val == nil:
 		return nil, configError("FineTune needs validation data")
 	}
@@ -288,19 +285,10 @@ func (a Anneal) Fit(ctx context.Context, model nn.Model, cfg Config, train, val 
 	switch {
 	case recipeConfig(cfg) != nil:
 		return nil, recipeConfig(cfg)
-	case a.Point.Widen != 0:
-		return nil, configError("Anneal sets the widths itself; leave Point.Widen 0, got %v", a.Point.Widen)
-	case len(a.widths()) == 0:
-		return nil, configError("Anneal needs at least one width")
-	case a.NegativePool < 0:
-		return nil, configError("Anneal's NegativePool = %d is negative", a.NegativePool)
+	case a.check() != nil:
+		return nil, a.check()
 	case val == nil:
 		return nil, configError("Anneal needs validation data")
-	}
-	for _, w := range a.widths() {
-		if !(w >= 1e-6 && w <= 1e6) {
-			return nil, configError("Anneal's widths must be in [1e-6, 1e6], got %v", w)
-		}
 	}
 	if cfg.Epochs == 0 {
 		cfg.Epochs = defaultEpochs

@@ -67,7 +67,11 @@ func batchComposition(b int, frac, p float64) (nPos, nNeg int) {
 
 // withPool returns the negatives of a batch holding nNeg negatives plus a pool of pool more
 // (Config.NegativePool), capped at the have negatives of the training data; a batch never
-// holds fewer than its nNeg.
+// holds fewer than its nNeg. Any pool ≥ 0 up to math.MaxInt is capped: nNeg + pool is never
+// formed when it could overflow.
 func withPool(nNeg, pool, have int) int {
-	return max(nNeg, min(nNeg+pool, have))
+	if pool >= have-nNeg {
+		return max(nNeg, have)
+	}
+	return nNeg + pool
 }

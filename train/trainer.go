@@ -41,7 +41,8 @@ type Config struct {
 	// negatives and scored and differentiated with them, so the step's gradient is the exact
 	// gradient of the loss on the larger batch; an epoch is still ⌈rows/BatchSize⌉ steps,
 	// which visit the positives at the same rate as without the pool. The negatives of a
-	// batch are capped at the training data's. 0 = none.
+	// batch are capped at the training data's, so any value up to math.MaxInt means "all of
+	// them". 0 = none.
 	NegativePool int
 	// Optimizer is the update rule; the zero value is Adam.
 	Optimizer Optimizer
@@ -164,7 +165,10 @@ type Trainer struct {
 
 // ErrConfig reports a setting New cannot train with: a nil model, a negative count, a
 // BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or weight decay that is
-// negative or not finite, an unknown optimiser or metric, or a hook without a name.
+// negative or not finite, an unknown optimiser or metric, a hook without a name, or a loss
+// whose own settings are invalid (a KDE loss's Alpha, Recall, bandwidths or Widen, a pairwise
+// loss's surrogate or margin, a weighted loss's terms), which would otherwise fail only at
+// the first step.
 var ErrConfig = errors.New("train: invalid configuration")
 
 // configError returns an ErrConfig error with details.
@@ -197,6 +201,9 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		return nil, configError("LearningRate %v is not a finite number ≥ 0", cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
 		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
+	}
+	if err := checkLoss(cfg.Loss); err != nil {
+		return nil, err
 	}
 	if err := cfg.Optimizer.check(); err != nil {
 		return nil, err

@@ -49,3 +49,24 @@ func TestFlagBounds(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []uint64{18446744073709551614, 18446744073709551615}, opt.seedList())
 }
+
+// KDE options and -recall outside the loss's ranges are flag errors (exit 2) before any
+// training. Before, -losses kde:widen=1e308 exited 0 with the cross-entropy phase's result
+// reported as "kde", the error only in the log; -recall 1e-320 the same.
+func TestLossSettingsCheckedAtFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-losses", "kde:widen=1e308"},
+		{"-losses", "kde-plain:widen=1e-7"},
+		{"-losses", "ce+kde:widen=1e308"},
+		{"-losses", "ce,kde", "-recall", "1e-320"},
+	} {
+		code, stdout, stderr := roctrain(t, append(args, "-plot", "", "-epochs", "1")...)
+		require.Equal(t, 2, code, "%q: %s", args, stderr)
+		require.Contains(t, stderr, "-losses")
+		require.Contains(t, stderr, "invalid configuration")
+		require.NotContains(t, stderr, "training")
+		require.Empty(t, stdout)
+	}
+	_, err := parseFlags([]string{"-losses", "kde:widen=1e6,kde-plain:widen=1e-6", "-recall", "1e-16"}, io.Discard)
+	require.NoError(t, err)
+}

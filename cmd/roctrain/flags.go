@@ -157,7 +157,7 @@ func (o *options) check() error {
 		}
 		o.runs = append(o.runs, spec)
 	}
-	return nil
+	return o.checkRecipes()
 }
 
 // point is the KDE loss's operating point: -recall when set, else -alpha.
@@ -236,6 +236,21 @@ func checkHidden(sizes []int) error {
 	for _, h := range sizes {
 		if h < 1 || h > maxLayerSize {
 			return fmt.Errorf("-hidden: layer sizes must be in [1, %d], got %d", maxLayerSize, h)
+		}
+	}
+	return nil
+}
+
+// checkRecipes refuses, before any training, the runs whose recipe Fit would refuse for its
+// own settings (train.CheckRecipe: a KDE option out of the loss's range, such as widen=1e308,
+// or -recall so small that 1 − recall rounds to 1), which otherwise failed only after the
+// first phase had trained, leaving "kde" reported with its cross-entropy result.
+func (o *options) checkRecipes() error {
+	for _, spec := range o.runs {
+		for _, r := range spec.recipes {
+			if err := train.CheckRecipe(r); err != nil {
+				return fmt.Errorf("-losses %s: %w", spec.name, err)
+			}
 		}
 	}
 	return nil

@@ -31,6 +31,7 @@ func TestBadInput(t *testing.T) {
 		{"recall 1", ok, okLabels, Config{Recall: 1}, ErrRecall},
 		{"recall negative", ok, okLabels, Config{Recall: -0.5}, ErrRecall},
 		{"recall NaN", ok, okLabels, Config{Recall: math.NaN()}, ErrRecall},
+		{"recall 1e-320, where 1 − recall rounds to 1", ok, okLabels, Config{Recall: 1e-320}, ErrRecall},
 		{"mirror: no positives", ok, []float64{0, 0, 0}, Config{Recall: 0.9}, ErrNoPositives},
 		{"mirror: no negatives", ok, []float64{1, 1, 1}, Config{Recall: 0.9}, ErrNoNegatives},
 		{"mirror: label 2", ok, []float64{1, 2, 0}, Config{Recall: 0.9}, ErrLabel},

@@ -152,6 +152,13 @@ func thresholdGradient(scores, labels []float64, cfg Config) ([]float64, float64
 	return grad, p.result(r.tau, 0).Tau, nil
 }
 
+// Validate reports whether the settings are valid, as every function of the package checks
+// them before it reads a score: exactly one of Alpha and Recall set, in (0, 1), with 1 − Recall
+// below 1 in float64 (the mirrored loss solves at α = 1 − Recall, so a Recall below about
+// 5.6e-17 is refused); V0 and V1 finite and not negative; Widen 0 or in [1e-6, 1e6]. The
+// error wraps ErrOperatingPoint, ErrAlpha, ErrRecall or ErrBandwidth and names the setting.
+func (c Config) Validate() error { return c.validate() }
+
 func (c Config) validate() error {
 	switch {
 	case (c.Alpha == 0) == (c.Recall == 0):
@@ -160,6 +167,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w, got %v", ErrAlpha, c.Alpha)
 	case c.Recall != 0 && !(c.Recall > 0 && c.Recall < 1):
 		return fmt.Errorf("%w, got %v", ErrRecall, c.Recall)
+	case c.Recall != 0 && !(1-c.Recall < 1):
+		return fmt.Errorf("%w, got %v, so small that 1 − recall rounds to 1", ErrRecall, c.Recall)
 	}
 	if !(c.V0 >= 0) || math.IsInf(c.V0, 1) {
 		return fmt.Errorf("%w: V0 = %v", ErrBandwidth, c.V0)
