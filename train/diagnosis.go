@@ -204,8 +204,9 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 // data for d (after its defaults): two disjoint sets of rows, each with the training data's
 // share of positives and at least one row of each class, drawn with d.Seed. With them a
 // program can repeat, at any checkpoint, the measurement behind History.Diagnoses (for
-// example diagnose.BatchSlope along the same direction). Errors: an invalid d (ErrConfig),
-// fewer than two positives or two negatives in train.
+// example diagnose.BatchSlope along the same direction). With two rows of a class, each set
+// holds one of them. Errors: an invalid d (ErrConfig), fewer than two positives or two
+// negatives in train.
 func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, err error) {
 	if d, err = d.withDefaults(); err != nil {
 		return nil, nil, err
@@ -241,17 +242,18 @@ func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel,
 	rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
 	rng.Shuffle(len(neg), func(i, j int) { neg[i], neg[j] = neg[j], neg[i] })
 	share := float64(len(pos)) / float64(train.Rows)
-	take := func(n int) []int {
-		p := min(max(1, int(math.Round(share*float64(n)))), len(pos)-1, n-1)
-		q := min(n-p, len(neg)-1)
+	// take draws a set of n rows, keeping keep rows of each class for the sets after it.
+	take := func(n, keep int) []int {
+		p := min(max(1, int(math.Round(share*float64(n)))), len(pos)-keep, n-1)
+		q := min(n-p, len(neg)-keep)
 		rows := append(append([]int(nil), pos[:p]...), neg[:q]...)
 		pos, neg = pos[p:], neg[q:]
 		return rows
 	}
-	if sel, err = train.Subset(take(nSel)); err != nil {
+	if sel, err = train.Subset(take(nSel, 1)); err != nil {
 		return nil, nil, err
 	}
-	if pool, err = train.Subset(take(nPool)); err != nil {
+	if pool, err = train.Subset(take(nPool, 0)); err != nil {
 		return nil, nil, err
 	}
 	return sel, pool, nil

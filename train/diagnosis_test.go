@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -219,4 +221,41 @@ func TestDiagnosticSets(t *testing.T) {
 	if _, _, err := DiagnosticSets(ds, Diagnose{Pool: -1}); !errors.Is(err, ErrConfig) {
 		t.Errorf("bad config: error %v, want ErrConfig", err)
 	}
+}
+
+// With exactly two rows of a class each set gets one of them; with one, the documented error.
+// Before, the selection batch kept one and the pool got none (the first set left one behind,
+// the second left one more), so Fit's first diagnosis failed and every run stopped at epoch 1.
+func TestDiagnosticSetsSmallClass(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pos  int // positives among 40 rows
+	}{{"two positives", 2}, {"two negatives", 38}} {
+		t.Run(c.name, func(t *testing.T) {
+			ds := blobs(t, 40, 2, 0, 2, 3)
+			for i := range ds.Y {
+				ds.Y[i] = 0
+				if i < c.pos {
+					ds.Y[i] = 1
+				}
+			}
+			sel, pool, err := DiagnosticSets(ds, Diagnose{Selection: 10, Pool: 20})
+			require.NoError(t, err)
+			for _, s := range []*data.Dataset{sel, pool} {
+				require.Positive(t, s.Positives(), "a set without positives")
+				require.Positive(t, s.Rows-s.Positives(), "a set without negatives")
+			}
+			hist, err := fit(t, mlp(t, 2, 1), Config{Epochs: 3, BatchSize: 8, Diagnose: &Diagnose{Selection: 10, Pool: 20}}, ds, ds)
+			require.NoError(t, err)
+			require.Len(t, hist.Epochs, 3)
+			require.Len(t, hist.Diagnoses, 3)
+		})
+	}
+	ds := blobs(t, 40, 2, 0, 2, 3)
+	for i := range ds.Y {
+		ds.Y[i] = 0
+	}
+	ds.Y[0] = 1
+	_, _, err := DiagnosticSets(ds, Diagnose{})
+	require.ErrorContains(t, err, "at least 2 positives and 2 negatives")
 }
