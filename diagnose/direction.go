@@ -38,8 +38,12 @@ type Direction struct {
 // cost Σ_k c_k·f_k with c_k = ∂L_M/∂f_k at θ has the same gradient in θ. Finding S visits
 // every pair of the batch, O(n₊n₋): keep selection batches to a few thousand rows.
 //
+// The norm is formed on the gradient divided by a power of two near its largest entry, so
+// that it is found whenever it is within float64's range.
+//
 // Errors: ErrNoSevere when the batch has no severe pair or L_M has a zero gradient; those of
-// Misranking for the model's scores and labels; ErrSeverity, ErrSurrogate; nn.ErrInput for x.
+// Misranking for the model's scores and labels; ErrSeverity, ErrSurrogate; nn.ErrInput for x;
+// ErrOverflow when an entry of the gradient or its norm is beyond float64's range.
 func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
 	if err := checkSeverity(m); err != nil {
 		return Direction{}, err
@@ -70,16 +74,32 @@ func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m
 	if err != nil {
 		return Direction{}, err
 	}
-	var norm float64
-	for _, e := range g {
-		norm += e * e
+	// ‖g‖ = 2^k·‖g/2^k‖ with 2^k near the largest |g_k|, so that no square overflows (or
+	// underflows) before the norm itself would.
+	var big float64
+	for k, e := range g {
+		a := math.Abs(e)
+		if !(a <= math.MaxFloat64) {
+			return Direction{}, fmt.Errorf("%w: entry %d of the severe-pair gradient is %v", ErrOverflow, k, e)
+		}
+		big = max(big, a)
 	}
-	norm = math.Sqrt(norm)
-	if !(norm > 0) || math.IsInf(norm, 0) {
-		return Direction{}, fmt.Errorf("%w: the severe-pair gradient has norm %v", ErrNoSevere, norm)
+	if big == 0 {
+		return Direction{}, fmt.Errorf("%w: the severe-pair gradient is zero", ErrNoSevere)
+	}
+	scale := math.Ldexp(1, log2Scale(big))
+	var sum float64
+	for k := range g {
+		g[k] /= scale
+		sum += g[k] * g[k]
+	}
+	unit := math.Sqrt(sum) // ‖g‖/scale, in [1, 2·sqrt(len(g)))
+	norm := unit * scale
+	if math.IsInf(norm, 0) {
+		return Direction{}, fmt.Errorf("%w: the norm of the severe-pair gradient exceeds %g", ErrOverflow, math.MaxFloat64)
 	}
 	for k := range g {
-		g[k] /= -norm
+		g[k] /= -unit
 	}
 	return Direction{V: g, Norm: norm, Severe: severe}, nil
 }

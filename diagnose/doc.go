@@ -41,4 +41,11 @@
 //
 // Bad (scores, labels) input gives the module's shared errors: ErrEmpty, ErrLength,
 // ErrNonFinite, ErrLabel, ErrNoPositives and ErrNoNegatives (both match ErrOneClass).
+//
+// Scores and pair terms of any finite magnitude are taken: where a sum or a square would
+// leave float64's range on the way to a result that is within it, the computation runs on
+// the inputs divided by a power of two near their largest magnitude and scales back. A result
+// that is itself beyond the range is ErrOverflow, one that cancels below its rounding error
+// ErrCancellation, and counts past MaxCount, MaxPairs or MaxBatchSize ErrTooLarge or
+// ErrSizes; no function returns NaN or ±Inf for them.
 package diagnose

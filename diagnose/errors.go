@@ -43,7 +43,47 @@ var (
 	// ErrDegenerate reports mini-batch means that do not vary at some batch size, so that
 	// their log-variance is −∞.
 	ErrDegenerate = errors.New("diagnose: batch means do not vary")
+	// ErrOverflow reports a result beyond float64's range even after the inputs were rescaled
+	// by their largest magnitude (a variance of values near 1e300, the norm of a gradient whose
+	// entries are), rather than returning ±Inf.
+	ErrOverflow = errors.New("diagnose: result overflows float64")
+	// ErrCancellation reports a sum of terms of both signs that cancels to within its
+	// rounding error (the square surrogate's total weight over scores near ±1e300), so that
+	// no digit of it is known, rather than returning the NaN it divides into.
+	ErrCancellation = errors.New("diagnose: result lost to cancellation")
+	// ErrTooLarge reports counts beyond the documented bounds, MaxCount and MaxPairs.
+	ErrTooLarge = errors.New("diagnose: too many rows or pairs")
 )
+
+// Bounds on the sizes the diagnostics take, so that a count such as math.MaxInt is an error
+// rather than a failed allocation or a computation of centuries.
+const (
+	// MaxCount is the most positives or negatives Hoeffding keeps a mean for (8 bytes each).
+	MaxCount = 1 << 27
+	// MaxPairs is the most evaluations of a pair function one call makes: n₊·n₋ for
+	// Hoeffding and Project, reps·Σ B² for BatchSlope (about 1.1e12, hours of work).
+	MaxPairs = 1 << 40
+	// MaxBatchSize is the largest batch size BatchSlope draws (8 bytes per index).
+	MaxBatchSize = 1 << 20
+)
+
+// checkCounts returns ErrTooLarge when nPos or nNeg exceed MaxCount or their product MaxPairs;
+// both must be at least 1.
+func checkCounts(nPos, nNeg int) error {
+	if nPos > MaxCount || nNeg > MaxCount || nPos > MaxPairs/nNeg {
+		return fmt.Errorf("%w: %d positives and %d negatives (at most %d of each and %d pairs)", ErrTooLarge, nPos, nNeg, MaxCount, int64(MaxPairs))
+	}
+	return nil
+}
+
+// log2Scale returns ⌊log₂ a⌋ for a finite a > 0, and 0 otherwise: dividing by 2 to that
+// power is exact and brings a into [1, 2).
+func log2Scale(a float64) int {
+	if !(a > 0) || math.IsInf(a, 0) {
+		return 0
+	}
+	return math.Ilogb(a)
+}
 
 // classes holds the scores of each class in input order.
 type classes struct {

@@ -29,9 +29,15 @@ const DefaultReps = 2000
 // only the pair interaction (1/B²) is left. nil sizes means DefaultSizes and reps = 0 means
 // DefaultReps; the draws come from a PCG generator seeded by seed. Cost: reps·Σ B² calls of h.
 //
+// Values of h of any finite magnitude are taken: the batch means are formed on h divided by
+// a power of two at least its largest |h| so far (the running sums are rescaled exactly when
+// a larger one comes), and log V_B adds back twice its logarithm, so the slope is finite even
+// where V_B itself is beyond float64's range.
+//
 // Errors: those of Hoeffding for nPos, nNeg and h; ErrSizes for fewer than three sizes, a
-// size below 1, two equal sizes, or reps below 2; ErrDegenerate when V_B = 0 for some B;
-// ErrNonFinite when h is not finite.
+// size below 1 or above MaxBatchSize, two equal sizes, reps below 2, or reps·Σ B² above
+// MaxPairs calls of h; ErrDegenerate when V_B = 0 for some B; ErrNonFinite when h is not
+// finite.
 func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int, seed uint64) (slope, stderr float64, err error) {
 	switch {
 	case nPos < 1:
@@ -53,11 +59,12 @@ func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int,
 	rng := rand.New(rand.NewPCG(seed, 0x736c6f7065)) // "slope"
 	xs, ys := make([]float64, len(sizes)), make([]float64, len(sizes))
 	for k, b := range sizes {
-		v, err := batchMeanVariance(nPos, nNeg, h, b, reps, rng)
+		v, scale, err := batchMeanVariance(nPos, nNeg, h, b, reps, rng)
 		if err != nil {
 			return 0, 0, err
 		}
-		xs[k], ys[k] = math.Log(float64(b)), math.Log(v)
+		// V_B = v·2^(2·scale), so log V_B = log v + 2·scale·log 2.
+		xs[k], ys[k] = math.Log(float64(b)), math.Log(v)+2*float64(scale)*math.Ln2
 	}
 	slope, stderr = fitLine(xs, ys)
 	return slope, stderr, nil
@@ -68,46 +75,71 @@ func checkSizes(sizes []int, reps int) error {
 		return fmt.Errorf("%w: %d sizes, want at least 3 to estimate a slope and its error", ErrSizes, len(sizes))
 	}
 	seen := make(map[int]bool, len(sizes))
+	var calls float64 // reps·Σ B², in float64 so that it cannot wrap
 	for _, b := range sizes {
-		if b < 1 || seen[b] {
-			return fmt.Errorf("%w: sizes %v (want distinct sizes of at least 1)", ErrSizes, sizes)
+		if b < 1 || b > MaxBatchSize || seen[b] {
+			return fmt.Errorf("%w: sizes %v (want distinct sizes in [1, %d])", ErrSizes, sizes, MaxBatchSize)
 		}
 		seen[b] = true
+		calls += float64(b) * float64(b)
 	}
 	if reps < 2 {
 		return fmt.Errorf("%w: %d repetitions, want at least 2", ErrSizes, reps)
+	}
+	if calls *= float64(reps); calls > MaxPairs {
+		return fmt.Errorf("%w: %d repetitions of sizes %v call h %.3g times, more than MaxPairs = %d", ErrSizes, reps, sizes, calls, int64(MaxPairs))
 	}
 	return nil
 }
 
 // batchMeanVariance returns the sample variance (divided by reps − 1) of reps batch means of
-// h, each over b positives and b negatives drawn with replacement.
-func batchMeanVariance(nPos, nNeg int, h func(i, j int) float64, b, reps int, rng *rand.Rand) (float64, error) {
+// h, each over b positives and b negatives drawn with replacement, as v and k with the
+// variance v·2^(2k): the means are formed on h/2^k, where 2^k is kept above every |h| seen
+// (k starts at the first nonzero |h|, and when a larger one comes the running sums, the
+// batch's and Welford's, are rescaled by a power of two, exactly).
+func batchMeanVariance(nPos, nNeg int, h func(i, j int) float64, b, reps int, rng *rand.Rand) (v float64, k int, err error) {
 	is, js := make([]int, b), make([]int, b)
-	var mean, m2 float64 // Welford's running mean and sum of squared deviations
+	var mean, m2 float64 // Welford's running mean and sum of squared deviations, in units of 2^k
+	scale := 0.0         // 2^k, above every |h| so far; 0 until a nonzero h
+	grow := func(a float64, s *float64) {
+		nk := math.Ilogb(a) + 1
+		f := math.Ldexp(1, k-nk) // < 1: old units to new
+		if scale == 0 {
+			f = 0 // every value so far was 0
+		}
+		*s, mean, m2 = *s*f, mean*f, m2*f*f
+		k, scale = nk, math.Ldexp(1, nk)
+	}
 	for r := range reps {
-		for k := range b {
-			is[k], js[k] = rng.IntN(nPos), rng.IntN(nNeg)
+		for q := range b {
+			is[q], js[q] = rng.IntN(nPos), rng.IntN(nNeg)
 		}
 		var s float64
 		for _, i := range is {
 			for _, j := range js {
-				s += h(i, j)
+				x := h(i, j)
+				a := math.Abs(x)
+				if !(a <= math.MaxFloat64) {
+					return 0, 0, check.Errorf(pkg, ErrNonFinite, "h(%d, %d) = %v", i, j, x)
+				}
+				if a >= scale && a > 0 {
+					grow(a, &s)
+				}
+				if scale > 0 {
+					s += x / scale
+				}
 			}
 		}
 		x := s / float64(b*b)
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, check.Errorf(pkg, ErrNonFinite, "a batch mean of h is %v", x)
-		}
 		d := x - mean
 		mean += d / float64(r+1)
 		m2 += d * (x - mean)
 	}
-	v := m2 / float64(reps-1)
+	v = m2 / float64(reps-1)
 	if !(v > 0) {
-		return 0, fmt.Errorf("%w at batch size %d", ErrDegenerate, b)
+		return 0, 0, fmt.Errorf("%w at batch size %d", ErrDegenerate, b)
 	}
-	return v, nil
+	return v, k, nil
 }
 
 // fitLine returns the least-squares slope β of ys on xs (gonum's stat.LinearRegression) and

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -30,7 +31,14 @@ import (
 //
 // Errors: those of Misranking for the scores and labels; ErrEdges for fewer than two edges,
 // a NaN edge or edges not strictly increasing; ErrSurrogate for an unknown surrogate or a bad
-// margin; pairwise.ErrOverflow when an exponential weight leaves the float64 range.
+// margin; pairwise.ErrOverflow when an exponential weight leaves the float64 range;
+// ErrCancellation when the square surrogate's total weight W, whose terms take both signs,
+// cancels to within its rounding error, so that every ρ_k would be noise (as with scores
+// near ±1e300, where W is a few units and its terms about 1e300). For Hinge, SquaredHinge
+// and Square, which are homogeneous (scaling the scores, the margin and the edges by one
+// factor scales every w by it, or leaves it for Hinge, and so leaves every ρ_k), the shares
+// are computed on all three divided by a power of two near the largest of |m| and |f|, so
+// that scores of any finite magnitude neither overflow nor lose the margin.
 func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64) ([]float64, error) {
 	m, err := margin(cfg)
 	if err != nil {
@@ -42,6 +50,9 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 	c, err := split(scores, labels)
 	if err != nil {
 		return nil, err
+	}
+	if homogeneous(cfg.Surrogate) {
+		c, m, edges = rescaled(c, m, edges)
 	}
 	neg := sorted(c.neg)
 	ws := newWeightSums(cfg.Surrogate, m, neg)
@@ -71,6 +82,17 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 		return nil, fmt.Errorf("diagnose: weight shares of %v: %w: the total weight is %v", cfg.Surrogate, pairwise.ErrOverflow, total)
 	}
 	n := pairs(c)
+	if cfg.Surrogate == pairwise.Square {
+		// Square's weights take both signs. Each sum above rounds with an error of at most
+		// about (its number of additions)·ε times Σ|w| ≤ N·max|w|, and max|w| is at an extreme
+		// margin (w is linear); a total within a few times that bound has no digit left.
+		maxW := max(math.Abs(pairwise.Weight(pairwise.Square, m, slices.Min(c.pos)-neg[len(neg)-1])),
+			math.Abs(pairwise.Weight(pairwise.Square, m, slices.Max(c.pos)-neg[0])))
+		adds := float64(len(neg) + len(c.pos)*(K+2))
+		if bound := 8 * epsilon * adds * n * maxW; math.Abs(total) <= bound {
+			return nil, fmt.Errorf("%w: the square surrogate's total weight %v is within its rounding error %.3g", ErrCancellation, total, bound)
+		}
+	}
 	out := make([]float64, K)
 	for k := range out {
 		if nk[k] == 0 || total == 0 {
@@ -172,4 +194,39 @@ func (ws *weightSums) sum(f float64, lo, hi int) float64 {
 func (ws *weightSums) linear(f float64, lo, hi int) float64 {
 	n := float64(hi - lo)
 	return 2 * (n*(ws.m-f+ws.shift) + (ws.cum[hi] - ws.cum[lo]))
+}
+
+// epsilon is float64's machine epsilon, 2^−52.
+const epsilon = 0x1p-52
+
+// homogeneous reports whether the shares of s are unchanged when the scores, the margin and
+// the edges are multiplied by one positive factor: w(c·x; c·m) = c·w(x; m) for Square and
+// SquaredHinge, w(c·x; c·m) = w(x; m) for Hinge.
+func homogeneous(s pairwise.Surrogate) bool {
+	return s == pairwise.Square || s == pairwise.SquaredHinge || s == pairwise.Hinge
+}
+
+// rescaled returns the scores, the margin and the edges divided by 2^k, a power of two near
+// the largest of |m| and |f| (exact, as every division by a power of two that stays normal).
+func rescaled(c classes, m float64, edges []float64) (classes, float64, []float64) {
+	big := math.Abs(m)
+	for _, f := range c.pos {
+		big = max(big, math.Abs(f))
+	}
+	for _, f := range c.neg {
+		big = max(big, math.Abs(f))
+	}
+	k := log2Scale(big)
+	if k == 0 {
+		return c, m, edges
+	}
+	s := math.Ldexp(1, -k)
+	div := func(xs []float64) []float64 {
+		out := make([]float64, len(xs))
+		for i, x := range xs {
+			out[i] = x * s
+		}
+		return out
+	}
+	return classes{pos: div(c.pos), neg: div(c.neg)}, m * s, div(edges)
 }
