@@ -15,6 +15,10 @@ import (
 // MaxPool bounds Diagnose.Pool: the projected pair term costs O(n₊n₋) on the logging pool.
 const MaxPool = 4096
 
+// MaxSelection bounds Diagnose.Selection: finding the severe pairs of the selection batch
+// visits every pair, O(n₊n₋).
+const MaxSelection = 16384
+
 // Diagnose configures the corrective-power diagnostics Fit runs during training (package
 // diagnose, after Chen et al., "Pairwise AUC Optimization Needs Corrective Power",
 // arXiv 2610.21743). Every zero value is a documented default.
@@ -29,7 +33,7 @@ type Diagnose struct {
 	Every int
 	// Severity is M: a pair is severe when f₊ − f₋ < −M; 0 = 1.
 	Severity float64
-	// Selection is the number of rows of the selection batch; 0 = 256.
+	// Selection is the number of rows of the selection batch, at most MaxSelection; 0 = 256.
 	Selection int
 	// Pool is the number of rows of the logging pool, at most MaxPool; 0 = 1024. When the
 	// training data hold fewer than Selection + Pool rows, both shrink in proportion.
@@ -134,6 +138,8 @@ func (d Diagnose) withDefaults() (Diagnose, error) {
 		return d, configError("Diagnose has a negative Every, Selection or Pool: %+v", d)
 	case d.Pool > MaxPool:
 		return d, configError("Diagnose.Pool %d exceeds MaxPool = %d", d.Pool, MaxPool)
+	case d.Selection > MaxSelection:
+		return d, configError("Diagnose.Selection %d exceeds MaxSelection = %d", d.Selection, MaxSelection)
 	case !(d.Severity >= 0) || math.IsInf(d.Severity, 0):
 		return d, configError("Diagnose.Severity %v is not a finite number ≥ 0", d.Severity)
 	}
@@ -171,6 +177,9 @@ func (d Diagnose) withDefaults() (Diagnose, error) {
 		}
 		if iv.Max == 0 {
 			iv.Max = 3
+		}
+		if iv.Epochs > MaxEpochs/iv.Max {
+			return d, configError("Intervene's Epochs·Max = %d·%d exceeds MaxEpochs = %d", iv.Epochs, iv.Max, MaxEpochs)
 		}
 		d.Intervene = &iv
 	}

@@ -76,6 +76,10 @@ type Config struct {
 // defaultEpochs is Config.Epochs when it is 0.
 const defaultEpochs = 20
 
+// MaxEpochs bounds Config.Epochs, Config.WarmupEpochs, FineTune.Epochs and the intervention
+// epochs (Intervene.Epochs·Intervene.Max), so that the count of steps never overflows an int.
+const MaxEpochs = 1 << 24
+
 // Phase says which loss an epoch trained.
 type Phase int
 
@@ -163,7 +167,8 @@ type Trainer struct {
 	cfg   Config
 }
 
-// ErrConfig reports a setting New cannot train with: a nil model, a negative count, a
+// ErrConfig reports a setting New cannot train with: a nil model, a negative count or one
+// past its bound (MaxEpochs, MaxPool, MaxSelection), a
 // BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or weight decay that is
 // negative or not finite, an unknown optimiser or metric, a hook without a name, or a loss
 // whose own settings are invalid (a KDE loss's Alpha, Recall, bandwidths or Widen, a pairwise
@@ -193,6 +198,8 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		return nil, configError("Patience = %d is negative", cfg.Patience)
 	case cfg.NegativePool < 0:
 		return nil, configError("NegativePool = %d is negative", cfg.NegativePool)
+	case cfg.Epochs > MaxEpochs || cfg.WarmupEpochs > MaxEpochs:
+		return nil, configError("Epochs = %d and WarmupEpochs = %d must be at most MaxEpochs = %d", cfg.Epochs, cfg.WarmupEpochs, MaxEpochs)
 	case cfg.BatchSize == 1:
 		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):

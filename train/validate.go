@@ -70,6 +70,8 @@ func (f FineTune) check() error {
 		return configError("FineTune needs a Loss")
 	case f.Epochs < 0 || f.BatchSize < 0 || f.NegativePool < 0:
 		return configError("negative setting in %+v", f)
+	case f.Epochs > MaxEpochs:
+		return configError("FineTune's Epochs = %d exceeds MaxEpochs = %d", f.Epochs, MaxEpochs)
 	case !(f.LearningRateScale >= 0) || math.IsInf(f.LearningRateScale, 0):
 		return configError("bad LearningRateScale %v", f.LearningRateScale)
 	case !(f.PositiveFraction >= 0 && f.PositiveFraction < 1):

@@ -75,3 +75,29 @@ func TestNewValidatesLossSettings(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, errors.Is(CheckRecipe(nil), ErrConfig))
 }
+
+// Counts past their bounds are ErrConfig from New, not an overflow of the step count (with
+// Epochs = MaxInt and a warm-up the epoch total wrapped negative and Fit trained nothing) or
+// of the diagnostic sets' sizes.
+func TestNewBoundsCounts(t *testing.T) {
+	for _, cfg := range []Config{
+		{Epochs: math.MaxInt, WarmupEpochs: 1},
+		{Epochs: MaxEpochs + 1},
+		{WarmupEpochs: MaxEpochs + 1},
+		{Diagnose: &Diagnose{Selection: math.MaxInt}},
+		{Diagnose: &Diagnose{Selection: MaxSelection + 1}},
+		{Diagnose: &Diagnose{Intervene: &Intervene{Epochs: math.MaxInt, Max: 2}}},
+		{Diagnose: &Diagnose{Intervene: &Intervene{Epochs: MaxEpochs/3 + 1}}}, // Max defaults to 3
+	} {
+		_, err := New(mlp(t, 2, 1), cfg)
+		require.ErrorIs(t, err, ErrConfig, "%+v", cfg)
+	}
+	for _, cfg := range []Config{
+		{Epochs: MaxEpochs, WarmupEpochs: MaxEpochs},
+		{Diagnose: &Diagnose{Selection: MaxSelection, Intervene: &Intervene{Epochs: MaxEpochs / 3}}},
+	} {
+		_, err := New(mlp(t, 2, 1), cfg)
+		require.NoError(t, err, "%+v", cfg)
+	}
+	require.ErrorIs(t, CheckRecipe(FineTune{Loss: CrossEntropy{}, Epochs: MaxEpochs + 1}), ErrConfig)
+}
