@@ -66,9 +66,9 @@
 // is undefined, such as the drift of an epoch without severe pairs).
 //
 // Failures: the output paths (-plot, -out) are checked before any training, so a bad one
-// fails at once; so is an output that names an input or another output (the data, the
-// -plot PNG, its diagnostics PNG, the -out directory or a file in it), compared by file
-// identity, not by name. A count flag past its upper bound is a flag error. A run that fails is named on stderr and the others are still reported. An
+// fails at once; so does an output that names an input or another output (the -data file,
+// the -plot PNG, its diagnostics PNG, a model or operating-point file -out writes), compared
+// by file identity, not by name. A count flag past its upper bound is a flag error. A run that fails is named on stderr and the others are still reported. An
 // interrupt (Ctrl-C) or SIGTERM stops training after the current step and reports the runs
 // that finished. The exit status is 0 on success, 1 when anything failed or was
 // interrupted, 2 for bad flags.
