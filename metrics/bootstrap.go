@@ -113,12 +113,7 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 func callStat(stat func(s, y []float64) (float64, error), s, y []float64, k int) (v float64, panicked bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			panicked = true
-			if re, ok := r.(error); ok {
-				err = fmt.Errorf("%w on resample %d: %w", ErrPanic, k, re)
-			} else {
-				err = fmt.Errorf("%w on resample %d: %v", ErrPanic, k, r)
-			}
+			panicked, err = true, parallel.PanicError(ErrPanic, fmt.Sprintf(" on resample %d", k), r)
 		}
 	}()
 	v, err = stat(s, y)

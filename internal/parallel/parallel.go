@@ -64,13 +64,18 @@ func For(n, workers int, fn func(t int)) error {
 func call(fn func(int), t int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if re, ok := r.(error); ok {
-				err = fmt.Errorf("%w: task %d: %w", ErrPanic, t, re)
-			} else {
-				err = fmt.Errorf("%w: task %d: %v", ErrPanic, t, r)
-			}
+			err = PanicError(ErrPanic, fmt.Sprintf(": task %d", t), r)
 		}
 	}()
 	fn(t)
 	return nil
+}
+
+// PanicError returns the error reporting a recovered panic value r: kind, then where, then r,
+// which it wraps when r is an error (so errors.Is finds both kind and r).
+func PanicError(kind error, where string, r any) error {
+	if re, ok := r.(error); ok {
+		return fmt.Errorf("%w%s: %w", kind, where, re)
+	}
+	return fmt.Errorf("%w%s: %v", kind, where, r)
 }
