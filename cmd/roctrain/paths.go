@@ -6,60 +6,83 @@ import (
 	"path/filepath"
 )
 
-// namedPath is one file the command reads or writes, with the flag that names it.
-type namedPath struct{ what, path string }
+// namedPath is one file the command reads or writes, with what names it, and its identity.
+type namedPath struct {
+	what, path string
+	id         fileID
+}
+
+// fileID is what identifies a path's file: the file itself when it exists, else its
+// directory (when that exists) and its base name, the file a write would create.
+type fileID struct {
+	file, dir os.FileInfo // file when it exists; else dir, when that exists
+	base      string
+}
+
+func identify(what, path string) namedPath {
+	n := namedPath{what: what, path: path, id: fileID{base: filepath.Base(path)}}
+	if fi, err := os.Stat(path); err == nil {
+		n.id.file = fi
+	} else if di, err := os.Stat(filepath.Dir(path)); err == nil {
+		n.id.dir = di
+	}
+	return n
+}
+
+// same reports whether a and b are one file: both exist and os.SameFile says so (the same
+// name, a hard link or a symbolic link to it, another spelling of the path), or neither
+// exists and they would be created under one base name in one directory (os.SameFile again).
+// One that exists and one that does not are distinct: writing the second makes a new file.
+func (a fileID) same(b fileID) bool {
+	switch {
+	case a.file != nil && b.file != nil:
+		return os.SameFile(a.file, b.file)
+	case a.file != nil || b.file != nil:
+		return false
+	}
+	return a.dir != nil && b.dir != nil && a.base == b.base && os.SameFile(a.dir, b.dir)
+}
 
 // checkDistinctFiles refuses outputs that would overwrite an input or another output: -plot,
 // its diagnostics PNG with -diagnose, and every model and operating-point file -out writes,
-// against the -data file and against each other. Two paths are one file when both exist and
-// os.SameFile says so (the same name, a hard link or a symbolic link to it, another spelling
-// of the path), or when neither exists, their directories are one (os.SameFile again) and
-// their base names are equal: a comparison of file identity, not of names. -out must exist
-// (checkOutputs makes it first).
+// against the -data file and against each other, compared by file identity (fileID.same),
+// not by name. -out must exist (checkOutputs makes it first). The files -out writes have
+// distinct names in one directory, so they are compared with the others, not among
+// themselves: the cost is linear in their number.
 func checkDistinctFiles(o *options) error {
-	var inputs, outputs []namedPath
+	var inputs, plots, saved []namedPath
 	if o.data != "" {
-		inputs = append(inputs, namedPath{"the -data file", o.data})
+		inputs = append(inputs, identify("the -data file", o.data))
 	}
 	if o.plot != "" {
-		outputs = append(outputs, namedPath{"-plot", o.plot})
+		plots = append(plots, identify("-plot", o.plot))
 		if o.diagnose {
-			outputs = append(outputs, namedPath{"-plot's diagnostics PNG", diagnosticsPath(o.plot)})
+			plots = append(plots, identify("-plot's diagnostics PNG", diagnosticsPath(o.plot)))
 		}
 	}
 	if o.out != "" {
 		for _, seed := range o.seedList() {
 			for _, spec := range o.runs {
 				m := modelPath(o, spec, seed)
-				outputs = append(outputs, namedPath{"-out's model " + filepath.Base(m), m},
-					namedPath{"-out's operating-point file " + filepath.Base(sidecarPath(m)), sidecarPath(m)})
+				saved = append(saved, identify("-out's model "+filepath.Base(m), m),
+					identify("-out's operating-point file "+filepath.Base(sidecarPath(m)), sidecarPath(m)))
 			}
 		}
 	}
-	for i, out := range outputs {
-		for _, other := range append(inputs, outputs[:i]...) {
-			if sameFile(out.path, other.path) {
-				return fmt.Errorf("%s %s is %s (%s): an output may not overwrite an input or another output", out.what, out.path, other.what, other.path)
+	check := func(outs, others []namedPath) error {
+		for _, out := range outs {
+			for _, other := range others {
+				if out.id.same(other.id) {
+					return fmt.Errorf("%s %s is %s (%s): an output may not overwrite an input or another output", out.what, out.path, other.what, other.path)
+				}
 			}
 		}
+		return nil
 	}
-	return nil
-}
-
-// sameFile reports whether paths a and b name one file, by identity (see checkDistinctFiles).
-func sameFile(a, b string) bool {
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	switch {
-	case errA == nil && errB == nil:
-		return os.SameFile(ia, ib)
-	case errA == nil || errB == nil:
-		return false // one exists and the other does not: writing the other creates a new file
+	for k, p := range plots {
+		if err := check([]namedPath{p}, append(append(append([]namedPath{}, inputs...), plots[:k]...), saved...)); err != nil {
+			return err
+		}
 	}
-	if filepath.Base(a) != filepath.Base(b) {
-		return false
-	}
-	da, errA := os.Stat(filepath.Dir(a))
-	db, errB := os.Stat(filepath.Dir(b))
-	return errA == nil && errB == nil && os.SameFile(da, db)
+	return check(saved, inputs)
 }
