@@ -38,7 +38,9 @@ const legacyAge = time.Hour
 // (on Unix, kill(pid, 0) fails with ESRCH; elsewhere none is removed). A temporary whose
 // writer still runs, in this process or another, or on another host sharing the directory,
 // is never touched, so any number of processes may write one path or one directory at once:
-// each write succeeds or fails on its own, and the last rename wins. Temporaries of the
+// each write succeeds or fails on its own, and the last rename wins. (A dead writer's
+// temporary whose pid a live process has since taken is kept until that process ends: the
+// test errs on the side of keeping.) Temporaries of the
 // earlier naming ".<base>.tmp-<digits>", which do not name their writer, are removed once
 // they were last modified more than an hour ago.
 func Write(path string, write func(io.Writer) error) error {
