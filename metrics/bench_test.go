@@ -76,3 +76,65 @@ func BenchmarkBootstrap(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMulticlassAUC: n = 2^14 rows of k = 10 classes. Every method costs k sorts of the
+// columns within classes plus merges; ClassAUCs alone shows the shared part.
+func BenchmarkMulticlassAUC(b *testing.B) {
+	const n, k = 1 << 14, 10
+	scores, labels := randomMulticlass(rand.New(rand.NewPCG(7, 8)), n, k, 0)
+	for _, c := range []struct {
+		m   Method
+		avg Average
+	}{{OvR, Macro}, {OvR, Weighted}, {OvR, Micro}, {OvO, Macro}, {OvO, Weighted}} {
+		b.Run(fmt.Sprintf("n=%d/k=%d/%v-%v", n, k, c.m, c.avg), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				auc, err := MulticlassAUC(scores, k, labels, c.m, c.avg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = auc
+			}
+		})
+	}
+	// The reference: k binary AUCs, each on one column with the (y == c) labels.
+	b.Run(fmt.Sprintf("n=%d/k=%d/binary-AUCs", n, k), func(b *testing.B) {
+		cols, ys := make([][]float64, k), make([][]float64, k)
+		for c := range k {
+			cols[c] = column(scores, k, c)
+			ys[c] = make([]float64, n)
+			for i, l := range labels {
+				if l == c {
+					ys[c][i] = 1
+				}
+			}
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			for c := range k {
+				auc, err := AUC(cols[c], ys[c])
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = auc
+			}
+		}
+	})
+}
+
+func BenchmarkMultilabelAUC(b *testing.B) {
+	const n, k = 1 << 14, 10
+	scores, labels := randomMultilabel(rand.New(rand.NewPCG(7, 8)), n, k, 0)
+	for _, avg := range []Average{Macro, Micro} {
+		b.Run(fmt.Sprintf("n=%d/k=%d/%v", n, k, avg), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				auc, err := MultilabelAUC(scores, k, labels, avg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = auc
+			}
+		})
+	}
+}
