@@ -1,5 +1,7 @@
 package check
 
+import "math"
+
 // Multiclass validates a batch of k-class scores for package pkg: scores is row-major n×k
 // (row i holds example i's k scores), labels holds n class indices in 0…k−1. It returns the
 // number of rows of each class. The errors: k < 1 or len(scores) ≠ n·k, ErrLength; n = 0,
@@ -12,15 +14,8 @@ func Multiclass(pkg string, scores []float64, k int, labels []int) (counts []int
 	if k < 2 {
 		return nil, Errorf(pkg, ErrOneClass, "k = %d class; want at least 2", k)
 	}
-	if err := Finite(pkg, scores); err != nil {
+	if counts, err = ClassIndices(pkg, scores, k, labels); err != nil {
 		return nil, err
-	}
-	counts = make([]int, k)
-	for i, y := range labels {
-		if y < 0 || y >= k {
-			return nil, Errorf(pkg, ErrLabel, "labels[%d] = %d, want a class in 0…%d", i, y, k-1)
-		}
-		counts[y]++
 	}
 	for c, m := range counts {
 		if m == 0 {
@@ -89,4 +84,37 @@ func Finite(pkg string, scores []float64) error {
 		}
 	}
 	return nil
+}
+
+// ClassIndices is [Multiclass] without its demand for two classes, each with rows, for losses
+// such as the softmax cross-entropy that are defined on any batch: k ≥ 1 columns, n ≥ 1 rows,
+// finite scores and labels in 0…k−1. It returns the number of rows of each class.
+func ClassIndices(pkg string, scores []float64, k int, labels []int) (counts []int, err error) {
+	if err := rows(pkg, len(scores), k, len(labels)); err != nil {
+		return nil, err
+	}
+	if err := Finite(pkg, scores); err != nil {
+		return nil, err
+	}
+	counts = make([]int, k)
+	for i, y := range labels {
+		if y < 0 || y >= k {
+			return nil, Errorf(pkg, ErrLabel, "labels[%d] = %d, want a class in 0…%d", i, y, k-1)
+		}
+		counts[y]++
+	}
+	return counts, nil
+}
+
+// Indices converts class indices held as floats (a graph's label vector) to ints. An element
+// that is not an integer in 0…k−1 is ErrLabel.
+func Indices(pkg string, labels []float64, k int) ([]int, error) {
+	out := make([]int, len(labels))
+	for i, y := range labels {
+		if !(y >= 0 && y < float64(k)) || y != math.Trunc(y) {
+			return nil, Errorf(pkg, ErrLabel, "labels[%d] = %v, want a class index in 0…%d", i, y, k-1)
+		}
+		out[i] = int(y)
+	}
+	return out, nil
 }

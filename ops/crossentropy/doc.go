@@ -14,5 +14,9 @@
 // softplus(z) = max(z, 0) + log1p(e^{−|z|}), from one exponential per score. Unlike the ROC
 // losses, cross-entropy is defined on a batch of one class.
 //
+// For k classes, [SoftmaxGradient] is the softmax cross-entropy of row-major n×k logits against
+// class indices, with its log-sum-exp taken from each row's largest logit, and [SoftmaxLoss]
+// its graph op on an (n, k) matrix.
+//
 // [Evaluate] and [Gradient] work on slices; [Loss] puts the same computation in a graph.
 package crossentropy

@@ -17,3 +17,23 @@ func ExampleGradient() {
 	fmt.Printf("L = %.4f, ∂L/∂z = [%.4f %.4f]\n", loss, g[0], g[1])
 	// Output: L = 1.4100, ∂L/∂z = [-0.2500 0.4404]
 }
+
+// Two rows of three classes' logits at ±1e3, where e^{1000} overflows float64: the loss of the
+// first row is 1 + log(1 + e^{−1}) ≈ 1.313262 (label 2, one below the top logit), of the second
+// log 3 ≈ 1.098612, and L is their mean.
+func ExampleSoftmaxGradient() {
+	logits := []float64{
+		1000, -1000, 999,
+		-1000, -1000, -1000,
+	}
+	grad, loss, err := crossentropy.SoftmaxGradient(logits, 3, []int{2, 0})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("loss %.6f\n", loss)
+	fmt.Printf("grad %.4f\n", grad)
+	// Output:
+	// loss 1.205937
+	// grad [0.3655 0.0000 -0.3655 -0.3333 0.1667 0.1667]
+}

@@ -1,0 +1,217 @@
+package crossentropy
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// logAddExp folds log(e^a + e^b) = max(a, b) + log1p(e^{−|a−b|}) over a row: a reference that
+// shares nothing with SoftmaxGradient's one-pass form from the row's maximum.
+func logAddExp(row []float64) float64 {
+	l := row[0]
+	for _, x := range row[1:] {
+		l = max(l, x) + math.Log1p(math.Exp(-math.Abs(l-x)))
+	}
+	return l
+}
+
+// softmaxReference is the loss and gradient from logAddExp: −log p_iy = lse_i − z_iy and
+// p_ic = e^{z_ic − lse_i}.
+func softmaxReference(z []float64, k int, y []int) ([]float64, float64) {
+	n := len(y)
+	g := make([]float64, len(z))
+	var l float64
+	for i := range n {
+		row := z[i*k : (i+1)*k]
+		lse := logAddExp(row)
+		l += (lse - row[y[i]]) / float64(n)
+		for c, x := range row {
+			g[i*k+c] = math.Exp(x-lse) / float64(n)
+		}
+		g[i*k+y[i]] -= 1 / float64(n)
+	}
+	return g, l
+}
+
+// Values worked by hand. Logits ±1e3, where e^{1000} overflows float64 and the textbook
+// e^{z_y}/Σ e^{z} is NaN:
+//   - [1000, −1000, 999], label 2: lse = 1000 + log(1 + e^{−2000} + e^{−1}) = 1000 +
+//     log(1 + e^{−1}) to far below float64's precision, so −log p = 1 + log1p(e^{−1}).
+//   - [1000, −1000], label 1: 2000 + log(1 + e^{−2000}) = 2000.
+//   - [−1000, −1000, −1000, −1000], any label: log 4.
+//   - [1000, −1000], label 0: log(1 + e^{−2000}) = 0 (the right class at a margin of 2000).
+func TestSoftmaxValues(t *testing.T) {
+	const tol = 1e-15 // relative: a few roundings
+	cases := []struct {
+		name string
+		z    []float64
+		k    int
+		y    []int
+		want float64
+	}{
+		{"1e3, 2nd largest", []float64{1000, -1000, 999}, 3, []int{2}, 1 + math.Log1p(math.Exp(-1))},
+		{"1e3, wrong by 2000", []float64{1000, -1000}, 2, []int{1}, 2000},
+		{"−1e3 tied", []float64{-1000, -1000, -1000, -1000}, 4, []int{3}, math.Log(4)},
+		{"1e3, right", []float64{1000, -1000}, 2, []int{0}, 0},
+		{"mean of rows", []float64{1000, -1000, -1000, 1000}, 2, []int{1, 1}, 1000},
+		{"one class", []float64{7}, 1, []int{0}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, l, err := SoftmaxGradient(c.z, c.k, c.y)
+			require.NoError(t, err)
+			require.InDelta(t, c.want, l, tol*max(1, c.want))
+			// The fold rounds lse at the logits' magnitude (an ulp of 1000 is 1.1e-13): the
+			// hand value above is the sharper test.
+			gr, lr := softmaxReference(c.z, c.k, c.y)
+			tolRef := 8 * 1000 * 0x1p-52
+			require.InDelta(t, lr, l, tolRef*max(1, lr))
+			require.InDeltaSlice(t, gr, g, tolRef)
+		})
+	}
+}
+
+// TestSoftmaxAgainstReference on random logits of every size up to ±1e3, with the gradient's
+// rows summing to zero (the loss is invariant to shifting a row), and k = 2 equal to the binary
+// cross-entropy of the logit difference.
+func TestSoftmaxAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 18))
+	for _, k := range []int{1, 2, 3, 10} {
+		for _, scale := range []float64{1, 30, 1e3} {
+			t.Run(fmt.Sprintf("k=%d/scale=%g", k, scale), func(t *testing.T) {
+				const n = 37
+				z, y := make([]float64, n*k), make([]int, n)
+				for i := range z {
+					z[i] = scale * (2*rng.Float64() - 1)
+				}
+				for i := range y {
+					y[i] = rng.IntN(k)
+				}
+				g, l, err := SoftmaxGradient(z, k, y)
+				require.NoError(t, err)
+				gr, lr := softmaxReference(z, k, y)
+				// The reference rounds lse_i at the logits' magnitude, to an ulp of scale, which
+				// e^{z − lse} turns into a relative error of p of a few times scale·ε.
+				tolRef := 8 * scale * 0x1p-52
+				require.InDelta(t, lr, l, tolRef*max(1, lr))
+				require.InDeltaSlice(t, gr, g, tolRef/n)
+				for i := range n {
+					var s float64
+					for _, x := range g[i*k : (i+1)*k] {
+						s += x
+					}
+					require.InDelta(t, 0, s, 1e-16, "row %d", i)
+				}
+				if k == 2 {
+					d, yb := make([]float64, n), make([]float64, n)
+					for i := range n {
+						d[i], yb[i] = z[2*i+1]-z[2*i], float64(y[i])
+					}
+					gb, lb, err := Gradient(d, yb)
+					require.NoError(t, err)
+					require.InDelta(t, lb, l, 1e-13*max(1, lb))
+					for i := range n {
+						require.InDelta(t, gb[i], g[2*i+1], 1e-15)
+						require.InDelta(t, -gb[i], g[2*i], 1e-15)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestSoftmaxErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		z    []float64
+		k    int
+		y    []int
+		want error
+	}{
+		{"empty", nil, 2, nil, ErrEmpty},
+		{"k = 0", []float64{1, 2}, 0, []int{0, 0}, ErrLength},
+		{"not n·k", []float64{1, 2, 3}, 2, []int{0, 1}, ErrLength},
+		{"NaN", []float64{1, math.NaN()}, 2, []int{0}, ErrNonFinite},
+		{"−Inf", []float64{math.Inf(-1), 0}, 2, []int{0}, ErrNonFinite},
+		{"label k", []float64{1, 2}, 2, []int{2}, ErrLabel},
+		{"label −1", []float64{1, 2}, 2, []int{-1}, ErrLabel},
+		{"overflow", []float64{1.7e308, -1.7e308}, 2, []int{1}, ErrOverflow},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := SoftmaxGradient(c.z, c.k, c.y)
+			require.ErrorIs(t, err, c.want)
+			require.Regexp(t, "^crossentropy: ", err.Error())
+		})
+	}
+	// Two rows of huge logits: each term is taken /n, so the mean fits.
+	_, l, err := SoftmaxGradient([]float64{1.7e308, -1.7e308, 0, 0}, 2, []int{1, 0})
+	require.NoError(t, err)
+	require.InDelta(t, 1.7e308, l, 1e294)
+}
+
+// FuzzSoftmaxGradient decodes k from byte 0 (1…4), then rows of k float64 logits and a label
+// byte (mod k + 1, so k exercises the label check); valid input must give a finite loss ≥ 0,
+// gradients whose rows sum to zero and lie in [−1/n, 1/n], negative only at the label.
+func FuzzSoftmaxGradient(f *testing.F) {
+	add := func(k byte, rows ...[]float64) {
+		b := []byte{k - 1}
+		for _, r := range rows {
+			for _, x := range r[:len(r)-1] {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+			}
+			b = append(b, byte(r[len(r)-1]))
+		}
+		f.Add(b)
+	}
+	add(3, []float64{1000, -1000, 999, 2}, []float64{0, 0, 0, 1})
+	add(2, []float64{math.NaN(), 0, 0})
+	add(1, []float64{5, 0})
+	add(2, []float64{1.7e308, -1.7e308, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		k := 1 + int(data[0]%4)
+		data = data[1:]
+		var z []float64
+		var y []int
+		for ; len(data) >= 8*k+1 && len(y) < 32; data = data[8*k+1:] {
+			for c := range k {
+				z = append(z, math.Float64frombits(binary.LittleEndian.Uint64(data[8*c:])))
+			}
+			y = append(y, int(data[8*k])%(k+1))
+		}
+		g, l, err := SoftmaxGradient(z, k, y)
+		if err != nil {
+			for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrOverflow} {
+				if errors.Is(err, e) {
+					return
+				}
+			}
+			t.Fatalf("error %v is none of the package's", err)
+		}
+		if !(l >= 0) || math.IsInf(l, 0) {
+			t.Fatalf("loss %v", l)
+		}
+		bound := 1 / float64(len(y))
+		for i := range y {
+			var s float64
+			for c, x := range g[i*k : (i+1)*k] {
+				s += x
+				if !(math.Abs(x) <= bound*(1+1e-15)) || (c != y[i] && x < 0) {
+					t.Fatalf("gradient[%d, %d] = %v", i, c, x)
+				}
+			}
+			if math.Abs(s) > 4e-16*bound*float64(k) {
+				t.Fatalf("row %d sums to %v", i, s)
+			}
+		}
+	})
+}
