@@ -1,0 +1,88 @@
+package pairwise
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+
+	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// MulticlassLoss returns the scalar node L(scores, labels) of [MulticlassGradient],
+// differentiable with respect to the scores by gorgonia.Grad with a TapeMachine and by a
+// LispMachine; the forward pass computes value and gradient at once and the backward pass
+// reuses the gradient. scores is an (n, k) matrix, one row per example, and labels an (n)
+// vector of class indices 0…k−1 held in the scores' dtype, float32 or float64; the sums run in
+// float64 and the result has the graph's dtype. cfg and the nodes are checked here (ErrNode,
+// ErrLength); the values when the graph runs (a label that is not an integer in 0…k−1 is
+// ErrLabel, a class without rows ErrOneClass). Sampled pairs are drawn as MulticlassGradient
+// draws them, a function of the seed, the comparison and the class sizes only, so the forward
+// and backward passes and a gradient check see the same pairs (see [Loss]).
+func MulticlassLoss(scores, labels *gorgonia.Node, cfg Multiclass) (*gorgonia.Node, error) {
+	if _, err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	if dims != 1 {
+		return nil, check.Errorf(pkg, ErrNode, "labels: want an (n) vector of class indices, got shape %v", labels.Shape())
+	}
+	return opkit.ApplyRows(multiclassKernel{cfg: cfg, k: k}, scores, labels)
+}
+
+// MultilabelLoss returns the scalar node L(scores, labels) of [MultilabelGradient]: scores and
+// labels are (n, k) matrices of one dtype, float32 or float64, labels 0 or 1. Everything else
+// is as for [MulticlassLoss]; a label column with one class fails the run with ErrOneClass.
+func MultilabelLoss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	if _, err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	if dims != 2 {
+		return nil, check.Errorf(pkg, ErrNode, "labels: want an (n, k) matrix of 0/1 labels, got shape %v", labels.Shape())
+	}
+	return opkit.ApplyRows(multilabelKernel{cfg: cfg, k: k}, scores, labels)
+}
+
+// multiclassKernel is the opkit description of MulticlassLoss on k classes. Its String prints
+// every field of the configuration, so that nodes of different settings never merge.
+type multiclassKernel struct {
+	cfg Multiclass
+	k   int
+}
+
+func (multiclassKernel) Package() string { return pkg }
+func (multiclassKernel) Overflow() error { return ErrOverflow }
+func (m multiclassKernel) String() string {
+	return fmt.Sprintf("PairwiseMulticlassLoss{%+v, ovo=%v, k=%d}", m.cfg.Config, m.cfg.OvO, m.k)
+}
+func (m multiclassKernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {
+	y, err := check.Indices(pkg, labels, m.k)
+	if err != nil {
+		return 0, nil, err
+	}
+	g, l, err := MulticlassGradient(scores, m.k, y, m.cfg)
+	return l, g, err
+}
+
+// multilabelKernel is the opkit description of MultilabelLoss on k label columns.
+type multilabelKernel struct {
+	cfg Config
+	k   int
+}
+
+func (multilabelKernel) Package() string { return pkg }
+func (multilabelKernel) Overflow() error { return ErrOverflow }
+func (m multilabelKernel) String() string {
+	return fmt.Sprintf("PairwiseMultilabelLoss{%+v, k=%d}", m.cfg, m.k)
+}
+func (m multilabelKernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {
+	g, l, err := MultilabelGradient(scores, m.k, labels, m.cfg)
+	return l, g, err
+}

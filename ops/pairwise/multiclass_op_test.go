@@ -1,0 +1,177 @@
+package pairwise
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/graph/gradcheck"
+)
+
+// gridBatch returns n rows of k scores on multiples of 0.3, so that every score difference is
+// a multiple of 0.3 and stays kinkGap away from the margin 1 (0.9 or 1.2 at the nearest), with
+// class indices holding every class and, for multi-label, an n×k indicator with both classes
+// in every column.
+func gridBatch(seed uint64, n, k int) (scores []float64, classes []float64, indicator []float64) {
+	r := rand.New(rand.NewPCG(seed, 5))
+	scores, classes, indicator = make([]float64, n*k), make([]float64, n), make([]float64, n*k)
+	for i := range n {
+		classes[i] = float64(i % k)
+		if i >= k {
+			classes[i] = float64(r.IntN(k))
+		}
+		for c := range k {
+			scores[i*k+c] = 0.3 * float64(r.IntN(9)-4)
+			if r.IntN(2) == 0 || i == c {
+				indicator[i*k+c] = 1
+			}
+		}
+	}
+	for c := range k { // the last row is negative in every column
+		indicator[(n-1)*k+c] = 0
+	}
+	return scores, classes, indicator
+}
+
+func requireKinkGap(t *testing.T, scores []float64) {
+	t.Helper()
+	for _, a := range scores {
+		for _, b := range scores {
+			require.Greater(t, math.Abs(a-b-1), kinkGap)
+		}
+	}
+}
+
+// TestMulticlassLossGradcheck compares both ops' TapeMachine and LispMachine gradients with
+// finite differences, for every surrogate, both dtypes, one-vs-rest and one-vs-one, exact and
+// sampled pairs.
+func TestMulticlassLossGradcheck(t *testing.T) {
+	const n, k = 9, 3
+	scores, classes, indicator := gridBatch(2, n, k)
+	requireKinkGap(t, scores)
+	for _, s := range Surrogates() {
+		for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+			for _, base := range []Config{{Surrogate: s}, {Surrogate: s, Pairs: 13, Seed: 5}} {
+				for _, kind := range []string{"ovr", "ovo", "multilabel"} {
+					t.Run(fmt.Sprintf("%v/%v/pairs=%d/%s", s, dt, base.Pairs, kind), func(t *testing.T) {
+						g := gorgonia.NewGraph()
+						f, err := graph.Input(g, dt, "scores", scores, n, k)
+						require.NoError(t, err)
+						var cost *gorgonia.Node
+						if kind == "multilabel" {
+							y, err := graph.Input(g, dt, "labels", indicator, n, k)
+							require.NoError(t, err)
+							cost, err = MultilabelLoss(f, y, base)
+							require.NoError(t, err)
+						} else {
+							y, err := graph.Input(g, dt, "labels", classes)
+							require.NoError(t, err)
+							cost, err = MulticlassLoss(f, y, Multiclass{Config: base, OvO: kind == "ovo"})
+							require.NoError(t, err)
+						}
+						r := gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+						require.Equal(t, []gradcheck.Machine{gradcheck.Tape, gradcheck.Lisp}, r.Machines)
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestMulticlassLossMatchesGradient: a TapeMachine's value and (n, k) gradient are
+// MulticlassGradient's and MultilabelGradient's, and nodes of different settings do not merge.
+func TestMulticlassLossMatchesGradient(t *testing.T) {
+	const n, k = 12, 4
+	scores, classes, indicator := gridBatch(9, n, k)
+	y := make([]int, n)
+	for i, c := range classes {
+		y[i] = int(c)
+	}
+	cfg := Config{Surrogate: SquaredHinge}
+	wantOvR, lOvR, err := MulticlassGradient(scores, k, y, Multiclass{Config: cfg})
+	require.NoError(t, err)
+	wantOvO, lOvO, err := MulticlassGradient(scores, k, y, Multiclass{Config: cfg, OvO: true})
+	require.NoError(t, err)
+	wantML, lML, err := MultilabelGradient(scores, k, indicator, cfg)
+	require.NoError(t, err)
+
+	g := gorgonia.NewGraph()
+	f, err := graph.Input(g, tensor.Float64, "scores", scores, n, k)
+	require.NoError(t, err)
+	yc, err := graph.Input(g, tensor.Float64, "classes", classes)
+	require.NoError(t, err)
+	yi, err := graph.Input(g, tensor.Float64, "indicator", indicator, n, k)
+	require.NoError(t, err)
+	ovr, err := MulticlassLoss(f, yc, Multiclass{Config: cfg})
+	require.NoError(t, err)
+	ovo, err := MulticlassLoss(f, yc, Multiclass{Config: cfg, OvO: true})
+	require.NoError(t, err)
+	ml, err := MultilabelLoss(f, yi, cfg)
+	require.NoError(t, err)
+	require.NotEqual(t, ovr.ID(), ovo.ID(), "one-vs-rest and one-vs-one nodes merged")
+	sum, err := gorgonia.Add(ovr, ovo)
+	require.NoError(t, err)
+	cost, err := gorgonia.Add(sum, ml)
+	require.NoError(t, err)
+	_, err = gorgonia.Grad(cost, f)
+	require.NoError(t, err)
+	vm := gorgonia.NewTapeMachine(g)
+	defer vm.Close()
+	require.NoError(t, graph.RunAll(vm))
+	require.InDelta(t, lOvR, ovr.Value().Data(), 1e-15)
+	require.InDelta(t, lOvO, ovo.Value().Data(), 1e-15)
+	require.InDelta(t, lML, ml.Value().Data(), 1e-15)
+	gv, err := f.Grad()
+	require.NoError(t, err)
+	require.Equal(t, tensor.Shape{n, k}, gv.Shape())
+	got := gv.Data().([]float64)
+	for i := range got {
+		require.InDelta(t, wantOvR[i]+wantOvO[i]+wantML[i], got[i], 1e-15, "gradient[%d]", i)
+	}
+}
+
+func TestMulticlassLossErrors(t *testing.T) {
+	g := gorgonia.NewGraph()
+	m, err := graph.Input(g, tensor.Float64, "m", []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	require.NoError(t, err)
+	v, err := graph.Input(g, tensor.Float64, "v", []float64{0, 1})
+	require.NoError(t, err)
+	v3, err := graph.Input(g, tensor.Float64, "v3", []float64{0, 1, 2})
+	require.NoError(t, err)
+	_, err = MulticlassLoss(m, m, Multiclass{})
+	require.ErrorIs(t, err, ErrNode, "matrix labels for classes")
+	_, err = MultilabelLoss(m, v, Config{})
+	require.ErrorIs(t, err, ErrNode, "vector labels for multi-label")
+	_, err = MulticlassLoss(v, v, Multiclass{})
+	require.ErrorIs(t, err, ErrNode, "vector scores")
+	_, err = MulticlassLoss(m, v3, Multiclass{})
+	require.ErrorIs(t, err, ErrLength)
+	_, err = MulticlassLoss(m, v, Multiclass{Config: Config{Margin: -1}})
+	require.ErrorIs(t, err, ErrMargin)
+	_, err = MulticlassLoss(nil, v, Multiclass{})
+	require.ErrorIs(t, err, ErrNode)
+
+	// Bad values fail the run with the package's error.
+	for _, c := range []struct {
+		labels []float64
+		want   error
+	}{{[]float64{0, 3}, ErrLabel}, {[]float64{0, 0.5}, ErrLabel}, {[]float64{0, 0}, ErrOneClass}} {
+		g := gorgonia.NewGraph()
+		m, err := graph.Input(g, tensor.Float64, "m", []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+		require.NoError(t, err)
+		y, err := graph.Input(g, tensor.Float64, "y", c.labels)
+		require.NoError(t, err)
+		_, err = MulticlassLoss(m, y, Multiclass{})
+		require.NoError(t, err)
+		vm := gorgonia.NewTapeMachine(g)
+		err = graph.RunAll(vm)
+		vm.Close()
+		require.ErrorIs(t, err, c.want, "labels %v", c.labels)
+	}
+}

@@ -1,0 +1,360 @@
+package pairwise
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// bruteMulticlass is the definition as a double loop over every positive–negative pair of
+// every comparison, with the hand-written surrogates of naive_test.go: one-vs-rest compares
+// the rows of class c (positives) with all others on column c; one-vs-one the rows of a with
+// those of b on column a, for every ordered pair a ≠ b.
+func bruteMulticlass(s Surrogate, m float64, scores []float64, k int, labels []int, ovo bool) (float64, []float64) {
+	grad := make([]float64, len(scores))
+	var loss float64
+	var comparisons float64
+	add := func(c int, neg func(l int) bool) {
+		var sum, pairs float64
+		g := make([]float64, len(scores))
+		for i, li := range labels {
+			if li != c {
+				continue
+			}
+			for j, lj := range labels {
+				if !neg(lj) {
+					continue
+				}
+				x := scores[i*k+c] - scores[j*k+c]
+				sum += naiveEll(s, m, x)
+				w := naiveWeight(s, m, x)
+				g[i*k+c] -= w
+				g[j*k+c] += w
+				pairs++
+			}
+		}
+		loss += sum / pairs
+		for i := range g {
+			grad[i] += g[i] / pairs
+		}
+		comparisons++
+	}
+	for a := range k {
+		if !ovo {
+			add(a, func(l int) bool { return l != a })
+			continue
+		}
+		for b := range k {
+			if b != a {
+				add(a, func(l int) bool { return l == b })
+			}
+		}
+	}
+	for i := range grad {
+		grad[i] /= comparisons
+	}
+	return loss / comparisons, grad
+}
+
+// bruteMultilabel is the mean over label columns of the all-pairs double loop (naive).
+func bruteMultilabel(s Surrogate, m float64, scores []float64, k int, labels []float64) (float64, []float64) {
+	n := len(labels) / k
+	grad := make([]float64, len(scores))
+	var loss float64
+	for c := range k {
+		f, y := make([]float64, n), make([]float64, n)
+		for i := range n {
+			f[i], y[i] = scores[i*k+c], labels[i*k+c]
+		}
+		l, g := naive(s, m, f, y)
+		loss += l / float64(k)
+		for i := range n {
+			grad[i*k+c] += g[i] / float64(k)
+		}
+	}
+	return loss, grad
+}
+
+// multiclassBatch draws n rows of k classes (the first k rows hold every class, the others
+// class c with weight c + 1) with scores N(0, 1) plus 1 on the true class, or on four levels
+// when tied is set.
+func multiclassBatch(seed uint64, n, k int, tied bool) ([]float64, []int) {
+	r := rand.New(rand.NewPCG(seed, 18))
+	scores, labels := make([]float64, n*k), make([]int, n)
+	for i := range labels {
+		labels[i] = i % k
+		if i >= k {
+			u := r.IntN(k * (k + 1) / 2)
+			c := 0
+			for u >= c+1 {
+				u -= c + 1
+				c++
+			}
+			labels[i] = c
+		}
+		for c := range k {
+			f := r.NormFloat64()
+			if tied {
+				f = float64(r.IntN(4)) / 2
+			}
+			if c == labels[i] {
+				f++
+			}
+			scores[i*k+c] = f
+		}
+	}
+	return scores, labels
+}
+
+func TestMulticlassMatchesBrute(t *testing.T) {
+	for _, s := range Surrogates() {
+		for _, ovo := range []bool{false, true} {
+			for _, k := range []int{2, 3, 5} {
+				for _, tied := range []bool{false, true} {
+					name := fmt.Sprintf("%v/ovo=%v/k=%d/tied=%v", s, ovo, k, tied)
+					t.Run(name, func(t *testing.T) {
+						scores, labels := multiclassBatch(uint64(k), 41, k, tied)
+						for _, margin := range []float64{0, 0.5} {
+							cfg := Multiclass{Config: Config{Surrogate: s, Margin: margin}, OvO: ovo}
+							g, l, err := MulticlassGradient(scores, k, labels, cfg)
+							require.NoError(t, err)
+							m := margin
+							if m == 0 {
+								m = 1
+							}
+							wl, wg := bruteMulticlass(s, m, scores, k, labels, ovo)
+							requireClose(t, wl, l, wg, g)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestMultilabelMatchesBrute(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 18))
+	for _, s := range Surrogates() {
+		for _, k := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%v/k=%d", s, k), func(t *testing.T) {
+				const n = 30
+				scores, labels := make([]float64, n*k), make([]float64, n*k)
+				for i := range labels {
+					if i < k || (i >= 2*k && r.Float64() < 0.3) {
+						labels[i] = 1
+					}
+					scores[i] = float64(r.IntN(6))/3 + labels[i]*0.5 // ties within and across labels
+				}
+				g, l, err := MultilabelGradient(scores, k, labels, Config{Surrogate: s})
+				require.NoError(t, err)
+				wl, wg := bruteMultilabel(s, 1, scores, k, labels)
+				requireClose(t, wl, l, wg, g)
+			})
+		}
+	}
+}
+
+// TestMulticlassSampled: with Pairs > 0 each comparison is Gradient on its own column and rows
+// with the derived seed (so it is exactly that comparison's unbiased estimate), the comparisons'
+// seeds differ, the same seed repeats the result, and the mean over many seeds approaches the
+// exact loss and gradient.
+func TestMulticlassSampled(t *testing.T) {
+	const k, n, pairs = 3, 24, 40
+	scores, labels := multiclassBatch(7, n, k, false)
+	cfg := Multiclass{Config: Config{Surrogate: SquaredHinge, Pairs: pairs, Seed: 11}, OvO: true}
+	g, l, err := MulticlassGradient(scores, k, labels, cfg)
+	require.NoError(t, err)
+	g2, l2, err := MulticlassGradient(scores, k, labels, cfg)
+	require.NoError(t, err)
+	require.Equal(t, l, l2)
+	require.Equal(t, g, g2)
+
+	// By comparison: column a over the rows of a and b in input order, positives a.
+	var want float64
+	seeds := map[uint64]bool{}
+	for a := range k {
+		for b := range k {
+			if a == b {
+				continue
+			}
+			var f, y []float64
+			for i, c := range labels {
+				if c == a || c == b {
+					f = append(f, scores[i*k+a])
+					y = append(y, float64(btoi(c == a)))
+				}
+			}
+			sub := comparison(cfg.Config, a*k+b)
+			seeds[sub.Seed] = true
+			v, err := Evaluate(f, y, sub)
+			require.NoError(t, err)
+			want += v / float64(k*(k-1))
+		}
+	}
+	require.InDelta(t, want, l, 1e-15)
+	require.Len(t, seeds, k*(k-1), "every comparison draws from its own seed")
+
+	// Unbiased: the mean of R estimates is within 5 standard errors of the exact value, for the
+	// loss and every gradient entry.
+	for _, ovo := range []bool{false, true} {
+		exactG, exactL, err := MulticlassGradient(scores, k, labels, Multiclass{Config: Config{Surrogate: SquaredHinge}, OvO: ovo})
+		require.NoError(t, err)
+		const reps = 600
+		sum, sq := make([]float64, n*k+1), make([]float64, n*k+1)
+		for seed := range uint64(reps) {
+			g, l, err := MulticlassGradient(scores, k, labels, Multiclass{Config: Config{Surrogate: SquaredHinge, Pairs: pairs, Seed: seed}, OvO: ovo})
+			require.NoError(t, err)
+			for i, x := range append(g, l) {
+				sum[i] += x
+				sq[i] += x * x
+			}
+		}
+		for i, want := range append(exactG, exactL) {
+			mean := sum[i] / reps
+			se := math.Sqrt(max(sq[i]/reps-mean*mean, 0) / reps)
+			require.LessOrEqual(t, math.Abs(mean-want), 5*se+1e-12, "ovo=%v entry %d: mean %v, exact %v, se %v", ovo, i, mean, want, se)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestMulticlassErrors(t *testing.T) {
+	ok := []float64{0.1, 0.8, 0.1, 0.3, 0.4, 0.3, 0.35, 0.5, 0.15, 0, 0.2, 0.8}
+	okLabels := []int{0, 1, 0, 2}
+	cases := []struct {
+		name   string
+		scores []float64
+		k      int
+		labels []int
+		cfg    Multiclass
+		want   error
+		says   string
+	}{
+		{"empty", nil, 3, nil, Multiclass{}, ErrEmpty, ""},
+		{"k = 0", ok, 0, okLabels, Multiclass{}, ErrLength, "k = 0"},
+		{"not n·k", ok[:10], 3, okLabels, Multiclass{}, ErrLength, ""},
+		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, Multiclass{OvO: true}, ErrOneClass, "k = 1"},
+		{"NaN", append([]float64{math.NaN()}, ok[1:]...), 3, okLabels, Multiclass{}, ErrNonFinite, ""},
+		{"class index 3", ok, 3, []int{0, 1, 3, 2}, Multiclass{}, ErrLabel, "labels[2] = 3"},
+		{"class index −1", ok, 3, []int{-1, 1, 0, 2}, Multiclass{OvO: true}, ErrLabel, "labels[0] = -1"},
+		{"class without rows", ok, 3, []int{0, 2, 0, 2}, Multiclass{OvO: true}, ErrOneClass, "class 1 has no rows"},
+		{"margin", ok, 3, okLabels, Multiclass{Config: Config{Margin: -1}}, ErrMargin, ""},
+		{"pairs", ok, 3, okLabels, Multiclass{Config: Config{Pairs: -1}}, ErrPairs, ""},
+		{"surrogate", ok, 3, okLabels, Multiclass{Config: Config{Surrogate: 9}}, ErrSurrogate, ""},
+		{"overflow", []float64{800, 0, 0, 0, 0, 0}, 2, []int{1, 0, 1}, Multiclass{Config: Config{Surrogate: Exponential}}, ErrOverflow, "class 0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := MulticlassGradient(c.scores, c.k, c.labels, c.cfg)
+			require.ErrorIs(t, err, c.want)
+			require.Regexp(t, "^pairwise: ", err.Error())
+			require.Contains(t, err.Error(), c.says)
+		})
+	}
+}
+
+func TestMultilabelErrors(t *testing.T) {
+	ok := []float64{0.1, 0.8, 0.3, 0.4, 0.35, 0.5}
+	okLabels := []float64{0, 1, 1, 0, 0, 1}
+	cases := []struct {
+		name           string
+		scores, labels []float64
+		k              int
+		want           error
+		says           string
+	}{
+		{"empty", nil, nil, 2, ErrEmpty, ""},
+		{"k = 0", ok, okLabels, 0, ErrLength, "k = 0"},
+		{"lengths", ok, okLabels[:4], 2, ErrLength, ""},
+		{"label 2", ok, []float64{0, 1, 2, 0, 0, 1}, 2, ErrLabel, "labels[2]"},
+		{"Inf", []float64{0.1, math.Inf(1), 0.3, 0.4, 0.35, 0.5}, okLabels, 2, ErrNonFinite, "scores[1]"},
+		{"no positives", ok, []float64{0, 1, 0, 0, 0, 1}, 2, ErrNoPositives, "label column 0"},
+		{"no negatives", ok, []float64{0, 1, 1, 1, 0, 1}, 2, ErrOneClass, "label column 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := MultilabelGradient(c.scores, c.k, c.labels, Config{})
+			require.ErrorIs(t, err, c.want)
+			require.Regexp(t, "^pairwise: ", err.Error())
+			require.Contains(t, err.Error(), c.says)
+		})
+	}
+}
+
+// FuzzMulticlassGradient: byte 0 picks k ∈ {2, 3, 4}, byte 1 the surrogate and bit 7 of it
+// one-vs-one; then rows of k + 1 bytes, a label (mod k + 1, so k is out of range) and k scores
+// on 16 levels. Valid input must match the brute-force loops, invalid input give one of the
+// package's errors.
+func FuzzMulticlassGradient(f *testing.F) {
+	f.Add([]byte{1, 0x83, 0, 0x10, 0x80, 0x20, 1, 0x30, 0x40, 0x50, 2, 0x60, 0x70, 0x80})
+	f.Add([]byte{0, 0x04, 0, 0x10, 0x20, 1, 0x30, 0x40, 0, 0x30, 0x40})
+	f.Add([]byte{2, 0x81, 0, 1, 2, 3, 4, 1, 5, 6, 7, 8, 2, 9, 10, 11, 12, 3, 13, 14, 15, 16, 4, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		k := 2 + int(data[0]%3)
+		s := Surrogate(int(data[1]&0x7f) % len(Surrogates()))
+		ovo := data[1]&0x80 != 0
+		data = data[2:]
+		n := min(len(data)/(k+1), 24)
+		scores, labels := make([]float64, n*k), make([]int, n)
+		for i := range n {
+			row := data[i*(k+1) : (i+1)*(k+1)]
+			labels[i] = int(row[0]) % (k + 1)
+			for c := range k {
+				scores[i*k+c] = float64(row[c+1]>>4) / 4
+			}
+		}
+		g, l, err := MulticlassGradient(scores, k, labels, Multiclass{Config: Config{Surrogate: s}, OvO: ovo})
+		if err != nil {
+			for _, e := range []error{ErrEmpty, ErrLabel, ErrOneClass} {
+				if errors.Is(err, e) {
+					return
+				}
+			}
+			t.Fatalf("unexpected error %v", err)
+		}
+		wl, wg := bruteMulticlass(s, 1, scores, k, labels, ovo)
+		requireClose(t, wl, l, wg, g)
+	})
+}
+
+// FuzzMultilabelGradient: byte 0 picks k ∈ {1, 2, 3} and the surrogate; every further byte is a
+// cell, bit 0 its label and the high four bits its score.
+func FuzzMultilabelGradient(f *testing.F) {
+	f.Add([]byte{0x01, 0x00, 0x11, 0x21, 0x30})
+	f.Add([]byte{0x12, 0x01, 0x10, 0x51, 0x50, 0x31, 0x30, 0xf1, 0x00, 0x01})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1 {
+			return
+		}
+		k := 1 + int(data[0]&0x0f)%3
+		s := Surrogate(int(data[0]>>4) % len(Surrogates()))
+		data = data[1:]
+		n := min(len(data)/k, 32)
+		scores, labels := make([]float64, n*k), make([]float64, n*k)
+		for i := range scores {
+			scores[i], labels[i] = float64(data[i]>>4)/4, float64(data[i]&1)
+		}
+		g, l, err := MultilabelGradient(scores, k, labels, Config{Surrogate: s})
+		if err != nil {
+			if !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrOneClass) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		wl, wg := bruteMultilabel(s, 1, scores, k, labels)
+		requireClose(t, wl, l, wg, g)
+	})
+}
