@@ -16,6 +16,8 @@
 // the weights and biases of layer l (the bias is added to every row), n₀ = n, n₁ … n_L are the
 // hidden sizes and n_(L+1) = 1; φ is the activation ([ReLU], [Tanh] or [Identity]) applied
 // element by element; and s ∈ ℝ^B is the score vector. A linear scorer is the case L = 0.
+// A model of k outputs (MLPConfig.Outputs = k ≥ 2, for k classes or labels) has
+// n_(L+1) = k and scores s ∈ ℝ^(B×k), row i holding example i's k scores.
 //
 // # Graphs and shared parameters
 //

@@ -8,6 +8,8 @@ type LinearConfig struct {
 	Dtype tensor.Dtype // tensor.Float64 (the zero value) or tensor.Float32
 	Init  Init         // weight initialisation; the zero value, AutoInit, is Glorot here
 	Seed  uint64       // initialisation seed; the same seed gives the same parameters
+	// Outputs is the number k of scores per row, as in MLPConfig: 0 and 1 mean one score.
+	Outputs int
 }
 
 // Linear is the linear scorer s = x·w + b (logistic regression when trained with
@@ -19,5 +21,5 @@ type Linear = MLP
 
 // NewLinear returns an initialised linear scorer, or an error wrapping ErrConfig.
 func NewLinear(cfg LinearConfig) (*Linear, error) {
-	return NewMLP(MLPConfig{In: cfg.In, Init: cfg.Init, Seed: cfg.Seed, Dtype: cfg.Dtype})
+	return NewMLP(MLPConfig{In: cfg.In, Init: cfg.Init, Seed: cfg.Seed, Dtype: cfg.Dtype, Outputs: cfg.Outputs})
 }

@@ -15,11 +15,15 @@ type MLPConfig struct {
 	Init       Init         // the zero value, AutoInit: He before ReLU, Glorot elsewhere (and at the output)
 	Seed       uint64       // initialisation seed; the same seed gives the same parameters
 	Dtype      tensor.Dtype // tensor.Float64 (the zero value) or tensor.Float32
+	// Outputs is the number k of scores per row, one per class; 0 and 1 mean one score. With
+	// k ≥ 2 the output layer has k columns and Build returns a (B, k) score matrix.
+	Outputs int
 }
 
 // MLP is a multilayer perceptron ending in a linear layer with one output, the score (a
-// logit). Layer k, counted from 0 at the input, has parameters "layerk.weight" and
-// "layerk.bias"; the last one is the output layer.
+// logit), or with k outputs, one score per class (MLPConfig.Outputs). Layer k, counted from 0
+// at the input, has parameters "layerk.weight" and "layerk.bias"; the last one is the output
+// layer.
 type MLP struct {
 	network
 	hidden []int
@@ -28,7 +32,7 @@ type MLP struct {
 
 // NewMLP returns an initialised MLP, or an error wrapping ErrConfig.
 func NewMLP(cfg MLPConfig) (*MLP, error) {
-	n, err := newNetwork(cfg.In, cfg.Hidden, cfg.Activation, cfg.Init, cfg.Seed, cfg.Dtype)
+	n, err := newNetwork(cfg.In, cfg.Hidden, cfg.Outputs, cfg.Activation, cfg.Init, cfg.Seed, cfg.Dtype)
 	if err != nil {
 		return nil, err
 	}
@@ -36,10 +40,16 @@ func NewMLP(cfg MLPConfig) (*MLP, error) {
 }
 
 // Architecture describes the model, as in "MLP(in=30, hidden=[64 32], activation=relu)", or
-// "Linear(in=30)" without hidden layers, where the activation plays no part.
+// "Linear(in=30)" without hidden layers, where the activation plays no part; a model of k ≥ 2
+// outputs adds ", outputs=k" ("Linear(in=30, outputs=3)"). A one-output model reads as before
+// outputs existed, so its older checkpoints load.
 func (m *MLP) Architecture() string {
-	if len(m.hidden) == 0 {
-		return fmt.Sprintf("Linear(in=%d)", m.in)
+	var out string
+	if k := m.Outputs(); k > 1 {
+		out = fmt.Sprintf(", outputs=%d", k)
 	}
-	return fmt.Sprintf("MLP(in=%d, hidden=%v, activation=%v)", m.in, m.hidden, m.act)
+	if len(m.hidden) == 0 {
+		return fmt.Sprintf("Linear(in=%d%s)", m.in, out)
+	}
+	return fmt.Sprintf("MLP(in=%d, hidden=%v, activation=%v%s)", m.in, m.hidden, m.act, out)
 }

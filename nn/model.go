@@ -32,7 +32,8 @@ type Param struct {
 // parameters.
 type Model interface {
 	// Build adds the model to g for the input x, a matrix of shape (B, InputSize()) and
-	// dtype Dtype() in g, and returns the score vector, of shape (B), and the learnable
+	// dtype Dtype() in g, and returns the score vector, of shape (B) — or for a model of
+	// k ≥ 2 outputs (see [Outputs]) the score matrix, of shape (B, k) — and the learnable
 	// nodes, in Params order. The learnables are bound to the model's parameter tensors, not
 	// to copies: a solver updating their values updates the model, and so every other graph
 	// built from it. Build a model at most once per graph.

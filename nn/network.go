@@ -18,7 +18,7 @@ type layer struct {
 	act    Activation    // φ
 }
 
-// network is a stack of layers ending in a single score per row. Linear and MLP are
+// network is a stack of layers ending in one score per row, or k. Linear and MLP are
 // networks; their exported methods come from here.
 type network struct {
 	in     int
@@ -28,14 +28,16 @@ type network struct {
 
 // newNetwork validates a configuration and returns the initialised network with input size
 // in, hidden layers of the given sizes followed by act, and an Identity output layer of width
-// one. A zero dt means Float64.
-func newNetwork(in int, hidden []int, act Activation, init Init, seed uint64, dt tensor.Dtype) (*network, error) {
+// outputs (0 meaning 1). A zero dt means Float64.
+func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, seed uint64, dt tensor.Dtype) (*network, error) {
 	if dt == (tensor.Dtype{}) {
 		dt = tensor.Float64
 	}
 	switch {
 	case in <= 0:
 		return nil, fmt.Errorf("%w: input size %d (want at least 1)", ErrConfig, in)
+	case outputs < 0:
+		return nil, fmt.Errorf("%w: %d outputs (want 0 or 1 for one score, or k ≥ 2)", ErrConfig, outputs)
 	case dt != tensor.Float64 && dt != tensor.Float32:
 		return nil, fmt.Errorf("%w: dtype %v (want float32 or float64)", ErrConfig, dt)
 	case !activations.Valid(act):
@@ -43,7 +45,7 @@ func newNetwork(in int, hidden []int, act Activation, init Init, seed uint64, dt
 	case !inits.Valid(init):
 		return nil, fmt.Errorf("%w: unknown initialisation %d", ErrConfig, int(init))
 	}
-	widths := append(append([]int(nil), hidden...), 1)
+	widths := append(append([]int(nil), hidden...), max(outputs, 1))
 	fanIn := in
 	for k, w := range widths {
 		if w <= 0 {
@@ -91,6 +93,14 @@ func (n *network) Params() []Param {
 	return ps
 }
 
+// Outputs returns the number of scores per row: 1, or k for a model of k ≥ 2 outputs.
+func (n *network) Outputs() int {
+	if len(n.layers) == 0 {
+		return 1
+	}
+	return n.layers[len(n.layers)-1].weight.Shape()[1]
+}
+
 // InputSize returns the number of features per row.
 func (n *network) InputSize() int { return n.in }
 
@@ -98,8 +108,8 @@ func (n *network) InputSize() int { return n.in }
 func (n *network) Dtype() tensor.Dtype { return n.dtype }
 
 // Build adds the model to g for the batch x, a matrix of shape (B, InputSize()) and dtype
-// Dtype() in g. It returns the scores, a vector of shape (B), and the learnable nodes in
-// Params order, bound to the model's parameter tensors (shared, not copied). The learnables
+// Dtype() in g. It returns the scores, a vector of shape (B) or, for k ≥ 2 outputs, a matrix
+// of shape (B, k), and the learnable nodes in Params order, bound to the model's parameter tensors (shared, not copied). The learnables
 // are named like the parameters, so g must not already hold nodes with those names: build a
 // model once per graph.
 func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
@@ -125,6 +135,9 @@ func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgon
 		if h, err = l.act.apply(h); err != nil {
 			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
 		}
+	}
+	if n.Outputs() > 1 {
+		return h, learnables, nil
 	}
 	if scores, err = gorgonia.Reshape(h, tensor.Shape{x.Shape()[0]}); err != nil {
 		return nil, nil, fmt.Errorf("nn: scores: %w", err)

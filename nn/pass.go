@@ -60,7 +60,7 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	case n.dtype != tensor.Float64 && n.dtype != tensor.Float32:
 		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
 	}
-	p := &Pass{rows: rows, scores: make([]float64, rows)}
+	p := &Pass{rows: rows, scores: make([]float64, rows*n.Outputs())}
 	p.input = tensor.New(tensor.Of(n.dtype), tensor.WithShape(rows, n.in))
 	for _, prm := range n.Params() {
 		p.grads = append(p.grads, tensor.New(tensor.Of(n.dtype), tensor.WithShape(prm.Value.Shape()...)))
@@ -104,8 +104,9 @@ func copyInto(d *tensor.Dense, x []float64) {
 	}
 }
 
-// Forward computes the scores of the input rows. The returned slice belongs to the pass and
-// is overwritten by the next Forward.
+// Forward computes the scores of the input rows: B values, or B·k row-major (row i's k scores
+// at [i·k, (i+1)·k)) for a model of k outputs. The returned slice belongs to the pass and is
+// overwritten by the next Forward.
 func (p *Pass) Forward() []float64 {
 	p.run.forward(p.scores)
 	return p.scores
@@ -113,10 +114,11 @@ func (p *Pass) Forward() []float64 {
 
 // Backward computes the gradient of a loss L with respect to every parameter from
 // dscores = ∂L/∂s for the scores of the last Forward, and stores it in Grads (overwriting,
-// not accumulating). dscores must hold B values.
+// not accumulating). dscores must hold B values, or B·k row-major for k outputs, in the
+// layout of Forward.
 func (p *Pass) Backward(dscores []float64) error {
-	if len(dscores) != p.rows {
-		return fmt.Errorf("%w: %d score gradients for a pass of %d rows", ErrInput, len(dscores), p.rows)
+	if len(dscores) != len(p.scores) {
+		return fmt.Errorf("%w: %d score gradients for a pass of %d rows of %d scores", ErrInput, len(dscores), p.rows, len(p.scores)/p.rows)
 	}
 	p.run.backward(dscores)
 	return nil
@@ -203,7 +205,7 @@ func (p *passOf[T]) forward(scores []float64) {
 		}
 		src = l.h
 	}
-	for i, v := range src { // the output layer has one column
+	for i, v := range src { // the output layer's B × k values, row-major
 		scores[i] = float64(v)
 	}
 }

@@ -18,7 +18,8 @@ import (
 const scoreChunk = 4096
 
 // Scores returns m's score for each row of x, which holds rows examples of m.InputSize()
-// finite features, one example after the other (row-major). It evaluates at most 4096 rows
+// finite features, one example after the other (row-major); for a model of k ≥ 2 outputs
+// (see [Outputs]) it returns rows·k scores, row i's k scores at [i·k, (i+1)·k). It evaluates at most 4096 rows
 // at a time, through a [Pass] for a Linear or an MLP and through a Gorgonia graph for other
 // models. It reads m's parameters, so it must not run concurrently with a solver step on m.
 // To score repeatedly (validation after every epoch, serving) keep a [Scorer] instead.
@@ -90,21 +91,21 @@ func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) {
 	if err := CheckInput(s.m, x, rows); err != nil {
 		return nil, err
 	}
-	in := s.m.InputSize()
-	out := make([]float64, rows)
+	in, k := s.m.InputSize(), Outputs(s.m)
+	out := make([]float64, rows*k)
 	for start := 0; start < rows; start += scoreChunk {
 		n := min(scoreChunk, rows-start)
 		ev, err := s.evaluator(n)
 		if err != nil {
 			return nil, err
 		}
-		if err := ev.score(x[start*in:(start+n)*in], out[start:start+n]); err != nil {
+		if err := ev.score(x[start*in:(start+n)*in], out[start*k:(start+n)*k]); err != nil {
 			return nil, err
 		}
 	}
 	for i, v := range out {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i, v, s.m.Dtype())
+			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i/k, v, s.m.Dtype())
 		}
 	}
 	return out, nil
@@ -183,8 +184,12 @@ func newGraphEvaluator(m Model, rows int) (*graphEvaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if scores == nil || !scores.Shape().Eq(tensor.Shape{rows}) {
-		return nil, fmt.Errorf("%w: the model's Build gave no score vector of %d rows", ErrInput, rows)
+	want := tensor.Shape{rows}
+	if k := Outputs(m); k > 1 {
+		want = tensor.Shape{rows, k}
+	}
+	if scores == nil || !scores.Shape().Eq(want) {
+		return nil, fmt.Errorf("%w: the model's Build gave no scores of shape %v", ErrInput, want)
 	}
 	return &graphEvaluator{n: rows, in: in, scores: scores, vm: gorgonia.NewTapeMachine(g)}, nil
 }
@@ -204,4 +209,13 @@ func (e *graphEvaluator) score(x, out []float64) error {
 	}
 	copy(out, s)
 	return nil
+}
+
+// Outputs returns the number of scores m gives per row: k for a model with an Outputs() int
+// method returning k ≥ 2 (an [MLP] of k outputs), else 1.
+func Outputs(m Model) int {
+	if o, ok := m.(interface{ Outputs() int }); ok && o.Outputs() > 1 {
+		return o.Outputs()
+	}
+	return 1
 }
