@@ -12,17 +12,7 @@ import (
 // the k(k−1) comparisons over 2(k−1)·n rows in all.
 func BenchmarkMulticlassGradient(b *testing.B) {
 	const n, k = 1 << 14, 10
-	scores, labels := multiclassBatch(1, n, k, false)
-	cols, ys := make([][]float64, k), make([][]float64, k)
-	for c := range k {
-		cols[c], ys[c] = make([]float64, n), make([]float64, n)
-		for i, l := range labels {
-			cols[c][i] = scores[i*k+c]
-			if l == c {
-				ys[c][i] = 1
-			}
-		}
-	}
+	scores, labels, cols, ys := benchMulticlass(n, k)
 	for _, s := range []Surrogate{SquaredHinge, Square} {
 		cfg := Config{Surrogate: s}
 		b.Run(fmt.Sprintf("surrogate=%v/n=%d/k=%d/binary", s, n, k), func(b *testing.B) {
@@ -55,17 +45,7 @@ func BenchmarkMulticlassGradient(b *testing.B) {
 // ovo/binary.
 func BenchmarkMulticlassRatio(b *testing.B) {
 	const n, k = 1 << 14, 10
-	scores, labels := multiclassBatch(1, n, k, false)
-	cols, ys := make([][]float64, k), make([][]float64, k)
-	for c := range k {
-		cols[c], ys[c] = make([]float64, n), make([]float64, n)
-		for i, l := range labels {
-			cols[c][i] = scores[i*k+c]
-			if l == c {
-				ys[c][i] = 1
-			}
-		}
-	}
+	scores, labels, cols, ys := benchMulticlass(n, k)
 	for _, s := range []Surrogate{SquaredHinge, Hinge, Square, Exponential} {
 		cfg := Config{Surrogate: s}
 		b.Run(fmt.Sprintf("surrogate=%v/n=%d/k=%d", s, n, k), func(b *testing.B) {
@@ -92,4 +72,21 @@ func BenchmarkMulticlassRatio(b *testing.B) {
 			b.ReportMetric(float64(ovo)/float64(bin), "ovo/binary")
 		})
 	}
+}
+
+// benchMulticlass returns n rows of k classes and, extracted for the binary reference, each
+// column with its one-vs-rest labels (y = c).
+func benchMulticlass(n, k int) (scores []float64, labels []int, cols, ys [][]float64) {
+	scores, labels = multiclassBatch(1, n, k, false)
+	cols, ys = make([][]float64, k), make([][]float64, k)
+	for c := range k {
+		cols[c], ys[c] = make([]float64, n), make([]float64, n)
+		for i, l := range labels {
+			cols[c][i] = scores[i*k+c]
+			if l == c {
+				ys[c][i] = 1
+			}
+		}
+	}
+	return scores, labels, cols, ys
 }

@@ -20,15 +20,9 @@ import (
 // draws them, a function of the seed, the comparison and the class sizes only, so the forward
 // and backward passes and a gradient check see the same pairs (see [Loss]).
 func MulticlassLoss(scores, labels *gorgonia.Node, cfg Multiclass) (*gorgonia.Node, error) {
-	if _, err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
+	k, err := checkRows(scores, labels, cfg.Config, 1)
 	if err != nil {
 		return nil, err
-	}
-	if dims != 1 {
-		return nil, check.Errorf(pkg, ErrNode, "labels: want an (n) vector of class indices, got shape %v", labels.Shape())
 	}
 	return opkit.ApplyRows(multiclassKernel{cfg: cfg, k: k}, scores, labels)
 }
@@ -37,17 +31,28 @@ func MulticlassLoss(scores, labels *gorgonia.Node, cfg Multiclass) (*gorgonia.No
 // labels are (n, k) matrices of one dtype, float32 or float64, labels 0 or 1. Everything else
 // is as for [MulticlassLoss]; a label column with one class fails the run with ErrOneClass.
 func MultilabelLoss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	if _, err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
+	k, err := checkRows(scores, labels, cfg, 2)
 	if err != nil {
 		return nil, err
 	}
-	if dims != 2 {
-		return nil, check.Errorf(pkg, ErrNode, "labels: want an (n, k) matrix of 0/1 labels, got shape %v", labels.Shape())
-	}
 	return opkit.ApplyRows(multilabelKernel{cfg: cfg, k: k}, scores, labels)
+}
+
+// checkRows validates cfg and the nodes of an (n, k) score matrix with labels of labelDims
+// dimensions (1: class indices, 2: an indicator matrix), and returns k.
+func checkRows(scores, labels *gorgonia.Node, cfg Config, labelDims int) (int, error) {
+	if _, err := cfg.Validate(); err != nil {
+		return 0, err
+	}
+	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
+	if err != nil {
+		return 0, err
+	}
+	if dims != labelDims {
+		want := map[int]string{1: "an (n) vector of class indices", 2: "an (n, k) matrix of 0/1 labels"}[labelDims]
+		return 0, check.Errorf(pkg, ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
+	}
+	return k, nil
 }
 
 // multiclassKernel is the opkit description of MulticlassLoss on k classes. Its String prints
