@@ -96,7 +96,8 @@ func MulticlassAUC(scores []float64, k int, labels []int, m Method, avg Average)
 		return 0, fmt.Errorf("%w: %d", ErrMethod, int(m))
 	}
 	if !averages.Valid(avg) || (m == OvO && avg == Micro) {
-		return 0, fmt.Errorf("%w: %v with %v; want macro or weighted for ovo, or micro for ovr", ErrAverage, avg, m)
+		return 0, fmt.Errorf("%w: %v with %v; want macro or weighted for ovo, or micro for ovr",
+			ErrAverage, avg, m)
 	}
 	counts, err := check.Multiclass(pkg, scores, k, labels)
 	if err != nil {
@@ -256,7 +257,9 @@ func (w *wins) ovr(c int) float64 {
 // ovo is S_ab = ½·[A(a; {y = a}, {y = b}) + A(b; {y = b}, {y = a})].
 func (w *wins) ovo(a, b int) float64 {
 	pairs := 2 * float64(w.counts[a]) * float64(w.counts[b])
-	return (float64(twiceWins(w.seg(a, a), w.seg(a, b)))/pairs + float64(twiceWins(w.seg(b, b), w.seg(b, a)))/pairs) / 2
+	ab := float64(twiceWins(w.seg(a, a), w.seg(a, b))) / pairs
+	ba := float64(twiceWins(w.seg(b, b), w.seg(b, a))) / pairs
+	return (ab + ba) / 2
 }
 
 // microAUC is the AUC of the n·k scores against the indicators [y_i = c].

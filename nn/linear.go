@@ -21,5 +21,7 @@ type Linear = MLP
 
 // NewLinear returns an initialised linear scorer, or an error wrapping ErrConfig.
 func NewLinear(cfg LinearConfig) (*Linear, error) {
-	return NewMLP(MLPConfig{In: cfg.In, Init: cfg.Init, Seed: cfg.Seed, Dtype: cfg.Dtype, Outputs: cfg.Outputs})
+	return NewMLP(MLPConfig{
+		In: cfg.In, Init: cfg.Init, Seed: cfg.Seed, Dtype: cfg.Dtype, Outputs: cfg.Outputs,
+	})
 }

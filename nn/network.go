@@ -29,7 +29,8 @@ type network struct {
 // newNetwork validates a configuration and returns the initialised network with input size
 // in, hidden layers of the given sizes followed by act, and an Identity output layer of width
 // outputs (0 meaning 1). A zero dt means Float64.
-func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, seed uint64, dt tensor.Dtype) (*network, error) {
+func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, seed uint64,
+	dt tensor.Dtype) (*network, error) {
 	if dt == (tensor.Dtype{}) {
 		dt = tensor.Float64
 	}
@@ -109,9 +110,9 @@ func (n *network) Dtype() tensor.Dtype { return n.dtype }
 
 // Build adds the model to g for the batch x, a matrix of shape (B, InputSize()) and dtype
 // Dtype() in g. It returns the scores, a vector of shape (B) or, for k ≥ 2 outputs, a matrix
-// of shape (B, k), and the learnable nodes in Params order, bound to the model's parameter tensors (shared, not copied). The learnables
-// are named like the parameters, so g must not already hold nodes with those names: build a
-// model once per graph.
+// of shape (B, k), and the learnable nodes in Params order, bound to the model's parameter
+// tensors (shared, not copied). The learnables are named like the parameters, so g must not
+// already hold nodes with those names: build a model once per graph.
 func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
 	if err := n.checkBatch(g, x); err != nil {
 		return nil, nil, err

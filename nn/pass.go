@@ -118,7 +118,8 @@ func (p *Pass) Forward() []float64 {
 // layout of Forward.
 func (p *Pass) Backward(dscores []float64) error {
 	if len(dscores) != len(p.scores) {
-		return fmt.Errorf("%w: %d score gradients for a pass of %d rows of %d scores", ErrInput, len(dscores), p.rows, len(p.scores)/p.rows)
+		return fmt.Errorf("%w: %d score gradients for a pass of %d rows of %d scores",
+			ErrInput, len(dscores), p.rows, len(p.scores)/p.rows)
 	}
 	p.run.backward(dscores)
 	return nil

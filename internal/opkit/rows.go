@@ -44,11 +44,13 @@ func CheckRows(pkg string, scores, labels *gorgonia.Node) (n, k, labelDims int, 
 		return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "scores have dtype %v, want float32 or float64", dt)
 	}
 	if dt != lt {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "scores are %v but labels are %v; labels must use the scores' dtype", dt, lt)
+		return 0, 0, 0, check.Errorf(pkg, check.ErrNode,
+			"scores are %v but labels are %v; labels must use the scores' dtype", dt, lt)
 	}
 	s := scores.Shape()
 	if scores.Dims() != 2 || len(s) != 2 || s[0] <= 0 || s[1] <= 0 {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "scores: want an (n, k) matrix of known positive shape, got shape %v", s)
+		return 0, 0, 0, check.Errorf(pkg, check.ErrNode,
+			"scores: want an (n, k) matrix of known positive shape, got shape %v", s)
 	}
 	n, k = s[0], s[1]
 	l := labels.Shape()
@@ -68,5 +70,6 @@ func CheckRows(pkg string, scores, labels *gorgonia.Node) (n, k, labelDims int, 
 		}
 		return n, k, 2, nil
 	}
-	return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "labels: want an (n) vector or an (n, k) matrix, got shape %v", l)
+	return 0, 0, 0, check.Errorf(pkg, check.ErrNode,
+		"labels: want an (n) vector or an (n, k) matrix, got shape %v", l)
 }

@@ -85,8 +85,11 @@ func (rowSquares) ValueGrad(f, _ []float64) (float64, []float64, error) {
 
 func TestCheckRows(t *testing.T) {
 	g, other := gorgonia.NewGraph(), gorgonia.NewGraph()
-	m := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 3), gorgonia.WithName("m"))
-	v := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(4), gorgonia.WithName("v"))
+	node := func(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, shape ...int) *gorgonia.Node {
+		return gorgonia.NewTensor(g, dt, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName(name))
+	}
+	f64 := tensor.Float64
+	m, v := node(g, f64, "m", 4, 3), node(g, f64, "v", 4)
 	cases := []struct {
 		name           string
 		scores, labels *gorgonia.Node
@@ -94,13 +97,13 @@ func TestCheckRows(t *testing.T) {
 		dims           int
 	}{
 		{"vector labels", m, v, nil, 1},
-		{"matrix labels", m, gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 3), gorgonia.WithName("m2")), nil, 2},
+		{"matrix labels", m, node(g, f64, "m2", 4, 3), nil, 2},
 		{"nil", nil, v, check.ErrNode, 0},
-		{"two graphs", m, gorgonia.NewVector(other, tensor.Float64, gorgonia.WithShape(4), gorgonia.WithName("o")), check.ErrNode, 0},
+		{"two graphs", m, node(other, f64, "o", 4), check.ErrNode, 0},
 		{"vector scores", v, v, check.ErrNode, 0},
-		{"float32 labels", m, gorgonia.NewVector(g, tensor.Float32, gorgonia.WithShape(4), gorgonia.WithName("v32")), check.ErrNode, 0},
-		{"short labels", m, gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(3), gorgonia.WithName("v3")), check.ErrLength, 0},
-		{"label columns", m, gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 2), gorgonia.WithName("m42")), check.ErrLength, 0},
+		{"float32 labels", m, node(g, tensor.Float32, "v32", 4), check.ErrNode, 0},
+		{"short labels", m, node(g, f64, "v3", 3), check.ErrLength, 0},
+		{"label columns", m, node(g, f64, "m42", 4, 2), check.ErrLength, 0},
 		{"no shape", m, gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("ns")), check.ErrNode, 0},
 	}
 	for _, c := range cases {

@@ -44,7 +44,8 @@ func SoftmaxGradient(logits []float64, k int, labels []int) (grad []float64, val
 			g[c] = math.Exp(x - m)
 			s += g[c]
 		}
-		value += m*inv - z[y]*inv + math.Log(s)*inv // each part /n first: the rows of huge logits add up without overflowing
+		// Each part divided by n first: rows of huge logits add up without overflowing.
+		value += m*inv - z[y]*inv + math.Log(s)*inv
 		for c := range g {
 			g[c] *= inv / s
 		}

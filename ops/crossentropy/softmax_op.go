@@ -22,7 +22,8 @@ func SoftmaxLoss(logits, labels *gorgonia.Node) (*gorgonia.Node, error) {
 		return nil, err
 	}
 	if dims != 1 {
-		return nil, check.Errorf(pkg, ErrNode, "labels: want an (n) vector of class indices, got shape %v", labels.Shape())
+		return nil, check.Errorf(pkg, ErrNode, "labels: want an (n) vector of class indices, got shape %v",
+			labels.Shape())
 	}
 	return opkit.ApplyRows(softmaxKernel{k: k}, logits, labels)
 }

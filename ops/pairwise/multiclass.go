@@ -49,7 +49,8 @@ type Multiclass struct {
 // (ErrEmpty); a NaN or infinite score (ErrNonFinite); a label outside 0…k−1 (ErrLabel); k < 2
 // or a class with no rows (ErrOneClass, naming the class), since its comparisons have no
 // positives; ErrOverflow naming the comparison.
-func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (grad []float64, value float64, err error) {
+func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (
+	grad []float64, value float64, err error) {
 	if _, err := cfg.Validate(); err != nil {
 		return nil, 0, err
 	}
@@ -126,7 +127,8 @@ func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (
 // (ErrEmpty); a NaN or infinite score (ErrNonFinite); a label other than 0 or 1 (ErrLabel); a
 // label column with one class (ErrNoPositives or ErrNoNegatives, both matching ErrOneClass,
 // naming the column); ErrOverflow naming the column.
-func MultilabelGradient(scores []float64, k int, labels []float64, cfg Config) (grad []float64, value float64, err error) {
+func MultilabelGradient(scores []float64, k int, labels []float64, cfg Config) (
+	grad []float64, value float64, err error) {
 	if _, err := cfg.Validate(); err != nil {
 		return nil, 0, err
 	}

@@ -49,7 +49,10 @@ func checkRows(scores, labels *gorgonia.Node, cfg Config, labelDims int) (int, e
 		return 0, err
 	}
 	if dims != labelDims {
-		want := map[int]string{1: "an (n) vector of class indices", 2: "an (n, k) matrix of 0/1 labels"}[labelDims]
+		want := "an (n) vector of class indices"
+		if labelDims == 2 {
+			want = "an (n, k) matrix of 0/1 labels"
+		}
 		return 0, check.Errorf(pkg, ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
 	}
 	return k, nil
