@@ -1,0 +1,91 @@
+package check
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestMulticlassValidation(t *testing.T) {
+	ok := []float64{1, 2, 3, 4, 5, 6}
+	cases := []struct {
+		name   string
+		scores []float64
+		k      int
+		labels []int
+		want   error // nil: valid, with counts [1 2] for k = 2
+		says   string
+		loose  bool // ClassIndices, which needs no two classes, accepts it
+	}{
+		{"valid", ok, 2, []int{1, 0, 1}, nil, "", true},
+		{"k = 0", ok, 0, []int{0, 0, 0}, ErrLength, "k = 0", false},
+		{"not n·k", ok, 4, []int{0, 1}, ErrLength, "6 scores are not 2 rows of k = 4", false},
+		{"empty", nil, 2, nil, ErrEmpty, "", false},
+		{"k = 1", ok[:3], 1, []int{0, 0, 0}, ErrOneClass, "k = 1", true},
+		{"NaN", []float64{1, math.NaN(), 3, 4}, 2, []int{0, 1}, ErrNonFinite, "scores[1]", false},
+		{"label k", ok, 2, []int{0, 2, 1}, ErrLabel, "labels[1] = 2", false},
+		{"no rows", ok, 3, []int{0, 2}, ErrOneClass, "class 1 has no rows", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			counts, err := Multiclass("p", c.scores, c.k, c.labels)
+			if c.want == nil {
+				if err != nil || len(counts) != 2 || counts[0] != 1 || counts[1] != 2 {
+					t.Fatalf("counts %v, err %v", counts, err)
+				}
+			} else if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
+				t.Fatalf("err %v, want %v saying %q", err, c.want, c.says)
+			}
+			_, err = ClassIndices("p", c.scores, c.k, c.labels)
+			if c.loose && err != nil {
+				t.Fatalf("ClassIndices: %v", err)
+			}
+			if !c.loose && !errors.Is(err, c.want) {
+				t.Fatalf("ClassIndices: %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestIndices(t *testing.T) {
+	got, err := Indices("p", []float64{0, 2, 1}, 3)
+	if err != nil || got[0] != 0 || got[1] != 2 || got[2] != 1 {
+		t.Fatalf("%v %v", got, err)
+	}
+	for _, bad := range []float64{3, -1, 0.5, math.NaN(), math.Inf(1)} {
+		if _, err := Indices("p", []float64{0, bad}, 3); !errors.Is(err, ErrLabel) || !strings.Contains(err.Error(), "labels[1]") {
+			t.Errorf("label %v: %v, want ErrLabel naming labels[1]", bad, err)
+		}
+	}
+}
+
+func TestMultilabelValidation(t *testing.T) {
+	ok := []float64{1, 2, 3, 4, 5, 6}
+	pos, err := Multilabel("p", ok, 2, []float64{1, 0, 0, 1, 1, 1}, true)
+	if err != nil || pos[0] != 2 || pos[1] != 2 {
+		t.Fatalf("%v %v", pos, err)
+	}
+	cases := []struct {
+		name   string
+		labels []float64
+		k      int
+		both   bool
+		want   error
+		says   string
+	}{
+		{"k = 0", []float64{1, 0, 0, 1, 1, 1}, 0, false, ErrLength, "k = 0"},
+		{"ragged", []float64{1, 0, 0, 1, 1}, 2, false, ErrLength, ""},
+		{"label 2", []float64{1, 0, 2, 1, 1, 1}, 2, false, ErrLabel, "labels[2]"},
+		{"column of positives", []float64{1, 0, 1, 1, 1, 1}, 2, true, ErrNoNegatives, "label column 0"},
+		{"column of negatives", []float64{1, 0, 0, 0, 1, 0}, 2, true, ErrNoPositives, "label column 1"},
+	}
+	for _, c := range cases {
+		if _, err := Multilabel("p", ok, c.k, c.labels, c.both); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want %v saying %q", c.name, err, c.want, c.says)
+		}
+	}
+	if _, err := Multilabel("p", ok, 2, []float64{1, 0, 0, 0, 1, 0}, false); err != nil {
+		t.Errorf("one-class column without both: %v", err)
+	}
+}
