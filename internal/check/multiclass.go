@@ -68,7 +68,7 @@ func rows(pkg string, nScores, k, n int) error {
 	switch {
 	case k < 1:
 		return Errorf(pkg, ErrLength, "k = %d columns", k)
-	case nScores != n*k:
+	case nScores%k != 0 || nScores/k != n: // not n·k, which could overflow
 		return Errorf(pkg, ErrLength, "%d scores are not %d rows of k = %d", nScores, n, k)
 	case n == 0:
 		return Errorf(pkg, ErrEmpty, "")

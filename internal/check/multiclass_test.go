@@ -22,6 +22,7 @@ func TestMulticlassValidation(t *testing.T) {
 		{"k = 0", ok, 0, []int{0, 0, 0}, ErrLength, "k = 0", false},
 		{"not n·k", ok, 4, []int{0, 1}, ErrLength, "6 scores are not 2 rows of k = 4", false},
 		{"empty", nil, 2, nil, ErrEmpty, "", false},
+		{"k overflows n·k", nil, 1 << 62, []int{0, 0, 0, 0}, ErrLength, "", false},
 		{"k = 1", ok[:3], 1, []int{0, 0, 0}, ErrOneClass, "k = 1", true},
 		{"NaN", []float64{1, math.NaN(), 3, 4}, 2, []int{0, 1}, ErrNonFinite, "scores[1]", false},
 		{"label k", ok, 2, []int{0, 2, 1}, ErrLabel, "labels[1] = 2", false},
