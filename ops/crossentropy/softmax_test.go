@@ -215,3 +215,46 @@ func FuzzSoftmaxGradient(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSoftmaxKernel drives what SoftmaxLoss runs when its graph runs, the kernel's ValueGrad on
+// float labels: byte 0 picks k ∈ {1, 2, 3}; then rows of k logit bytes and a label byte read
+// in quarters (so 0.25 and k are bad labels). It must give SoftmaxGradient's result on the
+// integer labels, or ErrLabel where one is not a class index.
+func FuzzSoftmaxKernel(f *testing.F) {
+	f.Add([]byte{1, 10, 200, 4, 0, 0, 0})
+	f.Add([]byte{2, 1, 2, 3, 1, 4, 5, 6, 8})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1 {
+			return
+		}
+		k := 1 + int(data[0]%3)
+		data = data[1:]
+		n := min(len(data)/(k+1), 16)
+		z, y := make([]float64, n*k), make([]float64, n)
+		labels := make([]int, n)
+		integer := true
+		for i := range n {
+			row := data[i*(k+1) : (i+1)*(k+1)]
+			for c := range k {
+				z[i*k+c] = float64(int(row[c])-128) * 8 // up to ±1024
+			}
+			y[i] = float64(row[k]%16) / 4
+			labels[i] = int(y[i])
+			integer = integer && y[i] == math.Trunc(y[i]) && labels[i] < k
+		}
+		l, g, err := softmaxKernel{k: k}.ValueGrad(z, y)
+		if !integer {
+			if !errors.Is(err, ErrLabel) {
+				t.Fatalf("labels %v: %v, want ErrLabel", y, err)
+			}
+			return
+		}
+		wg, wl, werr := SoftmaxGradient(z, k, labels)
+		if (err == nil) != (werr == nil) || (err != nil && !errors.Is(err, ErrEmpty)) {
+			t.Fatalf("kernel error %v, direct error %v", err, werr)
+		}
+		if err == nil && (l != wl || fmt.Sprint(g) != fmt.Sprint(wg)) {
+			t.Fatalf("kernel %v %v, direct %v %v", l, g, wl, wg)
+		}
+	})
+}

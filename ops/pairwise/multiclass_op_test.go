@@ -1,6 +1,7 @@
 package pairwise
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -174,4 +175,64 @@ func TestMulticlassLossErrors(t *testing.T) {
 		vm.Close()
 		require.ErrorIs(t, err, c.want, "labels %v", c.labels)
 	}
+}
+
+// FuzzMulticlassKernels drives what MulticlassLoss and MultilabelLoss run when their graph
+// runs — the kernels' ValueGrad on float labels — from bytes: byte 0 picks k ∈ {2, 3}, byte 1
+// the surrogate and one-vs-one; then rows of k score bytes and a label byte, read as a class
+// index in quarters (so 0.25 and k are bad labels) and, bit by bit, as the row's k 0/1 labels.
+// A valid batch must give MulticlassGradient's and MultilabelGradient's results, a bad one a
+// package error.
+func FuzzMulticlassKernels(f *testing.F) {
+	f.Add([]byte{0, 0x81, 0x10, 0x20, 0, 0x30, 0x10, 4, 0x00, 0x40, 0x03})
+	f.Add([]byte{1, 0x02, 1, 2, 3, 4, 4, 5, 6, 8, 7, 8, 9, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		k := 2 + int(data[0]%2)
+		cfg := Multiclass{Config: Config{Surrogate: Surrogate(int(data[1]&0x7f) % len(Surrogates()))}, OvO: data[1]&0x80 != 0}
+		data = data[2:]
+		n := min(len(data)/(k+1), 16)
+		scores, classes, indicator := make([]float64, n*k), make([]float64, n), make([]float64, n*k)
+		for i := range n {
+			row := data[i*(k+1) : (i+1)*(k+1)]
+			for c := range k {
+				scores[i*k+c] = float64(row[c]>>4) / 4
+				indicator[i*k+c] = float64(row[k] >> c & 1)
+			}
+			classes[i] = float64(row[k]%16) / 4
+		}
+		checkKernel := func(l float64, g []float64, err error, want func() ([]float64, float64, error)) {
+			wg, wl, werr := want()
+			if (err == nil) != (werr == nil) {
+				t.Fatalf("kernel error %v, direct error %v", err, werr)
+			}
+			if err != nil {
+				for _, e := range []error{ErrEmpty, ErrLabel, ErrOneClass} {
+					if errors.Is(err, e) && errors.Is(werr, e) {
+						return
+					}
+				}
+				t.Fatalf("kernel error %v, direct error %v", err, werr)
+			}
+			require.Equal(t, wl, l)
+			require.Equal(t, wg, g)
+		}
+		l, g, err := multiclassKernel{cfg: cfg, k: k}.ValueGrad(scores, classes)
+		checkKernel(l, g, err, func() ([]float64, float64, error) {
+			y := make([]int, n)
+			for i, c := range classes {
+				if c != math.Trunc(c) {
+					return nil, 0, ErrLabel
+				}
+				y[i] = int(c)
+			}
+			return MulticlassGradient(scores, k, y, cfg)
+		})
+		l, g, err = multilabelKernel{cfg: cfg.Config, k: k}.ValueGrad(scores, indicator)
+		checkKernel(l, g, err, func() ([]float64, float64, error) {
+			return MultilabelGradient(scores, k, indicator, cfg.Config)
+		})
+	})
 }
