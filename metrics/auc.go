@@ -16,15 +16,19 @@ func AUC(scores, labels []float64) (float64, error) {
 	return r.auc(), nil
 }
 
-// auc sums the trapezoids of the ROC curve in counts, exactly while P·N < 2⁵².
-func (r ranked) auc() float64 {
+// auc is [AUC] of the ranked scores.
+func (r ranked) auc() float64 { return trapezoids(r) }
+
+// trapezoids sums the trapezoids of the ROC curve v in counts, exactly while P·N < 2⁵².
+func trapezoids(v vertices) float64 {
 	var twiceArea float64 // Σ Δfp·(tp + tp_prev), P·N times twice the area
 	var prev point
-	for p := range r.points {
+	for p := range v.points {
 		twiceArea += float64(p.fp-prev.fp) * float64(p.tp+prev.tp)
 		prev = p
 	}
-	return twiceArea / (2 * float64(len(r.pos)) * float64(len(r.neg)))
+	nPos, nNeg := v.counts()
+	return twiceArea / (2 * float64(nPos) * float64(nNeg))
 }
 
 // PartialAUC returns the area under the ROC curve up to false-positive rate maxFPR = β,
@@ -51,9 +55,14 @@ func PartialAUC(scores, labels []float64, maxFPR float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return partialArea(r, maxFPR), nil
+}
+
+// partialArea is [PartialAUC] of the curve v for a valid maxFPR.
+func partialArea(v vertices, maxFPR float64) float64 {
 	if maxFPR == 1 {
-		return r.auc(), nil
+		return trapezoids(v)
 	}
-	mean, _ := r.upTo(maxFPR)
-	return 0.5 * (1 + (mean-maxFPR/2)/(1-maxFPR/2)), nil
+	mean, _ := upTo(v, maxFPR)
+	return 0.5 * (1 + (mean-maxFPR/2)/(1-maxFPR/2))
 }

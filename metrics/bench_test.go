@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -134,6 +135,63 @@ func BenchmarkMultilabelAUC(b *testing.B) {
 					b.Fatal(err)
 				}
 				sink = auc
+			}
+		})
+	}
+}
+
+// measureReps is the bootstrap resamples of BenchmarkMeasure: fewer than roctrain's 1000, so
+// that the benchmark stays short; both ways scale the same with it.
+const measureReps = 200
+
+// BenchmarkMeasure is what measuring one model on its test part costs: every test figure
+// roctrain reports (pAUC, TPR@FPR, FPR@TPR, the ROC curve, DeLong's AUC and variance, the
+// rates at a threshold) and the bootstrap intervals of pAUC and TPR, read once through the
+// package functions (each validates and sorts the scores again, as does every resample) and
+// once off one Curve (one sort; each resample is counted from its vertices).
+func BenchmarkMeasure(b *testing.B) {
+	for _, n := range []int{1024, 16384} {
+		scores, labels := randomProblem(rand.New(rand.NewPCG(7, 8)), n, 0.1, 0)
+		b.Run(fmt.Sprintf("functions/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			pauc := func(s, y []float64) (float64, error) { return PartialAUC(s, y, 0.1) }
+			tpr := func(s, y []float64) (float64, error) { return TPRAtFPR(s, y, 0.1) }
+			for b.Loop() {
+				_, err1 := PartialAUC(scores, labels, 0.1)
+				_, err2 := TPRAtFPR(scores, labels, 0.1)
+				_, err3 := FPRAtTPR(scores, labels, 0.9)
+				_, _, _, err4 := ROC(scores, labels)
+				_, v, err5 := DeLong(scores, labels)
+				_, _, _, err6 := ThresholdAtFPR(scores, labels, 0.1)
+				lo, _, err7 := Bootstrap(scores, labels, pauc, measureReps, 0.95, 1)
+				_, hi, err8 := Bootstrap(scores, labels, tpr, measureReps, 0.95, 1)
+				if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
+					b.Fatal(err)
+				}
+				sink = v + lo + hi
+			}
+		})
+		b.Run(fmt.Sprintf("curve/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			pauc := func(c *Curve) (float64, error) { return c.PartialAUC(0.1) }
+			tpr := func(c *Curve) (float64, error) { return c.TPRAtFPR(0.1) }
+			for b.Loop() {
+				c, err := NewCurve(scores, labels)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, err1 := c.PartialAUC(0.1)
+				_, err2 := c.TPRAtFPR(0.1)
+				_, err3 := c.FPRAtTPR(0.9)
+				c.ROC()
+				_, v, err5 := c.DeLong()
+				_, _, _, err6 := c.ThresholdAtFPR(0.1)
+				lo, _, err7 := c.Bootstrap(pauc, measureReps, 0.95, 1)
+				_, hi, err8 := c.Bootstrap(tpr, measureReps, 0.95, 1)
+				if err := errors.Join(err1, err2, err3, err5, err6, err7, err8); err != nil {
+					b.Fatal(err)
+				}
+				sink = v + lo + hi
 			}
 		})
 	}

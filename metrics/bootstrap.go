@@ -48,44 +48,77 @@ const MaxBootstrapReps = 1_000_000
 // not escape, on whichever goroutine it happens).
 func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (lo, hi float64, err error) {
-	switch {
-	case stat == nil:
-		return 0, 0, fmt.Errorf("%w: no statistic", ErrBootstrap)
-	case reps < 1 || reps > MaxBootstrapReps:
-		return 0, 0, fmt.Errorf("%w: reps = %d, want it in [1, %d]", ErrBootstrap, reps, MaxBootstrapReps)
-	case !(level > 0 && level < 1):
-		return 0, 0, fmt.Errorf("%w: level = %v, want it in (0, 1)", ErrBootstrap, level)
+	if err := checkBootstrap(stat == nil, reps, level); err != nil {
+		return 0, 0, err
 	}
 	if _, _, err := check.Batch(pkg, scores, labels); err != nil {
 		return 0, 0, err
 	}
-	var pos, neg []int
+	isPos := make([]bool, len(labels))
 	for i, y := range labels {
-		if y == 1 {
+		isPos[i] = y == 1
+	}
+	return percentile(reps, level, func() func(k int) (float64, error) {
+		s, y := make([]float64, len(scores)), make([]float64, len(labels)) // this worker's
+		draw := drawer(isPos, seed)
+		set := func(i, from int) { s[i], y[i] = scores[from], labels[i] }
+		return func(k int) (float64, error) {
+			draw(k, set)
+			return stat(s, y)
+		}
+	})
+}
+
+// checkBootstrap validates the settings of a bootstrap.
+func checkBootstrap(noStat bool, reps int, level float64) error {
+	switch {
+	case noStat:
+		return fmt.Errorf("%w: no statistic", ErrBootstrap)
+	case reps < 1 || reps > MaxBootstrapReps:
+		return fmt.Errorf("%w: reps = %d, want it in [1, %d]", ErrBootstrap, reps, MaxBootstrapReps)
+	case !(level > 0 && level < 1):
+		return fmt.Errorf("%w: level = %v, want it in (0, 1)", ErrBootstrap, level)
+	}
+	return nil
+}
+
+// drawer returns the stratified draws of one worker for rows whose classes isPos gives:
+// draw(k, set) calls set(i, from) for every row i of resample k, from being the row it draws.
+// Resample k has its own stream, so the draws do not depend on which worker takes it; row i
+// keeps row i's class and draws a row of that class.
+func drawer(isPos []bool, seed uint64) func(k int, set func(i, from int)) {
+	var pos, neg []int
+	for i, p := range isPos {
+		if p {
 			pos = append(pos, i)
 		} else {
 			neg = append(neg, i)
 		}
 	}
+	src := rand.NewPCG(0, 0)
+	rng := rand.New(src)
+	return func(k int, set func(i, from int)) {
+		src.Seed(seed, uint64(k))
+		for i, p := range isPos {
+			from := neg
+			if p {
+				from = pos
+			}
+			set(i, from[rng.IntN(len(from))])
+		}
+	}
+}
+
+// percentile computes the statistic of resamples 0 … reps−1 on up to GOMAXPROCS workers,
+// each with its own state from newWorker, and returns their percentile interval at level.
+func percentile(reps int, level float64, newWorker func() func(k int) (float64, error)) (lo, hi float64, err error) {
 	values := make([]float64, reps)
 	errs := make([]error, reps)
 	workers := min(reps, runtime.GOMAXPROCS(0))
 	perr := parallel.For(workers, workers, func(w int) {
-		s, y := make([]float64, len(scores)), make([]float64, len(labels)) // this worker's
-		src := rand.NewPCG(0, 0)
-		rng := rand.New(src)
+		stat := newWorker()
 		for k := w; k < reps; k += workers {
-			// Resample k has its own stream, so the draws do not depend on which worker
-			// takes it. Row i keeps row i's class and draws a row of that class.
-			src.Seed(seed, uint64(k))
-			for i, yi := range labels {
-				from := neg
-				if yi == 1 {
-					from = pos
-				}
-				s[i], y[i] = scores[from[rng.IntN(len(from))]], yi
-			}
-			v, panicked, err := callStat(stat, s, y, k)
+			v, panicked, err := callStat(stat, k)
 			switch {
 			case panicked:
 				errs[k] = err
@@ -109,14 +142,15 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 	return quantile7(values, (1-level)/2), quantile7(values, (1+level)/2), nil
 }
 
-// callStat returns stat(s, y), turning a panic into an ErrPanic error naming resample k.
-func callStat(stat func(s, y []float64) (float64, error), s, y []float64, k int) (v float64, panicked bool, err error) {
+// callStat returns stat(k), the statistic of resample k, turning a panic into an ErrPanic
+// error naming the resample.
+func callStat(stat func(k int) (float64, error), k int) (v float64, panicked bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			panicked, err = true, parallel.PanicError(ErrPanic, fmt.Sprintf(" on resample %d", k), r)
 		}
 	}()
-	v, err = stat(s, y)
+	v, err = stat(k)
 	return v, false, err
 }
 

@@ -1,11 +1,9 @@
 package metrics
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/rocops/rocops/internal/check"
 )
@@ -65,6 +63,13 @@ func DeLongPaired(a, b, labels []float64) (diff, variance, p float64, err error)
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("%w (scorer b)", err)
 	}
+	diff, variance, p = pairedTest(ca, cb)
+	return diff, variance, p, nil
+}
+
+// pairedTest is [DeLongPaired] from the structural components of the two scorers, which it
+// overwrites.
+func pairedTest(ca, cb structural) (diff, variance, p float64) {
 	for i := range ca.v10 {
 		ca.v10[i] -= cb.v10[i]
 	}
@@ -82,7 +87,7 @@ func DeLongPaired(a, b, labels []float64) (diff, variance, p float64, err error)
 	default:
 		p = 0
 	}
-	return diff, variance, p, nil
+	return diff, variance, p
 }
 
 // structural holds DeLong's structural components: v10[k] belongs to the k-th positive and
@@ -92,66 +97,13 @@ type structural struct {
 	v10, v01 []float64
 }
 
-// components validates the input and computes the structural components from midranks (Sun
-// and Xu 2014). Sorting all rows by score, a block of tied rows holding a positives and b
-// negatives, preceded by P₀ positives and N₀ negatives, has
-//
-//	midrank among all rows       T_z = P₀ + N₀ + (a + b + 1)/2
-//	midrank among the positives  T_x = P₀ + (a + 1)/2
-//	midrank among the negatives  T_y = N₀ + (b + 1)/2
-//
-// and each of its positives gets V10 = (T_z − T_x)/N (the negatives below it, ties counting
-// ½, over N), each of its negatives V01 = 1 − (T_z − T_y)/P (the positives above it, ties
-// counting ½, over P).
+// components validates the input and computes the structural components from its curve.
 func components(scores, labels []float64) (structural, error) {
-	nPos, nNeg, err := check.Batch(pkg, scores, labels)
+	c, err := NewCurve(scores, labels)
 	if err != nil {
 		return structural{}, err
 	}
-	if nPos < 2 || nNeg < 2 {
-		return structural{}, fmt.Errorf("%w: %d positives, %d negatives", ErrTooFew, nPos, nNeg)
-	}
-	order := make([]int, len(scores))
-	slot := make([]int, len(scores)) // row → its index among the rows of its class
-	var seenPos, seenNeg int
-	for i, y := range labels {
-		order[i] = i
-		if y == 1 {
-			slot[i] = seenPos
-			seenPos++
-		} else {
-			slot[i] = seenNeg
-			seenNeg++
-		}
-	}
-	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(scores[i], scores[j]) })
-	c := structural{v10: make([]float64, nPos), v01: make([]float64, nNeg)}
-	p, n := float64(nPos), float64(nNeg)
-	var p0, n0 float64 // positives and negatives below the current block
-	for lo := 0; lo < len(order); {
-		hi := lo
-		var a, b float64
-		for ; hi < len(order) && scores[order[hi]] == scores[order[lo]]; hi++ {
-			if labels[order[hi]] == 1 {
-				a++
-			} else {
-				b++
-			}
-		}
-		tz := p0 + n0 + (a+b+1)/2
-		tx := p0 + (a+1)/2
-		ty := n0 + (b+1)/2
-		for _, i := range order[lo:hi] {
-			if labels[i] == 1 {
-				c.v10[slot[i]] = (tz - tx) / n
-			} else {
-				c.v01[slot[i]] = 1 - (tz-ty)/p
-			}
-		}
-		p0, n0 = p0+a, n0+b
-		lo = hi
-	}
-	return c, nil
+	return c.components()
 }
 
 // meanVar returns the mean and the sample variance (divided by len − 1) of x, of length at

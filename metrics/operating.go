@@ -40,18 +40,25 @@ func ThresholdAtFPR(scores, labels []float64, fpr float64) (t, achievedFPR, tpr 
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
+	t, achievedFPR, tpr = thresholdAt(r, fpr)
+	return t, achievedFPR, tpr, nil
+}
+
+// thresholdAt is [ThresholdAtFPR] of the curve v for a valid fpr.
+func thresholdAt(v vertices, fpr float64) (t, achievedFPR, tpr float64) {
+	p, q := v.counts()
+	nPos, nNeg := float64(p), float64(q)
 	t = math.Inf(1)
 	// The false-positive rate grows as the threshold falls, so the answer is the last vertex
 	// within the budget. The rate is compared as the caller computes it, fp/N, not as
 	// fp ≤ fpr·N, whose rounding could admit a rate just above fpr.
-	for p := range r.points {
+	for p := range v.points {
 		if float64(p.fp)/nNeg > fpr {
 			break
 		}
 		t, achievedFPR, tpr = p.threshold, float64(p.fp)/nNeg, float64(p.tp)/nPos
 	}
-	return t, achievedFPR, tpr, nil
+	return t, achievedFPR, tpr
 }
 
 // FPRAtTPR returns the smallest false-positive rate at which the ROC curve (see [ROC]), its
@@ -71,20 +78,26 @@ func FPRAtTPR(scores, labels []float64, tpr float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return fprAt(r, tpr), nil
+}
+
+// fprAt is [FPRAtTPR] of the curve v for a valid tpr.
+func fprAt(v vertices, tpr float64) float64 {
 	if tpr == 0 {
-		return 0, nil
+		return 0
 	}
-	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
+	p, q := v.counts()
+	nPos, nNeg := float64(p), float64(q)
 	var f0, t0 float64 // the previous vertex, which is below tpr
-	for p := range r.points {
+	for p := range v.points {
 		f, t := float64(p.fp)/nNeg, float64(p.tp)/nPos
 		if t >= tpr {
 			// t > t0 because t0 < tpr ≤ t: the segment rises and crosses tpr once.
-			return f0 + (f-f0)*(tpr-t0)/(t-t0), nil
+			return f0 + (f-f0)*(tpr-t0)/(t-t0)
 		}
 		f0, t0 = f, t
 	}
-	return 1, nil // not reached: the last vertex has TPR 1 ≥ tpr
+	return 1 // not reached: the last vertex has TPR 1 ≥ tpr
 }
 
 // checkTPR returns an ErrTPR error unless tpr lies in [0, 1].

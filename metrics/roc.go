@@ -9,6 +9,16 @@ type point struct {
 	tp, fp    int
 }
 
+// vertices is an ROC curve as the functions that read it see it: the class sizes and the
+// vertices after (0, 0), one per distinct score in descending order of score, ending at
+// (N, P). ranked finds them as it walks its sorted scores; a [Curve] holds them.
+type vertices interface {
+	counts() (nPos, nNeg int)
+	points(yield func(point) bool)
+}
+
+func (r ranked) counts() (nPos, nNeg int) { return len(r.pos), len(r.neg) }
+
 // points yields the vertices of the ROC curve after (0, 0): one per distinct score, in
 // descending order of score, ending at (N, P).
 func (r ranked) points(yield func(point) bool) {
@@ -53,27 +63,37 @@ func ROC(scores, labels []float64) (fpr, tpr, thresholds []float64, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	n := len(scores) + 1
+	fpr, tpr, thresholds = rocOf(r, len(scores)+1)
+	return fpr, tpr, thresholds, nil
+}
+
+// rocOf lists the points of [ROC] of the curve v, which has at most n of them.
+func rocOf(v vertices, n int) (fpr, tpr, thresholds []float64) {
 	fpr = append(make([]float64, 0, n), 0)
 	tpr = append(make([]float64, 0, n), 0)
 	thresholds = append(make([]float64, 0, n), math.Inf(1))
-	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
-	for p := range r.points {
+	p, q := v.counts()
+	nPos, nNeg := float64(p), float64(q)
+	for p := range v.points {
 		fpr = append(fpr, float64(p.fp)/nNeg)
 		tpr = append(tpr, float64(p.tp)/nPos)
 		thresholds = append(thresholds, p.threshold)
 	}
-	return fpr, tpr, thresholds, nil
+	return fpr, tpr, thresholds
 }
 
-// upTo returns the mean true-positive rate of the ROC curve over false-positive rates
+// upTo is the package function upTo of the ranked scores.
+func (r ranked) upTo(x float64) (mean, tprAtX float64) { return upTo(r, x) }
+
+// upTo returns the mean true-positive rate of the ROC curve v over false-positive rates
 // [0, x], (1/x)·∫₀^x TPR(u) du (0 < x ≤ 1; 0 when x = 0), and the curve's true-positive rate
 // at x. Both cut the curve the way scikit-learn's roc_auc_score(max_fpr=x) does: between the
 // last vertex with FPR ≤ x and the next one, by linear interpolation, with the area summed by
 // the trapezoid rule. Each trapezoid's width is divided by x before it is multiplied, so the
 // mean does not underflow for the tiniest x: it tends to the TPR at 0 as x → 0.
-func (r ranked) upTo(x float64) (mean, tprAtX float64) {
-	nPos, nNeg := float64(len(r.pos)), float64(len(r.neg))
+func upTo(v vertices, x float64) (mean, tprAtX float64) {
+	p, q := v.counts()
+	nPos, nNeg := float64(p), float64(q)
 	share := func(from, to float64) float64 { // (to − from)/x, the share of [0, x]
 		if x == 0 {
 			return 0
@@ -81,7 +101,7 @@ func (r ranked) upTo(x float64) (mean, tprAtX float64) {
 		return (to - from) / x
 	}
 	var f0, t0 float64 // the previous vertex
-	for p := range r.points {
+	for p := range v.points {
 		f, t := float64(p.fp)/nNeg, float64(p.tp)/nPos
 		if f > x {
 			tx := (t-t0)/(f-f0)*(x-f0) + t0

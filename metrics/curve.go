@@ -1,0 +1,254 @@
+package metrics
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/rocops/rocops/internal/check"
+)
+
+// Curve is the ROC curve of one set of scores against their labels, ranked once: every
+// figure of this package is read off it without validating or sorting the scores again, and
+// [Curve.Bootstrap] resamples it without sorting. Each method returns exactly, bit for bit,
+// what the package function of the same name returns on the scores the curve was made from
+// (with [Curve.RatesAt] the rates of flagging score ≥ t, and [Curve.DeLongPaired] the paired
+// test of two curves of the same labels).
+//
+// A Curve is immutable and safe for concurrent use. It holds the curve's vertices and, for
+// DeLong's variance and the bootstrap, the vertex and the class of every row: O(n) memory.
+type Curve struct {
+	nPos, nNeg int
+	pts        []point // the vertices after (0, 0), in descending order of threshold
+	row        []int32 // row i's score is pts[row[i]].threshold
+	pos        []bool  // row i is a positive
+}
+
+// NewCurve validates scores and labels (1 = positive), as every function of the package does,
+// and ranks them: one sort, O(n log n).
+func NewCurve(scores, labels []float64) (*Curve, error) {
+	nPos, nNeg, err := check.Batch(pkg, scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	type ranked struct {
+		score float64
+		row   int32
+	}
+	order := make([]ranked, len(scores))
+	for i, f := range scores {
+		order[i] = ranked{f, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b ranked) int { return cmp.Compare(a.score, b.score) })
+	c := &Curve{nPos: nPos, nNeg: nNeg, pts: make([]point, 0, len(scores)),
+		row: make([]int32, len(scores)), pos: make([]bool, len(scores))}
+	for i, y := range labels {
+		c.pos[i] = y == 1
+	}
+	// Walk down from the highest score: each block of tied scores is one vertex.
+	tp, fp := 0, 0
+	for hi := len(order); hi > 0; {
+		lo := hi - 1
+		for lo > 0 && order[lo-1].score == order[hi-1].score {
+			lo--
+		}
+		k := int32(len(c.pts))
+		for _, r := range order[lo:hi] {
+			c.row[r.row] = k
+			if c.pos[r.row] {
+				tp++
+			} else {
+				fp++
+			}
+		}
+		c.pts = append(c.pts, point{threshold: order[hi-1].score, tp: tp, fp: fp})
+		hi = lo
+	}
+	c.pts = slices.Clip(c.pts)
+	return c, nil
+}
+
+func (c *Curve) counts() (nPos, nNeg int) { return c.nPos, c.nNeg }
+
+func (c *Curve) points(yield func(point) bool) {
+	for _, p := range c.pts {
+		if !yield(p) {
+			return
+		}
+	}
+}
+
+// Positives counts the positive rows.
+func (c *Curve) Positives() int { return c.nPos }
+
+// Negatives counts the negative rows.
+func (c *Curve) Negatives() int { return c.nNeg }
+
+// AUC is [AUC] of the curve's scores.
+func (c *Curve) AUC() float64 { return trapezoids(c) }
+
+// PartialAUC is [PartialAUC] of the curve's scores.
+func (c *Curve) PartialAUC(maxFPR float64) (float64, error) {
+	if err := checkRate("maxFPR", maxFPR, false); err != nil {
+		return 0, err
+	}
+	return partialArea(c, maxFPR), nil
+}
+
+// TPRAtFPR is [TPRAtFPR] of the curve's scores.
+func (c *Curve) TPRAtFPR(fpr float64) (float64, error) {
+	if err := checkRate("fpr", fpr, true); err != nil {
+		return 0, err
+	}
+	_, t := upTo(c, fpr)
+	return t, nil
+}
+
+// FPRAtTPR is [FPRAtTPR] of the curve's scores.
+func (c *Curve) FPRAtTPR(tpr float64) (float64, error) {
+	if err := checkTPR(tpr); err != nil {
+		return 0, err
+	}
+	return fprAt(c, tpr), nil
+}
+
+// ROC is [ROC] of the curve's scores, in new slices.
+func (c *Curve) ROC() (fpr, tpr, thresholds []float64) { return rocOf(c, len(c.pts)+1) }
+
+// ThresholdAtFPR is [ThresholdAtFPR] of the curve's scores.
+func (c *Curve) ThresholdAtFPR(fpr float64) (t, achievedFPR, tpr float64, err error) {
+	if err := checkRate("fpr", fpr, true); err != nil {
+		return 0, 0, 0, err
+	}
+	t, achievedFPR, tpr = thresholdAt(c, fpr)
+	return t, achievedFPR, tpr, nil
+}
+
+// RatesAt returns the false- and true-positive rates of flagging the rows scoring at least t
+// (any t, such as a threshold chosen on other data; +Inf flags nothing):
+//
+//	fpr = #{i : y_i = 0, f_i ≥ t} / N,  tpr = #{i : y_i = 1, f_i ≥ t} / P
+func (c *Curve) RatesAt(t float64) (fpr, tpr float64) {
+	// The vertices with threshold ≥ t come first; the last of them counts the flagged rows.
+	k := sort.Search(len(c.pts), func(k int) bool { return !(c.pts[k].threshold >= t) })
+	if k == 0 {
+		return 0, 0
+	}
+	return float64(c.pts[k-1].fp) / float64(c.nNeg), float64(c.pts[k-1].tp) / float64(c.nPos)
+}
+
+// DeLong is [DeLong] of the curve's scores: the AUC as the mean of the structural
+// components and its variance; an [ErrTooFew] error with fewer than two rows of a class.
+func (c *Curve) DeLong() (auc, variance float64, err error) {
+	s, err := c.components()
+	if err != nil {
+		return 0, 0, err
+	}
+	auc, v10 := meanVar(s.v10)
+	_, v01 := meanVar(s.v01)
+	return auc, v10/float64(len(s.v10)) + v01/float64(len(s.v01)), nil
+}
+
+// DeLongPaired is [DeLongPaired] of the scores of c and other, two scorers of the same rows:
+// the curves must have the same labels, row by row (an [ErrLength] or [ErrLabel] error
+// otherwise).
+func (c *Curve) DeLongPaired(other *Curve) (diff, variance, p float64, err error) {
+	if len(c.pos) != len(other.pos) {
+		return 0, 0, 0, check.Errorf(pkg, ErrLength, "scorer a has %d scores, scorer b %d", len(c.pos), len(other.pos))
+	}
+	if !slices.Equal(c.pos, other.pos) {
+		return 0, 0, 0, check.Errorf(pkg, ErrLabel, "the two curves' labels differ")
+	}
+	ca, err := c.components()
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("%w (scorer a)", err)
+	}
+	cb, err := other.components()
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("%w (scorer b)", err)
+	}
+	diff, variance, p = pairedTest(ca, cb)
+	return diff, variance, p, nil
+}
+
+// components computes DeLong's structural components from midranks (Sun and Xu 2014), one
+// vertex at a time. Sorting all rows by score, a block of tied rows holding a positives and b
+// negatives, preceded by P₀ positives and N₀ negatives, has
+//
+//	midrank among all rows       T_z = P₀ + N₀ + (a + b + 1)/2
+//	midrank among the positives  T_x = P₀ + (a + 1)/2
+//	midrank among the negatives  T_y = N₀ + (b + 1)/2
+//
+// and each of its positives gets V10 = (T_z − T_x)/N (the negatives below it, ties counting
+// ½, over N), each of its negatives V01 = 1 − (T_z − T_y)/P (the positives above it, ties
+// counting ½, over P). The components are listed in input order.
+func (c *Curve) components() (structural, error) {
+	if c.nPos < 2 || c.nNeg < 2 {
+		return structural{}, fmt.Errorf("%w: %d positives, %d negatives", ErrTooFew, c.nPos, c.nNeg)
+	}
+	p, n := float64(c.nPos), float64(c.nNeg)
+	s := structural{v10: make([]float64, 0, c.nPos), v01: make([]float64, 0, c.nNeg)}
+	for i, k := range c.row {
+		var above point // the vertex before k's
+		if k > 0 {
+			above = c.pts[k-1]
+		}
+		pt := c.pts[k]
+		a, b := float64(pt.tp-above.tp), float64(pt.fp-above.fp)
+		p0, n0 := float64(c.nPos-pt.tp), float64(c.nNeg-pt.fp)
+		tz := p0 + n0 + (a+b+1)/2
+		if c.pos[i] {
+			s.v10 = append(s.v10, (tz-(p0+(a+1)/2))/n)
+		} else {
+			s.v01 = append(s.v01, 1-(tz-(n0+(b+1)/2))/p)
+		}
+	}
+	return s, nil
+}
+
+// Bootstrap is [Bootstrap] of the curve's scores with a statistic of a curve: the same
+// resamples (for the same reps, level and seed), the same interval, but each resample's curve
+// is counted from this one's vertices in O(n), without sorting. stat is called concurrently;
+// the curve it is given is rewritten for the next resample, so it must not keep it.
+func (c *Curve) Bootstrap(stat func(*Curve) (float64, error), reps int, level float64, seed uint64) (lo, hi float64, err error) {
+	if err := checkBootstrap(stat == nil, reps, level); err != nil {
+		return 0, 0, err
+	}
+	return percentile(reps, level, func() func(k int) (float64, error) {
+		// This worker's resample: row i draws a row of its class, whose vertex is drawn[i].
+		r := &Curve{nPos: c.nPos, nNeg: c.nNeg, pts: make([]point, 0, len(c.pts)), row: make([]int32, len(c.row)), pos: c.pos}
+		drawn := make([]int32, len(c.row))
+		tps, fps := make([]int32, len(c.pts)), make([]int32, len(c.pts)) // the rows drawn at each vertex
+		draw := drawer(c.pos, seed)
+		set := func(i, from int) {
+			v := c.row[from]
+			drawn[i] = v
+			if c.pos[i] {
+				tps[v]++
+			} else {
+				fps[v]++
+			}
+		}
+		return func(k int) (float64, error) {
+			clear(tps)
+			clear(fps)
+			draw(k, set)
+			// The resample's vertices are this curve's that were drawn at least once.
+			r.pts = r.pts[:0]
+			var tp, fp int
+			for v := range c.pts {
+				if tps[v]+fps[v] == 0 {
+					continue
+				}
+				tp, fp = tp+int(tps[v]), fp+int(fps[v])
+				tps[v] = int32(len(r.pts)) // from now on: the vertex's index in the resample
+				r.pts = append(r.pts, point{threshold: c.pts[v].threshold, tp: tp, fp: fp})
+			}
+			for i, v := range drawn {
+				r.row[i] = tps[v]
+			}
+			return stat(r)
+		}
+	})
+}
