@@ -1,6 +1,6 @@
 //go:build results
 
-package train
+package train_test
 
 // The experiments of docs/results.md, section "Where each loss wins". Not part of the suite
 // (build tag results). Build once, run the trainings (one JSON line per task, α, seed and
@@ -44,9 +44,10 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/train"
 )
 
 // resultsTask is one data set with its scorer.
@@ -131,7 +132,7 @@ var resultsTasks = map[string]resultsTask{
 	// The tilted-outlier task of compare_test.go: 5000 training and validation rows, 20000
 	// test rows.
 	"tilted": {name: "tilted/linear", load: func(t testing.TB, seed uint64) (tr, val, te *data.Dataset) {
-		return tiltedTask(t, 5000, 3*seed+1), tiltedTask(t, 5000, 3*seed+2), tiltedTask(t, 20000, 3*seed+3)
+		return train.TiltedTask(t, 5000, 3*seed+1), train.TiltedTask(t, 5000, 3*seed+2), train.TiltedTask(t, 20000, 3*seed+3)
 	}},
 	"logit":     logistic("logistic/mlp", []int{64}),
 	"logit-lin": logistic("logistic/linear", nil),
@@ -192,6 +193,14 @@ func TestResults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	var seeds []uint64
+	for _, ss := range envList("RESULTS_SEEDS", "1") {
+		seed, err := strconv.ParseUint(ss, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, seed)
+	}
 	enc := json.NewEncoder(os.Stdout)
 	for _, tn := range envList("RESULTS_TASKS", "tilted") {
 		task, ok := resultsTasks[tn]
@@ -199,71 +208,57 @@ func TestResults(t *testing.T) {
 			t.Fatalf("unknown task %q", tn)
 		}
 		for _, point := range resultsPoints(t) {
-			alpha, metric := point.Alpha, PartialAUC(point.Alpha)
+			metric := train.PartialAUC(point.Alpha)
 			if point.Recall != 0 {
-				metric = TNRAtTPR(point.Recall)
+				metric = train.TNRAtTPR(point.Recall)
 			}
-			for _, ss := range envList("RESULTS_SEEDS", "1") {
-				seed, err := strconv.ParseUint(ss, 10, 64)
+			var searches []*experiment.Search
+			for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
+				recipes, err := train.ParseRecipe(rn, point)
 				if err != nil {
 					t.Fatal(err)
 				}
-				tr, val, te := task.load(t, seed)
-				for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
-					recipes, err := ParseRecipe(rn, point)
-					if err != nil {
-						t.Fatal(err)
-					}
-					start := time.Now()
-					var (
-						best    nn.Model
-						bestVal = math.Inf(-1)
-						bestLR  float64
-						bestEp  int
-					)
-					for _, recipe := range recipes {
-						for _, lr := range []float64{0.001, 0.003, 0.01} {
-							m, err := nn.NewMLP(nn.MLPConfig{In: tr.Cols, Hidden: task.hidden, Seed: seed})
-							if err != nil {
-								t.Fatal(err)
-							}
-							cfg := Config{Epochs: epochs, Patience: 8, BatchSize: 128, LearningRate: lr,
-								Metric: metric, Seed: seed, Progress: io.Discard}
-							h, err := recipe.Fit(context.Background(), m, cfg, tr, val)
-							if err != nil && (h == nil || h.Best < 0) {
-								fmt.Fprintln(os.Stderr, task.name, rn, lr, err)
-								continue
-							}
-							if v := h.Epochs[h.Best].Metric; v > bestVal {
-								best, bestVal, bestLR, bestEp = m, v, lr, h.Epochs[h.Best].Index
-							}
+				searches = append(searches, &experiment.Search{
+					Name: rn, Recipes: recipes, LearningRates: []float64{0.001, 0.003, 0.01},
+					Model:  nn.MLPConfig{Hidden: task.hidden},
+					Config: train.Config{Epochs: epochs, Patience: 8, BatchSize: 128, Metric: metric, Progress: io.Discard},
+					Hooks: experiment.Hooks{Done: func(c experiment.Candidate, h *train.History, err error) {
+						if err != nil && (h == nil || h.Best < 0) {
+							fmt.Fprintln(os.Stderr, task.name, rn, err)
 						}
-					}
-					if best == nil {
-						t.Fatalf("%s %s %+v seed %d: every learning rate failed", task.name, rn, point, seed)
-					}
-					s, err := nn.Scores(best, te.X, te.Rows)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var tpr, fpr float64
-					if point.Recall != 0 {
-						fpr, err = metrics.FPRAtTPR(s, te.Y, point.Recall)
-					} else {
-						tpr, err = metrics.TPRAtFPR(s, te.Y, alpha)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					auc, err := metrics.AUC(s, te.Y)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := enc.Encode(resultsRow{task.name, alpha, point.Recall, seed, rn, bestLR, bestVal, tpr, fpr, auc, bestEp,
-						time.Since(start).Seconds(), te.Rows - te.Positives()}); err != nil {
-						t.Fatal(err)
-					}
-				}
+					}},
+				})
+			}
+			var start time.Time
+			g := &experiment.Grid{
+				Seeds: seeds,
+				Split: func(seed uint64) (*experiment.Split, error) {
+					tr, val, te := task.load(t, seed)
+					return &experiment.Split{Seed: seed, Train: tr, Val: val, Test: te}, nil
+				},
+				Searches: searches,
+				Hooks: experiment.GridHooks{
+					Start: func(*experiment.Split, int) bool { start = time.Now(); return true },
+					Done: func(sp *experiment.Split, k int, best *experiment.Best, err error) error {
+						rn := searches[k].Name
+						if err != nil {
+							return fmt.Errorf("%s %s %+v seed %d: %w", task.name, rn, point, sp.Seed, err)
+						}
+						m, err := experiment.Measure(best.Model, sp, experiment.MeasureConfig{Alpha: point.Alpha, Recall: point.Recall})
+						if err != nil {
+							return err
+						}
+						var fpr float64
+						if m.FPRAtTPR != nil {
+							fpr = *m.FPRAtTPR
+						}
+						return enc.Encode(resultsRow{task.name, point.Alpha, point.Recall, sp.Seed, rn, best.LearningRate, best.Score(),
+							m.TPR, fpr, m.AUC, best.Epoch(), time.Since(start).Seconds(), sp.Test.Rows - sp.Test.Positives()})
+					},
+				},
+			}
+			if err := g.Run(context.Background()); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}

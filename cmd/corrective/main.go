@@ -59,7 +59,7 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
-	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
@@ -221,7 +221,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !o.summariseOnly {
-		if err := experiment(ctx, o, path, done, stderr); err != nil {
+		if err := trainAll(ctx, o, path, done, stderr); err != nil {
 			return err
 		}
 		if done, err = readRecords(path); err != nil {
@@ -271,7 +271,7 @@ func loadDataset(o *options, name string) (*data.Dataset, error) {
 	return data.LoadCSV(filepath.Join(o.panel, name+".csv"), data.CSVConfig{})
 }
 
-func experiment(ctx context.Context, o *options, path string, done []record, stderr io.Writer) error {
+func trainAll(ctx context.Context, o *options, path string, done []record, stderr io.Writer) error {
 	have := map[string]bool{}
 	for _, r := range done {
 		if r.Epochs != 0 && (r.Epochs != o.epochs || !slices.Equal(r.LRs, o.lrs)) {
@@ -288,75 +288,96 @@ func experiment(ctx context.Context, o *options, path string, done []record, std
 	all := specs(o)
 	total := len(o.datasets) * o.seeds * len(all)
 	count, begin, ran := 0, time.Now(), 0
+	var (
+		sets   diagnosticSets
+		rec    record         // the run being trained
+		cps    [][]checkpoint // its checkpoints, one list per candidate
+		search = make([]*experiment.Search, len(all))
+	)
+	for k, s := range all {
+		if search[k], err = o.search(s, &sets, &cps); err != nil {
+			return err
+		}
+	}
+	seeds := make([]uint64, o.seeds)
+	for k := range seeds {
+		seeds[k] = uint64(k + 1)
+	}
 	for _, name := range o.datasets {
 		ds, err := loadDataset(o, name)
 		if err != nil {
 			return err
 		}
-		for seed := uint64(1); seed <= uint64(o.seeds); seed++ {
-			sp, err := prepare(ds, seed)
-			if err != nil {
-				return err
-			}
-			for _, s := range all {
-				count++
-				rec := record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: seed, Epochs: o.epochs, LRs: o.lrs}
-				if have[rec.key()] {
-					continue
-				}
-				if err := ctx.Err(); err != nil {
+		g := &experiment.Grid{
+			Seeds:    seeds,
+			Split:    func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(ds, seed) },
+			Searches: search,
+			Hooks: experiment.GridHooks{
+				Split: func(sp *experiment.Split) error {
+					// The trainer's own selection batch and logging pool for this seed, so that
+					// the checkpoints measure along the direction History.Diagnoses uses.
+					var err error
+					sets.seed = sp.Seed
+					sets.sel, sets.pool, err = train.DiagnosticSets(sp.Train, train.Diagnose{Seed: sp.Seed})
 					return err
-				}
-				left := ""
-				if ran > 0 {
-					left = fmt.Sprintf(", about %v left", (time.Since(begin) / time.Duration(ran) * time.Duration(total-count+1)).Round(time.Second))
-				}
-				fmt.Fprintf(stderr, "[%d/%d] %s seed %d %s%s\n", count, total, name, seed, s.name(), left)
-				if err := trainRun(ctx, o, sp, s, &rec); err != nil {
-					return fmt.Errorf("%s: %w", rec.key(), err)
-				}
-				line, err := json.Marshal(rec)
-				if err != nil {
-					return err
-				}
-				if _, err := f.Write(append(line, '\n')); err != nil {
-					return err
-				}
-				ran++
-			}
+				},
+				Start: func(sp *experiment.Split, k int) bool {
+					count++
+					s := all[k]
+					rec = record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: sp.Seed, Epochs: o.epochs, LRs: o.lrs}
+					if have[rec.key()] {
+						return false
+					}
+					left := ""
+					if ran > 0 {
+						left = fmt.Sprintf(", about %v left", (time.Since(begin) / time.Duration(ran) * time.Duration(total-count+1)).Round(time.Second))
+					}
+					fmt.Fprintf(stderr, "[%d/%d] %s seed %d %s%s\n", count, total, name, sp.Seed, s.name(), left)
+					cps = make([][]checkpoint, len(o.lrs))
+					return true
+				},
+				Done: func(sp *experiment.Split, _ int, best *experiment.Best, err error) error {
+					if err == nil {
+						err = fill(&rec, sp, best, cps[best.Index])
+					}
+					if err != nil {
+						return fmt.Errorf("%s: %w", rec.key(), err)
+					}
+					line, err := json.Marshal(rec)
+					if err != nil {
+						return err
+					}
+					if _, err := f.Write(append(line, '\n')); err != nil {
+						return err
+					}
+					ran++
+					return nil
+				},
+			},
+		}
+		if err := g.Run(ctx); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// split is one seed's standardised parts and the diagnostic sets of the checkpoints.
-type split struct {
-	seed             uint64
-	train, val, test *data.Dataset
-	sel, pool        *data.Dataset
+// diagnosticSets are one seed's selection batch and logging pool of the checkpoints.
+type diagnosticSets struct {
+	seed      uint64
+	sel, pool *data.Dataset
 }
 
-func prepare(ds *data.Dataset, seed uint64) (*split, error) {
-	sp := &split{seed: seed}
-	var err error
-	if sp.train, sp.val, sp.test, _, err = data.SplitStandardized(ds, data.SplitConfig{Seed: seed}); err != nil {
-		return nil, err
-	}
-	// Checkpoint sets: the trainer's own selection batch and logging pool for this seed, so
-	// that the checkpoints measure along the direction History.Diagnoses uses.
-	if sp.sel, sp.pool, err = train.DiagnosticSets(sp.train, train.Diagnose{Seed: seed}); err != nil {
-		return nil, err
-	}
-	return sp, nil
-}
-
-func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) error {
+// search is the learning-rate search of run s: the model, batches and diagnostics of every
+// run, and for the pairwise runs the checkpoints of each candidate, which it appends to
+// (*cps)[candidate] measuring along sets.
+func (o *options) search(s spec, sets *diagnosticSets, cps *[][]checkpoint) (*experiment.Search, error) {
 	var loss train.Loss = train.CrossEntropy{}
 	var pcfg pairwise.Config
 	if s.loss != "ce" {
 		sur, err := pairwise.ParseSurrogate(s.loss)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		pcfg = pairwise.Config{Surrogate: sur}
 		loss = train.Pairwise{Config: pcfg}
@@ -365,16 +386,9 @@ func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) e
 	if s.intervene {
 		intervene = &train.Intervene{}
 	}
-	bestVal := math.Inf(-1)
-	var best nn.Model
-	for _, lr := range o.lrs {
-		m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: []int{32}, Seed: sp.seed})
-		if err != nil {
-			return err
-		}
-		var cps []checkpoint
+	checkpoints := func(c experiment.Candidate, m nn.Model) []train.Hook {
 		mainEpochs := 0 // intervention epochs come between main ones and are not counted
-		hook := train.Hook{Name: "checkpoints", OnEpoch: func(e train.Epoch) error {
+		return []train.Hook{{Name: "checkpoints", OnEpoch: func(e train.Epoch) error {
 			if e.Phase != train.Main {
 				return nil
 			}
@@ -382,54 +396,49 @@ func trainRun(ctx context.Context, o *options, sp *split, s spec, rec *record) e
 			if s.loss == "ce" || (mainEpochs != 1 && mainEpochs != o.epochs) {
 				return nil
 			}
-			cp, err := measureCheckpoint(m, sp, pcfg, e.Index)
+			cp, err := measureCheckpoint(m, sets, pcfg, e.Index)
 			if errors.Is(err, diagnose.ErrNoSevere) || errors.Is(err, diagnose.ErrDegenerate) {
 				return nil
 			}
 			if err == nil {
-				cps = append(cps, cp)
+				(*cps)[c.Index] = append((*cps)[c.Index], cp)
 			}
 			return err
-		}}
-		tr, err := train.New(m, train.Config{
-			Loss: loss, WarmupEpochs: s.warmup, Epochs: o.epochs, BatchSize: 128, LearningRate: lr,
-			Seed: sp.seed, Progress: io.Discard, Hooks: []train.Hook{hook},
-			Diagnose: &train.Diagnose{Seed: sp.seed, Surrogate: pcfg, Intervene: intervene},
-		})
-		if err != nil {
-			return err
-		}
-		h, err := tr.Fit(ctx, sp.train, sp.val)
-		if err != nil {
-			if ctx.Err() != nil || h == nil || h.Best < 0 {
-				return err
-			}
-			// A learning rate that diverged part-way still competes with its best epoch.
-		}
-		if v := h.Epochs[h.Best].Metric; v > bestVal {
-			bestVal, best = v, m
-			rec.LR, rec.BestEpoch, rec.Checkpoints = lr, h.Epochs[h.Best].Index, cps
-			rec.Diagnoses, rec.Interventions = rec.Diagnoses[:0], 0
-			for _, d := range h.Diagnoses {
-				rec.Diagnoses = append(rec.Diagnoses, diag{Epoch: d.Epoch, Phase: d.Phase.String(),
-					Misranking: d.Misranking, SevereMass: d.SevereMass, CEBound: d.CEBound,
-					Drift: ptr(d.Drift), FirstOrder: ptr(d.FirstOrderShare), SeverePairs: d.SeverePairs})
-				if d.Decision == train.Intervened {
-					rec.Interventions++
-				}
-			}
+		}}}
+	}
+	return &experiment.Search{
+		Name:          s.name(),
+		Recipes:       []train.Recipe{train.Plain{Loss: loss, WarmupEpochs: s.warmup}},
+		LearningRates: o.lrs,
+		Model:         nn.MLPConfig{Hidden: []int{32}},
+		Config: train.Config{Epochs: o.epochs, BatchSize: 128, Progress: io.Discard,
+			Diagnose: &train.Diagnose{Surrogate: pcfg, Intervene: intervene}},
+		Hooks: experiment.Hooks{Start: checkpoints},
+	}, nil
+}
+
+// fill completes rec with the run search kept: its learning rate, epoch, diagnostics and
+// checkpoints, and its test AUC.
+func fill(rec *record, sp *experiment.Split, best *experiment.Best, cps []checkpoint) error {
+	rec.LR, rec.BestEpoch, rec.Checkpoints = best.LearningRate, best.Epoch(), cps
+	for _, d := range best.History.Diagnoses {
+		rec.Diagnoses = append(rec.Diagnoses, diag{Epoch: d.Epoch, Phase: d.Phase.String(),
+			Misranking: d.Misranking, SevereMass: d.SevereMass, CEBound: d.CEBound,
+			Drift: ptr(d.Drift), FirstOrder: ptr(d.FirstOrderShare), SeverePairs: d.SeverePairs})
+		if d.Decision == train.Intervened {
+			rec.Interventions++
 		}
 	}
-	scores, err := nn.Scores(best, sp.test.X, sp.test.Rows)
+	m, err := experiment.Measure(best.Model, sp, experiment.MeasureConfig{})
 	if err != nil {
 		return err
 	}
-	rec.TestAUC, err = metrics.AUC(scores, sp.test.Y)
-	return err
+	rec.TestAUC = m.AUC
+	return nil
 }
 
 // measureCheckpoint fits the batch-size scaling of the severe-direction noise of model m.
-func measureCheckpoint(m nn.Model, sp *split, cfg pairwise.Config, epoch int) (checkpoint, error) {
+func measureCheckpoint(m nn.Model, sp *diagnosticSets, cfg pairwise.Config, epoch int) (checkpoint, error) {
 	const sev = 1.0
 	dir, err := diagnose.SevereDirection(m, sp.sel.X, sp.sel.Y, cfg, sev)
 	if err != nil {

@@ -45,12 +45,12 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 }
 
 // diagnoseConfig is the trainer's diagnostics setting for -diagnose: every epoch, severity
-// M = 1, the default selection batch and logging pool drawn with the split's seed.
-func diagnoseConfig(o *options, seed uint64) *train.Diagnose {
+// M = 1, the default selection batch and logging pool (drawn with the split's seed).
+func diagnoseConfig(o *options) *train.Diagnose {
 	if !o.diagnose {
 		return nil
 	}
-	return &train.Diagnose{Seed: seed}
+	return &train.Diagnose{}
 }
 
 // diagnosesOf converts a History's diagnoses for the JSON output; nil without -diagnose.

@@ -14,6 +14,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train"
 )
 
 // run is the whole command; it returns the exit status (0 success, 1 failure, 2 bad usage).
@@ -26,7 +29,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "roctrain:", err)
 		return 2
 	}
-	work := experiment
+	work := compare
 	if opt.predict != "" {
 		work = func(_ context.Context, o *options, stdout, stderr io.Writer) error { return predict(o, stdout, stderr) }
 	}
@@ -53,28 +56,10 @@ func loadData(o *options) (*dataset, error) {
 	return &dataset{name: o.data, all: ds}, err
 }
 
-// split is one seed's prepared data: standardised training, validation and test parts.
-type split struct {
-	seed             uint64
-	train, val, test *data.Dataset
-	std              data.Standardizer // fitted on the training part
-}
-
-// splitData splits the data 60/20/20, stratified by label, with the given seed, and
-// standardises every part with the training part's statistics.
-func splitData(ds *dataset, seed uint64) (*split, error) {
-	s := &split{seed: seed}
-	var err error
-	if s.train, s.val, s.test, s.std, err = data.SplitStandardized(ds.all, data.SplitConfig{Seed: seed}); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// experiment trains every run on every seed and reports the results. A run that fails on a
+// compare trains every run on every seed and reports the results. A run that fails on a
 // seed is named on stderr and everything else is still reported; the command then exits with
 // status 1. An interrupt or SIGTERM stops training and reports the runs finished before it.
-func experiment(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err := checkOutputs(o); err != nil {
 		return err
 	}
@@ -83,38 +68,56 @@ func experiment(ctx context.Context, o *options, stdout, stderr io.Writer) error
 		return err
 	}
 	var (
-		perRun = make([][]seedResult, len(o.runs)) // perRun[r]: run r's successful seeds
-		failed []error
-		prog   = newProgressLine(o, stderr)
+		perRun  = make([][]seedResult, len(o.runs)) // perRun[r]: run r's successful seeds
+		failed  []error
+		prog    = newProgressLine(o, stderr)
+		first   *seedResult // the first run of -losses on this seed, when it succeeded
+		started time.Time
 	)
-seeds:
-	for _, seed := range o.seedList() {
-		sp, err := splitData(ds, seed)
-		if err != nil {
-			return err
-		}
-		ds.parts = [3]int{sp.train.Rows, sp.val.Rows, sp.test.Rows}
-		var first *seedResult // the first run of -losses on this seed, when it succeeded
-		for r, spec := range o.runs {
-			prog.start(seed, spec.name)
-			res, err := runOnce(ctx, o, sp, spec, stderr)
-			prog.finish()
-			if err == nil && r > 0 && first != nil {
-				res.TestAUCVsFirst, err = compareAUC(&res, first, sp.test.Y)
-			}
-			if err != nil {
-				failed = append(failed, fmt.Errorf("run %s, seed %d: %w", spec.name, seed, err))
-				if ctx.Err() != nil {
-					break seeds
+	g := &experiment.Grid{
+		Seeds:    o.seedList(),
+		Split:    func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(ds.all, seed) },
+		Searches: make([]*experiment.Search, len(o.runs)),
+		Hooks: experiment.GridHooks{
+			Split: func(sp *experiment.Split) error {
+				ds.parts, first = [3]int{sp.Train.Rows, sp.Val.Rows, sp.Test.Rows}, nil
+				return nil
+			},
+			Start: func(sp *experiment.Split, r int) bool {
+				prog.start(sp.Seed, o.runs[r].name)
+				started = time.Now()
+				return true
+			},
+			Done: func(sp *experiment.Split, r int, best *experiment.Best, err error) error {
+				prog.finish()
+				var res seedResult
+				if err == nil {
+					res, err = o.result(sp, o.runs[r], best, started)
 				}
-				continue
-			}
-			if r == 0 {
-				first = &res
-			}
-			perRun[r] = append(perRun[r], res)
-			perRun[r][len(perRun[r])-1].testScores = nil // only the first run's are needed
+				if err == nil && r > 0 && first != nil {
+					res.TestAUCVsFirst, err = compareAUC(&res, first)
+				}
+				if err != nil {
+					failed = append(failed, fmt.Errorf("run %s, seed %d: %w", o.runs[r].name, sp.Seed, err))
+					return nil
+				}
+				if r == 0 {
+					first = &res
+				}
+				perRun[r] = append(perRun[r], res)
+				perRun[r][len(perRun[r])-1].test = nil // only the first run's are needed
+				return nil
+			},
+		},
+	}
+	for r, spec := range o.runs {
+		g.Searches[r] = o.search(spec, stderr)
+	}
+	if err := g.Run(ctx); err != nil && !errors.Is(errors.Join(failed...), err) {
+		if ctx.Err() == nil {
+			return err // the data cannot be split
 		}
+		failed = append(failed, err)
 	}
 	results := summarise(o, perRun)
 	if len(results) > 0 {
@@ -123,6 +126,25 @@ seeds:
 		}
 	}
 	return errors.Join(failed...)
+}
+
+// search is the learning-rate (and recipe) search of one run; a learning rate that fails is
+// named on stderr.
+func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
+	return &experiment.Search{
+		Name: spec.name, Recipes: spec.recipes, LearningRates: o.learningRate,
+		Model:  nn.MLPConfig{Hidden: o.hiddenSizes},
+		Config: train.Config{Epochs: o.epochs, BatchSize: o.batch, Metric: o.metric(), Progress: o.progress, Diagnose: diagnoseConfig(o)},
+		Hooks: experiment.Hooks{Done: func(_ experiment.Candidate, h *train.History, err error) {
+			switch {
+			case err == nil:
+			case h == nil || h.Best < 0:
+				fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
+			default:
+				fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, h.Epochs[h.Best].Index)
+			}
+		}},
+	}
 }
 
 // checkOutputs makes -out and checks that -out and the directory of -plot take new files,

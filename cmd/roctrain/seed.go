@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
-	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/train"
 )
 
 // seedResult is one run on one seed: an entry of "per_seed" in the JSON output, and the
@@ -31,10 +29,10 @@ type seedResult struct {
 	// learning rate's training with -diagnose, and is left out without it.
 	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
 
-	name           string    // the run's name in -losses
-	fpr, tpr       []float64 // the test ROC curve
-	valFPR, valTPR float64   // the rates of the deployed threshold on the validation part
-	testScores     []float64 // the test part's scores, until the paired comparison is done
+	name           string         // the run's name in -losses
+	fpr, tpr       []float64      // the test ROC curve
+	valFPR, valTPR float64        // the rates of the deployed threshold on the validation part
+	test           *metrics.Curve // the test part's curve, until the paired comparison is done
 }
 
 // testFigures are the test figures of a run, for one seed in seedResult and as means over the
@@ -77,16 +75,16 @@ type delongDiff struct {
 }
 
 // compareAUC is DeLong's paired test of r's test AUC against first's, both scored on the
-// test rows labelled y; nil when a class has fewer than two test rows.
-func compareAUC(r, first *seedResult, y []float64) (*delongDiff, error) {
-	diff, variance, p, err := metrics.DeLongPaired(r.testScores, first.testScores, y)
+// same test rows; nil when a class has fewer than two test rows.
+func compareAUC(r, first *seedResult) (*delongDiff, error) {
+	diff, variance, p, err := r.test.DeLongPaired(first.test)
 	if errors.Is(err, metrics.ErrTooFew) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	half := z975 * math.Sqrt(variance)
+	half := z95 * math.Sqrt(variance)
 	return &delongDiff{Diff: diff, CI95: interval{diff - half, diff + half}, P: p}, nil
 }
 
@@ -96,35 +94,40 @@ type interval [2]float64
 // excludes0 reports whether the interval lies wholly on one side of 0.
 func (iv interval) excludes0() bool { return iv[0] > 0 || iv[1] < 0 }
 
-// tuned is the outcome of training one run with every learning rate on one seed.
-type tuned struct {
-	model  nn.Model
-	hist   *train.History
-	lr     float64
-	recipe train.Recipe
+// split is what the operating-point file reads of a seed's data.
+type split struct {
+	train *data.Dataset
+	std   data.Standardizer
 }
 
-// runOnce trains spec on one seed's split, keeps its best model (see tune), measures it and
-// saves it when -out is set.
-func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Writer) (seedResult, error) {
-	start := time.Now()
-	best, err := tune(ctx, o, sp, spec, stderr)
+// result measures the model search kept on one seed's split into the run's figures, and
+// saves it when -out is set; started is when the search started.
+func (o *options) result(sp *experiment.Split, spec runSpec, best *experiment.Best, started time.Time) (seedResult, error) {
+	r := seedResult{
+		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.Seed,
+		testFigures: testFigures{Recall: o.recall, TrainSeconds: time.Since(started).Seconds(), LearningRate: best.LearningRate},
+		BestEpoch:   best.Epoch(), name: spec.name, Diagnostics: diagnosesOf(best.History),
+	}
+	if len(spec.recipes) > 1 {
+		r.ChosenRecipe = best.Recipe.String()
+	}
+	m, err := experiment.Measure(best.Model, sp, experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot, Seed: sp.Seed})
 	if err != nil {
 		return seedResult{}, err
 	}
-	r := seedResult{
-		Loss: strings.TrimSuffix(spec.name, "+wu"), WarmupEpochs: spec.warmup, Alpha: o.alpha, Seed: sp.seed,
-		testFigures: testFigures{Recall: o.recall, TrainSeconds: time.Since(start).Seconds(), LearningRate: best.lr},
-		BestEpoch:   best.hist.Epochs[best.hist.Best].Index, name: spec.name, Diagnostics: diagnosesOf(best.hist),
+	r.TestAUC, r.TestPAUC, r.TestTPR, r.TestFPRAtTPR = m.AUC, m.PartialAUC, m.TPR, m.FPRAtTPR
+	if m.DeLong != nil {
+		r.TestAUC, r.TestAUCCI = m.DeLong.AUC, (*interval)(&m.DeLong.CI)
 	}
-	if len(spec.recipes) > 1 {
-		r.ChosenRecipe = best.recipe.String()
+	r.TestPAUCCI, r.TestTPRCI = (*interval)(m.PartialAUCCI), (*interval)(m.TPRCI)
+	if !math.IsInf(m.Threshold, 1) {
+		r.DeployedThreshold = &m.Threshold
 	}
-	if err := measure(o, sp, best.model, &r); err != nil {
-		return seedResult{}, err
-	}
+	r.DeployedTestFPR, r.DeployedTestTPR, r.valFPR, r.valTPR = m.TestFPR, m.TestTPR, m.ValFPR, m.ValTPR
+	r.fpr, r.tpr, _ = m.Test.ROC()
+	r.test = m.Test
 	if o.out != "" {
-		if err := saveDeployment(modelPath(o, spec, sp.seed), best.model, newSidecar(o, sp, &r)); err != nil {
+		if err := saveDeployment(modelPath(o, spec, sp.Seed), best.Model, newSidecar(o, &split{sp.Train, sp.Std}, &r)); err != nil {
 			return seedResult{}, err
 		}
 	}
@@ -156,141 +159,5 @@ func fileName(run string) string {
 	}, run)
 }
 
-// tune trains spec once per learning rate and keeps the model with the best validation
-// metric (partial AUC up to α; with -recall, TNR at TPR = recall). A learning rate whose training fails part-way still competes with the
-// weights of its best epoch (the trainer restores them); its error is reported on stderr.
-func tune(ctx context.Context, o *options, sp *split, spec runSpec, stderr io.Writer) (tuned, error) {
-	var (
-		best      tuned
-		bestScore = math.Inf(-1)
-		errs      []error
-	)
-	for _, recipe := range spec.recipes {
-		for _, lr := range o.learningRate {
-			m, err := nn.NewMLP(nn.MLPConfig{In: sp.train.Cols, Hidden: o.hiddenSizes, Seed: sp.seed})
-			if err != nil {
-				return tuned{}, err
-			}
-			hist, err := recipe.Fit(ctx, m, train.Config{
-				Epochs:       o.epochs,
-				BatchSize:    o.batch,
-				LearningRate: lr,
-				Metric:       o.metric(),
-				Seed:         sp.seed,
-				Progress:     o.progress,
-				Diagnose:     diagnoseConfig(o, sp.seed),
-			}, sp.train, sp.val)
-			if errors.Is(err, train.ErrConfig) {
-				return tuned{}, err
-			}
-			if err != nil {
-				if ctx.Err() != nil {
-					return tuned{}, err
-				}
-				what := fmt.Sprintf("learning rate %g", lr)
-				if len(spec.recipes) > 1 {
-					what = fmt.Sprintf("%v, %s", recipe, what)
-				}
-				err = fmt.Errorf("%s: %w", what, err)
-				errs = append(errs, err)
-				if hist == nil || hist.Best < 0 {
-					fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
-					continue
-				}
-				fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, hist.Epochs[hist.Best].Index)
-			}
-			if score := hist.Epochs[hist.Best].Metric; score > bestScore {
-				best, bestScore = tuned{model: m, hist: hist, lr: lr, recipe: recipe}, score
-			}
-		}
-	}
-	if best.model == nil {
-		return tuned{}, errors.Join(errs...)
-	}
-	return best, nil
-}
-
-// measure fills r's test figures, their intervals and the deployed operating point.
-func measure(o *options, sp *split, m nn.Model, r *seedResult) error {
-	scores, err := nn.Scores(m, sp.test.X, sp.test.Rows)
-	if err != nil {
-		return err
-	}
-	y := sp.test.Y
-	r.testScores = scores
-	if r.TestPAUC, err = metrics.PartialAUC(scores, y, o.alpha); err != nil {
-		return err
-	}
-	if r.TestTPR, err = metrics.TPRAtFPR(scores, y, o.alpha); err != nil {
-		return err
-	}
-	if o.recall > 0 {
-		fpr, err := metrics.FPRAtTPR(scores, y, o.recall)
-		if err != nil {
-			return err
-		}
-		r.TestFPRAtTPR = &fpr
-	}
-	if r.fpr, r.tpr, _, err = metrics.ROC(scores, y); err != nil {
-		return err
-	}
-	auc, variance, err := metrics.DeLong(scores, y)
-	switch {
-	case errors.Is(err, metrics.ErrTooFew):
-		if auc, err = metrics.AUC(scores, y); err != nil {
-			return err
-		}
-	case err != nil:
-		return err
-	default:
-		half := z975 * math.Sqrt(variance)
-		r.TestAUCCI = &interval{max(0, auc-half), min(1, auc+half)}
-	}
-	r.TestAUC = auc
-	if o.boot > 0 {
-		pauc := func(s, y []float64) (float64, error) { return metrics.PartialAUC(s, y, o.alpha) }
-		tpr := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, o.alpha) }
-		for _, b := range []struct {
-			dst  **interval
-			stat func(s, y []float64) (float64, error)
-		}{{&r.TestPAUCCI, pauc}, {&r.TestTPRCI, tpr}} {
-			lo, hi, err := metrics.Bootstrap(scores, y, b.stat, o.boot, 0.95, sp.seed)
-			if err != nil {
-				return err
-			}
-			*b.dst = &interval{lo, hi}
-		}
-	}
-
-	valScores, err := nn.Scores(m, sp.val.X, sp.val.Rows)
-	if err != nil {
-		return err
-	}
-	t, valFPR, valTPR, err := metrics.ThresholdAtFPR(valScores, sp.val.Y, o.alpha)
-	if err != nil {
-		return err
-	}
-	r.valFPR, r.valTPR = valFPR, valTPR
-	if !math.IsInf(t, 1) {
-		r.DeployedThreshold = &t
-	}
-	r.DeployedTestFPR, r.DeployedTestTPR = ratesAt(scores, y, t)
-	return nil
-}
-
-// z975 is Φ⁻¹(0.975), the normal quantile of a two-sided 95% interval.
-const z975 = 1.959963984540054
-
-// ratesAt returns the false- and true-positive rates of flagging the rows scoring at least t.
-func ratesAt(scores, labels []float64, t float64) (fpr, tpr float64) {
-	var fp, tp, nNeg, nPos float64
-	for i, s := range scores {
-		nPos += labels[i]
-		nNeg += 1 - labels[i]
-		if s >= t {
-			fp += 1 - labels[i]
-			tp += labels[i]
-		}
-	}
-	return fp / nNeg, tp / nPos
-}
+// z95 is Φ⁻¹(0.975), the normal quantile of a two-sided 95% interval.
+const z95 = 1.959963984540054

@@ -1,0 +1,17 @@
+// Package experiment is what the module's comparisons share: preparing a seed's data, the
+// search that trains every recipe at every learning rate and keeps the best validation epoch,
+// the same over seeds, and measuring the kept model on the test part, once, into every figure
+// the reports print.
+//
+// A comparison of losses is only fair when every loss is tuned the same way (untuned
+// comparisons mislead): each candidate of a [Search] starts from the same initial weights,
+// sees the same batches and is judged by the same validation metric, and the candidate whose
+// best epoch scores highest is kept. [Grid] repeats searches over seeds, each seed with its own
+// [Split], initialisation and batches. [Measure] scores the kept model on the test part and
+// reads every figure off one ranked curve (metrics.Curve): AUC with DeLong's interval, partial
+// AUC and TPR at a false-positive rate α with bootstrap intervals, FPR at a true-positive rate,
+// and the threshold a deployment would use, chosen on the validation part.
+//
+// cmd/roctrain, cmd/corrective and the results harness of package train (build tag results)
+// are built on it; they keep only their flags, tables and plots.
+package experiment
