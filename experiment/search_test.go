@@ -1,0 +1,254 @@
+package experiment_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train"
+)
+
+// scripted is a recipe that trains nothing: for each learning rate it returns the
+// validation metrics of a made-up History (its best epoch is the highest), and the error of
+// fail when there is one, and it records what the search gave it.
+type scripted struct {
+	name    string
+	metrics map[float64][]float64 // learning rate → validation metric of each epoch
+	fail    map[float64]error     // learning rate → the error Fit returns with its History
+	seen    *[]call
+}
+
+// call is one Fit a scripted recipe saw.
+type call struct {
+	recipe  string
+	lr      float64
+	seed    uint64
+	diagSet uint64 // the Diagnose seed, 0 without Diagnose
+	model   nn.Model
+	weights []byte // the model's initial parameters
+	hooks   []string
+}
+
+func (s scripted) String() string { return s.name }
+
+func (s scripted) Fit(ctx context.Context, m nn.Model, cfg train.Config, tr, val *data.Dataset) (*train.History, error) {
+	var buf bytes.Buffer
+	if err := nn.Write(&buf, m); err != nil {
+		return nil, err
+	}
+	c := call{recipe: s.name, lr: cfg.LearningRate, seed: cfg.Seed, model: m, weights: buf.Bytes()}
+	if cfg.Diagnose != nil {
+		c.diagSet = cfg.Diagnose.Seed
+	}
+	h := &train.History{Best: -1}
+	for k, v := range s.metrics[cfg.LearningRate] {
+		e := train.Epoch{Index: k + 1, Phase: train.Main, Metric: v}
+		h.Epochs = append(h.Epochs, e)
+		if h.Best < 0 || v > h.Epochs[h.Best].Metric {
+			h.Best = k
+		}
+		for _, hook := range cfg.Hooks {
+			c.hooks = append(c.hooks, hook.Name)
+			if hook.OnEpoch != nil {
+				if err := hook.OnEpoch(e); err != nil {
+					return h, err
+				}
+			}
+		}
+	}
+	*s.seen = append(*s.seen, c)
+	return h, s.fail[cfg.LearningRate]
+}
+
+// tinySplit is a split of a small synthetic task; the scripted recipes never read its rows.
+func tinySplit(t *testing.T, seed uint64) *experiment.Split {
+	t.Helper()
+	ds, err := data.Teacher(data.TeacherConfig{Rows: 200, Cols: 3, Positive: 0.3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := experiment.NewSplit(ds, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// The search keeps the candidate whose best epoch scores highest, whatever its place: here
+// the middle learning rate's second epoch, not the last learning rate nor any last epoch.
+// Every candidate starts from the same initial weights and the split's seed.
+func TestSearchKeepsTheBestEpochOfAnyLearningRate(t *testing.T) {
+	var seen []call
+	r := scripted{name: "r", seen: &seen, metrics: map[float64][]float64{
+		0.1: {0.60, 0.70, 0.65},
+		0.2: {0.50, 0.90, 0.80}, // the best: epoch 2
+		0.3: {0.85, 0.86, 0.88},
+	}}
+	s := &experiment.Search{Name: "r", Recipes: []train.Recipe{r}, LearningRates: []float64{0.1, 0.2, 0.3},
+		Model: nn.MLPConfig{Hidden: []int{4}}, Config: train.Config{Diagnose: &train.Diagnose{Seed: 99}}}
+	sp := tinySplit(t, 7)
+	best, err := s.Run(context.Background(), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.LearningRate != 0.2 || best.Epoch() != 2 || best.Score() != 0.90 || best.Index != 1 || best.Failed != nil {
+		t.Errorf("kept lr %v epoch %d score %v (candidate %d, failed %v), want lr 0.2 epoch 2 score 0.9 (candidate 1)",
+			best.LearningRate, best.Epoch(), best.Score(), best.Index, best.Failed)
+	}
+	if len(seen) != 3 {
+		t.Fatalf("%d candidates trained, want 3", len(seen))
+	}
+	if best.Model != seen[1].model {
+		t.Error("the kept model is not the one the kept candidate trained")
+	}
+	want, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{4}, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := nn.Write(&buf, want); err != nil {
+		t.Fatal(err)
+	}
+	for k, c := range seen {
+		if c.lr != s.LearningRates[k] || c.seed != 7 || c.diagSet != 7 {
+			t.Errorf("candidate %d: learning rate %v, seed %d, diagnose seed %d; want %v, 7 and 7", k, c.lr, c.seed, c.diagSet, s.LearningRates[k])
+		}
+		if !bytes.Equal(c.weights, buf.Bytes()) {
+			t.Errorf("candidate %d does not start from the MLP of the split's seed", k)
+		}
+	}
+	if s.Config.Diagnose.Seed != 99 {
+		t.Error("the search changed its caller's Diagnose")
+	}
+}
+
+// With several recipes the recipes are searched like the learning rate: the best of all
+// recipe × learning-rate candidates is kept, ties going to the first.
+func TestSearchOverRecipes(t *testing.T) {
+	var seen []call
+	a := scripted{name: "a", seen: &seen, metrics: map[float64][]float64{0.1: {0.7}, 0.2: {0.8}}}
+	b := scripted{name: "b", seen: &seen, metrics: map[float64][]float64{0.1: {0.8}, 0.2: {0.75}}}
+	s := &experiment.Search{Recipes: []train.Recipe{a, b}, LearningRates: []float64{0.1, 0.2}}
+	best, err := s.Run(context.Background(), tinySplit(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.Recipe.String() != "a" || best.LearningRate != 0.2 || best.Index != 1 {
+		t.Errorf("kept %v at %v (candidate %d), want the first of the tied: a at 0.2 (candidate 1)", best.Recipe, best.LearningRate, best.Index)
+	}
+	if got := []string{seen[0].recipe, seen[1].recipe, seen[2].recipe, seen[3].recipe}; strings.Join(got, "") != "aabb" {
+		t.Errorf("order %v, want learning rates inner", got)
+	}
+}
+
+// A learning rate whose training fails part-way competes with its best epoch, and wins here;
+// one that finishes no epoch is skipped; both errors are reported, naming the candidate.
+func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
+	var seen []call
+	diverged := errors.New("loss overflows")
+	r := scripted{name: "r", seen: &seen,
+		metrics: map[float64][]float64{0.1: {0.6, 0.7}, 0.2: {0.8, 0.95}, 0.3: nil},
+		fail:    map[float64]error{0.2: diverged, 0.3: diverged}}
+	var done []string
+	s := &experiment.Search{Recipes: []train.Recipe{r}, LearningRates: []float64{0.1, 0.2, 0.3},
+		Hooks: experiment.Hooks{Done: func(c experiment.Candidate, h *train.History, err error) {
+			done = append(done, fmt.Sprintf("%v %d %v", c.LearningRate, h.Best, err))
+		}}}
+	best, err := s.Run(context.Background(), tinySplit(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.LearningRate != 0.2 || best.Epoch() != 2 {
+		t.Errorf("kept lr %v epoch %d, want the failed lr 0.2's epoch 2", best.LearningRate, best.Epoch())
+	}
+	if !errors.Is(best.Failed, diverged) || !strings.Contains(best.Failed.Error(), "learning rate 0.3: loss overflows") {
+		t.Errorf("Failed = %v, want both failures named", best.Failed)
+	}
+	want := "0.1 1 <nil>|0.2 1 learning rate 0.2: loss overflows|0.3 -1 learning rate 0.3: loss overflows"
+	if got := strings.Join(done, "|"); got != want {
+		t.Errorf("Done calls\n%s\nwant\n%s", got, want)
+	}
+
+	// When no candidate finishes an epoch the search fails with every error.
+	none := scripted{name: "r", seen: &seen, metrics: map[float64][]float64{}, fail: map[float64]error{0.1: diverged, 0.2: diverged}}
+	s = &experiment.Search{Recipes: []train.Recipe{none}, LearningRates: []float64{0.1, 0.2}}
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, diverged) || !strings.Contains(err.Error(), "learning rate 0.1") ||
+		!strings.Contains(err.Error(), "learning rate 0.2") {
+		t.Errorf("every candidate failed: error %v, want both", err)
+	}
+	if _, err := (&experiment.Search{Recipes: []train.Recipe{none}}).Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, experiment.ErrNoCandidate) {
+		t.Errorf("no learning rate: %v, want ErrNoCandidate", err)
+	}
+}
+
+// A configuration error stops the search at once, as it is.
+func TestSearchStopsOnConfigError(t *testing.T) {
+	s := &experiment.Search{Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.1, 0.2},
+		Config: train.Config{Loss: train.CrossEntropy{}}} // a recipe sets the loss itself
+	calls := 0
+	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { calls++; return nil }
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, train.ErrConfig) || calls != 1 {
+		t.Errorf("error %v after %d candidates, want ErrConfig after 1", err, calls)
+	}
+}
+
+// The real trainer: the kept model and score are those of the candidate that, trained alone,
+// reaches the highest validation metric.
+func TestSearchWithTheTrainer(t *testing.T) {
+	sp := tinySplit(t, 3)
+	lrs := []float64{0.001, 0.05, 0.3}
+	cfg := train.Config{Epochs: 4, BatchSize: 32, Metric: train.PartialAUC(0.2), Progress: io.Discard}
+	s := &experiment.Search{Recipes: []train.Recipe{train.Plain{}}, LearningRates: lrs, Model: nn.MLPConfig{Hidden: []int{8}}, Config: cfg}
+	best, err := s.Run(context.Background(), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bestScore, bestLR := math.Inf(-1), 0.0
+	for _, lr := range lrs {
+		m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.LearningRate, c.Seed = lr, 3
+		h, err := train.Plain{}.Fit(context.Background(), m, c, sp.Train, sp.Val)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := h.Epochs[h.Best].Metric; v > bestScore {
+			bestScore, bestLR = v, lr
+		}
+	}
+	if best.LearningRate != bestLR || best.Score() != bestScore {
+		t.Errorf("kept lr %v with %v; training each alone gives lr %v with %v", best.LearningRate, best.Score(), bestLR, bestScore)
+	}
+}
+
+// Cancelling the context stops the search after the candidate that was training: no other
+// starts, and the context's error comes back.
+func TestSearchStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := 0
+	stop := train.Hook{Name: "cancel", OnStep: func(info train.StepInfo) error {
+		if info.Step == 2 {
+			cancel()
+		}
+		return nil
+	}}
+	s := &experiment.Search{Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.01, 0.02, 0.03},
+		Config: train.Config{Epochs: 50, BatchSize: 16, Progress: io.Discard, Hooks: []train.Hook{stop}},
+		Hooks:  experiment.Hooks{Start: func(experiment.Candidate, nn.Model) []train.Hook { started++; return nil }}}
+	_, err := s.Run(ctx, tinySplit(t, 1))
+	if !errors.Is(err, context.Canceled) || started != 1 {
+		t.Errorf("error %v after %d candidates, want context.Canceled after 1", err, started)
+	}
+}
