@@ -53,7 +53,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -286,8 +285,7 @@ func trainAll(ctx context.Context, o *options, path string, done []record, stder
 	}
 	defer f.Close()
 	all := specs(o)
-	total := len(o.datasets) * o.seeds * len(all)
-	count, begin, ran := 0, time.Now(), 0
+	prog := &experiment.Progress{W: stderr, Total: len(o.datasets) * o.seeds * len(all)}
 	var (
 		sets   diagnosticSets
 		rec    record         // the run being trained
@@ -322,17 +320,13 @@ func trainAll(ctx context.Context, o *options, path string, done []record, stder
 					return err
 				},
 				Start: func(sp *experiment.Split, k int) bool {
-					count++
 					s := all[k]
 					rec = record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: sp.Seed, Epochs: o.epochs, LRs: o.lrs}
 					if have[rec.key()] {
+						prog.Skip()
 						return false
 					}
-					left := ""
-					if ran > 0 {
-						left = fmt.Sprintf(", about %v left", (time.Since(begin) / time.Duration(ran) * time.Duration(total-count+1)).Round(time.Second))
-					}
-					fmt.Fprintf(stderr, "[%d/%d] %s seed %d %s%s\n", count, total, name, sp.Seed, s.name(), left)
+					prog.Start(fmt.Sprintf("%s seed %d %s", name, sp.Seed, s.name()))
 					cps = make([][]checkpoint, len(o.lrs))
 					return true
 				},
@@ -350,7 +344,7 @@ func trainAll(ctx context.Context, o *options, path string, done []record, stder
 					if _, err := f.Write(append(line, '\n')); err != nil {
 						return err
 					}
-					ran++
+					prog.Finish()
 					return nil
 				},
 			},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -12,37 +11,10 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/internal/plotkit"
 	"github.com/rocops/rocops/train"
 )
-
-// diagnosis is one entry of a run's "diagnostics" in the JSON output (-diagnose): the
-// corrective-power diagnostics after one epoch of the chosen learning rate's training
-// (train.Diagnosis; docs/diagnostics.md). Values that are not defined, such as the drift when
-// the selection batch has no severe pair, are null.
-type diagnosis struct {
-	Epoch           int       `json:"epoch"`
-	Phase           string    `json:"phase"`
-	Misranking      jsonFloat `json:"misranking"`
-	SevereMass      jsonFloat `json:"severe_mass"`
-	CEBound         jsonFloat `json:"ce_bound"`
-	Drift           jsonFloat `json:"drift"`
-	VarPos          jsonFloat `json:"var_pos"`
-	VarNeg          jsonFloat `json:"var_neg"`
-	VarResidual     jsonFloat `json:"var_residual"`
-	FirstOrderShare jsonFloat `json:"first_order_share"`
-	SeverePairs     int       `json:"severe_pairs"`
-}
-
-// jsonFloat is a float64 written as null when it is NaN or infinite, which JSON cannot hold.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(f))
-}
 
 // diagnoseConfig is the trainer's diagnostics setting for -diagnose: every epoch, severity
 // M = 1, the default selection batch and logging pool (drawn with the split's seed).
@@ -51,24 +23,6 @@ func diagnoseConfig(o *options) *train.Diagnose {
 		return nil
 	}
 	return &train.Diagnose{}
-}
-
-// diagnosesOf converts a History's diagnoses for the JSON output; nil without -diagnose.
-func diagnosesOf(h *train.History) []diagnosis {
-	if h == nil || len(h.Diagnoses) == 0 {
-		return nil
-	}
-	out := make([]diagnosis, len(h.Diagnoses))
-	for k, d := range h.Diagnoses {
-		out[k] = diagnosis{
-			Epoch: d.Epoch, Phase: d.Phase.String(),
-			Misranking: jsonFloat(d.Misranking), SevereMass: jsonFloat(d.SevereMass), CEBound: jsonFloat(d.CEBound),
-			Drift: jsonFloat(d.Drift), VarPos: jsonFloat(d.VarPos), VarNeg: jsonFloat(d.VarNeg),
-			VarResidual: jsonFloat(d.VarResidual), FirstOrderShare: jsonFloat(d.FirstOrderShare),
-			SeverePairs: d.SeverePairs,
-		}
-	}
-	return out
 }
 
 // diagnosticsPath is the PNG of the diagnostics beside the ROC plot: "roc.png" gives
@@ -87,12 +41,12 @@ func plotDiagnostics(path string, runs []seedResult, note string) error {
 	if note != "" {
 		title += " (" + note + ")"
 	}
-	mis, err := diagnosticsPanel(runs, title, "misranking ratio", true, func(d diagnosis) float64 { return float64(d.Misranking) })
+	mis, err := diagnosticsPanel(runs, title, "misranking ratio", true, func(d experiment.Diagnosis) float64 { return float64(d.Misranking) })
 	if err != nil {
 		return err
 	}
 	share, err := diagnosticsPanel(runs, "first-order share of the severe-direction noise", "first-order share", false,
-		func(d diagnosis) float64 { return float64(d.FirstOrderShare) })
+		func(d experiment.Diagnosis) float64 { return float64(d.FirstOrderShare) })
 	if err != nil {
 		return err
 	}
@@ -104,7 +58,7 @@ func plotDiagnostics(path string, runs []seedResult, note string) error {
 
 // diagnosticsPanel plots get(d) against the epoch for every run; with logY only positive
 // values, for a logarithmic axis.
-func diagnosticsPanel(runs []seedResult, title, ylabel string, logY bool, get func(diagnosis) float64) (*plot.Plot, error) {
+func diagnosticsPanel(runs []seedResult, title, ylabel string, logY bool, get func(experiment.Diagnosis) float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "epoch"
@@ -132,11 +86,11 @@ func diagnosticsPanel(runs []seedResult, title, ylabel string, logY bool, get fu
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
-			return nil, fmt.Errorf("plotting %s: %w", r.name, err)
+			return nil, fmt.Errorf("plotting %s: %w", r.Name, err)
 		}
 		l.Color = plotutil.Color(c)
 		l.Width = vg.Points(1.8)
-		label := r.name + " (direct)"
+		label := r.Name + " (direct)"
 		if r.WarmupEpochs > 0 {
 			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			label = fmt.Sprintf("%s (after %d CE epochs)", r.Loss, r.WarmupEpochs)

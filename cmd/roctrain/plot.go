@@ -40,9 +40,9 @@ func zoomFloor(results []seedResult) float64 {
 	low := 1.0
 	for _, r := range results {
 		at0 := 0.0
-		for k := range r.fpr {
-			if r.fpr[k] == 0 {
-				at0 = r.tpr[k]
+		for k := range r.FPR {
+			if r.FPR[k] == 0 {
+				at0 = r.TPR[k]
 			}
 		}
 		low = math.Min(low, at0)
@@ -61,26 +61,26 @@ func rocPanel(results []seedResult, alpha, xMax, yMin float64, title string) (*p
 	p.Legend.Top = false
 	p.Legend.Left = false
 	for i, r := range results {
-		pts := make(plotter.XYs, 0, len(r.fpr))
-		for k := range r.fpr {
-			pts = append(pts, plotter.XY{X: r.fpr[k], Y: r.tpr[k]})
-			if r.fpr[k] > xMax {
+		pts := make(plotter.XYs, 0, len(r.FPR))
+		for k := range r.FPR {
+			pts = append(pts, plotter.XY{X: r.FPR[k], Y: r.TPR[k]})
+			if r.FPR[k] > xMax {
 				break // the segment that leaves the panel is clipped by the axes
 			}
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
-			return nil, fmt.Errorf("plotting %s: %w", r.name, err)
+			return nil, fmt.Errorf("plotting %s: %w", r.Name, err)
 		}
 		l.Color = plotutil.Color(i)
 		l.Dashes = plotutil.Dashes(i)
 		l.Width = vg.Points(1.8)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("%s (TPR@α %.3f)", r.name, r.TestTPR), l)
+		p.Legend.Add(fmt.Sprintf("%s (TPR@α %.3f)", r.Name, r.TestTPR), l)
 		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
 			dot, err := plotter.NewScatter(plotter.XYs{{X: r.DeployedTestFPR, Y: r.DeployedTestTPR}})
 			if err != nil {
-				return nil, fmt.Errorf("plotting %s: %w", r.name, err)
+				return nil, fmt.Errorf("plotting %s: %w", r.Name, err)
 			}
 			dot.Color = plotutil.Color(i)
 			dot.Shape = draw.CircleGlyph{}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/experiment"
 )
 
 // asMain is the environment variable under which the test binary runs main with the JSON
@@ -126,7 +128,7 @@ func TestSIGTERMReportsFinishedRuns(t *testing.T) {
 func TestReportPrintsBeforePlotting(t *testing.T) {
 	o := &options{json: true, plot: filepath.Join(t.TempDir(), "gone", "roc.png"), alpha: 0.1, seeds: 1, seed: 1}
 	var out bytes.Buffer
-	err := report(o, &dataset{name: "test"}, []result{{Loss: "ce", Alpha: 0.1, Seeds: 1, testFigures: testFigures{TestAUC: 0.9}}}, &out)
+	err := report(o, &dataset{name: "test"}, []experiment.Summary{{Loss: "ce", Alpha: 0.1, Seeds: 1, Figures: experiment.Figures{TestAUC: 0.9}}}, &out)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "-plot")
 	var got struct {

@@ -70,10 +70,13 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	var (
 		perRun  = make([][]seedResult, len(o.runs)) // perRun[r]: run r's successful seeds
 		failed  []error
-		prog    = newProgressLine(o, stderr)
+		prog    = &experiment.Progress{Total: o.seeds * len(o.runs)}
 		first   *seedResult // the first run of -losses on this seed, when it succeeded
 		started time.Time
 	)
+	if f, ok := stderr.(*os.File); !o.json || ok && term.IsTerminal(int(f.Fd())) {
+		prog.W = stderr // always on a terminal, otherwise unless -json; the trainer adds its bar
+	}
 	g := &experiment.Grid{
 		Seeds:    o.seedList(),
 		Split:    func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(ds.all, seed) },
@@ -84,18 +87,18 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 				return nil
 			},
 			Start: func(sp *experiment.Split, r int) bool {
-				prog.start(sp.Seed, o.runs[r].name)
+				prog.Start(fmt.Sprintf("seed %d: training %s…", sp.Seed, o.runs[r].name))
 				started = time.Now()
 				return true
 			},
 			Done: func(sp *experiment.Split, r int, best *experiment.Best, err error) error {
-				prog.finish()
+				prog.Finish()
 				var res seedResult
 				if err == nil {
-					res, err = o.result(sp, o.runs[r], best, started)
+					res, err = o.result(sp, o.runs[r], best, time.Since(started).Seconds())
 				}
 				if err == nil && r > 0 && first != nil {
-					res.TestAUCVsFirst, err = compareAUC(&res, first)
+					res.TestAUCVsFirst, err = experiment.CompareAUC(&res, first)
 				}
 				if err != nil {
 					failed = append(failed, fmt.Errorf("run %s, seed %d: %w", o.runs[r].name, sp.Seed, err))
@@ -105,7 +108,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 					first = &res
 				}
 				perRun[r] = append(perRun[r], res)
-				perRun[r][len(perRun[r])-1].test = nil // only the first run's are needed
+				perRun[r][len(perRun[r])-1].Test = nil // only the first run's are needed
 				return nil
 			},
 		},
@@ -119,7 +122,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		}
 		failed = append(failed, err)
 	}
-	results := summarise(o, perRun)
+	results := experiment.Summarise(perRun)
 	if len(results) > 0 {
 		if err := report(o, ds, results, stdout); err != nil {
 			failed = append(failed, err)
@@ -193,12 +196,12 @@ func probeDir(dir string) error {
 
 // report prints the table or the JSON object, then draws the plot, so that a plot that
 // cannot be written loses none of the figures.
-func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
+func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Writer) error {
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			Results []result `json:"results"`
+			Results []experiment.Summary `json:"results"`
 		}{results}); err != nil {
 			return err
 		}
@@ -221,7 +224,7 @@ func report(o *options, ds *dataset, results []result, stdout io.Writer) error {
 
 // plotted picks the runs to draw: those of the first seed the most runs finished (every run,
 // unless some failed), and a note naming that seed when there are several.
-func plotted(o *options, results []result) ([]seedResult, string) {
+func plotted(o *options, results []experiment.Summary) ([]seedResult, string) {
 	var best []seedResult
 	var bestSeed uint64
 	for _, seed := range o.seedList() {
@@ -242,34 +245,3 @@ func plotted(o *options, results []result) ([]seedResult, string) {
 	}
 	return best, fmt.Sprintf("seed %d of seeds %d–%d", bestSeed, o.seed, o.seed+uint64(o.seeds)-1)
 }
-
-// progressLine tells the user on stderr which seed and run are being trained and how long
-// the rest should take — always on a terminal, and otherwise unless -json; the trainer draws
-// its own bar for each run.
-type progressLine struct {
-	w           io.Writer // nil: silent
-	total, done int
-	begin       time.Time
-}
-
-func newProgressLine(o *options, stderr io.Writer) *progressLine {
-	p := &progressLine{total: o.seeds * len(o.runs), begin: time.Now()}
-	if f, ok := stderr.(*os.File); !o.json || ok && term.IsTerminal(int(f.Fd())) {
-		p.w = stderr
-	}
-	return p
-}
-
-func (p *progressLine) start(seed uint64, run string) {
-	if p.w == nil {
-		return
-	}
-	left := ""
-	if p.done > 0 {
-		per := time.Since(p.begin) / time.Duration(p.done)
-		left = fmt.Sprintf(", about %v left", (per * time.Duration(p.total-p.done)).Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "[%d/%d] seed %d: training %s…%s\n", p.done+1, p.total, seed, run, left)
-}
-
-func (p *progressLine) finish() { p.done++ }

@@ -8,11 +8,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/experiment"
 )
 
 // printTable prints the results for a terminal: one table with -seeds 1, a table of means ±
 // standard deviations and one of paired differences otherwise.
-func printTable(w io.Writer, o *options, ds *dataset, results []result) {
+func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summary) {
 	arch := "linear scorer"
 	if len(o.hiddenSizes) > 0 {
 		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, joinInts(o.hiddenSizes, "→"))
@@ -48,7 +49,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []result) {
 }
 
 // printSingle is the table of one seed, with each figure's 95% interval on the test part.
-func printSingle(w io.Writer, o *options, results []result) {
+func printSingle(w io.Writer, o *options, results []experiment.Summary) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "loss\twarm-up\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
@@ -69,8 +70,8 @@ func printSingle(w io.Writer, o *options, results []result) {
 
 // printAUCVsFirst lists each run's DeLong paired comparison of its test AUC with the first
 // run's, when there is any.
-func printAUCVsFirst(w io.Writer, results []result) {
-	var rows []result
+func printAUCVsFirst(w io.Writer, results []experiment.Summary) {
+	var rows []experiment.Summary
 	for _, r := range results[1:] {
 		if r.TestAUCVsFirst != nil {
 			rows = append(rows, r)
@@ -79,12 +80,12 @@ func printAUCVsFirst(w io.Writer, results []result) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ntest AUC minus %s's on the same test rows (DeLong's paired test): difference [95%% interval], p; * where the interval excludes 0\n\n", results[0].name)
+	fmt.Fprintf(w, "\ntest AUC minus %s's on the same test rows (DeLong's paired test): difference [95%% interval], p; * where the interval excludes 0\n\n", results[0].Name)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, r := range rows {
 		d := r.TestAUCVsFirst
 		mark := ""
-		if d.CI95.excludes0() {
+		if d.CI95.Excludes0() {
 			mark = "*"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%+.4f [%+.3f, %+.3f]%s\tp = %.3g\t\n", r.Loss, r.WarmupEpochs, d.Diff, d.CI95[0], d.CI95[1], mark, d.P)
@@ -94,14 +95,14 @@ func printAUCVsFirst(w io.Writer, results []result) {
 
 // printSeeds is the table of means ± standard deviations over the seeds, then each run's
 // paired difference from the first.
-func printSeeds(w io.Writer, o *options, results []result) {
+func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n\n", o.seed, o.seed+uint64(o.seeds)-1)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "loss\twarm-up\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
 		sd := r.SD
 		if sd == nil {
-			sd = &spread{} // a run that finished one seed only
+			sd = &experiment.Spread{} // a run that finished one seed only
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%s%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
 			r.Loss, r.WarmupEpochs, r.Seeds, r.TestAUC, sd.TestAUC, r.TestPAUC, sd.TestPAUC, r.TestTPR, sd.TestTPR,
@@ -112,12 +113,12 @@ func printSeeds(w io.Writer, o *options, results []result) {
 	if len(results) < 2 {
 		return
 	}
-	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].name)
+	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	keys := []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_tpr"}
 	header := fmt.Sprintf("loss\twarm-up\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
-		keys = append(keys, recallFigure.key)
+		keys = append(keys, experiment.RecallKey)
 		header += fmt.Sprintf("Δ test FPR@TPR=%g\t", o.recall)
 	}
 	fmt.Fprintln(tw, header)
@@ -130,7 +131,7 @@ func printSeeds(w io.Writer, o *options, results []result) {
 				continue
 			}
 			mark := ""
-			if p.excludes0() {
+			if p.Excludes0() {
 				mark = "*"
 			}
 			cells = append(cells, fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark))
@@ -161,7 +162,7 @@ func recallCell(x, sd *float64) string {
 }
 
 // withCI formats a figure and its interval as "0.9912 [0.981, 1.000]", or the figure alone.
-func withCI(x float64, ci *interval) string {
+func withCI(x float64, ci *experiment.Interval) string {
 	if ci == nil {
 		return fmt.Sprintf("%.4f", x)
 	}

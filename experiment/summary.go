@@ -1,4 +1,4 @@
-package main
+package experiment
 
 import (
 	"math"
@@ -7,33 +7,34 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// result is one run summarised over its seeds: an entry of "results" in the JSON output.
+// Summary is one run summarised over its seeds: an entry of "results" in roctrain's JSON
+// output.
 //
 // The figures of a single-seed result keep their meaning as means over the seeds. With one
 // seed they are that seed's figures, and sd and paired_vs_first are null; with several,
 // the single-split intervals, the deployed threshold and the DeLong comparison with the first
 // run, which belong to one split and one model, are null here and given in per_seed.
-type result struct {
+type Summary struct {
 	Loss         string  `json:"loss"`
 	WarmupEpochs int     `json:"warmup_epochs"`
 	Alpha        float64 `json:"alpha"`
 	Seeds        int     `json:"seeds"`
-	testFigures          // means over the seeds of seedResult's
+	Figures              // means over the seeds of Result's
 	BestEpoch    float64 `json:"best_epoch"`
 	// SD holds the sample standard deviations over the seeds (divided by N − 1).
-	SD *spread `json:"sd"`
+	SD *Spread `json:"sd"`
 	// PairedVsFirst holds, for every run but the first, the mean over the seeds of this run's
 	// figure minus the first run's on the same seed, with its 95% paired-t interval.
-	PairedVsFirst map[string]paired `json:"paired_vs_first"`
-	PerSeed       []seedResult      `json:"per_seed"`
+	PairedVsFirst map[string]Paired `json:"paired_vs_first"`
+	PerSeed       []Result          `json:"per_seed"`
 	// Diagnostics is the single seed's (-diagnose); with several seeds see per_seed.
-	Diagnostics []diagnosis `json:"diagnostics,omitempty"`
+	Diagnostics []Diagnosis `json:"diagnostics,omitempty"`
 
-	name string
+	Name string `json:"-"` // the run's name
 }
 
-// spread is the "sd" object: one standard deviation per figure.
-type spread struct {
+// Spread is the "sd" object: one standard deviation per figure.
+type Spread struct {
 	TestAUC         float64  `json:"test_auc"`
 	TestPAUC        float64  `json:"test_pauc"`
 	TestTPR         float64  `json:"test_tpr_at_fpr"`
@@ -42,28 +43,28 @@ type spread struct {
 	DeployedTestTPR float64  `json:"deployed_test_tpr"`
 }
 
-// paired is one figure's paired difference from the first run.
-type paired struct {
+// Paired is one figure's paired difference from the first run.
+type Paired struct {
 	Diff float64  `json:"diff"`
-	CI95 interval `json:"ci95"`
+	CI95 Interval `json:"ci95"`
 }
 
-// excludes0 reports whether the interval lies wholly on one side of 0.
-func (p paired) excludes0() bool { return p.CI95.excludes0() }
+// Excludes0 reports whether the interval lies wholly on one side of 0.
+func (p Paired) Excludes0() bool { return p.CI95.Excludes0() }
 
 // The per-seed figures that are averaged, spread and compared.
 var (
-	testAUC         = func(r *seedResult) float64 { return r.TestAUC }
-	testPAUC        = func(r *seedResult) float64 { return r.TestPAUC }
-	testTPR         = func(r *seedResult) float64 { return r.TestTPR }
-	deployedTestFPR = func(r *seedResult) float64 { return r.DeployedTestFPR }
-	deployedTestTPR = func(r *seedResult) float64 { return r.DeployedTestTPR }
+	testAUC         = func(r *Result) float64 { return r.TestAUC }
+	testPAUC        = func(r *Result) float64 { return r.TestPAUC }
+	testTPR         = func(r *Result) float64 { return r.TestTPR }
+	deployedTestFPR = func(r *Result) float64 { return r.DeployedTestFPR }
+	deployedTestTPR = func(r *Result) float64 { return r.DeployedTestTPR }
 )
 
 // figures lists them by JSON key, for the paired differences.
 var figures = []struct {
 	key string
-	get func(*seedResult) float64
+	get func(*Result) float64
 }{
 	{"test_auc", testAUC},
 	{"test_pauc", testPAUC},
@@ -72,14 +73,17 @@ var figures = []struct {
 	{"deployed_test_tpr", deployedTestTPR},
 }
 
-// recallFigure is the figure of -recall runs, compared like the others when every seed has it.
+// RecallKey is the JSON key of the figure of runs measured at a recall.
+const RecallKey = "test_fpr_at_tpr"
+
+// recallFigure is the figure of runs measured at a recall, compared like the others when every seed has it.
 var recallFigure = struct {
 	key string
-	get func(*seedResult) float64
-}{"test_fpr_at_tpr", func(r *seedResult) float64 { return *r.TestFPRAtTPR }}
+	get func(*Result) float64
+}{RecallKey, func(r *Result) float64 { return *r.TestFPRAtTPR }}
 
 // hasRecall reports whether every seed result holds the -recall figure.
-func hasRecall(rs []seedResult) bool {
+func hasRecall(rs []Result) bool {
 	for k := range rs {
 		if rs[k].TestFPRAtTPR == nil {
 			return false
@@ -91,11 +95,12 @@ func hasRecall(rs []seedResult) bool {
 // ptr returns a pointer to x.
 func ptr(x float64) *float64 { return &x }
 
-// summarise turns each run's per-seed results into its summary; runs without any are left
-// out. perRun[r] lists run r's seeds in order.
-func summarise(o *options, perRun [][]seedResult) []result {
-	var out []result
-	var first []seedResult
+// Summarise turns each run's per-seed results into its summary; runs without any are left
+// out. perRun[r] lists run r's seeds in order, and every run but the first is compared with
+// the first on the seeds both finished.
+func Summarise(perRun [][]Result) []Summary {
+	var out []Summary
+	var first []Result
 	for _, seeds := range perRun {
 		if len(seeds) == 0 {
 			continue
@@ -112,13 +117,13 @@ func summarise(o *options, perRun [][]seedResult) []result {
 }
 
 // summariseRun is the summary of one run's seeds, without the paired differences.
-func summariseRun(seeds []seedResult) result {
+func summariseRun(seeds []Result) Summary {
 	r0 := seeds[0]
-	s := result{
-		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds), testFigures: testFigures{Recall: r0.Recall},
-		PerSeed: seeds, name: r0.name,
+	s := Summary{
+		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds), Figures: Figures{Recall: r0.Recall},
+		PerSeed: seeds, Name: r0.Name,
 	}
-	col := func(get func(*seedResult) float64) []float64 {
+	col := func(get func(*Result) float64) []float64 {
 		xs := make([]float64, len(seeds))
 		for k := range seeds {
 			xs[k] = get(&seeds[k])
@@ -130,9 +135,9 @@ func summariseRun(seeds []seedResult) result {
 	s.TestTPR = stat.Mean(col(testTPR), nil)
 	s.DeployedTestFPR = stat.Mean(col(deployedTestFPR), nil)
 	s.DeployedTestTPR = stat.Mean(col(deployedTestTPR), nil)
-	s.TrainSeconds = stat.Mean(col(func(r *seedResult) float64 { return r.TrainSeconds }), nil)
-	s.LearningRate = stat.Mean(col(func(r *seedResult) float64 { return r.LearningRate }), nil)
-	s.BestEpoch = stat.Mean(col(func(r *seedResult) float64 { return float64(r.BestEpoch) }), nil)
+	s.TrainSeconds = stat.Mean(col(func(r *Result) float64 { return r.TrainSeconds }), nil)
+	s.LearningRate = stat.Mean(col(func(r *Result) float64 { return r.LearningRate }), nil)
+	s.BestEpoch = stat.Mean(col(func(r *Result) float64 { return float64(r.BestEpoch) }), nil)
 	recall := hasRecall(seeds)
 	if recall {
 		s.TestFPRAtTPR = ptr(stat.Mean(col(recallFigure.get), nil))
@@ -144,7 +149,7 @@ func summariseRun(seeds []seedResult) result {
 		s.Diagnostics = r0.Diagnostics
 		return s
 	}
-	s.SD = &spread{
+	s.SD = &Spread{
 		TestAUC:         stat.StdDev(col(testAUC), nil),
 		TestPAUC:        stat.StdDev(col(testPAUC), nil),
 		TestTPR:         stat.StdDev(col(testTPR), nil),
@@ -164,12 +169,12 @@ func summariseRun(seeds []seedResult) result {
 //
 // where s_d is the sample standard deviation of the differences. It is nil with fewer than
 // two common seeds.
-func pairedDiffs(run, first []seedResult) map[string]paired {
-	bySeed := make(map[uint64]*seedResult, len(first))
+func pairedDiffs(run, first []Result) map[string]Paired {
+	bySeed := make(map[uint64]*Result, len(first))
 	for k := range first {
 		bySeed[first[k].Seed] = &first[k]
 	}
-	var mine, theirs []*seedResult
+	var mine, theirs []*Result
 	for k := range run {
 		if f, ok := bySeed[run[k].Seed]; ok {
 			mine, theirs = append(mine, &run[k]), append(theirs, f)
@@ -180,7 +185,7 @@ func pairedDiffs(run, first []seedResult) map[string]paired {
 		return nil
 	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	out := make(map[string]paired, len(figures)+1)
+	out := make(map[string]Paired, len(figures)+1)
 	compared := figures
 	if hasRecall(run) && hasRecall(first) {
 		compared = append(compared[:len(compared):len(compared)], recallFigure)
@@ -191,7 +196,7 @@ func pairedDiffs(run, first []seedResult) map[string]paired {
 			d[k] = f.get(mine[k]) - f.get(theirs[k])
 		}
 		m, half := stat.Mean(d, nil), t*stat.StdDev(d, nil)/math.Sqrt(float64(n))
-		out[f.key] = paired{Diff: m, CI95: interval{m - half, m + half}}
+		out[f.key] = Paired{Diff: m, CI95: Interval{m - half, m + half}}
 	}
 	return out
 }

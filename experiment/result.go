@@ -1,0 +1,109 @@
+package experiment
+
+import (
+	"errors"
+	"math"
+
+	"github.com/rocops/rocops/metrics"
+)
+
+// Result is one search on one seed, measured: an entry of "per_seed" in roctrain's JSON
+// output, and the whole result there with one seed. The fields without a JSON key are for
+// the plots, the deployment and the paired comparison.
+type Result struct {
+	Loss         string  `json:"loss"`
+	WarmupEpochs int     `json:"warmup_epochs"`
+	Alpha        float64 `json:"alpha"`
+	Seed         uint64  `json:"seed"`
+	Figures
+	BestEpoch int `json:"best_epoch"`
+	// ChosenRecipe is the candidate validation chose, for a search of several recipes (such as
+	// roctrain's "ce+kde", whose λ it names); left out for the others.
+	ChosenRecipe string `json:"chosen_recipe,omitempty"`
+	// Diagnostics holds the corrective-power diagnostics of every epoch of the kept
+	// candidate's training with train.Config.Diagnose, and is left out without it.
+	Diagnostics []Diagnosis `json:"diagnostics,omitempty"`
+
+	Name           string         `json:"-"` // the run's name, such as roctrain's "sqhinge+wu"
+	FPR, TPR       []float64      `json:"-"` // the test ROC curve
+	ValFPR, ValTPR float64        `json:"-"` // the rates of the deployed threshold on the validation part
+	Test           *metrics.Curve `json:"-"` // the test part's curve, for CompareAUC
+}
+
+// NewResult is the result of the candidate best, measured by m: its test figures (the AUC as
+// DeLong's estimate when m has it, with its interval), the deployed point, the learning rate,
+// epoch and diagnostics. The caller names the run and sets Loss, WarmupEpochs, Alpha, Seed,
+// Recall and TrainSeconds.
+func NewResult(best *Best, m *Measurement) Result {
+	r := Result{
+		Figures: Figures{TestAUC: m.AUC, TestPAUC: m.PartialAUC, TestTPR: m.TPR, TestFPRAtTPR: m.FPRAtTPR,
+			TestPAUCCI: m.PartialAUCCI, TestTPRCI: m.TPRCI, DeployedTestFPR: m.TestFPR, DeployedTestTPR: m.TestTPR,
+			LearningRate: best.LearningRate},
+		BestEpoch: best.Epoch(), Diagnostics: DiagnosesOf(best.History),
+		ValFPR: m.ValFPR, ValTPR: m.ValTPR, Test: m.Test,
+	}
+	if m.DeLong != nil {
+		r.TestAUC, r.TestAUCCI = m.DeLong.AUC, &m.DeLong.CI
+	}
+	if !math.IsInf(m.Threshold, 1) {
+		r.DeployedThreshold = &m.Threshold
+	}
+	r.FPR, r.TPR, _ = m.Test.ROC()
+	return r
+}
+
+// Figures are the test figures of a run, for one seed in [Result] and as means over the
+// seeds in [Summary]; embedded in both, they keep their place among the JSON keys.
+type Figures struct {
+	TestAUC  float64 `json:"test_auc"`
+	TestPAUC float64 `json:"test_pauc"`
+	TestTPR  float64 `json:"test_tpr_at_fpr"`
+	// With a recall r: r, and the test false-positive rate at true-positive rate r
+	// (metrics.FPRAtTPR); both left out without a recall.
+	Recall       float64  `json:"recall,omitempty"`
+	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
+	// The 95% intervals of the three test figures on this split: DeLong's for the AUC
+	// (AUC ± 1.96·√Var, clipped to [0, 1] as pROC does), the stratified percentile
+	// bootstrap's (MeasureConfig.Boot resamples) for the others; null when they cannot be
+	// computed (fewer than two test rows of a class; no resamples).
+	TestAUCCI  *Interval `json:"test_auc_ci95"`
+	TestPAUCCI *Interval `json:"test_pauc_ci95"`
+	TestTPRCI  *Interval `json:"test_tpr_at_fpr_ci95"`
+	// The operating point chosen on the validation part: flag score ≥ DeployedThreshold, the
+	// lowest threshold whose validation FPR is at most α (null when even the top validation
+	// score exceeds it, which flags nothing), and the rates it achieves on the test part.
+	DeployedThreshold *float64 `json:"deployed_threshold"`
+	DeployedTestFPR   float64  `json:"deployed_test_fpr"`
+	DeployedTestTPR   float64  `json:"deployed_test_tpr"`
+	// TestAUCVsFirst compares this run's test AUC with the first run's on the same seed, on
+	// the same test rows, by DeLong's paired test ([CompareAUC]); null for the first run, when
+	// that failed on this seed, or when a class has fewer than two test rows.
+	TestAUCVsFirst *AUCDiff `json:"test_auc_vs_first"`
+	TrainSeconds   float64  `json:"train_seconds"`
+	LearningRate   float64  `json:"learning_rate"`
+}
+
+// AUCDiff is DeLong's paired comparison of two AUCs on the same rows: the difference, its
+// 95% interval diff ± 1.96·√Var and the two-sided p-value of "no difference".
+type AUCDiff struct {
+	Diff float64  `json:"diff"`
+	CI95 Interval `json:"ci95"`
+	P    float64  `json:"p"`
+}
+
+// CompareAUC is DeLong's paired test of r's test AUC against first's, both scored on the
+// same test rows (metrics.Curve.DeLongPaired); nil when a class has fewer than two test rows.
+func CompareAUC(r, first *Result) (*AUCDiff, error) {
+	diff, variance, p, err := r.Test.DeLongPaired(first.Test)
+	if errors.Is(err, metrics.ErrTooFew) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	half := z975 * math.Sqrt(variance)
+	return &AUCDiff{Diff: diff, CI95: Interval{diff - half, diff + half}, P: p}, nil
+}
+
+// Excludes0 reports whether the interval lies wholly on one side of 0.
+func (iv Interval) Excludes0() bool { return iv[0] > 0 || iv[1] < 0 }
