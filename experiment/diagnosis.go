@@ -44,7 +44,9 @@ func DiagnosesOf(h *train.History) []Diagnosis {
 	for k, d := range h.Diagnoses {
 		out[k] = Diagnosis{
 			Epoch: d.Epoch, Phase: d.Phase.String(),
-			Misranking: jsonFloat(d.Misranking), SevereMass: jsonFloat(d.SevereMass), CEBound: jsonFloat(d.CEBound),
+			Misranking: jsonFloat(
+				d.Misranking,
+			), SevereMass: jsonFloat(d.SevereMass), CEBound: jsonFloat(d.CEBound),
 			Drift: jsonFloat(d.Drift), VarPos: jsonFloat(d.VarPos), VarNeg: jsonFloat(d.VarNeg),
 			VarResidual: jsonFloat(d.VarResidual), FirstOrderShare: jsonFloat(d.FirstOrderShare),
 			SeverePairs: d.SeverePairs,

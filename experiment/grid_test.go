@@ -26,7 +26,12 @@ func TestGridHooksInOrder(t *testing.T) {
 			Hooks: experiment.Hooks{
 				Start: func(c experiment.Candidate, _ nn.Model) []train.Hook {
 					logf("%s start %v", name, c.LearningRate)
-					return []train.Hook{{Name: "epoch", OnEpoch: func(e train.Epoch) error { logf("%s epoch %d", name, e.Index); return nil }}}
+					return []train.Hook{
+						{
+							Name:    "epoch",
+							OnEpoch: func(e train.Epoch) error { logf("%s epoch %d", name, e.Index); return nil },
+						},
+					}
 				},
 				Done: func(c experiment.Candidate, _ *train.History, err error) {
 					logf("%s done %v %v", name, c.LearningRate, err)
@@ -60,7 +65,12 @@ func TestGridHooksInOrder(t *testing.T) {
 	}
 	var want []string
 	for _, seed := range []int{1, 2} {
-		want = append(want, fmt.Sprintf("split %d", seed), fmt.Sprintf("prepared %d", seed), fmt.Sprintf("run 0 seed %d", seed))
+		want = append(
+			want,
+			fmt.Sprintf("split %d", seed),
+			fmt.Sprintf("prepared %d", seed),
+			fmt.Sprintf("run 0 seed %d", seed),
+		)
 		if seed == 1 {
 			want = append(want, search1("a")...)
 			want = append(want, "ran 0 seed 1: lr 0.2 epoch 1 <nil>")
@@ -108,7 +118,13 @@ func TestGridStops(t *testing.T) {
 			errs = append(errs, err)
 			return nil
 		}}}
-	if err := g.Run(ctx); !errors.Is(err, context.Canceled) || runs != 1 || !errors.Is(errs[0], context.Canceled) {
-		t.Errorf("cancelled: %v after %d runs (their errors %v), want context.Canceled after 1 that saw it", err, runs, errs)
+	if err := g.Run(ctx); !errors.Is(err, context.Canceled) || runs != 1 ||
+		!errors.Is(errs[0], context.Canceled) {
+		t.Errorf(
+			"cancelled: %v after %d runs (their errors %v), want context.Canceled after 1 that saw it",
+			err,
+			runs,
+			errs,
+		)
 	}
 }

@@ -31,11 +31,16 @@ func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (train.Plain{}).Fit(context.Background(), m, train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}, sp.Train, sp.Val); err != nil {
+	cfg := train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}
+	if _, err := (train.Plain{}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
 		t.Fatal(err)
 	}
 	const alpha, recall, boot = 0.1, 0.8, 150
-	got, err := experiment.Measure(m, sp, experiment.MeasureConfig{Alpha: alpha, Recall: recall, Boot: boot, Seed: 9})
+	got, err := experiment.Measure(
+		m,
+		sp,
+		experiment.MeasureConfig{Alpha: alpha, Recall: recall, Boot: boot, Seed: 9},
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,18 +137,31 @@ func TestMeasureLeavesOutWhatIsNotAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := nn.NewMLP(nn.MLPConfig{In: 1, Seed: 1}) // a linear scorer: the AUC is 20/24 or 4/24 (the positives have 3, 5, 6 and 6 of the 6 negatives below them)
+	m, err := nn.NewMLP(
+		nn.MLPConfig{In: 1, Seed: 1},
+	) // a linear scorer: the AUC is 20/24 or 4/24 (the positives rank above 3, 5, 6 and 6 negatives)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := experiment.Measure(m, &experiment.Split{Train: ds, Val: ds, Test: ds}, experiment.MeasureConfig{})
+	got, err := experiment.Measure(
+		m,
+		&experiment.Split{Train: ds, Val: ds, Test: ds},
+		experiment.MeasureConfig{},
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(got.AUC == 20.0/24 || got.AUC == 4.0/24) || got.DeLong == nil || got.FPRAtTPR != nil || got.PartialAUCCI != nil || got.TPR != 0 || got.Threshold != 0 {
+	if !(got.AUC == 20.0/24 || got.AUC == 4.0/24) || got.DeLong == nil || got.FPRAtTPR != nil ||
+		got.PartialAUCCI != nil ||
+		got.TPR != 0 ||
+		got.Threshold != 0 {
 		t.Errorf("got %+v, want the AUC (20/24 or 4/24) and DeLong's only", got)
 	}
-	got, err = experiment.Measure(m, &experiment.Split{Train: one, Val: one, Test: one}, experiment.MeasureConfig{Alpha: 0.5})
+	got, err = experiment.Measure(
+		m,
+		&experiment.Split{Train: one, Val: one, Test: one},
+		experiment.MeasureConfig{Alpha: 0.5},
+	)
 	if err != nil {
 		t.Fatal(err)
 	}

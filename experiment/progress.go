@@ -34,7 +34,10 @@ func (p *Progress) Start(label string) {
 	}
 	left := ""
 	if p.ran > 0 {
-		left = fmt.Sprintf(", about %v left", (time.Since(p.begin) / time.Duration(p.ran) * time.Duration(p.Total-p.seen+1)).Round(time.Second))
+		left = fmt.Sprintf(
+			", about %v left",
+			(time.Since(p.begin) / time.Duration(p.ran) * time.Duration(p.Total-p.seen+1)).Round(time.Second),
+		)
 	}
 	fmt.Fprintf(p.W, "[%d/%d] %s%s\n", p.seen, p.Total, label, left)
 }

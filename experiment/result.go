@@ -37,7 +37,8 @@ type Result struct {
 func NewResult(best *Best, m *Measurement) Result {
 	r := Result{
 		Figures: Figures{TestAUC: m.AUC, TestPAUC: m.PartialAUC, TestTPR: m.TPR, TestFPRAtTPR: m.FPRAtTPR,
-			TestPAUCCI: m.PartialAUCCI, TestTPRCI: m.TPRCI, DeployedTestFPR: m.TestFPR, DeployedTestTPR: m.TestTPR,
+			TestPAUCCI: m.PartialAUCCI, TestTPRCI: m.TPRCI,
+			DeployedTestFPR: m.TestFPR, DeployedTestTPR: m.TestTPR,
 			LearningRate: best.LearningRate},
 		BestEpoch: best.Epoch(), Diagnostics: DiagnosesOf(best.History),
 		ValFPR: m.ValFPR, ValTPR: m.ValTPR, Test: m.Test,

@@ -39,7 +39,12 @@ type call struct {
 
 func (s scripted) String() string { return s.name }
 
-func (s scripted) Fit(ctx context.Context, m nn.Model, cfg train.Config, tr, val *data.Dataset) (*train.History, error) {
+func (s scripted) Fit(
+	ctx context.Context,
+	m nn.Model,
+	cfg train.Config,
+	tr, val *data.Dataset,
+) (*train.History, error) {
 	var buf bytes.Buffer
 	if err := nn.Write(&buf, m); err != nil {
 		return nil, err
@@ -99,9 +104,16 @@ func TestSearchKeepsTheBestEpochOfAnyLearningRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.LearningRate != 0.2 || best.Epoch() != 2 || best.Score() != 0.90 || best.Index != 1 || best.Failed != nil {
-		t.Errorf("kept lr %v epoch %d score %v (candidate %d, failed %v), want lr 0.2 epoch 2 score 0.9 (candidate 1)",
-			best.LearningRate, best.Epoch(), best.Score(), best.Index, best.Failed)
+	if best.LearningRate != 0.2 || best.Epoch() != 2 || best.Score() != 0.90 || best.Index != 1 ||
+		best.Failed != nil {
+		t.Errorf(
+			"kept lr %v epoch %d score %v (candidate %d, failed %v), want lr 0.2 epoch 2 score 0.9 (candidate 1)",
+			best.LearningRate,
+			best.Epoch(),
+			best.Score(),
+			best.Index,
+			best.Failed,
+		)
 	}
 	if len(seen) != 3 {
 		t.Fatalf("%d candidates trained, want 3", len(seen))
@@ -119,7 +131,14 @@ func TestSearchKeepsTheBestEpochOfAnyLearningRate(t *testing.T) {
 	}
 	for k, c := range seen {
 		if c.lr != s.LearningRates[k] || c.seed != 7 || c.diagSet != 7 {
-			t.Errorf("candidate %d: learning rate %v, seed %d, diagnose seed %d; want %v, 7 and 7", k, c.lr, c.seed, c.diagSet, s.LearningRates[k])
+			t.Errorf(
+				"candidate %d: learning rate %v, seed %d, diagnose seed %d; want %v, 7 and 7",
+				k,
+				c.lr,
+				c.seed,
+				c.diagSet,
+				s.LearningRates[k],
+			)
 		}
 		if !bytes.Equal(c.weights, buf.Bytes()) {
 			t.Errorf("candidate %d does not start from the MLP of the split's seed", k)
@@ -142,9 +161,17 @@ func TestSearchOverRecipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if best.Recipe.String() != "a" || best.LearningRate != 0.2 || best.Index != 1 {
-		t.Errorf("kept %v at %v (candidate %d), want the first of the tied: a at 0.2 (candidate 1)", best.Recipe, best.LearningRate, best.Index)
+		t.Errorf(
+			"kept %v at %v (candidate %d), want the first of the tied: a at 0.2 (candidate 1)",
+			best.Recipe,
+			best.LearningRate,
+			best.Index,
+		)
 	}
-	if got := []string{seen[0].recipe, seen[1].recipe, seen[2].recipe, seen[3].recipe}; strings.Join(got, "") != "aabb" {
+	if got := []string{seen[0].recipe, seen[1].recipe, seen[2].recipe, seen[3].recipe}; strings.Join(
+		got,
+		"",
+	) != "aabb" {
 		t.Errorf("order %v, want learning rates inner", got)
 	}
 }
@@ -169,7 +196,8 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 	if best.LearningRate != 0.2 || best.Epoch() != 2 {
 		t.Errorf("kept lr %v epoch %d, want the failed lr 0.2's epoch 2", best.LearningRate, best.Epoch())
 	}
-	if !errors.Is(best.Failed, diverged) || !strings.Contains(best.Failed.Error(), "learning rate 0.3: loss overflows") {
+	if !errors.Is(best.Failed, diverged) ||
+		!strings.Contains(best.Failed.Error(), "learning rate 0.3: loss overflows") {
 		t.Errorf("Failed = %v, want both failures named", best.Failed)
 	}
 	want := "0.1 1 <nil>|0.2 1 learning rate 0.2: loss overflows|0.3 -1 learning rate 0.3: loss overflows"
@@ -178,13 +206,20 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 	}
 
 	// When no candidate finishes an epoch the search fails with every error.
-	none := scripted{name: "r", seen: &seen, metrics: map[float64][]float64{}, fail: map[float64]error{0.1: diverged, 0.2: diverged}}
+	none := scripted{
+		name:    "r",
+		seen:    &seen,
+		metrics: map[float64][]float64{},
+		fail:    map[float64]error{0.1: diverged, 0.2: diverged},
+	}
 	s = &experiment.Search{Recipes: []train.Recipe{none}, LearningRates: []float64{0.1, 0.2}}
-	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, diverged) || !strings.Contains(err.Error(), "learning rate 0.1") ||
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, diverged) ||
+		!strings.Contains(err.Error(), "learning rate 0.1") ||
 		!strings.Contains(err.Error(), "learning rate 0.2") {
 		t.Errorf("every candidate failed: error %v, want both", err)
 	}
-	if _, err := (&experiment.Search{Recipes: []train.Recipe{none}}).Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, experiment.ErrNoCandidate) {
+	s = &experiment.Search{Recipes: []train.Recipe{none}}
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, experiment.ErrNoCandidate) {
 		t.Errorf("no learning rate: %v, want ErrNoCandidate", err)
 	}
 }
@@ -195,7 +230,8 @@ func TestSearchStopsOnConfigError(t *testing.T) {
 		Config: train.Config{Loss: train.CrossEntropy{}}} // a recipe sets the loss itself
 	calls := 0
 	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { calls++; return nil }
-	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, train.ErrConfig) || calls != 1 {
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, train.ErrConfig) ||
+		calls != 1 {
 		t.Errorf("error %v after %d candidates, want ErrConfig after 1", err, calls)
 	}
 }
@@ -206,7 +242,12 @@ func TestSearchWithTheTrainer(t *testing.T) {
 	sp := tinySplit(t, 3)
 	lrs := []float64{0.001, 0.05, 0.3}
 	cfg := train.Config{Epochs: 4, BatchSize: 32, Metric: train.PartialAUC(0.2), Progress: io.Discard}
-	s := &experiment.Search{Recipes: []train.Recipe{train.Plain{}}, LearningRates: lrs, Model: nn.MLPConfig{Hidden: []int{8}}, Config: cfg}
+	s := &experiment.Search{
+		Recipes:       []train.Recipe{train.Plain{}},
+		LearningRates: lrs,
+		Model:         nn.MLPConfig{Hidden: []int{8}},
+		Config:        cfg,
+	}
 	best, err := s.Run(context.Background(), sp)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +269,13 @@ func TestSearchWithTheTrainer(t *testing.T) {
 		}
 	}
 	if best.LearningRate != bestLR || best.Score() != bestScore {
-		t.Errorf("kept lr %v with %v; training each alone gives lr %v with %v", best.LearningRate, best.Score(), bestLR, bestScore)
+		t.Errorf(
+			"kept lr %v with %v; training each alone gives lr %v with %v",
+			best.LearningRate,
+			best.Score(),
+			bestLR,
+			bestScore,
+		)
 	}
 }
 
@@ -244,9 +291,19 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 		}
 		return nil
 	}}
-	s := &experiment.Search{Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.01, 0.02, 0.03},
-		Config: train.Config{Epochs: 50, BatchSize: 16, Progress: io.Discard, Hooks: []train.Hook{stop}},
-		Hooks:  experiment.Hooks{Start: func(experiment.Candidate, nn.Model) []train.Hook { started++; return nil }}}
+	s := &experiment.Search{
+		Recipes:       []train.Recipe{train.Plain{}},
+		LearningRates: []float64{0.01, 0.02, 0.03},
+		Config: train.Config{
+			Epochs:    50,
+			BatchSize: 16,
+			Progress:  io.Discard,
+			Hooks:     []train.Hook{stop},
+		},
+		Hooks: experiment.Hooks{
+			Start: func(experiment.Candidate, nn.Model) []train.Hook { started++; return nil },
+		},
+	}
 	_, err := s.Run(ctx, tinySplit(t, 1))
 	if !errors.Is(err, context.Canceled) || started != 1 {
 		t.Errorf("error %v after %d candidates, want context.Canceled after 1", err, started)

@@ -120,7 +120,8 @@ func Summarise(perRun [][]Result) []Summary {
 func summariseRun(seeds []Result) Summary {
 	r0 := seeds[0]
 	s := Summary{
-		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds), Figures: Figures{Recall: r0.Recall},
+		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds),
+		Figures: Figures{Recall: r0.Recall},
 		PerSeed: seeds, Name: r0.Name,
 	}
 	col := func(get func(*Result) float64) []float64 {

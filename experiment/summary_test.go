@@ -12,8 +12,18 @@ import (
 // value: a seed only one run finished is left out of the comparison.
 func TestPairedDiffs(t *testing.T) {
 	const tol = 1e-9 // gonum's Student-t quantile against R's
-	first := []Result{{Seed: 1, Figures: Figures{TestTPR: 0.5}}, {Seed: 2, Figures: Figures{TestTPR: 0.5}}, {Seed: 3, Figures: Figures{TestTPR: 0.4}}, {Seed: 4, Figures: Figures{TestTPR: 0.9}}}
-	run := []Result{{Seed: 1, Figures: Figures{TestTPR: 2.5}}, {Seed: 3, Figures: Figures{TestTPR: 3.4}}, {Seed: 2, Figures: Figures{TestTPR: 4.5}}, {Seed: 5, Figures: Figures{TestTPR: 7}}}
+	first := []Result{
+		{Seed: 1, Figures: Figures{TestTPR: 0.5}},
+		{Seed: 2, Figures: Figures{TestTPR: 0.5}},
+		{Seed: 3, Figures: Figures{TestTPR: 0.4}},
+		{Seed: 4, Figures: Figures{TestTPR: 0.9}},
+	}
+	run := []Result{
+		{Seed: 1, Figures: Figures{TestTPR: 2.5}},
+		{Seed: 3, Figures: Figures{TestTPR: 3.4}},
+		{Seed: 2, Figures: Figures{TestTPR: 4.5}},
+		{Seed: 5, Figures: Figures{TestTPR: 7}},
+	}
 	p := pairedDiffs(run, first)
 	got := p["test_tpr_at_fpr"]
 	half := 4.302652729749462 / math.Sqrt(3)
@@ -32,7 +42,16 @@ func TestPairedDiffs(t *testing.T) {
 // seed it is that seed, with its intervals and threshold and no sd.
 func TestSummariseRun(t *testing.T) {
 	th := 0.25
-	one := summariseRun([]Result{{Loss: "kde", Seed: 3, Figures: Figures{TestAUC: 0.8, TestAUCCI: &Interval{0.7, 0.9}, DeployedThreshold: &th}, BestEpoch: 4}})
+	one := summariseRun(
+		[]Result{
+			{
+				Loss:      "kde",
+				Seed:      3,
+				Figures:   Figures{TestAUC: 0.8, TestAUCCI: &Interval{0.7, 0.9}, DeployedThreshold: &th},
+				BestEpoch: 4,
+			},
+		},
+	)
 	require.Equal(t, 1, one.Seeds)
 	require.Equal(t, 0.8, one.TestAUC)
 	require.Equal(t, &Interval{0.7, 0.9}, one.TestAUCCI)
@@ -41,7 +60,16 @@ func TestSummariseRun(t *testing.T) {
 	require.Equal(t, 4.0, one.BestEpoch)
 
 	three := summariseRun([]Result{
-		{Loss: "ce", Figures: Figures{TestAUC: 0.7, DeployedTestFPR: 0.1, TestAUCCI: &Interval{0, 1}, DeployedThreshold: &th}, BestEpoch: 1},
+		{
+			Loss: "ce",
+			Figures: Figures{
+				TestAUC:           0.7,
+				DeployedTestFPR:   0.1,
+				TestAUCCI:         &Interval{0, 1},
+				DeployedThreshold: &th,
+			},
+			BestEpoch: 1,
+		},
 		{Loss: "ce", Figures: Figures{TestAUC: 0.8, DeployedTestFPR: 0.2}, BestEpoch: 2},
 		{Loss: "ce", Figures: Figures{TestAUC: 0.9, DeployedTestFPR: 0.3}, BestEpoch: 6},
 	})

@@ -155,7 +155,8 @@ func (c *Curve) DeLong() (auc, variance float64, err error) {
 // otherwise).
 func (c *Curve) DeLongPaired(other *Curve) (diff, variance, p float64, err error) {
 	if len(c.pos) != len(other.pos) {
-		return 0, 0, 0, check.Errorf(pkg, ErrLength, "scorer a has %d scores, scorer b %d", len(c.pos), len(other.pos))
+		return 0, 0, 0, check.Errorf(pkg, ErrLength, "scorer a has %d scores, scorer b %d",
+			len(c.pos), len(other.pos))
 	}
 	if !slices.Equal(c.pos, other.pos) {
 		return 0, 0, 0, check.Errorf(pkg, ErrLabel, "the two curves' labels differ")
@@ -211,13 +212,24 @@ func (c *Curve) components() (structural, error) {
 // resamples (for the same reps, level and seed), the same interval, but each resample's curve
 // is counted from this one's vertices in O(n), without sorting. stat is called concurrently;
 // the curve it is given is rewritten for the next resample, so it must not keep it.
-func (c *Curve) Bootstrap(stat func(*Curve) (float64, error), reps int, level float64, seed uint64) (lo, hi float64, err error) {
+func (c *Curve) Bootstrap(
+	stat func(*Curve) (float64, error),
+	reps int,
+	level float64,
+	seed uint64,
+) (lo, hi float64, err error) {
 	if err := checkBootstrap(stat == nil, reps, level); err != nil {
 		return 0, 0, err
 	}
 	return percentile(reps, level, func() func(k int) (float64, error) {
 		// This worker's resample: row i draws a row of its class, whose vertex is drawn[i].
-		r := &Curve{nPos: c.nPos, nNeg: c.nNeg, pts: make([]point, 0, len(c.pts)), row: make([]int32, len(c.row)), pos: c.pos}
+		r := &Curve{
+			nPos: c.nPos,
+			nNeg: c.nNeg,
+			pts:  make([]point, 0, len(c.pts)),
+			row:  make([]int32, len(c.row)),
+			pos:  c.pos,
+		}
 		drawn := make([]int32, len(c.row))
 		tps, fps := make([]int32, len(c.pts)), make([]int32, len(c.pts)) // the rows drawn at each vertex
 		draw := drawer(c.pos, seed)

@@ -174,7 +174,15 @@ func TestCurveRatesAt(t *testing.T) {
 			}
 			f, p := cv.RatesAt(th)
 			if !same(f, fp/nNeg) || !same(p, tp/nPos) {
-				t.Errorf("%s: RatesAt(%v) = %v, %v; counting gives %v, %v", c.name, th, f, p, fp/nNeg, tp/nPos)
+				t.Errorf(
+					"%s: RatesAt(%v) = %v, %v; counting gives %v, %v",
+					c.name,
+					th,
+					f,
+					p,
+					fp/nNeg,
+					tp/nPos,
+				)
 			}
 		}
 	}
@@ -199,7 +207,18 @@ func TestCurveDeLongPaired(t *testing.T) {
 		d, v, p, err := ca.DeLongPaired(cb)
 		wd, wv, wp, werr := DeLongPaired(a, b, y)
 		if err != nil || werr != nil || !same(d, wd) || !same(v, wv) || !same(p, wp) {
-			t.Errorf("levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+			t.Errorf(
+				"levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)",
+				levels,
+				d,
+				v,
+				p,
+				err,
+				wd,
+				wv,
+				wp,
+				werr,
+			)
 		}
 	}
 	// Curves of other labels, or of other rows, are not paired.
@@ -245,7 +264,17 @@ func TestCurveBootstrapEqualsBootstrap(t *testing.T) {
 			lo, hi, err := cv.Bootstrap(st.curve, 97, 0.9, 3)
 			wlo, whi, werr := Bootstrap(c.scores, c.labels, st.slice, 97, 0.9, 3)
 			if err != nil || werr != nil || !same(lo, wlo) || !same(hi, whi) {
-				t.Errorf("%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+				t.Errorf(
+					"%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)",
+					c.name,
+					st.name,
+					lo,
+					hi,
+					err,
+					wlo,
+					whi,
+					werr,
+				)
 			}
 		}
 	}
@@ -290,7 +319,10 @@ func TestCurveErrors(t *testing.T) {
 	if _, _, err := cv.Bootstrap(nil, 10, 0.9, 1); !errors.Is(err, ErrBootstrap) {
 		t.Errorf("Bootstrap without a statistic: %v", err)
 	}
-	if _, _, err := cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1); !errors.Is(err, ErrStatistic) {
+	if _, _, err := cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1); !errors.Is(
+		err,
+		ErrStatistic,
+	) {
 		t.Errorf("Bootstrap of NaN: %v", err)
 	}
 }
