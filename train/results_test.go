@@ -16,11 +16,11 @@ package train_test
 //
 // RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names with their
 // options (ParseRecipe; several candidates, as for "ce+kde", are chosen among on validation
-// with the learning rate); RESULTS_EPOCHS
-// (default 40) the epochs of each phase. Every run: batches of 128, Adam with learning rates
-// 0.001, 0.003 and 0.01, early stopping after 8 epochs without a better validation partial
-// AUC up to α; the learning rate and epoch with the best validation partial AUC are kept and
-// scored on the test part. Panel tasks are split 60/20/20 (stratified, by the seed) and
+// with the learning rate); RESULTS_EPOCHS (default 40) the epochs of each phase. Every run is
+// an experiment.Search: batches of 128, Adam with learning rates 0.001, 0.003 and 0.01, early
+// stopping after 8 epochs without a better validation partial AUC up to α; the learning rate
+// and epoch with the best validation partial AUC are kept and scored on the test part
+// (experiment.Measure). Panel tasks are split 60/20/20 (stratified, by the seed) and
 // standardised on the training part; synthetic tasks draw their three parts from the seed.
 
 import (
@@ -57,14 +57,14 @@ type resultsTask struct {
 	load   func(t testing.TB, seed uint64) (tr, val, te *data.Dataset)
 }
 
-// standardSplit splits ds 60/20/20 by seed and standardises it on the training part, as
-// cmd/roctrain does.
+// standardSplit splits ds 60/20/20 by seed and standardises it on the training part
+// (experiment.NewSplit), as cmd/roctrain does.
 func standardSplit(t testing.TB, ds *data.Dataset, seed uint64) (tr, val, te *data.Dataset) {
-	tr, val, te, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: seed})
+	sp, err := experiment.NewSplit(ds, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tr, val, te
+	return sp.Train, sp.Val, sp.Test
 }
 
 // panelTask reads file from the directory $ROCOPS_PANEL (the development panel; see
