@@ -13,8 +13,11 @@
 //     Gorgonia graph, including graphs with custom ops.
 //   - train: the trainer (batching with both classes in every batch, cross-entropy warm-up,
 //     optimisers, recipes, early stopping, hooks).
-//   - metrics: AUC, partial AUC, TPR at FPR, ROC, DeLong's intervals and tests, the bootstrap.
+//   - metrics: AUC, partial AUC, TPR at FPR, ROC, DeLong's intervals and tests, the bootstrap;
+//     a Curve that ranks the scores once and reads every figure off it.
 //   - diagnose: the corrective-power diagnostics of pairwise training.
+//   - experiment: what the comparisons share: the recipe × learning-rate search over seeds,
+//     the split, measuring a model once into every test figure, summaries over seeds.
 //   - cmd/roctrain: train and compare losses on a CSV or the embedded data; cmd/bench: the
 //     benchmark report; cmd/corrective: the corrective-power experiments; cmd/docplots: the
 //     docs' weight plot.

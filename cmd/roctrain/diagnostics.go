@@ -13,17 +13,7 @@ import (
 
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/internal/plotkit"
-	"github.com/rocops/rocops/train"
 )
-
-// diagnoseConfig is the trainer's diagnostics setting for -diagnose: every epoch, severity
-// M = 1, the default selection batch and logging pool (drawn with the split's seed).
-func diagnoseConfig(o *options) *train.Diagnose {
-	if !o.diagnose {
-		return nil
-	}
-	return &train.Diagnose{}
-}
 
 // diagnosticsPath is the PNG of the diagnostics beside the ROC plot: "roc.png" gives
 // "roc-diagnostics.png" in the same folder.

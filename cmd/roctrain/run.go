@@ -134,10 +134,13 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 // search is the learning-rate (and recipe) search of one run; a learning rate that fails is
 // named on stderr.
 func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
+	cfg := train.Config{Epochs: o.epochs, BatchSize: o.batch, Metric: o.metric(), Progress: o.progress}
+	if o.diagnose {
+		cfg.Diagnose = &train.Diagnose{} // every epoch, M = 1, the sets drawn with the split's seed
+	}
 	return &experiment.Search{
 		Name: spec.name, Recipes: spec.recipes, LearningRates: o.learningRate,
-		Model:  nn.MLPConfig{Hidden: o.hiddenSizes},
-		Config: train.Config{Epochs: o.epochs, BatchSize: o.batch, Metric: o.metric(), Progress: o.progress, Diagnose: diagnoseConfig(o)},
+		Model: nn.MLPConfig{Hidden: o.hiddenSizes}, Config: cfg,
 		Hooks: experiment.Hooks{Done: func(_ experiment.Candidate, h *train.History, err error) {
 			switch {
 			case err == nil:
@@ -155,10 +158,11 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 // temporary file, removed at once; -plot (and its diagnostics PNG) must not be a directory.
 func checkOutputs(o *options) error {
 	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return fmt.Errorf("-out: %w", err)
+		err := os.MkdirAll(o.out, 0o755)
+		if err == nil {
+			err = probeDir(o.out)
 		}
-		if err := probeDir(o.out); err != nil {
+		if err != nil {
 			return fmt.Errorf("-out: %w", err)
 		}
 	}
@@ -225,21 +229,7 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 // plotted picks the runs to draw: those of the first seed the most runs finished (every run,
 // unless some failed), and a note naming that seed when there are several.
 func plotted(o *options, results []experiment.Summary) ([]seedResult, string) {
-	var best []seedResult
-	var bestSeed uint64
-	for _, seed := range o.seedList() {
-		var runs []seedResult
-		for _, r := range results {
-			for _, s := range r.PerSeed {
-				if s.Seed == seed {
-					runs = append(runs, s)
-				}
-			}
-		}
-		if len(runs) > len(best) {
-			best, bestSeed = runs, seed
-		}
-	}
+	best, bestSeed := experiment.MostFinished(results, o.seedList())
 	if o.seeds == 1 || len(best) == 0 {
 		return best, ""
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -16,7 +15,7 @@ import (
 func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summary) {
 	arch := "linear scorer"
 	if len(o.hiddenSizes) > 0 {
-		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, joinInts(o.hiddenSizes, "→"))
+		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, strings.ReplaceAll(strings.Trim(fmt.Sprint(o.hiddenSizes), "[]"), " ", "→"))
 	}
 	fmt.Fprintf(w, "data: %s, %d rows (%d positive), %d features; split %d/%d/%d (train/validation/test)\n",
 		ds.name, ds.all.Rows, ds.all.Positives(), ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
@@ -167,12 +166,4 @@ func withCI(x float64, ci *experiment.Interval) string {
 		return fmt.Sprintf("%.4f", x)
 	}
 	return fmt.Sprintf("%.4f [%.3f, %.3f]", x, ci[0], ci[1])
-}
-
-func joinInts(xs []int, sep string) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, sep)
 }
