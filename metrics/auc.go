@@ -17,18 +17,17 @@ func AUC(scores, labels []float64) (float64, error) {
 }
 
 // auc is [AUC] of the ranked scores.
-func (r ranked) auc() float64 { return trapezoids(r) }
+func (r ranked) auc() float64 { return trapezoids(r.vertices()) }
 
 // trapezoids sums the trapezoids of the ROC curve v in counts, exactly while P·N < 2⁵².
 func trapezoids(v vertices) float64 {
 	var twiceArea float64 // Σ Δfp·(tp + tp_prev), P·N times twice the area
 	var prev point
-	for p := range v.points {
+	for p, ok := v.next(); ok; p, ok = v.next() {
 		twiceArea += float64(p.fp-prev.fp) * float64(p.tp+prev.tp)
 		prev = p
 	}
-	nPos, nNeg := v.counts()
-	return twiceArea / (2 * float64(nPos) * float64(nNeg))
+	return twiceArea / (2 * float64(v.nPos) * float64(v.nNeg))
 }
 
 // PartialAUC returns the area under the ROC curve up to false-positive rate maxFPR = β,
@@ -55,7 +54,7 @@ func PartialAUC(scores, labels []float64, maxFPR float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return partialArea(r, maxFPR), nil
+	return partialArea(r.vertices(), maxFPR), nil
 }
 
 // partialArea is [PartialAUC] of the curve v for a valid maxFPR.

@@ -69,15 +69,8 @@ func NewCurve(scores, labels []float64) (*Curve, error) {
 	return c, nil
 }
 
-func (c *Curve) counts() (nPos, nNeg int) { return c.nPos, c.nNeg }
-
-func (c *Curve) points(yield func(point) bool) {
-	for _, p := range c.pts {
-		if !yield(p) {
-			return
-		}
-	}
-}
+// vertices starts a walk down the curve's vertices.
+func (c *Curve) vertices() vertices { return vertices{nPos: c.nPos, nNeg: c.nNeg, list: c.pts} }
 
 // Positives counts the positive rows.
 func (c *Curve) Positives() int { return c.nPos }
@@ -86,14 +79,14 @@ func (c *Curve) Positives() int { return c.nPos }
 func (c *Curve) Negatives() int { return c.nNeg }
 
 // AUC is [AUC] of the curve's scores.
-func (c *Curve) AUC() float64 { return trapezoids(c) }
+func (c *Curve) AUC() float64 { return trapezoids(c.vertices()) }
 
 // PartialAUC is [PartialAUC] of the curve's scores.
 func (c *Curve) PartialAUC(maxFPR float64) (float64, error) {
 	if err := checkRate("maxFPR", maxFPR, false); err != nil {
 		return 0, err
 	}
-	return partialArea(c, maxFPR), nil
+	return partialArea(c.vertices(), maxFPR), nil
 }
 
 // TPRAtFPR is [TPRAtFPR] of the curve's scores.
@@ -101,7 +94,7 @@ func (c *Curve) TPRAtFPR(fpr float64) (float64, error) {
 	if err := checkRate("fpr", fpr, true); err != nil {
 		return 0, err
 	}
-	_, t := upTo(c, fpr)
+	_, t := upTo(c.vertices(), fpr)
 	return t, nil
 }
 
@@ -110,18 +103,18 @@ func (c *Curve) FPRAtTPR(tpr float64) (float64, error) {
 	if err := checkTPR(tpr); err != nil {
 		return 0, err
 	}
-	return fprAt(c, tpr), nil
+	return fprAt(c.vertices(), tpr), nil
 }
 
 // ROC is [ROC] of the curve's scores, in new slices.
-func (c *Curve) ROC() (fpr, tpr, thresholds []float64) { return rocOf(c, len(c.pts)+1) }
+func (c *Curve) ROC() (fpr, tpr, thresholds []float64) { return rocOf(c.vertices(), len(c.pts)+1) }
 
 // ThresholdAtFPR is [ThresholdAtFPR] of the curve's scores.
 func (c *Curve) ThresholdAtFPR(fpr float64) (t, achievedFPR, tpr float64, err error) {
 	if err := checkRate("fpr", fpr, true); err != nil {
 		return 0, 0, 0, err
 	}
-	t, achievedFPR, tpr = thresholdAt(c, fpr)
+	t, achievedFPR, tpr = thresholdAt(c.vertices(), fpr)
 	return t, achievedFPR, tpr, nil
 }
 

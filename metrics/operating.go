@@ -40,19 +40,18 @@ func ThresholdAtFPR(scores, labels []float64, fpr float64) (t, achievedFPR, tpr 
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	t, achievedFPR, tpr = thresholdAt(r, fpr)
+	t, achievedFPR, tpr = thresholdAt(r.vertices(), fpr)
 	return t, achievedFPR, tpr, nil
 }
 
 // thresholdAt is [ThresholdAtFPR] of the curve v for a valid fpr.
 func thresholdAt(v vertices, fpr float64) (t, achievedFPR, tpr float64) {
-	p, q := v.counts()
-	nPos, nNeg := float64(p), float64(q)
+	nPos, nNeg := float64(v.nPos), float64(v.nNeg)
 	t = math.Inf(1)
 	// The false-positive rate grows as the threshold falls, so the answer is the last vertex
 	// within the budget. The rate is compared as the caller computes it, fp/N, not as
 	// fp ≤ fpr·N, whose rounding could admit a rate just above fpr.
-	for p := range v.points {
+	for p, ok := v.next(); ok; p, ok = v.next() {
 		if float64(p.fp)/nNeg > fpr {
 			break
 		}
@@ -78,7 +77,7 @@ func FPRAtTPR(scores, labels []float64, tpr float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return fprAt(r, tpr), nil
+	return fprAt(r.vertices(), tpr), nil
 }
 
 // fprAt is [FPRAtTPR] of the curve v for a valid tpr.
@@ -86,10 +85,9 @@ func fprAt(v vertices, tpr float64) float64 {
 	if tpr == 0 {
 		return 0
 	}
-	p, q := v.counts()
-	nPos, nNeg := float64(p), float64(q)
+	nPos, nNeg := float64(v.nPos), float64(v.nNeg)
 	var f0, t0 float64 // the previous vertex, which is below tpr
-	for p := range v.points {
+	for p, ok := v.next(); ok; p, ok = v.next() {
 		f, t := float64(p.fp)/nNeg, float64(p.tp)/nPos
 		if t >= tpr {
 			// t > t0 because t0 < tpr ≤ t: the segment rises and crosses tpr once.

@@ -9,40 +9,51 @@ type point struct {
 	tp, fp    int
 }
 
-// vertices is an ROC curve as the functions that read it see it: the class sizes and the
-// vertices after (0, 0), one per distinct score in descending order of score, ending at
-// (N, P). ranked finds them as it walks its sorted scores; a [Curve] holds them.
-type vertices interface {
-	counts() (nPos, nNeg int)
-	points(yield func(point) bool)
+// vertices walks an ROC curve's vertices after (0, 0), one per distinct score in descending
+// order of score, ending at (N, P): off a [Curve]'s list, or off ranked scores as it goes.
+// The functions that read a curve take it by value and walk their copy, which allocates
+// nothing.
+type vertices struct {
+	nPos, nNeg int
+	list       []point   // a Curve's vertices, when not nil
+	pos, neg   []float64 // else the ranked scores: pos[i:] and neg[j:] score at or above the last vertex
+	i, j       int       // how far the walk has come: into list, or into pos and neg
 }
 
-func (r ranked) counts() (nPos, nNeg int) { return len(r.pos), len(r.neg) }
+// vertices starts a walk down the ranked scores.
+func (r ranked) vertices() vertices {
+	return vertices{nPos: len(r.pos), nNeg: len(r.neg), pos: r.pos, neg: r.neg, i: len(r.pos), j: len(r.neg)}
+}
 
-// points yields the vertices of the ROC curve after (0, 0): one per distinct score, in
-// descending order of score, ending at (N, P).
-func (r ranked) points(yield func(point) bool) {
-	i, j := len(r.pos), len(r.neg) // pos[i:] and neg[j:] score at or above the threshold
-	for i > 0 || j > 0 {
-		var t float64
-		switch {
-		case i == 0:
-			t = r.neg[j-1]
-		case j == 0:
-			t = r.pos[i-1]
-		default:
-			t = max(r.pos[i-1], r.neg[j-1])
+// next returns the next vertex, and false after the last one.
+func (v *vertices) next() (point, bool) {
+	if v.list != nil {
+		if v.i == len(v.list) {
+			return point{}, false
 		}
-		for i > 0 && r.pos[i-1] == t {
-			i--
-		}
-		for j > 0 && r.neg[j-1] == t {
-			j--
-		}
-		if !yield(point{threshold: t, tp: len(r.pos) - i, fp: len(r.neg) - j}) {
-			return
-		}
+		v.i++
+		return v.list[v.i-1], true
 	}
+	i, j := v.i, v.j
+	var t float64
+	switch {
+	case i == 0 && j == 0:
+		return point{}, false
+	case i == 0:
+		t = v.neg[j-1]
+	case j == 0:
+		t = v.pos[i-1]
+	default:
+		t = max(v.pos[i-1], v.neg[j-1])
+	}
+	for i > 0 && v.pos[i-1] == t {
+		i--
+	}
+	for j > 0 && v.neg[j-1] == t {
+		j--
+	}
+	v.i, v.j = i, j
+	return point{threshold: t, tp: v.nPos - i, fp: v.nNeg - j}, true
 }
 
 // ROC returns the receiver operating characteristic curve of scores against labels (1 =
@@ -63,7 +74,7 @@ func ROC(scores, labels []float64) (fpr, tpr, thresholds []float64, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	fpr, tpr, thresholds = rocOf(r, len(scores)+1)
+	fpr, tpr, thresholds = rocOf(r.vertices(), len(scores)+1)
 	return fpr, tpr, thresholds, nil
 }
 
@@ -72,9 +83,8 @@ func rocOf(v vertices, n int) (fpr, tpr, thresholds []float64) {
 	fpr = append(make([]float64, 0, n), 0)
 	tpr = append(make([]float64, 0, n), 0)
 	thresholds = append(make([]float64, 0, n), math.Inf(1))
-	p, q := v.counts()
-	nPos, nNeg := float64(p), float64(q)
-	for p := range v.points {
+	nPos, nNeg := float64(v.nPos), float64(v.nNeg)
+	for p, ok := v.next(); ok; p, ok = v.next() {
 		fpr = append(fpr, float64(p.fp)/nNeg)
 		tpr = append(tpr, float64(p.tp)/nPos)
 		thresholds = append(thresholds, p.threshold)
@@ -83,7 +93,7 @@ func rocOf(v vertices, n int) (fpr, tpr, thresholds []float64) {
 }
 
 // upTo is the package function upTo of the ranked scores.
-func (r ranked) upTo(x float64) (mean, tprAtX float64) { return upTo(r, x) }
+func (r ranked) upTo(x float64) (mean, tprAtX float64) { return upTo(r.vertices(), x) }
 
 // upTo returns the mean true-positive rate of the ROC curve v over false-positive rates
 // [0, x], (1/x)·∫₀^x TPR(u) du (0 < x ≤ 1; 0 when x = 0), and the curve's true-positive rate
@@ -92,8 +102,7 @@ func (r ranked) upTo(x float64) (mean, tprAtX float64) { return upTo(r, x) }
 // the trapezoid rule. Each trapezoid's width is divided by x before it is multiplied, so the
 // mean does not underflow for the tiniest x: it tends to the TPR at 0 as x → 0.
 func upTo(v vertices, x float64) (mean, tprAtX float64) {
-	p, q := v.counts()
-	nPos, nNeg := float64(p), float64(q)
+	nPos, nNeg := float64(v.nPos), float64(v.nNeg)
 	share := func(from, to float64) float64 { // (to − from)/x, the share of [0, x]
 		if x == 0 {
 			return 0
@@ -101,7 +110,7 @@ func upTo(v vertices, x float64) (mean, tprAtX float64) {
 		return (to - from) / x
 	}
 	var f0, t0 float64 // the previous vertex
-	for p := range v.points {
+	for p, ok := v.next(); ok; p, ok = v.next() {
 		f, t := float64(p.fp)/nNeg, float64(p.tp)/nPos
 		if f > x {
 			tx := (t-t0)/(f-f0)*(x-f0) + t0
@@ -127,6 +136,6 @@ func TPRAtFPR(scores, labels []float64, fpr float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	_, t := r.upTo(fpr)
+	_, t := upTo(r.vertices(), fpr)
 	return t, nil
 }
