@@ -185,3 +185,23 @@ func ExampleMultilabelAUC() {
 	// weighted: 0.7500
 	// micro: 0.8125
 }
+
+// Rank the scores once and read several figures off the curve (the example of
+// scikit-learn's roc_auc_score documentation, as for AUC).
+func ExampleNewCurve() {
+	labels := []float64{0, 0, 1, 1}
+	scores := []float64{0.1, 0.4, 0.35, 0.8}
+	c, err := metrics.NewCurve(scores, labels)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tpr, err := c.TPRAtFPR(0.5)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fpr, tprAt := c.RatesAt(0.35) // flag the rows scoring at least 0.35
+	fmt.Printf("AUC %.2f, TPR at FPR 0.5 %.2f; at 0.35: FPR %.2f, TPR %.2f\n", c.AUC(), tpr, fpr, tprAt)
+	// Output: AUC 0.75, TPR at FPR 0.5 1.00; at 0.35: FPR 0.50, TPR 1.00
+}
