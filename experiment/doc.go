@@ -10,7 +10,10 @@
 // [Split], initialisation and batches. [Measure] scores the kept model on the test part and
 // reads every figure off one ranked curve (metrics.Curve): AUC with DeLong's interval, partial
 // AUC and TPR at a false-positive rate α with bootstrap intervals, FPR at a true-positive rate,
-// and the threshold a deployment would use, chosen on the validation part.
+// and the threshold a deployment would use, chosen on the validation part. [NewResult] turns
+// the kept candidate and its measurement into a run's result, [Summarise] the results of
+// every seed into means, standard deviations and paired differences from the first run, and
+// [Progress] tells a user how far a grid has come.
 //
 // cmd/roctrain, cmd/corrective and the results harness of package train (build tag results)
 // are built on it; they keep only their flags, tables and plots.
