@@ -32,8 +32,8 @@ type Search struct {
 	Recipes []train.Recipe
 	// LearningRates are the learning rates tried with every recipe.
 	LearningRates []float64
-	// Model is every candidate's model, an MLP; its In and Seed are set from the split (its
-	// columns and its seed).
+	// Model is every candidate's model, an MLP (a linear scorer without Hidden layers); its In
+	// and Seed are set from the split (its columns and its seed).
 	Model nn.MLPConfig
 	// Config holds the trainer's settings. LearningRate is the candidate's, Seed and the Seed
 	// of a non-nil Diagnose are the split's; Loss and WarmupEpochs belong to the recipes and
