@@ -15,6 +15,8 @@
 //     optimisers, recipes, early stopping, hooks).
 //   - metrics: AUC, partial AUC, TPR at FPR, ROC, DeLong's intervals and tests, the bootstrap.
 //   - diagnose: the corrective-power diagnostics of pairwise training.
+//   - deploy: the deployable artifact — a model and its operating point saved as one unit,
+//     loaded with every part checked, and rows scored in a stream.
 //   - cmd/roctrain: train and compare losses on a CSV or the embedded data; cmd/bench: the
 //     benchmark report; cmd/corrective: the corrective-power experiments; cmd/docplots: the
 //     docs' weight plot.

@@ -155,7 +155,8 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 	for k, name := range features {
 		j, ok := col[name]
 		if !ok {
-			return 0, 0, &data.CSVError{Line: tr.HeaderLine(), Err: data.ErrHeader, Column: name, Reason: "no such column, a feature of the model"}
+			return 0, 0, &data.CSVError{Line: tr.HeaderLine(), Err: data.ErrHeader,
+				Reason: fmt.Sprintf("no column %q, a feature of the model", name)}
 		}
 		feature[k] = j
 	}

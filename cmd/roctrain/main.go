@@ -39,14 +39,17 @@
 // on the validation part is at most α (metrics.ThresholdAtFPR); "deployed FPR" and "deployed
 // TPR" are the rates flagging score ≥ threshold gives on the test part.
 //
-// Deployment: -out dir saves each run's model as dir/<run>.params and beside it
-// dir/<run>.json, a versioned operating-point file (format "rocops-operating-point",
-// version 1) with the threshold, α, the validation and test rates at it, the feature names,
-// the training part's standardisation and the SHA-256 of the model file; both are written
-// atomically. "roctrain -predict dir/<run>.params -data new.csv" loads the pair, reads the
-// CSV's columns by the feature names (any order; other columns ignored) and prints CSV on
-// stdout: row number, the label when the CSV has that column, score, and flag (1 when
-// score ≥ threshold); the number flagged goes to stderr.
+// Deployment (package deploy): -out dir saves each run's model and its operating point as one
+// unit, the sidecar dir/<run>.json (format "rocops-operating-point", version 2: the
+// threshold, α, the validation and test rates at it, the feature names, the training part's
+// standardisation) naming the content-addressed model file dir/<run>.<hash>.params; a reader
+// sees the old pair or the new one whenever a save is killed. "roctrain -predict
+// dir/<run>.params -data new.csv" loads and checks the pair (version 1 pairs too), reads the
+// CSV by training's rules and its columns by the feature names (any order; other columns
+// ignored) and prints CSV on stdout: row number, the label when the CSV has that column,
+// score, and flag (1 when score ≥ threshold); the number flagged goes to stderr. It takes no
+// other flag but -data, stops between rows on an interrupt, and ends quietly when stdout is
+// closed.
 //
 // JSON (-json): {"results": [...]}, one object per run, with "loss", "warmup_epochs",
 // "alpha", "seeds", with -recall "recall" and "test_fpr_at_tpr" (also in "sd",

@@ -139,3 +139,73 @@ func TestReportPrintsBeforePlotting(t *testing.T) {
 	require.Equal(t, "ce", got.Results[0].Loss)
 	require.Equal(t, 0.9, got.Results[0].TestAUC)
 }
+
+// asMainCommand returns the test binary set up to run main with args.
+func asMainCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	js, err := json.Marshal(args)
+	require.NoError(t, err)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), asMain+"="+string(js))
+	return cmd
+}
+
+// -predict into a pipe closed after the first line (as "| head -n 1" does) ends quietly with
+// status 0 and the flagged summary of the rows written on stderr, instead of dying of SIGPIPE
+// without it.
+func TestPredictIntoClosedPipe(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGPIPE")
+	}
+	models, _ := trainModels(t)
+	csvPath := writeCSV(t, t.TempDir(), 3*4096)
+	cmd := asMainCommand(t, "-predict", filepath.Join(models, "ce.params"), "-data", csvPath)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "row,y,score,flag\n", line)
+	require.NoError(t, out.Close())
+	require.NoError(t, cmd.Wait(), "stderr: %s", stderr.String())
+	require.Regexp(t, `^roctrain: flagged \d+ of the \d+ rows written before standard output closed: score ≥ `, stderr.String())
+}
+
+// SIGTERM stops -predict while it waits for rows on a FIFO that stays open: the rows read are
+// written, the summary says where it stopped, and the status is 1 (before, only SIGKILL
+// stopped it).
+func TestPredictStopsOnSIGTERM(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or SIGTERM")
+	}
+	models, _ := trainModels(t)
+	fifo := filepath.Join(t.TempDir(), "rows.csv")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	cmd := asMainCommand(t, "-predict", filepath.Join(models, "ce.params"), "-data", fifo)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once -predict has opened it
+	require.NoError(t, err)
+	defer w.Close()
+	_, err = w.WriteString("a,y,b,c\n1,0,2,3\n4,1,5,6\n")
+	require.NoError(t, err)
+	time.Sleep(300 * time.Millisecond) // -predict reads the rows and waits for more
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("-predict did not stop after SIGTERM")
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+	require.Equal(t, 1, exit.ExitCode(), "stderr: %s", stderr.String())
+	require.Equal(t, 3, strings.Count(stdout.String(), "\n"), "the header and both rows: %s", stdout.String())
+	require.Contains(t, stderr.String(), "flagged")
+	require.Contains(t, stderr.String(), "roctrain: -predict stopped after 2 rows: context canceled")
+}

@@ -124,7 +124,7 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 		return seedResult{}, err
 	}
 	if o.out != "" {
-		if err := saveDeployment(modelPath(o, spec, sp.seed), best.model, newSidecar(o, sp, &r)); err != nil {
+		if err := saveRun(o, sp, spec, &r, best.model); err != nil {
 			return seedResult{}, err
 		}
 	}
@@ -136,7 +136,8 @@ func runOnce(ctx context.Context, o *options, sp *split, spec runSpec, stderr io
 // but letters, digits and "+._-" replaced by "_" (so "kde:pool=1024" is saved as
 // kde_pool_1024.params, a name every file system takes; the only such characters of a valid
 // name are the option separators ":" and "=", so distinct names keep distinct files); its
-// operating point goes beside it (see sidecarPath).
+// operating point goes beside it (deploy.Save writes <run>.<hash>.params and <run>.json; -predict
+// takes this path).
 func modelPath(o *options, spec runSpec, seed uint64) string {
 	name := fileName(spec.name)
 	if o.seeds > 1 {
