@@ -29,21 +29,8 @@ type fileV2 struct {
 	Format  string   `json:"format"`  // Format
 	Version int      `json:"version"` // 2
 	Model   modelRef `json:"model"`
-	// The operating point: flag score ≥ threshold (null: no threshold kept the validation FPR
-	// at most alpha, and nothing is flagged), and the rates that gave on validation and test.
-	Alpha         float64  `json:"alpha"`
-	Threshold     *float64 `json:"threshold"`
-	ValidationFPR float64  `json:"validation_fpr"`
-	ValidationTPR float64  `json:"validation_tpr"`
-	TestFPR       float64  `json:"test_fpr"`
-	TestTPR       float64  `json:"test_tpr"`
-	// The model's input columns in order, each standardised as (x − mean)/std, and the
-	// training data's label column ("" for none).
-	Features []string  `json:"features"`
-	Label    string    `json:"label"`
-	Mean     []float64 `json:"mean"`
-	Std      []float64 `json:"std"`
-	Run      runInfo   `json:"run"`
+	pointJSON
+	Run runInfo `json:"run"`
 	// Checksum is the hex SHA-256 of the sidecar's canonical encoding (json.MarshalIndent
 	// with two spaces) with this field empty: it covers the values, not the layout.
 	Checksum string `json:"sidecar_sha256"`
@@ -58,6 +45,49 @@ type modelRef struct {
 	Dtype        string `json:"dtype"` // "float64" or "float32"
 }
 
+// pointJSON is what both versions hold of the operating point, the features and the
+// standardisation, with the same keys.
+type pointJSON struct {
+	// The operating point: flag score ≥ threshold (null: no threshold kept the validation FPR
+	// at most alpha, and nothing is flagged), and the rates that gave on validation and test.
+	Alpha         float64  `json:"alpha"`
+	Threshold     *float64 `json:"threshold"`
+	ValidationFPR float64  `json:"validation_fpr"`
+	ValidationTPR float64  `json:"validation_tpr"`
+	TestFPR       float64  `json:"test_fpr"`
+	TestTPR       float64  `json:"test_tpr"`
+	// The model's input columns in order, each standardised as (x − mean)/std, and the
+	// training data's label column ("" for none).
+	Features []string  `json:"features"`
+	Label    string    `json:"label"`
+	Mean     []float64 `json:"mean"`
+	Std      []float64 `json:"std"`
+}
+
+// newPoint is the JSON of an operating point, features and standardisation.
+func newPoint(op OperatingPoint, features []string, st data.Standardizer) pointJSON {
+	p := pointJSON{Alpha: op.Alpha, ValidationFPR: op.ValFPR, ValidationTPR: op.ValTPR, TestFPR: op.TestFPR,
+		TestTPR: op.TestTPR, Features: features, Label: op.Label, Mean: st.Mean, Std: st.Std}
+	if !math.IsInf(op.Threshold, 1) {
+		t := op.Threshold
+		p.Threshold = &t
+	}
+	return p
+}
+
+// sidecar returns the checked sidecar of p with the given version, model and run.
+func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run) (*sidecar, error) {
+	threshold := math.Inf(1) // null
+	if p.Threshold != nil {
+		threshold = *p.Threshold
+	}
+	sc := &sidecar{version: version, model: model, spec: spec, features: p.Features,
+		st: data.Standardizer{Mean: p.Mean, Std: p.Std},
+		op: OperatingPoint{Alpha: p.Alpha, Threshold: threshold, ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
+			TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run}}
+	return sc, sc.check()
+}
+
 type runInfo struct {
 	Loss         string  `json:"loss"`
 	WarmupEpochs int     `json:"warmup_epochs"`
@@ -68,25 +98,16 @@ type runInfo struct {
 // fileV1 is the sidecar roctrain -out wrote before this package, format version 1: an MLP
 // beside <run>.params.
 type fileV1 struct {
-	Format        string    `json:"format"`
-	Version       int       `json:"version"`
-	Model         string    `json:"model"`
-	ModelSHA256   string    `json:"model_sha256"`
-	Architecture  archV1    `json:"architecture"`
-	Loss          string    `json:"loss"`
-	WarmupEpochs  int       `json:"warmup_epochs"`
-	Seed          uint64    `json:"seed"`
-	LearningRate  float64   `json:"learning_rate"`
-	Alpha         float64   `json:"alpha"`
-	Threshold     *float64  `json:"threshold"`
-	ValidationFPR float64   `json:"validation_fpr"`
-	ValidationTPR float64   `json:"validation_tpr"`
-	TestFPR       float64   `json:"test_fpr"`
-	TestTPR       float64   `json:"test_tpr"`
-	Features      []string  `json:"features"`
-	Label         string    `json:"label"`
-	Mean          []float64 `json:"mean"`
-	Std           []float64 `json:"std"`
+	Format       string  `json:"format"`
+	Version      int     `json:"version"`
+	Model        string  `json:"model"`
+	ModelSHA256  string  `json:"model_sha256"`
+	Architecture archV1  `json:"architecture"`
+	Loss         string  `json:"loss"`
+	WarmupEpochs int     `json:"warmup_epochs"`
+	Seed         uint64  `json:"seed"`
+	LearningRate float64 `json:"learning_rate"`
+	pointJSON
 }
 
 type archV1 struct {
@@ -108,18 +129,9 @@ type sidecar struct {
 
 // encode returns the version-2 JSON of sc, with its checksum.
 func (sc *sidecar) encode() ([]byte, error) {
-	f := fileV2{
-		Format: Format, Version: Version, Model: sc.model,
-		Alpha: sc.op.Alpha, ValidationFPR: sc.op.ValFPR, ValidationTPR: sc.op.ValTPR,
-		TestFPR: sc.op.TestFPR, TestTPR: sc.op.TestTPR,
-		Features: sc.features, Label: sc.op.Label, Mean: sc.st.Mean, Std: sc.st.Std,
-		Run: runInfo{Loss: sc.op.Run.Loss, WarmupEpochs: sc.op.Run.WarmupEpochs, Seed: sc.op.Run.Seed,
-			LearningRate: sc.op.Run.LearningRate},
-	}
-	if !math.IsInf(sc.op.Threshold, 1) {
-		t := sc.op.Threshold
-		f.Threshold = &t
-	}
+	r := sc.op.Run
+	f := fileV2{Format: Format, Version: Version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st),
+		Run: runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}}
 	sum, err := f.checksum()
 	if err != nil {
 		return nil, err
@@ -198,6 +210,8 @@ func strictUnmarshal(raw []byte, v any) error {
 	return nil
 }
 
+var errUnknownKey = errors.New("unknown key")
+
 // checkKeys reports a key of the struct type t missing from the JSON object raw, or one
 // that t does not have; at names the object for messages.
 func checkKeys(raw []byte, t reflect.Type, at string) error {
@@ -208,6 +222,16 @@ func checkKeys(raw []byte, t reflect.Type, at string) error {
 	want := map[string]bool{}
 	for i := range t.NumField() {
 		field := t.Field(i)
+		if field.Anonymous { // its keys are the object's own
+			if err := checkKeys(raw, field.Type, at); err != nil && !errors.Is(err, errUnknownKey) {
+				return err
+			}
+			for j := range field.Type.NumField() {
+				key, _, _ := strings.Cut(field.Type.Field(j).Tag.Get("json"), ",")
+				want[key] = true
+			}
+			continue
+		}
 		key, _, _ := strings.Cut(field.Tag.Get("json"), ",")
 		want[key] = true
 		v, ok := obj[key]
@@ -222,7 +246,7 @@ func checkKeys(raw []byte, t reflect.Type, at string) error {
 	}
 	for key := range obj {
 		if !want[key] {
-			return fmt.Errorf("%w: unknown key %q", ErrSidecar, at+key)
+			return fmt.Errorf("%w: %w %q", ErrSidecar, errUnknownKey, at+key)
 		}
 	}
 	return nil
@@ -243,12 +267,9 @@ func (f *fileV2) sidecar() (*sidecar, error) {
 	if f.Model.Bytes < 1 || f.Model.Bytes > maxModelBytes {
 		return nil, fmt.Errorf("%w: model size %d bytes (want 1 to %d)", ErrSidecar, f.Model.Bytes, int64(maxModelBytes))
 	}
-	sc := &sidecar{version: 2, model: f.Model, spec: ModelSpec{Architecture: f.Model.Architecture, Dtype: dt},
-		features: f.Features, st: data.Standardizer{Mean: f.Mean, Std: f.Std},
-		op: OperatingPoint{Alpha: f.Alpha, Threshold: threshold(f.Threshold), ValFPR: f.ValidationFPR,
-			ValTPR: f.ValidationTPR, TestFPR: f.TestFPR, TestTPR: f.TestTPR, Label: f.Label,
-			Run: Run{Loss: f.Run.Loss, WarmupEpochs: f.Run.WarmupEpochs, Seed: f.Run.Seed, LearningRate: f.Run.LearningRate}}}
-	return sc, sc.check()
+	r := f.Run
+	return f.pointJSON.sidecar(2, f.Model, ModelSpec{Architecture: f.Model.Architecture, Dtype: dt},
+		Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate})
 }
 
 func (f *fileV1) sidecar() (*sidecar, error) {
@@ -264,21 +285,9 @@ func (f *fileV1) sidecar() (*sidecar, error) {
 		}
 		arch = fmt.Sprintf("MLP(in=%d, hidden=%v, activation=%s)", f.Architecture.In, f.Architecture.Hidden, act)
 	}
-	sc := &sidecar{version: 1, model: modelRef{File: f.Model, SHA256: f.ModelSHA256, Architecture: arch, Dtype: "float64"},
-		spec: ModelSpec{Architecture: arch, Dtype: tensor.Float64}, features: f.Features,
-		st: data.Standardizer{Mean: f.Mean, Std: f.Std},
-		op: OperatingPoint{Alpha: f.Alpha, Threshold: threshold(f.Threshold), ValFPR: f.ValidationFPR,
-			ValTPR: f.ValidationTPR, TestFPR: f.TestFPR, TestTPR: f.TestTPR, Label: f.Label,
-			Run: Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate}}}
-	return sc, sc.check()
-}
-
-// threshold is +Inf for a null threshold.
-func threshold(t *float64) float64 {
-	if t == nil {
-		return math.Inf(1)
-	}
-	return *t
+	return f.pointJSON.sidecar(1, modelRef{File: f.Model, SHA256: f.ModelSHA256, Architecture: arch, Dtype: "float64"},
+		ModelSpec{Architecture: arch, Dtype: tensor.Float64},
+		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate})
 }
 
 func parseDtype(s string) (tensor.Dtype, error) {
