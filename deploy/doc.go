@@ -27,27 +27,33 @@
 // without its model or with another model. Saves of the same name in one directory take a
 // lock (the file .<name>.lock, flock on Unix), so concurrent writers follow one another and
 // the last to commit wins; under the lock Save removes the model files of name that its new
-// sidecar supersedes, and the temporaries of killed writers, and never a file the committed
-// sidecar names. (Without flock, on Windows, superseded model files are kept.) A reader that
+// sidecar supersedes (checkpoints named <name>.<h>.params, or <name>.params of a version-1
+// pair), and the temporaries of killed writers, and never a file the committed sidecar
+// names. (Without flock, on Windows, superseded model files are kept.) A reader that
 // finds its sidecar's model file removed by such a clean-up reads the sidecar again.
 //
 // # Loading
 //
-// [Load] takes the sidecar's path, the run's <name>.params or a <name>.<h>.params, and
-// resolves them through the sidecar <name>.json. It reads version 1 sidecars as well (the
-// earlier roctrain's <run>.json beside <run>.params, an MLP). Everything is checked before
-// it is used: both files must be regular files (a FIFO or a device is refused before it is
-// opened), reads are bounded by the size each should have, the sidecar's keys and values
-// must be complete and valid (α in (0, 1), a finite or null threshold, rates in [0, 1],
-// distinct feature names, finite means, positive finite deviations, nothing after the JSON
-// object, a matching checksum), the model file's SHA-256 must match, and the architecture the
-// sidecar describes must be the one the checkpoint records, with no more parameters than the
-// file holds, before the model is allocated. Errors wrap [ErrSidecar], [ErrVersion],
-// [ErrModel] or [ErrHash].
+// [Load] takes the sidecar's path, the run's <name>.params or a <name>.<h>.params, and resolves
+// them through the sidecar <name>.json. It reads version 1 sidecars as well (the earlier
+// roctrain's <run>.json beside <run>.params, an MLP). Everything is checked before it is used:
+// both files must be regular files (a FIFO or a device is refused before it is opened), reads
+// are bounded by the size each should have (the model file's recorded size; at most 64 MiB for
+// a sidecar and 16 GiB for the model of a version-1 sidecar, which records no size), the
+// sidecar's keys and values must be complete and valid (α in (0, 1), a finite or null
+// threshold, rates in [0, 1], distinct feature names, finite means, positive finite deviations,
+// nothing after the JSON object, a matching checksum), the model file's SHA-256 must match, and
+// the architecture the sidecar describes must be the one the checkpoint records, with no more
+// parameters than the file holds, before the model is allocated. Errors wrap [ErrSidecar],
+// [ErrVersion], [ErrModel] or [ErrHash].
 //
 // # Scoring
 //
 // A [Scorer] scores CSV text ([Scorer.ScoreCSV], [Scorer.ScoreCSVContext]) through package
 // data's [data.TableReader], with the limits, header checks and number rules of
-// [data.ReadCSV], or batches of raw feature rows ([Scorer.Score]) for other programs.
+// [data.ReadCSV], or batches of raw feature rows ([Scorer.Score]) for other programs: a
+// pipeline loads one Scorer per worker, reads [Scorer.Features] to order its columns, passes
+// rows of raw values to Score, and flags a score s when s ≥ [Scorer.Threshold] (or calls
+// [Scorer.Flag]). Score and ScoreCSV standardise and score a row the same way. A Scorer
+// is safe for concurrent use, its scoring calls taking turns.
 package deploy

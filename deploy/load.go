@@ -64,7 +64,7 @@ func Load(modelPath string) (*Scorer, error) {
 }
 
 // readRegular reads the regular file at path, refusing anything else (a FIFO, a device)
-// before opening it, and at most limit bytes (else tooBig).
+// before opening it, and at most limit bytes; its errors wrap kind.
 func readRegular(path string, limit int64, kind error) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

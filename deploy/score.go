@@ -64,11 +64,14 @@ func (s *Scorer) Standardizer() data.Standardizer {
 // Version returns the format version of the sidecar that was loaded (1 or 2).
 func (s *Scorer) Version() int { return s.sc.version }
 
-// SidecarPath returns the path of the sidecar that was loaded, and ModelPath that of the
-// model file it names.
+// SidecarPath returns the path of the sidecar that was loaded.
 func (s *Scorer) SidecarPath() string { return s.sidecar }
 
-// ModelPath returns the path of the model file that was loaded.
+// Model returns the loaded model, for programs that evaluate it themselves (nn.Scores takes
+// standardised rows). Changing its parameters changes what the Scorer returns.
+func (s *Scorer) Model() nn.Model { return s.model }
+
+// ModelPath returns the path of the model file that was loaded, the one the sidecar names.
 func (s *Scorer) ModelPath() string { return s.modelRef }
 
 // Flag reports whether a score is flagged: score ≥ Threshold().
