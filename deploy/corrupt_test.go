@@ -178,6 +178,38 @@ func TestOversizedSidecar(t *testing.T) {
 	require.True(t, strings.Contains(err.Error(), "more than"), err.Error())
 }
 
+// A damaged checkpoint whose damage the sidecar's hash and size were updated to match (so
+// that only the checkpoint's own checks see it) is ErrModel wrapping nn's error.
+func TestCorruptCheckpointWithMatchingHash(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		harm func([]byte) []byte
+		err  error
+	}{
+		{"flipped payload byte", func(b []byte) []byte { b[len(b)/2] ^= 1; return b }, nn.ErrCorrupt},
+		{"cut short", func(b []byte) []byte { return b[:len(b)-9] }, nn.ErrTruncated},
+		{"not a checkpoint", func(b []byte) []byte { return append([]byte("PK"), b[2:]...) }, nn.ErrNotCheckpoint},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			model := newFixture(t, 1).save(t, dir, "ce")
+			b, err := os.ReadFile(model)
+			require.NoError(t, err)
+			b = c.harm(b)
+			require.NoError(t, os.WriteFile(model, b, 0o644))
+			sum := sha256.Sum256(b)
+			editSidecar(t, sidecarOf(dir, "ce"), func(o map[string]any) bool {
+				m := o["model"].(map[string]any)
+				m["sha256"], m["bytes"] = hex.EncodeToString(sum[:]), len(b)
+				return true
+			})
+			_, err = Load(sidecarOf(dir, "ce"))
+			require.ErrorIs(t, err, ErrModel)
+			require.ErrorIs(t, err, c.err)
+		})
+	}
+}
+
 // lying is a model whose architecture line is not its own.
 type lying struct {
 	nn.Model

@@ -105,9 +105,10 @@ func readSidecar(path string) (*sidecar, error) {
 
 // readModel reads and checks the model file at path that sc describes, and rebuilds the model.
 func readModel(path string, sc *sidecar) (nn.Model, error) {
-	limit := int64(maxModelBytes)
-	if sc.model.Bytes > 0 {
-		limit = sc.model.Bytes
+	limit := sc.model.Bytes
+	if limit == 0 { // version 1 records no size: its architecture's parameters, and a margin
+		n, _ := sc.net.params(maxParams) // check() refused more
+		limit = min(maxModelBytes, 8*int64(n)+1<<20)
 	}
 	b, err := readRegular(path, limit, ErrModel)
 	if err != nil {
