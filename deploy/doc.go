@@ -38,14 +38,14 @@
 // them through the sidecar <name>.json. It reads version 1 sidecars as well (the earlier
 // roctrain's <run>.json beside <run>.params, an MLP). Everything is checked before it is used:
 // both files must be regular files (a FIFO or a device is refused before it is opened), reads
-// are bounded by the size each should have (the model file's recorded size; at most 64 MiB for
-// a sidecar and 16 GiB for the model of a version-1 sidecar, which records no size), the
-// sidecar's keys and values must be complete and valid (α in (0, 1), a finite or null
-// threshold, rates in [0, 1], distinct feature names, finite means, positive finite deviations,
-// nothing after the JSON object, a matching checksum), the model file's SHA-256 must match, and
-// the architecture the sidecar describes must be the one the checkpoint records, with no more
-// parameters than the file holds, before the model is allocated. Errors wrap [ErrSidecar],
-// [ErrVersion], [ErrModel] or [ErrHash].
+// are bounded by the size each should have (the model file's recorded size, or for a version-1
+// sidecar, which records none, what its architecture's parameters take; at most 64 MiB for a
+// sidecar), the sidecar's keys and values must be complete and valid (α in (0, 1), a finite or
+// null threshold, rates in [0, 1], distinct feature names, finite means, positive finite
+// deviations, nothing after the JSON object, a matching checksum), the model file's SHA-256
+// must match, and the architecture the sidecar describes must be the one the checkpoint
+// records, with no more parameters than the file holds, before the model is allocated. Errors
+// wrap [ErrSidecar], [ErrVersion], [ErrModel] or [ErrHash].
 //
 // # Scoring
 //
