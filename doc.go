@@ -18,6 +18,8 @@
 //   - diagnose: the corrective-power diagnostics of pairwise training.
 //   - experiment: what the comparisons share: the recipe × learning-rate search over seeds,
 //     the split, measuring a model once into every test figure, summaries over seeds.
+//   - deploy: the deployable artifact — a model and its operating point saved as one unit,
+//     loaded with every part checked, and rows scored in a stream.
 //   - cmd/roctrain: train and compare losses on a CSV or the embedded data; cmd/bench: the
 //     benchmark report; cmd/corrective: the corrective-power experiments; cmd/docplots: the
 //     docs' weight plot.

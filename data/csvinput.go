@@ -2,7 +2,10 @@ package data
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -121,4 +124,94 @@ func (in *csvInput) step(c byte) error {
 		return &tooLong{What: "field", Line: in.fieldLine, Field: in.field, Limit: in.maxField}
 	}
 	return nil
+}
+
+// TableReader streams the data rows of a CSV under its header by the rules of [ReadCSV], for
+// callers that handle each row themselves (deploy.Scorer.ScoreCSV, roctrain -predict) rather
+// than load a Dataset: the same limits, the same header checks (no empty or duplicate column
+// name), blank lines skipped, every row with exactly the header's number of fields, and the
+// same rules for numbers, labels and missing values, reported with the same *CSVError values.
+// Unlike ReadCSV it needs no label column and reads only the fields it is asked for.
+type TableReader struct {
+	rr         *RowReader
+	names      []string
+	headerLine int
+	rec        []string // the current row's fields
+	line       int      // the current row's first line
+}
+
+// NewTableReader reads the header of r; of cfg it uses Comma and the limits. No header is
+// ErrEmpty, an empty or duplicate column name ErrHeader, each a *CSVError.
+func NewTableReader(r io.Reader, cfg CSVConfig) (*TableReader, error) {
+	if r == nil {
+		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
+	}
+	rr := NewRowReader(r, cfg)
+	header, line, err := rr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, &CSVError{Reason: "no header row", Err: ErrEmpty}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	if len(header) == 1 { // parseHeader wants a label besides: the one name alone
+		if names = []string{strings.TrimSpace(strings.TrimPrefix(header[0], "\ufeff"))}; names[0] == "" {
+			return nil, &CSVError{Line: line, Err: ErrHeader, Reason: "column 1 has no name"}
+		}
+	} else if names, _, err = parseHeader(header, "", line); err != nil {
+		return nil, err
+	}
+	return &TableReader{rr: rr, names: names, headerLine: line}, nil
+}
+
+// HeaderLine returns the line the header starts on.
+func (t *TableReader) HeaderLine() int { return t.headerLine }
+
+// Names returns the header's column names, trimmed; the slice must not be changed.
+func (t *TableReader) Names() []string { return t.names }
+
+// Next advances to the next data row and returns the line it starts on, or io.EOF after the
+// last. A row with another number of fields than the header is ErrFieldCount; a row beyond
+// the limits or with broken quoting ErrTooLong or ErrMalformed; each a *CSVError naming the
+// line.
+func (t *TableReader) Next() (line int, err error) {
+	for {
+		rec, line, err := t.rr.Read()
+		if err != nil {
+			t.rec = nil
+			return 0, err
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // a line of spaces, as blank as an empty one
+		}
+		if len(rec) != len(t.names) {
+			t.rec = nil
+			return 0, &CSVError{Line: line, Err: ErrFieldCount,
+				Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.names))}
+		}
+		t.rec, t.line = rec, line
+		return line, nil
+	}
+}
+
+// Feature parses field j of the current row as a feature, and Label as a 0/1 label, by
+// ReadCSV's rules: a missing value is ErrMissing, anything but a finite number ErrNotNumber,
+// a label other than 0 or 1 ErrLabel, each a *CSVError naming the line and the column.
+func (t *TableReader) Feature(j int) (float64, error) { return t.parse(j, false) }
+
+// Label parses field j of the current row as a 0/1 label; see Feature.
+func (t *TableReader) Label(j int) (float64, error) { return t.parse(j, true) }
+
+func (t *TableReader) parse(j int, isLabel bool) (float64, error) {
+	if t.rec == nil || j < 0 || j >= len(t.rec) {
+		return 0, &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+	}
+	v, ce := parseField(t.rec[j], isLabel)
+	if ce != nil {
+		ce.Line, _ = t.rr.cr.FieldPos(j)
+		ce.Column = t.names[j]
+		return 0, ce
+	}
+	return v, nil
 }

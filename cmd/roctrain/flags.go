@@ -83,8 +83,17 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if opt.predict != "" {
-		return opt, nil // the training flags do not apply
+	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
+		var ignored []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "predict" && f.Name != "data" {
+				ignored = append(ignored, "-"+f.Name)
+			}
+		})
+		if len(ignored) > 0 {
+			return nil, fmt.Errorf("-predict takes only -data; %s would be ignored", strings.Join(ignored, ", "))
+		}
+		return opt, nil
 	}
 	return opt, opt.check()
 }

@@ -24,7 +24,9 @@
 // "roctrain -h" lists the flags, their defaults and the count flags' upper bounds, and under
 // -losses every loss name with its options, from train's registry (train.Recipes); the
 // README's "Quick start" and "Flags and JSON" sections show the output, the JSON keys and the
-// deployment files.
+// deployment files. -out saves through package deploy, whose documentation gives the on-disk
+// guarantee: a reader sees the old model and operating point or the new ones, whenever a save
+// is killed.
 package main
 
 import (

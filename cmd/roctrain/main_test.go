@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/nn"
 )
 
@@ -95,7 +96,9 @@ func TestJSONOnEmbeddedData(t *testing.T) {
 
 	m, err := nn.NewMLP(nn.MLPConfig{In: 30, Hidden: []int{64}})
 	require.NoError(t, err)
-	require.NoError(t, nn.Load(filepath.Join(models, "sqhinge+wu.params"), m))
+	s, err := deploy.Load(filepath.Join(models, "sqhinge+wu.params"))
+	require.NoError(t, err)
+	require.NoError(t, nn.Load(s.ModelPath(), m))
 }
 
 // Without -json the command prints the table with one row per run, each figure with its
@@ -295,9 +298,9 @@ func TestSeedsJSON(t *testing.T) {
 	// One model and operating point per run and seed, and the plot of one seed.
 	for _, name := range []string{"ce", "kde", "sqhinge+wu"} {
 		for seed := 4; seed <= 6; seed++ {
-			for _, ext := range []string{".params", ".json"} {
-				require.FileExists(t, filepath.Join(models, fmt.Sprintf("%s.seed%d%s", name, seed, ext)))
-			}
+			s, err := deploy.Load(filepath.Join(models, fmt.Sprintf("%s.seed%d.params", name, seed)))
+			require.NoError(t, err)
+			require.Equal(t, uint64(seed), s.OperatingPoint().Run.Seed)
 		}
 	}
 	f, err := os.Open(plot)
@@ -415,17 +418,17 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 	for _, r := range runs {
 		t.Run(r.Loss, func(t *testing.T) {
 			model := filepath.Join(models, r.Loss+".params")
-			var sc sidecar
-			js, err := os.ReadFile(filepath.Join(models, r.Loss+".json"))
+			s, err := deploy.Load(model)
 			require.NoError(t, err)
-			require.NoError(t, json.Unmarshal(js, &sc))
-			require.Equal(t, 1, sc.Version)
-			require.NotNil(t, sc.Threshold)
-			require.Equal(t, *r.DeployedThreshold, *sc.Threshold)
-			require.Equal(t, 0.1, sc.Alpha)
-			require.Equal(t, []string{"a", "b", "c"}, sc.Features)
-			require.Equal(t, r.DeployedTestTPR, sc.TestTPR)
-			require.LessOrEqual(t, sc.ValidationFPR, 0.1)
+			op := s.OperatingPoint()
+			require.Equal(t, deploy.Version, s.Version())
+			require.NotNil(t, r.DeployedThreshold)
+			require.Equal(t, *r.DeployedThreshold, op.Threshold)
+			require.Equal(t, 0.1, op.Alpha)
+			require.Equal(t, []string{"a", "b", "c"}, s.Features())
+			require.Equal(t, r.DeployedTestTPR, op.TestTPR)
+			require.LessOrEqual(t, op.ValFPR, 0.1)
+			st := s.Standardizer()
 
 			code, out, errOut := roctrain(t, "-predict", model, "-data", csvPath)
 			require.Equal(t, 0, code, errOut)
@@ -437,10 +440,10 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 			// Score every row here, from the files alone.
 			m, err := nn.NewMLP(nn.MLPConfig{In: 3})
 			require.NoError(t, err)
-			require.NoError(t, nn.Load(model, m))
+			require.NoError(t, nn.Load(s.ModelPath(), m))
 			ds, err := data.LoadCSV(csvPath, data.CSVConfig{Label: "y"})
 			require.NoError(t, err)
-			std, err := data.Standardizer{Mean: sc.Mean, Std: sc.Std}.Apply(ds)
+			std, err := st.Apply(ds)
 			require.NoError(t, err)
 			want, err := nn.Scores(m, std.X, std.Rows)
 			require.NoError(t, err)
@@ -453,14 +456,14 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, want[i], score, "row %d", i+1)
 				wantFlag := "0"
-				if want[i] >= *sc.Threshold {
+				if want[i] >= op.Threshold {
 					wantFlag = "1"
 					flagged++
 				}
-				if want[i] == *sc.Threshold {
+				if want[i] == op.Threshold {
 					atThreshold++
 				}
-				require.Equal(t, wantFlag, rec[3], "row %d, score %v, threshold %v", i+1, want[i], *sc.Threshold)
+				require.Equal(t, wantFlag, rec[3], "row %d, score %v, threshold %v", i+1, want[i], op.Threshold)
 			}
 			require.Greater(t, flagged, 0)
 			require.Less(t, flagged, 400)
@@ -472,12 +475,16 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 	// A sidecar never applies to another model, and a CSV must hold every feature. (The plain
 	// KDE loss: the "kde" recipe may keep the cross-entropy weights, and so the same model.)
 	ce, kde := filepath.Join(models, "ce.params"), filepath.Join(models, "kde-plain.params")
-	b, err := os.ReadFile(kde)
+	sce, err := deploy.Load(ce)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(ce, b, 0o644))
+	skde, err := deploy.Load(kde)
+	require.NoError(t, err)
+	b, err := os.ReadFile(skde.ModelPath())
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(sce.ModelPath(), b, 0o644))
 	code, _, stderr = roctrain(t, "-predict", ce, "-data", csvPath)
 	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "describes another model")
+	require.Contains(t, stderr, "does not match its operating-point file")
 	noB := filepath.Join(dir, "nob.csv")
 	require.NoError(t, os.WriteFile(noB, []byte("a,c\n1,2\n"), 0o644))
 	code, _, stderr = roctrain(t, "-predict", kde, "-data", noB)

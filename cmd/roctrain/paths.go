@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/rocops/rocops/deploy"
 )
 
 // namedPath is one file the command reads or writes, with what names it, and its identity.
@@ -63,9 +65,9 @@ func checkDistinctFiles(o *options) error {
 	if o.out != "" {
 		for _, seed := range o.seedList() {
 			for _, spec := range o.runs {
-				m := modelPath(o, spec, seed)
+				m, side := modelPath(o, spec, seed), deploy.SidecarPath(modelPath(o, spec, seed))
 				saved = append(saved, identify("-out's model "+filepath.Base(m), m),
-					identify("-out's operating-point file "+filepath.Base(sidecarPath(m)), sidecarPath(m)))
+					identify("-out's operating-point file "+filepath.Base(side), side))
 			}
 		}
 	}

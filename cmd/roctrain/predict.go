@@ -1,150 +1,110 @@
 package main
 
 import (
-	"encoding/csv"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
+	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 )
 
-// predictChunk is the number of rows scored at once, which bounds -predict's memory.
-const predictChunk = 4096
-
-// predict is -predict model.params -data new.csv: it scores every row of the CSV with the
-// model, standardised as in training, and prints one CSV line per row on stdout — its
-// 1-based row number, the score and the flag, 1 when score ≥ the sidecar's threshold — with
-// the label column copied when the CSV has one. The CSV needs a header naming at least the
-// model's feature columns, in any order; other columns are ignored.
-func predict(o *options, stdout, stderr io.Writer) error {
-	m, sc, err := loadDeployment(o.predict)
-	if err != nil {
-		return err
+// saveRun saves run r of spec, trained on split sp, with -out: deploy.Save writes the model
+// and its operating point as one unit, which -predict modelPath(…) loads.
+func saveRun(o *options, sp *experiment.Split, spec runSpec, r *seedResult, m nn.Model) error {
+	threshold := math.Inf(1) // no threshold kept validation FPR ≤ α: nothing is flagged
+	if r.DeployedThreshold != nil {
+		threshold = *r.DeployedThreshold
 	}
+	op := deploy.OperatingPoint{
+		Alpha: r.Alpha, Threshold: threshold, ValFPR: r.ValFPR, ValTPR: r.ValTPR,
+		TestFPR: r.DeployedTestFPR, TestTPR: r.DeployedTestTPR, Label: sp.Train.LabelName,
+		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate},
+	}
+	name := strings.TrimSuffix(filepath.Base(modelPath(o, spec, sp.Seed)), ".params")
+	_, err := deploy.Save(o.out, name, m, op, sp.Std, sp.Train.FeatureNames)
+	return err
+}
+
+// predict is -predict model.params -data new.csv: deploy.Load reads the model and its
+// operating point, and Scorer.ScoreCSV prints one CSV line per row of -data on stdout. The
+// number flagged goes to stderr. It stops between rows on SIGINT or SIGTERM (ctx), closing
+// -data so that a read blocked on a pipe returns too; a closed stdout (| head) ends it
+// quietly, with the summary of the rows written.
+func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if o.data == "" {
 		return errors.New("-predict needs -data: the CSV of the rows to classify")
 	}
+	s, err := deploy.Load(o.predict)
+	if err != nil {
+		return predictLoadError(o.predict, err)
+	}
+	defer s.Close()
 	f, err := os.Open(o.data)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	rr := data.NewRowReader(f, data.CSVConfig{}) // -data's limits on fields, rows and columns
-	header, _, err := rr.Read()
-	if err != nil {
-		return fmt.Errorf("%s: reading the header: %w", o.data, err)
-	}
-	cols := make(map[string]int, len(header))
-	for j, name := range header {
-		cols[strings.TrimSpace(name)] = j
-	}
-	feature := make([]int, len(sc.Features)) // feature k is column feature[k]
-	for k, name := range sc.Features {
-		j, ok := cols[name]
-		if !ok {
-			return fmt.Errorf("%s: no column %q, a feature of the model", o.data, name)
-		}
-		feature[k] = j
-	}
-	labelCol, hasLabel := cols[sc.Label]
+	defer context.AfterFunc(ctx, func() { f.Close() })()
+	// A write to a closed pipe then fails with EPIPE instead of killing the process.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 
-	threshold := math.Inf(1) // nothing is flagged when no threshold kept validation FPR ≤ α
-	if sc.Threshold != nil {
-		threshold = *sc.Threshold
-	}
-	std := sc.standardizer()
-	w := csv.NewWriter(stdout)
-	head := []string{"row", "score", "flag"}
-	if hasLabel {
-		head = []string{"row", sc.Label, "score", "flag"}
-	}
-	if err := w.Write(head); err != nil {
+	rows, flagged, err := s.ScoreCSVContext(ctx, f, stdout)
+	closed := errors.Is(err, syscall.EPIPE)
+	switch {
+	case closed:
+		err = nil
+	case ctx.Err() != nil:
+		err = fmt.Errorf("-predict stopped after %d rows: %w", rows, ctx.Err())
+	case err != nil:
+		if ce, ok := errors.AsType[*data.CSVError](err); ok && ce.File == "" {
+			ce.File = o.data
+		}
 		return err
 	}
-	var (
-		x      []float64 // standardised features of the pending rows
-		labels []string
-		rows   int
-		flags  int
-	)
-	flush := func() error {
-		if len(x) == 0 {
-			return nil
-		}
-		n := len(x) / len(feature)
-		scores, err := nn.Scores(m, x, n)
-		if err != nil {
-			return err
-		}
-		for i, s := range scores {
-			flag := "0"
-			if s >= threshold {
-				flag, flags = "1", flags+1
-			}
-			out := []string{strconv.Itoa(rows - n + i + 1), strconv.FormatFloat(s, 'g', -1, 64), flag}
-			if hasLabel {
-				out = []string{out[0], labels[i], out[1], out[2]}
-			}
-			if err := w.Write(out); err != nil {
-				return err
-			}
-		}
-		x, labels = x[:0], labels[:0]
-		return nil
+	what := fmt.Sprintf("%d rows", rows)
+	if closed || ctx.Err() != nil {
+		what = fmt.Sprintf("the %d rows written before %s", rows, map[bool]string{true: "standard output closed", false: "the stop"}[closed])
 	}
-	raw := make([]float64, len(feature))
-	for {
-		rec, line, err := rr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", o.data, err)
-		}
-		for k, j := range feature {
-			if j >= len(rec) {
-				return fmt.Errorf("%s: line %d: %d fields, column %q missing", o.data, line, len(rec), sc.Features[k])
-			}
-			v, err := strconv.ParseFloat(strings.TrimSpace(rec[j]), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%s: line %d, column %q: %q is not a finite number", o.data, line, sc.Features[k], rec[j])
-			}
-			raw[k] = v
-		}
-		z, err := std.Transform(raw)
-		if err != nil {
-			return fmt.Errorf("%s: line %d: %w", o.data, line, err)
-		}
-		x = append(x, z...)
-		if hasLabel {
-			if labelCol >= len(rec) {
-				return fmt.Errorf("%s: line %d: %d fields, column %q missing", o.data, line, len(rec), sc.Label)
-			}
-			labels = append(labels, strings.TrimSpace(rec[labelCol]))
-		}
-		rows++
-		if rows%predictChunk == 0 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
+	op := s.OperatingPoint()
+	fmt.Fprintf(stderr, "roctrain: flagged %d of %s: score ≥ %v, the threshold that kept validation FPR ≤ α = %g (%s, seed %d)\n",
+		flagged, what, op.Threshold, op.Alpha, filepath.Base(s.ModelPath()), op.Run.Seed)
+	return err
+}
+
+// predictLoadError names the file the user gave, and for a run saved with -seeds, whose
+// models are <run>.seed<s>.params, lists them.
+func predictLoadError(path string, err error) error {
+	side := deploy.SidecarPath(path)
+	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, deploy.ErrSidecar) {
+		return fmt.Errorf("-predict %s: %w", path, err)
 	}
-	if err := flush(); err != nil {
-		return err
+	found, _ := filepath.Glob(strings.TrimSuffix(side, ".json") + ".seed*.json")
+	if len(found) == 0 {
+		return fmt.Errorf("-predict %s: no operating-point file %s (-out writes it beside the model)", path, side)
 	}
-	if w.Flush(); w.Error() != nil {
-		return w.Error()
+	seed := func(p string) uint64 {
+		n, _ := strconv.ParseUint(strings.TrimSuffix(p[strings.LastIndex(p, ".seed")+5:], ".json"), 10, 64)
+		return n
 	}
-	if rows == 0 {
-		return fmt.Errorf("%s: no rows to classify", o.data)
+	slices.SortFunc(found, func(a, b string) int { return int(seed(a)) - int(seed(b)) })
+	for k, p := range found {
+		found[k] = strings.TrimSuffix(p, ".json") + ".params"
 	}
-	fmt.Fprintf(stderr, "roctrain: flagged %d of %d rows: score ≥ %v, the threshold that kept validation FPR ≤ α = %g (%s, seed %d)\n",
-		flags, rows, threshold, sc.Alpha, sc.Model, sc.Seed)
-	return nil
+	return fmt.Errorf("-predict %s: no operating-point file %s; -out with -seeds saved one model per seed: %s",
+		path, side, strings.Join(found, ", "))
 }

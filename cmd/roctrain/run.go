@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -31,10 +32,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	work := compare
 	if opt.predict != "" {
-		work = func(_ context.Context, o *options, stdout, stderr io.Writer) error { return predict(o, stdout, stderr) }
+		work = predict
 	}
 	if err := work(ctx, opt, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "roctrain:", err)
+		fmt.Fprintln(stderr, "roctrain:", strings.TrimPrefix(err.Error(), "roctrain: ")) // one prefix
 		return 1
 	}
 	return 0

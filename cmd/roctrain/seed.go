@@ -5,19 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 )
 
 // seedResult is one run on one seed: an entry of "per_seed" in the JSON output, and the
 // whole result when -seeds is 1.
 type seedResult = experiment.Result
-
-// split is what the operating-point file reads of a seed's data.
-type split struct {
-	train *data.Dataset
-	std   data.Standardizer
-}
 
 // result measures the model search kept on one seed's split into the run's figures, and
 // saves it when -out is set; secs is how long the search took.
@@ -33,7 +26,7 @@ func (o *options) result(sp *experiment.Split, spec runSpec, best *experiment.Be
 		r.ChosenRecipe = best.Recipe.String()
 	}
 	if o.out != "" {
-		if err := saveDeployment(modelPath(o, spec, sp.Seed), best.Model, newSidecar(o, &split{sp.Train, sp.Std}, &r)); err != nil {
+		if err := saveRun(o, sp, spec, &r, best.Model); err != nil {
 			return seedResult{}, err
 		}
 	}
@@ -45,7 +38,8 @@ func (o *options) result(sp *experiment.Split, spec runSpec, best *experiment.Be
 // but letters, digits and "+._-" replaced by "_" (so "kde:pool=1024" is saved as
 // kde_pool_1024.params, a name every file system takes; the only such characters of a valid
 // name are the option separators ":" and "=", so distinct names keep distinct files); its
-// operating point goes beside it (see sidecarPath).
+// operating point goes beside it (deploy.Save writes <run>.<hash>.params and <run>.json; -predict
+// takes this path).
 func modelPath(o *options, spec runSpec, seed uint64) string {
 	name := fileName(spec.name)
 	if o.seeds > 1 {

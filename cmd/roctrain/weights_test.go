@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
 )
@@ -66,8 +67,8 @@ func TestRecipeOptions(t *testing.T) {
 	code, stdout, stderr := roctrain(t, append(args, "-out", out)...)
 	require.Equal(t, 0, code, stderr)
 	for _, f := range []string{"ce", "kde_pool_64_lr_0.3", "kde-plain_tail+wu", "ce+kde_w_0.5"} {
-		require.FileExists(t, filepath.Join(out, f+".params"))
-		require.FileExists(t, filepath.Join(out, f+".json"))
+		_, err := deploy.Load(filepath.Join(out, f+".params"))
+		require.NoError(t, err, f)
 	}
 	var got struct {
 		Results []struct {

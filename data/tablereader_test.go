@@ -1,0 +1,92 @@
+package data
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TableReader applies ReadCSV's header and row rules to streamed rows: duplicate or empty
+// names, rows with more or fewer fields than the header, missing values, non-numbers and bad
+// labels are *CSVErrors naming the line (and the column); blank lines are skipped.
+func TestTableReader(t *testing.T) {
+	tr, err := NewTableReader(strings.NewReader("\ufeff a ,b,y\n1,2,1\n\n  \n3,NA,0\n4,5,2\n6,7\n8,9,1,0\n"), CSVConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tr.Names(), "|"); got != "a|b|y" || tr.HeaderLine() != 1 {
+		t.Fatalf("names %q on line %d", got, tr.HeaderLine())
+	}
+	steps := []struct {
+		line int
+		col  int  // field to parse
+		lab  bool // as a label
+		want float64
+		err  error // of Next, or of the parse
+		at   string
+	}{
+		{line: 2, col: 0, want: 1},
+		{line: 5, col: 1, err: ErrMissing, at: "b"},
+		{line: 6, col: 2, lab: true, err: ErrLabel, at: "y"},
+		{line: 7, err: ErrFieldCount},
+	}
+	for _, s := range steps {
+		line, err := tr.Next()
+		if s.line == 7 { // the short row: Next itself fails
+			var ce *CSVError
+			if !errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line {
+				t.Fatalf("line %d: %v, want %v there", s.line, err, s.err)
+			}
+			continue
+		}
+		if err != nil || line != s.line {
+			t.Fatalf("Next = %d, %v; want line %d", line, err, s.line)
+		}
+		parse := tr.Feature
+		if s.lab {
+			parse = tr.Label
+		}
+		v, err := parse(s.col)
+		var ce *CSVError
+		switch {
+		case s.err == nil && (err != nil || v != s.want):
+			t.Errorf("line %d: %v, %v; want %v", s.line, v, err, s.want)
+		case s.err != nil && (!errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line || ce.Column != s.at):
+			t.Errorf("line %d: %v (%+v), want %v at column %s", s.line, err, ce, s.err, s.at)
+		}
+	}
+	if _, err := tr.Next(); !errors.Is(err, ErrFieldCount) || !strings.Contains(err.Error(), "line 8") {
+		t.Errorf("long row: %v, want ErrFieldCount on line 8", err)
+	}
+	if _, err := tr.Next(); !errors.Is(err, io.EOF) {
+		t.Errorf("after the last row: %v, want io.EOF", err)
+	}
+
+	for _, bad := range []struct {
+		text string
+		err  error
+	}{
+		{"", ErrEmpty},
+		{"a,b,a\n1,2,3\n", ErrHeader},
+		{"a,,b\n", ErrHeader},
+		{" \n", ErrHeader},
+	} {
+		if _, err := NewTableReader(strings.NewReader(bad.text), CSVConfig{}); !errors.Is(err, bad.err) {
+			t.Errorf("header %q: %v, want %v", bad.text, err, bad.err)
+		}
+	}
+	one, err := NewTableReader(strings.NewReader("x\n\"1\nx\"\n2\n"), CSVConfig{})
+	if err != nil || len(one.Names()) != 1 {
+		t.Fatalf("one column: %v, %v", one, err)
+	}
+	if line, err := one.Next(); err != nil || line != 2 {
+		t.Fatalf("quoted row: %d, %v", line, err)
+	}
+	if _, err := one.Feature(0); !errors.Is(err, ErrNotNumber) {
+		t.Errorf(`"1\nx": %v, want ErrNotNumber`, err)
+	}
+	if line, err := one.Next(); err != nil || line != 4 {
+		t.Errorf("the row after a quoted line end: %d, %v; want line 4", line, err)
+	}
+}

@@ -1,0 +1,202 @@
+package deploy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/atomicfile"
+	"github.com/rocops/rocops/nn"
+)
+
+// Errors of Save and Load, each wrapped with the details.
+var (
+	// ErrSidecar: the sidecar is missing, unreadable, malformed, incomplete or holds a bad
+	// value; or Save was given one.
+	ErrSidecar = errors.New("deploy: bad operating-point file")
+	// ErrVersion: the sidecar's format version is not one this package reads.
+	ErrVersion = errors.New("deploy: unsupported operating-point file version")
+	// ErrModel: the model file is missing, not a regular file, of the wrong size, or not a
+	// valid checkpoint of the model the sidecar describes; or Save was given a model it cannot
+	// describe.
+	ErrModel = errors.New("deploy: bad model file")
+	// ErrHash: the model file's SHA-256 is not the one the sidecar records.
+	ErrHash = errors.New("deploy: model file does not match its operating-point file")
+)
+
+// OperatingPoint is how a deployed model is used and what it achieved: flag a row when its
+// score s satisfies s ≥ Threshold.
+type OperatingPoint struct {
+	Alpha     float64 // the target false-positive rate α the threshold was chosen for, 0 < α < 1
+	Threshold float64 // τ: finite, or +Inf when no threshold met α on validation (nothing is flagged)
+	// The false- and true-positive rates of flagging s ≥ τ on the validation and test parts,
+	// each in [0, 1].
+	ValFPR, ValTPR, TestFPR, TestTPR float64
+	// Label is the training data's label column; ScoreCSV copies it when the CSV has it. ""
+	// for none.
+	Label string
+	Run   Run // how the model was trained, for the record
+}
+
+// Run records how a deployed model was trained; Load returns it and nothing depends on it.
+type Run struct {
+	Loss         string  // the loss or recipe name, such as "kde"
+	WarmupEpochs int     // cross-entropy warm-up epochs before it, ≥ 0
+	Seed         uint64  // the seed of the split, initialisation and batches
+	LearningRate float64 // the learning rate validation chose, ≥ 0
+}
+
+// Limits of what Load reads.
+const (
+	maxSidecarBytes = 64 << 20 // 64 MiB: about 200,000 features with long names
+	maxModelBytes   = 16 << 30 // 16 GiB: nn's models stay far below
+)
+
+// validName matches the run names Save takes: a file name of letters, digits and "+._-" not
+// starting with a dot.
+var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
+
+// Save writes the model m and its operating point into dir for the run called name, as
+// <name>.<h>.params and the sidecar <name>.json (see the package documentation), and returns
+// the model file's path. features names m's input columns in order, and st is the
+// standardisation m was trained on, one mean and standard deviation per feature.
+//
+// Save validates everything first (name, m, op, st and features as Load would) and writes
+// nothing when any is bad; its errors then wrap ErrSidecar or ErrModel. A failure while
+// writing leaves the previous sidecar and its model in place. m must be a model Load can
+// rebuild (see [ModelSpec]).
+func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
+	if !validName.MatchString(name) || strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".params") {
+		return "", fmt.Errorf("%w: run name %q (want letters, digits and +._-, not starting with a dot or ending in .json or .params)", ErrSidecar, name)
+	}
+	if m == nil {
+		return "", fmt.Errorf("%w: nil model", ErrModel)
+	}
+	spec, err := specOf(m)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := nn.Write(&buf, m); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	hash := hex.EncodeToString(sum[:])
+	sc := &sidecar{
+		version: Version,
+		model: modelRef{File: name + "." + hash[:16] + ".params", SHA256: hash, Bytes: int64(buf.Len()),
+			Architecture: spec.Architecture, Dtype: spec.Dtype.String()},
+		spec: spec, op: op, features: features, st: st,
+	}
+	if err := sc.check(); err != nil {
+		return "", err
+	}
+	count, err := nn.NumParams(m)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	if want, _ := sc.net.params(maxParams); sc.net.in != m.InputSize() || want != count {
+		return "", fmt.Errorf("%w: %s has %d inputs and %d parameters, the model %d and %d",
+			ErrModel, spec.Architecture, sc.net.in, want, m.InputSize(), count)
+	}
+	js, err := sc.encode()
+	if err != nil {
+		return "", err
+	}
+
+	unlock, locked, err := lock(dir, name)
+	if err != nil {
+		return "", fmt.Errorf("deploy: locking %s in %s: %w", name, dir, err)
+	}
+	defer unlock()
+	modelPath = filepath.Join(dir, sc.model.File)
+	if err := writeFile(modelPath, buf.Bytes()); err != nil {
+		return "", err
+	}
+	if err := hook("model written"); err != nil {
+		return "", err
+	}
+	if err := writeFile(filepath.Join(dir, name+".json"), js); err != nil {
+		return "", err
+	}
+	if err := hook("sidecar written"); err != nil {
+		return "", err
+	}
+	if locked {
+		removeSuperseded(dir, name, sc.model.File)
+	}
+	return modelPath, nil
+}
+
+func writeFile(path string, b []byte) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("deploy: saving %s: %w", path, err)
+	}
+	return nil
+}
+
+// hook, when tests set testHook, is called after each file Save commits; an error stops Save
+// there, as a crash would.
+func hook(step string) error {
+	if testHook != nil {
+		return testHook(step)
+	}
+	return nil
+}
+
+var testHook func(step string) error
+
+// removeSuperseded removes, best effort, the files of run name in dir that no sidecar names
+// once name's sidecar names keep: its other model files <name>.<h>.params and the
+// <name>.params of a version-1 pair (each only if it is a checkpoint, so that no other file
+// of that name is lost), and the temporaries that killed saves of these files left. It runs
+// under name's lock, so no save of name is in progress and every such temporary is stale.
+func removeSuperseded(dir, name, keep string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	q := regexp.QuoteMeta(name)
+	model := regexp.MustCompile(`^` + q + `(\.[0-9a-f]{16})?\.params$`)
+	temp := regexp.MustCompile(`^\.` + q + `\.(json|[0-9a-f]{16}\.params)\.tmp-[^/\\]+$`)
+	for _, e := range entries {
+		n := e.Name()
+		if n == keep || !e.Type().IsRegular() {
+			continue
+		}
+		if temp.MatchString(n) || model.MatchString(n) && isCheckpoint(filepath.Join(dir, n)) {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
+}
+
+// isCheckpoint reports whether the file at path starts as package nn's checkpoints do.
+func isCheckpoint(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(checkpointMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == checkpointMagic
+}
+
+// checkpointMagic is how nn's checkpoints begin (nn.Write).
+const checkpointMagic = "ROCOPS-PARAMS"
+
+// finite reports whether v is neither NaN nor ±Inf.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,59 @@
+// Package deploy carries a trained scorer out of training: the model and its operating point
+// saved as one unit, loaded back with every part checked, and rows scored in a stream.
+//
+// # The artifact
+//
+// [Save] writes two files into a directory for a run called name:
+//
+//	<name>.<h>.params   the model's checkpoint (package nn), h the first 16 hex digits of its SHA-256
+//	<name>.json         the sidecar: the operating point and everything needed to use the model
+//
+// The sidecar (JSON, format "rocops-operating-point", version 2) holds the threshold τ and
+// the target false-positive rate α it was chosen for, the false- and true-positive rates
+// flagging score ≥ τ gave on the validation and test parts, the feature names in the model's
+// input order, the training part's standardisation (x − Mean)/Std of each feature, the label
+// column, how the model was trained, and the model file's name, size, SHA-256 and
+// [ModelSpec] (its architecture line and dtype), and the SHA-256 of the sidecar's own values.
+// A row is flagged when its score s satisfies s ≥ τ; a null threshold (τ = +Inf) flags
+// nothing.
+//
+// # One unit on disk
+//
+// The sidecar is the commit point. Save writes the model file first under its
+// content-addressed name, which no other content can have, then replaces the sidecar by one
+// atomic rename (each file is written to a temporary file, synced, renamed and its directory
+// synced). So a reader sees either the previous sidecar, which still names the previous model
+// file, or the new one, whichever system call the writer was killed after: never a sidecar
+// without its model or with another model. Saves of the same name in one directory take a
+// lock (the file .<name>.lock, flock on Unix), so concurrent writers follow one another and
+// the last to commit wins; under the lock Save removes the model files of name that its new
+// sidecar supersedes (checkpoints named <name>.<h>.params, or <name>.params of a version-1
+// pair), and the temporaries of killed writers, and never a file the committed sidecar
+// names. (Without flock, on Windows, superseded model files are kept.) A reader that
+// finds its sidecar's model file removed by such a clean-up reads the sidecar again.
+//
+// # Loading
+//
+// [Load] takes the sidecar's path, the run's <name>.params or a <name>.<h>.params, and resolves
+// them through the sidecar <name>.json. It reads version 1 sidecars as well (the earlier
+// roctrain's <run>.json beside <run>.params, an MLP). Everything is checked before it is used:
+// both files must be regular files (a FIFO or a device is refused before it is opened), reads
+// are bounded by the size each should have (the model file's recorded size, or for a version-1
+// sidecar, which records none, what its architecture's parameters take; at most 64 MiB for a
+// sidecar), the sidecar's keys and values must be complete and valid (α in (0, 1), a finite or
+// null threshold, rates in [0, 1], distinct feature names, finite means, positive finite
+// deviations, nothing after the JSON object, a matching checksum), the model file's SHA-256
+// must match, and the architecture the sidecar describes must be the one the checkpoint
+// records, with no more parameters than the file holds, before the model is allocated. Errors
+// wrap [ErrSidecar], [ErrVersion], [ErrModel] or [ErrHash].
+//
+// # Scoring
+//
+// A [Scorer] scores CSV text ([Scorer.ScoreCSV], [Scorer.ScoreCSVContext]) through package
+// data's [data.TableReader], with the limits, header checks and number rules of
+// [data.ReadCSV], or batches of raw feature rows ([Scorer.Score]) for other programs: a
+// pipeline loads one Scorer per worker, reads [Scorer.Features] to order its columns, passes
+// rows of raw values to Score, and flags a score s when s ≥ [Scorer.Threshold] (or calls
+// [Scorer.Flag]). Score and ScoreCSV standardise and score a row the same way. A Scorer
+// is safe for concurrent use, its scoring calls taking turns.
+package deploy

@@ -1,0 +1,106 @@
+package deploy
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/nn"
+)
+
+// fixture is a model with its operating point, standardisation and features, ready to Save.
+type fixture struct {
+	m        nn.Model
+	op       OperatingPoint
+	st       data.Standardizer
+	features []string
+}
+
+// newFixture returns an MLP 3→4→1 initialised with seed, flagging scores ≥ 0.
+func newFixture(t *testing.T, seed uint64) fixture {
+	t.Helper()
+	m, err := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{4}, Seed: seed})
+	require.NoError(t, err)
+	return fixture{
+		m:        m,
+		op:       OperatingPoint{Alpha: 0.1, Threshold: 0, ValFPR: 0.1, ValTPR: 0.6, TestFPR: 0.08, TestTPR: 0.55, Label: "y", Run: Run{Loss: "ce", Seed: seed, LearningRate: 0.01}},
+		st:       data.Standardizer{Mean: []float64{1, -2, 0.5}, Std: []float64{2, 0.5, 3}},
+		features: []string{"a", "b", "c"},
+	}
+}
+
+func (f fixture) save(t *testing.T, dir, name string) string {
+	t.Helper()
+	path, err := Save(dir, name, f.m, f.op, f.st, f.features)
+	require.NoError(t, err)
+	return path
+}
+
+// rowsCSV returns a CSV of n rows with the columns c, y, a, b (another order than the
+// model's) of deterministic values.
+func rowsCSV(n int) string {
+	var b strings.Builder
+	b.WriteString("c,y,a,b\n")
+	for i := range n {
+		fmt.Fprintf(&b, "%g,%d,%g,%g\n", math.Sin(float64(7*i+1)), i%3/2, math.Sin(float64(i*i))+1, 2*math.Cos(float64(3*i))-2)
+	}
+	return b.String()
+}
+
+// rawRows returns the features of rowsCSV(n) in the model's order a, b, c.
+func rawRows(t *testing.T, n int) []float64 {
+	t.Helper()
+	ds, err := data.ReadCSV(strings.NewReader(rowsCSV(n)), data.CSVConfig{Label: "y"})
+	require.NoError(t, err)
+	x := make([]float64, 0, 3*n)
+	for i := range n {
+		r := ds.Row(i) // c, a, b
+		x = append(x, r[1], r[2], r[0])
+	}
+	return x
+}
+
+// editSidecar rewrites the version-2 sidecar at path through edit, which gets its decoded
+// JSON object, and signs it again with a valid checksum unless edit sets resign false.
+func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resign bool)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var obj map[string]any
+	require.NoError(t, json.Unmarshal(b, &obj))
+	if edit(obj) {
+		obj["sidecar_sha256"] = ""
+		var f fileV2
+		js, err := json.Marshal(obj)
+		require.NoError(t, err)
+		if json.Unmarshal(js, &f) == nil { // a value of the wrong type cannot be signed: leave it
+			sum, err := f.checksum()
+			require.NoError(t, err)
+			obj["sidecar_sha256"] = sum
+		}
+	}
+	js, err := json.MarshalIndent(obj, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, js, 0o644))
+}
+
+// files lists the names in dir.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func sidecarOf(dir, name string) string { return filepath.Join(dir, name+".json") }

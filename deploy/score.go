@@ -1,0 +1,284 @@
+package deploy
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/nn"
+)
+
+// Scorer is a loaded deployed model: it standardises raw feature rows as in training, scores
+// them and flags those at or above the threshold. Its methods are safe for concurrent use;
+// scoring calls run one at a time (Load one Scorer per worker to score in parallel).
+type Scorer struct {
+	mu       sync.Mutex
+	scorer   *nn.Scorer
+	model    nn.Model
+	sc       *sidecar
+	sidecar  string
+	modelRef string
+}
+
+// chunk is the number of rows ScoreCSV scores at once, which bounds its memory.
+const chunk = 4096
+
+func newScorer(m nn.Model, sc *sidecar, sidecarPath, modelPath string) (*Scorer, error) {
+	s, err := nn.NewScorer(m)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	return &Scorer{scorer: s, model: m, sc: sc, sidecar: sidecarPath, modelRef: modelPath}, nil
+}
+
+// Features returns the names of the model's input columns, in the order Score takes them.
+func (s *Scorer) Features() []string { return slices.Clone(s.sc.features) }
+
+// Threshold returns τ: a row is flagged when its score is ≥ τ; +Inf flags nothing.
+func (s *Scorer) Threshold() float64 { return s.sc.op.Threshold }
+
+// Alpha returns the target false-positive rate α the threshold was chosen for.
+func (s *Scorer) Alpha() float64 { return s.sc.op.Alpha }
+
+// Label returns the training data's label column ("" for none), which ScoreCSV copies.
+func (s *Scorer) Label() string { return s.sc.op.Label }
+
+// OperatingPoint returns the whole operating point the sidecar records.
+func (s *Scorer) OperatingPoint() OperatingPoint { return s.sc.op }
+
+// Spec returns the model's architecture and dtype.
+func (s *Scorer) Spec() ModelSpec { return s.sc.spec }
+
+// Standardizer returns a copy of the standardisation applied to raw features before scoring.
+func (s *Scorer) Standardizer() data.Standardizer {
+	return data.Standardizer{Mean: slices.Clone(s.sc.st.Mean), Std: slices.Clone(s.sc.st.Std)}
+}
+
+// Version returns the format version of the sidecar that was loaded (1 or 2).
+func (s *Scorer) Version() int { return s.sc.version }
+
+// SidecarPath returns the path of the sidecar that was loaded.
+func (s *Scorer) SidecarPath() string { return s.sidecar }
+
+// Model returns the loaded model, for programs that evaluate it themselves (nn.Scores takes
+// standardised rows). Changing its parameters changes what the Scorer returns.
+func (s *Scorer) Model() nn.Model { return s.model }
+
+// ModelPath returns the path of the model file that was loaded, the one the sidecar names.
+func (s *Scorer) ModelPath() string { return s.modelRef }
+
+// Flag reports whether a score is flagged: score ≥ Threshold().
+func (s *Scorer) Flag(score float64) bool { return score >= s.sc.op.Threshold }
+
+// Score returns the model's score of each of rows raw (unstandardised) feature rows, held in
+// x one row after the other, each row's values in the order of Features(). It standardises
+// them with the training part's statistics, as ScoreCSV does, so the same row gets the same
+// score bit for bit. A wrong length, a non-finite value (an error naming the row and the
+// feature), a value that standardises beyond float64 (data.ErrStandardize) or a score that
+// overflows (nn.ErrRange) is an error, and then no score is returned.
+func (s *Scorer) Score(x []float64, rows int) ([]float64, error) {
+	in := len(s.sc.features)
+	if rows < 1 || len(x) != rows*in {
+		return nil, fmt.Errorf("deploy: %d values for %d rows of %d features", len(x), rows, in)
+	}
+	z := make([]float64, len(x))
+	for i := range rows {
+		row := x[i*in : (i+1)*in]
+		for j, v := range row {
+			if !finite(v) {
+				return nil, fmt.Errorf("deploy: row %d, feature %q is %v", i, s.sc.features[j], v)
+			}
+		}
+		t, err := s.sc.st.Transform(row)
+		if err != nil {
+			return nil, fmt.Errorf("deploy: row %d: %w", i, err)
+		}
+		copy(z[i*in:], t)
+	}
+	return s.scoreStandardized(z, rows)
+}
+
+func (s *Scorer) scoreStandardized(z []float64, rows int) ([]float64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scorer == nil {
+		return nil, errors.New("deploy: the scorer is closed")
+	}
+	return s.scorer.Scores(z, rows)
+}
+
+// Close releases what the scorer built for scoring; it must not be used afterwards.
+func (s *Scorer) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scorer != nil {
+		s.scorer.Close()
+		s.scorer = nil
+	}
+}
+
+// ScoreCSV scores the rows of CSV text r and writes CSV to w: the header
+// "row,<label>,score,flag" (without <label> when r has no column named Label()), then one
+// line per data row — its 1-based row number, its label (0 or 1) when r has that column, the
+// score in Go's shortest float formatting, and the flag, 1 when score ≥ Threshold() — in the
+// order of r. It returns the number of rows written and of those flagged.
+//
+// r needs a header naming at least Features(), in any order; other columns are ignored. It
+// is read by the rules of [data.ReadCSV], through [data.TableReader]: its limits on fields,
+// rows and columns, no duplicate column name, exactly the header's number of fields in every
+// row, no missing or non-finite feature and a 0/1 label; each fault is a *data.CSVError
+// naming the line and column, after the rows before it have been written. No data row is
+// data.ErrEmpty. It streams: it holds at most 4096 rows at a time, and writes them before
+// reading on. A failure to write (such as a closed pipe) is returned wrapped.
+func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err error) {
+	return s.ScoreCSVContext(context.Background(), r, w)
+}
+
+// ScoreCSVContext is ScoreCSV stopping between rows once ctx is done: it then scores and
+// writes the rows it has read and returns ctx's error, wrapped. (A read blocked on r returns
+// only when r does: to stop a blocked pipe, close it when ctx is done.)
+func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) (rows, flagged int, err error) {
+	tr, err := data.NewTableReader(r, data.CSVConfig{})
+	if err != nil {
+		return 0, 0, err
+	}
+	col := make(map[string]int, len(tr.Names()))
+	for j, name := range tr.Names() {
+		col[name] = j
+	}
+	features := s.sc.features
+	feature := make([]int, len(features)) // feature k is column feature[k]
+	for k, name := range features {
+		j, ok := col[name]
+		if !ok {
+			return 0, 0, &data.CSVError{Line: tr.HeaderLine(), Err: data.ErrHeader,
+				Reason: fmt.Sprintf("no column %q, a feature of the model", name)}
+		}
+		feature[k] = j
+	}
+	labelCol, hasLabel := col[s.sc.op.Label]
+	hasLabel = hasLabel && s.sc.op.Label != ""
+
+	out := &scoreWriter{s: s, w: csv.NewWriter(w), hasLabel: hasLabel}
+	head := []string{"row", "score", "flag"}
+	if hasLabel {
+		head = []string{"row", s.sc.op.Label, "score", "flag"}
+	}
+	if err := out.w.Write(head); err != nil {
+		return 0, 0, fmt.Errorf("deploy: writing scores: %w", err)
+	}
+	in := len(features)
+	raw := make([]float64, in)
+	for {
+		if err := ctx.Err(); err != nil {
+			if ferr := out.flush(); ferr != nil {
+				return out.rows, out.flagged, ferr
+			}
+			return out.rows, out.flagged, fmt.Errorf("deploy: scoring stopped: %w", err)
+		}
+		line, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err == nil {
+			err = out.read(tr, feature, labelCol, raw, line)
+		}
+		if err != nil {
+			if ferr := out.flush(); ferr != nil {
+				return out.rows, out.flagged, ferr
+			}
+			return out.rows, out.flagged, err
+		}
+		if out.pending() == chunk {
+			if err := out.flush(); err != nil {
+				return out.rows, out.flagged, err
+			}
+		}
+	}
+	if err := out.flush(); err != nil {
+		return out.rows, out.flagged, err
+	}
+	if out.rows == 0 {
+		return 0, 0, &data.CSVError{Reason: "no data rows after the header", Err: data.ErrEmpty}
+	}
+	return out.rows, out.flagged, nil
+}
+
+// scoreWriter holds ScoreCSV's pending rows and writes them.
+type scoreWriter struct {
+	s             *Scorer
+	w             *csv.Writer
+	hasLabel      bool
+	z             []float64 // the pending rows' standardised features
+	labels        []string
+	lines         []int
+	rows, flagged int // written so far
+}
+
+func (o *scoreWriter) pending() int { return len(o.lines) }
+
+// read appends the current row of tr.
+func (o *scoreWriter) read(tr *data.TableReader, feature []int, labelCol int, raw []float64, line int) error {
+	for k, j := range feature {
+		v, err := tr.Feature(j)
+		if err != nil {
+			return err
+		}
+		raw[k] = v
+	}
+	z, err := o.s.sc.st.Transform(raw)
+	if err != nil {
+		return &data.CSVError{Line: line, Reason: strings.TrimPrefix(err.Error(), "data: "), Err: err}
+	}
+	if o.hasLabel {
+		y, err := tr.Label(labelCol)
+		if err != nil {
+			return err
+		}
+		o.labels = append(o.labels, strconv.Itoa(int(y)))
+	}
+	o.z = append(o.z, z...)
+	o.lines = append(o.lines, line)
+	return nil
+}
+
+// flush scores and writes the pending rows, then flushes w.
+func (o *scoreWriter) flush() error {
+	if n := len(o.lines); n > 0 {
+		scores, err := o.s.scoreStandardized(o.z, n)
+		if err != nil {
+			return fmt.Errorf("deploy: the rows of lines %d to %d: %w", o.lines[0], o.lines[n-1], err)
+		}
+		rec := make([]string, 0, 4)
+		for i, score := range scores {
+			flag := "0"
+			if o.s.Flag(score) {
+				flag = "1"
+			}
+			rec = append(rec[:0], strconv.Itoa(o.rows+1))
+			if o.hasLabel {
+				rec = append(rec, o.labels[i])
+			}
+			rec = append(rec, strconv.FormatFloat(score, 'g', -1, 64), flag)
+			if err := o.w.Write(rec); err != nil {
+				return fmt.Errorf("deploy: writing scores: %w", err)
+			}
+			o.rows++
+			if flag == "1" {
+				o.flagged++
+			}
+		}
+		o.z, o.labels, o.lines = o.z[:0], o.labels[:0], o.lines[:0]
+	}
+	if o.w.Flush(); o.w.Error() != nil {
+		return fmt.Errorf("deploy: writing scores: %w", o.w.Error())
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package nn
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"gorgonia.org/tensor"
+)
+
+// Describe returns the architecture and dtype a checkpoint records, and the errors of Read for
+// a damaged file.
+func TestDescribe(t *testing.T) {
+	for _, cfg := range []MLPConfig{{In: 3}, {In: 5, Hidden: []int{4, 2}, Activation: Tanh, Dtype: tensor.Float32}} {
+		m, err := NewMLP(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		arch, dt, err := Describe(bytes.NewReader(b))
+		if err != nil || arch != m.Architecture() || dt != m.Dtype() {
+			t.Errorf("Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
+		}
+		if _, _, err := Describe(bytes.NewReader(b[:len(b)-1])); !errors.Is(err, ErrTruncated) {
+			t.Errorf("truncated: %v, want ErrTruncated", err)
+		}
+		if _, _, err := Describe(bytes.NewReader(append(b, 0))); !errors.Is(err, ErrTrailingData) {
+			t.Errorf("trailing byte: %v, want ErrTrailingData", err)
+		}
+	}
+}
