@@ -80,6 +80,10 @@ type CSVConfig struct {
 	// does a negative value. A longer field or row stops reading with ErrTooLong. With a
 	// delimiter of more than one byte only MaxLine applies.
 	MaxField, MaxLine, MaxColumns int
+	// Progress, when not nil, is called while loading with the rows and the bytes of input
+	// read so far: every 65,536 rows of a CSV and after every row group of a Parquet file, and
+	// once when the input ends; nil = silent.
+	Progress func(rows int, bytes int64)
 }
 
 // LoadCSV reads the CSV file at path; see [ReadCSV]. Its CSV errors name the file.

@@ -53,7 +53,7 @@ func loadData(o *options) (*dataset, error) {
 		ds, err := data.WDBC()
 		return &dataset{name: "embedded WDBC", all: ds}, err
 	}
-	ds, err := data.LoadCSV(o.data, data.CSVConfig{Label: o.label})
+	ds, err := data.Load(o.data, data.CSVConfig{Label: o.label})
 	return &dataset{name: o.data, all: ds}, err
 }
 
