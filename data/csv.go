@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -86,18 +87,47 @@ type CSVConfig struct {
 	Progress func(rows int, bytes int64)
 }
 
-// LoadCSV reads the CSV file at path; see [ReadCSV]. Its CSV errors name the file.
+// LoadCSV reads the CSV file at path; see [ReadCSV]. Its CSV errors name the file. It first
+// counts the file's lines, so that the numbers are parsed straight into a matrix of their
+// final size: loading holds the numbers once, not twice.
 func LoadCSV(path string, cfg CSVConfig) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("data: %w", err)
 	}
 	defer f.Close()
-	ds, err := ReadCSV(f, cfg)
+	lines, err := countLines(f)
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	ds, err := readCSV(f, cfg, lines)
 	if ce, ok := errors.AsType[*CSVError](err); ok {
 		ce.File = path
 	}
 	return ds, err
+}
+
+// countLines returns an upper bound on the rows of the file f after its header, the number
+// of its LF bytes (CR bytes for a file without any) plus one, and rewinds f.
+func countLines(f *os.File) (int, error) {
+	buf := make([]byte, 1<<20)
+	var lf, cr int
+	for {
+		n, err := f.Read(buf)
+		lf += bytes.Count(buf[:n], []byte{'\n'})
+		cr += bytes.Count(buf[:n], []byte{'\r'})
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if lf == 0 {
+		lf = cr
+	}
+	_, err := f.Seek(0, io.SeekStart)
+	return lf + 1, err
 }
 
 // ReadCSV reads a dataset from CSV text: a header row naming the columns, then one row per
@@ -123,7 +153,17 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 	if r == nil {
 		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
 	}
-	cr := boundedReader(r, cfg)
+	return readCSV(r, cfg, 0)
+}
+
+// progressEvery is the number of rows between two calls of CSVConfig.Progress.
+const progressEvery = 1 << 16
+
+// readCSV is ReadCSV with the expected number of rows, an upper bound, 0 if unknown: the
+// numbers then go into one matrix of that size.
+func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
+	in := &countingReader{r: r}
+	cr := boundedReader(in, cfg)
 	header, err := cr.Read()
 	switch {
 	case errors.Is(err, io.EOF):
@@ -142,6 +182,10 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 		LabelName:    names[label],
 	}
 	var x, y blocks
+	if rows > 0 {
+		x.reserve(rows * ds.Cols)
+		y.reserve(rows)
+	}
 	for {
 		record, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -172,6 +216,12 @@ func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 			}
 		}
 		ds.Rows++
+		if cfg.Progress != nil && ds.Rows%progressEvery == 0 {
+			cfg.Progress(ds.Rows, in.n)
+		}
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(ds.Rows, in.n)
 	}
 	if ds.Rows == 0 {
 		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
@@ -351,6 +401,18 @@ func readError(err error, names []string) error {
 	return &CSVError{Reason: "reading: " + err.Error(), Err: err}
 }
 
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // blocks collects a stream of values in blocks, doubling from 1 Ki to 32 Ki values (256 KiB),
 // and concatenates them once at the end: the result has no spare capacity, and loading never
 // holds much more than twice its size. (Appending to one slice would leave up to 25% spare
@@ -375,7 +437,14 @@ func (b *blocks) add(v float64) {
 	b.n++
 }
 
+// reserve makes the first block hold n values: when the count is known in advance (up to
+// a sixteenth more), concat then returns that block without copying.
+func (b *blocks) reserve(n int) { b.cur = make([]float64, 0, n) }
+
 func (b *blocks) concat() []float64 {
+	if len(b.full) == 0 && cap(b.cur)-len(b.cur) <= len(b.cur)/16 {
+		return b.cur[:len(b.cur):len(b.cur)]
+	}
 	out := make([]float64, 0, b.n)
 	for _, blk := range b.full {
 		out = append(out, blk...)

@@ -56,39 +56,112 @@ func (c SplitConfig) fractions() ([3]float64, error) {
 // The parts are new datasets, disjoint, covering ds, each keeping the rows in the order of
 // ds. The same ds and cfg give the same split.
 func Split(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, err error) {
-	if err := ds.checkShape(); err != nil {
-		return nil, nil, nil, err
-	}
-	fr, err := cfg.fractions()
+	order, sizes, err := splitOrder(ds, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var byClass [2][]int
-	for i, y := range ds.Y {
-		if y != 0 && y != 1 {
-			return nil, nil, nil, check.Errorf("data", ErrLabel, "row %d has label %v", i, y)
-		}
-		byClass[int(y)] = append(byClass[int(y)], i)
-	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, splitStream))
-	var parts [3][]int
-	for class, rows := range byClass {
-		if len(rows) < len(parts) {
-			return nil, nil, nil, fmt.Errorf("%w: class %d has %d rows, need one in each of the %d parts",
-				ErrClassTooSmall, class, len(rows), len(parts))
-		}
-		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
-		for k, n := range apportion(len(rows), fr) {
-			parts[k] = append(parts[k], rows[:n]...)
-			rows = rows[n:]
-		}
-	}
 	var out [3]*Dataset
-	for k, idx := range parts {
-		slices.Sort(idx)
-		out[k] = ds.subset(idx)
+	for k, n := range sizes {
+		out[k] = ds.subset(order[:n])
+		order = order[n:]
 	}
 	return out[0], out[1], out[2], nil
+}
+
+// splitOrder returns the rows of the parts of Split one after the other, each part's in
+// increasing order, and the parts' sizes. It needs no memory but the one index per row it
+// returns: the rows are grouped by class, each class shuffled in place, and the class-major
+// layout A0 A1 A2 B0 B1 B2 (class A's share of part 0, …) turned into the part-major
+// A0 B0 A1 B1 A2 B2 by two rotations.
+func splitOrder(ds *Dataset, cfg SplitConfig) (order []int, sizes [3]int, err error) {
+	if err := ds.checkShape(); err != nil {
+		return nil, sizes, err
+	}
+	fr, err := cfg.fractions()
+	if err != nil {
+		return nil, sizes, err
+	}
+	pos := 0
+	for i, y := range ds.Y {
+		if y != 0 && y != 1 {
+			return nil, sizes, check.Errorf("data", ErrLabel, "row %d has label %v", i, y)
+		}
+		pos += int(y)
+	}
+	n0 := ds.Rows - pos
+	for class, n := range [2]int{n0, pos} {
+		if n < len(sizes) {
+			return nil, sizes, fmt.Errorf("%w: class %d has %d rows, need one in each of the %d parts",
+				ErrClassTooSmall, class, n, len(sizes))
+		}
+	}
+	order = make([]int, ds.Rows)
+	k0, k1 := 0, n0
+	for i, y := range ds.Y {
+		if y == 0 {
+			order[k0], k0 = i, k0+1
+		} else {
+			order[k1], k1 = i, k1+1
+		}
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, splitStream))
+	a, b := order[:n0], order[n0:]
+	rng.Shuffle(len(a), func(i, j int) { a[i], a[j] = a[j], a[i] })
+	rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+	ca, cb := apportion(len(a), fr), apportion(len(b), fr)
+	// A0 [A1 A2 B0] B1 B2 → A0 B0 A1 A2 B1 B2, then A0 B0 A1 [A2 B1] B2 → A0 B0 A1 B1 A2 B2.
+	rotate(order[ca[0]:n0+cb[0]], ca[1]+ca[2])
+	rotate(order[ca[0]+cb[0]+ca[1]:n0+cb[0]+cb[1]], ca[2])
+	lo := 0
+	for k := range sizes {
+		sizes[k] = ca[k] + cb[k]
+		slices.Sort(order[lo : lo+sizes[k]])
+		lo += sizes[k]
+	}
+	return order, sizes, nil
+}
+
+// rotate moves the first k elements of s to its end, in place.
+func rotate(s []int, k int) {
+	slices.Reverse(s[:k])
+	slices.Reverse(s[k:])
+	slices.Reverse(s)
+}
+
+// permuteRows reorders the rows of ds in place so that row p holds what row order[p] held;
+// order is a permutation of the rows, used up as scratch. It moves each row once, following
+// the permutation's cycles with one row of buffer.
+func permuteRows(ds *Dataset, order []int) {
+	c := ds.Cols
+	tmp := make([]float64, c)
+	for start := range order {
+		if order[start] < 0 || order[start] == start {
+			continue
+		}
+		copy(tmp, ds.Row(start))
+		ty := ds.Y[start]
+		q := start
+		for {
+			src := order[q]
+			order[q] = -1
+			if src == start {
+				copy(ds.Row(q), tmp)
+				ds.Y[q] = ty
+				break
+			}
+			copy(ds.Row(q), ds.Row(src))
+			ds.Y[q] = ds.Y[src]
+			q = src
+		}
+	}
+}
+
+// view returns the rows [lo, hi) of ds as a dataset sharing its memory, capped so that
+// appending to its slices cannot overwrite the next rows.
+func (ds *Dataset) view(lo, hi int) *Dataset {
+	c := ds.Cols
+	return &Dataset{X: ds.X[lo*c : hi*c : hi*c], Y: ds.Y[lo:hi:hi], Rows: hi - lo, Cols: c,
+		FeatureNames: slices.Clone(ds.FeatureNames), LabelName: ds.LabelName}
 }
 
 // splitStream is the second PCG seed word of Split, fixed so that Seed alone picks the split.

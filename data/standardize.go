@@ -194,19 +194,47 @@ func (s Standardizer) transform(dst, row []float64) int {
 // SplitStandardized splits ds as [Split] does and standardises the three parts with a
 // Standardizer fitted on the training part alone, which it returns for new data: the
 // preparation of every comparison in the module (cmd/roctrain, cmd/corrective and
-// docs/results.md).
+// docs/results.md). ds is unchanged; the three parts share one new copy of its numbers
+// (see [SplitStandardizedInPlace], which makes none).
 func SplitStandardized(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, st Standardizer, err error) {
-	parts := make([]*Dataset, 3)
-	if parts[0], parts[1], parts[2], err = Split(ds, cfg); err != nil {
+	if err := ds.checkShape(); err != nil {
 		return nil, nil, nil, Standardizer{}, err
 	}
-	if st, err = FitStandardizer(parts[0]); err != nil {
+	cp := *ds
+	cp.X, cp.Y = slices.Clone(ds.X), slices.Clone(ds.Y)
+	return SplitStandardizedInPlace(&cp, cfg)
+}
+
+// SplitStandardizedInPlace is [SplitStandardized] without a copy: it consumes ds. The rows
+// of ds are permuted in place so that the training, validation and test parts are
+// contiguous, each in the order of ds, and then standardised in place; the three parts
+// returned are views of ds's memory (ds.X and ds.Y hold their rows, in that order, and keep
+// Rows, Cols, the names and the number of positives). The parts and the Standardizer equal
+// SplitStandardized's bit for bit. On an error ds may have been permuted, and, for a value
+// that standardises beyond the float64 range, partly standardised.
+func SplitStandardizedInPlace(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, st Standardizer, err error) {
+	order, sizes, err := splitOrder(ds, cfg)
+	if err != nil {
 		return nil, nil, nil, Standardizer{}, err
 	}
-	for i, p := range parts {
-		if parts[i], err = st.Apply(p); err != nil {
-			return nil, nil, nil, Standardizer{}, err
+	permuteRows(ds, order)
+	var out [3]*Dataset
+	lo := 0
+	for k, n := range sizes {
+		out[k] = ds.view(lo, lo+n)
+		lo += n
+	}
+	if st, err = FitStandardizer(out[0]); err != nil {
+		return nil, nil, nil, Standardizer{}, err
+	}
+	orig := make([]float64, ds.Cols) // the row before, for the message
+	for i := range ds.Rows {
+		row := ds.Row(i)
+		copy(orig, row)
+		if j := st.transform(row, orig); j >= 0 {
+			return nil, nil, nil, Standardizer{}, fmt.Errorf("%w: row %d (of the parts in order), feature %q: %g standardises to %g (mean %g, standard deviation %g)",
+				ErrStandardize, i, ds.FeatureNames[j], orig[j], row[j], st.Mean[j], st.Std[j])
 		}
 	}
-	return parts[0], parts[1], parts[2], st, nil
+	return out[0], out[1], out[2], st, nil
 }
