@@ -53,7 +53,9 @@ func loadData(o *options) (*dataset, error) {
 		ds, err := data.WDBC()
 		return &dataset{name: "embedded WDBC", all: ds}, err
 	}
-	ds, err := data.Load(o.data, data.CSVConfig{Label: o.label})
+	prog := newLoadProgress(o)
+	ds, err := data.Load(o.data, data.CSVConfig{Label: o.label, Progress: prog.update})
+	prog.done()
 	return &dataset{name: o.data, all: ds}, err
 }
 
@@ -80,7 +82,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	}
 	g := &experiment.Grid{
 		Seeds:    o.seedList(),
-		Split:    func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(ds.all, seed) },
+		Split:    func(seed uint64) (*experiment.Split, error) { return newSplit(o, ds.all, seed) },
 		Searches: make([]*experiment.Search, len(o.runs)),
 		Hooks: experiment.GridHooks{
 			Split: func(sp *experiment.Split) error {
