@@ -14,10 +14,10 @@ import (
 )
 
 // dataGCPercent is the garbage collector's percent while roctrain holds a data file: the
-// heap may grow to 1.1× its live size between collections instead of the default 2×. The
+// heap may grow to 1.05× its live size between collections instead of the default 2×. The
 // numbers are one long-lived allocation without pointers, so a collection marks only the
 // small rest of the heap and stays cheap however large the data.
-const dataGCPercent = 10
+const dataGCPercent = 5
 
 // loadProgress reports rows read and throughput on stderr while a file loads, when stderr is
 // a terminal and -json is off; otherwise it is silent.
