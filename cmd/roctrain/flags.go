@@ -59,7 +59,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	opt := &options{}
 	fs := flag.NewFlagSet("roctrain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opt.data, "data", "", "training data CSV (header row, numeric features, 0/1 label); default: the embedded WDBC data")
+	fs.StringVar(&opt.data, "data", "", "training data: a CSV (header row, numeric features, 0/1 label) or a .parquet file; default: the embedded WDBC data")
 	fs.StringVar(&opt.label, "label", "", "label column; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
