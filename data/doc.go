@@ -1,7 +1,9 @@
 // Package data holds labelled tabular data for binary classifiers: a dense [Dataset], CSV
-// loading that reports the line and column of every bad value, the embedded WDBC data as a
-// default ([WDBC]), a seeded stratified train/validation/test [Split], and a [Standardizer]
-// fitted on the training part only.
+// loading that reports the line and column of every bad value, Parquet loading ([LoadParquet];
+// [Load] picks by extension), the embedded WDBC data as a default ([WDBC]), a seeded
+// stratified train/validation/test [Split], and a [Standardizer] fitted on the training part
+// only. [SplitStandardizedInPlace] prepares the three parts as views of the loaded matrix,
+// without a copy.
 //
 // Labels are 0 and 1, 1 being the positive class. Features are float64 and must be finite:
 // the package does not impute missing values, it reports them. Loading streams the input, so
