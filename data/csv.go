@@ -148,7 +148,8 @@ func countLines(f *os.File) (int, error) {
 // r's error. A nil r is ErrEmpty.
 //
 // The input is streamed: memory holds the parsed numbers and at most one row of text, never
-// more than cfg.MaxLine bytes of it.
+// more than cfg.MaxLine bytes of it. The rows are split as encoding/csv splits them (the same
+// quoting rules and errors) but parsed from one reused buffer: nothing is allocated per row.
 func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 	if r == nil {
 		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
@@ -163,16 +164,19 @@ const progressEvery = 1 << 16
 // numbers then go into one matrix of that size.
 func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	in := &countingReader{r: r}
-	cr := boundedReader(in, cfg)
-	header, err := cr.Read()
+	cr := newRecordReader(boundedInput(in, cfg))
+	fields, err := cr.read()
 	switch {
 	case errors.Is(err, io.EOF):
 		return nil, &CSVError{Reason: "no header row", Err: ErrEmpty}
 	case err != nil:
 		return nil, readError(err, nil)
 	}
-	headerLine, _ := cr.FieldPos(0)
-	names, label, err := parseHeader(header, cfg.Label, headerLine)
+	header := make([]string, len(fields))
+	for j, f := range fields {
+		header[j] = string(f)
+	}
+	names, label, err := parseHeader(header, cfg.Label, cr.fieldLine(0))
 	if err != nil {
 		return nil, err
 	}
@@ -187,25 +191,24 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		y.reserve(rows)
 	}
 	for {
-		record, err := cr.Read()
+		record, err := cr.read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, readError(err, names)
 		}
-		if len(record) == 1 && strings.TrimSpace(record[0]) == "" {
+		if len(record) == 1 && len(bytes.TrimSpace(record[0])) == 0 {
 			continue // a line of spaces, as blank as an empty one
 		}
 		if len(record) != len(names) {
-			line, _ := cr.FieldPos(0)
-			return nil, &CSVError{Line: line, Err: ErrFieldCount,
+			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrFieldCount,
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
 		}
 		for j, field := range record {
-			v, err := parseField(field, j == label)
+			v, err := parseBytes(field, j == label)
 			if err != nil {
-				err.Line, _ = cr.FieldPos(j)
+				err.Line = cr.fieldLine(j)
 				err.Column = names[j]
 				return nil, err
 			}
@@ -288,6 +291,17 @@ func parseField(field string, isLabel bool) (float64, *CSVError) {
 	return v, nil
 }
 
+// parseBytes is parseField of a field's bytes. Its common case, a finite number (and a 0 or
+// 1 label), allocates nothing: the conversion to a string for strconv.ParseFloat, which does
+// not keep it, stays on the stack. Anything else goes to parseField for its error.
+func parseBytes(field []byte, isLabel bool) (float64, *CSVError) {
+	v, err := strconv.ParseFloat(string(bytes.TrimSpace(field)), 64)
+	if err == nil && v-v == 0 && (!isLabel || v == 0 || v == 1) {
+		return v, nil
+	}
+	return parseField(string(field), isLabel)
+}
+
 // maxQuoted is the most bytes of a value an error message quotes.
 const maxQuoted = 40
 
@@ -316,6 +330,17 @@ func isMissing(s string) bool {
 // boundedReader returns a csv.Reader of r with cfg's delimiter and limits (defaults filled
 // in), its records reused and their field counts left to the caller to check.
 func boundedReader(r io.Reader, cfg CSVConfig) *csv.Reader {
+	in, comma := boundedInput(r, cfg)
+	cr := csv.NewReader(in)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1 // checked by the callers, to name the line in their own words
+	cr.Comma = comma
+	return cr
+}
+
+// boundedInput returns r as a csvInput with cfg's delimiter and limits, defaults filled in,
+// and the delimiter.
+func boundedInput(r io.Reader, cfg CSVConfig) (io.Reader, rune) {
 	maxField, maxLine, maxCols := cfg.MaxField, cfg.MaxLine, cfg.MaxColumns
 	if maxField <= 0 {
 		maxField = DefaultMaxField
@@ -330,11 +355,7 @@ func boundedReader(r io.Reader, cfg CSVConfig) *csv.Reader {
 	if comma == 0 {
 		comma = ','
 	}
-	cr := csv.NewReader(newCSVInput(r, comma, maxField, maxLine, maxCols))
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1 // checked by the callers, to name the line in their own words
-	cr.Comma = comma
-	return cr
+	return newCSVInput(r, comma, maxField, maxLine, maxCols), comma
 }
 
 // RowReader streams the rows of a CSV with the limits and error reporting of [ReadCSV], for
