@@ -33,8 +33,9 @@ import (
 //     back; [Shard.Gradient] gives the worker's ∂L/∂f_i in its input order.
 //
 // Only sums travel: 96 bytes per worker and 16 bytes of broadcast ([Plan]) in round 1, 56
-// bytes per worker and 8 bytes of broadcast per solver pass, 32 bytes per worker in round 3 and 56 bytes of broadcast in
-// round 4 (the messages are fixed-size structs; encoding/binary writes them in these sizes).
+// bytes per worker and 8 bytes of broadcast per solver pass, 32 bytes per worker in round 3
+// and 56 bytes of broadcast in round 4 (the messages are fixed-size structs; encoding/binary
+// writes them in these sizes).
 // docs/scaling.md counts it for large batches. The result equals [Gradient] on the whole
 // batch up to rounding: the solver stops at the same root to near machine precision, from a
 // different start (the normal quantile of the negatives' mean and spread, since the
