@@ -2,7 +2,7 @@
 //
 // The module's packages, in the order data flows through them:
 //
-//   - data: CSV loading, the embedded WDBC data, stratified splits, standardisation.
+//   - data: CSV and Parquet loading, the embedded WDBC data, stratified splits, standardisation.
 //   - nn: scoring models (Linear, MLP), initialisation, the direct pass, checkpoints.
 //   - ops/kdequantile: the KDE-quantile loss — the smoothed false-negative rate at a target
 //     false-positive rate α — as Gorgonia ops with an exact, stable backward pass.
