@@ -136,16 +136,16 @@ func countLines(f *os.File) (int, error) {
 // leading UTF-8 byte-order mark is dropped; blank lines (empty or only spaces) are skipped
 // and spaces around a field are ignored.
 //
-// Every field must hold a finite number in Go's syntax (strconv.ParseFloat) and every label
-// must be 0 or 1 ("1.0" is accepted). An empty field and the usual missing-value markers NA,
-// N/A, NaN, null and ? (in any case) are reported as missing ([ErrMissing]): the package does
-// not impute. Other errors are a wrong number of fields ([ErrFieldCount]), a value that is not
-// a finite number ([ErrNotNumber]), a bad label ([ErrLabel]), a bad header such as a duplicate
-// column name ([ErrHeader]), no header or no data rows ([ErrEmpty]), a single class
-// ([ErrOneClass]), broken quoting ([ErrMalformed]) and a field, row or number of columns
-// beyond the limits of cfg ([ErrTooLong]); each is a [*CSVError] naming the line and column. Messages quote at
-// most the first 40 bytes of a bad value. A failure of r itself is a *CSVError wrapping
-// r's error. A nil r is ErrEmpty.
+// Every field must hold a finite number in Go's syntax (strconv.ParseFloat) and every label must be
+// 0 or 1 ("1.0" is accepted). An empty field and the usual missing-value markers NA, N/A, NaN, null
+// and ? (in any case) are reported as missing ([ErrMissing]): the package does not impute. Other
+// errors are a wrong number of fields ([ErrFieldCount]), a value that is not a finite number
+// ([ErrNotNumber]), a bad label ([ErrLabel]), a bad header such as a duplicate column name
+// ([ErrHeader]), no header or no data rows ([ErrEmpty]), a single class ([ErrOneClass]), broken
+// quoting ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg
+// ([ErrTooLong]); each is a [*CSVError] naming the line and column. Messages quote at most the
+// first 40 bytes of a bad value. A failure of r itself is a *CSVError wrapping r's error. A nil r
+// is ErrEmpty.
 //
 // The input is streamed: memory holds the parsed numbers and at most one row of text, never
 // more than cfg.MaxLine bytes of it. The rows are split as encoding/csv splits them (the same

@@ -38,14 +38,14 @@ const MaxBootstrapReps = 1_000_000
 // balance of the data (Efron and Tibshirani, "An Introduction to the Bootstrap", 1993,
 // ch. 13). The same seed gives the same interval.
 //
-// stat is called reps times, concurrently on up to GOMAXPROCS goroutines, so it must be
-// safe for concurrent use (the package's metrics are); it must not keep the slices it is
-// given, which are rewritten for the next resample. Resample k draws from its own random
-// stream, so the interval depends only on the data, reps, level and seed. reps must be in [1, MaxBootstrapReps], and about 1000 or
-// more for a 95% interval whose ends are stable to the second decimal. Bad settings give an
-// [ErrBootstrap] error, a statistic that fails on a resample its error, one that returns NaN
-// or ±Inf an [ErrStatistic] error, and one that panics an [ErrPanic] error (the panic does
-// not escape, on whichever goroutine it happens).
+// stat is called reps times, concurrently on up to GOMAXPROCS goroutines, so it must be safe for
+// concurrent use (the package's metrics are); it must not keep the slices it is given, which are
+// rewritten for the next resample. Resample k draws from its own random stream, so the interval
+// depends only on the data, reps, level and seed. reps must be in [1, MaxBootstrapReps], and about
+// 1000 or more for a 95% interval whose ends are stable to the second decimal. Bad settings give an
+// [ErrBootstrap] error, a statistic that fails on a resample its error, one that returns NaN or
+// ±Inf an [ErrStatistic] error, and one that panics an [ErrPanic] error (the panic does not escape,
+// on whichever goroutine it happens).
 func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (lo, hi float64, err error) {
 	if err := checkBootstrap(stat == nil, reps, level); err != nil {

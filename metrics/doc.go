@@ -22,11 +22,11 @@
 // micro), [ClassAUCs] and [MultilabelAUC] take row-major n×k scores with class indices or an
 // n×k 0/1 indicator and equal scikit-learn's multi-class and multi-label roc_auc_score.
 //
-// Scores are sorted once per call, so every function is O(n log n) in time and O(n) in
-// memory, except Bootstrap, which calls its statistic once per resample. To read several
-// figures of the same scores, rank them once with NewCurve: its methods return exactly what
-// the functions return, and Curve.Bootstrap counts each resample's curve from it in O(n)
-// instead of sorting it again. Invalid input — empty or mismatched slices, NaN or infinite scores, labels other
-// than 0 and 1, a single class, a false-positive rate out of range — gives an error wrapping
-// one of the exported Err values; nothing panics.
+// Scores are sorted once per call, so every function is O(n log n) in time and O(n) in memory,
+// except Bootstrap, which calls its statistic once per resample. To read several figures of the
+// same scores, rank them once with NewCurve: its methods return exactly what the functions return,
+// and Curve.Bootstrap counts each resample's curve from it in O(n) instead of sorting it again.
+// Invalid input — empty or mismatched slices, NaN or infinite scores, labels other than 0 and 1, a
+// single class, a false-positive rate out of range — gives an error wrapping one of the exported
+// Err values; nothing panics.
 package metrics

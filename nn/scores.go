@@ -17,12 +17,12 @@ import (
 // intermediate activations.
 const scoreChunk = 4096
 
-// Scores returns m's score for each row of x, which holds rows examples of m.InputSize()
-// finite features, one example after the other (row-major); for a model of k ≥ 2 outputs
-// (see [Outputs]) it returns rows·k scores, row i's k scores at [i·k, (i+1)·k). It evaluates
-// at most 4096 rows at a time, through a [Pass] for a Linear or an MLP and through a Gorgonia
-// graph for other models. It reads m's parameters, so it must not run concurrently with a solver step on m.
-// To score repeatedly (validation after every epoch, serving) keep a [Scorer] instead.
+// Scores returns m's score for each row of x, which holds rows examples of m.InputSize() finite
+// features, one example after the other (row-major); for a model of k ≥ 2 outputs (see [Outputs])
+// it returns rows·k scores, row i's k scores at [i·k, (i+1)·k). It evaluates at most 4096 rows at a
+// time, through a [Pass] for a Linear or an MLP and through a Gorgonia graph for other models. It
+// reads m's parameters, so it must not run concurrently with a solver step on m. To score
+// repeatedly (validation after every epoch, serving) keep a [Scorer] instead.
 //
 // A non-finite feature, or a model that is nil or does not match x, is ErrInput. A feature
 // beyond the range of the model's dtype (float32 holds magnitudes up to about 3.4e38) and a

@@ -28,11 +28,11 @@
 // "kde:pool=1024" (Config.NegativePool: more negatives per batch, so that the KDE loss's
 // threshold rests on more of them).
 //
-// After every epoch the model is scored on the validation data with Config.Metric (AUC,
-// PartialAUC, TPRAtFPR, or TNRAtTPR for the mirrored KDE loss). The weights of the best epoch of the main phase are kept and put
-// back at the end of Fit — also when Fit fails part-way, so an error never loses the best
-// model — and Config.Patience stops training when the metric has not improved for that many
-// epochs. Hooks observe every step and epoch and can stop training.
+// After every epoch the model is scored on the validation data with Config.Metric (AUC, PartialAUC,
+// TPRAtFPR, or TNRAtTPR for the mirrored KDE loss). The weights of the best epoch of the main phase
+// are kept and put back at the end of Fit — also when Fit fails part-way, so an error never loses
+// the best model — and Config.Patience stops training when the metric has not improved for that
+// many epochs. Hooks observe every step and epoch and can stop training.
 //
 // # Corrective-power diagnostics
 //

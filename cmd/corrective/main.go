@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	corrective -panel ../shared/data/panel -out results/corrective
+//	corrective -panel /path/to/panel -out results/corrective
 //
 // Flags:
 //

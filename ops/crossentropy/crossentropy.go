@@ -20,16 +20,13 @@ var (
 	ErrLabel     = check.ErrLabel
 	// ErrNode reports a scores or labels node that cannot feed Loss: nil, of two graphs, of
 	// a dtype other than float32/float64 or not matching, not a vector, or of unknown or
-	// 	// ErrOverflow reports a result beyond the float type. The binary loss cannot produce it: it
+	// zero length.
+	ErrNode = check.ErrNode
+	// ErrOverflow reports a result beyond the float type. The binary loss cannot produce it: it
 	// is accumulated as Σ term/n with every term at most |z| + log 2, so it is at most the
 	// largest |z| + log 2, and the gradient lies in [−1/n, 1/n]. The softmax loss can only for
 	// logits of one row about 1e308 apart. It is also the error the ops report for a float32
-	// result that does not fit (internal/opkit).ero length.
-	ErrNode = check.ErrNode
-	// ErrOverflow reports a result beyond the float type. The loss cannot produce it: it is
-	// accumulated as Σ term/n with every term at most |z| + log 2, so it is at most the
-	// largest |z| + log 2, and the gradient lies in [−1/n, 1/n]. It is the error the op would
-	// report for a float32 result that does not fit (internal/opkit).
+	// result that does not fit (internal/opkit).
 	ErrOverflow = errors.New("crossentropy: loss overflows")
 )
 

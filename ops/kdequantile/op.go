@@ -34,10 +34,11 @@ func Threshold(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error
 }
 
 // Loss returns the scalar node L = F̂_1(τ), the KDE-quantile loss of the scores (a float32 or
-// float64 vector) with their 0/1 labels (a vector of the same dtype and length), or with
-// Config.Recall the smoothed FPR at its τ, and with Config.Tail the upper bound (see [Config]). Its gradient
-// with respect to the scores is that of [Gradient]; the labels get no gradient. The node works
-// with gorgonia.Grad and a TapeMachine, and with a LispMachine:
+// float64 vector (n), or an (n, 1) or (1, n) matrix) with their 0/1 labels (of the same dtype and
+// length), or with Config.Recall the smoothed FPR at its τ, and with Config.Tail the upper bound
+// (see [Config]). Its gradient with respect to the scores is that of [Gradient], in the scores'
+// shape; the labels get no gradient. The node works with gorgonia.Grad and a TapeMachine, and with
+// a LispMachine:
 //
 //	loss, err := kdequantile.Loss(scores, labels, kdequantile.Config{Alpha: 0.05})
 //
