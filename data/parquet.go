@@ -115,18 +115,63 @@ func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (*ParquetReader,
 	return pr, nil
 }
 
+// NewParquetColumnReader opens the Parquet data in r (size bytes) for scoring: it reads the
+// named feature columns, in the order given, and the label column when the file has one
+// (HasLabel), ignoring every other column, whatever its type. A missing feature column is
+// ErrHeader naming it, a feature column that is not numeric or boolean ErrColumnType naming
+// it; values are checked as [LoadParquet] checks them. Of cfg it uses Label and Progress.
+func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (*ParquetReader, error) {
+	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	fields := file.Schema().Fields()
+	index := func(name string) int {
+		return slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == name })
+	}
+	pr := &ParquetReader{file: file, progress: cfg.Progress, values: make([]parquet.Value, 4096)}
+	wanted := slices.Clone(features)
+	if j := index(cfg.Label); cfg.Label != "" && j >= 0 {
+		wanted, pr.label = append(wanted, cfg.Label), cfg.Label
+	}
+	for k, name := range wanted {
+		j := index(name)
+		if j < 0 {
+			return nil, fmt.Errorf("%w: no column %q, a feature of the model", ErrHeader, name)
+		}
+		fld := fields[j]
+		if !fld.Leaf() || fld.Repeated() {
+			return nil, fmt.Errorf("%w: column %q is nested or repeated", ErrColumnType, name)
+		}
+		switch kind := fld.Type().Kind(); kind {
+		case parquet.Boolean, parquet.Int32, parquet.Int64, parquet.Float, parquet.Double:
+		default:
+			return nil, fmt.Errorf("%w: column %q has type %v", ErrColumnType, name, kind)
+		}
+		if k < len(features) {
+			pr.names = append(pr.names, name)
+		}
+		pr.cols = append(pr.cols, j)
+	}
+	return pr, nil
+}
+
+// HasLabel reports whether the reader reads a label column: always for [NewParquetReader],
+// when the file has one for [NewParquetColumnReader].
+func (pr *ParquetReader) HasLabel() bool { return pr.label != "" }
+
 // FeatureNames returns the names of the features, in order; LabelName that of the label.
 func (pr *ParquetReader) FeatureNames() []string { return slices.Clone(pr.names) }
 
-// LabelName returns the name of the label column.
+// LabelName returns the name of the label column ("" when it reads none).
 func (pr *ParquetReader) LabelName() string { return pr.label }
 
 // NumRows returns the number of rows of the file.
 func (pr *ParquetReader) NumRows() int { return int(pr.file.NumRows()) }
 
 // Next reads the next row group into x (row-major, len(FeatureNames()) features per row)
-// and y, reusing their memory when large enough, and returns them with the group's rows. At
-// the end of the file it returns io.EOF.
+// and y, reusing their memory when large enough, and returns them with the group's rows (y
+// is left as zeros when the reader reads no label). At the end of the file it returns io.EOF.
 func (pr *ParquetReader) Next(x, y []float64) ([]float64, []float64, error) {
 	groups := pr.file.RowGroups()
 	if pr.group >= len(groups) {
@@ -134,6 +179,9 @@ func (pr *ParquetReader) Next(x, y []float64) ([]float64, []float64, error) {
 	}
 	n := int(groups[pr.group].NumRows())
 	x, y = grow(x, n*len(pr.names)), grow(y, n)
+	if pr.label == "" {
+		clear(y)
+	}
 	if err := pr.readGroup(x, y); err != nil {
 		return nil, nil, err
 	}

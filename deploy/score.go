@@ -211,6 +211,63 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 	return out.rows, out.flagged, nil
 }
 
+// ScoreParquet is [Scorer.ScoreCSV] for a Parquet file r of size bytes: it reads the feature
+// columns by name and the label column when the file has one, ignoring every other column
+// (data.NewParquetColumnReader, with its checks of every value), one row group at a time, and
+// writes the same CSV as ScoreCSV, rows numbered from 1 in file order. It stops between row
+// groups once ctx is done, after writing the rows read. A file without rows is data.ErrEmpty.
+func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
+	pr, err := data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: s.sc.op.Label})
+	if err != nil {
+		return 0, 0, err
+	}
+	out := &scoreWriter{s: s, w: csv.NewWriter(w), hasLabel: pr.HasLabel()}
+	head := []string{"row", "score", "flag"}
+	if out.hasLabel {
+		head = []string{"row", s.sc.op.Label, "score", "flag"}
+	}
+	if err := out.w.Write(head); err != nil {
+		return 0, 0, fmt.Errorf("deploy: writing scores: %w", err)
+	}
+	in := len(s.sc.features)
+	var x, y []float64
+	for {
+		if err := ctx.Err(); err != nil {
+			return out.rows, out.flagged, fmt.Errorf("deploy: scoring stopped: %w", err)
+		}
+		x, y, err = pr.Next(x, y)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return out.rows, out.flagged, err
+		}
+		for i := range y {
+			z, err := s.sc.st.Transform(x[i*in : (i+1)*in])
+			if err != nil {
+				return out.rows, out.flagged, fmt.Errorf("deploy: row %d: %w", out.rows+out.pending()+1, err)
+			}
+			if out.hasLabel {
+				out.labels = append(out.labels, strconv.Itoa(int(y[i])))
+			}
+			out.z = append(out.z, z...)
+			out.lines = append(out.lines, out.rows+out.pending()+1)
+			if out.pending() == chunk {
+				if err := out.flush(); err != nil {
+					return out.rows, out.flagged, err
+				}
+			}
+		}
+	}
+	if err := out.flush(); err != nil {
+		return out.rows, out.flagged, err
+	}
+	if out.rows == 0 {
+		return 0, 0, fmt.Errorf("%w: no rows in the Parquet file", data.ErrEmpty)
+	}
+	return out.rows, out.flagged, nil
+}
+
 // scoreWriter holds ScoreCSV's pending rows and writes them.
 type scoreWriter struct {
 	s             *Scorer

@@ -38,14 +38,15 @@ func saveRun(o *options, sp *experiment.Split, spec runSpec, r *seedResult, m nn
 	return err
 }
 
-// predict is -predict model.params -data new.csv: deploy.Load reads the model and its
-// operating point, and Scorer.ScoreCSV prints one CSV line per row of -data on stdout. The
+// predict is -predict model.params -data new.csv (or new.parquet): deploy.Load reads the model
+// and its operating point, and Scorer.ScoreCSV (ScoreParquet) prints one CSV line per row of
+// -data on stdout. The
 // number flagged goes to stderr. It stops between rows on SIGINT or SIGTERM (ctx), closing
 // -data so that a read blocked on a pipe returns too; a closed stdout (| head) ends it
 // quietly, with the summary of the rows written.
 func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if o.data == "" {
-		return errors.New("-predict needs -data: the CSV of the rows to classify")
+		return errors.New("-predict needs -data: the CSV or Parquet file of the rows to classify")
 	}
 	s, err := deploy.Load(o.predict)
 	if err != nil {
@@ -63,7 +64,15 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 
-	rows, flagged, err := s.ScoreCSVContext(ctx, f, stdout)
+	var rows, flagged int
+	if strings.HasSuffix(strings.ToLower(o.data), ".parquet") {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			rows, flagged, err = s.ScoreParquet(ctx, f, fi.Size(), stdout)
+		}
+	} else {
+		rows, flagged, err = s.ScoreCSVContext(ctx, f, stdout)
+	}
 	closed := errors.Is(err, syscall.EPIPE)
 	switch {
 	case closed:
