@@ -64,6 +64,7 @@ func kernelRatios() [][2]string {
 		out = append(out, [2]string{p + "/exact", "floor/sort"}, [2]string{p + "/sampled", "floor/sort"},
 			[2]string{"naive/pairwise/" + s.String(), p + "/graph"})
 	}
+	out = append(out, [2]string{partialKernel, "pairwise/sqhinge/exact"})
 	return append(out, [2]string{"metrics/auc", "floor/sort"}, [2]string{"metrics/roc", "floor/sort"},
 		[2]string{"metrics/delong", "floor/sort"})
 }
@@ -197,6 +198,14 @@ func (r *report) markdown(prefix string) string {
 			r.ratioCol("naive ÷ graph", "naive/pairwise/"+sur.String(), p+"/graph"),
 		})
 	}
+
+	w("%s# Partial AUC\n\n", h)
+	w("`pairwise.Gradient` with the squared hinge and MaxFPR = %v (the one-way partial AUC: a selection of the\n", partialFPR)
+	w("top ⌈0.1·|B0|⌉ negatives, then the exact algorithm on the kept scores) against the full squared hinge.\n\n")
+	r.kernelTable(&b, []column{
+		r.timeCol("MaxFPR = 0.1", partialKernel), r.timeCol("full", "pairwise/sqhinge/exact"),
+		r.ratioCol("partial ÷ full", partialKernel, "pairwise/sqhinge/exact"),
+	})
 
 	w("%s# Metrics\n\n", h)
 	w("`metrics.AUC`, `metrics.ROC` and `metrics.DeLong` (the AUC and its variance) against the sort of\n")

@@ -97,3 +97,25 @@ func BenchmarkLogisticWorkers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPartialGradient is the one-way partial loss up to FPR 0.1 (MaxFPR = 0.1) next to
+// the full loss of the same surrogate in one run: the cut costs a selection (O(n) expected),
+// and the algorithm then runs on the |B1| + ⌈0.1·|B0|⌉ kept scores only.
+func BenchmarkPartialGradient(b *testing.B) {
+	for _, s := range []Surrogate{SquaredHinge, Hinge, Square} {
+		for _, n := range benchSizes {
+			for _, beta := range []float64{0, 0.1} {
+				b.Run(fmt.Sprintf("surrogate=%v/maxfpr=%v/n=%d", s, beta, n), func(b *testing.B) {
+					f, y := benchBatch(n)
+					cfg := Config{Surrogate: s, MaxFPR: beta}
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, _, err := Gradient(f, y, cfg); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -22,6 +22,15 @@ type Config struct {
 	Pairs int
 	// Seed seeds the draw of sampled pairs; unused when Pairs is 0.
 	Seed uint64
+	// MaxFPR is β of the one-way partial AUC up to false-positive rate β: only the
+	// k₋ = ⌈β·|B0|⌉ highest-scored negatives take part, every positive against them (see
+	// [Evaluate]). 0 means off (every negative, as β = 1); otherwise 0 < β ≤ 1.
+	MaxFPR float64
+	// MinTPR is γ of the two-way partial AUC (false-positive rate at most β and true-positive
+	// rate at least γ): only the k₊ = ⌈(1−γ)·|B1|⌉ lowest-scored positives take part. 0 means
+	// off (every positive); otherwise 0 < γ < 1. It combines with MaxFPR; without it every
+	// negative takes part.
+	MinTPR float64
 }
 
 // pkg prefixes the package's error messages.
@@ -46,6 +55,8 @@ var (
 	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
 	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
 	ErrSurrogate = errors.New("pairwise: unknown surrogate")
+	ErrMaxFPR    = errors.New("pairwise: MaxFPR must be in [0, 1]")
+	ErrMinTPR    = errors.New("pairwise: MinTPR must be in [0, 1)")
 	// ErrOverflow reports a loss or gradient beyond the range of the float type, which
 	// finite scores can produce: the exponential surrogate of a pair misranked by more than
 	// about 709 (about 88 in a float32 graph), or any surrogate of score differences near
@@ -67,14 +78,21 @@ func effectiveMargin(margin float64) (float64, error) {
 }
 
 // Validate reports whether the settings are valid (a known surrogate, a margin that is 0 or
-// finite and not negative, Pairs ≥ 0; errors wrap ErrSurrogate, ErrMargin or ErrPairs) and
-// returns the effective margin m: Margin, or 1 for 0.
+// finite and not negative, Pairs ≥ 0, 0 ≤ MaxFPR ≤ 1, 0 ≤ MinTPR < 1, neither NaN; errors
+// wrap ErrSurrogate, ErrMargin, ErrPairs, ErrMaxFPR or ErrMinTPR) and returns the effective
+// margin m: Margin, or 1 for 0.
 func (c Config) Validate() (margin float64, err error) {
 	if !c.Surrogate.valid() {
 		return 0, fmt.Errorf("%w: %d", ErrSurrogate, int(c.Surrogate))
 	}
 	if c.Pairs < 0 {
 		return 0, fmt.Errorf("%w, got %d", ErrPairs, c.Pairs)
+	}
+	if !(c.MaxFPR >= 0 && c.MaxFPR <= 1) { // NaN fails both
+		return 0, fmt.Errorf("%w, got %v", ErrMaxFPR, c.MaxFPR)
+	}
+	if !(c.MinTPR >= 0 && c.MinTPR < 1) {
+		return 0, fmt.Errorf("%w, got %v", ErrMinTPR, c.MinTPR)
 	}
 	return effectiveMargin(c.Margin)
 }

@@ -20,6 +20,11 @@
 // estimate of the value and the gradient (docs/pairwise.md). docs/pairwise.md derives the
 // algorithms and compares the surrogates.
 //
+// Config.MaxFPR = β and Config.MinTPR = γ restrict the loss to the partial AUC: the pairs of
+// the ⌈β·|B0|⌉ highest-scored negatives (one-way, FPR ≤ β) and, with MinTPR, of the
+// ⌈(1−γ)·|B1|⌉ lowest-scored positives (two-way, TPR ≥ γ as well), with ties at a cut sharing
+// its places; each surrogate keeps its exact algorithm on the kept examples (see [Evaluate]).
+//
 // [Evaluate] and [Gradient] work on slices; [Loss] puts the same computation in a graph.
 //
 // # Gorgonia's machines: the safe pattern

@@ -81,3 +81,28 @@ func ExampleWeight() {
 	// hinge    w(-2) =  1.000   w(2) =  0.000
 	// sqhinge  w(-2) =  6.000   w(2) =  0.000
 }
+
+// The partial AUC of the squared hinge. Positives 2 and 0.5, negatives 1, 0, −1, −2: of the
+// eight pairs only (0.5, 1) and (0.5, 0) are active, with terms 2.25 and 0.25, so the full
+// loss is 2.5/8. MaxFPR = 0.5 keeps the top ⌈0.5·4⌉ = 2 negatives (1 and 0): 2.5/4. MinTPR =
+// 0.5 as well keeps the lowest ⌈0.5·2⌉ = 1 positive (0.5): 2.5/2.
+func ExampleConfig_partialAUC() {
+	scores := []float64{2, 0.5, 1, 0, -1, -2}
+	labels := []float64{1, 1, 0, 0, 0, 0}
+	for _, cfg := range []pairwise.Config{
+		{Surrogate: pairwise.SquaredHinge},
+		{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.5},
+		{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.5, MinTPR: 0.5},
+	} {
+		loss, err := pairwise.Evaluate(scores, labels, cfg)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("MaxFPR %.1f MinTPR %.1f: %.4f\n", cfg.MaxFPR, cfg.MinTPR, loss)
+	}
+	// Output:
+	// MaxFPR 0.0 MinTPR 0.0: 0.3125
+	// MaxFPR 0.5 MinTPR 0.0: 0.6250
+	// MaxFPR 0.5 MinTPR 0.5: 1.2500
+}

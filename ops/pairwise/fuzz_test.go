@@ -50,6 +50,10 @@ func fuzzSeeds(f *testing.F) {
 func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64, withGrad bool) {
 	scores, labels := decode(data)
 	cfg := Config{Surrogate: Surrogate(s % 6), Margin: margin, Pairs: int(pairs%8) - 1, Seed: seed}
+	// The seed's bits 8–15 and 16–23 choose a partial cut too: MaxFPR ∈ {0, ¼, ½, ¾, 1} and
+	// MinTPR ∈ {0, ¼, ½, ¾}, all valid.
+	cfg.MaxFPR = float64(seed>>8%5) / 4
+	cfg.MinTPR = float64(seed>>16%4) / 4
 	var loss float64
 	var grad []float64
 	var err error

@@ -56,8 +56,8 @@ func (kernel) Package() string { return pkg }
 func (kernel) Overflow() error { return ErrOverflow }
 
 func (k kernel) String() string {
-	return fmt.Sprintf("PairwiseLoss{surrogate=%v, margin=%v, pairs=%d, seed=%d}",
-		k.cfg.Surrogate, k.margin, k.cfg.Pairs, k.cfg.Seed)
+	return fmt.Sprintf("PairwiseLoss{surrogate=%v, margin=%v, pairs=%d, seed=%d, maxfpr=%v, mintpr=%v}",
+		k.cfg.Surrogate, k.margin, k.cfg.Pairs, k.cfg.Seed, k.cfg.MaxFPR, k.cfg.MinTPR)
 }
 
 func (k kernel) ValueGrad(scores, labels []float64) (float64, []float64, error) {

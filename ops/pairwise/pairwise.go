@@ -29,11 +29,28 @@ import (
 // the same i-th positive and j-th negative, in batch order, for every batch with the same
 // class sizes), so the same seed and labels give the same pairs and the same result.
 //
+// Partial AUC. With MaxFPR = β > 0 the negatives are cut to the k₋ = ⌈β·|B0|⌉ highest
+// scores, and with MinTPR = γ > 0 the positives to the k₊ = ⌈(1−γ)·|B1|⌉ lowest (each ⌈·⌉ at
+// least 1). The loss is the mean of ℓ over the k₊·k₋ kept pairs, with weights u_i, v_j:
+//
+//	L = (1/(k₊·k₋)) Σ_{i∈B1} Σ_{j∈B0} u_i·v_j·ℓ(f_i − f_j),
+//
+// v_j = 1 for a negative above the k₋-th highest negative score t₋ and 0 below it; if r
+// negatives score exactly t₋ and q of the k₋ places are left for them, each has v_j = q/r
+// (likewise u_i at the k₊-th lowest positive score, and u_i = 1 for every positive without
+// MinTPR). The weights sum to k₊ and k₋, and sharing the places at a tie makes L continuous
+// in the scores. With β = 1 (or 0) and γ = 0 nothing is cut and L is the loss above. Each
+// surrogate runs its exact algorithm on the kept examples; sampled pairs are drawn from the
+// k₊ and k₋ kept places. This is the one-way (FPR ≤ β) and two-way (FPR ≤ β, TPR ≥ γ)
+// partial-AUC loss; docs/pairwise.md relates it to the CVaR objective of Zhu et al., "When
+// AUC meets DRO: optimizing partial AUC for deep learning with non-convex convergence
+// guarantee", ICML 2022.
+//
 // Errors: the batch must be non-empty (ErrEmpty), scores and labels of one length
 // (ErrLength), scores finite (ErrNonFinite), labels 0 or 1 (ErrLabel) with both classes
 // present (ErrOneClass); cfg must name a surrogate (ErrSurrogate) with a finite, non-negative
-// margin (ErrMargin) and Pairs ≥ 0 (ErrPairs). A result beyond the float64 range gives
-// ErrOverflow.
+// margin (ErrMargin), Pairs ≥ 0 (ErrPairs), MaxFPR in [0, 1] (ErrMaxFPR) and MinTPR in
+// [0, 1) (ErrMinTPR). A result beyond the float64 range gives ErrOverflow.
 func Evaluate(scores, labels []float64, cfg Config) (float64, error) {
 	loss, _, err := compute(scores, labels, cfg, false)
 	return loss, err
@@ -46,8 +63,11 @@ func Evaluate(scores, labels []float64, cfg Config) (float64, error) {
 //	∂L/∂f_j = +(1/(|B1|·|B0|)) Σ_{i∈B1} w(f_i − f_j)   for a negative j,
 //
 // with w = −ℓ′ the weight of [Weight] (subgradient 0 at the hinge's kink); for sampled pairs
-// the same sums run over the drawn pairs with 1/k in front. The gradients sum to zero: the
-// loss depends only on score differences. Errors are those of Evaluate.
+// the same sums run over the drawn pairs with 1/k in front. For a partial AUC the sums run
+// over the kept pairs with the weights u_i·v_j and 1/(k₊·k₋) in front, the kept set and its
+// weights held fixed (dropped examples get 0): ∂L/∂f_i = −(u_i/(k₊·k₋)) Σ_j v_j·w(f_i − f_j)
+// and ∂L/∂f_j = +(v_j/(k₊·k₋)) Σ_i u_i·w(f_i − f_j). The gradients sum to zero: the loss
+// depends only on score differences. Errors are those of Evaluate.
 func Gradient(scores, labels []float64, cfg Config) ([]float64, float64, error) {
 	loss, grad, err := compute(scores, labels, cfg, true)
 	if err != nil {
@@ -68,9 +88,13 @@ func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []fl
 	if err != nil {
 		return 0, nil, err
 	}
+	k, cut := b.cut(cfg.MaxFPR, cfg.MinTPR)
+	if cut {
+		b = k.batch
+	}
 	var grad []float64
 	if withGrad {
-		grad = make([]float64, len(scores))
+		grad = make([]float64, len(b.scores))
 	}
 	var loss float64
 	switch {
@@ -87,6 +111,9 @@ func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []fl
 	}
 	if !finite(loss) || !finite(grad...) {
 		return 0, nil, fmt.Errorf("%w (surrogate %v, margin %v)", ErrOverflow, cfg.Surrogate, m)
+	}
+	if cut && grad != nil {
+		grad = k.scatter(grad, len(scores))
 	}
 	return loss, grad, nil
 }
