@@ -7,7 +7,9 @@
 //   - ops/kdequantile: the KDE-quantile loss — the smoothed false-negative rate at a target
 //     false-positive rate α — as Gorgonia ops with an exact, stable backward pass.
 //   - ops/pairwise: pairwise AUC surrogates (logistic, exponential, square, hinge, squared
-//     hinge) with exact all-pairs algorithms in O(n) or O(n log n), and unbiased sampled pairs.
+//     hinge) with exact all-pairs algorithms in O(n) or O(n log n), unbiased sampled pairs,
+//     and one-way and two-way partial AUC.
+//   - ops/aucm: the AUC-M loss of Deep-AUC (Yuan et al., ICCV 2021), its a, b, α as nodes.
 //   - ops/crossentropy: binary cross-entropy on logits, as an op beside the ROC losses.
 //   - graph, graph/gradcheck: graph inputs and runs, and a numerical gradient checker for any
 //     Gorgonia graph, including graphs with custom ops.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/ops/aucm"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -22,6 +23,7 @@ const kdeAlpha = 0.05
 const (
 	partialFPR    = 0.1
 	partialKernel = "pairwise/sqhinge/maxfpr=0.1"
+	aucmKernel    = "aucm/gradient"
 )
 
 // sink keeps results alive so that no call is optimised away.
@@ -116,6 +118,16 @@ func kernels() []kernel {
 					g, l, err := pairwise.Gradient(b.scores, b.labels, partial)
 					if err == nil {
 						sink += g[0] + l
+					}
+					return err
+				}, nil
+			}},
+		kernel{Name: aucmKernel, Label: "aucm.Gradient: value and the four derivatives", Kind: op, Growth: 1,
+			prepare: func(b *batch) (func() error, error) {
+				return func() error {
+					dz, _, _, _, v, err := aucm.Gradient(b.scores, b.labels, 0.5, 0.2, 0.3, aucm.Config{})
+					if err == nil {
+						sink += dz[0] + v
 					}
 					return err
 				}, nil

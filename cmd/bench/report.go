@@ -64,7 +64,7 @@ func kernelRatios() [][2]string {
 		out = append(out, [2]string{p + "/exact", "floor/sort"}, [2]string{p + "/sampled", "floor/sort"},
 			[2]string{"naive/pairwise/" + s.String(), p + "/graph"})
 	}
-	out = append(out, [2]string{partialKernel, "pairwise/sqhinge/exact"})
+	out = append(out, [2]string{partialKernel, "pairwise/sqhinge/exact"}, [2]string{aucmKernel, "floor/sigmoid"})
 	return append(out, [2]string{"metrics/auc", "floor/sort"}, [2]string{"metrics/roc", "floor/sort"},
 		[2]string{"metrics/delong", "floor/sort"})
 }
@@ -205,6 +205,14 @@ func (r *report) markdown(prefix string) string {
 	r.kernelTable(&b, []column{
 		r.timeCol("MaxFPR = 0.1", partialKernel), r.timeCol("full", "pairwise/sqhinge/exact"),
 		r.ratioCol("partial ÷ full", partialKernel, "pairwise/sqhinge/exact"),
+	})
+
+	w("%s# AUC-M\n\n", h)
+	w("`aucm.Gradient` (value and the derivatives in z, a, b and α: a check of the batch and one fused pass\n")
+	w("of sigmoids and sums) against the floor of n sigmoids.\n\n")
+	r.kernelTable(&b, []column{
+		r.timeCol("aucm.Gradient", aucmKernel), r.timeCol("sigmoid floor", "floor/sigmoid"),
+		r.ratioCol("AUC-M ÷ sigmoids", aucmKernel, "floor/sigmoid"),
 	})
 
 	w("%s# Metrics\n\n", h)

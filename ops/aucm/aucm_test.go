@@ -1,0 +1,247 @@
+package aucm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The test reference: the AUC-M loss of Yuan et al. (ICCV 2021, LibAUC's documented AUCMLoss)
+// written out term by term on h = 1/(1 + e^{−z}), and its partial derivatives differentiated
+// by hand. None of it calls the package.
+
+func refSigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+func refSigmoidPrime(z float64) float64 {
+	e := math.Exp(-z)
+	return e / ((1 + e) * (1 + e))
+}
+
+// refLoss returns f and ∂f/∂z, ∂f/∂a, ∂f/∂b, ∂f/∂α:
+// f = (1/n₊)Σ₊(h−a)² + (1/n₋)Σ₋(h−b)² + 2α(m + (1/n₋)Σ₋h − (1/n₊)Σ₊h) − α²;
+// ∂f/∂h_i = (2/n₊)(h_i − a) − 2α/n₊ on a positive, (2/n₋)(h_j − b) + 2α/n₋ on a negative,
+// times dh/dz = e^{−z}/(1 + e^{−z})² (not h(1 − h), whose 1 − h cancels for large z); ∂f/∂a = −(2/n₊)Σ₊(h − a); ∂f/∂b = −(2/n₋)Σ₋(h − b);
+// ∂f/∂α = 2(m + E₋h − E₊h) − 2α.
+func refLoss(z, y []float64, a, b, alpha, m float64) (f float64, dz []float64, da, db, dalpha float64) {
+	var n1, n0 float64
+	for _, v := range y {
+		if v == 1 {
+			n1++
+		} else {
+			n0++
+		}
+	}
+	var e1, e0 float64
+	dz = make([]float64, len(z))
+	for k := range z {
+		h := refSigmoid(z[k])
+		if y[k] == 1 {
+			f += (h - a) * (h - a) / n1
+			e1 += h / n1
+			da += -2 * (h - a) / n1
+			dz[k] = ((2/n1)*(h-a) - 2*alpha/n1) * refSigmoidPrime(z[k])
+		} else {
+			f += (h - b) * (h - b) / n0
+			e0 += h / n0
+			db += -2 * (h - b) / n0
+			dz[k] = ((2/n0)*(h-b) + 2*alpha/n0) * refSigmoidPrime(z[k])
+		}
+	}
+	f += 2*alpha*(m+e0-e1) - alpha*alpha
+	dalpha = 2*(m+e0-e1) - 2*alpha
+	return f, dz, da, db, dalpha
+}
+
+func randomBatch(seed uint64, n int, posFrac, shift float64) (z, y []float64) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	z, y = make([]float64, n), make([]float64, n)
+	for i := range z {
+		if i == 0 || (i > 1 && r.Float64() < posFrac) {
+			y[i] = 1
+		}
+		z[i] = r.NormFloat64() + shift*y[i]
+	}
+	return z, y
+}
+
+// tolFormula: the package and the reference sum the same ≤ 500 terms in another order and
+// compute σ′ from e^{−|z|} against e^{−z}, a few ulps apart.
+const tolFormula = 1e-12
+
+func TestMatchesFormula(t *testing.T) {
+	type batchCase struct {
+		name string
+		z, y []float64
+	}
+	var cases []batchCase
+	z, y := randomBatch(1, 200, 0.3, 1)
+	cases = append(cases, batchCase{"random", z, y})
+	z, y = randomBatch(2, 500, 0.03, 2)
+	cases = append(cases, batchCase{"imbalanced", z, y})
+	cases = append(cases, batchCase{"one each", []float64{0.4, -1.1}, []float64{1, 0}})
+	cases = append(cases, batchCase{"saturated", []float64{30, -25, 12, -8, 0}, []float64{1, 0, 0, 1, 1}})
+	for _, c := range cases {
+		for _, p := range []struct{ a, b, alpha, margin float64 }{
+			{0, 0, 0, 0}, // LibAUC's initial a = b = α = 0, default margin
+			{0.7, 0.2, 0.4, 1},
+			{-0.3, 1.5, 2, 0.5},
+		} {
+			t.Run(fmt.Sprintf("%s/a=%v/b=%v/alpha=%v/m=%v", c.name, p.a, p.b, p.alpha, p.margin), func(t *testing.T) {
+				m := p.margin
+				if m == 0 {
+					m = 1
+				}
+				wantF, wantZ, wantA, wantB, wantAlpha := refLoss(c.z, c.y, p.a, p.b, p.alpha, m)
+				cfg := Config{Margin: p.margin}
+				dz, da, db, dalpha, f, err := Gradient(c.z, c.y, p.a, p.b, p.alpha, cfg)
+				require.NoError(t, err)
+				require.InDelta(t, wantF, f, tolFormula*max(1, math.Abs(wantF)), "f")
+				require.InDelta(t, wantA, da, tolFormula*max(1, math.Abs(wantA)), "∂f/∂a")
+				require.InDelta(t, wantB, db, tolFormula*max(1, math.Abs(wantB)), "∂f/∂b")
+				require.InDelta(t, wantAlpha, dalpha, tolFormula*max(1, math.Abs(wantAlpha)), "∂f/∂α")
+				for k := range wantZ {
+					require.InDelta(t, wantZ[k], dz[k], tolFormula*max(math.Abs(wantZ[k]), 1e-300)+1e-18, "∂f/∂z[%d]", k)
+				}
+				v, err := Evaluate(c.z, c.y, p.a, p.b, p.alpha, cfg)
+				require.NoError(t, err)
+				require.Equal(t, f, v, "Evaluate and Gradient")
+			})
+		}
+	}
+}
+
+// TestGradientFiniteDifferences: the four derivatives against central differences of
+// Evaluate (step 1e-5, truncation error ~1e-10 for this smooth f).
+func TestGradientFiniteDifferences(t *testing.T) {
+	z, y := randomBatch(3, 30, 0.4, 0.5)
+	a, b, alpha := 0.6, 0.3, 0.25
+	cfg := Config{Margin: 0.8}
+	dz, da, db, dalpha, _, err := Gradient(z, y, a, b, alpha, cfg)
+	require.NoError(t, err)
+	const h, tol = 1e-5, 1e-8
+	eval := func(z []float64, a, b, alpha float64) float64 {
+		v, err := Evaluate(z, y, a, b, alpha, cfg)
+		require.NoError(t, err)
+		return v
+	}
+	require.InDelta(t, (eval(z, a+h, b, alpha)-eval(z, a-h, b, alpha))/(2*h), da, tol)
+	require.InDelta(t, (eval(z, a, b+h, alpha)-eval(z, a, b-h, alpha))/(2*h), db, tol)
+	require.InDelta(t, (eval(z, a, b, alpha+h)-eval(z, a, b, alpha-h))/(2*h), dalpha, tol)
+	for k := range z {
+		up, down := append([]float64(nil), z...), append([]float64(nil), z...)
+		up[k] += h
+		down[k] -= h
+		require.InDelta(t, (eval(up, a, b, alpha)-eval(down, a, b, alpha))/(2*h), dz[k], tol, "z[%d]", k)
+	}
+}
+
+// TestOptimumGridMinMax: Optimum against a brute-force min over a grid of (a, b) of the max
+// over a grid of α ≥ 0 of Evaluate. The grids have spacing δ = 1/60 (a, b in [0, 1], where
+// the class means of h lie; α in [0, 2], which holds (m − Δ)₊ for m ≤ 1), so each of the three
+// optimisations misses by at most (δ/2)² (f has curvature 1 in a, b and −1 in α) and the
+// grid value lies within 3(δ/2)² ≈ 2.1e-4 of the saddle value. A sample variance (n − 1)
+// in place of the population one would be off by 5e-3 to 1.4e-2 on these 10-score batches.
+func TestOptimumGridMinMax(t *testing.T) {
+	const steps = 60
+	const delta = 1.0 / steps
+	for _, c := range []struct {
+		name   string
+		seed   uint64
+		shift  float64
+		margin float64
+	}{
+		{"overlapping", 4, 0.3, 0},
+		{"separated, margin met", 5, 6, 0.5}, // Δ > m: the optimal α is 0
+		{"separated", 6, 3, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			z, y := randomBatch(c.seed, 10, 0.4, c.shift)
+			cfg := Config{Margin: c.margin}
+			want, err := Optimum(z, y, cfg)
+			require.NoError(t, err)
+			best := math.Inf(1)
+			for i := 0; i <= steps; i++ {
+				for j := 0; j <= steps; j++ {
+					a, b := float64(i)*delta, float64(j)*delta
+					inner := math.Inf(-1)
+					for k := 0; k <= 2*steps; k++ {
+						v, err := Evaluate(z, y, a, b, float64(k)*delta, cfg)
+						require.NoError(t, err)
+						inner = max(inner, v)
+					}
+					best = min(best, inner)
+				}
+			}
+			require.InDelta(t, want, best, 3*(delta/2)*(delta/2), "grid min–max %v, Optimum %v", best, want)
+		})
+	}
+}
+
+// TestOptimumAtSaddle: Optimum equals Evaluate at the closed-form saddle point a = E₊h,
+// b = E₋h, α = (m − (E₊h − E₋h))₊, and no nearby (a, b) lowers, nor nearby α ≥ 0 raises, f.
+func TestOptimumAtSaddle(t *testing.T) {
+	z, y := randomBatch(7, 60, 0.3, 1)
+	var e1, e0, n1, n0 float64
+	for k := range z {
+		if y[k] == 1 {
+			e1 += refSigmoid(z[k])
+			n1++
+		} else {
+			e0 += refSigmoid(z[k])
+			n0++
+		}
+	}
+	e1, e0 = e1/n1, e0/n0
+	alpha := max(1-(e1-e0), 0)
+	opt, err := Optimum(z, y, Config{})
+	require.NoError(t, err)
+	at, err := Evaluate(z, y, e1, e0, alpha, Config{})
+	require.NoError(t, err)
+	require.InDelta(t, at, opt, 1e-14)
+	for _, d := range []float64{-1e-3, 1e-3} {
+		v, _ := Evaluate(z, y, e1+d, e0, alpha, Config{})
+		require.Greater(t, v, at)
+		v, _ = Evaluate(z, y, e1, e0+d, alpha, Config{})
+		require.Greater(t, v, at)
+		v, _ = Evaluate(z, y, e1, e0, alpha+d, Config{})
+		require.Less(t, v, at)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	z, y := []float64{0.1, 0.2, -0.3}, []float64{1, 0, 0}
+	for _, c := range []struct {
+		name           string
+		z, y           []float64
+		a, b, alpha, m float64
+		want           error
+	}{
+		{"one class", z, []float64{0, 0, 0}, 0, 0, 0, 0, ErrOneClass},
+		{"no positives", z, []float64{0, 0, 0}, 0, 0, 0, 0, ErrNoPositives},
+		{"no negatives", z, []float64{1, 1, 1}, 0, 0, 0, 0, ErrNoNegatives},
+		{"empty", nil, nil, 0, 0, 0, 0, ErrEmpty},
+		{"length", z, y[:2], 0, 0, 0, 0, ErrLength},
+		{"NaN score", []float64{math.NaN(), 0, 1}, y, 0, 0, 0, 0, ErrNonFinite},
+		{"label 2", z, []float64{1, 2, 0}, 0, 0, 0, 0, ErrLabel},
+		{"negative margin", z, y, 0, 0, 0, -1, ErrMargin},
+		{"NaN margin", z, y, 0, 0, 0, math.NaN(), ErrMargin},
+		{"NaN a", z, y, math.NaN(), 0, 0, 0, ErrAux},
+		{"infinite alpha", z, y, 0, 0, math.Inf(1), 0, ErrAux},
+		{"overflow", z, y, 1e200, 0, 0, 0, ErrOverflow},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Evaluate(c.z, c.y, c.a, c.b, c.alpha, Config{Margin: c.m})
+			require.ErrorIs(t, err, c.want)
+			require.ErrorContains(t, err, "aucm: ")
+			_, _, _, _, _, err = Gradient(c.z, c.y, c.a, c.b, c.alpha, Config{Margin: c.m})
+			require.ErrorIs(t, err, c.want)
+			if c.want != ErrAux && c.want != ErrOverflow {
+				_, err = Optimum(c.z, c.y, Config{Margin: c.m})
+				require.ErrorIs(t, err, c.want)
+			}
+		})
+	}
+}

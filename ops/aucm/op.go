@@ -1,0 +1,420 @@
+package aucm
+
+import (
+	"errors"
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"math"
+	"reflect"
+	"sync"
+
+	"github.com/chewxy/hm"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// ErrMachineReused reports a LispMachine run again, after Reset, on a graph with this
+// package's loss node (such a machine recomputes only the graph's last node, so the gradient
+// would be added twice): build a new LispMachine for every run, or reuse a TapeMachine. The
+// same value in every op package.
+var ErrMachineReused = opkit.ErrMachineReused
+
+// Loss returns the scalar node f(scores, labels, a, b, α) of [Evaluate]: scores are the raw
+// model outputs z (the op applies the sigmoid), labels their 0/1 labels, both vectors of one
+// length, and a, b and α scalar nodes, all of one dtype, float32 or float64. The node is
+// differentiable with respect to scores, a, b and α (not labels) by gorgonia.Grad with a
+// TapeMachine and by a LispMachine. The forward pass runs [Gradient] once and keeps the four
+// derivatives for the backward nodes, which reuse them when their inputs are bit for bit the
+// forward's (and recompute otherwise). The sums run in float64; the result has the graph's
+// dtype, and a value or gradient beyond float32 in a float32 graph fails with ErrOverflow.
+//
+// Training follows Yuan et al.: descend on the model, a and b and ascend on α, which is
+// what the PESG optimiser of package train does with this node's gradients (it uses its
+// own ascent form for α).
+//
+// cfg and the nodes are checked here (errors wrap ErrMargin, ErrNode or ErrLength); the batch
+// and a, b, α are checked when the graph runs (see Evaluate).
+func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	m, err := cfg.Validate()
+	if err != nil {
+		return nil, err
+	}
+	if err := opkit.CheckPair(pkg, scores, labels); err != nil {
+		return nil, err
+	}
+	for _, s := range []struct {
+		name string
+		n    *gorgonia.Node
+	}{{"a", a}, {"b", b}, {"alpha", alpha}} {
+		switch {
+		case s.n == nil:
+			return nil, check.Errorf(pkg, check.ErrNode, "%s must not be nil", s.name)
+		case s.n.Graph() != scores.Graph():
+			return nil, check.Errorf(pkg, check.ErrNode, "%s belongs to another graph than the scores", s.name)
+		case !s.n.IsScalar():
+			return nil, check.Errorf(pkg, check.ErrNode, "%s has type %v, want a scalar", s.name, s.n.Type())
+		case s.n.Dtype() != scores.Dtype():
+			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v", s.name, s.n.Dtype(), scores.Dtype())
+		}
+	}
+	n, err := gorgonia.ApplyOp(&lossOp{cfg: cfg, margin: m}, scores, labels, a, b, alpha)
+	if err != nil {
+		return nil, check.Errorf(pkg, check.ErrNode, "%v", err)
+	}
+	return n, nil
+}
+
+// The op's inputs, in order.
+const (
+	inScores = iota
+	inLabels
+	inA
+	inB
+	inAlpha
+	nInputs
+)
+
+// lossOp is the forward op: f and, kept for the backward ops, its derivatives.
+type lossOp struct {
+	cfg    Config
+	margin float64 // the effective margin, for String
+
+	mu   sync.Mutex
+	in   []float64 // the forward's inputs, flattened: scores, labels, a, b, α
+	grad *result   // nil when none is kept
+
+	lispMu sync.Mutex
+	lisp   gorgonia.External // the LispMachine that last ran DoDiff
+}
+
+// result is f and its derivatives at one input.
+type result struct {
+	dz            []float64
+	da, db, dalph float64
+}
+
+// wrt returns the derivative with respect to input k as a slice (one element for a scalar).
+func (r *result) wrt(k int) []float64 {
+	switch k {
+	case inA:
+		return []float64{r.da}
+	case inB:
+		return []float64{r.db}
+	case inAlpha:
+		return []float64{r.dalph}
+	}
+	return r.dz
+}
+
+func (op *lossOp) String() string { return fmt.Sprintf("AUCMLoss{margin=%v}", op.margin) }
+
+// inputs reads the op's five values as float64: the scores, the labels and a, b, α.
+func inputs(vals []gorgonia.Value) (scores, labels []float64, p aux, dt tensor.Dtype, err error) {
+	if len(vals) < nInputs {
+		return nil, nil, p, dt, fmt.Errorf("%s: the loss needs 5 inputs, got %d", pkg, len(vals))
+	}
+	dt = vals[inScores].Dtype()
+	if scores, err = opkit.Floats(vals[inScores]); err != nil {
+		return nil, nil, p, dt, fmt.Errorf("%s: scores: %w", pkg, err)
+	}
+	if labels, err = opkit.Floats(vals[inLabels]); err != nil {
+		return nil, nil, p, dt, fmt.Errorf("%s: labels: %w", pkg, err)
+	}
+	var xs [3]float64
+	for k := range xs {
+		if xs[k], err = opkit.Scalar(vals[inA+k]); err != nil {
+			return nil, nil, p, dt, fmt.Errorf("%s: %s: %w", pkg, []string{"a", "b", "alpha"}[k], err)
+		}
+	}
+	return scores, labels, aux{xs[0], xs[1], xs[2]}, dt, nil
+}
+
+// flat is the inputs as one slice, for comparing bit patterns.
+func flat(scores, labels []float64, p aux) []float64 {
+	out := make([]float64, 0, len(scores)+len(labels)+3)
+	out = append(append(out, scores...), labels...)
+	return append(out, p.a, p.b, p.alpha)
+}
+
+// run returns the derivatives at the inputs: the kept ones when the inputs are bit for bit
+// the forward's, else from a new Gradient call.
+func (op *lossOp) run(scores, labels []float64, p aux) (*result, error) {
+	in := flat(scores, labels, p)
+	op.mu.Lock()
+	kept, keptIn := op.grad, op.in
+	op.mu.Unlock()
+	if kept != nil && sameBits(keptIn, in) {
+		return kept, nil
+	}
+	r, _, err := op.eval(scores, labels, p)
+	return r, err
+}
+
+func (op *lossOp) eval(scores, labels []float64, p aux) (*result, float64, error) {
+	dz, da, db, dalpha, v, err := Gradient(scores, labels, p.a, p.b, p.alpha, op.cfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &result{dz: dz, da: da, db: db, dalph: dalpha}, v, nil
+}
+
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, x := range a {
+		if math.Float64bits(x) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// overflow turns a float32 range error into ErrOverflow.
+func overflow(what string, err error) error {
+	var re *opkit.RangeError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%w: %s: %s", ErrOverflow, what, re.Detail())
+	}
+	return err
+}
+
+func (op *lossOp) Arity() int { return nInputs }
+
+// types follow Gorgonia's conventions: a vector of element type a, and a scalar typed as a
+// itself.
+func types() (vec hm.Type, scalar hm.TypeVariable) {
+	a := hm.TypeVariable('a')
+	return gorgonia.TensorType{Dims: 1, Of: a}, a
+}
+
+func (op *lossOp) Type() hm.Type {
+	v, s := types()
+	return hm.NewFnType(v, v, s, s, s, s)
+}
+
+func (op *lossOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
+	return tensor.ScalarShape(), nil
+}
+
+func (op *lossOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	scores, labels, p, dt, err := inputs(vals)
+	if err != nil {
+		return nil, err
+	}
+	r, v, err := op.eval(scores, labels, p)
+	op.mu.Lock()
+	op.grad, op.in = r, nil
+	if err == nil {
+		op.in = flat(scores, labels, p)
+	}
+	op.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	out, err := opkit.NewScalar(dt, v)
+	return out, overflow("value", err)
+}
+
+func (op *lossOp) ReturnsPtr() bool      { return false }
+func (op *lossOp) CallsExtern() bool     { return false }
+func (op *lossOp) OverwritesInput() int  { return -1 }
+func (op *lossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "aucm.forward:%s", op) }
+func (op *lossOp) Hashcode() uint32      { return hashOf(op) }
+
+// DiffWRT: differentiable in the scores, a, b and α, not in the labels.
+func (op *lossOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for k := range d {
+		d[k] = k != inLabels
+	}
+	return d
+}
+
+// SymDiff returns one node per input: a backward node for the scores, a, b and α each, nil for
+// the labels. Each backward node takes the forward's inputs, its output (so that it runs after
+// it) and the upstream gradient.
+func (op *lossOp) SymDiff(in gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
+	if len(in) != nInputs {
+		return nil, fmt.Errorf("%s: %v has 5 inputs, SymDiff got %d", pkg, op, len(in))
+	}
+	out := make(gorgonia.Nodes, nInputs)
+	for k := range in {
+		if k == inLabels {
+			continue
+		}
+		args := append(append(gorgonia.Nodes{}, in...), output, grad)
+		g, err := gorgonia.ApplyOp(&gradOp{fwd: op, wrt: k}, args...)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = g
+	}
+	return out, nil
+}
+
+// DoDiff adds upstream·∂f/∂x into the gradient of every differentiable input x
+// (LispMachine). A machine that runs it a second time gets ErrMachineReused.
+func (op *lossOp) DoDiff(ctx gorgonia.ExecutionContext, in gorgonia.Nodes, output *gorgonia.Node) error {
+	if len(in) != nInputs {
+		return fmt.Errorf("%s: %v has 5 inputs, DoDiff got %d", pkg, op, len(in))
+	}
+	if op.again(ctx.External) {
+		return check.Errorf(pkg, ErrMachineReused,
+			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; build a new LispMachine for every run (or reuse a TapeMachine)", op)
+	}
+	vals := make([]gorgonia.Value, nInputs)
+	for k, n := range in {
+		vals[k] = n.Value()
+	}
+	scores, labels, p, _, err := inputs(vals)
+	if err != nil {
+		return err
+	}
+	upV, err := output.Grad()
+	if err != nil {
+		return fmt.Errorf("%s: upstream gradient: %w", pkg, err)
+	}
+	up, err := opkit.Scalar(upV)
+	if err != nil {
+		return fmt.Errorf("%s: upstream gradient: %w", pkg, err)
+	}
+	r, err := op.run(scores, labels, p)
+	if err != nil {
+		return err
+	}
+	for k, n := range in {
+		if k == inLabels {
+			continue
+		}
+		dst, err := n.Grad()
+		if err != nil {
+			return fmt.Errorf("%s: gradient of input %d: %w", pkg, k, err)
+		}
+		if err := overflow("gradient", addScaled(dst, r.wrt(k), up)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// again records the LispMachine m and reports whether it ran this op's DoDiff before.
+func (op *lossOp) again(m gorgonia.External) bool {
+	if m == nil || !reflect.TypeOf(m).Comparable() {
+		return false
+	}
+	op.lispMu.Lock()
+	defer op.lispMu.Unlock()
+	same := op.lisp == m
+	op.lisp = m
+	return same
+}
+
+// addScaled adds scale·g to dst: a vector, through opkit.AddScaled, or a scalar value, in
+// place.
+func addScaled(dst gorgonia.Value, g []float64, scale float64) error {
+	switch d := dst.(type) {
+	case *gorgonia.F64:
+		*d = gorgonia.F64(float64(*d) + scale*g[0])
+		return nil
+	case *gorgonia.F32:
+		sum := float64(*d) + scale*g[0]
+		if v, err := opkit.NewScalar(tensor.Float32, sum); err != nil {
+			return err
+		} else {
+			*d = *v.(*gorgonia.F32)
+		}
+		return nil
+	}
+	return opkit.AddScaled(dst, g, scale)
+}
+
+// gradOp is the backward op of one input: upstream·∂f/∂x for x = input wrt, from (scores,
+// labels, a, b, α, forward output, upstream).
+type gradOp struct {
+	fwd *lossOp
+	wrt int
+}
+
+func (op *gradOp) Arity() int { return nInputs + 2 }
+
+func (op *gradOp) Type() hm.Type {
+	v, s := types()
+	var out hm.Type = s
+	if op.wrt == inScores {
+		out = v
+	}
+	return hm.NewFnType(v, v, s, s, s, s, s, out)
+}
+
+func (op *gradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
+	if op.wrt != inScores {
+		return tensor.ScalarShape(), nil
+	}
+	if len(in) == 0 {
+		return nil, fmt.Errorf("%s: backward of %v got no shapes", pkg, op.fwd)
+	}
+	s, ok := in[0].(tensor.Shape)
+	if !ok {
+		return nil, fmt.Errorf("%s: backward of %v: scores shape is %T", pkg, op.fwd, in[0])
+	}
+	return s.Clone(), nil
+}
+
+func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
+	if len(vals) != nInputs+2 {
+		return nil, fmt.Errorf("%s: backward of %v needs 7 inputs, got %d", pkg, op.fwd, len(vals))
+	}
+	scores, labels, p, dt, err := inputs(vals[:nInputs])
+	if err != nil {
+		return nil, err
+	}
+	up, err := opkit.Scalar(vals[nInputs+1])
+	if err != nil {
+		return nil, fmt.Errorf("%s: upstream gradient: %w", pkg, err)
+	}
+	r, err := op.fwd.run(scores, labels, p)
+	if err != nil {
+		return nil, err
+	}
+	g := r.wrt(op.wrt)
+	scaled := make([]float64, len(g))
+	for i, x := range g {
+		scaled[i] = up * x
+		if !math.IsInf(x, 0) && !math.IsInf(up, 0) && math.IsInf(scaled[i], 0) {
+			return nil, fmt.Errorf("%w: gradient element %d", ErrOverflow, i)
+		}
+	}
+	if op.wrt != inScores {
+		out, err := opkit.NewScalar(dt, scaled[0])
+		return out, overflow("gradient", err)
+	}
+	out, err := opkit.NewVector(dt, scaled)
+	if err != nil {
+		return nil, overflow("gradient", err)
+	}
+	return out, nil
+}
+
+func (op *gradOp) ReturnsPtr() bool     { return false }
+func (op *gradOp) CallsExtern() bool    { return false }
+func (op *gradOp) OverwritesInput() int { return -1 }
+func (op *gradOp) String() string       { return fmt.Sprintf("%vGrad%d", op.fwd, op.wrt) }
+func (op *gradOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "aucm.backward:%s:%d", op.fwd, op.wrt)
+}
+func (op *gradOp) Hashcode() uint32          { return hashOf(op) }
+func (op *gradOp) DiffWRT(inputs int) []bool { return make([]bool, inputs) }
+func (op *gradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
+	return nil, errors.New("aucm: the backward op of the loss is not differentiable")
+}
+
+func hashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
