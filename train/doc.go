@@ -54,6 +54,14 @@
 // cross-entropy warm-up, early stopping, or fixed bandwidths (kdequantile.Config.V0 and V1),
 // which fix the scale the kernels resolve.
 //
+// # AUC-M and PESG
+//
+// [AUCM] is the recipe of Deep-AUC (Yuan et al., ICCV 2021): the AUC-M loss of package aucm
+// trained with [PESG], LibAUC's optimiser, on the model's weights and the loss's auxiliary a,
+// b and α, through the trainer's batches, validation and hooks. Its PESG step replaces the
+// trainer's optimiser for that loss only; [PESGState] is the state it trains besides the
+// weights.
+//
 // # The training step
 //
 // A Linear or MLP trained on a DirectLoss (CrossEntropy, KDE, Pairwise, Weighted sums of

@@ -70,8 +70,8 @@ func (l Pairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 
 // String names the surrogate and every setting that changes the loss, as in
 // "sqhinge(margin=1, pairs=all)" or "logistic(pairs=4096, seed=7)": the margin of the
-// surrogates that have one (0 shown as the default 1), and the number of sampled pairs with
-// their seed.
+// surrogates that have one (0 shown as the default 1), the number of sampled pairs with
+// their seed, and the partial-AUC cuts MaxFPR and MinTPR when set ("maxfpr=0.1").
 func (l Pairwise) String() string {
 	c := l.Config
 	var parts []string
@@ -87,6 +87,12 @@ func (l Pairwise) String() string {
 		parts = append(parts, "pairs=all")
 	} else {
 		parts = append(parts, fmt.Sprintf("pairs=%d", c.Pairs), fmt.Sprintf("seed=%d", c.Seed))
+	}
+	if c.MaxFPR > 0 {
+		parts = append(parts, fmt.Sprintf("maxfpr=%g", c.MaxFPR))
+	}
+	if c.MinTPR > 0 {
+		parts = append(parts, fmt.Sprintf("mintpr=%g", c.MinTPR))
 	}
 	return fmt.Sprintf("%v(%s)", c.Surrogate, strings.Join(parts, ", "))
 }

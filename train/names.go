@@ -115,14 +115,16 @@ var recipes = []RecipeName{
 	pairwiseName(pairwise.Square, "the pairwise square surrogate (1 − x)²"),
 	pairwiseName(pairwise.Hinge, "the pairwise hinge surrogate (1 − x)₊"),
 	pairwiseName(pairwise.SquaredHinge, "the pairwise squared hinge surrogate (1 − x)₊²"),
+	aucmName(), paucName(), // aucnames.go
 }
 
 // pairwiseName is the entry of a pairwise surrogate over all pairs with margin 1, named as
 // pairwise.ParseSurrogate reads it.
 func pairwiseName(s pairwise.Surrogate, help string) RecipeName {
 	return RecipeName{Name: s.String(), Help: help + " over all pairs, x = f_pos − f_neg",
-		recipes: func(kdequantile.Config, options) ([]Recipe, error) {
-			return []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: s}}}}, nil
+		Options: []RecipeOption{optMaxFPR, optMinTPR}, // aucnames.go
+		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
+			return []Recipe{Plain{Loss: Pairwise{Config: partialConfig(s, o)}}}, nil
 		}}
 }
 

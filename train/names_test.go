@@ -43,6 +43,7 @@ func TestParseRecipe(t *testing.T) {
 		"logistic": "logistic(pairs=all)", "exp": "exp(pairs=all)", "square": "square(margin=1, pairs=all)",
 		"hinge": "hinge(margin=1, pairs=all)", "sqhinge": "sqhinge(margin=1, pairs=all)",
 		"ce+kde": "1×ce + 0.1×kde(alpha=0.1, v0=0, v1=0)",
+		"aucm":   "aucm(margin=1, pesg)", "pauc": "sqhinge(margin=1, pairs=all, maxfpr=0.1)",
 	}
 	for _, name := range RecipeNames {
 		r, err := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
@@ -71,7 +72,7 @@ func TestParseRecipeErrors(t *testing.T) {
 		{"kde+wu", "unknown recipe"}, // the warm-up suffix is cmd/roctrain's
 		{"nope:tail", "unknown recipe"},
 		{"ce:tail", "takes no options"},
-		{"hinge:pool=4", "takes no options"},
+		{"hinge:pool=4", "unknown option"},
 		{"kde-plain:lr=0.3", "unknown option"},
 		{"kde:w=1", "unknown option"},
 		{"kde:", "unknown option"},

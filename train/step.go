@@ -28,6 +28,9 @@ type step interface {
 // loss's gradient buffer allocated here. Any other model or loss is compiled into a Gorgonia
 // graph differentiated by gorgonia.Grad. Both update the parameters with the same optimiser.
 func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
+	if sl, ok := loss.(stepLoss); ok { // a loss with its own optimiser (AUCM's PESG)
+		return sl.newStep(m, batch)
+	}
 	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,64 @@
+package train
+
+import (
+	"fmt"
+
+	"github.com/rocops/rocops/ops/aucm"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// The registry's entries and options of the AUC-M and partial-AUC names: "aucm", "pauc", and
+// the maxfpr and mintpr options of every pairwise name.
+
+var (
+	optMaxFPR = RecipeOption{Key: "maxfpr", Arg: "β", Example: "0.1", parse: upToOne,
+		Help: "the one-way partial AUC up to false-positive rate β: only the top ⌈β·n₋⌉ negatives of a batch"}
+	optMinTPR = RecipeOption{Key: "mintpr", Arg: "γ", Example: "0.5", parse: fraction,
+		Help: "the two-way partial AUC: only the bottom ⌈(1−γ)·n₊⌉ positives of a batch as well"}
+	optPESGRate = RecipeOption{Key: "lr", Arg: "η", Example: "0.1", parse: positive,
+		Help: "PESG's learning rate (default: the run's, else 0.1)"}
+	optMargin = RecipeOption{Key: "margin", Arg: "m", Example: "1", parse: positive,
+		Help: "the AUC-M margin (default 1)"}
+)
+
+// aucmName is "aucm": [AUCM], AUC-M trained with PESG at LibAUC's defaults.
+func aucmName() RecipeName {
+	return RecipeName{Name: "aucm",
+		Help:    "AUC-M on σ(score) trained with PESG at LibAUC's defaults (Deep-AUC, Yuan et al. 2021)",
+		Options: []RecipeOption{optPESGRate, optMargin},
+		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
+			set := DefaultPESG()
+			set.LearningRate = o["lr"]
+			return []Recipe{AUCM{Loss: aucm.Config{Margin: o["margin"]}, PESG: &set}}, nil
+		}}
+}
+
+// paucName is "pauc": the squared hinge over the one-way partial AUC up to the run's α.
+func paucName() RecipeName {
+	return RecipeName{Name: "pauc",
+		Help:    "the pairwise squared hinge over the partial AUC up to false-positive rate α (MaxFPR = α)",
+		Options: []RecipeOption{optMinTPR},
+		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
+			if !(point.Alpha > 0 && point.Alpha < 1) {
+				return nil, fmt.Errorf("needs the run's false-positive rate α, got %v", point.Alpha)
+			}
+			cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: point.Alpha, MinTPR: o["mintpr"]}
+			return []Recipe{Plain{Loss: Pairwise{Config: cfg}}}, nil
+		}}
+}
+
+// partialConfig is the pairwise configuration of surrogate s with the options maxfpr and
+// mintpr of o (absent = 0, off).
+func partialConfig(s pairwise.Surrogate, o options) pairwise.Config {
+	return pairwise.Config{Surrogate: s, MaxFPR: o["maxfpr"], MinTPR: o["mintpr"]}
+}
+
+// upToOne parses a number in (0, 1].
+func upToOne(s string) (float64, error) {
+	v, err := positive(s)
+	if err == nil && v > 1 {
+		err = fmt.Errorf("want a rate of at most 1")
+	}
+	return v, err
+}

@@ -1,0 +1,70 @@
+package train
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/ops/aucm"
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+func TestParseAUCRecipes(t *testing.T) {
+	point := kdequantile.Config{Alpha: 0.05}
+	def := DefaultPESG()
+	lr := DefaultPESG()
+	lr.LearningRate = 0.03
+	for _, c := range []struct {
+		name string
+		want []Recipe
+	}{
+		{"aucm", []Recipe{AUCM{PESG: &def}}},
+		{"aucm:lr=0.03:margin=0.5", []Recipe{AUCM{Loss: aucm.Config{Margin: 0.5}, PESG: &lr}}},
+		{"pauc", []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.05}}}}},
+		{"pauc:mintpr=0.5", []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.05, MinTPR: 0.5}}}}},
+		{"sqhinge:maxfpr=0.1", []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.1}}}}},
+		{"hinge:maxfpr=0.1:mintpr=0.5", []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, MaxFPR: 0.1, MinTPR: 0.5}}}}},
+		{"logistic:mintpr=0.2", []Recipe{Plain{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic, MinTPR: 0.2}}}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ParseRecipe(c.name, point)
+			require.NoError(t, err)
+			require.Equal(t, c.want, r)
+		})
+	}
+	r, err := ParseRecipe("aucm:lr=0.03:margin=0.5", point)
+	require.NoError(t, err)
+	require.Equal(t, "aucm(margin=0.5, pesg, lr=0.03)", r[0].String())
+	r, err = ParseRecipe("hinge:maxfpr=0.1:mintpr=0.5", point)
+	require.NoError(t, err)
+	require.Equal(t, "hinge(margin=1, pairs=all, maxfpr=0.1, mintpr=0.5)", r[0].String())
+}
+
+func TestParseAUCRecipeErrors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		point kdequantile.Config
+		says  string
+	}{
+		{"aucm:pool=3", kdequantile.Config{Alpha: 0.1}, "unknown option"},
+		{"aucm:lr=-1", kdequantile.Config{Alpha: 0.1}, "above 0"},
+		{"aucm:lr=NaN", kdequantile.Config{Alpha: 0.1}, "above 0"},
+		{"aucm:margin=-1", kdequantile.Config{Alpha: 0.1}, "above 0"},
+		{"aucm:lr", kdequantile.Config{Alpha: 0.1}, "needs a value"},
+		{"aucm:lr=0.1:lr=0.2", kdequantile.Config{Alpha: 0.1}, "given twice"},
+		{"pauc", kdequantile.Config{Recall: 0.9}, "needs the run's false-positive rate"},
+		{"pauc:maxfpr=0.2", kdequantile.Config{Alpha: 0.1}, "unknown option"},
+		{"pauc:mintpr=1", kdequantile.Config{Alpha: 0.1}, "below 1"},
+		{"sqhinge:maxfpr=1.5", kdequantile.Config{Alpha: 0.1}, "at most 1"},
+		{"sqhinge:maxfpr=0", kdequantile.Config{Alpha: 0.1}, "above 0"},
+		{"sqhinge:maxfpr=x", kdequantile.Config{Alpha: 0.1}, "invalid syntax"},
+		{"hinge:margin=2", kdequantile.Config{Alpha: 0.1}, "unknown option"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseRecipe(c.name, c.point)
+			require.ErrorIs(t, err, ErrConfig)
+			require.ErrorContains(t, err, c.says)
+		})
+	}
+}

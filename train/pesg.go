@@ -1,0 +1,395 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/floats"
+	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/aucm"
+)
+
+// ErrPESG reports a PESG setting that is negative, NaN or infinite, a momentum above 1, a
+// decay factor below 1 or a decay epoch below 1.
+var ErrPESG = errors.New("train: invalid PESG setting")
+
+// PESG holds the settings of the proximal epoch stochastic gradient method that LibAUC trains
+// the AUC-M loss with (Yuan, Yan, Sonka and Yang, "Large-scale robust deep AUC maximization",
+// ICCV 2021, arXiv 2012.03173; LibAUC 2.x, libauc/optimizers/pesg.py, its SGD mode). The
+// fields are taken as given: start from [DefaultPESG] for LibAUC's defaults. A step, for every
+// model parameter θ and for a and b, with gradient g of the AUC-M loss, is
+//
+//	d = clip(g, −Clip, Clip) + EpochDecay·(θ − θ_ref) + WeightDecay·θ
+//	v = d at the first step, v ← (1 − Momentum)·v + Momentum·d after it
+//	θ ← θ − η·v
+//
+// (LibAUC's own momentum form, not PyTorch's v ← μ·v + d; with Momentum = 0, v = d), and then
+// for α its own projected ascent step, with the a and b just updated and the margin m,
+//
+//	α ← min(max(α + η·(2(m + b − a) − 2α), 0), 999).
+//
+// At the end of each epoch listed in DecayEpochs, θ_ref becomes the mean of the iterates θ
+// since the last such reset (the start), and η ← η/DecayFactor. θ_ref starts as Gaussian noise
+// N(0, 0.01²), as in LibAUC, drawn from the run's Config.Seed; the term is left out when
+// EpochDecay is 0.
+type PESG struct {
+	// LearningRate is η; 0 = the run's Config.LearningRate, or 0.1 when that is 0 too.
+	LearningRate float64
+	// Clip bounds every gradient element to [−Clip, Clip]; 0 = no clipping.
+	Clip float64
+	// WeightDecay is the coefficient of the L2 term added to the gradient.
+	WeightDecay float64
+	// EpochDecay is the coefficient of the pull towards the reference point θ_ref.
+	EpochDecay float64
+	// Momentum is μ of LibAUC's momentum form, in [0, 1]; 0 = none.
+	Momentum float64
+	// DecayEpochs are the main-phase epochs (1-based) after which the reference point is
+	// reset and the learning rate divided; nil = none. LibAUC's examples decay after half and
+	// three quarters of the epochs.
+	DecayEpochs []int
+	// DecayFactor divides the learning rate at every decay epoch; 0 = 10. It must be ≥ 1.
+	DecayFactor float64
+}
+
+// DefaultPESG returns LibAUC's defaults: learning rate 0.1 (left 0 here, so that it can come
+// from Config.LearningRate), Clip 1, WeightDecay 1e-5, EpochDecay 2e-3, Momentum 0.9, no
+// decay epochs and a decay factor of 10.
+func DefaultPESG() PESG {
+	return PESG{Clip: 1, WeightDecay: 1e-5, EpochDecay: 2e-3, Momentum: 0.9}
+}
+
+// defaultPESGRate is LibAUC's default learning rate.
+const defaultPESGRate = 0.1
+
+func (p PESG) check() error {
+	for _, s := range []struct {
+		name string
+		v    float64
+	}{{"LearningRate", p.LearningRate}, {"Clip", p.Clip}, {"WeightDecay", p.WeightDecay},
+		{"EpochDecay", p.EpochDecay}, {"Momentum", p.Momentum}, {"DecayFactor", p.DecayFactor}} {
+		if !(s.v >= 0) || math.IsInf(s.v, 0) {
+			return fmt.Errorf("%w: %s = %v is not a finite number ≥ 0", ErrPESG, s.name, s.v)
+		}
+	}
+	switch {
+	case p.Momentum > 1:
+		return fmt.Errorf("%w: Momentum = %v is above 1", ErrPESG, p.Momentum)
+	case p.DecayFactor != 0 && p.DecayFactor < 1:
+		return fmt.Errorf("%w: DecayFactor = %v is below 1", ErrPESG, p.DecayFactor)
+	}
+	for _, e := range p.DecayEpochs {
+		if e < 1 {
+			return fmt.Errorf("%w: decay epoch %d is below 1", ErrPESG, e)
+		}
+	}
+	return nil
+}
+
+// PESGState is the trained state PESG keeps beside the model's weights: the auxiliary
+// variables of the AUC-M loss, the learning rate after its decays and the step counts. It is
+// what a checkpoint of an AUC-M run holds besides nn.Save's weights (see AUCM.State); its
+// fields are exported so that encoding/json writes it.
+type PESGState struct {
+	A, B, Alpha  float64
+	LearningRate float64 // η now, after the decays so far
+	Steps        int     // steps taken
+	SinceReset   int     // steps since the reference point was last reset
+}
+
+// pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference
+// point, the sum of its iterates since the last reset and its momentum buffer, in float64.
+type pesg struct {
+	set    PESG
+	lr     float64
+	margin float64
+	a, b   []float64 // one element each, updated like the model's parameters
+	alpha  float64
+	ref    [][]float64
+	acc    [][]float64
+	buf    [][]float64
+	steps  int
+	since  int
+}
+
+// newPESG returns the optimiser for parameter tensors of the given sizes (the model's; a and
+// b are added), with its reference points drawn from seed when EpochDecay > 0. The settings
+// must have passed check, and lr > 0 be the effective learning rate.
+func newPESG(set PESG, lr, margin float64, sizes []int, seed uint64) *pesg {
+	p := &pesg{set: set, lr: lr, margin: margin, a: []float64{0}, b: []float64{0}}
+	sizes = append(slices.Clone(sizes), 1, 1)
+	rng := rand.New(rand.NewPCG(seed, 0x70657367)) // "pesg"
+	for _, n := range sizes {
+		ref := make([]float64, n)
+		if set.EpochDecay > 0 {
+			for i := range ref {
+				ref[i] = 0.01 * rng.NormFloat64()
+			}
+		}
+		p.ref = append(p.ref, ref)
+		p.acc = append(p.acc, make([]float64, n))
+		p.buf = append(p.buf, make([]float64, n))
+	}
+	return p
+}
+
+// step updates the model's parameters from their gradients, a and b from da and db, and α
+// by its ascent form.
+func (p *pesg) step(params, grads []*tensor.Dense, da, db float64) error {
+	if len(params) != len(grads) || len(params)+2 != len(p.ref) {
+		return fmt.Errorf("train: PESG over %d tensors got %d parameters and %d gradients", len(p.ref)-2, len(params), len(grads))
+	}
+	for i, w := range params {
+		switch w.Dtype() {
+		case tensor.Float64:
+			pesgUpdate(p, i, w.Float64s(), grads[i].Float64s())
+		case tensor.Float32:
+			pesgUpdate(p, i, w.Float32s(), grads[i].Float32s())
+		default:
+			return fmt.Errorf("train: unsupported parameter dtype %v", w.Dtype())
+		}
+	}
+	n := len(params)
+	pesgUpdate(p, n, p.a, []float64{da})
+	pesgUpdate(p, n+1, p.b, []float64{db})
+	p.alpha += p.lr * (2*(p.margin+p.b[0]-p.a[0]) - 2*p.alpha)
+	p.alpha = min(max(p.alpha, 0), 999)
+	p.steps++
+	p.since++
+	return nil
+}
+
+// pesgUpdate is the step of tensor i, with values w and gradient g, computed in float64.
+func pesgUpdate[T floats.Float](p *pesg, i int, w, g []T) {
+	ref, acc, buf := p.ref[i], p.acc[i], p.buf[i]
+	s := p.set
+	for k := range w {
+		theta, grad := float64(w[k]), float64(g[k])
+		if s.Clip > 0 {
+			grad = min(max(grad, -s.Clip), s.Clip)
+		}
+		d := grad + s.WeightDecay*theta
+		if s.EpochDecay > 0 {
+			d += s.EpochDecay * (theta - ref[k])
+		}
+		if s.Momentum != 0 {
+			if p.steps == 0 {
+				buf[k] = d
+			} else {
+				buf[k] = (1-s.Momentum)*buf[k] + s.Momentum*d
+			}
+			d = buf[k]
+		}
+		w[k] = T(theta - p.lr*d)
+		if s.EpochDecay > 0 {
+			acc[k] += float64(w[k])
+		}
+	}
+}
+
+// decayEpoch resets the reference points to the mean iterate since the last reset and divides
+// the learning rate by the decay factor (LibAUC's update_regularizer).
+func (p *pesg) decayEpoch() {
+	factor := p.set.DecayFactor
+	if factor == 0 {
+		factor = 10
+	}
+	p.lr /= factor
+	if p.set.EpochDecay > 0 && p.since > 0 {
+		for i := range p.ref {
+			for k := range p.ref[i] {
+				p.ref[i][k] = p.acc[i][k] / float64(p.since)
+				p.acc[i][k] = 0
+			}
+		}
+	}
+	p.since = 0
+}
+
+func (p *pesg) state() PESGState {
+	return PESGState{A: p.a[0], B: p.b[0], Alpha: p.alpha, LearningRate: p.lr, Steps: p.steps, SinceReset: p.since}
+}
+
+// AUCM is the recipe of Deep-AUC: the AUC-M loss (package aucm) on the model's scores
+// through a sigmoid, trained with [PESG] on the model's weights and the loss's a and b, and
+// PESG's ascent on α, from a = b = α = 0 (LibAUC's start). It uses the trainer for the rest:
+// the batches (with both classes, Config.PositiveFraction and NegativePool), the validation
+// metric and the best epoch's weights, Config.Patience, hooks and the progress bar.
+// Config.Optimizer is not used (PESG is the optimiser) and Config.WeightDecay must be 0
+// (PESG has its own). It needs a model with an nn.Pass (nn's Linear and MLP): other models
+// give an ErrConfig error.
+//
+// The model ends with the best epoch's weights, as with any recipe; a, b and α stay those of
+// the last step, since only training uses them.
+type AUCM struct {
+	// Loss is the AUC-M loss's margin; the zero value is m = 1.
+	Loss aucm.Config
+	// PESG is the optimiser's settings; nil = DefaultPESG().
+	PESG *PESG
+	// State, when not nil, receives PESG's final state (a, b, α, the learning rate and the
+	// step counts) when Fit returns, to be saved with the model's checkpoint.
+	State *PESGState
+}
+
+func (r AUCM) settings() PESG {
+	if r.PESG == nil {
+		return DefaultPESG()
+	}
+	return *r.PESG
+}
+
+func (r AUCM) String() string {
+	m, err := r.Loss.Validate()
+	if err != nil {
+		m = r.Loss.Margin
+	}
+	s := fmt.Sprintf("aucm(margin=%g, pesg", m)
+	if lr := r.settings().LearningRate; lr > 0 {
+		s += fmt.Sprintf(", lr=%g", lr)
+	}
+	return s + ")"
+}
+
+// Fit implements Recipe. Errors: a bad margin (aucm.ErrMargin), a bad PESG setting (ErrPESG),
+// a Config the recipe cannot use (ErrConfig), and the trainer's errors.
+func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
+	if err := recipeConfig(cfg); err != nil {
+		return nil, err
+	}
+	margin, err := r.Loss.Validate()
+	if err != nil {
+		return nil, err
+	}
+	set := r.settings()
+	if err := set.check(); err != nil {
+		return nil, err
+	}
+	if cfg.WeightDecay != 0 {
+		return nil, configError("AUCM trains with PESG's own weight decay; leave Config.WeightDecay 0, got %v", cfg.WeightDecay)
+	}
+	if model == nil {
+		return nil, configError("nil model")
+	}
+	lr := set.LearningRate
+	if lr == 0 {
+		lr = cfg.LearningRate
+	}
+	if lr == 0 {
+		lr = defaultPESGRate
+	}
+	if !(lr > 0) || math.IsInf(lr, 0) {
+		return nil, configError("LearningRate %v is not a finite number > 0", lr)
+	}
+	var sizes []int
+	for _, p := range model.Params() {
+		sizes = append(sizes, p.Value.Len())
+	}
+	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, cfg.Seed)}
+	main := 0
+	cfg.Loss = loss
+	cfg.LearningRate = lr
+	cfg.Hooks = append(slices.Clone(cfg.Hooks), Hook{Name: "pesg decay epochs", OnEpoch: func(e Epoch) error {
+		if e.Phase != Main {
+			return nil
+		}
+		main++
+		if slices.Contains(set.DecayEpochs, main) {
+			loss.opt.decayEpoch()
+		}
+		return nil
+	}})
+	t, err := New(model, cfg)
+	if err != nil {
+		return nil, err
+	}
+	h, err := t.Fit(ctx, train, val)
+	if r.State != nil {
+		*r.State = loss.opt.state()
+	}
+	return h, err
+}
+
+// aucmLoss is the AUC-M loss as the trainer's Loss: its step is PESG's (stepLoss), not the
+// trainer's optimiser.
+type aucmLoss struct {
+	cfg aucm.Config
+	opt *pesg
+}
+
+func (l *aucmLoss) String() string { return AUCM{Loss: l.cfg}.String() }
+
+// Build implements Loss for code that only evaluates losses: the AUC-M loss at PESG's current
+// a, b and α, as constants (training goes through the PESG step).
+func (l *aucmLoss) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	st := l.opt.state()
+	var nodes [3]*gorgonia.Node
+	for k, v := range []float64{st.A, st.B, st.Alpha} {
+		c, err := opkit.NewScalar(scores.Dtype(), v)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		nodes[k] = gorgonia.NewConstant(c)
+	}
+	return aucm.Loss(scores, labels, nodes[0], nodes[1], nodes[2], l.cfg)
+}
+
+// newStep implements stepLoss: the PESG step of an nn network.
+func (l *aucmLoss) newStep(m nn.Model, batch int) (step, error) {
+	p, err := nn.NewPass(m, batch)
+	if errors.Is(err, nn.ErrNoPass) {
+		return nil, configError("AUCM needs a model with an nn.Pass (nn's Linear or MLP): %v", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &pesgStep{pass: p, loss: l, params: paramTensors(m), labels: make([]float64, p.Rows())}, nil
+}
+
+// stepLoss is a loss that brings its own training step (and optimiser) instead of the
+// trainer's: newStep uses it for such losses.
+type stepLoss interface {
+	newStep(m nn.Model, batch int) (step, error)
+}
+
+// pesgStep is one PESG step of an nn network: the scores through an nn.Pass, the AUC-M loss
+// and its four derivatives on slices, the backward pass, and PESG's update.
+type pesgStep struct {
+	pass   *nn.Pass
+	loss   *aucmLoss
+	params []*tensor.Dense
+	labels []float64
+}
+
+func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
+	if len(idx) != st.pass.Rows() {
+		return 0, fmt.Errorf("train: a batch of %d rows for a step of %d", len(idx), st.pass.Rows())
+	}
+	if err := fillBatch(st.pass.Input(), nil, ds, idx); err != nil {
+		return 0, err
+	}
+	for k, r := range idx {
+		st.labels[k] = ds.Y[r]
+	}
+	o := st.loss.opt
+	dz, da, db, _, v, err := aucm.Gradient(st.pass.Forward(), st.labels, o.a[0], o.b[0], o.alpha, st.loss.cfg)
+	if err != nil {
+		return 0, err
+	}
+	if err := st.pass.Backward(dz); err != nil {
+		return 0, err
+	}
+	if err := o.step(st.params, st.pass.Grads(), da, db); err != nil {
+		return 0, fmt.Errorf("train: PESG step: %w", err)
+	}
+	return v, nil
+}
+
+func (st *pesgStep) close() {}

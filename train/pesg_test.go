@@ -1,0 +1,156 @@
+package train
+
+import (
+	"context"
+	"io"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/aucm"
+)
+
+// TestPESGThreeSteps: PESG against a sequence worked by hand. Two model parameters θ = (θ₁, θ₂)
+// start at (1, −1), a = b = α = 0; η = 0.1, Clip = 1, WeightDecay λ = 0.1, EpochDecay ε = 0.5,
+// Momentum μ = 0.5, margin m = 1, and the reference point is set to θ_ref = (0.1, −0.2),
+// a_ref = b_ref = 0. The gradients (g₁, g₂, g_a, g_b) of the three steps are given:
+// (2, −0.5, −1, −0.5), (0.4, 3, 0.6, 0.3), (−1.5, 0.2, −0.2, 2). Per coordinate
+// d = clip(g) + λθ + ε(θ − θ_ref), v = d at step 1 and (1 − μ)v + μd after, θ ← θ − ηv; then
+// α ← clamp(α + η(2(m + b − a) − 2α), 0, 999).
+//
+// Step 1: θ₁: d = 1 + 0.1 + 0.5·0.9 = 1.55, θ₁ = 1 − 0.155 = 0.845;
+// θ₂: d = −0.5 − 0.1 + 0.5·(−0.8) = −1, θ₂ = −0.9; a: d = −1, a = 0.1; b: d = −0.5, b = 0.05;
+// α = 0.1·2(1 + 0.05 − 0.1) = 0.19.
+// Step 2: θ₁: d = 0.4 + 0.0845 + 0.5·0.745 = 0.857, v = (1.55 + 0.857)/2 = 1.2035,
+// θ₁ = 0.845 − 0.12035 = 0.72465; θ₂: d = 1 − 0.09 − 0.35 = 0.56, v = (−1 + 0.56)/2 = −0.22,
+// θ₂ = −0.878; a: d = 0.6 + 0.01 + 0.05 = 0.66, v = −0.17, a = 0.117; b: d = 0.3 + 0.005 +
+// 0.025 = 0.33, v = −0.085, b = 0.0585; α = 0.19 + 0.1·(2(1 + 0.0585 − 0.117) − 0.38) = 0.3403.
+// Step 3: θ₁: d = −1 + 0.072465 + 0.5·0.62465 = −0.61521, v = (1.2035 − 0.61521)/2 =
+// 0.294145, θ₁ = 0.6952355; θ₂: d = 0.2 − 0.0878 − 0.339 = −0.2268, v = −0.2234,
+// θ₂ = −0.85566; a: d = −0.2 + 0.0117 + 0.0585 = −0.1298, v = −0.1499, a = 0.13199;
+// b: d = 1 + 0.00585 + 0.02925 = 1.0351, v = 0.47505, b = 0.010995;
+// α = 0.3403 + 0.1·(2(1 + 0.010995 − 0.13199) − 0.6806) = 0.448041.
+// A decay epoch then sets θ_ref to the mean of the three iterates, θ₁: (0.845 + 0.72465 +
+// 0.6952355)/3 = 0.7549618333…, and η to 0.1/10 = 0.01.
+func TestPESGThreeSteps(t *testing.T) {
+	const tol = 1e-12 // a few roundings of numbers below 2
+	set := PESG{Clip: 1, WeightDecay: 0.1, EpochDecay: 0.5, Momentum: 0.5}
+	require.NoError(t, set.check())
+	p := newPESG(set, 0.1, 1, []int{2}, 1)
+	p.ref[0] = []float64{0.1, -0.2}
+	p.ref[1][0], p.ref[2][0] = 0, 0
+	theta := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{1, -1}))
+	steps := [][4]float64{{2, -0.5, -1, -0.5}, {0.4, 3, 0.6, 0.3}, {-1.5, 0.2, -0.2, 2}}
+	want := []struct{ t1, t2, a, b, alpha float64 }{
+		{0.845, -0.9, 0.1, 0.05, 0.19},
+		{0.72465, -0.878, 0.117, 0.0585, 0.3403},
+		{0.6952355, -0.85566, 0.13199, 0.010995, 0.448041},
+	}
+	for k, g := range steps {
+		grad := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{g[0], g[1]}))
+		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, g[2], g[3]))
+		w := theta.Float64s()
+		st := p.state()
+		require.InDelta(t, want[k].t1, w[0], tol, "step %d θ₁", k+1)
+		require.InDelta(t, want[k].t2, w[1], tol, "step %d θ₂", k+1)
+		require.InDelta(t, want[k].a, st.A, tol, "step %d a", k+1)
+		require.InDelta(t, want[k].b, st.B, tol, "step %d b", k+1)
+		require.InDelta(t, want[k].alpha, st.Alpha, tol, "step %d α", k+1)
+	}
+	p.decayEpoch()
+	require.InDelta(t, (0.845+0.72465+0.6952355)/3, p.ref[0][0], tol)
+	require.InDelta(t, (0.1+0.117+0.13199)/3, p.ref[1][0], tol)
+	require.InDelta(t, 0.01, p.state().LearningRate, 1e-15)
+	require.Equal(t, PESGState{A: p.a[0], B: p.b[0], Alpha: p.alpha, LearningRate: 0.01, Steps: 3, SinceReset: 0}, p.state())
+}
+
+// TestPESGAlphaProjected: α's ascent is clamped at 0 (a far above b drives it down).
+func TestPESGAlphaProjected(t *testing.T) {
+	p := newPESG(PESG{}, 1, 1, []int{1}, 1)
+	p.a[0], p.b[0] = 5, 0
+	theta := tensor.New(tensor.WithShape(1), tensor.WithBacking([]float64{0}))
+	grad := tensor.New(tensor.WithShape(1), tensor.WithBacking([]float64{0}))
+	require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, 0, 0))
+	require.Zero(t, p.alpha) // 0 + 1·2(1 + 0 − 5) = −8, projected to 0
+}
+
+// TestAUCMSeparable: AUC-M with PESG at LibAUC's defaults reaches a test AUC ≥ 0.99 on a
+// separable task (a 4-feature linear scorer; the classes 6 standard deviations apart along
+// the first feature, so the Bayes AUC is above 0.9999), starting from the scorer −x₁, which
+// ranks the test set almost exactly backwards, and reports its trained a, b, α: a above b,
+// as the class means of σ(score) are after training.
+func TestAUCMSeparable(t *testing.T) {
+	tr := blobs(t, 600, 4, 0.2, 6, 1)
+	val := blobs(t, 300, 4, 0.2, 6, 2)
+	test := blobs(t, 1000, 4, 0.2, 6, 3)
+	m, err := nn.NewLinear(nn.LinearConfig{In: 4, Seed: 5})
+	require.NoError(t, err)
+	setParams(m, []float64{-1, 0, 0, 0, 0})
+	scorer, err := nn.NewScorer(m)
+	require.NoError(t, err)
+	defer scorer.Close()
+	s, err := scorer.Scores(test.X, test.Rows)
+	require.NoError(t, err)
+	before, err := metrics.AUC(s, test.Y)
+	require.NoError(t, err)
+	require.Less(t, before, 0.01, "the start ranks backwards")
+
+	var st PESGState
+	h, err := AUCM{State: &st}.Fit(context.Background(), m, Config{Epochs: 10, BatchSize: 64, Progress: io.Discard}, tr, val)
+	require.NoError(t, err)
+	require.Len(t, h.Epochs, 10)
+	s, err = scorer.Scores(test.X, test.Rows)
+	require.NoError(t, err)
+	auc, err := metrics.AUC(s, test.Y)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, auc, 0.99)
+	require.Equal(t, 10*((600+63)/64), st.Steps)
+	require.Greater(t, st.A, st.B)
+	require.GreaterOrEqual(t, st.Alpha, 0.0)
+}
+
+// TestAUCMDecayEpochs: the learning rate is divided at each decay epoch and nowhere else.
+func TestAUCMDecayEpochs(t *testing.T) {
+	tr := blobs(t, 200, 3, 0.3, 2, 4)
+	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 1})
+	require.NoError(t, err)
+	set := DefaultPESG()
+	set.DecayEpochs, set.DecayFactor = []int{2, 3}, 4
+	var st PESGState
+	_, err = AUCM{PESG: &set, State: &st}.Fit(context.Background(), m, Config{Epochs: 4, LearningRate: 0.2, Progress: io.Discard}, tr, nil)
+	require.NoError(t, err)
+	require.InDelta(t, 0.2/16, st.LearningRate, 1e-15)
+	require.Equal(t, 1, st.SinceReset) // 200 rows in batches of 200: one step after the last reset
+}
+
+// TestAUCMBadSettings: negative or NaN PESG settings, a momentum above 1, a decay factor
+// below 1, a decay epoch below 1 and a negative margin are named errors.
+func TestAUCMBadSettings(t *testing.T) {
+	tr := blobs(t, 100, 2, 0.3, 2, 5)
+	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	require.NoError(t, err)
+	for name, mod := range map[string]func(*PESG){
+		"negative lr":       func(p *PESG) { p.LearningRate = -0.1 },
+		"NaN lr":            func(p *PESG) { p.LearningRate = math.NaN() },
+		"negative clip":     func(p *PESG) { p.Clip = -1 },
+		"NaN weight decay":  func(p *PESG) { p.WeightDecay = math.NaN() },
+		"negative ep decay": func(p *PESG) { p.EpochDecay = -2e-3 },
+		"infinite momentum": func(p *PESG) { p.Momentum = math.Inf(1) },
+		"momentum above 1":  func(p *PESG) { p.Momentum = 1.5 },
+		"decay factor 0.5":  func(p *PESG) { p.DecayFactor = 0.5 },
+		"decay epoch 0":     func(p *PESG) { p.DecayEpochs = []int{0} },
+	} {
+		set := DefaultPESG()
+		mod(&set)
+		_, err := AUCM{PESG: &set}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
+		require.ErrorIs(t, err, ErrPESG, name)
+	}
+	_, err = AUCM{Loss: aucm.Config{Margin: -1}}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
+	require.ErrorIs(t, err, aucm.ErrMargin)
+	_, err = AUCM{}.Fit(context.Background(), m, Config{Epochs: 1, WeightDecay: 0.1, Progress: io.Discard}, tr, nil)
+	require.ErrorIs(t, err, ErrConfig)
+}
