@@ -95,14 +95,19 @@ func (p PESG) check() error {
 }
 
 // PESGState is the trained state PESG keeps beside the model's weights: the auxiliary
-// variables of the AUC-M loss, the learning rate after its decays and the step counts. It is
-// what a checkpoint of an AUC-M run holds besides nn.Save's weights (see AUCM.State); its
-// fields are exported so that encoding/json writes it.
+// variables of the AUC-M loss, the learning rate after its decays, the step counts, and per
+// parameter tensor (the model's in Params order, then a and b) the reference point, the sum of
+// the iterates since the last reset and the momentum buffer. With the model's nn checkpoint it
+// is everything a run needs to continue ([AUCM].Resume); its fields are exported so that
+// encoding/json writes it.
 type PESGState struct {
 	A, B, Alpha  float64
 	LearningRate float64 // η now, after the decays so far
 	Steps        int     // steps taken
 	SinceReset   int     // steps since the reference point was last reset
+	Ref          [][]float64
+	Acc          [][]float64
+	Momentum     [][]float64
 }
 
 // pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference
@@ -215,7 +220,49 @@ func (p *pesg) decayEpoch() {
 }
 
 func (p *pesg) state() PESGState {
-	return PESGState{A: p.a[0], B: p.b[0], Alpha: p.alpha, LearningRate: p.lr, Steps: p.steps, SinceReset: p.since}
+	clone := func(xs [][]float64) [][]float64 {
+		out := make([][]float64, len(xs))
+		for i, x := range xs {
+			out[i] = slices.Clone(x)
+		}
+		return out
+	}
+	return PESGState{
+		A: p.a[0], B: p.b[0], Alpha: p.alpha, LearningRate: p.lr, Steps: p.steps, SinceReset: p.since,
+		Ref: clone(p.ref), Acc: clone(p.acc), Momentum: clone(p.buf),
+	}
+}
+
+// resume sets the optimiser to st, which must hold tensors of its sizes.
+func (p *pesg) resume(st PESGState) error {
+	for _, part := range []struct {
+		name     string
+		dst, src [][]float64
+	}{{"Ref", p.ref, st.Ref}, {"Acc", p.acc, st.Acc}, {"Momentum", p.buf, st.Momentum}} {
+		if len(part.src) != len(part.dst) {
+			return fmt.Errorf("%w: the resumed state has %d %s tensors, the run %d", ErrPESG, len(part.src), part.name, len(part.dst))
+		}
+		for i, x := range part.src {
+			if len(x) != len(part.dst[i]) {
+				return fmt.Errorf("%w: the resumed state's %s tensor %d has %d elements, the run's %d", ErrPESG, part.name, i, len(x), len(part.dst[i]))
+			}
+		}
+	}
+	for _, x := range []float64{st.A, st.B, st.Alpha, st.LearningRate} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%w: the resumed state holds %v", ErrPESG, x)
+		}
+	}
+	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || st.Alpha < 0 {
+		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d", ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset)
+	}
+	for i := range p.ref {
+		copy(p.ref[i], st.Ref[i])
+		copy(p.acc[i], st.Acc[i])
+		copy(p.buf[i], st.Momentum[i])
+	}
+	p.a[0], p.b[0], p.alpha, p.lr, p.steps, p.since = st.A, st.B, st.Alpha, st.LearningRate, st.Steps, st.SinceReset
+	return nil
 }
 
 // AUCM is the recipe of Deep-AUC: the AUC-M loss (package aucm) on the model's scores
@@ -234,9 +281,12 @@ type AUCM struct {
 	Loss aucm.Config
 	// PESG is the optimiser's settings; nil = DefaultPESG().
 	PESG *PESG
-	// State, when not nil, receives PESG's final state (a, b, α, the learning rate and the
-	// step counts) when Fit returns, to be saved with the model's checkpoint.
+	// State, when not nil, receives PESG's final state when Fit returns, to be saved with the
+	// model's checkpoint.
 	State *PESGState
+	// Resume, when not nil, is the PESG state to continue from (a State of an earlier run of
+	// the same model, whose weights the model holds again); nil = a fresh start, a = b = α = 0.
+	Resume *PESGState
 }
 
 func (r AUCM) settings() PESG {
@@ -293,6 +343,11 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 		sizes = append(sizes, p.Value.Len())
 	}
 	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, cfg.Seed)}
+	if r.Resume != nil {
+		if err := loss.opt.resume(*r.Resume); err != nil {
+			return nil, err
+		}
+	}
 	main := 0
 	cfg.Loss = loss
 	cfg.LearningRate = lr

@@ -2,8 +2,10 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -65,7 +67,41 @@ func TestPESGThreeSteps(t *testing.T) {
 	require.InDelta(t, (0.845+0.72465+0.6952355)/3, p.ref[0][0], tol)
 	require.InDelta(t, (0.1+0.117+0.13199)/3, p.ref[1][0], tol)
 	require.InDelta(t, 0.01, p.state().LearningRate, 1e-15)
-	require.Equal(t, PESGState{A: p.a[0], B: p.b[0], Alpha: p.alpha, LearningRate: 0.01, Steps: 3, SinceReset: 0}, p.state())
+	st := p.state()
+	require.Equal(t, []float64{p.a[0], p.b[0], p.alpha, 0.01}, []float64{st.A, st.B, st.Alpha, st.LearningRate})
+	require.Equal(t, []int{3, 0}, []int{st.Steps, st.SinceReset})
+}
+
+// TestPESGResume: an optimiser resumed from another's state, through JSON, takes the same
+// next steps to the bit, momentum and reference points included.
+func TestPESGResume(t *testing.T) {
+	set := PESG{Clip: 1, WeightDecay: 0.1, EpochDecay: 0.5, Momentum: 0.5}
+	p := newPESG(set, 0.1, 1, []int{2}, 1)
+	theta := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{1, -1}))
+	grad := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{0.7, -2}))
+	for range 2 {
+		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, 0.3, -0.4))
+	}
+	raw, err := json.Marshal(p.state())
+	require.NoError(t, err)
+	var st PESGState
+	require.NoError(t, json.Unmarshal(raw, &st))
+	q := newPESG(set, 0.5, 1, []int{2}, 99) // another rate and reference draw, both replaced
+	require.NoError(t, q.resume(st))
+	theta2 := tensor.New(tensor.WithShape(2), tensor.WithBacking(slices.Clone(theta.Float64s())))
+	for range 2 {
+		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, -0.1, 0.2))
+		require.NoError(t, q.step([]*tensor.Dense{theta2}, []*tensor.Dense{grad}, -0.1, 0.2))
+	}
+	p.decayEpoch()
+	q.decayEpoch()
+	require.Equal(t, theta.Float64s(), theta2.Float64s())
+	require.Equal(t, p.state(), q.state())
+
+	require.ErrorIs(t, newPESG(set, 0.1, 1, []int{3}, 1).resume(st), ErrPESG, "another model's state")
+	bad := st
+	bad.Alpha = math.NaN()
+	require.ErrorIs(t, q.resume(bad), ErrPESG)
 }
 
 // TestPESGAlphaProjected: α's ascent is clamped at 0 (a far above b drives it down).
@@ -153,4 +189,25 @@ func TestAUCMBadSettings(t *testing.T) {
 	require.ErrorIs(t, err, aucm.ErrMargin)
 	_, err = AUCM{}.Fit(context.Background(), m, Config{Epochs: 1, WeightDecay: 0.1, Progress: io.Discard}, tr, nil)
 	require.ErrorIs(t, err, ErrConfig)
+}
+
+// TestAUCMResume: a run resumed from an earlier run's State continues its step count, a, b,
+// α and learning rate rather than starting afresh.
+func TestAUCMResume(t *testing.T) {
+	tr := blobs(t, 200, 3, 0.3, 2, 6)
+	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 1})
+	require.NoError(t, err)
+	set := DefaultPESG()
+	set.DecayEpochs = []int{1}
+	cfg := Config{Epochs: 1, BatchSize: 50, Progress: io.Discard}
+	var first, second PESGState
+	_, err = AUCM{PESG: &set, State: &first}.Fit(context.Background(), m, cfg, tr, nil)
+	require.NoError(t, err)
+	require.Equal(t, 4, first.Steps)
+	require.InDelta(t, 0.01, first.LearningRate, 1e-15) // 0.1, decayed once
+	_, err = AUCM{PESG: &set, State: &second, Resume: &first}.Fit(context.Background(), m, cfg, tr, nil)
+	require.NoError(t, err)
+	require.Equal(t, 8, second.Steps)
+	require.InDelta(t, 0.001, second.LearningRate, 1e-15)
+	require.NotEqual(t, first.Alpha, second.Alpha)
 }
