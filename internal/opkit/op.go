@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"hash/fnv"
-	"math"
-	"reflect"
 	"sync"
 
 	"github.com/chewxy/hm"
@@ -137,7 +134,7 @@ type forwardOp struct {
 	k    Kernel
 	dims [2]int // the dimensions of the scores and the labels: 1 for (n), 2 for (n, 1) or (1, n)
 	kept kept
-	lisp lastMachine
+	lisp LastMachine
 }
 
 // ErrMachineReused reports a LispMachine run again (after Reset) on a graph holding a loss
@@ -146,26 +143,6 @@ type forwardOp struct {
 // LispMachine per run is correct; so is a TapeMachine, which can be reused with Reset. The
 // op packages re-export it; their errors read "<package>: LispMachine reused: …".
 var ErrMachineReused = errors.New("LispMachine reused")
-
-// lastMachine remembers the LispMachine that last ran a node's DoDiff, to recognise it when
-// it runs the node's DoDiff again. It holds the machine (Gorgonia passes it to DoDiff as the
-// context's External) until the next machine replaces it.
-type lastMachine struct {
-	mu sync.Mutex
-	m  gorgonia.External
-}
-
-// again records m and reports whether it is the machine recorded before.
-func (l *lastMachine) again(m gorgonia.External) bool {
-	if m == nil || !reflect.TypeOf(m).Comparable() {
-		return false
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	same := l.m == m
-	l.m = m
-	return same
-}
 
 // kept is the last forward gradient and the inputs it was computed from.
 type kept struct {
@@ -190,24 +167,10 @@ func (k *kept) take(scores, labels []float64) []float64 {
 	defer k.mu.Unlock()
 	g := k.grad
 	k.grad = nil
-	if g == nil || !sameBits(k.scores, scores) || !sameBits(k.labels, labels) {
+	if g == nil || !SameBits(k.scores, scores) || !SameBits(k.labels, labels) {
 		return nil
 	}
 	return g
-}
-
-// sameBits reports whether a and b hold the same float64 bit patterns (so −0 ≠ +0, and a NaN
-// never matches a different NaN).
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i, x := range a {
-		if math.Float64bits(x) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // gradient returns ∂s/∂f at (scores, labels): the kept forward gradient if it is theirs,
@@ -279,7 +242,7 @@ func (op *forwardOp) String() string       { return op.k.String() }
 func (op *forwardOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "opkit.forward%v:%s", op.dims, op.k)
 }
-func (op *forwardOp) Hashcode() uint32 { return hashOf(op) }
+func (op *forwardOp) Hashcode() uint32 { return HashOf(op) }
 
 // DiffWRT: differentiable in the scores, not in the labels.
 func (op *forwardOp) DiffWRT(inputs int) []bool {
@@ -309,7 +272,7 @@ func (op *forwardOp) DoDiff(ctx gorgonia.ExecutionContext, inputs gorgonia.Nodes
 	if len(inputs) != 2 {
 		return fmt.Errorf("%s: %v has 2 inputs, DoDiff got %d", op.k.Package(), op.k, len(inputs))
 	}
-	if op.lisp.again(ctx.External) {
+	if op.lisp.Again(ctx.External) {
 		return check.Errorf(op.k.Package(), ErrMachineReused,
 			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; build a new LispMachine for every run (or reuse a TapeMachine)", op.k)
 	}
@@ -401,16 +364,10 @@ func (op *backwardOp) String() string       { return op.fwd.k.String() + "Grad" 
 func (op *backwardOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "opkit.backward%v:%s", op.fwd.dims, op.fwd.k)
 }
-func (op *backwardOp) Hashcode() uint32 { return hashOf(op) }
+func (op *backwardOp) Hashcode() uint32 { return HashOf(op) }
 
 func (op *backwardOp) DiffWRT(inputs int) []bool { return make([]bool, inputs) }
 
 func (op *backwardOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
 	return nil, errNoSymDiff
-}
-
-func hashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
 }

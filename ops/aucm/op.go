@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
-	"reflect"
 	"sync"
 
 	"github.com/chewxy/hm"
@@ -61,7 +59,8 @@ func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Nod
 			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v", s.name, s.n.Dtype(), scores.Dtype())
 		}
 	}
-	n, err := gorgonia.ApplyOp(&lossOp{cfg: cfg, margin: m}, scores, labels, a, b, alpha)
+	op := &lossOp{cfg: cfg, margin: m, dims: [2]int{scores.Dims(), labels.Dims()}}
+	n, err := gorgonia.ApplyOp(op, scores, labels, a, b, alpha)
 	if err != nil {
 		return nil, check.Errorf(pkg, check.ErrNode, "%v", err)
 	}
@@ -82,13 +81,13 @@ const (
 type lossOp struct {
 	cfg    Config
 	margin float64 // the effective margin, for String
+	dims   [2]int  // of the scores and the labels: 1 for (n), 2 for (n, 1) or (1, n)
 
 	mu   sync.Mutex
 	in   []float64 // the forward's inputs, flattened: scores, labels, a, b, α
 	grad *result   // nil when none is kept
 
-	lispMu sync.Mutex
-	lisp   gorgonia.External // the LispMachine that last ran DoDiff
+	lisp opkit.LastMachine
 }
 
 // result is f and its derivatives at one input.
@@ -147,7 +146,7 @@ func (op *lossOp) run(scores, labels []float64, p aux) (*result, error) {
 	op.mu.Lock()
 	kept, keptIn := op.grad, op.in
 	op.mu.Unlock()
-	if kept != nil && sameBits(keptIn, in) {
+	if kept != nil && opkit.SameBits(keptIn, in) {
 		return kept, nil
 	}
 	r, _, err := op.eval(scores, labels, p)
@@ -162,18 +161,6 @@ func (op *lossOp) eval(scores, labels []float64, p aux) (*result, float64, error
 	return &result{dz: dz, da: da, db: db, dalph: dalpha}, v, nil
 }
 
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i, x := range a {
-		if math.Float64bits(x) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // overflow turns a float32 range error into ErrOverflow.
 func overflow(what string, err error) error {
 	var re *opkit.RangeError
@@ -185,16 +172,16 @@ func overflow(what string, err error) error {
 
 func (op *lossOp) Arity() int { return nInputs }
 
-// types follow Gorgonia's conventions: a vector of element type a, and a scalar typed as a
-// itself.
-func types() (vec hm.Type, scalar hm.TypeVariable) {
+// types follow Gorgonia's conventions: the scores' and the labels' tensor types of element
+// type a, and a scalar typed as a itself.
+func (op *lossOp) types() (scores, labels hm.Type, scalar hm.TypeVariable) {
 	a := hm.TypeVariable('a')
-	return gorgonia.TensorType{Dims: 1, Of: a}, a
+	return gorgonia.TensorType{Dims: max(op.dims[0], 1), Of: a}, gorgonia.TensorType{Dims: max(op.dims[1], 1), Of: a}, a
 }
 
 func (op *lossOp) Type() hm.Type {
-	v, s := types()
-	return hm.NewFnType(v, v, s, s, s, s)
+	v, l, s := op.types()
+	return hm.NewFnType(v, l, s, s, s, s)
 }
 
 func (op *lossOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -223,8 +210,8 @@ func (op *lossOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 func (op *lossOp) ReturnsPtr() bool      { return false }
 func (op *lossOp) CallsExtern() bool     { return false }
 func (op *lossOp) OverwritesInput() int  { return -1 }
-func (op *lossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "aucm.forward:%s", op) }
-func (op *lossOp) Hashcode() uint32      { return hashOf(op) }
+func (op *lossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "aucm.forward%v:%s", op.dims, op) }
+func (op *lossOp) Hashcode() uint32      { return opkit.HashOf(op) }
 
 // DiffWRT: differentiable in the scores, a, b and α, not in the labels.
 func (op *lossOp) DiffWRT(n int) []bool {
@@ -263,7 +250,7 @@ func (op *lossOp) DoDiff(ctx gorgonia.ExecutionContext, in gorgonia.Nodes, outpu
 	if len(in) != nInputs {
 		return fmt.Errorf("%s: %v has 5 inputs, DoDiff got %d", pkg, op, len(in))
 	}
-	if op.again(ctx.External) {
+	if op.lisp.Again(ctx.External) {
 		return check.Errorf(pkg, ErrMachineReused,
 			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; build a new LispMachine for every run (or reuse a TapeMachine)", op)
 	}
@@ -302,18 +289,6 @@ func (op *lossOp) DoDiff(ctx gorgonia.ExecutionContext, in gorgonia.Nodes, outpu
 	return nil
 }
 
-// again records the LispMachine m and reports whether it ran this op's DoDiff before.
-func (op *lossOp) again(m gorgonia.External) bool {
-	if m == nil || !reflect.TypeOf(m).Comparable() {
-		return false
-	}
-	op.lispMu.Lock()
-	defer op.lispMu.Unlock()
-	same := op.lisp == m
-	op.lisp = m
-	return same
-}
-
 // addScaled adds scale·g to dst: a vector, through opkit.AddScaled, or a scalar value, in
 // place.
 func addScaled(dst gorgonia.Value, g []float64, scale float64) error {
@@ -343,12 +318,12 @@ type gradOp struct {
 func (op *gradOp) Arity() int { return nInputs + 2 }
 
 func (op *gradOp) Type() hm.Type {
-	v, s := types()
+	v, l, s := op.fwd.types()
 	var out hm.Type = s
 	if op.wrt == inScores {
 		out = v
 	}
-	return hm.NewFnType(v, v, s, s, s, s, s, out)
+	return hm.NewFnType(v, l, s, s, s, s, s, out)
 }
 
 func (op *gradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -397,6 +372,11 @@ func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, overflow("gradient", err)
 	}
+	if shape := vals[inScores].Shape(); len(shape) == 2 { // (n, 1) or (1, n) scores
+		if err := out.Reshape(shape...); err != nil {
+			return nil, fmt.Errorf("%s: backward of %v: %w", pkg, op.fwd, err)
+		}
+	}
 	return out, nil
 }
 
@@ -405,16 +385,10 @@ func (op *gradOp) CallsExtern() bool    { return false }
 func (op *gradOp) OverwritesInput() int { return -1 }
 func (op *gradOp) String() string       { return fmt.Sprintf("%vGrad%d", op.fwd, op.wrt) }
 func (op *gradOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "aucm.backward:%s:%d", op.fwd, op.wrt)
+	fmt.Fprintf(h, "aucm.backward%v:%s:%d", op.fwd.dims, op.fwd, op.wrt)
 }
-func (op *gradOp) Hashcode() uint32          { return hashOf(op) }
+func (op *gradOp) Hashcode() uint32          { return opkit.HashOf(op) }
 func (op *gradOp) DiffWRT(inputs int) []bool { return make([]bool, inputs) }
 func (op *gradOp) SymDiff(gorgonia.Nodes, *gorgonia.Node, *gorgonia.Node) (gorgonia.Nodes, error) {
 	return nil, errors.New("aucm: the backward op of the loss is not differentiable")
-}
-
-func hashOf(op interface{ WriteHash(hash.Hash) }) uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
 }

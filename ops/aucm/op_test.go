@@ -144,3 +144,26 @@ func TestLossErrors(t *testing.T) {
 	defer vm.Close()
 	require.ErrorIs(t, graph.RunAll(vm), ErrOneClass)
 }
+
+// TestLossColumnScores: scores of shape (n, 1), as gorgonia.Mul(x, W) returns them, feed the
+// op as a vector does, and their gradient has their shape (checked by gradcheck, which
+// compares it element by element, on both machines).
+func TestLossColumnScores(t *testing.T) {
+	z, y := randomBatch(10, 9, 0.4, 1)
+	g := gorgonia.NewGraph()
+	scores, err := graph.Input(g, tensor.Float64, "scores", z, len(z), 1)
+	require.NoError(t, err)
+	labels, err := graph.Input(g, tensor.Float64, "labels", y)
+	require.NoError(t, err)
+	var aux [3]*gorgonia.Node
+	for k, v := range []float64{0.5, 0.1, 0.2} {
+		aux[k], err = graph.Input(g, tensor.Float64, fmt.Sprint("aux", k), []float64{v}, []int{}...)
+		require.NoError(t, err)
+	}
+	cost, err := Loss(scores, labels, aux[0], aux[1], aux[2], Config{})
+	require.NoError(t, err)
+	want, err := Evaluate(z, y, 0.5, 0.1, 0.2, Config{})
+	require.NoError(t, err)
+	r := gradcheck.Assert(t, cost, gorgonia.Nodes{scores, aux[0]}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+	require.InDelta(t, want, r.Cost, 1e-15)
+}
