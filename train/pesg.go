@@ -424,14 +424,8 @@ type pesgStep struct {
 }
 
 func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
-	if len(idx) != st.pass.Rows() {
-		return 0, fmt.Errorf("train: a batch of %d rows for a step of %d", len(idx), st.pass.Rows())
-	}
-	if err := fillBatch(st.pass.Input(), nil, ds, idx); err != nil {
+	if err := loadPass(st.pass, st.labels, ds, idx); err != nil {
 		return 0, err
-	}
-	for k, r := range idx {
-		st.labels[k] = ds.Y[r]
 	}
 	o := st.loss.opt
 	dz, da, db, _, v, err := aucm.Gradient(st.pass.Forward(), st.labels, o.a[0], o.b[0], o.alpha, st.loss.cfg)

@@ -66,15 +66,24 @@ func newDirectStep(m nn.Model, p *nn.Pass, loss DirectLoss, opt *optimizer) *dir
 	}
 }
 
-func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
-	if len(idx) != st.pass.Rows() {
-		return 0, fmt.Errorf("train: a batch of %d rows for a step of %d", len(idx), st.pass.Rows())
+// loadPass copies the rows idx of ds into p's input and their labels into labels, one per
+// row of p.
+func loadPass(p *nn.Pass, labels []float64, ds *data.Dataset, idx []int) error {
+	if len(idx) != p.Rows() {
+		return fmt.Errorf("train: a batch of %d rows for a step of %d", len(idx), p.Rows())
 	}
-	if err := fillBatch(st.pass.Input(), nil, ds, idx); err != nil {
-		return 0, err
+	if err := fillBatch(p.Input(), nil, ds, idx); err != nil {
+		return err
 	}
 	for k, r := range idx {
-		st.labels[k] = ds.Y[r]
+		labels[k] = ds.Y[r]
+	}
+	return nil
+}
+
+func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
+	if err := loadPass(st.pass, st.labels, ds, idx); err != nil {
+		return 0, err
 	}
 	l, err := st.loss.ValueGradInto(st.dscores, st.pass.Forward(), st.labels)
 	if err != nil {
