@@ -1,45 +1,26 @@
 package aucm
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/internal/fuzzbatch"
 )
-
-// decode turns fuzz bytes into a batch: 9 bytes per score, the float64 bits then a label
-// byte (its value mod 3, so that 2 exercises the label check).
-func decode(data []byte) (scores, labels []float64) {
-	for len(data) >= 9 && len(scores) < 64 {
-		scores = append(scores, math.Float64frombits(binary.LittleEndian.Uint64(data)))
-		labels = append(labels, float64(data[8]%3))
-		data = data[9:]
-	}
-	return scores, labels
-}
-
-func encode(scores, labels []float64) []byte {
-	var b []byte
-	for k, f := range scores {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
-		b = append(b, byte(labels[k]))
-	}
-	return b
-}
 
 // FuzzGradient: no panic; valid input gives a finite value and finite derivatives (or
 // ErrOverflow for a, b, α near the float64 range), a non-negative Optimum and Evaluate equal
 // to Gradient's value; anything else is rejected with one of the package's errors.
 func FuzzGradient(f *testing.F) {
-	f.Add(encode([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}), 0.0, 0.0, 0.0, 0.0)
-	f.Add(encode([]float64{800, -800}, []float64{1, 0}), 0.3, 0.7, 1.0, 0.5)
-	f.Add(encode([]float64{math.NaN(), 1}, []float64{1, 0}), 0.0, 0.0, 0.0, 0.0)
-	f.Add(encode([]float64{1, 2}, []float64{1, 1}), 0.0, 0.0, 0.0, -1.0)
-	f.Add(encode([]float64{1, 2}, []float64{1, 0}), 1e300, 0.0, 0.0, 0.0)
+	f.Add(fuzzbatch.Encode([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}), 0.0, 0.0, 0.0, 0.0)
+	f.Add(fuzzbatch.Encode([]float64{800, -800}, []float64{1, 0}), 0.3, 0.7, 1.0, 0.5)
+	f.Add(fuzzbatch.Encode([]float64{math.NaN(), 1}, []float64{1, 0}), 0.0, 0.0, 0.0, 0.0)
+	f.Add(fuzzbatch.Encode([]float64{1, 2}, []float64{1, 1}), 0.0, 0.0, 0.0, -1.0)
+	f.Add(fuzzbatch.Encode([]float64{1, 2}, []float64{1, 0}), 1e300, 0.0, 0.0, 0.0)
 	f.Fuzz(func(t *testing.T, data []byte, a, b, alpha, margin float64) {
-		z, y := decode(data)
+		z, y := fuzzbatch.Decode(data)
 		cfg := Config{Margin: margin}
 		dz, da, db, dalpha, v, err := Gradient(z, y, a, b, alpha, cfg)
 		if err != nil {

@@ -1,37 +1,18 @@
 package pairwise
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/internal/fuzzbatch"
 )
-
-// decode turns fuzz bytes into a batch: 9 bytes per score, the float64 bits then a label byte
-// (its value mod 3, so that 2 exercises the label check).
-func decode(data []byte) (scores, labels []float64) {
-	for len(data) >= 9 && len(scores) < 64 {
-		scores = append(scores, math.Float64frombits(binary.LittleEndian.Uint64(data)))
-		labels = append(labels, float64(data[8]%3))
-		data = data[9:]
-	}
-	return scores, labels
-}
-
-func encode(scores, labels []float64) []byte {
-	var b []byte
-	for k, f := range scores {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
-		b = append(b, byte(labels[k]))
-	}
-	return b
-}
 
 func fuzzSeeds(f *testing.F) {
 	add := func(scores, labels []float64, s Surrogate, margin float64, pairs uint8) {
-		f.Add(encode(scores, labels), uint8(s), margin, pairs, uint64(len(scores)))
+		f.Add(fuzzbatch.Encode(scores, labels), uint8(s), margin, pairs, uint64(len(scores)))
 	}
 	add([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}, Logistic, 0, 0)
 	add([]float64{1.25, 0.25, 2.25, 1.25}, []float64{1, 0, 1, 0}, Hinge, 1, 0)
@@ -48,7 +29,7 @@ func fuzzSeeds(f *testing.F) {
 // either succeeds with a finite, non-negative loss and finite gradients, or reports
 // ErrOverflow; anything else is rejected with one of the package's errors.
 func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64, withGrad bool) {
-	scores, labels := decode(data)
+	scores, labels := fuzzbatch.Decode(data)
 	cfg := Config{Surrogate: Surrogate(s % 6), Margin: margin, Pairs: int(pairs%8) - 1, Seed: seed}
 	// The seed's bits 8–15 and 16–23 choose a partial cut too: MaxFPR ∈ {0, ¼, ½, ¾, 1} and
 	// MinTPR ∈ {0, ¼, ½, ¾}, all valid.

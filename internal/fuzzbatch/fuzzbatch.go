@@ -1,0 +1,33 @@
+// Package fuzzbatch turns fuzz bytes into a batch of scores and labels and back, for the
+// fuzz tests of the loss ops.
+package fuzzbatch
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// MaxLen is the most scores Decode returns, so that a fuzz input stays cheap to evaluate.
+const MaxLen = 64
+
+// Decode reads 9 bytes per element: a float64 score (its little-endian bits, so that NaN,
+// ±Inf, subnormals and huge values all occur) and a label byte taken mod 3 (so that the
+// invalid label 2 occurs too), up to MaxLen elements; a shorter tail is ignored.
+func Decode(data []byte) (scores, labels []float64) {
+	for len(data) >= 9 && len(scores) < MaxLen {
+		scores = append(scores, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+		labels = append(labels, float64(data[8]%3))
+		data = data[9:]
+	}
+	return scores, labels
+}
+
+// Encode is the inverse of Decode for labels 0, 1 and 2.
+func Encode(scores, labels []float64) []byte {
+	var b []byte
+	for k, f := range scores {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		b = append(b, byte(labels[k]))
+	}
+	return b
+}

@@ -1,0 +1,26 @@
+package fuzzbatch
+
+import (
+	"math"
+	"testing"
+)
+
+// TestRoundTrip: Decode(Encode(x)) is x, bit for bit, for special values and every label,
+// and Decode stops at MaxLen elements and at a short tail.
+func TestRoundTrip(t *testing.T) {
+	scores := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), -1e308, 5e-324}
+	labels := []float64{0, 1, 2, 1, 0, 2}
+	f, y := Decode(append(Encode(scores, labels), 1, 2, 3)) // a 3-byte tail
+	if len(f) != len(scores) {
+		t.Fatalf("decoded %d scores, want %d", len(f), len(scores))
+	}
+	for k := range scores {
+		if math.Float64bits(f[k]) != math.Float64bits(scores[k]) || y[k] != labels[k] {
+			t.Errorf("element %d: (%v, %v), want (%v, %v)", k, f[k], y[k], scores[k], labels[k])
+		}
+	}
+	long := make([]float64, MaxLen+5)
+	if f, _ := Decode(Encode(long, long)); len(f) != MaxLen {
+		t.Errorf("decoded %d scores, want MaxLen = %d", len(f), MaxLen)
+	}
+}
