@@ -11,8 +11,12 @@ package train_test
 //	    RESULTS_SEEDS=1,2,3,4,5 nice ./results.test -test.run 'TestResults$' > rows.jsonl
 //	RESULTS_IN=rows.jsonl ./results.test -test.run TestResultsTable
 //
-// TestResultsTable takes RESULTS_RECIPES for its columns and RESULTS_BASE (default "ce") for
-// the recipe the paired differences are taken from.
+// TestResultsTable takes RESULTS_RECIPES for its columns, RESULTS_BASE (default "ce") for
+// the recipe the paired differences are taken from, RESULTS_FIGURE for the figure (tpr, the
+// default; pauc; auc) and RESULTS_GROUPS for columns that select among recipes on
+// validation ("direct=hinge|sqhinge"). TestResults takes RESULTS_METRIC=auc to select the
+// learning rate and epoch on validation AUC instead of the partial AUC, and a recipe name
+// with the suffix "+wu" trains a plain recipe after 5 epochs of cross-entropy.
 //
 // RESULTS_RECIPES (default "ce,kde,kde-plain") takes roctrain's -losses names with their
 // options (ParseRecipe; several candidates, as for "ce+kde", are chosen among on validation
@@ -150,6 +154,7 @@ type resultsRow struct {
 	TPR     float64 `json:"tpr"`                  // test TPR at FPR α (with RESULTS_RECALL: 0)
 	FPR     float64 `json:"fpr_at_tpr,omitempty"` // with RESULTS_RECALL: test FPR at TPR r
 	AUC     float64 `json:"auc"`                  // test AUC
+	PAUC    float64 `json:"pauc,omitempty"`       // test partial AUC up to α (McClish), without RESULTS_RECALL
 	Epoch   int     `json:"epoch"`
 	Secs    float64 `json:"secs"`
 	NegTest int     `json:"neg_test"` // negatives in the test part
@@ -212,11 +217,25 @@ func TestResults(t *testing.T) {
 			if point.Recall != 0 {
 				metric = train.TNRAtTPR(point.Recall)
 			}
+			if os.Getenv("RESULTS_METRIC") == "auc" {
+				metric = train.AUC()
+			}
 			var searches []*experiment.Search
 			for _, rn := range envList("RESULTS_RECIPES", "ce,kde,kde-plain") {
-				recipes, err := train.ParseRecipe(rn, point)
+				base, wu := strings.CutSuffix(rn, "+wu")
+				recipes, err := train.ParseRecipe(base, point)
 				if err != nil {
 					t.Fatal(err)
+				}
+				for k, r := range recipes {
+					p, ok := r.(train.Plain)
+					if wu && !ok {
+						t.Fatalf("%s: a warm-up applies to plain recipes only", rn)
+					}
+					if wu {
+						p.WarmupEpochs = 5
+						recipes[k] = p
+					}
 				}
 				searches = append(searches, &experiment.Search{
 					Name: rn, Recipes: recipes, LearningRates: []float64{0.001, 0.003, 0.01},
@@ -253,7 +272,7 @@ func TestResults(t *testing.T) {
 							fpr = *m.FPRAtTPR
 						}
 						return enc.Encode(resultsRow{task.name, point.Alpha, point.Recall, sp.Seed, rn, best.LearningRate, best.Score(),
-							m.TPR, fpr, m.AUC, best.Epoch(), time.Since(start).Seconds(), sp.Test.Rows - sp.Test.Positives()})
+							m.TPR, fpr, m.AUC, m.PartialAUC, best.Epoch(), time.Since(start).Seconds(), sp.Test.Rows - sp.Test.Positives()})
 					},
 				},
 			}
@@ -302,6 +321,24 @@ func TestResultsTable(t *testing.T) {
 		}
 		fh.Close()
 	}
+	// RESULTS_GROUPS: "name=a|b|c;…" adds the column name, on every row and seed the member
+	// recipe with the best validation figure (the selection a user makes among them).
+	if g := os.Getenv("RESULTS_GROUPS"); g != "" {
+		for _, spec := range strings.Split(g, ";") {
+			name, members, _ := strings.Cut(spec, "=")
+			for _, k := range order {
+				sel := map[uint64]resultsRow{}
+				for _, m := range strings.Split(members, "|") {
+					for seed, r := range runs[k][m] {
+						if c, ok := sel[seed]; !ok || r.Val > c.Val {
+							sel[seed] = r
+						}
+					}
+				}
+				runs[k][name] = sel
+			}
+		}
+	}
 	slices.SortStableFunc(order, func(a, b key) int {
 		return cmp.Or(cmp.Compare(a.task, b.task), cmp.Compare(a.alpha, b.alpha), cmp.Compare(a.recall, b.recall))
 	})
@@ -335,6 +372,12 @@ func TestResultsTable(t *testing.T) {
 		}
 		point := fmt.Sprintf("%g", k.alpha)
 		figure := func(r resultsRow) float64 { return r.TPR }
+		switch os.Getenv("RESULTS_FIGURE") { // default tpr
+		case "pauc":
+			figure = func(r resultsRow) float64 { return r.PAUC }
+		case "auc":
+			figure = func(r resultsRow) float64 { return r.AUC }
+		}
 		if k.recall != 0 {
 			point = fmt.Sprintf("TPR %g: FPR", k.recall)
 			figure = func(r resultsRow) float64 { return r.FPR }
