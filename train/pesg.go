@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
@@ -271,8 +272,9 @@ func (p *pesg) resume(st PESGState) error {
 // the batches (with both classes, Config.PositiveFraction and NegativePool), the validation
 // metric and the best epoch's weights, Config.Patience, hooks and the progress bar.
 // Config.Optimizer is not used (PESG is the optimiser) and Config.WeightDecay must be 0
-// (PESG has its own). It needs a model with an nn.Pass (nn's Linear and MLP): other models
-// give an ErrConfig error.
+// (PESG has its own). nn's Linear and MLP take the direct step (an nn.Pass and the loss on
+// slices); any other model a Gorgonia graph of the model and the aucm.Loss op, with the same
+// result up to rounding.
 //
 // The model ends with the best epoch's weights, as with any recipe; a, b and α stay those of
 // the last step, since only training uses them.
@@ -396,13 +398,14 @@ func (l *aucmLoss) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) 
 	return aucm.Loss(scores, labels, nodes[0], nodes[1], nodes[2], l.cfg)
 }
 
-// newStep implements stepLoss: the PESG step of an nn network.
-func (l *aucmLoss) newStep(m nn.Model, batch int) (step, error) {
+// newStep implements stepLoss: the PESG step of an nn network through an nn.Pass, or of any
+// other model through a Gorgonia graph of the model and the AUC-M op.
+func (l *aucmLoss) newStep(m nn.Model, batch, cols int) (step, error) {
 	p, err := nn.NewPass(m, batch)
-	if errors.Is(err, nn.ErrNoPass) {
-		return nil, configError("AUCM needs a model with an nn.Pass (nn's Linear or MLP): %v", err)
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, nn.ErrNoPass):
+		return newPESGGraphStep(m, l, batch, cols)
+	case err != nil:
 		return nil, err
 	}
 	return &pesgStep{pass: p, loss: l, params: paramTensors(m), labels: make([]float64, p.Rows())}, nil
@@ -411,7 +414,7 @@ func (l *aucmLoss) newStep(m nn.Model, batch int) (step, error) {
 // stepLoss is a loss that brings its own training step (and optimiser) instead of the
 // trainer's: newStep uses it for such losses.
 type stepLoss interface {
-	newStep(m nn.Model, batch int) (step, error)
+	newStep(m nn.Model, batch, cols int) (step, error)
 }
 
 // pesgStep is one PESG step of an nn network: the scores through an nn.Pass, the AUC-M loss
@@ -442,3 +445,95 @@ func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
 }
 
 func (st *pesgStep) close() {}
+
+// pesgGraphStep is one PESG step of any model: a Gorgonia graph of the model's scores and the
+// AUC-M op, with a, b and α as scalar inputs set before every run, differentiated by
+// gorgonia.Grad with respect to the learnables, a and b.
+type pesgGraphStep struct {
+	x, y        *tensor.Dense
+	a, b, alpha *gorgonia.Node
+	da, db      *gorgonia.Node // the gradient nodes of a and b
+	cost        *gorgonia.Node
+	learnables  gorgonia.Nodes
+	params      []*tensor.Dense
+	grads       []*tensor.Dense
+	vm          gorgonia.VM
+	loss        *aucmLoss
+}
+
+func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep, error) {
+	mg, err := buildModel(m, batch, cols)
+	if err != nil {
+		return nil, err
+	}
+	dt, g, learnables := m.Dtype(), mg.g, mg.learnables
+	st := &pesgGraphStep{x: mg.x, y: mg.y, loss: l}
+	var aux [3]*gorgonia.Node
+	for k, name := range []string{"aucm.a", "aucm.b", "aucm.alpha"} {
+		v, err := opkit.NewScalar(dt, 0)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		aux[k] = gorgonia.NewScalar(g, dt, gorgonia.WithName(name), gorgonia.WithValue(v))
+	}
+	st.a, st.b, st.alpha = aux[0], aux[1], aux[2]
+	if st.cost, err = aucm.Loss(mg.scores, mg.labels, st.a, st.b, st.alpha, l.cfg); err != nil {
+		return nil, err
+	}
+	gs, err := gorgonia.Grad(st.cost, append(slices.Clone(learnables), st.a, st.b)...)
+	if err != nil {
+		return nil, fmt.Errorf("train: differentiating %v: %w", l, err)
+	}
+	st.da, st.db = gs[len(learnables)], gs[len(learnables)+1]
+	st.learnables = learnables
+	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	return st, nil
+}
+
+func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
+	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
+		return 0, err
+	}
+	o := st.loss.opt
+	dt := st.x.Dtype()
+	for k, v := range []float64{o.a[0], o.b[0], o.alpha} {
+		val, err := opkit.NewScalar(dt, v)
+		if err != nil {
+			return 0, fmt.Errorf("train: %w", err)
+		}
+		if err := gorgonia.Let([]*gorgonia.Node{st.a, st.b, st.alpha}[k], val); err != nil {
+			return 0, fmt.Errorf("train: setting the AUC-M variables: %w", err)
+		}
+	}
+	st.vm.Reset()
+	if err := graph.RunAll(st.vm); err != nil {
+		return 0, err
+	}
+	l, err := scalarOf(st.cost.Value())
+	if err != nil {
+		return 0, err
+	}
+	da, err := opkit.Scalar(st.da.Value())
+	if err != nil {
+		return 0, fmt.Errorf("train: the gradient of a: %w", err)
+	}
+	db, err := opkit.Scalar(st.db.Value())
+	if err != nil {
+		return 0, fmt.Errorf("train: the gradient of b: %w", err)
+	}
+	if st.grads == nil { // the dual values exist once the machine has run
+		var err error
+		if st.params, st.grads, err = denseDuals(st.learnables); err != nil {
+			return 0, err
+		}
+	}
+	if err := o.step(st.params, st.grads, da, db); err != nil {
+		return 0, fmt.Errorf("train: PESG step: %w", err)
+	}
+	for _, g := range st.grads {
+		g.Zero() // the machine adds to the gradients until they are cleared
+	}
+	return l, nil
+}
+
+func (st *pesgGraphStep) close() { st.vm.Close() }

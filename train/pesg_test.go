@@ -211,3 +211,42 @@ func TestAUCMResume(t *testing.T) {
 	require.InDelta(t, 0.001, second.LearningRate, 1e-15)
 	require.NotEqual(t, first.Alpha, second.Alpha)
 }
+
+// foreignModel is a model of another package: it wraps an nn model but is not one, so the
+// trainer builds it into a graph.
+type foreignModel struct{ nn.Model }
+
+// TestAUCMGraphStep: a model without an nn.Pass trains AUC-M through the graph of the
+// aucm.Loss op, and ends where the direct step ends from the same start: weights, a, b and α
+// equal up to rounding after 3 epochs (float64; the two paths sum in other orders).
+func TestAUCMGraphStep(t *testing.T) {
+	tr := blobs(t, 300, 3, 0.3, 1.5, 7)
+	set := DefaultPESG()
+	set.DecayEpochs = []int{2}
+	var got [2]PESGState
+	var weights [2][][]float64
+	for k, wrap := range []bool{false, true} {
+		m, err := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{4}, Seed: 3})
+		require.NoError(t, err)
+		var model nn.Model = m
+		if wrap {
+			model = foreignModel{m}
+			_, err := nn.NewPass(model, 4)
+			require.ErrorIs(t, err, nn.ErrNoPass)
+		}
+		_, err = AUCM{PESG: &set, State: &got[k]}.Fit(context.Background(), model, Config{Epochs: 3, BatchSize: 50, Progress: io.Discard}, tr, nil)
+		require.NoError(t, err)
+		weights[k] = params(t, m)
+	}
+	const tol = 1e-9
+	require.Equal(t, got[0].Steps, got[1].Steps)
+	require.InDelta(t, got[0].A, got[1].A, tol)
+	require.InDelta(t, got[0].B, got[1].B, tol)
+	require.InDelta(t, got[0].Alpha, got[1].Alpha, tol)
+	require.NotZero(t, got[0].Alpha)
+	for i := range weights[0] {
+		for j := range weights[0][i] {
+			require.InDelta(t, weights[0][i][j], weights[1][i][j], tol, "parameter %d[%d]", i, j)
+		}
+	}
+}

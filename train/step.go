@@ -29,7 +29,7 @@ type step interface {
 // graph differentiated by gorgonia.Grad. Both update the parameters with the same optimiser.
 func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
 	if sl, ok := loss.(stepLoss); ok { // a loss with its own optimiser (AUCM's PESG)
-		return sl.newStep(m, batch)
+		return sl.newStep(m, batch, cols)
 	}
 	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
 	if err != nil {
@@ -123,15 +123,12 @@ type graphStep struct {
 }
 
 func newGraphStep(m nn.Model, loss Loss, batch, cols int, opt *optimizer) (*graphStep, error) {
-	dt := m.Dtype()
-	g := gorgonia.NewGraph()
-	st := &graphStep{x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)), y: tensor.New(tensor.Of(dt), tensor.WithShape(batch)), opt: opt}
-	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(st.x))
-	yn := gorgonia.NewVector(g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(st.y))
-	scores, learnables, err := m.Build(g, xn)
+	mg, err := buildModel(m, batch, cols)
 	if err != nil {
 		return nil, err
 	}
+	g, scores, yn, learnables := mg.g, mg.scores, mg.labels, mg.learnables
+	st := &graphStep{x: mg.x, y: mg.y, opt: opt}
 	if st.cost, err = loss.Build(scores, yn); err != nil {
 		return nil, err
 	}
@@ -159,14 +156,9 @@ func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 		return 0, fmt.Errorf("train: the loss is %v", l)
 	}
 	if st.grads == nil { // the dual values exist once the machine has run
-		for _, n := range st.learnables {
-			v, ok := n.Value().(*tensor.Dense)
-			gv, err := n.Grad()
-			g, gok := gv.(*tensor.Dense)
-			if !ok || err != nil || !gok {
-				return 0, fmt.Errorf("train: learnable %v has no dense value and gradient (%v)", n.Name(), err)
-			}
-			st.params, st.grads = append(st.params, v), append(st.grads, g)
+		var err error
+		if st.params, st.grads, err = denseDuals(st.learnables); err != nil {
+			return 0, err
 		}
 	}
 	if err := st.opt.step(st.params, st.grads); err != nil {
@@ -179,3 +171,39 @@ func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 }
 
 func (st *graphStep) close() { st.vm.Close() }
+
+// modelGraph is a new graph holding a model for batches of fixed size: its input and label
+// tensors, the label node, the score node and the learnables.
+type modelGraph struct {
+	g              *gorgonia.ExprGraph
+	x, y           *tensor.Dense
+	labels, scores *gorgonia.Node
+	learnables     gorgonia.Nodes
+}
+
+// buildModel builds m into a new graph for batches of batch rows of cols features.
+func buildModel(m nn.Model, batch, cols int) (modelGraph, error) {
+	dt := m.Dtype()
+	mg := modelGraph{g: gorgonia.NewGraph(), x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)),
+		y: tensor.New(tensor.Of(dt), tensor.WithShape(batch))}
+	xn := gorgonia.NewMatrix(mg.g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(mg.x))
+	mg.labels = gorgonia.NewVector(mg.g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(mg.y))
+	var err error
+	mg.scores, mg.learnables, err = m.Build(mg.g, xn)
+	return mg, err
+}
+
+// denseDuals returns the value and the gradient tensors of the learnables, once a machine has
+// run them.
+func denseDuals(learnables gorgonia.Nodes) (params, grads []*tensor.Dense, err error) {
+	for _, n := range learnables {
+		v, ok := n.Value().(*tensor.Dense)
+		gv, err := n.Grad()
+		g, gok := gv.(*tensor.Dense)
+		if !ok || err != nil || !gok {
+			return nil, nil, fmt.Errorf("train: learnable %v has no dense value and gradient (%v)", n.Name(), err)
+		}
+		params, grads = append(params, v), append(grads, g)
+	}
+	return params, grads, nil
+}
