@@ -21,5 +21,6 @@
 // returns f, [Gradient] ∂f/∂z together with ∂f/∂a, ∂f/∂b and ∂f/∂α, and [Loss] is the graph
 // op with z, a, b and α as nodes, so a model's output node feeds it directly. [Gradient]
 // reads the batch twice (a check, then one fused pass of sigmoids, class sums and
-// derivatives); [Optimum] three times.
+// derivatives); [Optimum] three times. docs/aucm.md derives the saddle value and describes
+// the PESG optimiser of package train.
 package aucm
