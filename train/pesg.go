@@ -310,20 +310,29 @@ func (r AUCM) String() string {
 	return s + ")"
 }
 
-// Fit implements Recipe. Errors: a bad margin (aucm.ErrMargin), a bad PESG setting (ErrPESG),
-// a Config the recipe cannot use (ErrConfig), and the trainer's errors.
+// check reports a bad margin or PESG setting as ErrConfig wrapping aucm.ErrMargin or ErrPESG
+// (see [CheckRecipe]).
+func (r AUCM) check() error {
+	if _, err := r.Loss.Validate(); err != nil {
+		return fmt.Errorf("%w: AUCM: %w", ErrConfig, err)
+	}
+	if err := r.settings().check(); err != nil {
+		return fmt.Errorf("%w: AUCM: %w", ErrConfig, err)
+	}
+	return nil
+}
+
+// Fit implements Recipe. Errors: a bad margin (aucm.ErrMargin) or PESG setting (ErrPESG), both
+// also ErrConfig, a Config the recipe cannot use (ErrConfig), and the trainer's errors.
 func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
 	if err := recipeConfig(cfg); err != nil {
 		return nil, err
 	}
-	margin, err := r.Loss.Validate()
-	if err != nil {
+	if err := r.check(); err != nil {
 		return nil, err
 	}
+	margin, _ := r.Loss.Validate()
 	set := r.settings()
-	if err := set.check(); err != nil {
-		return nil, err
-	}
 	if cfg.WeightDecay != 0 {
 		return nil, configError("AUCM trains with PESG's own weight decay; leave Config.WeightDecay 0, got %v", cfg.WeightDecay)
 	}

@@ -184,7 +184,11 @@ func TestAUCMBadSettings(t *testing.T) {
 		mod(&set)
 		_, err := AUCM{PESG: &set}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
 		require.ErrorIs(t, err, ErrPESG, name)
+		require.ErrorIs(t, CheckRecipe(AUCM{PESG: &set}), ErrPESG, name)
+		require.ErrorIs(t, CheckRecipe(AUCM{PESG: &set}), ErrConfig, name)
 	}
+	require.NoError(t, CheckRecipe(AUCM{}))
+	require.ErrorIs(t, CheckRecipe(AUCM{Loss: aucm.Config{Margin: math.NaN()}}), aucm.ErrMargin)
 	_, err = AUCM{Loss: aucm.Config{Margin: -1}}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
 	require.ErrorIs(t, err, aucm.ErrMargin)
 	_, err = AUCM{}.Fit(context.Background(), m, Config{Epochs: 1, WeightDecay: 0.1, Progress: io.Discard}, tr, nil)
