@@ -31,3 +31,27 @@ func Encode(scores, labels []float64) []byte {
 	}
 	return b
 }
+
+// Valid reports whether scores and labels form a batch every loss op accepts, written
+// independently of the ops' own checks: non-empty, of one length, finite scores, labels 0 or
+// 1 with both present.
+func Valid(scores, labels []float64) bool {
+	if len(scores) == 0 || len(scores) != len(labels) {
+		return false
+	}
+	var pos, neg int
+	for k, f := range scores {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+		switch labels[k] {
+		case 1:
+			pos++
+		case 0:
+			neg++
+		default:
+			return false
+		}
+	}
+	return pos > 0 && neg > 0
+}

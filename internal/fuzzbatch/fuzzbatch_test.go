@@ -24,3 +24,23 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("decoded %d scores, want MaxLen = %d", len(f), MaxLen)
 	}
 }
+
+func TestValid(t *testing.T) {
+	for _, c := range []struct {
+		scores, labels []float64
+		want           bool
+	}{
+		{[]float64{0, 1}, []float64{1, 0}, true},
+		{nil, nil, false},
+		{[]float64{0, 1}, []float64{1}, false},
+		{[]float64{math.NaN(), 1}, []float64{1, 0}, false},
+		{[]float64{math.Inf(-1), 1}, []float64{1, 0}, false},
+		{[]float64{0, 1}, []float64{1, 2}, false},
+		{[]float64{0, 1}, []float64{1, 1}, false},
+		{[]float64{0, 1}, []float64{0, 0}, false},
+	} {
+		if got := Valid(c.scores, c.labels); got != c.want {
+			t.Errorf("Valid(%v, %v) = %v, want %v", c.scores, c.labels, got, c.want)
+		}
+	}
+}

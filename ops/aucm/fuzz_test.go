@@ -55,22 +55,5 @@ func validInput(z, y []float64, a, b, alpha, margin float64) bool {
 			return false
 		}
 	}
-	if !(margin >= 0) || math.IsInf(margin, 1) || len(z) == 0 {
-		return false
-	}
-	var pos, neg int
-	for k, v := range z {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-		switch y[k] {
-		case 1:
-			pos++
-		case 0:
-			neg++
-		default:
-			return false
-		}
-	}
-	return pos > 0 && neg > 0
+	return margin >= 0 && !math.IsInf(margin, 1) && fuzzbatch.Valid(z, y)
 }

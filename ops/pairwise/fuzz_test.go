@@ -68,25 +68,8 @@ func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, 
 
 // validInput is the documented domain, written independently of the package's checks.
 func validInput(scores, labels []float64, cfg Config) bool {
-	if len(scores) == 0 || cfg.Surrogate < 0 || cfg.Surrogate > SquaredHinge || cfg.Pairs < 0 ||
-		!(cfg.Margin >= 0) || math.IsInf(cfg.Margin, 1) {
-		return false
-	}
-	var pos, neg int
-	for k, f := range scores {
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
-		}
-		switch labels[k] {
-		case 1:
-			pos++
-		case 0:
-			neg++
-		default:
-			return false
-		}
-	}
-	return pos > 0 && neg > 0
+	return cfg.Surrogate >= 0 && cfg.Surrogate <= SquaredHinge && cfg.Pairs >= 0 &&
+		cfg.Margin >= 0 && !math.IsInf(cfg.Margin, 1) && fuzzbatch.Valid(scores, labels)
 }
 
 func FuzzEvaluate(f *testing.F) {
