@@ -12,7 +12,6 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
@@ -457,16 +456,12 @@ func (st *pesgStep) close() {}
 
 // pesgGraphStep is one PESG step of any model: a Gorgonia graph of the model's scores and the
 // AUC-M op, with a, b and α as scalar inputs set before every run, differentiated by
-// gorgonia.Grad with respect to the learnables, a and b.
+// gorgonia.Grad with respect to the learnables, a and b. Its graphStep runs the graph (its
+// optimiser is unused).
 type pesgGraphStep struct {
-	x, y        *tensor.Dense
+	graphStep
 	a, b, alpha *gorgonia.Node
 	da, db      *gorgonia.Node // the gradient nodes of a and b
-	cost        *gorgonia.Node
-	learnables  gorgonia.Nodes
-	params      []*tensor.Dense
-	grads       []*tensor.Dense
-	vm          gorgonia.VM
 	loss        *aucmLoss
 }
 
@@ -476,7 +471,7 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 		return nil, err
 	}
 	dt, g, learnables := m.Dtype(), mg.g, mg.learnables
-	st := &pesgGraphStep{x: mg.x, y: mg.y, loss: l}
+	st := &pesgGraphStep{graphStep: graphStep{x: mg.x, y: mg.y, learnables: learnables}, loss: l}
 	var aux [3]*gorgonia.Node
 	for k, name := range []string{"aucm.a", "aucm.b", "aucm.alpha"} {
 		v, err := opkit.NewScalar(dt, 0)
@@ -494,15 +489,11 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 		return nil, fmt.Errorf("train: differentiating %v: %w", l, err)
 	}
 	st.da, st.db = gs[len(learnables)], gs[len(learnables)+1]
-	st.learnables = learnables
 	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 	return st, nil
 }
 
 func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
-	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
-		return 0, err
-	}
 	o := st.loss.opt
 	dt := st.x.Dtype()
 	for k, v := range []float64{o.a[0], o.b[0], o.alpha} {
@@ -514,11 +505,7 @@ func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 			return 0, fmt.Errorf("train: setting the AUC-M variables: %w", err)
 		}
 	}
-	st.vm.Reset()
-	if err := graph.RunAll(st.vm); err != nil {
-		return 0, err
-	}
-	l, err := scalarOf(st.cost.Value())
+	l, err := st.forward(ds, idx)
 	if err != nil {
 		return 0, err
 	}
@@ -530,19 +517,9 @@ func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("train: the gradient of b: %w", err)
 	}
-	if st.grads == nil { // the dual values exist once the machine has run
-		var err error
-		if st.params, st.grads, err = denseDuals(st.learnables); err != nil {
-			return 0, err
-		}
-	}
 	if err := o.step(st.params, st.grads, da, db); err != nil {
 		return 0, fmt.Errorf("train: PESG step: %w", err)
 	}
-	for _, g := range st.grads {
-		g.Zero() // the machine adds to the gradients until they are cleared
-	}
+	st.clearGrads()
 	return l, nil
 }
-
-func (st *pesgGraphStep) close() { st.vm.Close() }

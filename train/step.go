@@ -141,6 +141,20 @@ func newGraphStep(m nn.Model, loss Loss, batch, cols int, opt *optimizer) (*grap
 }
 
 func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
+	l, err := st.forward(ds, idx)
+	if err != nil {
+		return 0, err
+	}
+	if err := st.opt.step(st.params, st.grads); err != nil {
+		return 0, fmt.Errorf("train: optimiser step: %w", err)
+	}
+	st.clearGrads()
+	return l, nil
+}
+
+// forward loads the rows idx of ds, runs the machine and returns the loss; the learnables'
+// values and gradients are then in st.params and st.grads.
+func (st *graphStep) forward(ds *data.Dataset, idx []int) (float64, error) {
 	if err := fillBatch(st.x, st.y, ds, idx); err != nil {
 		return 0, err
 	}
@@ -156,18 +170,19 @@ func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 		return 0, fmt.Errorf("train: the loss is %v", l)
 	}
 	if st.grads == nil { // the dual values exist once the machine has run
-		var err error
 		if st.params, st.grads, err = denseDuals(st.learnables); err != nil {
 			return 0, err
 		}
 	}
-	if err := st.opt.step(st.params, st.grads); err != nil {
-		return 0, fmt.Errorf("train: optimiser step: %w", err)
-	}
-	for _, g := range st.grads {
-		g.Zero() // the machine adds to the gradients until they are cleared
-	}
 	return l, nil
+}
+
+// clearGrads zeroes the gradients after a step: the machine adds to them until they are
+// cleared.
+func (st *graphStep) clearGrads() {
+	for _, g := range st.grads {
+		g.Zero()
+	}
 }
 
 func (st *graphStep) close() { st.vm.Close() }
