@@ -150,7 +150,8 @@ func newPESG(set PESG, lr, margin float64, sizes []int, seed uint64) *pesg {
 // by its ascent form.
 func (p *pesg) step(params, grads []*tensor.Dense, da, db float64) error {
 	if len(params) != len(grads) || len(params)+2 != len(p.ref) {
-		return fmt.Errorf("train: PESG over %d tensors got %d parameters and %d gradients", len(p.ref)-2, len(params), len(grads))
+		return fmt.Errorf("train: PESG over %d tensors got %d parameters and %d gradients",
+			len(p.ref)-2, len(params), len(grads))
 	}
 	for i, w := range params {
 		switch w.Dtype() {
@@ -240,11 +241,13 @@ func (p *pesg) resume(st PESGState) error {
 		dst, src [][]float64
 	}{{"Ref", p.ref, st.Ref}, {"Acc", p.acc, st.Acc}, {"Momentum", p.buf, st.Momentum}} {
 		if len(part.src) != len(part.dst) {
-			return fmt.Errorf("%w: the resumed state has %d %s tensors, the run %d", ErrPESG, len(part.src), part.name, len(part.dst))
+			return fmt.Errorf("%w: the resumed state has %d %s tensors, the run %d",
+				ErrPESG, len(part.src), part.name, len(part.dst))
 		}
 		for i, x := range part.src {
 			if len(x) != len(part.dst[i]) {
-				return fmt.Errorf("%w: the resumed state's %s tensor %d has %d elements, the run's %d", ErrPESG, part.name, i, len(x), len(part.dst[i]))
+				return fmt.Errorf("%w: the resumed state's %s tensor %d has %d elements, the run's %d",
+					ErrPESG, part.name, i, len(x), len(part.dst[i]))
 			}
 		}
 	}
@@ -254,7 +257,8 @@ func (p *pesg) resume(st PESGState) error {
 		}
 	}
 	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || st.Alpha < 0 {
-		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d", ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset)
+		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d",
+			ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset)
 	}
 	for i := range p.ref {
 		copy(p.ref[i], st.Ref[i])

@@ -201,8 +201,10 @@ func buildModel(m nn.Model, batch, cols int) (modelGraph, error) {
 	dt := m.Dtype()
 	mg := modelGraph{g: gorgonia.NewGraph(), x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)),
 		y: tensor.New(tensor.Of(dt), tensor.WithShape(batch))}
-	xn := gorgonia.NewMatrix(mg.g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"), gorgonia.WithValue(mg.x))
-	mg.labels = gorgonia.NewVector(mg.g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"), gorgonia.WithValue(mg.y))
+	xn := gorgonia.NewMatrix(mg.g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"),
+		gorgonia.WithValue(mg.x))
+	mg.labels = gorgonia.NewVector(mg.g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"),
+		gorgonia.WithValue(mg.y))
 	var err error
 	mg.scores, mg.learnables, err = m.Build(mg.g, xn)
 	return mg, err

@@ -40,8 +40,9 @@ func checkLoss(l Loss) error {
 // CheckRecipe reports, as [ErrConfig] naming the setting, what r's Fit would reject for r's
 // own settings — for the built-in recipes before any training: a bad loss (see [New]), a
 // negative count, a learning-rate scale or positive fraction out of range, an [Anneal]
-// width outside [1e-6, 1e6], an [AUCM] margin or PESG setting (also ErrPESG). It does not see the trainer's Config or the data, which Fit
-// checks. Recipes of other types are not checked (nil).
+// width outside [1e-6, 1e6], an [AUCM] margin or PESG setting (also ErrPESG). It does not see
+// the trainer's Config or the data, which Fit checks. Recipes of other types are not checked
+// (nil).
 func CheckRecipe(r Recipe) error {
 	switch r := r.(type) {
 	case Plain:

@@ -34,7 +34,8 @@ func Evaluate(scores, labels []float64, a, b, alpha float64, cfg Config) (float6
 //
 // with σ′(z) = σ(z)·σ(−z), computed from e^{−|z|} so that it does not round to 0 before it
 // underflows. Errors are those of Evaluate.
-func Gradient(scores, labels []float64, a, b, alpha float64, cfg Config) (dz []float64, da, db, dalpha, value float64, err error) {
+func Gradient(scores, labels []float64, a, b, alpha float64, cfg Config) (
+	dz []float64, da, db, dalpha, value float64, err error) {
 	dz = make([]float64, len(scores))
 	v, d, err := compute(scores, labels, aux{a, b, alpha}, cfg, dz)
 	if err != nil {

@@ -23,7 +23,8 @@ func refSigmoidPrime(z float64) float64 {
 // refLoss returns f and ∂f/∂z, ∂f/∂a, ∂f/∂b, ∂f/∂α:
 // f = (1/n₊)Σ₊(h−a)² + (1/n₋)Σ₋(h−b)² + 2α(m + (1/n₋)Σ₋h − (1/n₊)Σ₊h) − α²;
 // ∂f/∂h_i = (2/n₊)(h_i − a) − 2α/n₊ on a positive, (2/n₋)(h_j − b) + 2α/n₋ on a negative,
-// times dh/dz = e^{−z}/(1 + e^{−z})² (not h(1 − h), whose 1 − h cancels for large z); ∂f/∂a = −(2/n₊)Σ₊(h − a); ∂f/∂b = −(2/n₋)Σ₋(h − b);
+// times dh/dz = e^{−z}/(1 + e^{−z})² (not h(1 − h), whose 1 − h cancels for large z);
+// ∂f/∂a = −(2/n₊)Σ₊(h − a); ∂f/∂b = −(2/n₋)Σ₋(h − b);
 // ∂f/∂α = 2(m + E₋h − E₊h) − 2α.
 func refLoss(z, y []float64, a, b, alpha, m float64) (f float64, dz []float64, da, db, dalpha float64) {
 	var n1, n0 float64

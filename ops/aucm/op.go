@@ -56,7 +56,8 @@ func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Nod
 		case !s.n.IsScalar():
 			return nil, check.Errorf(pkg, check.ErrNode, "%s has type %v, want a scalar", s.name, s.n.Type())
 		case s.n.Dtype() != scores.Dtype():
-			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v", s.name, s.n.Dtype(), scores.Dtype())
+			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v",
+				s.name, s.n.Dtype(), scores.Dtype())
 		}
 	}
 	op := &lossOp{cfg: cfg, margin: m, dims: [2]int{scores.Dims(), labels.Dims()}}
@@ -252,7 +253,8 @@ func (op *lossOp) DoDiff(ctx gorgonia.ExecutionContext, in gorgonia.Nodes, outpu
 	}
 	if op.lisp.Again(ctx.External) {
 		return check.Errorf(pkg, ErrMachineReused,
-			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; build a new LispMachine for every run (or reuse a TapeMachine)", op)
+			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; "+
+				"build a new LispMachine for every run (or reuse a TapeMachine)", op)
 	}
 	vals := make([]gorgonia.Value, nInputs)
 	for k, n := range in {
