@@ -27,6 +27,12 @@
 //
 // [Evaluate] and [Gradient] work on slices; [Loss] puts the same computation in a graph.
 //
+// For k classes, [MulticlassGradient] and [MulticlassLoss] average the binary loss over the
+// one-vs-rest comparisons (column c against the rest) or, with Multiclass.OvO, over the ordered
+// class pairs (column a over the rows of classes a and b); [MultilabelGradient] and
+// [MultilabelLoss] over the label columns of an n×k 0/1 indicator. Each comparison runs the
+// binary algorithm on its own rows, so the cost stays sub-quadratic (docs/multiclass.md).
+//
 // # Gorgonia's machines: the safe pattern
 //
 // Train with gorgonia.Grad and one TapeMachine, calling Reset before every RunAll and the
