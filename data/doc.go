@@ -1,11 +1,13 @@
-// Package data holds labelled tabular data for binary classifiers: a dense [Dataset], CSV
-// loading that reports the line and column of every bad value, Parquet loading ([LoadParquet];
-// [Load] picks by extension), the embedded WDBC data as a default ([WDBC]), a seeded
-// stratified train/validation/test [Split], and a [Standardizer] fitted on the training part
-// only. [SplitStandardizedInPlace] prepares the three parts as views of the loaded matrix,
-// without a copy.
+// Package data holds labelled tabular data for binary, multi-class and multi-label
+// classifiers: a dense [Dataset], CSV loading that reports the line and column of every bad
+// value, Parquet loading ([LoadParquet]; [Load] picks by extension), the embedded WDBC data as
+// a default ([WDBC]), a seeded stratified train/validation/test [Split], and a [Standardizer]
+// fitted on the training part only. [SplitStandardizedInPlace] prepares the three parts as
+// views of the loaded matrix, without a copy.
 //
-// Labels are 0 and 1, 1 being the positive class. Features are float64 and must be finite:
+// Labels are 0 and 1, 1 being the positive class. A multi-class Dataset (Classes set) holds
+// each row's class index 0…k−1 in Y; a multi-label one (Labels set) a Rows×k 0/1 indicator.
+// CSV loading and Split read binary labels only. Features are float64 and must be finite:
 // the package does not impute missing values, it reports them. Loading streams the input, so
 // memory stays proportional to the numbers kept (8 bytes per value plus slack), never to the
 // text read; a field, a row and the number of columns have documented limits

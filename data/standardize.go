@@ -141,6 +141,8 @@ func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 		Cols:         ds.Cols,
 		FeatureNames: slices.Clone(ds.FeatureNames),
 		LabelName:    ds.LabelName,
+		Classes:      slices.Clone(ds.Classes),
+		Labels:       slices.Clone(ds.Labels),
 	}
 	for i := range ds.Rows {
 		if j := s.transform(out.Row(i), ds.Row(i)); j >= 0 {

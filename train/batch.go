@@ -12,7 +12,7 @@ import (
 )
 
 // fillBatch copies the rows idx of ds into x (len(idx) × ds.Cols) and, when y is not nil,
-// their labels into y, converting to the tensors' dtype.
+// their labels into y (len(idx) × ds.LabelWidth()), converting to the tensors' dtype.
 func fillBatch(x, y *tensor.Dense, ds *data.Dataset, idx []int) error {
 	switch x.Dtype() {
 	case tensor.Float64:
@@ -26,7 +26,7 @@ func fillBatch(x, y *tensor.Dense, ds *data.Dataset, idx []int) error {
 }
 
 func gather[T floats.Float](x, y []T, ds *data.Dataset, idx []int) {
-	c := ds.Cols
+	c, w := ds.Cols, ds.LabelWidth()
 	for k, r := range idx {
 		row := ds.X[r*c : (r+1)*c]
 		dst := x[k*c : (k+1)*c]
@@ -34,8 +34,18 @@ func gather[T floats.Float](x, y []T, ds *data.Dataset, idx []int) {
 			dst[j] = T(v)
 		}
 		if y != nil {
-			y[k] = T(ds.Y[r])
+			for j, v := range ds.Y[r*w : (r+1)*w] {
+				y[k*w+j] = T(v)
+			}
 		}
+	}
+}
+
+// gatherLabels copies the labels of the rows idx of ds into y (len(idx) × ds.LabelWidth()).
+func gatherLabels(y []float64, ds *data.Dataset, idx []int) {
+	w := ds.LabelWidth()
+	for k, r := range idx {
+		copy(y[k*w:(k+1)*w], ds.Y[r*w:(r+1)*w])
 	}
 }
 

@@ -3,13 +3,16 @@ package train
 import (
 	"fmt"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 )
 
-// Metric scores a model on validation data; larger is better. The zero value is AUC.
+// Metric scores a model on validation data; larger is better. The zero value is AUC, which on
+// multi-class and multi-label data is MacroAUC(metrics.OvR).
 type Metric struct {
-	kind metricKind
-	at   float64
+	kind   metricKind
+	at     float64
+	method metrics.Method
 }
 
 type metricKind int
@@ -19,6 +22,7 @@ const (
 	pAUCMetric
 	tprMetric
 	tnrMetric
+	macroMetric
 )
 
 // AUC is the area under the ROC curve.
@@ -36,8 +40,17 @@ func TPRAtFPR(fpr float64) Metric { return Metric{kind: tprMetric, at: fpr} }
 // turned into one where larger is better.
 func TNRAtTPR(tpr float64) Metric { return Metric{kind: tnrMetric, at: tpr} }
 
+// MacroAUC is the macro-averaged multi-class AUC of method m, metrics.MulticlassAUC with
+// metrics.Macro: the mean over classes of each class's one-vs-rest AUC (metrics.OvR), or
+// Hand and Till's mean over pairs of classes (metrics.OvO). On multi-label data MacroAUC(OvR)
+// is the mean over label columns of each column's AUC (metrics.MultilabelAUC); OvO is
+// ErrTask there. Binary data takes the binary metrics.
+func MacroAUC(m metrics.Method) Metric { return Metric{kind: macroMetric, method: m} }
+
 func (m Metric) String() string {
 	switch m.kind {
+	case macroMetric:
+		return fmt.Sprintf("macro AUC (%v)", m.method)
 	case pAUCMetric:
 		return fmt.Sprintf("pAUC@%g", m.at)
 	case tprMetric:
@@ -61,9 +74,37 @@ func (m Metric) eval(scores, labels []float64) (float64, error) {
 	return metrics.AUC(scores, labels)
 }
 
-// check reports a rate outside the metric's range.
+// evalData returns the metric of the scores of ds's rows (ds.Outputs() per row).
+func (m Metric) evalData(scores []float64, ds *data.Dataset) (float64, error) {
+	switch taskOf(ds) {
+	case multiclassTask:
+		return metrics.MulticlassAUC(scores, len(ds.Classes), classIndices(ds), m.method, metrics.Macro)
+	case multilabelTask:
+		return metrics.MultilabelAUC(scores, len(ds.Labels), ds.Y, metrics.Macro)
+	}
+	return m.eval(scores, ds.Y)
+}
+
+// checkTask reports, as ErrTask, a metric that does not apply to data of task t.
+func (m Metric) checkTask(t task) error {
+	switch {
+	case t == binaryTask && m.kind == macroMetric:
+		return fmt.Errorf("%w: %v needs multi-class or multi-label data", ErrTask, m)
+	case t != binaryTask && m.kind != aucMetric && m.kind != macroMetric:
+		return fmt.Errorf("%w: %v is a binary metric; %v data takes MacroAUC", ErrTask, m, t)
+	case t == multilabelTask && m.method == metrics.OvO:
+		return fmt.Errorf("%w: %v: multi-label data has no one-vs-one AUC", ErrTask, m)
+	}
+	return nil
+}
+
+// check reports a rate outside the metric's range or an unknown method.
 func (m Metric) check() error {
 	switch m.kind {
+	case macroMetric:
+		if m.method != metrics.OvR && m.method != metrics.OvO {
+			return configError("MacroAUC needs metrics.OvR or metrics.OvO, got %d", int(m.method))
+		}
 	case pAUCMetric:
 		if !(m.at > 0 && m.at <= 1) {
 			return configError("partial AUC needs 0 < maxFPR ≤ 1, got %v", m.at)

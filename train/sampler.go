@@ -2,30 +2,45 @@ package train
 
 import "math/rand/v2"
 
-// sampler draws fixed-size batches holding a fixed number of positives and negatives. Each
-// class is visited in a random order; when a class runs out its order is reshuffled and the
+// sampler draws fixed-size batches made of strata: each stratum is a set of rows of which
+// every batch holds a fixed number. A binary batch has two, the positives and the negatives;
+// a multi-class batch one per class; a multi-label batch one of positives and one of
+// negatives per label plus one of all rows (see [newClassSampler], [newLabelSampler]). Each
+// stratum is visited in a random order; when it runs out its order is reshuffled and the
 // visit starts again, so a rare class is oversampled rather than left out of batches (the
 // scheme of LibAUC's DualSampler).
 type sampler struct {
-	rng        *rand.Rand
-	pos, neg   []int // row indices of each class, permuted in place
-	nPos, nNeg int   // rows of each class per batch
-	pi, ni     int   // next unread position in pos and neg
+	rng    *rand.Rand
+	strata []stratum
+}
+
+// stratum is one set of rows of a sampler.
+type stratum struct {
+	rows []int // row indices, permuted in place
+	per  int   // rows per batch
+	at   int   // next unread position in rows
 }
 
 // newSampler returns a sampler over labels whose batches hold nPos positives and nNeg
 // negatives; both must be ≥ 1 and both classes must be present.
 func newSampler(labels []float64, nPos, nNeg int, rng *rand.Rand) *sampler {
-	s := &sampler{rng: rng, nPos: nPos, nNeg: nNeg}
+	var pos, neg []int
 	for i, y := range labels {
 		if y == 1 {
-			s.pos = append(s.pos, i)
+			pos = append(pos, i)
 		} else {
-			s.neg = append(s.neg, i)
+			neg = append(neg, i)
 		}
 	}
-	s.shuffle(s.pos)
-	s.shuffle(s.neg)
+	return newStrata(rng, stratum{rows: pos, per: nPos}, stratum{rows: neg, per: nNeg})
+}
+
+// newStrata returns a sampler over strata, each non-empty, shuffling them in order.
+func newStrata(rng *rand.Rand, strata ...stratum) *sampler {
+	s := &sampler{rng: rng, strata: strata}
+	for _, st := range strata {
+		s.shuffle(st.rows)
+	}
 	return s
 }
 
@@ -33,10 +48,24 @@ func (s *sampler) shuffle(idx []int) {
 	s.rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 }
 
-// next fills dst[:nPos] with positive rows and dst[nPos:nPos+nNeg] with negative rows.
+// size returns the number of rows of a batch.
+func (s *sampler) size() int {
+	n := 0
+	for _, st := range s.strata {
+		n += st.per
+	}
+	return n
+}
+
+// next fills dst, of length size(), with the strata's rows in order: for a binary sampler
+// dst[:nPos] with positive rows and dst[nPos:nPos+nNeg] with negative rows.
 func (s *sampler) next(dst []int) {
-	s.pi = s.take(dst[:s.nPos], s.pos, s.pi)
-	s.ni = s.take(dst[s.nPos:s.nPos+s.nNeg], s.neg, s.ni)
+	off := 0
+	for i := range s.strata {
+		st := &s.strata[i]
+		st.at = s.take(dst[off:off+st.per], st.rows, st.at)
+		off += st.per
+	}
 }
 
 // take copies the next len(dst) entries of the class order idx from position at, reshuffling

@@ -35,6 +35,7 @@ func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
 	if err != nil {
 		return nil, err
 	}
+	loss = forModel(loss, m)
 	if dl, ok := asDirect(loss); ok {
 		p, err := nn.NewPass(m, batch)
 		switch {
@@ -62,7 +63,8 @@ func newDirectStep(m nn.Model, p *nn.Pass, loss DirectLoss, opt *optimizer) *dir
 	return &directStep{
 		pass: p, loss: loss, opt: opt, params: paramTensors(m),
 		float32: m.Dtype() == tensor.Float32,
-		labels:  make([]float64, p.Rows()), dscores: make([]float64, p.Rows()),
+		labels:  make([]float64, labelShape(loss, m, p.Rows()).TotalSize()),
+		dscores: make([]float64, p.Rows()*nn.Outputs(m)),
 	}
 }
 
@@ -75,9 +77,7 @@ func loadPass(p *nn.Pass, labels []float64, ds *data.Dataset, idx []int) error {
 	if err := fillBatch(p.Input(), nil, ds, idx); err != nil {
 		return err
 	}
-	for k, r := range idx {
-		labels[k] = ds.Y[r]
-	}
+	gatherLabels(labels, ds, idx)
 	return nil
 }
 
@@ -123,7 +123,7 @@ type graphStep struct {
 }
 
 func newGraphStep(m nn.Model, loss Loss, batch, cols int, opt *optimizer) (*graphStep, error) {
-	mg, err := buildModel(m, batch, cols)
+	mg, err := buildModelLabels(m, batch, cols, labelShape(loss, m, batch))
 	if err != nil {
 		return nil, err
 	}
@@ -198,12 +198,18 @@ type modelGraph struct {
 
 // buildModel builds m into a new graph for batches of batch rows of cols features.
 func buildModel(m nn.Model, batch, cols int) (modelGraph, error) {
+	return buildModelLabels(m, batch, cols, tensor.Shape{batch})
+}
+
+// buildModelLabels is buildModel with labels of shape ys: (batch), or (batch, k) for a
+// multi-label loss.
+func buildModelLabels(m nn.Model, batch, cols int, ys tensor.Shape) (modelGraph, error) {
 	dt := m.Dtype()
 	mg := modelGraph{g: gorgonia.NewGraph(), x: tensor.New(tensor.Of(dt), tensor.WithShape(batch, cols)),
-		y: tensor.New(tensor.Of(dt), tensor.WithShape(batch))}
+		y: tensor.New(tensor.Of(dt), tensor.WithShape(ys...))}
 	xn := gorgonia.NewMatrix(mg.g, dt, gorgonia.WithShape(batch, cols), gorgonia.WithName("x"),
 		gorgonia.WithValue(mg.x))
-	mg.labels = gorgonia.NewVector(mg.g, dt, gorgonia.WithShape(batch), gorgonia.WithName("y"),
+	mg.labels = gorgonia.NewTensor(mg.g, dt, len(ys), gorgonia.WithShape(ys...), gorgonia.WithName("y"),
 		gorgonia.WithValue(mg.y))
 	var err error
 	mg.scores, mg.learnables, err = m.Build(mg.g, xn)

@@ -252,17 +252,31 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // are checked before training: both classes, the model's number of features, and for a
 // float32 model no feature beyond float32's range (nn.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
-	if err := t.checkData(train, val); err != nil {
+	tk, err := t.checkData(train, val)
+	if err != nil {
 		return nil, err
 	}
 	cfg := t.cfg
 	b := min(cfg.BatchSize, train.Rows)
-	nPos, nNeg := batchComposition(b, cfg.PositiveFraction, float64(train.Positives())/float64(train.Rows))
-	nNeg = withPool(nNeg, cfg.NegativePool, train.Rows-train.Positives())
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x726f636f7073)) // "rocops"
-	smp := newSampler(train.Y, nPos, nNeg, rng)
+	var smp *sampler
+	var nPos, nNeg int
+	switch tk {
+	case multiclassTask:
+		smp, err = newClassSampler(train, b, rng)
+	case multilabelTask:
+		smp, err = newLabelSampler(train, b, rng)
+	default:
+		nPos, nNeg = batchComposition(b, cfg.PositiveFraction, float64(train.Positives())/float64(train.Rows))
+		nNeg = withPool(nNeg, cfg.NegativePool, train.Rows-train.Positives())
+		smp = newSampler(train.Y, nPos, nNeg, rng)
+	}
+	if err != nil {
+		return nil, err
+	}
 	stepsPerEpoch := (train.Rows + b - 1) / b
-	rows := nPos + nNeg // b, plus the negative pool
+	rows := smp.size() // b, plus a binary batch's negative pool
+	crossEntropy := crossEntropyFor(tk)
 
 	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
 	defer run.closeAll()
@@ -284,9 +298,9 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		phase, loss := Main, cfg.Loss
 		switch {
 		case e <= cfg.WarmupEpochs:
-			phase, loss = Warmup, Loss(CrossEntropy{})
+			phase, loss = Warmup, crossEntropy
 		case diag != nil && diag.pending > 0:
-			phase, loss = Intervention, Loss(CrossEntropy{})
+			phase, loss = Intervention, crossEntropy
 			diag.pending--
 		}
 		st, err := run.step(phase, loss, rows, train.Cols)
@@ -360,9 +374,10 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	return run.hist, nil
 }
 
-func (t *Trainer) checkData(train, val *data.Dataset) error {
+// checkData checks train and val (which may be nil) as Fit documents and returns their task.
+func (t *Trainer) checkData(train, val *data.Dataset) (task, error) {
 	if train == nil || train.Rows == 0 {
-		return errors.New("train: no training data")
+		return 0, errors.New("train: no training data")
 	}
 	for _, part := range []struct {
 		name string
@@ -372,19 +387,19 @@ func (t *Trainer) checkData(train, val *data.Dataset) error {
 			continue
 		}
 		if err := part.ds.Validate(); err != nil {
-			return fmt.Errorf("train: %s data: %w", part.name, err)
+			return 0, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
 		if part.ds.Cols != t.model.InputSize() {
-			return fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+			return 0, fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
 		}
 		if err := nn.CheckInput(t.model, part.ds.X, part.ds.Rows); err != nil {
-			return fmt.Errorf("train: %s data: %w", part.name, err)
+			return 0, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
-		if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
-			return fmt.Errorf("train: %s data needs both classes", part.name)
+		if p := part.ds.Positives(); taskOf(part.ds) == binaryTask && (p == 0 || p == part.ds.Rows) {
+			return 0, fmt.Errorf("train: %s data needs both classes", part.name)
 		}
 	}
-	return nil
+	return t.checkTask(train, val)
 }
 
 // paramTensors returns the value tensors of m's parameters, in Params order.
@@ -411,7 +426,7 @@ func (r *fitRun) evaluate(val *data.Dataset) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return r.t.cfg.Metric.eval(scores, val.Y)
+	return r.t.cfg.Metric.evalData(scores, val)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the

@@ -3,14 +3,16 @@ package train
 import (
 	"fmt"
 	"math"
+
+	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // checkLoss reports, as ErrConfig, the settings of l that building it would reject, so that
 // New refuses them rather than the first step: a KDE loss's kdequantile.Config (exactly one
-// of Alpha and Recall, in (0, 1); bandwidths; Widen in [1e-6, 1e6]), a Pairwise loss's
-// pairwise.Config, and every term of a Weighted loss (a loss and a finite weight; at least
-// one term). The error names the setting and wraps the loss package's own error. Losses of
-// other types are checked when they are built.
+// of Alpha and Recall, in (0, 1); bandwidths; Widen in [1e-6, 1e6]), the pairwise.Config of a
+// Pairwise, MulticlassPairwise or MultilabelPairwise loss, and every term of a Weighted loss
+// (a loss and a finite weight; at least one term). The error names the setting and wraps the
+// loss package's own error. Losses of other types are checked when they are built.
 func checkLoss(l Loss) error {
 	switch l := l.(type) {
 	case KDE:
@@ -18,9 +20,11 @@ func checkLoss(l Loss) error {
 			return fmt.Errorf("%w: KDE loss %v: %w", ErrConfig, l, err)
 		}
 	case Pairwise:
-		if _, err := l.Config.Validate(); err != nil {
-			return fmt.Errorf("%w: pairwise loss %v: %w", ErrConfig, l, err)
-		}
+		return checkPairwise(l, l.Config)
+	case MulticlassPairwise:
+		return checkPairwise(l, l.Config.Config)
+	case MultilabelPairwise:
+		return checkPairwise(l, l.Config)
 	case Weighted:
 		if len(l) == 0 {
 			return configError("a weighted loss needs at least one term")
@@ -33,6 +37,15 @@ func checkLoss(l Loss) error {
 				return fmt.Errorf("%w (weighted loss term %d)", err, k)
 			}
 		}
+	}
+	return nil
+}
+
+// checkPairwise reports, as ErrConfig, a pairwise configuration cfg of loss l that
+// pairwise.Config.Validate rejects.
+func checkPairwise(l Loss, cfg pairwise.Config) error {
+	if _, err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: pairwise loss %v: %w", ErrConfig, l, err)
 	}
 	return nil
 }
