@@ -275,8 +275,9 @@ func crossEntropyFor(t task) Loss {
 	return CrossEntropy{}
 }
 
-// checkTask reports, as ErrTask or ErrClasses, what keeps the trainer from training t.cfg on
-// train and val (which may be nil) beyond the checks of binary data, and returns the task.
+// checkTask reports, as ErrTask, what keeps the trainer from training t.cfg on train and val
+// (which may be nil, both checked by checkData) beyond the checks of binary data, and returns
+// the task.
 func (t *Trainer) checkTask(train, val *data.Dataset) (task, error) {
 	tk := taskOf(train)
 	lt, err := lossTask(t.cfg.Loss)
@@ -302,17 +303,6 @@ func (t *Trainer) checkTask(train, val *data.Dataset) (task, error) {
 		return 0, fmt.Errorf("%w: PositiveFraction and NegativePool are binary settings; %v batches hold every class", ErrTask, tk)
 	case cfg.Diagnose != nil:
 		return 0, fmt.Errorf("%w: Diagnose runs on binary data only", ErrTask)
-	}
-	for _, part := range []struct {
-		name string
-		ds   *data.Dataset
-	}{{"training", train}, {"validation", val}} {
-		if part.ds == nil {
-			continue
-		}
-		if err := checkClasses(part.ds, part.name); err != nil {
-			return 0, err
-		}
 	}
 	return tk, nil
 }

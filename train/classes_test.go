@@ -44,13 +44,7 @@ func classBlobs(t testing.TB, n, d int, weights []float64, shift float64, seed u
 		}
 		x[i*d+c] += shift
 	}
-	ds := &data.Dataset{X: x, Y: y, Rows: n, Cols: d, FeatureNames: make([]string, d), LabelName: "class"}
-	for j := range d {
-		ds.FeatureNames[j] = fmt.Sprintf("x%d", j+1)
-	}
-	for c := range k {
-		ds.Classes = append(ds.Classes, fmt.Sprintf("c%d", c))
-	}
+	ds := &data.Dataset{X: x, Y: y, Rows: n, Cols: d, FeatureNames: names("x", d), LabelName: "class", Classes: names("c", k)}
 	require.NoError(t, ds.Validate())
 	return ds
 }
@@ -71,15 +65,18 @@ func labelBlobs(t testing.TB, n, d, k int, seed uint64) *data.Dataset {
 			}
 		}
 	}
-	ds := &data.Dataset{X: x, Y: y, Rows: n, Cols: d, FeatureNames: make([]string, d)}
-	for j := range d {
-		ds.FeatureNames[j] = fmt.Sprintf("x%d", j+1)
-	}
-	for c := range k {
-		ds.Labels = append(ds.Labels, fmt.Sprintf("l%d", c))
-	}
+	ds := &data.Dataset{X: x, Y: y, Rows: n, Cols: d, FeatureNames: names("x", d), Labels: names("l", k)}
 	require.NoError(t, ds.Validate())
 	return ds
+}
+
+// names returns prefix1 … prefix<n>.
+func names(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i+1)
+	}
+	return out
 }
 
 func classMLP(t testing.TB, in, k int, dt tensor.Dtype, seed uint64) *nn.MLP {
@@ -262,33 +259,41 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 						}
 						return classMLP(t, in, k, dt, 2)
 					}
-					direct, graphed := build(), build()
-					ds1, err := newStep(direct, c.loss, batch, in, Config{Optimizer: SGD, LearningRate: 1})
-					require.NoError(t, err)
-					defer ds1.close()
-					require.IsType(t, &directStep{}, ds1)
-					opt, err := newOptimizer(SGD, 1)
-					require.NoError(t, err)
-					gs, err := newGraphStep(graphed, c.loss, batch, in, opt)
-					require.NoError(t, err)
-					defer gs.close()
-					for range 2 { // the second step starts from the first's weights
-						l1, err := ds1.run(c.ds, idx)
-						require.NoError(t, err)
-						l2, err := gs.run(c.ds, idx)
-						require.NoError(t, err)
-						require.InDelta(t, l2, l1, tol[dt]*max(1, math.Abs(l2)), "loss")
-						for i, p := range direct.Params() {
-							got, err := opkit.Floats(p.Value)
-							require.NoError(t, err)
-							want, err := opkit.Floats(graphed.Params()[i].Value)
-							require.NoError(t, err)
-							for j := range want {
-								require.InDelta(t, want[j], got[j], tol[dt]*max(1, math.Abs(want[j])), "%s[%d]", p.Name, j)
-							}
-						}
-					}
+					requireStepsAgree(t, build, c.loss, c.ds, idx, tol[dt])
 				})
+			}
+		}
+	}
+}
+
+// requireStepsAgree runs two steps of SGD at learning rate 1 on the rows idx of ds, the direct
+// step on one model of build and the graph step on another, and requires equal losses and
+// parameters (so gradients) to tol relative to max(1, |value|).
+func requireStepsAgree(t *testing.T, build func() nn.Model, loss Loss, ds *data.Dataset, idx []int, tol float64) {
+	t.Helper()
+	direct, graphed := build(), build()
+	ds1, err := newStep(direct, loss, len(idx), ds.Cols, Config{Optimizer: SGD, LearningRate: 1})
+	require.NoError(t, err)
+	defer ds1.close()
+	require.IsType(t, &directStep{}, ds1)
+	opt, err := newOptimizer(SGD, 1)
+	require.NoError(t, err)
+	gs, err := newGraphStep(graphed, loss, len(idx), ds.Cols, opt)
+	require.NoError(t, err)
+	defer gs.close()
+	for range 2 { // the second step starts from the first's weights
+		l1, err := ds1.run(ds, idx)
+		require.NoError(t, err)
+		l2, err := gs.run(ds, idx)
+		require.NoError(t, err)
+		require.InDelta(t, l2, l1, tol*max(1, math.Abs(l2)), "loss")
+		for i, p := range direct.Params() {
+			got, err := opkit.Floats(p.Value)
+			require.NoError(t, err)
+			want, err := opkit.Floats(graphed.Params()[i].Value)
+			require.NoError(t, err)
+			for j := range want {
+				require.InDelta(t, want[j], got[j], tol*max(1, math.Abs(want[j])), "%s[%d]", p.Name, j)
 			}
 		}
 	}

@@ -395,7 +395,11 @@ func (t *Trainer) checkData(train, val *data.Dataset) (task, error) {
 		if err := nn.CheckInput(t.model, part.ds.X, part.ds.Rows); err != nil {
 			return 0, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
-		if p := part.ds.Positives(); taskOf(part.ds) == binaryTask && (p == 0 || p == part.ds.Rows) {
+		if taskOf(part.ds) != binaryTask {
+			if err := checkClasses(part.ds, part.name); err != nil {
+				return 0, err
+			}
+		} else if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
 			return 0, fmt.Errorf("train: %s data needs both classes", part.name)
 		}
 	}
