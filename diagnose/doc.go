@@ -20,6 +20,14 @@
 // Each is O(n log n) in the batch size (one sort and binary searches), without a pair
 // matrix, except WeightShares for the logistic surrogate, which visits all pairs.
 //
+// # Multi-class
+//
+// [MulticlassMisranking], [MulticlassSevereMass], [MulticlassCEBound] and
+// [MulticlassWeightShares] run the binary function on every binary comparison of k-class
+// scores — one-vs-rest, or the ordered one-vs-one pairs (metrics.OvR, metrics.OvO) — and return
+// each class's mean over its comparisons and the macro mean over classes; the macro
+// misranking is 1 − the macro multi-class AUC (metrics.MulticlassAUC) of the same method.
+//
 // # Along a direction
 //
 // [SevereDirection] gives V, the unit steepest-descent direction in parameter space of the

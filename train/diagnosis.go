@@ -27,6 +27,11 @@ const MaxSelection = 16384
 // batch, on which the severe-error direction V is computed (diagnose.SevereDirection), and a
 // logging pool, on which everything else is measured. After every Every-th epoch, after the
 // last one and after every intervention, it appends a Diagnosis to History.Diagnoses.
+//
+// The diagnostics run in binary training only: Fit refuses Diagnose on multi-class and
+// multi-label data with [ErrTask] (the severe-error direction and its projections are defined
+// on one score per row; package diagnose's Multiclass functions aggregate the score
+// diagnostics over the binary comparisons, to call on a model's scores).
 type Diagnose struct {
 	// Every diagnoses after epochs Every, 2·Every, … (counting warm-up epochs) and after the
 	// last epoch; 0 = 1.

@@ -1,0 +1,260 @@
+package diagnose_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// Tolerances of the multi-class diagnostics. meanTol: the per-class and macro values are
+// means of k − 1 and k binary values, here summed in another order, a few ε apart. aucTol:
+// 1 − AUC from metrics' merge counts against Misranking's binary searches, both exact pair
+// counts over at most n² pairs, so they differ by rounding only.
+const meanTol, aucTol = 1e-14, 1e-12
+
+// classScores returns n row-major k-class scores on a grid of step ¼ (so that many tie) with
+// class c's column shifted up by shift on class c's rows, and labels with every class present.
+func classScores(seed uint64, n, k int, shift float64) ([]float64, []int) {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	scores, labels := make([]float64, n*k), make([]int, n)
+	for i := range labels {
+		labels[i] = i % k
+		if i >= k {
+			labels[i] = rng.IntN(k)
+		}
+		for c := range k {
+			scores[i*k+c] = math.Round(4*rng.NormFloat64()) / 4
+		}
+		scores[i*k+labels[i]] += shift
+	}
+	return scores, labels
+}
+
+// comparisonOf returns column c of scores over the rows of class c and, for b ≥ 0, class b
+// (b < 0: every row), with labels 1 for class c: the binary problem of one comparison.
+func comparisonOf(scores []float64, k int, labels []int, c, b int) (f, y []float64) {
+	for i, l := range labels {
+		if b >= 0 && l != c && l != b {
+			continue
+		}
+		f = append(f, scores[i*k+c])
+		if l == c {
+			y = append(y, 1)
+		} else {
+			y = append(y, 0)
+		}
+	}
+	return f, y
+}
+
+// bruteClassMeans runs d on every comparison of method, built by comparisonOf, and returns
+// each class's mean and the macro mean, skipping NaN values as MulticlassWeightShares does.
+func bruteClassMeans(t *testing.T, scores []float64, k int, labels []int, method metrics.Method,
+	d func(f, y []float64) ([]float64, error)) (perClass [][]float64, macro []float64) {
+	t.Helper()
+	mean := func(vs [][]float64) []float64 {
+		out := make([]float64, len(vs[0]))
+		for e := range out {
+			var s float64
+			var n int
+			for _, v := range vs {
+				if !math.IsNaN(v[e]) {
+					s += v[e]
+					n++
+				}
+			}
+			out[e] = s / float64(n)
+			if n == 0 {
+				out[e] = math.NaN()
+			}
+		}
+		return out
+	}
+	for c := range k {
+		var vs [][]float64
+		for b := range k {
+			switch {
+			case method == metrics.OvR && b > 0, method == metrics.OvO && b == c:
+				continue
+			}
+			other := b
+			if method == metrics.OvR {
+				other = -1
+			}
+			f, y := comparisonOf(scores, k, labels, c, other)
+			v, err := d(f, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs = append(vs, v)
+		}
+		perClass = append(perClass, mean(vs))
+	}
+	return perClass, mean(perClass)
+}
+
+// TestMulticlassDiagnosticsAgainstBinary: every multi-class diagnostic equals the binary
+// function run on each comparison's column and rows, extracted here row by row, averaged per
+// class and over classes; on random tied scores, one-vs-rest and one-vs-one, k = 2, 3, 5.
+func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
+	const m = 1.0
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	edges := []float64{math.Inf(-1), -3, -1, 0, 1, math.Inf(1)}
+	scalar := func(d func(f, y []float64) (float64, error)) func(f, y []float64) ([]float64, error) {
+		return func(f, y []float64) ([]float64, error) {
+			v, err := d(f, y)
+			return []float64{v}, err
+		}
+	}
+	for _, k := range []int{2, 3, 5} {
+		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
+			t.Run(fmt.Sprintf("k=%d/%v", k, method), func(t *testing.T) {
+				scores, labels := classScores(uint64(k), 80, k, 0.8)
+				cases := []struct {
+					name  string
+					multi func() ([]float64, float64, error)
+					d     func(f, y []float64) (float64, error)
+				}{
+					{"Misranking", func() ([]float64, float64, error) {
+						return diagnose.MulticlassMisranking(scores, k, labels, method)
+					}, diagnose.Misranking},
+					{"SevereMass", func() ([]float64, float64, error) {
+						return diagnose.MulticlassSevereMass(scores, k, labels, method, m)
+					}, func(f, y []float64) (float64, error) { return diagnose.SevereMass(f, y, m) }},
+					{"CEBound", func() ([]float64, float64, error) {
+						return diagnose.MulticlassCEBound(scores, k, labels, method, m)
+					}, func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
+				}
+				for _, c := range cases {
+					per, macro, err := c.multi()
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, scalar(c.d))
+					for cl := range k {
+						near(t, fmt.Sprintf("%s class %d", c.name, cl), per[cl], wantPer[cl][0], meanTol)
+					}
+					near(t, c.name+" macro", macro, wantMacro[0], meanTol)
+				}
+				per, macro, err := diagnose.MulticlassWeightShares(scores, k, labels, method, sq, edges)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, func(f, y []float64) ([]float64, error) {
+					return diagnose.WeightShares(f, y, sq, edges)
+				})
+				for cl := range k {
+					for e := range wantPer[cl] {
+						nearOrNaN(t, fmt.Sprintf("WeightShares class %d interval %d", cl, e), per[cl][e], wantPer[cl][e])
+					}
+				}
+				for e := range wantMacro {
+					nearOrNaN(t, fmt.Sprintf("WeightShares macro interval %d", e), macro[e], wantMacro[e])
+				}
+			})
+		}
+	}
+}
+
+// nearOrNaN is near with tolerance meanTol, also accepting two NaNs.
+func nearOrNaN(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.IsNaN(want) {
+		if !math.IsNaN(got) {
+			t.Errorf("%s = %v, want NaN", what, got)
+		}
+		return
+	}
+	near(t, what, got, want, meanTol)
+}
+
+// TestMulticlassMisrankingIsOneMinusAUC: the macro misranking is 1 − the macro multi-class AUC
+// of the same method (metrics.MulticlassAUC, which reproduces scikit-learn's roc_auc_score),
+// and the one-vs-rest per-class misranking 1 − metrics.ClassAUCs; and the cross-entropy bound
+// lies above the severe mass for every class and the macro mean.
+func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		k := 2 + int(seed)
+		scores, labels := classScores(seed, 120, k, 1)
+		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
+			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			auc, err := metrics.MulticlassAUC(scores, k, labels, method, metrics.Macro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			near(t, fmt.Sprintf("seed %d %v macro misranking", seed, method), macro, 1-auc, aucTol)
+			if method == metrics.OvR {
+				aucs, err := metrics.ClassAUCs(scores, k, labels)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for c := range k {
+					near(t, fmt.Sprintf("seed %d class %d misranking", seed, c), per[c], 1-aucs[c], aucTol)
+				}
+			}
+			sev, sevMacro, err := diagnose.MulticlassSevereMass(scores, k, labels, method, 0.5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound, boundMacro, err := diagnose.MulticlassCEBound(scores, k, labels, method, 0.5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := range k {
+				if !(sev[c] <= bound[c]) {
+					t.Errorf("seed %d %v class %d: π_M = %v above its bound %v", seed, method, c, sev[c], bound[c])
+				}
+			}
+			if !(sevMacro <= boundMacro) {
+				t.Errorf("seed %d %v: macro π_M = %v above its bound %v", seed, method, sevMacro, boundMacro)
+			}
+		}
+	}
+}
+
+// TestMulticlassDiagnosticsErrors: bad input gives the shared errors, naming the class.
+func TestMulticlassDiagnosticsErrors(t *testing.T) {
+	scores, labels := classScores(1, 30, 3, 1)
+	missing := make([]int, len(labels)) // classes 0 and 1 only
+	for i := range missing {
+		missing[i] = i % 2
+	}
+	big := append([]int(nil), labels...)
+	big[4] = 3
+	nan := append([]float64(nil), scores...)
+	nan[7] = math.NaN()
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	cases := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"unknown method", second(diagnose.MulticlassMisranking(scores, 3, labels, metrics.Method(9))), metrics.ErrMethod},
+		{"class without rows", second(diagnose.MulticlassMisranking(scores, 3, missing, metrics.OvO)), diagnose.ErrOneClass},
+		{"label ≥ k", second(diagnose.MulticlassMisranking(scores, 3, big, metrics.OvR)), diagnose.ErrLabel},
+		{"NaN score", second(diagnose.MulticlassCEBound(nan, 3, labels, metrics.OvR, 1)), diagnose.ErrNonFinite},
+		{"length", second(diagnose.MulticlassMisranking(scores[1:], 3, labels, metrics.OvR)), diagnose.ErrLength},
+		{"severity", second(diagnose.MulticlassSevereMass(scores, 3, labels, metrics.OvR, 0)), diagnose.ErrSeverity},
+		{"edges", weightErr(diagnose.MulticlassWeightShares(scores, 3, labels, metrics.OvR, sq, []float64{1})), diagnose.ErrEdges},
+		{"surrogate", weightErr(diagnose.MulticlassWeightShares(scores, 3, labels, metrics.OvR,
+			pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1})), diagnose.ErrSurrogate},
+	}
+	for _, c := range cases {
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, c.err, c.want)
+		}
+	}
+}
+
+func second(_ []float64, _ float64, err error) error { return err }
+
+func weightErr(_ [][]float64, _ []float64, err error) error { return err }
