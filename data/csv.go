@@ -136,16 +136,19 @@ func countLines(f *os.File) (int, error) {
 // leading UTF-8 byte-order mark is dropped; blank lines (empty or only spaces) are skipped
 // and spaces around a field are ignored.
 //
-// Every field must hold a finite number in Go's syntax (strconv.ParseFloat) and every label must be
-// 0 or 1 ("1.0" is accepted). An empty field and the usual missing-value markers NA, N/A, NaN, null
-// and ? (in any case) are reported as missing ([ErrMissing]): the package does not impute. Other
-// errors are a wrong number of fields ([ErrFieldCount]), a value that is not a finite number
-// ([ErrNotNumber]), a bad label ([ErrLabel]), a bad header such as a duplicate column name
-// ([ErrHeader]), no header or no data rows ([ErrEmpty]), a single class ([ErrOneClass]), broken
-// quoting ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg
-// ([ErrTooLong]); each is a [*CSVError] naming the line and column. Messages quote at most the
-// first 40 bytes of a bad value. A failure of r itself is a *CSVError wrapping r's error. A nil r
-// is ErrEmpty.
+// Every field must hold a finite number in Go's syntax (strconv.ParseFloat). A label column of the
+// numbers 0 and 1 ("1.0" is accepted) is binary; one of more than two distinct values, numbers or
+// text, is multi-class: Classes holds them sorted (by value if all are numbers, else by text) and Y
+// their indices, and a class of fewer than [MinClassRows] rows ([ErrClassTooSmall]) or more than
+// [MaxClasses] classes ([ErrTooManyClasses]) is an error naming its line. An empty field and the
+// usual missing-value markers NA, N/A, NaN, null and ? (in any case) are reported as missing
+// ([ErrMissing]): the package does not impute. Other errors are a wrong number of fields
+// ([ErrFieldCount]), a value that is not a finite number ([ErrNotNumber]), one or two label values
+// other than 0 and 1 ([ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
+// header or no data rows ([ErrEmpty]), a single class ([ErrOneClass]), broken quoting
+// ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg ([ErrTooLong]);
+// each is a [*CSVError] naming the line and column. Messages quote at most the first 40 bytes of a
+// bad value. A failure of r itself is a *CSVError wrapping r's error. A nil r is ErrEmpty.
 //
 // The input is streamed: memory holds the parsed numbers and at most one row of text, never
 // more than cfg.MaxLine bytes of it. The rows are split as encoding/csv splits them (the same
@@ -190,6 +193,7 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		x.reserve(rows * ds.Cols)
 		y.reserve(rows)
 	}
+	var labels labelColumn
 	for {
 		record, err := cr.read()
 		if errors.Is(err, io.EOF) {
@@ -206,7 +210,13 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
 		}
 		for j, field := range record {
-			v, err := parseBytes(field, j == label)
+			var v float64
+			var err *CSVError
+			if j == label {
+				v, err = labels.parse(field, cr.fieldLine(j))
+			} else {
+				v, err = parseBytes(field, false)
+			}
 			if err != nil {
 				err.Line = cr.fieldLine(j)
 				err.Column = names[j]
@@ -230,9 +240,8 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
 	}
 	ds.X, ds.Y = x.concat(), y.concat()
-	if p := ds.Positives(); p == 0 || p == ds.Rows {
-		return nil, &CSVError{Err: ErrOneClass,
-			Reason: fmt.Sprintf("all %d rows have label %v; both classes are needed", ds.Rows, ds.Y[0])}
+	if ds.Classes, err = labels.finish(ds.Y, ds.LabelName); err != nil {
+		return nil, err
 	}
 	return ds, nil
 }

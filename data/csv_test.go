@@ -1,7 +1,6 @@
 package data
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -65,10 +64,15 @@ func TestReadCSVErrors(t *testing.T) {
 		{"too few fields", header + good + "1,2\n", ErrFieldCount, 4, "",
 			`data: line 4: 2 fields, the header has 3`},
 		{"too many fields", header + "1,2,0,5\n" + good, ErrFieldCount, 2, "", ""},
-		{"label 2", header + good + "1,2,2\n", ErrLabel, 4, "label",
-			`data: line 4, column "label": "2" is not a label (want 0 or 1)`},
-		{"label word", header + good + "1,2,yes\n", ErrLabel, 4, "label", ""},
-		{"label 0.5", header + good + "1,2,0.5\n", ErrLabel, 4, "label", ""},
+		// A third label value makes the column multi-class, whose classes need 3 rows each;
+		// the stray value is the class reported.
+		{"label 2", header + good + "1,2,2\n", ErrClassTooSmall, 4, "label",
+			`data: line 4, column "label": class "2" has 1 rows (the first on this line); a class needs at least 3, one for each of training, validation and test`},
+		{"label word", header + good + "1,2,yes\n", ErrClassTooSmall, 4, "label", ""},
+		{"label 0.5", header + good + "1,2,0.5\n", ErrClassTooSmall, 4, "label", ""},
+		{"two words", header + "1,2,yes\n3,4,no\n", ErrLabel, 2, "label",
+			`data: line 2, column "label": "yes" is not a label (want 0 or 1, or more than two classes)`},
+		{"0 and a word", header + "1,2,0\n3,4,yes\n", ErrLabel, 3, "label", ""},
 		{"bare quote", header + good + "1,2\"x,0\n", ErrMalformed, 4, "", ""},
 		// The quoted field spans lines 2 and 3, and the blank line 5 is skipped, so the bad
 		// value is on line 6 of the text.
@@ -83,17 +87,7 @@ func TestReadCSVErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ds, err := ReadCSV(strings.NewReader(c.text), CSVConfig{})
-			require.Nil(t, ds)
-			require.ErrorIs(t, err, c.want)
-			var ce *CSVError
-			require.True(t, errors.As(err, &ce), "error is a *CSVError")
-			require.Equal(t, c.line, ce.Line, "line")
-			require.Equal(t, c.column, ce.Column, "column")
-			require.True(t, strings.HasPrefix(err.Error(), "data: "), err.Error())
-			if c.msg != "" {
-				require.EqualError(t, err, c.msg)
-			}
+			requireCSVError(t, c.text, c.want, c.line, c.column, c.msg)
 		})
 	}
 

@@ -1,0 +1,161 @@
+package data
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxClasses bounds the distinct values of a multi-class label column.
+const MaxClasses = 1000
+
+// MinClassRows is the fewest rows a class of a multi-class label column may have: one for
+// each of the training, validation and test parts of [Split].
+const MinClassRows = 3
+
+// ErrTooManyClasses reports a label column of more than MaxClasses distinct values.
+var ErrTooManyClasses = errors.New("data: too many classes")
+
+// labelColumn reads the label column of a CSV, one field per row. A column whose values are
+// all the numbers 0 and 1 is binary, 1 the positive class, as before multi-class data: the
+// numbers stay the labels. A column of more than two distinct values, numbers or text, is
+// multi-class: its classes are the distinct values, sorted (by value when every one is a
+// number, else by text), each named by its first spelling in the file, and the labels their
+// indices. Numbers are one class by value ("1" and "1.0" are the same). Two distinct values
+// other than 0 and 1, or one, are not a label column (ErrLabel): a binary label must be 0 or
+// 1, and which of two names is the positive class is not for the loader to guess.
+//
+// While reading, a row's label is held as an id: 0 and 1 for the numbers 0 and 1, so that a
+// binary column needs no mapping, and 2, 3, … for the other values in order of appearance.
+type labelColumn struct {
+	ids     map[string]int // canonical value → id, for the ids ≥ 2
+	spelled map[string]int // trimmed field → id, for the ids ≥ 2, up to maxSpellings
+	names   []string       // names[id]: the value's first spelling; "" for 0 and 1 until seen
+	lines   []int          // lines[id]: the line of its first row
+	counts  []int          // counts[id]: its rows
+}
+
+// parse returns the id of the label field, which begins on line. An empty field or a
+// missing-value marker is ErrMissing; a new value beyond MaxClasses is ErrTooManyClasses. The
+// error lacks the line and column, which the caller knows. A 0 or 1, and a value seen before
+// in the same spelling, allocate nothing.
+func (lc *labelColumn) parse(field []byte, line int) (float64, *CSVError) {
+	if lc.names == nil {
+		lc.ids, lc.spelled = map[string]int{}, map[string]int{}
+		lc.names, lc.lines, lc.counts = make([]string, 2), make([]int, 2), make([]int, 2)
+	}
+	t := bytes.TrimSpace(field)
+	if len(t) == 0 {
+		return 0, &CSVError{Err: ErrMissing, Reason: "missing value (empty field): a class name cannot be empty"}
+	}
+	v, err := parseBytes(field, true) // 0 and 1, or ErrMissing and ErrLabel
+	if err == nil {
+		id := int(v)
+		if lc.counts[id] == 0 {
+			lc.names[id], lc.lines[id] = string(t), line
+		}
+		lc.counts[id]++
+		return v, nil
+	}
+	if !errors.Is(err, ErrLabel) {
+		return 0, err
+	}
+	id, ok := lc.spelled[string(t)]
+	if !ok {
+		s := string(t)
+		key := s
+		if x, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(x, 0) {
+			key = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		if id, ok = lc.ids[key]; !ok {
+			if lc.distinct() == MaxClasses {
+				return 0, &CSVError{Err: ErrTooManyClasses,
+					Reason: fmt.Sprintf("%s is a label value beyond the first %d; at most %d classes", quote(s), MaxClasses, MaxClasses)}
+			}
+			id = len(lc.names)
+			lc.ids[key] = id
+			lc.names, lc.lines, lc.counts = append(lc.names, s), append(lc.lines, line), append(lc.counts, 0)
+		}
+		if len(lc.spelled) < maxSpellings {
+			lc.spelled[s] = id
+		}
+	}
+	lc.counts[id]++
+	return float64(id), nil
+}
+
+// maxSpellings bounds the spellings of label values a labelColumn remembers ("2" and "2.0"
+// are two spellings of one class), so that a column of endless spellings cannot grow it.
+const maxSpellings = 4 * MaxClasses
+
+// distinct returns the number of distinct values read.
+func (lc *labelColumn) distinct() int {
+	n := len(lc.names) - 2
+	for id := range 2 {
+		if lc.counts[id] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// finish turns the ids y of the rows (overwritten) into labels: for a binary column y is left
+// as it is and classes is nil; for a multi-class one y holds class indices and classes their
+// names. column names the label column in errors, which name the line of a bad value: one
+// class (ErrOneClass), one or two values that are not 0/1 (ErrLabel), a class of fewer than
+// MinClassRows rows (ErrClassTooSmall).
+func (lc *labelColumn) finish(y []float64, column string) (classes []string, err error) {
+	k := lc.distinct()
+	switch {
+	case len(lc.names) == 2 && k == 1: // every row 0, or every row 1
+		return nil, &CSVError{Err: ErrOneClass,
+			Reason: fmt.Sprintf("all %d rows have label %v; both classes are needed", len(y), y[0])}
+	case len(lc.names) == 2:
+		return nil, nil
+	case k <= 2:
+		return nil, &CSVError{Line: lc.lines[2], Column: column, Err: ErrLabel,
+			Reason: fmt.Sprintf("%s is not a label (want 0 or 1, or more than two classes)", quote(lc.names[2]))}
+	}
+	// The values other than 0 and 1 are checked first, in order of appearance: in a binary
+	// column with a stray value, the stray one is the class reported.
+	for id := 2; id < len(lc.names)+2; id++ {
+		if id := id % len(lc.names); lc.counts[id] > 0 && lc.counts[id] < MinClassRows {
+			return nil, &CSVError{Line: lc.lines[id], Column: column, Err: ErrClassTooSmall,
+				Reason: fmt.Sprintf("class %s has %d rows (the first on this line); a class needs at least %d, one for each of training, validation and test",
+					quote(lc.names[id]), lc.counts[id], MinClassRows)}
+		}
+	}
+	var used []int // the ids that occur
+	numeric := true
+	for id, n := range lc.counts {
+		if n == 0 {
+			continue
+		}
+		used = append(used, id)
+		if _, err := strconv.ParseFloat(lc.names[id], 64); err != nil {
+			numeric = false
+		}
+	}
+	slices.SortFunc(used, func(a, b int) int {
+		if numeric {
+			x, _ := strconv.ParseFloat(lc.names[a], 64)
+			z, _ := strconv.ParseFloat(lc.names[b], 64)
+			return cmp.Compare(x, z)
+		}
+		return strings.Compare(lc.names[a], lc.names[b])
+	})
+	index := make([]float64, len(lc.names)) // id → class index
+	for c, id := range used {
+		index[id] = float64(c)
+		classes = append(classes, lc.names[id])
+	}
+	for i, id := range y {
+		y[i] = index[int(id)]
+	}
+	return classes, nil
+}
