@@ -337,7 +337,7 @@ func TestClassBadInput(t *testing.T) {
 		}, 0, Config{Loss: Softmax{}}, ErrClasses},
 		{"batch below k", nil, 0, Config{Loss: Softmax{}, BatchSize: 2}, ErrClasses},
 		{"model of 2 outputs", nil, 2, Config{Loss: Softmax{}}, ErrTask},
-		{"binary loss", nil, 0, Config{}, ErrTask},
+		{"binary loss", nil, 0, Config{Loss: CrossEntropy{}}, ErrTask},
 		{"multi-label loss", nil, 0, Config{Loss: MultilabelCrossEntropy{}}, ErrTask},
 		{"binary metric", nil, 0, Config{Loss: Softmax{}, Metric: TPRAtFPR(0.1)}, ErrTask},
 		{"positive fraction", nil, 0, Config{Loss: Softmax{}, PositiveFraction: 0.5}, ErrTask},
@@ -399,5 +399,44 @@ func TestClassLossConfig(t *testing.T) {
 	} {
 		_, err := New(m, cfg)
 		require.ErrorIs(t, err, ErrConfig, "%v", cfg.Loss)
+	}
+}
+
+// TestClassRecipes: a nil loss trains the data's cross-entropy (Softmax on multi-class data,
+// the per-label cross-entropy on multi-label data), and FineTune's first phase does the same
+// before its multi-class pairwise phase; each is identified by its history equalling, bit for
+// bit, that of the named loss from the same weights and seed.
+func TestClassRecipes(t *testing.T) {
+	weights := []float64{0.5, 0.3, 0.2}
+	tr, val := classBlobs(t, 300, 4, weights, 3, 1), classBlobs(t, 150, 4, weights, 3, 2)
+	sq := MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}
+
+	// Two epochs of a nil loss and of Softmax from the same weights and seed: the same history.
+	plain := func(loss Loss) *History {
+		h, err := Plain{Loss: loss}.Fit(context.Background(), classMLP(t, 4, 3, tensor.Float64, 1),
+			Config{Epochs: 2, BatchSize: 32, Progress: io.Discard}, tr, val)
+		require.NoError(t, err)
+		return h
+	}
+	require.Equal(t, plain(Softmax{}).Epochs, plain(nil).Epochs)
+
+	ml, mlVal := labelBlobs(t, 200, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
+	m := classMLP(t, 4, 3, tensor.Float64, 1)
+	h, err := fit(t, m, Config{Epochs: 2}, ml, mlVal)
+	require.NoError(t, err)
+	h2, err := fit(t, classMLP(t, 4, 3, tensor.Float64, 1), Config{Epochs: 2, Loss: MultilabelCrossEntropy{}}, ml, mlVal)
+	require.NoError(t, err)
+	require.Equal(t, h2.Epochs, h.Epochs)
+
+	h, err = FineTune{Loss: sq, Epochs: 3}.Fit(context.Background(), classMLP(t, 4, 3, tensor.Float64, 1),
+		Config{Epochs: 3, BatchSize: 32, Progress: io.Discard}, tr, val)
+	require.NoError(t, err)
+	require.Len(t, h.Epochs, 6)
+	require.Equal(t, Warmup, h.Epochs[0].Phase)
+	require.Equal(t, Main, h.Epochs[5].Phase)
+	// The first phase is Softmax: its first two epochs' losses and metrics are plain Softmax's.
+	for i, e := range plain(Softmax{}).Epochs {
+		require.Equal(t, e.Loss, h.Epochs[i].Loss, "epoch %d", i+1)
+		require.Equal(t, e.Metric, h.Epochs[i].Metric, "epoch %d", i+1)
 	}
 }

@@ -71,7 +71,8 @@
 // trains on MultilabelCrossEntropy (per-label sigmoid cross-entropy) or MultilabelPairwise
 // (the surrogate on every label column). These are ClassLosses: their Build takes the (B, k)
 // score matrix, and nn's networks take the direct step through ValueGradRows with the B·k
-// scores. The warm-up and intervention epochs train the task's cross-entropy. Every
+// scores. A nil Config.Loss, the warm-up and intervention epochs and FineTune's first phase
+// train the task's cross-entropy. Every
 // multi-class batch holds every class: one row of each plus the rest of the batch shared in
 // the data's proportions (largest remainder), each class drawn in its own random order and
 // reshuffled when used up, so a class of fewer rows than the epoch's batches ask of it is

@@ -33,7 +33,7 @@ type Recipe interface {
 // Plain trains Loss with one [Trainer], after WarmupEpochs epochs of cross-entropy: the
 // recipe of every loss but the KDE default.
 type Plain struct {
-	Loss         Loss // nil = CrossEntropy
+	Loss         Loss // nil = the data's cross-entropy (see Config.Loss)
 	WarmupEpochs int
 	// NegativePool is the run's Config.NegativePool (warm-up included); 0 =
 	// Config.NegativePool.
@@ -153,8 +153,7 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 	case val == nil:
 		return nil, configError("FineTune needs validation data")
 	}
-	first := cfg
-	first.Loss = CrossEntropy{}
+	first := cfg // Loss nil: the data's cross-entropy
 	t1, err := New(model, first)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,8 @@ import (
 // Config holds the trainer's settings. Every zero value is a documented default, so
 // Config{} trains with Adam on cross-entropy for 20 epochs in batches of 256.
 type Config struct {
-	// Loss is the loss trained after the warm-up; nil = CrossEntropy.
+	// Loss is the loss trained after the warm-up; nil = the data's cross-entropy: CrossEntropy,
+	// or Softmax on multi-class and MultilabelCrossEntropy on multi-label data.
 	Loss Loss
 	// WarmupEpochs is the number of cross-entropy epochs run before Loss (Chen et al., arXiv
 	// 2610.21743: a warm-up moves pairwise training to a start with few severe misrankings). 0
@@ -165,6 +166,8 @@ func callHook(name string, f func() error) (err error) {
 type Trainer struct {
 	model nn.Model
 	cfg   Config
+	// defaultLoss records a nil Config.Loss, which Fit sets to the data's cross-entropy.
+	defaultLoss bool
 }
 
 // ErrConfig reports a setting New cannot train with: a nil model, a negative count or one
@@ -230,7 +233,8 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 			return nil, configError("hook %d has no name", i)
 		}
 	}
-	if cfg.Loss == nil {
+	defaultLoss := cfg.Loss == nil
+	if defaultLoss {
 		cfg.Loss = CrossEntropy{}
 	}
 	if cfg.Epochs == 0 {
@@ -242,7 +246,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if cfg.LearningRate == 0 {
 		cfg.LearningRate = cfg.Optimizer.defaultLearningRate()
 	}
-	return &Trainer{model: model, cfg: cfg}, nil
+	return &Trainer{model: model, cfg: cfg, defaultLoss: defaultLoss}, nil
 }
 
 // Fit trains the model on train, scoring val (which may be nil) after every epoch. On
@@ -252,6 +256,9 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // are checked before training: both classes, the model's number of features, and for a
 // float32 model no feature beyond float32's range (nn.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
+	if t.defaultLoss && train != nil {
+		t.cfg.Loss = crossEntropyFor(taskOf(train))
+	}
 	tk, err := t.checkData(train, val)
 	if err != nil {
 		return nil, err
