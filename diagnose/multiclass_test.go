@@ -258,3 +258,60 @@ func TestMulticlassDiagnosticsErrors(t *testing.T) {
 func second(_ []float64, _ float64, err error) error { return err }
 
 func weightErr(_ [][]float64, _ []float64, err error) error { return err }
+
+// FuzzMulticlassDiagnostics: on any k-class input, decoded from bytes with labels that may lie
+// outside 0…k−1 and scores on a coarse grid (ties), the multi-class diagnostics return an
+// error of the shared vocabulary or values with macro misranking 1 − the macro AUC, shares of
+// pairs in [0, 1] and the bound above the severe mass; nothing panics.
+func FuzzMulticlassDiagnostics(f *testing.F) {
+	f.Add([]byte{1, 0, 0x10, 0x80, 0x20, 1, 0x30, 0x40, 0x50, 2, 0x60, 0x70, 0x80})
+	f.Add([]byte{0, 0, 0x10, 0x20, 1, 0x30, 0x40, 0, 0x30, 0x40, 1, 0xf0, 0})
+	f.Add([]byte{2, 0, 1, 2, 3, 4, 1, 5, 6, 7, 8, 2, 9, 10, 11, 12, 3, 13, 14, 15, 16})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		k := 2 + int(data[0]%3)
+		data = data[1:]
+		n := len(data) / (k + 1)
+		scores, labels := make([]float64, n*k), make([]int, n)
+		for i := range n {
+			row := data[i*(k+1) : (i+1)*(k+1)]
+			labels[i] = int(row[0]) % (k + 1)
+			for c := range k {
+				scores[i*k+c] = float64(row[c+1]>>4) - 8
+			}
+		}
+		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
+			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)
+			if err != nil {
+				if !errors.Is(err, diagnose.ErrEmpty) && !errors.Is(err, diagnose.ErrOneClass) && !errors.Is(err, diagnose.ErrLabel) {
+					t.Fatalf("unexpected error %v", err)
+				}
+				continue
+			}
+			auc, err := metrics.MulticlassAUC(scores, k, labels, method, metrics.Macro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			near(t, "macro misranking", macro, 1-auc, aucTol)
+			sev, _, err := diagnose.MulticlassSevereMass(scores, k, labels, method, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound, _, err := diagnose.MulticlassCEBound(scores, k, labels, method, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := range k {
+				if !(per[c] >= 0 && per[c] <= 1 && sev[c] >= 0 && sev[c] <= per[c] && sev[c] <= bound[c]) {
+					t.Fatalf("class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				}
+			}
+			if _, _, err := diagnose.MulticlassWeightShares(scores, k, labels, method, sq, []float64{-2, 0, 2}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
