@@ -34,6 +34,29 @@
 // the best model — and Config.Patience stops training when the metric has not improved for that
 // many epochs. Hooks observe every step and epoch and can stop training.
 //
+// # Multi-class and multi-label training
+//
+// A dataset with Classes (data.Dataset: Y holds each row's class index 0…k−1) trains a model
+// of k outputs (nn.MLPConfig.Outputs = k) on a multi-class loss: Softmax (the softmax
+// cross-entropy) or MulticlassPairwise (a pairwise surrogate over the one-vs-rest comparisons,
+// or with OvO the ordered one-vs-one pairs). A dataset with Labels (Y a Rows×k 0/1 indicator)
+// trains on MultilabelCrossEntropy (per-label sigmoid cross-entropy) or MultilabelPairwise
+// (the surrogate on every label column). These are ClassLosses: their Build takes the (B, k)
+// score matrix, and nn's networks take the direct step through ValueGradRows with the B·k
+// scores. A nil Config.Loss, the warm-up and intervention epochs and FineTune's first phase
+// train the task's cross-entropy. Every multi-class batch holds every class: one row of each
+// plus the rest of the batch shared in the data's proportions (largest remainder), each class
+// drawn in its own random order and reshuffled when used up, so a class of fewer rows than the
+// epoch's batches ask of it is resampled, never left out. Every multi-label batch holds a
+// positive and a negative of every label, the rest drawn from all rows. The metric is the
+// validation macro AUC: AUC (the zero Metric) means MacroAUC(metrics.OvR), and
+// MacroAUC(metrics.OvO) is Hand and Till's M; multi-label data takes the mean label-column
+// AUC. Fit refuses, before any step, a model of another number of outputs, a loss or metric of
+// another task and the binary-only settings PositiveFraction, NegativePool and Diagnose
+// ([ErrTask]), and a class without training or validation rows, a label column of one class,
+// or a batch smaller than k (2k for labels) ([ErrClasses]). Weighted sums of ClassLosses train
+// with the graph step.
+//
 // # Corrective-power diagnostics
 //
 // Config.Diagnose measures, every few epochs, whether pairwise training still corrects its
@@ -61,29 +84,6 @@
 // b and α, through the trainer's batches, validation and hooks. Its PESG step replaces the
 // trainer's optimiser for that loss only; [PESGState] is the state it trains besides the
 // weights.
-//
-// # Multi-class and multi-label training
-//
-// A dataset with Classes (data.Dataset: Y holds each row's class index 0…k−1) trains a model
-// of k outputs (nn.MLPConfig.Outputs = k) on a multi-class loss: Softmax (the softmax
-// cross-entropy) or MulticlassPairwise (a pairwise surrogate over the one-vs-rest comparisons,
-// or with OvO the ordered one-vs-one pairs). A dataset with Labels (Y a Rows×k 0/1 indicator)
-// trains on MultilabelCrossEntropy (per-label sigmoid cross-entropy) or MultilabelPairwise
-// (the surrogate on every label column). These are ClassLosses: their Build takes the (B, k)
-// score matrix, and nn's networks take the direct step through ValueGradRows with the B·k
-// scores. A nil Config.Loss, the warm-up and intervention epochs and FineTune's first phase
-// train the task's cross-entropy. Every
-// multi-class batch holds every class: one row of each plus the rest of the batch shared in
-// the data's proportions (largest remainder), each class drawn in its own random order and
-// reshuffled when used up, so a class of fewer rows than the epoch's batches ask of it is
-// resampled, never left out. Every multi-label batch holds a positive and a negative of every
-// label, the rest drawn from all rows. The metric is the validation macro AUC: AUC (the zero
-// Metric) means MacroAUC(metrics.OvR), and MacroAUC(metrics.OvO) is Hand and Till's M;
-// multi-label data takes the mean label-column AUC. Fit refuses, before any step, a model of
-// another number of outputs, a loss or metric of another task and the binary-only settings
-// PositiveFraction, NegativePool and Diagnose ([ErrTask]), and a class without training or
-// validation rows, a label column of one class, or a batch smaller than k (2k for labels)
-// ([ErrClasses]). Weighted sums of ClassLosses train with the graph step.
 //
 // # The training step
 //

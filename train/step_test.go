@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -47,7 +48,34 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 						require.NoError(t, err)
 						return m
 					}
-					requireStepsAgree(t, build, loss, ds, idx, tol[dt])
+					cfg := Config{Optimizer: SGD, LearningRate: 1}
+					direct, graphed := build(), build()
+					ds1, err := newStep(direct, loss, batch, in, cfg)
+					require.NoError(t, err)
+					defer ds1.close()
+					require.IsType(t, &directStep{}, ds1)
+					opt, err := newOptimizer(SGD, 1)
+					require.NoError(t, err)
+					gs, err := newGraphStep(graphed, loss, batch, in, opt)
+					require.NoError(t, err)
+					defer gs.close()
+
+					for range 2 { // the second step starts from the first's weights
+						l1, err := ds1.run(ds, idx)
+						require.NoError(t, err)
+						l2, err := gs.run(ds, idx)
+						require.NoError(t, err)
+						require.InDelta(t, l2, l1, tol[dt]*max(1, math.Abs(l2)), "loss")
+						for i, p := range direct.Params() {
+							got, err := opkit.Floats(p.Value)
+							require.NoError(t, err)
+							want, err := opkit.Floats(graphed.Params()[i].Value)
+							require.NoError(t, err)
+							for k := range want {
+								require.InDelta(t, want[k], got[k], tol[dt]*max(1, math.Abs(want[k])), "%s[%d]", p.Name, k)
+							}
+						}
+					}
 				})
 			}
 		}
