@@ -51,7 +51,9 @@ func (c SplitConfig) fractions() ([3]float64, error) {
 // in proportion to the fractions, so every part keeps the class ratio of ds up to rounding.
 // Each part's count of a class is within one row of its exact share, except that a part
 // that would get no row of a class takes one from the largest part: every part holds both
-// classes. A class with fewer than 3 rows is therefore an error ([ErrClassTooSmall]).
+// classes, or every class of a multi-class dataset (Classes set). A class with fewer than 3
+// rows is therefore an error ([ErrClassTooSmall]), naming the class. A multi-label dataset is
+// not split (ErrLabel).
 //
 // The parts are new datasets, disjoint, covering ds, each keeping the rows in the order of
 // ds. The same ds and cfg give the same split.
@@ -80,6 +82,9 @@ func splitOrder(ds *Dataset, cfg SplitConfig) (order []int, sizes [3]int, err er
 	fr, err := cfg.fractions()
 	if err != nil {
 		return nil, sizes, err
+	}
+	if ds.Classes != nil || ds.Labels != nil {
+		return splitClassOrder(ds, fr, cfg.Seed)
 	}
 	pos := 0
 	for i, y := range ds.Y {
@@ -161,7 +166,7 @@ func permuteRows(ds *Dataset, order []int) {
 func (ds *Dataset) view(lo, hi int) *Dataset {
 	c := ds.Cols
 	return &Dataset{X: ds.X[lo*c : hi*c : hi*c], Y: ds.Y[lo:hi:hi], Rows: hi - lo, Cols: c,
-		FeatureNames: slices.Clone(ds.FeatureNames), LabelName: ds.LabelName}
+		FeatureNames: slices.Clone(ds.FeatureNames), LabelName: ds.LabelName, Classes: slices.Clone(ds.Classes)}
 }
 
 // splitStream is the second PCG seed word of Split, fixed so that Seed alone picks the split.
