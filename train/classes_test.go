@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -439,4 +440,33 @@ func TestClassRecipes(t *testing.T) {
 		require.Equal(t, e.Loss, h.Epochs[i].Loss, "epoch %d", i+1)
 		require.Equal(t, e.Metric, h.Epochs[i].Metric, "epoch %d", i+1)
 	}
+}
+
+// TestMulticlassFromCSV: a CSV whose label column names three classes in text loads as
+// multi-class (data.ReadCSV), splits with every class in every part (data.SplitStandardized)
+// and trains with the one-vs-one squared hinge to a test macro one-vs-one AUC of at least
+// 0.95; the classes are sorted and their names kept.
+func TestMulticlassFromCSV(t *testing.T) {
+	src := classBlobs(t, 900, 3, []float64{0.5, 0.3, 0.2}, 3, 7)
+	names := []string{"wolf", "ant", "bee"} // sorted: ant, bee, wolf
+	var b strings.Builder
+	b.WriteString("x1,x2,x3,species\n")
+	for i := range src.Rows {
+		r := src.Row(i)
+		fmt.Fprintf(&b, "%g,%g,%g,%s\n", r[0], r[1], r[2], names[int(src.Y[i])])
+	}
+	ds, err := data.ReadCSV(strings.NewReader(b.String()), data.CSVConfig{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"ant", "bee", "wolf"}, ds.Classes)
+	tr, val, test, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: 1})
+	require.NoError(t, err)
+	m := classMLP(t, 3, 3, tensor.Float64, 1)
+	ovo := MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}, OvO: true}}
+	_, err = fit(t, m, Config{Loss: ovo, Epochs: 40, BatchSize: 64, Metric: MacroAUC(metrics.OvO), WarmupEpochs: 2}, tr, val)
+	require.NoError(t, err)
+	scores, err := nn.Scores(m, test.X, test.Rows)
+	require.NoError(t, err)
+	auc, err := metrics.MulticlassAUC(scores, 3, classIndices(test), metrics.OvO, metrics.Macro)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, auc, 0.95)
 }
