@@ -1,0 +1,242 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// tolCounts bounds the disagreement of the counted figures with the in-process ones: both sum
+// the same terms, in the same order for the curve's figures and by groups of tied rows for
+// DeLong's variance, so only a few roundings separate them.
+const tolCounts = 1e-12
+
+// shardCounts counts the rows of each of shards interleaved shards apart, as workers would,
+// and returns all the shards' counts in one list, a score appearing once per shard holding it.
+func shardCounts(scores, labels []float64, shards int) []ScoreCount {
+	var all []ScoreCount
+	for s := range shards {
+		m := map[float64]*ScoreCount{}
+		var order []float64
+		for i := s; i < len(scores); i += shards {
+			c := m[scores[i]]
+			if c == nil {
+				c = &ScoreCount{Score: scores[i]}
+				m[scores[i]] = c
+				order = append(order, scores[i])
+			}
+			if labels[i] == 1 {
+				c.Pos++
+			} else {
+				c.Neg++
+			}
+		}
+		for _, f := range order {
+			all = append(all, *m[f])
+		}
+	}
+	return all
+}
+
+func TestCountsMatchInProcess(t *testing.T) {
+	rates01 := []float64{0, 1e-4, 0.01, 0.05, 0.1, 0.3, 0.5, 1}
+	for _, tc := range []struct {
+		name   string
+		n      int
+		p      float64
+		levels int // 0: continuous scores; k: k distinct values, heavy ties
+		shards int
+	}{
+		{"continuous", 2000, 0.1, 0, 7},
+		{"ties 3 levels", 3000, 0.3, 3, 5},
+		{"ties 40 levels", 5000, 0.05, 40, 16},
+		{"rare positives", 4000, 0.005, 0, 3},
+		{"one shard", 500, 0.5, 10, 1},
+	} {
+		for seed := range uint64(4) {
+			t.Run(fmt.Sprintf("%s/seed=%d", tc.name, seed), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(seed, 20))
+				scores, labels := randomProblem(rng, tc.n, tc.p, tc.levels)
+				atLeastTwoEach(labels)
+				c, err := NewCounts(shardCounts(scores, labels, tc.shards))
+				require.NoError(t, err)
+				var nPos int
+				for _, y := range labels {
+					nPos += int(y)
+				}
+				require.Equal(t, len(scores), c.N())
+				require.Equal(t, nPos, c.Positives())
+
+				wantAUC, err := AUC(scores, labels)
+				require.NoError(t, err)
+				require.InDelta(t, wantAUC, c.AUC(), tolCounts)
+
+				wantA, wantVar, err := DeLong(scores, labels)
+				require.NoError(t, err)
+				gotA, gotVar, err := c.DeLong()
+				require.NoError(t, err)
+				require.InDelta(t, wantA, gotA, tolCounts)
+				require.InEpsilon(t, wantVar, gotVar, tolCounts)
+
+				for _, x := range rates01 {
+					want, err := TPRAtFPR(scores, labels, x)
+					require.NoError(t, err)
+					got, err := c.TPRAtFPR(x)
+					require.NoError(t, err)
+					require.InDelta(t, want, got, tolCounts, "TPRAtFPR(%v)", x)
+
+					wt, wf, wtpr, err := ThresholdAtFPR(scores, labels, x)
+					require.NoError(t, err)
+					gt, gf, gtpr, err := c.ThresholdAtFPR(x)
+					require.NoError(t, err)
+					require.Equal(t, []float64{wt, wf, wtpr}, []float64{gt, gf, gtpr}, "ThresholdAtFPR(%v)", x)
+
+					bf, bt := rates(scores, labels, wt)
+					cf, ct := c.RatesAt(wt)
+					require.Equal(t, []float64{bf, bt}, []float64{cf, ct}, "RatesAt(%v)", wt)
+					if x == 0 {
+						continue
+					}
+					want, err = PartialAUC(scores, labels, x)
+					require.NoError(t, err)
+					got, err = c.PartialAUC(x)
+					require.NoError(t, err)
+					require.InDelta(t, want, got, tolCounts, "PartialAUC(%v)", x)
+				}
+
+				wf, wt, wth, err := ROC(scores, labels)
+				require.NoError(t, err)
+				gf, gt, gth := c.ROC()
+				require.Equal(t, wf, gf)
+				require.Equal(t, wt, gt)
+				require.Equal(t, wth, gth)
+			})
+		}
+	}
+}
+
+// The rates of a threshold between, on and off the scores, against a scan of all rows.
+func TestCountsRatesAt(t *testing.T) {
+	scores := []float64{0.1, 0.4, 0.4, 0.35, 0.8, -0.0, 0}
+	labels := []float64{0, 0, 1, 1, 1, 0, 1}
+	c, err := NewCounts(shardCounts(scores, labels, 2))
+	require.NoError(t, err)
+	require.Equal(t, 5, c.Distinct(), "−0 and +0 are one score")
+	for _, th := range []float64{math.Inf(-1), -1, 0, 0.05, 0.1, 0.35, 0.39, 0.4, 0.8, 0.9, math.Inf(1)} {
+		wf, wt := rates(scores, labels, th)
+		gf, gt := c.RatesAt(th)
+		require.Equal(t, []float64{wf, wt}, []float64{gf, gt}, "threshold %v", th)
+	}
+	f, tp := c.RatesAt(math.NaN())
+	require.Equal(t, []float64{0, 0}, []float64{f, tp}, "NaN flags nothing")
+}
+
+func TestNewCountsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		counts []ScoreCount
+		want   error
+	}{
+		{"nil", nil, ErrEmpty},
+		{"only zero counts", []ScoreCount{{Score: 1}, {Score: 2}}, ErrEmpty},
+		{"NaN", []ScoreCount{{Score: math.NaN(), Pos: 1}, {Score: 0, Neg: 1}}, ErrNonFinite},
+		{"Inf", []ScoreCount{{Score: 1, Pos: 1}, {Score: math.Inf(-1), Neg: 1}}, ErrNonFinite},
+		{"negative", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Neg: -1}}, ErrCount},
+		{"no negatives", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Pos: 1}}, ErrNoNegatives},
+		{"no positives", []ScoreCount{{Score: 1, Neg: 2}}, ErrNoPositives},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewCounts(tc.counts)
+			require.ErrorIs(t, err, tc.want)
+			require.Regexp(t, "^metrics: ", err.Error())
+		})
+	}
+	c, err := NewCounts([]ScoreCount{{Score: 1, Pos: 1}, {Score: 0, Neg: 5}})
+	require.NoError(t, err)
+	_, _, err = c.DeLong()
+	require.ErrorIs(t, err, ErrTooFew)
+	_, err = c.PartialAUC(0)
+	require.ErrorIs(t, err, ErrFPR)
+	_, err = c.TPRAtFPR(1.5)
+	require.ErrorIs(t, err, ErrFPR)
+	_, _, _, err = c.ThresholdAtFPR(-0.1)
+	require.ErrorIs(t, err, ErrFPR)
+}
+
+func TestThinROC(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		n, maxPoints int
+	}{
+		{50_000, 10_000}, // continuous scores: 50,001 points
+		{50_000, 100},
+		{20_000, 3},
+		{50, 10_000}, // fewer points than the limit: kept whole
+	} {
+		t.Run(fmt.Sprintf("n=%d/max=%d", tc.n, tc.maxPoints), func(t *testing.T) {
+			scores, labels := randomProblem(rng, tc.n, 0.2, 0)
+			fpr, tpr, _, err := ROC(scores, labels)
+			require.NoError(t, err)
+			tf, tt, err := ThinROC(fpr, tpr, tc.maxPoints)
+			require.NoError(t, err)
+			if len(fpr) <= tc.maxPoints {
+				require.Equal(t, fpr, tf)
+				require.Equal(t, tpr, tt)
+				return
+			}
+			require.LessOrEqual(t, len(tf), tc.maxPoints)
+			require.Len(t, tt, len(tf))
+			require.Equal(t, []float64{0, 0}, []float64{tf[0], tt[0]})
+			require.Equal(t, []float64{1, 1}, []float64{tf[len(tf)-1], tt[len(tt)-1]})
+			// Every kept point is a point of the curve, in order, and every point skipped
+			// lies within δ of the last point kept before it.
+			delta := 2 / float64(tc.maxPoints-2)
+			k := 0
+			for i := range fpr {
+				if k < len(tf) && fpr[i] == tf[k] && tpr[i] == tt[k] {
+					k++
+					continue
+				}
+				require.Positive(t, k, "point %d skipped before the first kept", i)
+				require.Less(t, (fpr[i]-tf[k-1])+(tpr[i]-tt[k-1]), delta, "point %d", i)
+			}
+			require.Equal(t, len(tf), k, "every kept point found on the curve, in order")
+		})
+	}
+	_, _, err := ThinROC([]float64{0, 1}, []float64{0}, 10)
+	require.True(t, errors.Is(err, ErrLength))
+	_, _, err = ThinROC([]float64{0, 1}, []float64{0, 1}, 1)
+	require.Error(t, err)
+}
+
+// Two shards counted apart, by distinct score, give the figures of all their rows together.
+func ExampleNewCounts() {
+	shardA := []ScoreCount{{Score: 0.9, Pos: 3}, {Score: 0.5, Pos: 1, Neg: 2}, {Score: 0.1, Neg: 5}}
+	shardB := []ScoreCount{{Score: 0.5, Pos: 1, Neg: 1}, {Score: 0.2, Pos: 1, Neg: 4}}
+	c, err := NewCounts(append(shardA, shardB...))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	auc, variance, _ := c.DeLong()
+	tpr, _ := c.TPRAtFPR(0.25)
+	fmt.Printf("%d rows, %d positives, %d distinct scores\n", c.N(), c.Positives(), c.Distinct())
+	fmt.Printf("AUC %.4f, variance %.4f, TPR at FPR 0.25 %.4f\n", auc, variance, tpr)
+
+	scores := []float64{0.9, 0.9, 0.9, 0.5, 0.5, 0.5, 0.1, 0.1, 0.1, 0.1, 0.1, 0.5, 0.5, 0.2, 0.2, 0.2, 0.2, 0.2}
+	labels := []float64{1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0}
+	auc, variance, _ = DeLong(scores, labels)
+	fmt.Printf("in process: AUC %.4f, variance %.4f\n", auc, variance)
+	// By hand: the positives at 0.9 beat all 12 negatives, those at 0.5 beat 9 and tie 3, the
+	// one at 0.2 beats 5 and ties 4, so AUC = (3·12 + 2·10.5 + 7)/(6·12) = 64/72; at score
+	// 0.5 the FPR is 3/12 = 0.25 with 5 of the 6 positives flagged.
+	//
+	// Output:
+	// 18 rows, 6 positives, 4 distinct scores
+	// AUC 0.8889, variance 0.0060, TPR at FPR 0.25 0.8333
+	// in process: AUC 0.8889, variance 0.0060
+}
