@@ -1,0 +1,235 @@
+package rocbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"strconv"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/rocops/rocops/metrics"
+)
+
+func init() {
+	register.DoFn4x1[context.Context, fileio.FileMetadata, func(int64, Block), func(string, string), error](&countFn{})
+	register.DoFn4x1[context.Context, []byte, func(*int64, *Block) bool, func(*string, *string) bool, error](&reportFn{})
+	register.Combiner1[Block](&mergeFn{})
+	register.Emitter2[int64, Block]()
+	register.Emitter2[string, string]()
+	register.Iter2[int64, Block]()
+	register.Iter2[string, string]()
+}
+
+// Rows counts the rows read, a Beam counter that runners show while the job runs (the
+// Dataflow and Flink consoles do) and beam.PipelineResult returns after.
+var Rows = beam.NewCounter("rocbeam", "rows")
+
+// ProgressEvery is how many rows of a file a worker reads between two progress lines on its
+// standard error (on a cluster, the worker's log).
+const ProgressEvery = 1_000_000
+
+// Config says what to evaluate and where to write. The zero value of each field is its
+// documented default.
+type Config struct {
+	// Scores is the glob of the CSV shards to evaluate, with columns "score" and "label" (and
+	// any others, ignored); a path on any file system the SDK knows (local files, gs://, s3://
+	// with their packages imported).
+	Scores string
+	// Output is the directory of metrics.json; "" means the current directory.
+	Output string
+	// Alpha is the false-positive rate of tpr_at_fpr and pauc, in (0, 1]; 0 means 0.1.
+	Alpha float64
+	// Threshold, when not nil, is a deployed model's threshold: metrics.json then gives the
+	// rates of flagging score ≥ *Threshold on these rows.
+	Threshold *float64
+}
+
+// DefaultAlpha is the false-positive rate used when neither the flag nor a model gives one.
+const DefaultAlpha = 0.1
+
+// Evaluate adds to s the evaluation of cfg.Scores: it reads every shard, counts rows per
+// distinct score (a map per bundle of work, emitted as one sorted block per bucket of scores),
+// merges the blocks of each bucket, and in one last step, on one worker, computes every
+// figure from the merged counts and writes metrics.json. A bad row, a shard whose columns
+// differ from another's, no file matching and no row at all each fail the pipeline with an
+// error naming the file (and line), before anything is written.
+func Evaluate(s beam.Scope, cfg Config) {
+	s = s.Scope("rocbeam.Evaluate")
+	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Scores, fileio.MatchEmptyDisallow()))
+	blocks, headers := beam.ParDo2(s, &countFn{}, files)
+	report(s, cfg, blocks, headers)
+}
+
+// report merges the blocks by bucket and writes metrics.json from them, after checking that
+// every shard has the same columns.
+func report(s beam.Scope, cfg Config, blocks, headers beam.PCollection) {
+	merged := beam.CombinePerKey(s, &mergeFn{}, blocks)
+	fn := &reportFn{Glob: cfg.Scores, Output: cfg.Output, Alpha: cfg.Alpha}
+	if cfg.Threshold != nil {
+		fn.Threshold = strconv.FormatFloat(*cfg.Threshold, 'g', -1, 64) // JSON has no +Inf
+	}
+	beam.ParDo0(s, fn, beam.Impulse(s), beam.SideInput{Input: merged}, beam.SideInput{Input: headers})
+}
+
+// countFn reads score shards and counts their rows per distinct score.
+type countFn struct {
+	t tally
+}
+
+// ProcessElement reads one shard, counting its rows into the bundle's tally, and emits its
+// path and header.
+func (f *countFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, emit func(int64, Block), header func(string, string)) error {
+	sh, err := openShard(ctx, file.Path)
+	if err != nil {
+		return err
+	}
+	defer sh.Close()
+	header(file.Path, strings.Join(sh.header, ","))
+	si, err := sh.column("score")
+	if err != nil {
+		return err
+	}
+	li, err := sh.column("label")
+	if err != nil {
+		return err
+	}
+	return readRows(ctx, sh, func() error {
+		x, err := sh.number(si)
+		if err != nil {
+			return err
+		}
+		y, err := sh.label(li)
+		if err != nil {
+			return err
+		}
+		f.t.add(x, y)
+		if f.t.full() {
+			f.t.flush(emit)
+		}
+		return nil
+	})
+}
+
+// readRows calls row for each row of sh, counting rows and logging progress.
+func readRows(ctx context.Context, sh *shard, row func() error) error {
+	var n, unreported int64
+	for {
+		ok, err := sh.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if err := row(); err != nil {
+			return err
+		}
+		n++
+		if unreported++; unreported == 4096 {
+			Rows.Inc(ctx, unreported)
+			unreported = 0
+		}
+		if n%ProgressEvery == 0 {
+			log.Printf("rocbeam: %s: %d rows", sh.path, n)
+		}
+	}
+	Rows.Inc(ctx, unreported)
+	return nil
+}
+
+// FinishBundle emits what the bundle's tally holds.
+func (f *countFn) FinishBundle(emit func(int64, Block), _ func(string, string)) {
+	f.t.flush(emit)
+}
+
+// reportFn computes the figures from the merged blocks and writes metrics.json. Its fields are
+// exported because the SDK serialises a DoFn's exported fields to ship it to the workers.
+type reportFn struct {
+	Glob      string
+	Output    string
+	Alpha     float64
+	Threshold string // "" without a model; else the threshold as strconv formats it
+}
+
+// ProcessElement runs once, on the impulse.
+func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*int64, *Block) bool, headers func(*string, *string) bool) error {
+	var first, firstHeader, path, header string
+	for headers(&path, &header) {
+		switch {
+		case first == "":
+			first, firstHeader = path, header
+		case header != firstHeader:
+			a, b := []string{first, firstHeader}, []string{path, header}
+			if b[0] < a[0] {
+				a, b = b, a
+			}
+			return fmt.Errorf("%w: %s has %q, %s has %q", ErrColumns, a[0], a[1], b[0], b[1])
+		}
+	}
+	var all []Block
+	var key int64
+	var b Block
+	for blocks(&key, &b) {
+		all = append(all, b)
+	}
+	c, err := gather(all)
+	if err != nil {
+		if errors.Is(err, metrics.ErrEmpty) {
+			return fmt.Errorf("%w in %s", ErrEmpty, f.Glob)
+		}
+		return fmt.Errorf("rocbeam: %s: %w", f.Glob, err)
+	}
+	alpha := f.Alpha
+	if alpha == 0 {
+		alpha = DefaultAlpha
+	}
+	var threshold *float64
+	if f.Threshold != "" {
+		t, err := strconv.ParseFloat(f.Threshold, 64)
+		if err != nil {
+			return fmt.Errorf("rocbeam: threshold %q: %w", f.Threshold, err)
+		}
+		threshold = &t
+	}
+	r, err := Summarize(c, alpha, threshold)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	return writeJSON(ctx, f.Output, "metrics.json", r)
+}
+
+// writeJSON writes v, indented, to dir/name on dir's file system: to a temporary name first,
+// renamed when complete, so that a failed write leaves no partial file of that name.
+func writeJSON(ctx context.Context, dir, name string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	if dir == "" {
+		dir = "."
+	}
+	path := strings.TrimSuffix(dir, "/") + "/" + name
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	defer fs.Close()
+	tmp := path + ".tmp"
+	if err := filesystem.Write(ctx, fs, tmp, buf.Bytes()); err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	if err := filesystem.Rename(ctx, fs, tmp, path); err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	return nil
+}
