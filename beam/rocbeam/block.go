@@ -89,7 +89,8 @@ type tally struct {
 }
 
 // maxTally bounds the distinct scores a tally holds before it is flushed: about 80 MB of map.
-const maxTally = 1 << 20
+// (A variable, so that tests can make bundles flush often.)
+var maxTally = 1 << 20
 
 // add counts one row; x is finite and label 0 or 1.
 func (t *tally) add(x float64, label int) {

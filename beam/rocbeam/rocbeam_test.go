@@ -109,12 +109,18 @@ func TestEvaluateMatchesInProcess(t *testing.T) {
 		levels int
 		shards int
 		alpha  float64
+		tally  int // distinct scores a worker's tally holds before it flushes; 0: the default
 	}{
-		{"continuous", 20_000, 0.1, 0, 4, 0.05},
-		{"heavy ties", 30_000, 0.2, 7, 5, 0}, // default α
-		{"few levels, rare positives", 12_000, 0.01, 50, 3, 0.01},
+		{"continuous", 20_000, 0.1, 0, 4, 0.05, 0},
+		{"heavy ties", 30_000, 0.2, 7, 5, 0, 0}, // default α
+		{"few levels, rare positives", 12_000, 0.01, 50, 3, 0.01, 0},
+		{"many blocks per bucket", 10_000, 0.3, 300, 3, 0.2, 4}, // the combine merges them
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.tally > 0 {
+				defer func(m int) { maxTally = m }(maxTally)
+				maxTally = tc.tally // prism runs the workers in this process
+			}
 			rng := rand.New(rand.NewPCG(uint64(tc.n), 7))
 			scores, labels := problem(rng, tc.n, tc.p, tc.levels)
 			in, out := t.TempDir(), t.TempDir()
