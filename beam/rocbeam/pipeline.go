@@ -87,7 +87,7 @@ type countFn struct {
 // ProcessElement reads one shard, counting its rows into the bundle's tally, and emits its
 // path and header.
 func (f *countFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, emit func(int64, Block), header func(string, string)) error {
-	sh, err := openShard(ctx, file.Path)
+	sh, err := openShard(ctx, file)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,13 @@ func (f *countFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err != nil {
 		return err
 	}
-	return readRows(ctx, sh, func() error {
+	prog := progress{path: file.Path}
+	defer prog.done(ctx)
+	for {
+		ok, err := sh.next()
+		if err != nil || !ok {
+			return err
+		}
 		x, err := sh.number(si)
 		if err != nil {
 			return err
@@ -114,35 +120,33 @@ func (f *countFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 		if f.t.full() {
 			f.t.flush(emit)
 		}
-		return nil
-	})
+		prog.row(ctx)
+	}
 }
 
-// readRows calls row for each row of sh, counting rows and logging progress.
-func readRows(ctx context.Context, sh *shard, row func() error) error {
-	var n, unreported int64
-	for {
-		ok, err := sh.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if err := row(); err != nil {
-			return err
-		}
-		n++
-		if unreported++; unreported == 4096 {
-			Rows.Inc(ctx, unreported)
-			unreported = 0
-		}
-		if n%ProgressEvery == 0 {
-			log.Printf("rocbeam: %s: %d rows", sh.path, n)
-		}
+// progress counts the rows of one file into the Rows counter, 4096 at a time, and logs a
+// line every ProgressEvery rows.
+type progress struct {
+	path          string
+	n, unreported int64
+}
+
+// row counts one row.
+func (p *progress) row(ctx context.Context) {
+	p.n++
+	if p.unreported++; p.unreported == 4096 {
+		Rows.Inc(ctx, p.unreported)
+		p.unreported = 0
 	}
-	Rows.Inc(ctx, unreported)
-	return nil
+	if p.n%ProgressEvery == 0 {
+		log.Printf("rocbeam: %s: %d rows", p.path, p.n)
+	}
+}
+
+// done adds the rows not yet counted.
+func (p *progress) done(ctx context.Context) {
+	Rows.Inc(ctx, p.unreported)
+	p.unreported = 0
 }
 
 // FinishBundle emits what the bundle's tally holds.

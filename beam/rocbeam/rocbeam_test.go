@@ -1,12 +1,15 @@
 package rocbeam
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,7 +54,8 @@ func problem(rng *rand.Rand, n int, p float64, levels int) (scores, labels []flo
 }
 
 // writeShards writes the rows over shards CSV files dir/scored-k.csv, row i to shard i mod
-// shards, with columns row, label, score; scores are written exactly ('g', -1).
+// shards, with columns row, label, score; scores are written exactly ('g', -1). Shard 1 is
+// gzipped, as scored-1.csv.gz.
 func writeShards(t *testing.T, dir string, shards int, scores, labels []float64) {
 	t.Helper()
 	var files []*strings.Builder
@@ -61,14 +65,21 @@ func writeShards(t *testing.T, dir string, shards int, scores, labels []float64)
 		files = append(files, b)
 	}
 	for i, x := range scores {
-		fmt.Fprintf(files[i%shards], "%d,%g,%s\n", i, labels[i], formatScore(x))
+		fmt.Fprintf(files[i%shards], "%d,%g,%s\n", i, labels[i], strconv.FormatFloat(x, 'g', -1, 64))
 	}
 	for k, b := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("scored-%d.csv", k)), []byte(b.String()), 0o644))
+		name, text := fmt.Sprintf("scored-%d.csv", k), []byte(b.String())
+		if k == 1 { // one shard gzipped: read through the SDK's decompression
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			_, err := zw.Write(text)
+			require.NoError(t, err)
+			require.NoError(t, zw.Close())
+			name, text = name+".gz", z.Bytes()
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), text, 0o644))
 	}
 }
-
-func formatScore(x float64) string { return fmt.Sprint(x) }
 
 // run builds and runs the evaluation of cfg on the test runner.
 func run(cfg Config) error {
@@ -126,7 +137,7 @@ func TestEvaluateMatchesInProcess(t *testing.T) {
 			in, out := t.TempDir(), t.TempDir()
 			writeShards(t, in, tc.shards, scores, labels)
 			threshold := scores[5]
-			require.NoError(t, run(Config{Scores: filepath.Join(in, "scored-*.csv"), Output: out, Alpha: tc.alpha, Threshold: &threshold}))
+			require.NoError(t, run(Config{Scores: filepath.Join(in, "scored-*"), Output: out, Alpha: tc.alpha, Threshold: &threshold}))
 			r := readReport(t, out)
 
 			alpha := tc.alpha
@@ -177,7 +188,7 @@ func TestEvaluateMatchesInProcess(t *testing.T) {
 func TestEvaluateNulls(t *testing.T) {
 	in, out := t.TempDir(), t.TempDir()
 	writeShards(t, in, 2, []float64{0.1, 0.2, 0.3, 0.9, 0.4}, []float64{0, 0, 0, 1, 0})
-	require.NoError(t, run(Config{Scores: filepath.Join(in, "*.csv"), Output: out}))
+	require.NoError(t, run(Config{Scores: filepath.Join(in, "scored-*"), Output: out}))
 	data, err := os.ReadFile(filepath.Join(out, "metrics.json"))
 	require.NoError(t, err)
 	var keys map[string]any

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 )
 
 // Errors of bad input. A pipeline fails with a message that starts with one of them and says
@@ -55,15 +56,31 @@ type shard struct {
 	row    []string
 }
 
-// openShard opens path on the file system its scheme names and reads its header.
-func openShard(ctx context.Context, path string) (*shard, error) {
-	fs, err := filesystem.New(ctx, path)
+// openRead opens file for reading on the file system its scheme names, decompressing it
+// when its name ends in .gz.
+func openRead(ctx context.Context, file fileio.FileMetadata) (io.ReadCloser, error) {
+	rc, err := fileio.ReadableFile{Metadata: file}.Open(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("rocbeam: %s: %w", path, err)
+		return nil, fmt.Errorf("rocbeam: %s: %w", file.Path, err)
 	}
-	rc, err := fs.OpenRead(ctx, path)
+	return rc, nil
+}
+
+// cleanHeader trims the column names of a header row in place, and a byte-order mark before
+// the first, and returns them.
+func cleanHeader(names []string) []string {
+	for i, h := range names {
+		names[i] = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+	}
+	return names
+}
+
+// openShard opens file and reads its header.
+func openShard(ctx context.Context, file fileio.FileMetadata) (*shard, error) {
+	path := file.Path
+	rc, err := openRead(ctx, file)
 	if err != nil {
-		return nil, fmt.Errorf("rocbeam: %w", err)
+		return nil, err
 	}
 	r := csv.NewReader(rc)
 	r.ReuseRecord = true
@@ -77,16 +94,14 @@ func openShard(ctx context.Context, path string) (*shard, error) {
 		}
 		return nil, s.readError(err)
 	}
-	s.header = make([]string, len(header))
+	s.header = cleanHeader(slices.Clone(header))
 	seen := map[string]bool{}
-	for i, h := range header {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+	for _, h := range s.header {
 		if seen[h] {
 			rc.Close()
 			return nil, fmt.Errorf("%w: %s: column %q appears twice", ErrHeader, path, h)
 		}
 		seen[h] = true
-		s.header[i] = h
 	}
 	return s, nil
 }
