@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,7 @@ const ProgressEvery = 1_000_000
 // Config says what to evaluate and where to write. The zero value of each field is its
 // documented default.
 type Config struct {
-	// Scores is the glob of the CSV shards to evaluate, with columns "score" and "label" (and
+	// Scores is the glob of the CSV shards to evaluate, with columns "score" and Label (and
 	// any others, ignored); a path on any file system the SDK knows (local files, gs://, s3://
 	// with their packages imported).
 	Scores string
@@ -48,8 +49,15 @@ type Config struct {
 	// Alpha is the false-positive rate of tpr_at_fpr and pauc, in (0, 1]; 0 means 0.1.
 	Alpha float64
 	// Threshold, when not nil, is a deployed model's threshold: metrics.json then gives the
-	// rates of flagging score ≥ *Threshold on these rows.
+	// rates of flagging score ≥ *Threshold on these rows. [Score] sets it from its model.
 	Threshold *float64
+
+	// Input is the glob of the CSV shards of raw feature rows that [Score] scores, and Model
+	// the deployed model it scores them with (a path deploy.Load takes).
+	Input, Model string
+	// Label is the name of the label column: for Evaluate, "" means "label"; Score takes the
+	// model's, and scores input without it but does not evaluate it.
+	Label string
 }
 
 // DefaultAlpha is the false-positive rate used when neither the flag nor a model gives one.
@@ -64,15 +72,20 @@ const DefaultAlpha = 0.1
 func Evaluate(s beam.Scope, cfg Config) {
 	s = s.Scope("rocbeam.Evaluate")
 	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Scores, fileio.MatchEmptyDisallow()))
-	blocks, headers := beam.ParDo2(s, &countFn{}, files)
-	report(s, cfg, blocks, headers)
+	label := cfg.Label
+	if label == "" {
+		label = "label"
+	}
+	blocks, headers := beam.ParDo2(s, &countFn{Label: label}, files)
+	report(s, cfg, blocks, headers, "")
 }
 
 // report merges the blocks by bucket and writes metrics.json from them, after checking that
-// every shard has the same columns.
-func report(s beam.Scope, cfg Config, blocks, headers beam.PCollection) {
+// every shard has the same columns. With optionalLabel, shards without that column are not
+// evaluated.
+func report(s beam.Scope, cfg Config, blocks, headers beam.PCollection, optionalLabel string) {
 	merged := beam.CombinePerKey(s, &mergeFn{}, blocks)
-	fn := &reportFn{Glob: cfg.Scores, Output: cfg.Output, Alpha: cfg.Alpha}
+	fn := &reportFn{Glob: cfg.Scores, Output: cfg.Output, Alpha: cfg.Alpha, OptionalLabel: optionalLabel}
 	if cfg.Threshold != nil {
 		fn.Threshold = strconv.FormatFloat(*cfg.Threshold, 'g', -1, 64) // JSON has no +Inf
 	}
@@ -81,6 +94,8 @@ func report(s beam.Scope, cfg Config, blocks, headers beam.PCollection) {
 
 // countFn reads score shards and counts their rows per distinct score.
 type countFn struct {
+	Label string // the label column
+
 	t tally
 }
 
@@ -97,7 +112,7 @@ func (f *countFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err != nil {
 		return err
 	}
-	li, err := sh.column("label")
+	li, err := sh.column(f.Label)
 	if err != nil {
 		return err
 	}
@@ -161,6 +176,9 @@ type reportFn struct {
 	Output    string
 	Alpha     float64
 	Threshold string // "" without a model; else the threshold as strconv formats it
+	// OptionalLabel, with a model, is its label column: when the shards lack it, nothing is
+	// evaluated.
+	OptionalLabel string
 }
 
 // ProcessElement runs once, on the impulse.
@@ -177,6 +195,10 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*in
 			}
 			return fmt.Errorf("%w: %s has %q, %s has %q", ErrColumns, a[0], a[1], b[0], b[1])
 		}
+	}
+	if f.OptionalLabel != "" && !slices.Contains(strings.Split(firstHeader, ","), f.OptionalLabel) {
+		log.Printf("rocbeam: %s has no label column %q: rows scored, not evaluated (no metrics.json)", first, f.OptionalLabel)
+		return nil
 	}
 	var all []Block
 	var key int64

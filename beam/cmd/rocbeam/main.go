@@ -1,14 +1,24 @@
-// Command rocbeam evaluates scores, exactly, over more rows than one machine holds, on Apache
-// Beam: on the embedded prism runner by default, or on Flink, Spark or Dataflow through the
-// SDK's runner flags.
+// Command rocbeam scores rows with a deployed model and evaluates scores, exactly, over more
+// rows than one machine holds, on Apache Beam: on the embedded prism runner by default, or on
+// Flink, Spark or Dataflow through the SDK's runner flags.
 //
 //	go run ./cmd/rocbeam -scores 'scored-*.csv' -output out
 //
-// reads every CSV shard matching the glob (columns "score" and "label"; others are ignored,
+// reads every CSV shard matching the glob (columns "score" and "label", or -label's; others are ignored,
 // but every shard must have the same columns) and writes out/metrics.json: n, positives, auc,
 // auc_variance (DeLong), auc_ci95, alpha, tpr_at_fpr, pauc, deployed_threshold, deployed_fpr,
 // deployed_tpr and roc {fpr, tpr}, each equal to what package metrics computes in process on
 // the same rows. -alpha sets the false-positive rate of tpr_at_fpr and pauc (default 0.1).
+//
+//	go run ./cmd/rocbeam -model models/kde.params -input 'rows-*.csv' -output out
+//
+// scores every row of the CSV shards of raw features with a deployed model (package deploy),
+// writing out/scored-<shard name> as deploy's ScoreCSV writes it ("row,<label>,score,flag"),
+// and, when the rows have the model's label column, evaluates the scores into
+// out/metrics.json with the model's threshold as the deployed point (deployed_threshold,
+// deployed_fpr, deployed_tpr) and its α as the default -alpha. -model with -scores evaluates
+// scores made elsewhere at the model's threshold and α, the label column being the model's
+// unless -label names another.
 //
 // Runner flags are the SDK's own, for example
 //
@@ -34,12 +44,16 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/rocops/rocops/beam/rocbeam"
+	"github.com/rocops/rocops/deploy"
 )
 
 var (
 	scores = flag.String("scores", "", "glob of CSV shards with columns score and label to evaluate")
-	output = flag.String("output", ".", "directory of metrics.json")
-	alpha  = flag.Float64("alpha", 0, fmt.Sprintf("false-positive rate of tpr_at_fpr and pauc (0: %v)", rocbeam.DefaultAlpha))
+	model  = flag.String("model", "", "a deployed model (its .params or .json sidecar): with -input, score its rows; with -scores, its threshold is the deployed point")
+	input  = flag.String("input", "", "glob of CSV shards of raw feature rows for -model to score")
+	label  = flag.String("label", "", "the label column of -scores (default: the model's with -model, else label)")
+	output = flag.String("output", ".", "directory of metrics.json, and of the scored shards of -input")
+	alpha  = flag.Float64("alpha", 0, fmt.Sprintf("false-positive rate of tpr_at_fpr and pauc (0: the model's α, else %v)", rocbeam.DefaultAlpha))
 )
 
 func main() {
@@ -53,14 +67,42 @@ func main() {
 }
 
 func run(ctx context.Context) error {
-	if *scores == "" {
-		return fmt.Errorf("give -scores 'glob' (see -help)")
-	}
 	if *alpha < 0 || *alpha > 1 {
 		return fmt.Errorf("-alpha %v: want it in (0, 1]", *alpha)
 	}
+	cfg := rocbeam.Config{Scores: *scores, Input: *input, Model: *model, Output: *output, Alpha: *alpha, Label: *label}
 	p, s := beam.NewPipelineWithRoot()
-	rocbeam.Evaluate(s, rocbeam.Config{Scores: *scores, Output: *output, Alpha: *alpha})
+	switch {
+	case *input != "" && *scores != "":
+		return fmt.Errorf("give -input (rows to score) or -scores (scores to evaluate), not both")
+	case *input != "" && *model == "":
+		return fmt.Errorf("-input needs -model, the model to score its rows with")
+	case *input != "" && *label != "":
+		return fmt.Errorf("-label is for -scores: -input takes the model's label column")
+	case *input != "":
+		if err := rocbeam.Score(s, cfg); err != nil {
+			return err
+		}
+	case *scores != "":
+		if *model != "" {
+			sc, err := deploy.Load(*model)
+			if err != nil {
+				return err
+			}
+			t := sc.Threshold()
+			cfg.Threshold = &t
+			if cfg.Alpha == 0 {
+				cfg.Alpha = sc.Alpha()
+			}
+			if cfg.Label == "" {
+				cfg.Label = sc.Label()
+			}
+			sc.Close()
+		}
+		rocbeam.Evaluate(s, cfg)
+	default:
+		return fmt.Errorf("give -scores 'glob', or -model m.params -input 'glob' (see -help)")
+	}
 	res, err := beamx.RunWithMetrics(ctx, p)
 	if err != nil {
 		return cause(err)
@@ -73,7 +115,11 @@ func run(ctx context.Context) error {
 			}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "rocbeam: %d rows evaluated; wrote %s\n", rows, strings.TrimSuffix(*output, "/")+"/metrics.json")
+	verb := "evaluated"
+	if *input != "" {
+		verb = "scored into " + strings.TrimSuffix(*output, "/") + "/scored-*"
+	}
+	fmt.Fprintf(os.Stderr, "rocbeam: %d rows %s\n", rows, verb)
 	return nil
 }
 

@@ -1,0 +1,244 @@
+package rocbeam
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
+)
+
+func init() {
+	register.DoFn4x1[context.Context, fileio.FileMetadata, func(int64, Block), func(string, string), error](&scoreFn{})
+}
+
+// Score adds to s the scoring of every row of the CSV shards cfg.Input with the deployed model
+// cfg.Model, and then the evaluation of those scores as [Evaluate] does.
+//
+// Each input shard dir/…/name.csv gives the scored shard cfg.Output/scored-name.csv, written
+// by [deploy.Scorer.ScoreCSV]: the header "row,<label>,score,flag", then one line per row in
+// the shard's order, the score in Go's shortest float formatting, the flag 1 when score ≥ the
+// model's threshold. The rows are counted by distinct score as they are written. When the
+// input has the model's label column, metrics.json follows, with the model's threshold as the
+// deployed point and its α when cfg.Alpha is 0; without labels the shards are scored and
+// nothing is evaluated.
+//
+// The model is loaded here, in the launching program, to check it and read its operating
+// point, and again by every worker, from the same path: on a cluster, give a path every
+// worker can read (a shared file system, or the worker image). Bad rows fail the pipeline
+// with deploy's error naming the file, line and column, after which the scored shard of that
+// file is removed (shards of other files that completed stay).
+func Score(s beam.Scope, cfg Config) error {
+	sc, err := deploy.Load(cfg.Model)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	defer sc.Close()
+	if cfg.Alpha == 0 {
+		cfg.Alpha = sc.Alpha()
+	}
+	if cfg.Threshold == nil {
+		t := sc.Threshold()
+		cfg.Threshold = &t
+	}
+	cfg.Label = sc.Label()
+	cfg.Scores = cfg.Input
+	s = s.Scope("rocbeam.Score")
+	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Input, fileio.MatchEmptyDisallow()))
+	blocks, headers := beam.ParDo2(s, &scoreFn{Model: cfg.Model, Output: cfg.Output}, files)
+	if cfg.Label == "" {
+		log.Printf("rocbeam: %s names no label column: rows scored, not evaluated (no metrics.json)", cfg.Model)
+		return nil
+	}
+	report(s, cfg, blocks, headers, cfg.Label)
+	return nil
+}
+
+// scoreFn scores input shards with a deployed model, writes the scored shards and counts their
+// rows per distinct score.
+type scoreFn struct {
+	Model, Output string
+
+	scorer *deploy.Scorer
+	t      tally
+}
+
+// Setup loads the model, once per worker.
+func (f *scoreFn) Setup() error {
+	sc, err := deploy.Load(f.Model)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	f.scorer = sc
+	return nil
+}
+
+// Teardown releases the model.
+func (f *scoreFn) Teardown() {
+	if f.scorer != nil {
+		f.scorer.Close()
+	}
+}
+
+// ProcessElement scores one shard.
+func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, emit func(int64, Block), header func(string, string)) error {
+	in, err := openRead(ctx, file)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	br := bufio.NewReaderSize(in, 1<<20)
+	first, err := br.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("rocbeam: %s: %w", file.Path, err)
+	}
+	names, err := csv.NewReader(strings.NewReader(first)).Read()
+	if err != nil {
+		return fmt.Errorf("%w: %s has no header row", ErrEmpty, file.Path)
+	}
+	header(file.Path, strings.Join(cleanHeader(names), ","))
+
+	outPath := strings.TrimSuffix(f.Output, "/") + "/scored-" + path.Base(file.Path)
+	fs, err := filesystem.New(ctx, outPath)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	defer fs.Close()
+	out, err := fs.OpenWrite(ctx, outPath)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	tee := &scoredTee{ctx: ctx, label: f.scorer.Label(), t: &f.t, emit: emit, prog: progress{path: file.Path}}
+	_, _, err = f.scorer.ScoreCSVContext(ctx, io.MultiReader(strings.NewReader(first), br), io.MultiWriter(out, tee))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = tee.finish()
+	}
+	if err != nil {
+		if rm, ok := fs.(filesystem.Remover); ok {
+			rm.Remove(ctx, outPath)
+		}
+		if ce, ok := errors.AsType[*data.CSVError](err); ok {
+			ce.File = file.Path
+		}
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	return nil
+}
+
+// FinishBundle emits what the bundle's tally holds.
+func (f *scoreFn) FinishBundle(emit func(int64, Block), _ func(string, string)) {
+	f.t.flush(emit)
+}
+
+// scoredTee reads the scored CSV deploy writes, as it is written, and counts its rows: the
+// header "row,<label>,score,flag" or "row,score,flag", then lines of numbers (nothing quoted).
+type scoredTee struct {
+	ctx   context.Context
+	label string // the label column's name; rows are counted only when the header has it
+	t     *tally
+	emit  func(int64, Block)
+	prog  progress
+
+	headerDone         bool
+	scoreCol, labelCol int // labelCol −1: no label column
+	partial            []byte
+}
+
+func (w *scoredTee) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(w.partial) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.partial = append(w.partial, p...)
+			return n, nil
+		}
+		w.partial = append(w.partial, p[:i]...)
+		if err := w.line(w.partial); err != nil {
+			return 0, err
+		}
+		w.partial = w.partial[:0]
+		p = p[i+1:]
+	}
+	for {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.partial = append(w.partial, p...)
+			return n, nil
+		}
+		if err := w.line(p[:i]); err != nil {
+			return 0, err
+		}
+		p = p[i+1:]
+	}
+}
+
+// line takes one line of the scored CSV, without its newline.
+func (w *scoredTee) line(l []byte) error {
+	l = bytes.TrimSuffix(l, []byte{'\r'})
+	if !w.headerDone {
+		names, err := csv.NewReader(bytes.NewReader(l)).Read()
+		if err != nil {
+			return fmt.Errorf("rocbeam: reading the scored header: %w", err)
+		}
+		w.headerDone, w.scoreCol, w.labelCol = true, -1, -1
+		for i, name := range names {
+			switch {
+			case name == "score":
+				w.scoreCol = i
+			case name == w.label && w.label != "" && i > 0:
+				w.labelCol = i
+			}
+		}
+		if w.scoreCol < 0 {
+			return fmt.Errorf("rocbeam: the scored header %q has no score column", l)
+		}
+		return nil
+	}
+	w.prog.row(w.ctx)
+	if w.labelCol < 0 {
+		return nil
+	}
+	fields := bytes.Split(l, []byte{','})
+	if len(fields) <= max(w.scoreCol, w.labelCol) {
+		return fmt.Errorf("rocbeam: scored line %q has too few fields", l)
+	}
+	x, err := strconv.ParseFloat(string(fields[w.scoreCol]), 64)
+	if err != nil {
+		return fmt.Errorf("rocbeam: scored line %q: %w", l, err)
+	}
+	y := 0
+	if string(fields[w.labelCol]) == "1" {
+		y = 1
+	}
+	w.t.add(x, y)
+	if w.t.full() {
+		w.t.flush(w.emit)
+	}
+	return nil
+}
+
+// finish checks that the scored CSV ended with a newline and reports the last rows counted.
+func (w *scoredTee) finish() error {
+	w.prog.done(w.ctx)
+	if len(w.partial) > 0 {
+		return fmt.Errorf("rocbeam: the scored CSV ends in a partial line %q", w.partial)
+	}
+	return nil
+}
