@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	beamlog.LogLevel = "warn"
+	ptest.Main(m) // parses the flags and initialises Beam; run's pipelines go to prism
+}
+
+// setFlags sets the command's flags for one run and restores them after the test.
+func setFlags(t *testing.T, sc, mo, in, lab, out string, a float64) {
+	old := []string{*scores, *model, *input, *label, *output}
+	oldAlpha := *alpha
+	t.Cleanup(func() {
+		*scores, *model, *input, *label, *output = old[0], old[1], old[2], old[3], old[4]
+		*alpha = oldAlpha
+	})
+	*scores, *model, *input, *label, *output, *alpha = sc, mo, in, lab, out, a
+}
+
+func TestRunScores(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(in, "s-0.csv"), []byte("score,y\n0.1,0\n0.7,1\n0.4,0\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "s-1.csv"), []byte("score,y\n0.4,1\n0.2,0\n"), 0o644))
+	setFlags(t, filepath.Join(in, "s-*.csv"), "", "", "y", out, 0.5)
+	require.NoError(t, run(context.Background()))
+	b, err := os.ReadFile(filepath.Join(out, "metrics.json"))
+	require.NoError(t, err)
+	var r struct {
+		N     int     `json:"n"`
+		AUC   float64 `json:"auc"`
+		Alpha float64 `json:"alpha"`
+	}
+	require.NoError(t, json.Unmarshal(b, &r))
+	// By hand: the positive at 0.7 beats all 3 negatives, the one at 0.4 beats 2 and ties 1,
+	// so AUC = (3 + 2.5)/(2·3).
+	require.Equal(t, 5, r.N)
+	require.InDelta(t, 5.5/6, r.AUC, 1e-15)
+	require.Equal(t, 0.5, r.Alpha)
+}
+
+func TestRunFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name                     string
+		sc, mo, in, lab, wantErr string
+		a                        float64
+	}{
+		{name: "nothing", wantErr: "give -scores"},
+		{name: "both", sc: "a", in: "b", mo: "m", wantErr: "not both"},
+		{name: "input without model", in: "b", wantErr: "-input needs -model"},
+		{name: "label with input", in: "b", mo: "m", lab: "y", wantErr: "-label is for -scores"},
+		{name: "alpha", sc: "a", a: 1.5, wantErr: "-alpha 1.5"},
+		{name: "no model", sc: "a", mo: filepath.Join(t.TempDir(), "none.params"), wantErr: "none.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			setFlags(t, tc.sc, tc.mo, tc.in, tc.lab, t.TempDir(), tc.a)
+			require.ErrorContains(t, run(context.Background()), tc.wantErr)
+		})
+	}
+}
