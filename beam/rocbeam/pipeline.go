@@ -44,7 +44,8 @@ type Config struct {
 	// any others, ignored); a path on any file system the SDK knows (local files, gs://, s3://
 	// with their packages imported).
 	Scores string
-	// Output is the directory of metrics.json; "" means the current directory.
+	// Output is the directory of metrics.json and of Score's scored shards; "" means the
+	// current directory.
 	Output string
 	// Alpha is the false-positive rate of tpr_at_fpr and pauc, in (0, 1]; 0 means 0.1.
 	Alpha float64
@@ -241,10 +242,7 @@ func writeJSON(ctx context.Context, dir, name string, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
-	if dir == "" {
-		dir = "."
-	}
-	path := strings.TrimSuffix(dir, "/") + "/" + name
+	path := join(dir, name)
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
@@ -258,4 +256,13 @@ func writeJSON(ctx context.Context, dir, name string, v any) error {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
 	return nil
+}
+
+// join returns the path of file name in directory dir ("" meaning the current one), joined by
+// a slash as every file system of the SDK takes it (gs://bucket/dir/name).
+func join(dir, name string) string {
+	if dir == "" {
+		dir = "."
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + name
 }

@@ -112,7 +112,7 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	}
 	header(file.Path, strings.Join(cleanHeader(names), ","))
 
-	outPath := strings.TrimSuffix(f.Output, "/") + "/scored-" + path.Base(file.Path)
+	outPath := join(f.Output, "scored-"+path.Base(file.Path))
 	fs, err := filesystem.New(ctx, outPath)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
