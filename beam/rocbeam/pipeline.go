@@ -69,8 +69,13 @@ const DefaultAlpha = 0.1
 // merges the blocks of each bucket, and in one last step, on one worker, computes every
 // figure from the merged counts and writes metrics.json. A bad row, a shard whose columns
 // differ from another's, no file matching and no row at all each fail the pipeline with an
-// error naming the file (and line), before anything is written.
-func Evaluate(s beam.Scope, cfg Config) {
+// error naming the file (and line), before anything is written. A configuration that cannot
+// work (no glob, α outside [0, 1], a path on a file system the program does not link) is an
+// error here, before the pipeline runs.
+func Evaluate(s beam.Scope, cfg Config) error {
+	if err := check(cfg.Scores, cfg); err != nil {
+		return err
+	}
 	s = s.Scope("rocbeam.Evaluate")
 	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Scores, fileio.MatchEmptyDisallow()))
 	label := cfg.Label
@@ -79,6 +84,26 @@ func Evaluate(s beam.Scope, cfg Config) {
 	}
 	blocks, headers := beam.ParDo2(s, &countFn{Label: label}, files)
 	report(s, cfg, blocks, headers, "")
+	return nil
+}
+
+// check validates what Evaluate and Score are given: the glob of their input, α, and the
+// file systems of the input and the output.
+func check(glob string, cfg Config) (err error) {
+	if strings.TrimSpace(glob) == "" {
+		return fmt.Errorf("rocbeam: no input glob")
+	}
+	if !(cfg.Alpha >= 0 && cfg.Alpha <= 1) {
+		return fmt.Errorf("rocbeam: alpha = %v, want it in (0, 1] (0: the default)", cfg.Alpha)
+	}
+	defer func() { // the SDK reports a file system it does not know by a panic
+		if r := recover(); r != nil {
+			err = fmt.Errorf("rocbeam: %v", r)
+		}
+	}()
+	filesystem.ValidateScheme(glob)
+	filesystem.ValidateScheme(join(cfg.Output, "metrics.json"))
+	return nil
 }
 
 // report merges the blocks by bucket and writes metrics.json from them, after checking that

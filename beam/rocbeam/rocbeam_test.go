@@ -84,7 +84,9 @@ func writeShards(t *testing.T, dir string, shards int, scores, labels []float64)
 // run builds and runs the evaluation of cfg on the test runner.
 func run(cfg Config) error {
 	p, s := beam.NewPipelineWithRoot()
-	Evaluate(s, cfg)
+	if err := Evaluate(s, cfg); err != nil {
+		return err
+	}
 	return ptest.Run(p)
 }
 
@@ -230,13 +232,18 @@ func TestEvaluateBadInput(t *testing.T) {
 		{"no files", map[string]string{}, []string{"no files matching pattern"}},
 		{"one class", map[string]string{"a.csv": "row,label,score\n1,0,0.5\n2,0,0.7\n"},
 			[]string{"batch has no positives"}},
+		{"unknown file system", map[string]string{"a.csv": good}, []string{`"nosuch" not registered`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, out := t.TempDir(), t.TempDir()
 			for name, text := range tc.files {
 				require.NoError(t, os.WriteFile(filepath.Join(in, name), []byte(text), 0o644))
 			}
-			err := run(Config{Scores: filepath.Join(in, "*.csv"), Output: out})
+			glob := filepath.Join(in, "*.csv")
+			if tc.name == "unknown file system" {
+				glob = "nosuch://" + glob
+			}
+			err := run(Config{Scores: glob, Output: out})
 			require.Error(t, err)
 			for _, w := range tc.want {
 				require.Contains(t, err.Error(), w)
@@ -245,5 +252,18 @@ func TestEvaluateBadInput(t *testing.T) {
 			require.NoError(t, err)
 			require.Empty(t, entries, "nothing is written")
 		})
+	}
+}
+
+// What cannot work is an error before the pipeline is built.
+func TestEvaluateConfigErrors(t *testing.T) {
+	for _, cfg := range []Config{
+		{Scores: ""},
+		{Scores: "x/*.csv", Alpha: 1.5},
+		{Scores: "x/*.csv", Alpha: math.NaN()},
+		{Scores: "x/*.csv", Output: "nosuch://bucket/out"},
+	} {
+		_, s := beam.NewPipelineWithRoot()
+		require.ErrorContains(t, Evaluate(s, cfg), "rocbeam: ", "%+v", cfg)
 	}
 }

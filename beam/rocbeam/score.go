@@ -43,6 +43,9 @@ func init() {
 // with deploy's error naming the file, line and column, after which the scored shard of that
 // file is removed (shards of other files that completed stay).
 func Score(s beam.Scope, cfg Config) error {
+	if err := check(cfg.Input, cfg); err != nil {
+		return err
+	}
 	sc, err := deploy.Load(cfg.Model)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)

@@ -99,7 +99,9 @@ func run(ctx context.Context) error {
 			}
 			sc.Close()
 		}
-		rocbeam.Evaluate(s, cfg)
+		if err := rocbeam.Evaluate(s, cfg); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("give -scores 'glob', or -model m.params -input 'glob' (see -help)")
 	}
