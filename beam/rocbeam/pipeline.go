@@ -33,9 +33,10 @@ func init() {
 // Dataflow and Flink consoles do) and beam.PipelineResult returns after.
 var Rows = beam.NewCounter("rocbeam", "rows")
 
-// ProgressEvery is how many rows of a file a worker reads between two progress lines on its
-// standard error (on a cluster, the worker's log).
-const ProgressEvery = 1_000_000
+// progressEvery is how many rows of a file a worker reads between two progress lines on its
+// standard error (on a cluster, the worker's log): 1,000,000 (a variable so that tests can
+// see the lines on small files).
+var progressEvery int64 = 1_000_000
 
 // Config says what to evaluate and where to write. The zero value of each field is its
 // documented default.
@@ -166,7 +167,7 @@ func (f *countFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 }
 
 // progress counts the rows of one file into the Rows counter, 4096 at a time, and logs a
-// line every ProgressEvery rows.
+// line every progressEvery rows.
 type progress struct {
 	path          string
 	n, unreported int64
@@ -179,7 +180,7 @@ func (p *progress) row(ctx context.Context) {
 		Rows.Inc(ctx, p.unreported)
 		p.unreported = 0
 	}
-	if p.n%ProgressEvery == 0 {
+	if p.n%progressEvery == 0 {
 		log.Printf("rocbeam: %s: %d rows", p.path, p.n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"log"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -266,4 +267,34 @@ func TestEvaluateConfigErrors(t *testing.T) {
 		_, s := beam.NewPipelineWithRoot()
 		require.ErrorContains(t, Evaluate(s, cfg), "rocbeam: ", "%+v", cfg)
 	}
+}
+
+// Long runs report progress: a log line per progressEvery rows of a file, and the Rows counter.
+func TestEvaluateProgress(t *testing.T) {
+	defer func(n int64) { progressEvery = n }(progressEvery)
+	progressEvery = 1000
+	var logged bytes.Buffer
+	log.SetOutput(&logged) // prism runs the workers in this process
+	defer log.SetOutput(os.Stderr)
+	rng := rand.New(rand.NewPCG(5, 5))
+	scores, labels := problem(rng, 4500, 0.2, 0)
+	in, out := t.TempDir(), t.TempDir()
+	writeShards(t, in, 2, scores, labels) // 2250 rows each: two lines per shard
+	p, s := beam.NewPipelineWithRoot()
+	require.NoError(t, Evaluate(s, Config{Scores: filepath.Join(in, "scored-*"), Output: out}))
+	res, err := ptest.RunWithMetrics(p)
+	require.NoError(t, err)
+	for _, k := range []string{"scored-0.csv", "scored-1.csv.gz"} {
+		for _, n := range []string{"1000", "2000"} {
+			require.Contains(t, logged.String(), filepath.Join(in, k)+": "+n+" rows\n")
+		}
+	}
+	require.NotContains(t, logged.String(), "3000 rows")
+	var rows int64
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "rocbeam" && c.Name() == "rows" {
+			rows += c.Result()
+		}
+	}
+	require.Equal(t, int64(len(scores)), rows)
 }
