@@ -17,6 +17,12 @@ type Result struct {
 	Seed         uint64  `json:"seed"`
 	Figures
 	BestEpoch int `json:"best_epoch"`
+	// Phases is the number of phases the kept candidate trained (2 for a warm-up or a
+	// cross-entropy first phase followed by the run's loss, else 1), and KeptPhases how many of
+	// them its kept weights went through: KeptPhases < Phases when validation did not keep the
+	// later phase, and the model is the earlier phase's ([PhasesOf]).
+	Phases     int `json:"phases"`
+	KeptPhases int `json:"kept_phases"`
 	// ChosenRecipe is the candidate validation chose, for a search of several recipes (such as
 	// roctrain's "ce+kde", whose λ it names); left out for the others.
 	ChosenRecipe string `json:"chosen_recipe,omitempty"`
@@ -24,10 +30,17 @@ type Result struct {
 	// candidate's training with train.Config.Diagnose, and is left out without it.
 	Diagnostics []Diagnosis `json:"diagnostics,omitempty"`
 
-	Name           string         `json:"-"` // the run's name, such as roctrain's "sqhinge+wu"
+	// Name is the run's name, such as roctrain's "sqhinge+wu(10)"; the caller sets it.
+	Name string `json:"name"`
+	// Target is the JSON key of the figure the run's loss optimises ([Target]), which tables
+	// list first; the caller sets it.
+	Target string `json:"target"`
+
 	FPR, TPR       []float64      `json:"-"` // the test ROC curve
 	ValFPR, ValTPR float64        `json:"-"` // the rates of the deployed threshold on the validation part
 	Test           *metrics.Curve `json:"-"` // the test part's curve, for CompareAUC
+	TestScores     []float64      `json:"-"` // the test scores in row order, for CompareWithFirst
+	ScoresHash     uint64         `json:"-"` // a hash of TestScores' bits, for SameScores
 }
 
 // NewResult is the result of the candidate best, measured by m: its test figures (the AUC as
@@ -42,7 +55,9 @@ func NewResult(best *Best, m *Measurement) Result {
 			LearningRate: best.LearningRate},
 		BestEpoch: best.Epoch(), Diagnostics: DiagnosesOf(best.History),
 		ValFPR: m.ValFPR, ValTPR: m.ValTPR, Test: m.Test,
+		TestScores: m.TestScores, ScoresHash: hashScores(m.TestScores),
 	}
+	r.Phases, r.KeptPhases = PhasesOf(best.History)
 	if m.DeLong != nil {
 		r.TestAUC, r.TestAUCCI = m.DeLong.AUC, &m.DeLong.CI
 	}
@@ -80,8 +95,12 @@ type Figures struct {
 	// the same test rows, by DeLong's paired test ([CompareAUC]); null for the first run, when
 	// that failed on this seed, or when a class has fewer than two test rows.
 	TestAUCVsFirst *AUCDiff `json:"test_auc_vs_first"`
-	TrainSeconds   float64  `json:"train_seconds"`
-	LearningRate   float64  `json:"learning_rate"`
+	// TestVsFirst holds the paired bootstrap comparisons with the first run on the same seed
+	// and test rows ([CompareWithFirst]), by figure: "test_pauc", "test_tpr_at_fpr",
+	// "deployed_test_tpr" and with a recall "test_fpr_at_tpr"; null when TestAUCVsFirst is, or without α or resamples.
+	TestVsFirst  map[string]Paired `json:"test_vs_first"`
+	TrainSeconds float64           `json:"train_seconds"`
+	LearningRate float64           `json:"learning_rate"`
 }
 
 // AUCDiff is DeLong's paired comparison of two AUCs on the same rows: the difference, its

@@ -21,6 +21,10 @@ type Summary struct {
 	Seeds        int     `json:"seeds"`
 	Figures              // means over the seeds of Result's
 	BestEpoch    float64 `json:"best_epoch"`
+	// LaterPhaseKept counts the seeds on which the kept weights went through every phase the
+	// run trained (Result.KeptPhases = Result.Phases); null for a run of one phase. A count
+	// below Seeds means the run fell back to its earlier phase on the other seeds.
+	LaterPhaseKept *int `json:"later_phase_kept"`
 	// SD holds the sample standard deviations over the seeds (divided by N − 1).
 	SD *Spread `json:"sd"`
 	// PairedVsFirst holds, for every run but the first, the mean over the seeds of this run's
@@ -30,7 +34,8 @@ type Summary struct {
 	// Diagnostics is the single seed's (-diagnose); with several seeds see per_seed.
 	Diagnostics []Diagnosis `json:"diagnostics,omitempty"`
 
-	Name string `json:"-"` // the run's name
+	Name   string `json:"name"`   // the run's name, as Result.Name
+	Target string `json:"target"` // as Result.Target
 }
 
 // Spread is the "sd" object: one standard deviation per figure.
@@ -122,7 +127,7 @@ func summariseRun(seeds []Result) Summary {
 	s := Summary{
 		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds),
 		Figures: Figures{Recall: r0.Recall},
-		PerSeed: seeds, Name: r0.Name,
+		PerSeed: seeds, Name: r0.Name, Target: r0.Target,
 	}
 	col := func(get func(*Result) float64) []float64 {
 		xs := make([]float64, len(seeds))
@@ -139,6 +144,16 @@ func summariseRun(seeds []Result) Summary {
 	s.TrainSeconds = stat.Mean(col(func(r *Result) float64 { return r.TrainSeconds }), nil)
 	s.LearningRate = stat.Mean(col(func(r *Result) float64 { return r.LearningRate }), nil)
 	s.BestEpoch = stat.Mean(col(func(r *Result) float64 { return float64(r.BestEpoch) }), nil)
+	for k := range seeds {
+		if seeds[k].Phases > 1 {
+			if s.LaterPhaseKept == nil {
+				s.LaterPhaseKept = new(int)
+			}
+			if !seeds[k].Fallback() {
+				*s.LaterPhaseKept++
+			}
+		}
+	}
 	recall := hasRecall(seeds)
 	if recall {
 		s.TestFPRAtTPR = ptr(stat.Mean(col(recallFigure.get), nil))
@@ -146,7 +161,7 @@ func summariseRun(seeds []Result) Summary {
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
 		s.DeployedThreshold = r0.DeployedThreshold
-		s.TestAUCVsFirst = r0.TestAUCVsFirst
+		s.TestAUCVsFirst, s.TestVsFirst = r0.TestAUCVsFirst, r0.TestVsFirst
 		s.Diagnostics = r0.Diagnostics
 		return s
 	}

@@ -113,15 +113,18 @@ func TestTable(t *testing.T) {
 	rows := 0
 	for _, l := range strings.Split(stdout, "\n") {
 		f := strings.Fields(l)
-		// loss, warm-up, lr, three figures with two interval fields each, two rates, seconds
-		if len(f) == 15 && (f[0] == "ce" || f[0] == "kde") {
+		// run, lr, three figures with two interval fields each, two rates, seconds
+		if len(f) == 14 && (f[0] == "ce" || f[0] == "kde" || f[0] == "kde†") {
 			rows++
-			require.Regexp(t, `^\[0\.\d{3},$`, f[4], l)
+			require.Regexp(t, `^\[0\.\d{3},$`, f[3], l)
 		}
 	}
 	require.Equal(t, 2, rows, stdout)
-	require.Contains(t, stdout, "test AUC minus ce's on the same test rows (DeLong's paired test)")
-	require.Regexp(t, `(?m)^\s+kde\s+0\s+[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\]\*?\s+p = [0-9.e-]+$`, stdout)
+	require.Contains(t, stdout, "each run minus ce on the same test rows")
+	// kde targets the TPR at FPR α: that comes first, then the AUC's difference and p, then
+	// pAUC, TPR and the deployed TPR.
+	d := `[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\]\*?`
+	require.Regexp(t, `(?m)^\s+kde†?\s+TPR@0\.1\s+`+d+`\s+`+d+`\s+[0-9.e-]+\s+`+d+`\s+`+d+`\s+`+d+`$`, stdout)
 }
 
 // With -seeds the table shows means ± standard deviations and the paired differences.
@@ -130,8 +133,8 @@ func TestTableSeeds(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "seeds 1…2")
 	require.Contains(t, stdout, "difference from ce on the same seeds")
-	require.Regexp(t, `(?m)^\s+ce\s+0\s+2\s+0\.\d{4} ± 0\.\d{4}`, stdout)
-	require.Regexp(t, `(?m)^\s+kde\s+0\s+[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\][ *]`, stdout)
+	require.Regexp(t, `(?m)^\s+ce\s+2\s+0\.\d{4} ± 0\.\d{4}`, stdout)
+	require.Regexp(t, `(?m)^\s+kde†?\s+[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\][ *]`, stdout)
 }
 
 func TestCSVInputAndErrors(t *testing.T) {

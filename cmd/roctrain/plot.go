@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/rocops/rocops/internal/plotkit"
 	"gonum.org/v1/plot"
@@ -13,33 +14,73 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// plotROC draws the test ROC curves of the runs of one seed into a PNG at path: the whole
-// curve on the left and the low false-positive region, FPR ≤ min(1, 3α), on the right, with
-// the line FPR = α and each run's deployed operating point marked in both. note, if not
-// empty, is added to the left panel's title.
-func plotROC(path string, results []seedResult, alpha float64, note string) error {
-	title := "ROC curve"
-	if note != "" {
-		title += " (" + note + ")"
+// figure is what both PNGs show of the runs of one seed: the runs grouped by
+// experiment.Merge (runs with bit-for-bit equal test scores are drawn once), and the note,
+// naming the seed when there are several, added to the titles.
+type figure struct {
+	groups [][]seedResult
+	note   string
+	seeds  bool // several seeds: the legend's figures are this seed's, the table's are means
+}
+
+// label names a group in the legends: its runs' names joined by " = ".
+func label(g []seedResult) string {
+	names := make([]string, len(g))
+	for k, r := range g {
+		names[k] = r.Name
 	}
-	full, err := rocPanel(results, alpha, 1, 0, title)
+	return strings.Join(names, " = ")
+}
+
+// merged lists the groups of more than one run, for the line under the table.
+func (f figure) merged() []string {
+	var out []string
+	for _, g := range f.groups {
+		if len(g) > 1 {
+			out = append(out, label(g))
+		}
+	}
+	return out
+}
+
+// newLegend is the legend beside a figure's panels, outside their data.
+func newLegend() *plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size, l.Padding = vg.Points(10), vg.Points(2)
+	return &l
+}
+
+// legendWidth is the strip the legend takes on the right of both PNGs.
+const legendWidth = 3.2 * vg.Inch
+
+// plotROC draws the test ROC curves into a PNG at path: the whole curve on the left and the
+// low false-positive region, FPR ≤ min(1, 3α), on the right, with the chance diagonal, the
+// line FPR = α and each run's deployed operating point marked in both; positives is the
+// number of positive test rows, which the title names.
+func plotROC(path string, f figure, alpha float64, positives int) error {
+	title := fmt.Sprintf("ROC curve: test part, %d positives", positives)
+	if f.note != "" {
+		title += " (" + f.note + ")"
+	}
+	legend := newLegend()
+	full, err := rocPanel(f, alpha, 1, 0, title, legend)
 	if err != nil {
 		return err
 	}
 	zoomMax := math.Min(1, 3*alpha)
-	zoom, err := rocPanel(results, alpha, zoomMax, zoomFloor(results), fmt.Sprintf("low-FPR region (FPR ≤ %.3g)", zoomMax))
+	zoom, err := rocPanel(f, alpha, zoomMax, zoomFloor(f.groups), fmt.Sprintf("low-FPR region (FPR ≤ %.3g)", zoomMax), nil)
 	if err != nil {
 		return err
 	}
-	return plotkit.SaveGrid(path, [][]*plot.Plot{{full, zoom}}, 12*vg.Inch, 5.5*vg.Inch)
+	return plotkit.SaveGridLegend(path, [][]*plot.Plot{{full, zoom}}, legend, legendWidth, 14*vg.Inch, 5.5*vg.Inch)
 }
 
 // zoomFloor is the lower TPR limit of the low-FPR panel: a little below the lowest TPR any
 // run reaches at FPR 0, so that the curves fill the panel.
-func zoomFloor(results []seedResult) float64 {
+func zoomFloor(groups [][]seedResult) float64 {
 	low := 1.0
-	for _, r := range results {
-		at0 := 0.0
+	for _, g := range groups {
+		r, at0 := g[0], 0.0
 		for k := range r.FPR {
 			if r.FPR[k] == 0 {
 				at0 = r.TPR[k]
@@ -50,17 +91,35 @@ func zoomFloor(results []seedResult) float64 {
 	return math.Max(0, math.Floor(low*10)/10-0.1)
 }
 
-// rocPanel plots every run's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with a
-// dashed line at FPR = α and a disc at each run's deployed operating point.
-func rocPanel(results []seedResult, alpha, xMax, yMin float64, title string) (*plot.Plot, error) {
+// line is a plotter line through pts, or an error naming what it plots.
+func line(what string, pts plotter.XYs, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, fmt.Errorf("plotting %s: %w", what, err)
+	}
+	l.Color, l.Dashes, l.Width = c, dashes, vg.Points(1.8)
+	return l, nil
+}
+
+// rocPanel plots every group's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with the
+// chance diagonal, a dashed line at FPR = α and a disc at each group's deployed operating
+// point; with a legend, it adds the entries there.
+func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Legend) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "false-positive rate"
 	p.Y.Label.Text = "true-positive rate"
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = false
-	p.Legend.Left = false
-	for i, r := range results {
+	add := func(name string, t ...plot.Thumbnailer) {
+		if legend != nil {
+			legend.Add(name, t...)
+		}
+	}
+	if f.seeds {
+		add(fmt.Sprintf("TPR@α: %s's; the table's are means", strings.SplitN(f.note, " of ", 2)[0]))
+	}
+	for i, g := range f.groups {
+		r := g[0]
 		pts := make(plotter.XYs, 0, len(r.FPR))
 		for k := range r.FPR {
 			pts = append(pts, plotter.XY{X: r.FPR[k], Y: r.TPR[k]})
@@ -68,44 +127,39 @@ func rocPanel(results []seedResult, alpha, xMax, yMin float64, title string) (*p
 				break // the segment that leaves the panel is clipped by the axes
 			}
 		}
-		l, err := plotter.NewLine(pts)
+		l, err := line(r.Name, pts, plotutil.Color(i), plotutil.Dashes(i))
 		if err != nil {
-			return nil, fmt.Errorf("plotting %s: %w", r.Name, err)
+			return nil, err
 		}
-		l.Color = plotutil.Color(i)
-		l.Dashes = plotutil.Dashes(i)
-		l.Width = vg.Points(1.8)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("%s (TPR@α %.3f)", r.Name, r.TestTPR), l)
+		add(fmt.Sprintf("%s (TPR@α %.3f)", label(g), r.TestTPR), l)
 		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
-			dot, err := plotter.NewScatter(plotter.XYs{{X: r.DeployedTestFPR, Y: r.DeployedTestTPR}})
-			if err != nil {
-				return nil, fmt.Errorf("plotting %s: %w", r.Name, err)
-			}
-			dot.Color = plotutil.Color(i)
-			dot.Shape = draw.CircleGlyph{}
-			dot.Radius = vg.Points(4)
-			p.Add(dot)
+			p.Add(disc(r.DeployedTestFPR, r.DeployedTestTPR, plotutil.Color(i)))
 		}
 	}
-	legendDot, err := plotter.NewScatter(plotter.XYs{{X: -1, Y: -1}}) // off the axes; legend only
+	add("deployed (validation threshold)", disc(-1, -1, color.Gray{Y: 60})) // off the axes
+	mark, err := line("FPR = α", plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}}, color.Gray{Y: 120},
+		[]vg.Length{vg.Points(4), vg.Points(4)})
 	if err != nil {
 		return nil, err
 	}
-	legendDot.Color = color.Gray{Y: 60}
-	legendDot.Shape = draw.CircleGlyph{}
-	legendDot.Radius = vg.Points(4)
-	p.Legend.Add("deployed (validation threshold)", legendDot)
-	mark, err := plotter.NewLine(plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}})
+	chance, err := line("chance", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, color.Gray{Y: 170},
+		[]vg.Length{vg.Points(1), vg.Points(3)})
 	if err != nil {
 		return nil, err
 	}
-	mark.Color = color.Gray{Y: 120}
-	mark.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
-	p.Add(mark)
-	p.Legend.Add(fmt.Sprintf("FPR = α = %g", alpha), mark)
+	p.Add(mark, chance)
+	add(fmt.Sprintf("FPR = α = %g", alpha), mark)
+	add("chance (a random score)", chance)
 	// Set the ranges last: Add widens them to the data.
 	p.X.Min, p.X.Max = 0, xMax
 	p.Y.Min, p.Y.Max = yMin, 1
 	return p, nil
+}
+
+// disc is a deployed operating point's marker.
+func disc(x, y float64, c color.Color) *plotter.Scatter {
+	s, _ := plotter.NewScatter(plotter.XYs{{X: x, Y: y}}) // one finite point: no error
+	s.Color, s.Shape, s.Radius = c, draw.CircleGlyph{}, vg.Points(4)
+	return s
 }

@@ -46,6 +46,9 @@ type dataset struct {
 	name  string // "embedded WDBC" or the CSV's path
 	all   *data.Dataset
 	parts [3]int // rows of the training, validation and test parts (the same for every seed)
+	// testPositives is the test part's positives (the split is stratified: the same for
+	// every seed)
+	testPositives int
 }
 
 func loadData(o *options) (*dataset, error) {
@@ -87,10 +90,11 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		Hooks: experiment.GridHooks{
 			Split: func(sp *experiment.Split) error {
 				ds.parts, first = [3]int{sp.Train.Rows, sp.Val.Rows, sp.Test.Rows}, nil
+				ds.testPositives = sp.Test.Positives()
 				return nil
 			},
 			Start: func(sp *experiment.Split, r int) bool {
-				prog.Start(fmt.Sprintf("seed %d: training %s…", sp.Seed, o.runs[r].name))
+				prog.Start(fmt.Sprintf("seed %d: training %s…", sp.Seed, o.runs[r].label()))
 				started = time.Now()
 				return true
 			},
@@ -101,17 +105,18 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 					res, err = o.result(sp, o.runs[r], best, time.Since(started).Seconds())
 				}
 				if err == nil && r > 0 && first != nil {
-					res.TestAUCVsFirst, err = experiment.CompareAUC(&res, first)
+					err = experiment.CompareWithFirst(&res, first, sp.Test.Y, o.measure(sp.Seed))
 				}
 				if err != nil {
-					failed = append(failed, fmt.Errorf("run %s, seed %d: %w", o.runs[r].name, sp.Seed, err))
+					failed = append(failed, fmt.Errorf("run %s, seed %d: %w", o.runs[r].label(), sp.Seed, err))
 					return nil
 				}
 				if r == 0 {
 					first = &res
 				}
 				perRun[r] = append(perRun[r], res)
-				perRun[r][len(perRun[r])-1].Test = nil // only the first run's are needed
+				last := &perRun[r][len(perRun[r])-1]
+				last.Test, last.TestScores = nil, nil // only the first run's are needed
 				return nil
 			},
 		},
@@ -216,12 +221,12 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 		printTable(stdout, o, ds, results)
 	}
 	if o.plot != "" {
-		runs, note := plotted(o, results)
-		if err := plotROC(o.plot, runs, o.alpha, note); err != nil {
+		f := plotted(o, results)
+		if err := plotROC(o.plot, f, o.alpha, ds.testPositives); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 		if o.diagnose {
-			if err := plotDiagnostics(diagnosticsPath(o.plot), runs, note); err != nil {
+			if err := plotDiagnostics(diagnosticsPath(o.plot), f); err != nil {
 				return fmt.Errorf("-plot: %w", err)
 			}
 		}
@@ -230,11 +235,13 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 }
 
 // plotted picks the runs to draw: those of the first seed the most runs finished (every run,
-// unless some failed), and a note naming that seed when there are several.
-func plotted(o *options, results []experiment.Summary) ([]seedResult, string) {
+// unless some failed), grouped by experiment.Merge, and a note naming that seed when there
+// are several.
+func plotted(o *options, results []experiment.Summary) figure {
 	best, bestSeed := experiment.MostFinished(results, o.seedList())
-	if o.seeds == 1 || len(best) == 0 {
-		return best, ""
+	f := figure{groups: experiment.Merge(best)}
+	if o.seeds > 1 && len(best) > 0 {
+		f.note, f.seeds = fmt.Sprintf("seed %d of seeds %d–%d", bestSeed, o.seed, o.seed+uint64(o.seeds)-1), true
 	}
-	return best, fmt.Sprintf("seed %d of seeds %d–%d", bestSeed, o.seed, o.seed+uint64(o.seeds)-1)
+	return f
 }

@@ -15,13 +15,13 @@ type seedResult = experiment.Result
 // result measures the model search kept on one seed's split into the run's figures, and
 // saves it when -out is set; secs is how long the search took.
 func (o *options) result(sp *experiment.Split, spec runSpec, best *experiment.Best, secs float64) (seedResult, error) {
-	m, err := experiment.Measure(best.Model, sp, experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot, Seed: sp.Seed})
+	m, err := experiment.Measure(best.Model, sp, o.measure(sp.Seed))
 	if err != nil {
 		return seedResult{}, err
 	}
 	r := experiment.NewResult(best, m)
-	r.Loss, r.WarmupEpochs, r.Alpha, r.Seed, r.Name = strings.TrimSuffix(spec.name, "+wu"), spec.warmup, o.alpha, sp.Seed, spec.name
-	r.Recall, r.TrainSeconds = o.recall, secs
+	r.Loss, r.WarmupEpochs, r.Alpha, r.Seed, r.Name = strings.TrimSuffix(spec.name, "+wu"), spec.warmup, o.alpha, sp.Seed, spec.label()
+	r.Recall, r.TrainSeconds, r.Target = o.recall, secs, experiment.Target(spec.recipes, o.recall > 0)
 	if len(spec.recipes) > 1 {
 		r.ChosenRecipe = best.Recipe.String()
 	}
@@ -31,6 +31,20 @@ func (o *options) result(sp *experiment.Split, spec runSpec, best *experiment.Be
 		}
 	}
 	return r, nil
+}
+
+// measure is what experiment.Measure and CompareWithFirst read on the split of seed.
+func (o *options) measure(seed uint64) experiment.MeasureConfig {
+	return experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot, Seed: seed}
+}
+
+// label is the run's name in every table, legend and the JSON "name": its -losses name, with
+// the warm-up's epochs for a "+wu" run ("sqhinge+wu(10)").
+func (s runSpec) label() string {
+	if s.warmup > 0 {
+		return fmt.Sprintf("%s(%d)", s.name, s.warmup)
+	}
+	return s.name
 }
 
 // modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds

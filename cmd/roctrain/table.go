@@ -30,11 +30,14 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		printSeeds(w, o, results)
 	}
 	if o.plot != "" {
-		note := ""
-		if _, n := plotted(o, results); n != "" {
-			note = " (" + n + ")"
+		note, f := "", plotted(o, results)
+		if f.note != "" {
+			note = " (" + f.note + ")"
 		}
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
+		for _, m := range f.merged() {
+			fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", m)
+		}
 		if o.diagnose {
 			fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
 		}
@@ -51,9 +54,9 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 func printSingle(w io.Writer, o *options, results []experiment.Summary) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "loss\twarm-up\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
+	fmt.Fprintf(tw, "run\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%d\t%g\t%s\t%s\t%s\t%s%.4f\t%.4f\t%.1f\t\n", r.Loss, r.WarmupEpochs, r.LearningRate,
+		fmt.Fprintf(tw, "%s\t%g\t%s\t%s\t%s\t%s%.4f\t%.4f\t%.1f\t\n", runCell(r), r.LearningRate,
 			withCI(r.TestAUC, r.TestAUCCI), withCI(r.TestPAUC, r.TestPAUCCI), withCI(r.TestTPR, r.TestTPRCI),
 			recallCell(r.TestFPRAtTPR, nil), r.DeployedTestFPR, r.DeployedTestTPR, r.TrainSeconds)
 	}
@@ -64,12 +67,44 @@ func printSingle(w io.Writer, o *options, results []experiment.Summary) {
 	}
 	fmt.Fprintf(w, "\n[lo, hi]: 95%% interval on this test part (AUC: DeLong; pAUC and TPR: %s).\n", boot)
 	fmt.Fprintf(w, "deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α; the test FPR and TPR it gives.\n")
-	printAUCVsFirst(w, results)
+	printFallbacks(w, results)
+	printVsFirst(w, o, results)
 }
 
-// printAUCVsFirst lists each run's DeLong paired comparison of its test AUC with the first
-// run's, when there is any.
-func printAUCVsFirst(w io.Writer, results []experiment.Summary) {
+// runCell is a run's name in the tables, marked "†" when it fell back to its earlier phase
+// on some seed (printFallbacks says how often).
+func runCell(r experiment.Summary) string {
+	if r.LaterPhaseKept != nil && *r.LaterPhaseKept < r.Seeds {
+		return r.Name + "†"
+	}
+	return r.Name
+}
+
+// printFallbacks is the footnote of the runs marked by runCell: on how many seeds validation
+// kept their later phase, and which runs they equal bit for bit.
+func printFallbacks(w io.Writer, results []experiment.Summary) {
+	for k := range results {
+		r := &results[k]
+		if r.LaterPhaseKept == nil || *r.LaterPhaseKept == r.Seeds {
+			continue
+		}
+		later := "fine-tuning"
+		if r.WarmupEpochs > 0 {
+			later = r.Loss + " after the warm-up"
+		}
+		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the others",
+			r.Name, later, *r.LaterPhaseKept, r.Seeds)
+		if same := experiment.SameAs(r, results); len(same) > 0 {
+			line += "; = " + strings.Join(same, ", ") + " bit for bit"
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// printVsFirst lists each run's paired comparisons with the first run on the same test rows,
+// the figure the run's loss targets first (experiment.Target): DeLong's test for the AUC and
+// the paired bootstrap for the others (experiment.CompareWithFirst).
+func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 	var rows []experiment.Summary
 	for _, r := range results[1:] {
 		if r.TestAUCVsFirst != nil {
@@ -79,17 +114,53 @@ func printAUCVsFirst(w io.Writer, results []experiment.Summary) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ntest AUC minus %s's on the same test rows (DeLong's paired test): difference [95%% interval], p; * where the interval excludes 0\n\n", results[0].Name)
+	boot := ""
+	if o.boot > 0 {
+		boot = fmt.Sprintf("; the others: paired bootstrap, the same %d resamples of rows for both", o.boot)
+	}
+	fmt.Fprintf(w, "\neach run minus %s on the same test rows: difference [95%% interval], first on the figure its loss targets; "+
+		"AUC: DeLong's paired test%s; * where the interval excludes 0\n\n", results[0].Name, boot)
+	names := map[string]string{"test_auc": "AUC", experiment.KeyPAUC: fmt.Sprintf("pAUC@%g", o.alpha),
+		experiment.KeyTPR: fmt.Sprintf("TPR@%g", o.alpha), experiment.RecallKey: fmt.Sprintf("FPR@TPR=%g", o.recall)}
+	keys := []string{experiment.KeyPAUC, experiment.KeyTPR, experiment.KeyDeployedTPR}
+	header := fmt.Sprintf("run\ttarget\tΔ target\tΔ AUC\tp\tΔ pAUC@%g\tΔ TPR@%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	if o.recall > 0 {
+		keys = append(keys, experiment.RecallKey)
+		header += fmt.Sprintf("Δ FPR@TPR=%g\t", o.recall)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, header)
 	for _, r := range rows {
 		d := r.TestAUCVsFirst
-		mark := ""
-		if d.CI95.Excludes0() {
-			mark = "*"
+		cells := map[string]string{"test_auc": diffCell(experiment.Paired{Diff: d.Diff, CI95: d.CI95})}
+		for key, p := range r.TestVsFirst {
+			cells[key] = diffCell(p)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%+.4f [%+.3f, %+.3f]%s\tp = %.3g\t\n", r.Loss, r.WarmupEpochs, d.Diff, d.CI95[0], d.CI95[1], mark, d.P)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.3g", runCell(r), names[r.Target], or(cells[r.Target]), cells["test_auc"], d.P)
+		for _, key := range keys {
+			line += "\t" + or(cells[key])
+		}
+		fmt.Fprintln(tw, line+"\t")
 	}
 	tw.Flush()
+}
+
+// or is s, or "–" for a figure not compared.
+func or(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+// diffCell formats a paired difference as "+0.0120 [-0.004, +0.028]", with "*" when its
+// interval excludes 0.
+func diffCell(p experiment.Paired) string {
+	mark := ""
+	if p.Excludes0() {
+		mark = "*"
+	}
+	return fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark)
 }
 
 // printSeeds is the table of means ± standard deviations over the seeds, then each run's
@@ -97,25 +168,26 @@ func printAUCVsFirst(w io.Writer, results []experiment.Summary) {
 func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n\n", o.seed, o.seed+uint64(o.seeds)-1)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "loss\twarm-up\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
+	fmt.Fprintf(tw, "run\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
 		sd := r.SD
 		if sd == nil {
 			sd = &experiment.Spread{} // a run that finished one seed only
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%s%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
-			r.Loss, r.WarmupEpochs, r.Seeds, r.TestAUC, sd.TestAUC, r.TestPAUC, sd.TestPAUC, r.TestTPR, sd.TestTPR,
+		fmt.Fprintf(tw, "%s\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%s%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
+			runCell(r), r.Seeds, r.TestAUC, sd.TestAUC, r.TestPAUC, sd.TestPAUC, r.TestTPR, sd.TestTPR,
 			recallCell(r.TestFPRAtTPR, sd.TestFPRAtTPR), r.DeployedTestFPR, sd.DeployedTestFPR, r.DeployedTestTPR, sd.DeployedTestTPR, r.TrainSeconds)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nmean ± sd over the seeds; deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α.")
+	printFallbacks(w, results)
 	if len(results) < 2 {
 		return
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	keys := []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_tpr"}
-	header := fmt.Sprintf("loss\twarm-up\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	header := fmt.Sprintf("run\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
 		keys = append(keys, experiment.RecallKey)
 		header += fmt.Sprintf("Δ test FPR@TPR=%g\t", o.recall)
@@ -129,13 +201,9 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 				cells = append(cells, "–")
 				continue
 			}
-			mark := ""
-			if p.Excludes0() {
-				mark = "*"
-			}
-			cells = append(cells, fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark))
+			cells = append(cells, diffCell(p))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", r.Loss, r.WarmupEpochs, strings.Join(cells, "\t"))
+		fmt.Fprintf(tw, "%s\t%s\t\n", runCell(r), strings.Join(cells, "\t"))
 	}
 	tw.Flush()
 }

@@ -1,17 +1,37 @@
 package plotkit
 
-import "testing"
+import (
+	"math"
+	"strconv"
+	"testing"
+)
 
-func TestLogTicksLabelNarrowRanges(t *testing.T) {
-	for _, r := range [][2]float64{{0.1, 0.4}, {0.001, 0.3}, {0.5, 0.51}} {
+// labelTol is how far a label may round its tick's value (plot.DefaultTicks computes values
+// such as 3·0.1 = 0.30000000000000004 and labels them "0.3").
+const labelTol = 1e-12
+
+// Narrow ranges get at least two labelled ticks inside them; ranges of a few decades get
+// the 1-2-5 labels of every decade (an axis from 0.01 to 0.5 is labelled 0.01, 0.02, 0.05,
+// 0.1, 0.2 and 0.5), and each label reads as its tick's value.
+func TestLogTicksLabels(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   int // labelled ticks inside [lo, hi], at least
+	}{
+		{0.1, 0.4, 2}, {0.5, 0.51, 2}, {0.001, 0.3, 7}, {0.01, 0.5, 6}, {1e-6, 1, 7},
+	} {
 		labels := 0
-		for _, tk := range (LogTicks{}).Ticks(r[0], r[1]) {
-			if tk.Label != "" && tk.Value >= r[0] && tk.Value <= r[1] {
-				labels++
+		for _, tk := range (LogTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label == "" || tk.Value < c.lo || tk.Value > c.hi {
+				continue
+			}
+			labels++
+			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || math.Abs(v-tk.Value) > labelTol*tk.Value {
+				t.Errorf("range [%g, %g]: label %q at %g", c.lo, c.hi, tk.Label, tk.Value)
 			}
 		}
-		if labels < 2 {
-			t.Errorf("range %v: %d labelled ticks inside it, want at least 2", r, labels)
+		if labels < c.want {
+			t.Errorf("range [%g, %g]: %d labelled ticks inside it, want at least %d", c.lo, c.hi, labels, c.want)
 		}
 	}
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/experiment"
+)
+
+// pngSize decodes the PNG at path and returns its size in pixels.
+func pngSize(t *testing.T, path string) (w, h int) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err, path)
+	return img.Bounds().Dx(), img.Bounds().Dy()
+}
+
+// A kde run whose fine-tuning runs at 10⁻¹² of the learning rate cannot beat its
+// cross-entropy phase on validation (its weights move by about 10⁻¹⁵ a step), so FineTune
+// keeps the cross-entropy weights: the run is then ce's model bit for bit. The JSON says so
+// per seed (phases 2, kept_phases 1) and as a count (later_phase_kept 0); its paired
+// comparisons with ce are 0 with [0, 0] on every figure; the table marks it and explains the
+// mark; both plots draw it once, under both names.
+func TestFallbackIsReported(t *testing.T) {
+	dir := t.TempDir()
+	plot := filepath.Join(dir, "roc.png")
+	args := []string{"-epochs", "3", "-lr", "0.01", "-boot", "200", "-losses", "ce,kde:lr=1e-12,sqhinge", "-plot", plot, "-diagnose"}
+	code, stdout, stderr := roctrain(t, append(args, "-json")...)
+	require.Equal(t, 0, code, stderr)
+	type paired struct {
+		Diff float64    `json:"diff"`
+		CI95 [2]float64 `json:"ci95"`
+	}
+	var got struct {
+		Results []struct {
+			Name           string            `json:"name"`
+			Target         string            `json:"target"`
+			LaterPhaseKept *int              `json:"later_phase_kept"`
+			TestAUCVsFirst *paired           `json:"test_auc_vs_first"`
+			TestVsFirst    map[string]paired `json:"test_vs_first"`
+			PerSeed        []struct {
+				Phases     int `json:"phases"`
+				KeptPhases int `json:"kept_phases"`
+			} `json:"per_seed"`
+		} `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Results, 3)
+	ce, kde, sq := got.Results[0], got.Results[1], got.Results[2]
+	require.Equal(t, []string{"ce", "kde:lr=1e-12", "sqhinge"}, []string{ce.Name, kde.Name, sq.Name})
+	require.Equal(t, []string{"test_auc", "test_tpr_at_fpr", "test_auc"}, []string{ce.Target, kde.Target, sq.Target})
+	require.Nil(t, ce.LaterPhaseKept, "one phase: no count")
+	require.NotNil(t, kde.LaterPhaseKept)
+	require.Equal(t, 0, *kde.LaterPhaseKept)
+	require.Equal(t, 2, kde.PerSeed[0].Phases)
+	require.Equal(t, 1, kde.PerSeed[0].KeptPhases)
+	require.Equal(t, 1, ce.PerSeed[0].Phases)
+	require.Equal(t, 1, ce.PerSeed[0].KeptPhases)
+
+	// The same model scored on the same rows: every paired difference is 0 with [0, 0].
+	require.Equal(t, paired{}, *kde.TestAUCVsFirst)
+	require.Len(t, kde.TestVsFirst, 3)
+	for key, p := range kde.TestVsFirst {
+		require.Equal(t, paired{}, p, key)
+	}
+	// Another model: the intervals have width (sqhinge ranks the 113 test rows differently).
+	require.NotEqual(t, paired{}, *sq.TestAUCVsFirst)
+	require.Less(t, sq.TestVsFirst["test_pauc"].CI95[0], sq.TestVsFirst["test_pauc"].CI95[1])
+
+	code, stdout, stderr = roctrain(t, args...)
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, `(?m)^\s+kde:lr=1e-12†\s+0\.01\s`, stdout)
+	require.Contains(t, stdout, "† kde:lr=1e-12: fine-tuning kept on 0 of 1 seeds, the cross-entropy weights on the others; = ce bit for bit\n")
+	require.NotContains(t, stdout, "sqhinge†")
+	require.Contains(t, stdout, "drawn once, the same test scores bit for bit: ce = kde:lr=1e-12\n")
+	for _, p := range []string{plot, filepath.Join(dir, "roc-diagnostics.png")} {
+		w, h := pngSize(t, p)
+		require.Equal(t, [2]int{1344, 528}, [2]int{w, h}, "%s: 14 × 5.5 inches at 96 dpi", p)
+	}
+}
+
+// The diagnostics plot draws a run whose diagnoses begin with another's once, naming both,
+// and marks where a run's next phase starts.
+func TestDiagnosticSeriesMerged(t *testing.T) {
+	ce := seedResult{Name: "ce", ScoresHash: 7, Phases: 1, KeptPhases: 1}
+	kde := seedResult{Name: "kde", ScoresHash: 7, Phases: 2, KeptPhases: 1}
+	for e := 1; e <= 4; e++ {
+		kde.Diagnostics = append(kde.Diagnostics, diagnosisAt(e, map[bool]string{true: "warmup", false: "main"}[e <= 2]))
+		if e <= 2 {
+			ce.Diagnostics = append(ce.Diagnostics, diagnosisAt(e, "main"))
+		}
+	}
+	f := figure{groups: [][]seedResult{{ce, kde}}}
+	s := diagnosticSeries(f)
+	require.Len(t, s, 1)
+	require.Equal(t, "kde = ce", s[0].name)
+	require.Equal(t, 3, phaseStart(s[0].r))
+	require.True(t, s[0].r.Fallback())
+	ce.Diagnostics[1].Misranking++ // no longer a prefix: drawn apart
+	s = diagnosticSeries(figure{groups: [][]seedResult{{ce, kde}}})
+	require.Len(t, s, 2)
+	require.True(t, strings.HasPrefix(s[0].name, "ce") || strings.HasPrefix(s[1].name, "ce"))
+	require.Zero(t, phaseStart(ce))
+}
+
+// diagnosisAt is a diagnosis of epoch e in phase, whose values depend on e alone; its drift
+// is NaN (undefined), as when the selection batch has no severe pair.
+func diagnosisAt(e int, phase string) experiment.Diagnosis {
+	d := experiment.Diagnosis{Epoch: e, Phase: phase, Misranking: 0.1, FirstOrderShare: 0.9}
+	for range e {
+		d.Misranking /= 2
+	}
+	d.Drift /= d.Drift // 0/0
+	return d
+}
