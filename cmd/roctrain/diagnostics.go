@@ -102,6 +102,13 @@ func plotDiagnostics(path string, f figure) error {
 		return err
 	}
 	mis.Y.Scale, mis.Y.Tick.Marker = plot.LogScale{}, plotkit.LogTicks{}
+	last := 1
+	for _, s := range runs {
+		last = max(last, s.r.Diagnostics[len(s.r.Diagnostics)-1].Epoch)
+	}
+	for _, p := range []*plot.Plot{mis, share} {
+		p.X.Min, p.X.Max = 0, float64(last) // the same epochs in both panels
+	}
 	return plotkit.SaveGridLegend(path, [][]*plot.Plot{{mis, share}}, legend, legendWidth, 14*vg.Inch, 5.5*vg.Inch)
 }
 
