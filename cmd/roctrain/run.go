@@ -15,7 +15,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/internal/outpath"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
@@ -161,49 +163,46 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 	}
 }
 
-// checkOutputs makes -out and checks that -out and the directory of -plot take new files,
-// so that a bad output path fails before training rather than after it: each gets a
-// temporary file, removed at once; -plot (and its diagnostics PNG) must not be a directory.
+// checkOutputs makes -out, and checks that -out and -plot (with its diagnostics PNG) take new
+// files and that no output overwrites the -data file or another output, compared by file
+// identity (package outpath), so that a bad output path fails before training rather than
+// after it.
 func checkOutputs(o *options) error {
+	var inputs, plots, saved []outpath.File
+	if o.data != "" {
+		inputs = append(inputs, outpath.Identify("the -data file", o.data))
+	}
 	if o.out != "" {
-		err := os.MkdirAll(o.out, 0o755)
-		if err == nil {
-			err = probeDir(o.out)
-		}
-		if err != nil {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
 			return fmt.Errorf("-out: %w", err)
 		}
-	}
-	if err := checkDistinctFiles(o); err != nil {
-		return err
-	}
-	if o.plot == "" {
-		return nil
-	}
-	paths := []string{o.plot}
-	if o.diagnose {
-		paths = append(paths, diagnosticsPath(o.plot))
-	}
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return fmt.Errorf("-plot: %s is a directory", p)
+		if err := outpath.Probe(o.out); err != nil {
+			return fmt.Errorf("-out: %w", err)
+		}
+		for _, seed := range o.seedList() {
+			for _, spec := range o.runs {
+				m := modelPath(o, spec, seed)
+				side := deploy.SidecarPath(m)
+				saved = append(saved, outpath.Identify("-out's model "+filepath.Base(m), m),
+					outpath.Identify("-out's operating-point file "+filepath.Base(side), side))
+			}
 		}
 	}
-	if err := probeDir(filepath.Dir(o.plot)); err != nil {
-		return fmt.Errorf("-plot %s: %w", o.plot, err)
+	if o.plot != "" {
+		plots = append(plots, outpath.Identify("-plot", o.plot))
+		if o.diagnose {
+			plots = append(plots, outpath.Identify("-plot's diagnostics PNG", diagnosticsPath(o.plot)))
+		}
 	}
-	return nil
-}
-
-// probeDir checks that dir takes a new file by creating and removing one.
-func probeDir(dir string) error {
-	f, err := os.CreateTemp(dir, ".roctrain-probe-*")
-	if err != nil {
+	if err := outpath.Distinct(inputs, plots, saved); err != nil {
 		return err
 	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	for _, p := range plots {
+		if err := outpath.Writable(p.Path); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+	}
+	return nil
 }
 
 // report prints the table or the JSON object, then draws the plot, so that a plot that
