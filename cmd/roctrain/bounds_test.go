@@ -44,7 +44,7 @@ func TestFlagBounds(t *testing.T) {
 		})
 	}
 	_, err := parseFlags([]string{"-seeds", "9223372036854775807"}, io.Discard)
-	require.ErrorContains(t, err, "-seeds must be at most 1000")
+	require.ErrorContains(t, err, "-seeds must be in 1…1000")
 	opt, err := parseFlags([]string{"-seed", "18446744073709551614", "-seeds", "2"}, io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, []uint64{18446744073709551614, 18446744073709551615}, opt.seedList())

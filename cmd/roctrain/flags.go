@@ -64,14 +64,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
 	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", lossesUsage())
-	fs.IntVar(&opt.warmup, "warmup", 10, `cross-entropy warm-up epochs of the "+wu" runs, 0…100000`)
-	fs.IntVar(&opt.epochs, "epochs", 60, "epochs of each run's loss, 1…100000")
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated, at most 8 layers of 1…4096 units; "" for a linear scorer`)
 	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one")
-	fs.IntVar(&opt.batch, "batch", 128, "rows per step, 2…1048576")
 	fs.Uint64Var(&opt.seed, "seed", 1, "seed of the split, the initialisation and the batches of the first repetition; -seed+seeds−1 must not pass 18446744073709551615")
-	fs.IntVar(&opt.seeds, "seeds", 1, "repetitions with seeds -seed, -seed+1, …, 1…1000: each has its own split, initialisation and batches")
-	fs.IntVar(&opt.boot, "boot", 1000, "bootstrap resamples of the pAUC and TPR intervals, at most 1000000; 0 for none")
+	for _, c := range counts {
+		fs.IntVar(c.field(opt), c.name[1:], c.def, fmt.Sprintf("%s, %d…%d", c.usage, c.min, c.max))
+	}
 	fs.StringVar(&opt.plot, "plot", "roc.png", `PNG of the ROC curves; "" for none`)
 	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in, as <run>.params")
 	fs.BoolVar(&opt.diagnose, "diagnose", false, "record the corrective-power diagnostics of every epoch (JSON \"diagnostics\", and <plot>-diagnostics.png beside -plot)")
@@ -106,17 +104,13 @@ func (o *options) check() error {
 	if o.recall != 0 && !(o.recall > 0 && o.recall < 1) {
 		return fmt.Errorf("-recall must be in (0, 1), or 0 for off, got %v", o.recall)
 	}
-	if o.warmup < 0 || o.epochs < 1 || o.batch < 2 {
-		return fmt.Errorf("need -warmup ≥ 0, -epochs ≥ 1 and -batch ≥ 2")
+	for _, c := range counts {
+		if v := *c.field(o); v < c.min || v > c.max {
+			return fmt.Errorf("%s must be in %d…%d, got %d", c.name, c.min, c.max, v)
+		}
 	}
-	if o.seeds < 1 {
-		return fmt.Errorf("-seeds must be at least 1, got %d", o.seeds)
-	}
-	if o.boot < 0 {
-		return fmt.Errorf("-boot must be at least 0, got %d", o.boot)
-	}
-	if err := o.checkBounds(); err != nil {
-		return err
+	if uint64(o.seeds-1) > math.MaxUint64-o.seed {
+		return fmt.Errorf("-seed %d with -seeds %d: the last seed would pass %d and wrap to 0", o.seed, o.seeds, uint64(math.MaxUint64))
 	}
 	var err error
 	if o.hiddenSizes, err = parseList(o.hidden, strconv.Atoi); err != nil {
@@ -201,40 +195,29 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	return out, nil
 }
 
-// The upper bounds of the count flags, as the flag help and the README give them. Past them a
-// run would take days, or more memory than a machine has, or a seed would wrap, so they are
-// flag errors (exit status 2), reported before any data is read.
-const (
-	maxEpochs    = 100_000                  // -epochs and -warmup
-	maxBatch     = 1 << 20                  // -batch: 1048576 rows per step
-	maxSeeds     = 1000                     // -seeds
-	maxBoot      = metrics.MaxBootstrapReps // -boot: 1000000
-	maxLayers    = 8                        // -hidden: layers
-	maxLayerSize = 4096                     // -hidden: units per layer
-)
-
-// checkBounds refuses the count flags past their upper bounds, and a -seed whose later
-// repetitions would wrap around past 2^64 − 1 (to 0, 1, …).
-func (o *options) checkBounds() error {
-	for _, c := range []struct {
-		name   string
-		v, max int
-	}{
-		{"-warmup", o.warmup, maxEpochs},
-		{"-epochs", o.epochs, maxEpochs},
-		{"-batch", o.batch, maxBatch},
-		{"-seeds", o.seeds, maxSeeds},
-		{"-boot", o.boot, maxBoot},
-	} {
-		if c.v > c.max {
-			return fmt.Errorf("%s must be at most %d, got %d", c.name, c.max, c.v)
-		}
-	}
-	if uint64(o.seeds-1) > math.MaxUint64-o.seed {
-		return fmt.Errorf("-seed %d with -seeds %d: the last seed would pass %d and wrap to 0", o.seed, o.seeds, uint64(math.MaxUint64))
-	}
-	return nil
+// counts are the count flags with their defaults and bounds, as the flag help and the README
+// give them. Past the upper bounds a run would take days, or more memory than a machine has,
+// so they are flag errors (exit status 2), reported before any data is read.
+var counts = []struct {
+	name          string
+	def, min, max int
+	usage         string
+	field         func(*options) *int
+}{
+	{"-warmup", 10, 0, 100_000, `cross-entropy warm-up epochs of the "+wu" runs`, func(o *options) *int { return &o.warmup }},
+	{"-epochs", 60, 1, 100_000, "epochs of each run's loss", func(o *options) *int { return &o.epochs }},
+	{"-batch", 128, 2, 1 << 20, "rows per step", func(o *options) *int { return &o.batch }},
+	{"-seeds", 1, 1, 1000, "repetitions with seeds -seed, -seed+1, …: each has its own split, initialisation and batches",
+		func(o *options) *int { return &o.seeds }},
+	{"-boot", 1000, 0, metrics.MaxBootstrapReps, "bootstrap resamples of the intervals and paired tests; 0 for none",
+		func(o *options) *int { return &o.boot }},
 }
+
+// The bounds of -hidden.
+const (
+	maxLayers    = 8    // layers
+	maxLayerSize = 4096 // units per layer
+)
 
 // checkHidden refuses -hidden layer sizes below 1 or above maxLayerSize, and more than
 // maxLayers layers.
