@@ -93,3 +93,19 @@ func TestCompareWithFirst(t *testing.T) {
 	require.Nil(t, c.TestVsFirst, "no resamples: DeLong only")
 	require.NotNil(t, c.TestAUCVsFirst)
 }
+
+// A result without a deployed threshold records +Inf, which flags nothing, and its rates
+// and training as they are.
+func TestOperatingPoint(t *testing.T) {
+	r := Result{Loss: "sqhinge", WarmupEpochs: 10, Alpha: 0.1, Seed: 4, ValFPR: 0.05, ValTPR: 0.5}
+	r.DeployedTestFPR, r.DeployedTestTPR, r.LearningRate = 0.07, 0.6, 0.01
+	op := r.OperatingPoint("y")
+	require.True(t, math.IsInf(op.Threshold, 1))
+	require.Equal(t, [4]float64{0.05, 0.5, 0.07, 0.6}, [4]float64{op.ValFPR, op.ValTPR, op.TestFPR, op.TestTPR})
+	require.Equal(t, "y", op.Label)
+	require.Equal(t, "sqhinge", op.Run.Loss)
+	require.Equal(t, 10, op.Run.WarmupEpochs)
+	th := 1.5
+	r.DeployedThreshold = &th
+	require.Equal(t, 1.5, r.OperatingPoint("").Threshold)
+}

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -24,17 +21,8 @@ import (
 // saveRun saves run r of spec, trained on split sp, with -out: deploy.Save writes the model
 // and its operating point as one unit, which -predict modelPath(…) loads.
 func saveRun(o *options, sp *experiment.Split, spec runSpec, r *seedResult, m nn.Model) error {
-	threshold := math.Inf(1) // no threshold kept validation FPR ≤ α: nothing is flagged
-	if r.DeployedThreshold != nil {
-		threshold = *r.DeployedThreshold
-	}
-	op := deploy.OperatingPoint{
-		Alpha: r.Alpha, Threshold: threshold, ValFPR: r.ValFPR, ValTPR: r.ValTPR,
-		TestFPR: r.DeployedTestFPR, TestTPR: r.DeployedTestTPR, Label: sp.Train.LabelName,
-		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate},
-	}
 	name := strings.TrimSuffix(filepath.Base(modelPath(o, spec, sp.Seed)), ".params")
-	_, err := deploy.Save(o.out, name, m, op, sp.Std, sp.Train.FeatureNames)
+	_, err := deploy.Save(o.out, name, m, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames)
 	return err
 }
 
@@ -102,17 +90,9 @@ func predictLoadError(path string, err error) error {
 	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, deploy.ErrSidecar) {
 		return fmt.Errorf("-predict %s: %w", path, err)
 	}
-	found, _ := filepath.Glob(strings.TrimSuffix(side, ".json") + ".seed*.json")
+	found := deploy.SeedModels(path)
 	if len(found) == 0 {
 		return fmt.Errorf("-predict %s: no operating-point file %s (-out writes it beside the model)", path, side)
-	}
-	seed := func(p string) uint64 {
-		n, _ := strconv.ParseUint(strings.TrimSuffix(p[strings.LastIndex(p, ".seed")+5:], ".json"), 10, 64)
-		return n
-	}
-	slices.SortFunc(found, func(a, b string) int { return int(seed(a)) - int(seed(b)) })
-	for k, p := range found {
-		found[k] = strings.TrimSuffix(p, ".json") + ".params"
 	}
 	return fmt.Errorf("-predict %s: no operating-point file %s; -out with -seeds saved one model per seed: %s",
 		path, side, strings.Join(found, ", "))

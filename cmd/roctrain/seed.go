@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
 )
 
@@ -48,27 +49,14 @@ func (s runSpec) label() string {
 }
 
 // modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds
-// <dir>/<run>.seed<seed>.params, where <run> is the run's -losses name with every character
-// but letters, digits and "+._-" replaced by "_" (so "kde:pool=1024" is saved as
-// kde_pool_1024.params, a name every file system takes; the only such characters of a valid
-// name are the option separators ":" and "=", so distinct names keep distinct files); its
-// operating point goes beside it (deploy.Save writes <run>.<hash>.params and <run>.json; -predict
-// takes this path).
+// <dir>/<run>.seed<seed>.params, where <run> is the run's -losses name as deploy.SafeName
+// spells it (the only characters it replaces in a valid name are the option separators ":"
+// and "=", so distinct names keep distinct files); deploy.Save writes <run>.<hash>.params and
+// <run>.json, and -predict takes this path.
 func modelPath(o *options, spec runSpec, seed uint64) string {
-	name := fileName(spec.name)
+	name := deploy.SafeName(spec.name)
 	if o.seeds > 1 {
 		name += fmt.Sprintf(".seed%d", seed)
 	}
 	return filepath.Join(o.out, name+".params")
-}
-
-// fileName returns a run's name as modelPath spells it in file names.
-func fileName(run string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("+._-", r):
-			return r
-		}
-		return '_'
-	}, run)
 }

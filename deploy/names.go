@@ -1,0 +1,48 @@
+package deploy
+
+import (
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SafeName turns a run's name into a name Save takes: every character but letters, digits
+// and "+._-" becomes "_" (so "kde:pool=1024" is saved as kde_pool_1024, a name every file
+// system takes).
+func SafeName(run string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("+._-", r):
+			return r
+		}
+		return '_'
+	}, run)
+}
+
+// SeedModels lists, for the model path <dir>/<run>.params, the models of the same run saved
+// one per seed as <dir>/<run>.seed<s>.params (those whose sidecar <run>.seed<s>.json exists),
+// in the order of s; nil when there are none. A command that saves one model per seed points
+// a user who asks for <run>.params to them.
+func SeedModels(path string) []string {
+	base := strings.TrimSuffix(SidecarPath(path), ".json")
+	found, _ := filepath.Glob(base + ".seed*.json")
+	seed := func(p string) uint64 {
+		n, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(p, base+".seed"), ".json"), 10, 64)
+		return n
+	}
+	found = slices.DeleteFunc(found, func(p string) bool { return seed(p) == 0 && !strings.HasSuffix(p, ".seed0.json") })
+	slices.SortFunc(found, func(a, b string) int {
+		switch sa, sb := seed(a), seed(b); {
+		case sa < sb:
+			return -1
+		case sa > sb:
+			return 1
+		}
+		return 0
+	})
+	for k, p := range found {
+		found[k] = strings.TrimSuffix(p, ".json") + ".params"
+	}
+	return found
+}
