@@ -1,8 +1,10 @@
 package experiment
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 
 	"github.com/rocops/rocops/train"
 )
@@ -90,4 +92,62 @@ func SameAs(s *Summary, results []Summary) []string {
 		}
 	}
 	return names
+}
+
+// Series is the diagnoses of one run, drawn once for every run named in Names: the runs of
+// a group of [Merge] whose diagnoses begin its longest run's.
+type Series struct {
+	Names  []string
+	Result Result // the run with the longest diagnoses
+}
+
+// MergeDiagnoses returns the diagnoses to draw for groups of runs with equal test scores
+// ([Merge]): within a group, a run whose diagnoses equal the first epochs of the group's
+// longest run's bit for bit (whatever their phase labels: a ce run's main epochs are the
+// warm-up of a kde run that kept them) is drawn as part of it; the others, and runs without
+// diagnoses, are drawn apart or not at all.
+func MergeDiagnoses(groups [][]Result) []Series {
+	var out []Series
+	for _, g := range groups {
+		g = slices.Clone(g)
+		slices.SortStableFunc(g, func(a, b Result) int { return len(b.Diagnostics) - len(a.Diagnostics) })
+		if len(g[0].Diagnostics) == 0 {
+			continue
+		}
+		main := Series{Names: []string{g[0].Name}, Result: g[0]}
+		for _, r := range g[1:] {
+			if n := len(r.Diagnostics); n > 0 && sameDiagnoses(r.Diagnostics, g[0].Diagnostics[:n]) {
+				main.Names = append(main.Names, r.Name)
+			} else if n > 0 {
+				out = append(out, Series{Names: []string{r.Name}, Result: r})
+			}
+		}
+		out = append(out, main)
+	}
+	return out
+}
+
+// sameDiagnoses reports whether a and b hold the same diagnoses bit for bit, phases aside.
+// %v writes each float as the shortest text that reads back to it, and NaN as "NaN".
+func sameDiagnoses(a, b []Diagnosis) bool {
+	text := func(ds []Diagnosis) string {
+		ds = slices.Clone(ds)
+		for k := range ds {
+			ds[k].Phase = ""
+		}
+		return fmt.Sprint(ds)
+	}
+	return text(a) == text(b)
+}
+
+// NextPhase is the epoch at which r's main phase follows its warm-up (or a recipe's
+// cross-entropy phase) in its diagnoses, 0 when it has none.
+func (r *Result) NextPhase() int {
+	d := r.Diagnostics
+	for k := 1; k < len(d); k++ {
+		if d[k-1].Phase == train.Warmup.String() && d[k].Phase == train.Main.String() {
+			return d[k].Epoch
+		}
+	}
+	return 0
 }

@@ -109,3 +109,29 @@ func TestOperatingPoint(t *testing.T) {
 	r.DeployedThreshold = &th
 	require.Equal(t, 1.5, r.OperatingPoint("").Threshold)
 }
+
+// MergeDiagnoses draws a run whose diagnoses begin another's once, naming both (NaN values
+// and phase labels aside), and NextPhase finds where the later phase starts.
+func TestMergeDiagnoses(t *testing.T) {
+	at := func(e int, phase string) Diagnosis {
+		return Diagnosis{Epoch: e, Phase: phase, Misranking: jsonFloat(0.1 / float64(e)), Drift: jsonFloat(math.NaN())}
+	}
+	ce := Result{Name: "ce", Phases: 1, KeptPhases: 1}
+	kde := Result{Name: "kde", Phases: 2, KeptPhases: 1}
+	for e := 1; e <= 4; e++ {
+		kde.Diagnostics = append(kde.Diagnostics, at(e, map[bool]string{true: "warmup", false: "main"}[e <= 2]))
+		if e <= 2 {
+			ce.Diagnostics = append(ce.Diagnostics, at(e, "main"))
+		}
+	}
+	s := MergeDiagnoses([][]Result{{ce, kde}})
+	require.Len(t, s, 1)
+	require.Equal(t, []string{"kde", "ce"}, s[0].Names)
+	require.Equal(t, 3, s[0].Result.NextPhase())
+	require.Zero(t, ce.NextPhase())
+	ce.Diagnostics[1].Misranking++ // no longer the first epochs of kde's: drawn apart
+	s = MergeDiagnoses([][]Result{{ce, kde}})
+	require.Len(t, s, 2)
+	require.Equal(t, []string{"ce"}, s[0].Names)
+	require.Empty(t, MergeDiagnoses([][]Result{{{Name: "none"}}}), "no diagnoses: nothing to draw")
+}

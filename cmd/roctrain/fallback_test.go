@@ -5,12 +5,9 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/rocops/rocops/experiment"
 )
 
 // pngSize decodes the PNG at path and returns its size in pixels.
@@ -86,39 +83,4 @@ func TestFallbackIsReported(t *testing.T) {
 		w, h := pngSize(t, p)
 		require.Equal(t, [2]int{1344, 528}, [2]int{w, h}, "%s: 14 × 5.5 inches at 96 dpi", p)
 	}
-}
-
-// The diagnostics plot draws a run whose diagnoses begin with another's once, naming both,
-// and marks where a run's next phase starts.
-func TestDiagnosticSeriesMerged(t *testing.T) {
-	ce := seedResult{Name: "ce", ScoresHash: 7, Phases: 1, KeptPhases: 1}
-	kde := seedResult{Name: "kde", ScoresHash: 7, Phases: 2, KeptPhases: 1}
-	for e := 1; e <= 4; e++ {
-		kde.Diagnostics = append(kde.Diagnostics, diagnosisAt(e, map[bool]string{true: "warmup", false: "main"}[e <= 2]))
-		if e <= 2 {
-			ce.Diagnostics = append(ce.Diagnostics, diagnosisAt(e, "main"))
-		}
-	}
-	f := figure{groups: [][]seedResult{{ce, kde}}}
-	s := diagnosticSeries(f)
-	require.Len(t, s, 1)
-	require.Equal(t, "kde = ce", s[0].name)
-	require.Equal(t, 3, phaseStart(s[0].r))
-	require.True(t, s[0].r.Fallback())
-	ce.Diagnostics[1].Misranking++ // no longer a prefix: drawn apart
-	s = diagnosticSeries(figure{groups: [][]seedResult{{ce, kde}}})
-	require.Len(t, s, 2)
-	require.True(t, strings.HasPrefix(s[0].name, "ce") || strings.HasPrefix(s[1].name, "ce"))
-	require.Zero(t, phaseStart(ce))
-}
-
-// diagnosisAt is a diagnosis of epoch e in phase, whose values depend on e alone; its drift
-// is NaN (undefined), as when the selection batch has no severe pair.
-func diagnosisAt(e int, phase string) experiment.Diagnosis {
-	d := experiment.Diagnosis{Epoch: e, Phase: phase, Misranking: 0.1, FirstOrderShare: 0.9}
-	for range e {
-		d.Misranking /= 2
-	}
-	d.Drift /= d.Drift // 0/0
-	return d
 }

@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // figure is what both PNGs show of the runs of one seed: the runs grouped by
@@ -43,13 +42,6 @@ func (f figure) merged() []string {
 	return out
 }
 
-// newLegend is the legend beside a figure's panels, outside their data.
-func newLegend() *plot.Legend {
-	l := plot.NewLegend()
-	l.TextStyle.Font.Size, l.Padding = vg.Points(10), vg.Points(2)
-	return &l
-}
-
 // legendWidth is the strip the legend takes on the right of both PNGs.
 const legendWidth = 3.2 * vg.Inch
 
@@ -62,7 +54,7 @@ func plotROC(path string, f figure, alpha float64, positives int) error {
 	if f.note != "" {
 		title += " (" + f.note + ")"
 	}
-	legend := newLegend()
+	legend := plotkit.NewLegend()
 	full, err := rocPanel(f, alpha, 1, 0, title, legend)
 	if err != nil {
 		return err
@@ -91,16 +83,6 @@ func zoomFloor(groups [][]seedResult) float64 {
 	return math.Max(0, math.Floor(low*10)/10-0.1)
 }
 
-// line is a plotter line through pts, or an error naming what it plots.
-func line(what string, pts plotter.XYs, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
-	l, err := plotter.NewLine(pts)
-	if err != nil {
-		return nil, fmt.Errorf("plotting %s: %w", what, err)
-	}
-	l.Color, l.Dashes, l.Width = c, dashes, vg.Points(1.8)
-	return l, nil
-}
-
 // rocPanel plots every group's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with the
 // chance diagonal, a dashed line at FPR = α and a disc at each group's deployed operating
 // point; with a legend, it adds the entries there.
@@ -127,23 +109,23 @@ func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Le
 				break // the segment that leaves the panel is clipped by the axes
 			}
 		}
-		l, err := line(r.Name, pts, plotutil.Color(i), plotutil.Dashes(i))
+		l, err := plotkit.Line(r.Name, pts, plotutil.Color(i), plotutil.Dashes(i))
 		if err != nil {
 			return nil, err
 		}
 		p.Add(l)
 		add(fmt.Sprintf("%s (TPR@α %.3f)", label(g), r.TestTPR), l)
 		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
-			p.Add(disc(r.DeployedTestFPR, r.DeployedTestTPR, plotutil.Color(i)))
+			p.Add(plotkit.Disc(r.DeployedTestFPR, r.DeployedTestTPR, plotutil.Color(i)))
 		}
 	}
-	add("deployed (validation threshold)", disc(-1, -1, color.Gray{Y: 60})) // off the axes
-	mark, err := line("FPR = α", plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}}, color.Gray{Y: 120},
+	add("deployed (validation threshold)", plotkit.Disc(-1, -1, color.Gray{Y: 60})) // off the axes
+	mark, err := plotkit.Line("FPR = α", plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}}, color.Gray{Y: 120},
 		[]vg.Length{vg.Points(4), vg.Points(4)})
 	if err != nil {
 		return nil, err
 	}
-	chance, err := line("chance", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, color.Gray{Y: 170},
+	chance, err := plotkit.Line("chance", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, color.Gray{Y: 170},
 		[]vg.Length{vg.Points(1), vg.Points(3)})
 	if err != nil {
 		return nil, err
@@ -155,11 +137,4 @@ func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Le
 	p.X.Min, p.X.Max = 0, xMax
 	p.Y.Min, p.Y.Max = yMin, 1
 	return p, nil
-}
-
-// disc is a deployed operating point's marker.
-func disc(x, y float64, c color.Color) *plotter.Scatter {
-	s, _ := plotter.NewScatter(plotter.XYs{{X: x, Y: y}}) // one finite point: no error
-	s.Color, s.Shape, s.Radius = c, draw.CircleGlyph{}, vg.Points(4)
-	return s
 }

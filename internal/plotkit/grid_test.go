@@ -2,8 +2,10 @@ package plotkit
 
 import (
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -43,5 +45,37 @@ func TestSaveGrid(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	if err != nil || len(entries) != 1 {
 		t.Errorf("directory holds %v (%v), want the PNG alone", entries, err)
+	}
+}
+
+// SaveGridLegend keeps the requested size with a legend strip, and Line names what it plots
+// in its error.
+func TestSaveGridLegend(t *testing.T) {
+	p := plot.New()
+	l, err := Line("diagonal", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Add(l, Disc(0.5, 0.5, nil))
+	legend := NewLegend()
+	legend.Add("diagonal", l)
+	path := filepath.Join(t.TempDir(), "legend.png")
+	if err := SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 480 || b.Dy() != 288 {
+		t.Errorf("image %v, want 480×288 (5×3 inches at 96 dpi)", b)
+	}
+	if _, err := Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil); err == nil || !strings.Contains(err.Error(), "plotting nothing") {
+		t.Errorf("a NaN point: %v, want an error naming what it plots", err)
 	}
 }
