@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
@@ -141,26 +142,12 @@ func (o *options) check() error {
 		}
 		seen[name] = true
 		spec := runSpec{name: name}
-		base, wu := strings.CutSuffix(name, "+wu")
-		if wu {
-			spec.warmup = o.warmup
-		}
-		if spec.recipes, err = train.ParseRecipe(base, o.point()); err != nil {
+		if spec.recipes, spec.warmup, err = experiment.ParseRun(name, o.warmup, o.point()); err != nil {
 			return fmt.Errorf("-losses: %w", err)
-		}
-		if wu {
-			for k, r := range spec.recipes {
-				plain, ok := r.(train.Plain)
-				if !ok {
-					return fmt.Errorf("-losses: %q already starts from cross-entropy; a warm-up applies to the plain losses (such as kde-plain+wu)", name)
-				}
-				plain.WarmupEpochs = o.warmup
-				spec.recipes[k] = plain
-			}
 		}
 		o.runs = append(o.runs, spec)
 	}
-	return o.checkRecipes()
+	return nil
 }
 
 // point is the KDE loss's operating point: -recall when set, else -alpha.
@@ -228,21 +215,6 @@ func checkHidden(sizes []int) error {
 	for _, h := range sizes {
 		if h < 1 || h > maxLayerSize {
 			return fmt.Errorf("-hidden: layer sizes must be in [1, %d], got %d", maxLayerSize, h)
-		}
-	}
-	return nil
-}
-
-// checkRecipes refuses, before any training, the runs whose recipe Fit would refuse for its
-// own settings (train.CheckRecipe: a KDE option out of the loss's range, such as widen=1e308,
-// or -recall so small that 1 − recall rounds to 1), which otherwise failed only after the
-// first phase had trained, leaving "kde" reported with its cross-entropy result.
-func (o *options) checkRecipes() error {
-	for _, spec := range o.runs {
-		for _, r := range spec.recipes {
-			if err := train.CheckRecipe(r); err != nil {
-				return fmt.Errorf("-losses %s: %w", spec.name, err)
-			}
 		}
 	}
 	return nil

@@ -1,0 +1,44 @@
+package experiment
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/train"
+)
+
+// WarmupSuffix ends a run name whose plain loss trains after a cross-entropy warm-up
+// ("sqhinge+wu").
+const WarmupSuffix = "+wu"
+
+// ParseRun reads a run name: a recipe name of train's registry (train.ParseRecipe, at the KDE
+// loss's configuration point), optionally with [WarmupSuffix], which gives each of its plain
+// recipes warmup epochs of cross-entropy first. It returns the recipes, the run's warm-up
+// (warmup with the suffix, else 0) and, before any training, the error Fit would return for
+// a recipe's own settings (train.CheckRecipe: a KDE option out of the loss's range). A
+// warm-up of a recipe that starts from cross-entropy already (such as kde) is an error.
+func ParseRun(name string, warmup int, point kdequantile.Config) ([]train.Recipe, int, error) {
+	base, wu := strings.CutSuffix(name, WarmupSuffix)
+	recipes, err := train.ParseRecipe(base, point)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !wu {
+		warmup = 0
+	}
+	for k, r := range recipes {
+		if wu {
+			plain, ok := r.(train.Plain)
+			if !ok {
+				return nil, 0, fmt.Errorf("%q already starts from cross-entropy; a warm-up applies to the plain losses (such as kde-plain+wu)", name)
+			}
+			plain.WarmupEpochs = warmup
+			recipes[k] = plain
+		}
+		if err := train.CheckRecipe(recipes[k]); err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return recipes, warmup, nil
+}
