@@ -34,3 +34,13 @@ func TestParseRun(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rs, len(train.KDEWeights), "one candidate per weight λ")
 }
+
+// RunsUsage lists every name of the registry, each of which ParseRun reads.
+func TestRunsUsage(t *testing.T) {
+	u := RunsUsage()
+	for _, r := range train.Recipes() {
+		require.Contains(t, u, "\n  "+r.Name+" ", r.Name)
+		_, _, err := ParseRun(r.Name, 0, kdequantile.Config{Alpha: 0.1})
+		require.NoError(t, err, r.Name)
+	}
+}
