@@ -75,24 +75,18 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var (
-		perRun  = make([][]seedResult, len(o.runs)) // perRun[r]: run r's successful seeds
-		failed  []error
-		prog    = &experiment.Progress{Total: o.seeds * len(o.runs)}
-		first   *seedResult // the first run of -losses on this seed, when it succeeded
-		started time.Time
-	)
+	prog := &experiment.Progress{Total: o.seeds * len(o.runs)}
 	if f, ok := stderr.(*os.File); !o.json || ok && term.IsTerminal(int(f.Fd())) {
 		prog.W = stderr // always on a terminal, otherwise unless -json; the trainer adds its bar
 	}
+	var started time.Time
 	g := &experiment.Grid{
 		Seeds:    o.seedList(),
 		Split:    func(seed uint64) (*experiment.Split, error) { return newSplit(o, ds.all, seed) },
 		Searches: make([]*experiment.Search, len(o.runs)),
 		Hooks: experiment.GridHooks{
 			Split: func(sp *experiment.Split) error {
-				ds.parts, first = [3]int{sp.Train.Rows, sp.Val.Rows, sp.Test.Rows}, nil
-				ds.testPositives = sp.Test.Positives()
+				ds.parts, ds.testPositives = [3]int{sp.Train.Rows, sp.Val.Rows, sp.Test.Rows}, sp.Test.Positives()
 				return nil
 			},
 			Start: func(sp *experiment.Split, r int) bool {
@@ -100,37 +94,21 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 				started = time.Now()
 				return true
 			},
-			Done: func(sp *experiment.Split, r int, best *experiment.Best, err error) error {
-				prog.Finish()
-				var res seedResult
-				if err == nil {
-					res, err = o.result(sp, o.runs[r], best, time.Since(started).Seconds())
-				}
-				if err == nil && r > 0 && first != nil {
-					err = experiment.CompareWithFirst(&res, first, sp.Test.Y, o.measure(sp.Seed))
-				}
-				if err != nil {
-					failed = append(failed, fmt.Errorf("run %s, seed %d: %w", o.runs[r].label(), sp.Seed, err))
-					return nil
-				}
-				if r == 0 {
-					first = &res
-				}
-				perRun[r] = append(perRun[r], res)
-				last := &perRun[r][len(perRun[r])-1]
-				last.Test, last.TestScores = nil, nil // only the first run's are needed
-				return nil
-			},
+			Done: func(*experiment.Split, int, *experiment.Best, error) error { prog.Finish(); return nil },
 		},
 	}
 	for r, spec := range o.runs {
 		g.Searches[r] = o.search(spec, stderr)
 	}
-	if err := g.Run(ctx); err != nil && !errors.Is(errors.Join(failed...), err) {
+	perRun, failed, err := experiment.Compare(ctx, g, o.measure(0),
+		func(sp *experiment.Split, r int, best *experiment.Best, res *seedResult) error {
+			return o.finish(sp, o.runs[r], best, res, time.Since(started).Seconds())
+		})
+	if err != nil && !errors.Is(errors.Join(failed...), err) {
 		if ctx.Err() == nil {
 			return err // the data cannot be split
 		}
-		failed = append(failed, err)
+		failed = append(failed, err) // unless a run's error says it already
 	}
 	results := experiment.Summarise(perRun)
 	if len(results) > 0 {
@@ -149,7 +127,7 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 		cfg.Diagnose = &train.Diagnose{} // every epoch, M = 1, the sets drawn with the split's seed
 	}
 	return &experiment.Search{
-		Name: spec.name, Recipes: spec.recipes, LearningRates: o.learningRate,
+		Name: spec.label(), Recipes: spec.recipes, LearningRates: o.learningRate,
 		Model: nn.MLPConfig{Hidden: o.hiddenSizes}, Config: cfg,
 		Hooks: experiment.Hooks{Done: func(_ experiment.Candidate, h *train.History, err error) {
 			switch {

@@ -13,25 +13,18 @@ import (
 // whole result when -seeds is 1.
 type seedResult = experiment.Result
 
-// result measures the model search kept on one seed's split into the run's figures, and
-// saves it when -out is set; secs is how long the search took.
-func (o *options) result(sp *experiment.Split, spec runSpec, best *experiment.Best, secs float64) (seedResult, error) {
-	m, err := experiment.Measure(best.Model, sp, o.measure(sp.Seed))
-	if err != nil {
-		return seedResult{}, err
-	}
-	r := experiment.NewResult(best, m)
-	r.Loss, r.WarmupEpochs, r.Alpha, r.Seed, r.Name = strings.TrimSuffix(spec.name, "+wu"), spec.warmup, o.alpha, sp.Seed, spec.label()
-	r.Recall, r.TrainSeconds, r.Target = o.recall, secs, experiment.Target(spec.recipes, o.recall > 0)
+// finish completes run k's result r on split sp, measured by experiment.Compare, and saves
+// its model when -out is set; secs is how long its search took.
+func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
+	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label()
+	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
 	if len(spec.recipes) > 1 {
 		r.ChosenRecipe = best.Recipe.String()
 	}
-	if o.out != "" {
-		if err := saveRun(o, sp, spec, &r, best.Model); err != nil {
-			return seedResult{}, err
-		}
+	if o.out == "" {
+		return nil
 	}
-	return r, nil
+	return saveRun(o, sp, spec, r, best.Model)
 }
 
 // measure is what experiment.Measure and CompareWithFirst read on the split of seed.

@@ -1,0 +1,71 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+)
+
+// Compare runs the grid g and measures what each search kept on each seed: search k's
+// result on split sp is [NewResult] of its best candidate measured by [Measure] (cfg, with
+// the split's seed as the bootstrap's), completed by finish (which names the result and may
+// save the model; nil for nothing), then compared with search 0's result on the same seed by
+// [CompareWithFirst]. perRun[k] lists search k's results in the order of the seeds; only
+// search 0's keep Test and TestScores, which the comparisons read.
+//
+// A search that fails on a seed, or whose measurement, finish or comparison fails, is left
+// out of that seed and its error, naming the search and the seed, is one of failed; the
+// others are kept. g's own Done hook, if any, is called first, and its error stops the
+// grid. err is the error that stopped the grid: one of Split, of a hook, or ctx's.
+func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
+	finish func(sp *Split, k int, best *Best, r *Result) error) (perRun [][]Result, failed []error, err error) {
+	perRun = make([][]Result, len(g.Searches))
+	var first *Result // search 0's result on the current seed, when it succeeded
+	grid := *g
+	done := g.Hooks.Done
+	grid.Hooks.Done = func(sp *Split, k int, best *Best, err error) error {
+		if done != nil {
+			if err := done(sp, k, best, err); err != nil {
+				return err
+			}
+		}
+		if k == 0 {
+			first = nil
+		}
+		var r Result
+		if err == nil {
+			r, err = measure(sp, k, best, cfg, finish)
+		}
+		if err == nil && k > 0 && first != nil && first.Seed == sp.Seed {
+			c := cfg
+			c.Seed = sp.Seed
+			err = CompareWithFirst(&r, first, sp.Test.Y, c)
+		}
+		if err != nil {
+			failed = append(failed, fmt.Errorf("run %s, seed %d: %w", g.Searches[k].Name, sp.Seed, err))
+			return nil
+		}
+		if k == 0 {
+			first = &r
+		}
+		perRun[k] = append(perRun[k], r)
+		last := &perRun[k][len(perRun[k])-1]
+		last.Test, last.TestScores = nil, nil // first keeps its own
+		return nil
+	}
+	return perRun, failed, grid.Run(ctx)
+}
+
+// measure is search k's result on sp, completed by finish.
+func measure(sp *Split, k int, best *Best, cfg MeasureConfig, finish func(*Split, int, *Best, *Result) error) (Result, error) {
+	cfg.Seed = sp.Seed
+	m, err := Measure(best.Model, sp, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	r := NewResult(best, m)
+	r.Seed, r.Alpha, r.Recall = sp.Seed, cfg.Alpha, cfg.Recall
+	if finish != nil {
+		err = finish(sp, k, best, &r)
+	}
+	return r, err
+}
