@@ -1,10 +1,16 @@
 package deploy
 
 import (
+	"context"
+	"errors"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocops/rocops/data"
 )
 
 // SafeName turns a run's name into a name Save takes: every character but letters, digits
@@ -45,4 +51,28 @@ func SeedModels(path string) []string {
 		found[k] = strings.TrimSuffix(p, ".json") + ".params"
 	}
 	return found
+}
+
+// ScoreFile scores the file at path: ScoreParquet when its name ends in ".parquet" (in any
+// case), else ScoreCSVContext. It closes the file as soon as ctx is done, so that a read
+// blocked on a pipe or FIFO returns too; a *data.CSVError it returns names the file.
+func (s *Scorer) ScoreFile(ctx context.Context, path string, w io.Writer) (rows, flagged int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	defer context.AfterFunc(ctx, func() { f.Close() })()
+	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
+		fi, err := f.Stat()
+		if err != nil {
+			return 0, 0, err
+		}
+		return s.ScoreParquet(ctx, f, fi.Size(), w)
+	}
+	rows, flagged, err = s.ScoreCSVContext(ctx, f, w)
+	if ce, ok := errors.AsType[*data.CSVError](err); ok && ce.File == "" {
+		ce.File = path
+	}
+	return rows, flagged, err
 }

@@ -17,26 +17,15 @@ import (
 
 // options are the command's flags.
 type options struct {
-	data, label  string
-	alpha        float64
-	recall       float64
-	losses       string
-	warmup       int
-	epochs       int
-	hidden       string
-	lrs          string
-	batch        int
-	seed         uint64
-	seeds        int
-	boot         int
-	plot, out    string
-	predict      string
-	json         bool
-	diagnose     bool
-	progress     io.Writer // nil: the trainer's default (standard error when it is a terminal)
-	hiddenSizes  []int
-	learningRate []float64
-	runs         []runSpec
+	data, label, losses, hidden, lrs, plot, out, predict string
+	alpha, recall                                        float64
+	warmup, epochs, batch, seeds, boot                   int
+	seed                                                 uint64
+	json, diagnose                                       bool
+	progress                                             io.Writer // nil: the trainer's default (standard error when it is a terminal)
+	hiddenSizes                                          []int
+	learningRate                                         []float64
+	runs                                                 []runSpec
 }
 
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
@@ -26,9 +25,8 @@ func saveRun(o *options, sp *experiment.Split, spec runSpec, r *seedResult, m nn
 	return err
 }
 
-// predict is -predict model.params -data new.csv (or new.parquet): deploy.Load reads the model
-// and its operating point, and Scorer.ScoreCSV (ScoreParquet) prints one CSV line per row of
-// -data on stdout. The
+// predict is -predict model.params -data new.csv: deploy.Load reads the model and its
+// operating point, and Scorer.ScoreFile prints one CSV line per row of -data on stdout. The
 // number flagged goes to stderr. It stops between rows on SIGINT or SIGTERM (ctx), closing
 // -data so that a read blocked on a pipe returns too; a closed stdout (| head) ends it
 // quietly, with the summary of the rows written.
@@ -41,26 +39,12 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		return predictLoadError(o.predict, err)
 	}
 	defer s.Close()
-	f, err := os.Open(o.data)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	defer context.AfterFunc(ctx, func() { f.Close() })()
 	// A write to a closed pipe then fails with EPIPE instead of killing the process.
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 
-	var rows, flagged int
-	if strings.HasSuffix(strings.ToLower(o.data), ".parquet") {
-		var fi os.FileInfo
-		if fi, err = f.Stat(); err == nil {
-			rows, flagged, err = s.ScoreParquet(ctx, f, fi.Size(), stdout)
-		}
-	} else {
-		rows, flagged, err = s.ScoreCSVContext(ctx, f, stdout)
-	}
+	rows, flagged, err := s.ScoreFile(ctx, o.data, stdout)
 	closed := errors.Is(err, syscall.EPIPE)
 	switch {
 	case closed:
@@ -68,9 +52,6 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	case ctx.Err() != nil:
 		err = fmt.Errorf("-predict stopped after %d rows: %w", rows, ctx.Err())
 	case err != nil:
-		if ce, ok := errors.AsType[*data.CSVError](err); ok && ce.File == "" {
-			ce.File = o.data
-		}
 		return err
 	}
 	what := fmt.Sprintf("%d rows", rows)
