@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -21,27 +19,6 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
-
-// run is the whole command; it returns the exit status (0 success, 1 failure, 2 bad usage).
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	opt, err := parseFlags(args, stderr)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintln(stderr, "roctrain:", err)
-		return 2
-	}
-	work := compare
-	if opt.predict != "" {
-		work = predict
-	}
-	if err := work(ctx, opt, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "roctrain:", strings.TrimPrefix(err.Error(), "roctrain: ")) // one prefix
-		return 1
-	}
-	return 0
-}
 
 // dataset is the loaded data, before any split.
 type dataset struct {

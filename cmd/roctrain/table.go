@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"text/tabwriter"
 
@@ -131,35 +132,28 @@ func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		d := r.TestAUCVsFirst
-		cells := map[string]string{"test_auc": diffCell(experiment.Paired{Diff: d.Diff, CI95: d.CI95})}
-		for key, p := range r.TestVsFirst {
-			cells[key] = diffCell(p)
+		d, m := r.TestAUCVsFirst, maps.Clone(r.TestVsFirst)
+		if m == nil {
+			m = map[string]experiment.Paired{}
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.3g", runCell(r), names[r.Target], or(cells[r.Target]), cells["test_auc"], d.P)
+		m["test_auc"] = experiment.Paired{Diff: d.Diff, CI95: d.CI95}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.3g", runCell(r), names[r.Target], cellOf(m, r.Target), cellOf(m, "test_auc"), d.P)
 		for _, key := range keys {
-			line += "\t" + or(cells[key])
+			line += "\t" + cellOf(m, key)
 		}
 		fmt.Fprintln(tw, line+"\t")
 	}
 	tw.Flush()
 }
 
-// or is s, or "–" for a figure not compared.
-func or(s string) string {
-	if s == "" {
+// cellOf formats m's paired difference for key as "+0.0120 [-0.004, +0.028]", with "*" when
+// its interval excludes 0, or "–" for a figure not compared.
+func cellOf(m map[string]experiment.Paired, key string) string {
+	p, ok := m[key]
+	if !ok {
 		return "–"
 	}
-	return s
-}
-
-// diffCell formats a paired difference as "+0.0120 [-0.004, +0.028]", with "*" when its
-// interval excludes 0.
-func diffCell(p experiment.Paired) string {
-	mark := ""
-	if p.Excludes0() {
-		mark = "*"
-	}
+	mark := map[bool]string{true: "*"}[p.Excludes0()]
 	return fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark)
 }
 
@@ -194,16 +188,11 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	}
 	fmt.Fprintln(tw, header)
 	for _, r := range results[1:] {
-		cells := make([]string, 0, len(keys))
+		line := runCell(r)
 		for _, key := range keys {
-			p, ok := r.PairedVsFirst[key]
-			if !ok {
-				cells = append(cells, "–")
-				continue
-			}
-			cells = append(cells, diffCell(p))
+			line += "\t" + cellOf(r.PairedVsFirst, key)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t\n", runCell(r), strings.Join(cells, "\t"))
+		fmt.Fprintln(tw, line+"\t")
 	}
 	tw.Flush()
 }
