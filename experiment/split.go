@@ -21,3 +21,13 @@ func NewSplit(ds *data.Dataset, seed uint64) (*Split, error) {
 	}
 	return &Split{Seed: seed, Train: tr, Val: val, Test: te, Std: std}, nil
 }
+
+// NewSplitInPlace is NewSplit consuming ds (data.SplitStandardizedInPlace) instead of copying
+// it, for the last split a caller makes of ds: ds is not usable afterwards.
+func NewSplitInPlace(ds *data.Dataset, seed uint64) (*Split, error) {
+	tr, val, te, std, err := data.SplitStandardizedInPlace(ds, data.SplitConfig{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	return &Split{Seed: seed, Train: tr, Val: val, Test: te, Std: std}, nil
+}
