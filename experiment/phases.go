@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/rocops/rocops/train"
 )
@@ -150,4 +151,13 @@ func (r *Result) NextPhase() int {
 		}
 	}
 	return 0
+}
+
+// Label names a group of runs, such as one of [Merge]: their names joined by " = ".
+func Label(g []Result) string {
+	names := make([]string, len(g))
+	for k, r := range g {
+		names[k] = r.Name
+	}
+	return strings.Join(names, " = ")
 }

@@ -309,3 +309,18 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 		t.Errorf("error %v after %d candidates, want context.Canceled after 1", err, started)
 	}
 }
+
+// LogFailures says nothing of a candidate that succeeded, and of one that failed whether it
+// is skipped or keeps its best epoch.
+func TestLogFailures(t *testing.T) {
+	var b strings.Builder
+	log := experiment.LogFailures(&b, "cmd: ", "kde")
+	boom := errors.New("boom")
+	log(experiment.Candidate{}, &train.History{Best: 0, Epochs: []train.Epoch{{Index: 3}}}, nil)
+	log(experiment.Candidate{}, nil, boom)
+	log(experiment.Candidate{}, &train.History{Best: 0, Epochs: []train.Epoch{{Index: 3}}}, boom)
+	want := "cmd: kde: boom (no epoch finished; skipped)\ncmd: kde: boom (keeping its best epoch, 3)\n"
+	if b.String() != want {
+		t.Errorf("logged %q, want %q", b.String(), want)
+	}
+}

@@ -25,21 +25,12 @@ type figure struct {
 	seeds  bool // several seeds: the legend's figures are this seed's, the table's are means
 }
 
-// label names a group in the legends: its runs' names joined by " = ".
-func label(g []seedResult) string {
-	names := make([]string, len(g))
-	for k, r := range g {
-		names[k] = r.Name
-	}
-	return strings.Join(names, " = ")
-}
-
 // merged lists the groups of more than one run, for the line under the table.
 func (f figure) merged() []string {
 	var out []string
 	for _, g := range f.groups {
 		if len(g) > 1 {
-			out = append(out, label(g))
+			out = append(out, experiment.Label(g))
 		}
 	}
 	return out
@@ -90,11 +81,7 @@ func zoomFloor(groups [][]seedResult) float64 {
 // chance diagonal, a dashed line at FPR = α and a disc at each group's deployed operating
 // point; with a legend, it adds the entries there.
 func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Legend) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "false-positive rate"
-	p.Y.Label.Text = "true-positive rate"
-	p.Add(plotter.NewGrid())
+	p := plotkit.NewPanel(title, "false-positive rate", "true-positive rate")
 	add := func(name string, t ...plot.Thumbnailer) {
 		if legend != nil {
 			legend.Add(name, t...)
@@ -117,7 +104,7 @@ func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Le
 			return nil, err
 		}
 		p.Add(l)
-		add(fmt.Sprintf("%s (TPR@α %.3f)", label(g), r.TestTPR), l)
+		add(fmt.Sprintf("%s (TPR@α %.3f)", experiment.Label(g), r.TestTPR), l)
 		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
 			p.Add(plotkit.Disc(r.DeployedTestFPR, r.DeployedTestTPR, plotutil.Color(i)))
 		}
@@ -188,11 +175,7 @@ func plotDiagnostics(path string, f figure) error {
 // legend it adds the entries there.
 func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool, legend *plot.Legend,
 	get func(experiment.Diagnosis) float64) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "epoch"
-	p.Y.Label.Text = ylabel
-	p.Add(plotter.NewGrid())
+	p := plotkit.NewPanel(title, "epoch", ylabel)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var drawn []int // the series with a point in this panel
 	for c, s := range runs {

@@ -128,15 +128,7 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 	return &experiment.Search{
 		Name: spec.label(), Recipes: spec.recipes, LearningRates: o.learningRate,
 		Model: nn.MLPConfig{Hidden: o.hiddenSizes}, Config: cfg,
-		Hooks: experiment.Hooks{Done: func(_ experiment.Candidate, h *train.History, err error) {
-			switch {
-			case err == nil:
-			case h == nil || h.Best < 0:
-				fmt.Fprintf(stderr, "roctrain: %s: %v (no epoch finished; skipped)\n", spec.name, err)
-			default:
-				fmt.Fprintf(stderr, "roctrain: %s: %v (keeping its best epoch, %d)\n", spec.name, err, h.Epochs[h.Best].Index)
-			}
-		}},
+		Hooks: experiment.Hooks{Done: experiment.LogFailures(stderr, "roctrain: ", spec.name)},
 	}
 }
 
@@ -150,10 +142,7 @@ func checkOutputs(o *options) error {
 		inputs = append(inputs, outpath.Identify("the -data file", o.data))
 	}
 	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return fmt.Errorf("-out: %w", err)
-		}
-		if err := outpath.Probe(o.out); err != nil {
+		if err := outpath.Dir(o.out); err != nil {
 			return fmt.Errorf("-out: %w", err)
 		}
 		for _, seed := range o.seedList() {

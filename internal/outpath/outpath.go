@@ -95,3 +95,11 @@ func Writable(paths ...string) error {
 	}
 	return nil
 }
+
+// Dir makes the directory dir (with its parents) and checks that it takes a new file.
+func Dir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return Probe(dir)
+}

@@ -67,3 +67,15 @@ func TestWritable(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, entries, folders, "no probe file left: %v", entries)
 }
+
+// Dir makes a directory with its parents and refuses a path that is a file.
+func TestDir(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, Dir(filepath.Join(dir, "a", "b")))
+	fi, err := os.Stat(filepath.Join(dir, "a", "b"))
+	require.NoError(t, err)
+	require.True(t, fi.IsDir())
+	file := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	require.Error(t, Dir(file))
+}

@@ -34,3 +34,11 @@ func NewLegend() *plot.Legend {
 	l.TextStyle.Font.Size, l.Padding = vg.Points(10), vg.Points(2)
 	return &l
 }
+
+// NewPanel is a plot with a title, axis labels and a grid.
+func NewPanel(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p.Add(plotter.NewGrid())
+	return p
+}
