@@ -3,7 +3,9 @@ package deploy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,4 +77,19 @@ func (s *Scorer) ScoreFile(ctx context.Context, path string, w io.Writer) (rows,
 		ce.File = path
 	}
 	return rows, flagged, err
+}
+
+// ExplainLoad is Load's error for path made actionable: when path's operating-point file
+// does not exist, it says so, pointing to the models saved one per seed beside it (SeedModels)
+// when there are any, or to Save's writing of the file; other errors come back as they are.
+func ExplainLoad(path string, err error) error {
+	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrSidecar) {
+		return err
+	}
+	side := SidecarPath(path)
+	found := SeedModels(path)
+	if len(found) == 0 {
+		return fmt.Errorf("no operating-point file %s (the operating point is saved beside the model): %w", side, err)
+	}
+	return fmt.Errorf("no operating-point file %s; one model was saved per seed: %s: %w", side, strings.Join(found, ", "), err)
 }

@@ -63,3 +63,22 @@ func TestScoreFile(t *testing.T) {
 	_, _, err = s.ScoreFile(context.Background(), filepath.Join(dir, "missing.csv"), io.Discard)
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
+
+// ExplainLoad lists the per-seed models of a run loaded by its plain name, keeps Load's
+// error underneath, and leaves other errors alone.
+func TestExplainLoad(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, 1)
+	f.save(t, dir, "run.seed2")
+	f.save(t, dir, "run.seed1")
+	path := filepath.Join(dir, "run.params")
+	_, err := Load(path)
+	require.Error(t, err)
+	e := ExplainLoad(path, err)
+	require.ErrorIs(t, e, ErrSidecar)
+	require.ErrorContains(t, e, filepath.Join(dir, "run.seed1.params")+", "+filepath.Join(dir, "run.seed2.params"))
+	_, err = Load(filepath.Join(dir, "other.params"))
+	require.ErrorContains(t, ExplainLoad(filepath.Join(dir, "other.params"), err), "is saved beside the model")
+	other := errors.New("disk on fire")
+	require.Equal(t, other, ExplainLoad(path, other))
+}

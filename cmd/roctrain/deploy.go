@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,16 +13,7 @@ import (
 
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
-	"github.com/rocops/rocops/nn"
 )
-
-// saveRun saves run r of spec, trained on split sp, with -out: deploy.Save writes the model
-// and its operating point as one unit, which -predict modelPath(…) loads.
-func saveRun(o *options, sp *experiment.Split, spec runSpec, r *seedResult, m nn.Model) error {
-	name := strings.TrimSuffix(filepath.Base(modelPath(o, spec, sp.Seed)), ".params")
-	_, err := deploy.Save(o.out, name, m, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames)
-	return err
-}
 
 // predict is -predict model.params -data new.csv: deploy.Load reads the model and its
 // operating point, and Scorer.ScoreFile prints one CSV line per row of -data on stdout. The
@@ -36,7 +26,7 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	}
 	s, err := deploy.Load(o.predict)
 	if err != nil {
-		return predictLoadError(o.predict, err)
+		return fmt.Errorf("-predict %s: %w", o.predict, deploy.ExplainLoad(o.predict, err))
 	}
 	defer s.Close()
 	// A write to a closed pipe then fails with EPIPE instead of killing the process.
@@ -64,27 +54,13 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	return err
 }
 
-// predictLoadError names the file the user gave, and for a run saved with -seeds, whose
-// models are <run>.seed<s>.params, lists them.
-func predictLoadError(path string, err error) error {
-	side := deploy.SidecarPath(path)
-	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, deploy.ErrSidecar) {
-		return fmt.Errorf("-predict %s: %w", path, err)
-	}
-	found := deploy.SeedModels(path)
-	if len(found) == 0 {
-		return fmt.Errorf("-predict %s: no operating-point file %s (-out writes it beside the model)", path, side)
-	}
-	return fmt.Errorf("-predict %s: no operating-point file %s; -out with -seeds saved one model per seed: %s",
-		path, side, strings.Join(found, ", "))
-}
-
 // seedResult is one run on one seed: an entry of "per_seed" in the JSON output, and the
 // whole result when -seeds is 1.
 type seedResult = experiment.Result
 
-// finish completes run k's result r on split sp, measured by experiment.Compare, and saves
-// its model when -out is set; secs is how long its search took.
+// finish completes run k's result r on split sp, measured by experiment.Compare; with -out,
+// deploy.Save writes its model and operating point as one unit, which -predict
+// modelPath(…) loads. secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
 	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label()
 	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
@@ -94,7 +70,9 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	if o.out == "" {
 		return nil
 	}
-	return saveRun(o, sp, spec, r, best.Model)
+	name := strings.TrimSuffix(filepath.Base(modelPath(o, spec, sp.Seed)), ".params")
+	_, err := deploy.Save(o.out, name, best.Model, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames)
+	return err
 }
 
 // measure is what experiment.Measure and CompareWithFirst read on the split of seed.

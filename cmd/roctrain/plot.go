@@ -25,17 +25,6 @@ type figure struct {
 	seeds  bool // several seeds: the legend's figures are this seed's, the table's are means
 }
 
-// merged lists the groups of more than one run, for the line under the table.
-func (f figure) merged() []string {
-	var out []string
-	for _, g := range f.groups {
-		if len(g) > 1 {
-			out = append(out, experiment.Label(g))
-		}
-	}
-	return out
-}
-
 // legendWidth is the strip the legend takes on the right of both PNGs.
 const legendWidth = 3.2 * vg.Inch
 

@@ -36,8 +36,10 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 			note = " (" + f.note + ")"
 		}
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
-		for _, m := range f.merged() {
-			fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", m)
+		for _, g := range f.groups {
+			if len(g) > 1 {
+				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", experiment.Label(g))
+			}
 		}
 		if o.diagnose {
 			fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
