@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -103,22 +104,24 @@ func (o *options) check() error {
 		return fmt.Errorf("-seed %d with -seeds %d: the last seed would pass %d and wrap to 0", o.seed, o.seeds, uint64(math.MaxUint64))
 	}
 	var err error
-	if o.hiddenSizes, err = parseList(o.hidden, strconv.Atoi); err != nil {
-		return fmt.Errorf("-hidden: %w", err)
-	}
-	if err := checkHidden(o.hiddenSizes); err != nil {
-		return err
-	}
-	if o.learningRate, err = parseList(o.lrs, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
-		return fmt.Errorf("-lr: %w", err)
-	}
-	if len(o.learningRate) == 0 {
-		return errors.New("-lr: need at least one learning rate")
-	}
-	for _, lr := range o.learningRate {
-		if !(lr > 0) || math.IsInf(lr, 0) {
-			return fmt.Errorf("-lr: bad learning rate %v", lr)
+	if o.hiddenSizes, err = parseList(o.hidden, func(s string) (int, error) {
+		h, err := strconv.Atoi(s)
+		if err == nil && (h < 1 || h > maxLayerSize) {
+			err = fmt.Errorf("layer sizes must be in [1, %d]", maxLayerSize)
 		}
+		return h, err
+	}); err != nil || len(o.hiddenSizes) > maxLayers {
+		return fmt.Errorf("-hidden: at most %d layers of 1…%d units: %w", maxLayers, maxLayerSize,
+			cmp.Or(err, fmt.Errorf("%d layers", len(o.hiddenSizes))))
+	}
+	if o.learningRate, err = parseList(o.lrs, func(s string) (float64, error) {
+		lr, err := strconv.ParseFloat(s, 64)
+		if err == nil && (!(lr > 0) || math.IsInf(lr, 0)) {
+			err = errors.New("not a positive finite learning rate")
+		}
+		return lr, err
+	}); err != nil || len(o.learningRate) == 0 {
+		return fmt.Errorf("-lr: need one or more learning rates: %w", cmp.Or(err, errors.New("none given")))
 	}
 	names, err := parseList(o.losses, func(s string) (string, error) { return s, nil })
 	if err != nil || len(names) == 0 {
@@ -164,7 +167,7 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	for _, f := range strings.Split(s, ",") {
 		v, err := parse(strings.TrimSpace(f))
 		if err != nil {
-			return nil, fmt.Errorf("bad item %q", f)
+			return nil, fmt.Errorf("bad item %q: %w", f, err)
 		}
 		out = append(out, v)
 	}
@@ -194,17 +197,3 @@ const (
 	maxLayers    = 8    // layers
 	maxLayerSize = 4096 // units per layer
 )
-
-// checkHidden refuses -hidden layer sizes below 1 or above maxLayerSize, and more than
-// maxLayers layers.
-func checkHidden(sizes []int) error {
-	if len(sizes) > maxLayers {
-		return fmt.Errorf("-hidden: at most %d layers, got %d", maxLayers, len(sizes))
-	}
-	for _, h := range sizes {
-		if h < 1 || h > maxLayerSize {
-			return fmt.Errorf("-hidden: layer sizes must be in [1, %d], got %d", maxLayerSize, h)
-		}
-	}
-	return nil
-}
