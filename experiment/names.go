@@ -42,3 +42,12 @@ func ParseRun(name string, warmup int, point kdequantile.Config) ([]train.Recipe
 	}
 	return recipes, warmup, nil
 }
+
+// RunLabel is a run's one name in tables, legends and JSON: its name, with the warm-up's
+// epochs for a run with one ("sqhinge+wu(10)").
+func RunLabel(name string, warmup int) string {
+	if warmup > 0 {
+		return fmt.Sprintf("%s(%d)", name, warmup)
+	}
+	return name
+}

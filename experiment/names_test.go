@@ -44,3 +44,8 @@ func TestRunsUsage(t *testing.T) {
 		require.NoError(t, err, r.Name)
 	}
 }
+
+func TestRunLabel(t *testing.T) {
+	require.Equal(t, "sqhinge+wu(10)", RunLabel("sqhinge+wu", 10))
+	require.Equal(t, "kde", RunLabel("kde", 0))
+}

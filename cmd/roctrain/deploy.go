@@ -62,7 +62,7 @@ type seedResult = experiment.Result
 // deploy.Save writes its model and operating point as one unit, which -predict
 // modelPath(…) loads. secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
-	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label()
+	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label
 	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
 	if len(spec.recipes) > 1 {
 		r.ChosenRecipe = best.Recipe.String()
@@ -73,20 +73,6 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	name := strings.TrimSuffix(filepath.Base(modelPath(o, spec, sp.Seed)), ".params")
 	_, err := deploy.Save(o.out, name, best.Model, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames)
 	return err
-}
-
-// measure is what experiment.Measure and CompareWithFirst read on the split of seed.
-func (o *options) measure(seed uint64) experiment.MeasureConfig {
-	return experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot, Seed: seed}
-}
-
-// label is the run's name in every table, legend and the JSON "name": its -losses name, with
-// the warm-up's epochs for a "+wu" run ("sqhinge+wu(10)").
-func (s runSpec) label() string {
-	if s.warmup > 0 {
-		return fmt.Sprintf("%s(%d)", s.name, s.warmup)
-	}
-	return s.name
 }
 
 // modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds

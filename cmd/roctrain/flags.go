@@ -33,6 +33,7 @@ type options struct {
 // the KDE recipe).
 type runSpec struct {
 	name    string         // as given in -losses, such as "sqhinge+wu"
+	label   string         // its name everywhere (experiment.RunLabel), such as "sqhinge+wu(10)"
 	recipes []train.Recipe // the candidates: validation picks one, as it picks the learning rate
 	warmup  int            // the warm-up epochs of a "+wu" run, for the tables
 }
@@ -137,6 +138,7 @@ func (o *options) check() error {
 		if spec.recipes, spec.warmup, err = experiment.ParseRun(name, o.warmup, o.point()); err != nil {
 			return fmt.Errorf("-losses: %w", err)
 		}
+		spec.label = experiment.RunLabel(name, spec.warmup)
 		o.runs = append(o.runs, spec)
 	}
 	return nil

@@ -89,7 +89,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 				return nil
 			},
 			Start: func(sp *experiment.Split, r int) bool {
-				prog.Start(fmt.Sprintf("seed %d: training %s…", sp.Seed, o.runs[r].label()))
+				prog.Start(fmt.Sprintf("seed %d: training %s…", sp.Seed, o.runs[r].label))
 				started = time.Now()
 				return true
 			},
@@ -99,7 +99,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	for r, spec := range o.runs {
 		g.Searches[r] = o.search(spec, stderr)
 	}
-	perRun, failed, err := experiment.Compare(ctx, g, o.measure(0),
+	perRun, failed, err := experiment.Compare(ctx, g, experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot},
 		func(sp *experiment.Split, r int, best *experiment.Best, res *seedResult) error {
 			return o.finish(sp, o.runs[r], best, res, time.Since(started).Seconds())
 		})
@@ -126,7 +126,7 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 		cfg.Diagnose = &train.Diagnose{} // every epoch, M = 1, the sets drawn with the split's seed
 	}
 	return &experiment.Search{
-		Name: spec.label(), Recipes: spec.recipes, LearningRates: o.learningRate,
+		Name: spec.label, Recipes: spec.recipes, LearningRates: o.learningRate,
 		Model: nn.MLPConfig{Hidden: o.hiddenSizes}, Config: cfg,
 		Hooks: experiment.Hooks{Done: experiment.LogFailures(stderr, "roctrain: ", spec.name)},
 	}
