@@ -16,10 +16,9 @@ import (
 )
 
 // predict is -predict model.params -data new.csv: deploy.Load reads the model and its
-// operating point, and Scorer.ScoreFile prints one CSV line per row of -data on stdout. The
-// number flagged goes to stderr. It stops between rows on SIGINT or SIGTERM (ctx), closing
-// -data so that a read blocked on a pipe returns too; a closed stdout (| head) ends it
-// quietly, with the summary of the rows written.
+// operating point, and Scorer.ScoreFile prints one CSV line per row of -data on stdout, the
+// number flagged on stderr. SIGINT or SIGTERM (ctx) stop it between rows; a closed stdout
+// (| head) ends it quietly, with the summary of the rows written.
 func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if o.data == "" {
 		return errors.New("-predict needs -data: the CSV or Parquet file of the rows to classify")
@@ -75,11 +74,9 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	return err
 }
 
-// modelPath is where -out saves a run's model: <dir>/<run>.params, or with several seeds
-// <dir>/<run>.seed<seed>.params, where <run> is the run's -losses name as deploy.SafeName
-// spells it (the only characters it replaces in a valid name are the option separators ":"
-// and "=", so distinct names keep distinct files); deploy.Save writes <run>.<hash>.params and
-// <run>.json, and -predict takes this path.
+// modelPath is the path -predict takes for a run -out saved: <dir>/<run>.params, with several
+// seeds <dir>/<run>.seed<seed>.params, <run> being the -losses name as deploy.SafeName spells
+// it (it replaces only ":" and "=" of a valid name, so distinct names keep distinct files).
 func modelPath(o *options, spec runSpec, seed uint64) string {
 	name := deploy.SafeName(spec.name)
 	if o.seeds > 1 {

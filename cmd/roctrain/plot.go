@@ -16,9 +16,8 @@ import (
 	"github.com/rocops/rocops/internal/plotkit"
 )
 
-// figure is what both PNGs show of the runs of one seed: the runs grouped by
-// experiment.Merge (runs with bit-for-bit equal test scores are drawn once), and the note,
-// naming the seed when there are several, added to the titles.
+// figure is what both PNGs show of one seed's runs: experiment.Merge's groups (runs with equal
+// test scores drawn once) and, with several seeds, a note naming the seed for the titles.
 type figure struct {
 	groups [][]seedResult
 	note   string
@@ -43,7 +42,8 @@ func plotROC(path string, f figure, alpha float64, positives int) error {
 		return err
 	}
 	zoomMax := math.Min(1, 3*alpha)
-	zoom, err := rocPanel(f, alpha, zoomMax, zoomFloor(f.groups), fmt.Sprintf("low-FPR region (FPR ≤ %.3g)", zoomMax), nil)
+	zoom, err := rocPanel(f, alpha, zoomMax, zoomFloor(f.groups), fmt.Sprintf("low-FPR region (FPR ≤ %.3g)", zoomMax),
+		plotkit.NewLegend()) // the same entries, not drawn
 	if err != nil {
 		return err
 	}
@@ -68,14 +68,10 @@ func zoomFloor(groups [][]seedResult) float64 {
 
 // rocPanel plots every group's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with the
 // chance diagonal, a dashed line at FPR = α and a disc at each group's deployed operating
-// point; with a legend, it adds the entries there.
+// point; it adds the entries to legend.
 func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Legend) (*plot.Plot, error) {
 	p := plotkit.NewPanel(title, "false-positive rate", "true-positive rate")
-	add := func(name string, t ...plot.Thumbnailer) {
-		if legend != nil {
-			legend.Add(name, t...)
-		}
-	}
+	add := legend.Add
 	if f.seeds {
 		add(fmt.Sprintf("TPR@α: %s's; the table's are means", strings.SplitN(f.note, " of ", 2)[0]))
 	}
@@ -144,30 +140,25 @@ func plotDiagnostics(path string, f figure) error {
 	}
 	share, err := diagnosticsPanel(runs, "first-order share of the severe-direction noise\n"+
 		"share that shrinks like 1/B in the batch size B; near 1 = healthy, near 0 = stalled",
-		"first-order share", false, nil, func(d experiment.Diagnosis) float64 { return float64(d.FirstOrderShare) })
+		"first-order share", false, plotkit.NewLegend(), func(d experiment.Diagnosis) float64 { return float64(d.FirstOrderShare) })
 	if err != nil {
 		return err
 	}
 	mis.Y.Scale, mis.Y.Tick.Marker = plot.LogScale{}, plotkit.LogTicks{}
-	last := 1
-	for _, s := range runs {
-		last = max(last, s.Result.Diagnostics[len(s.Result.Diagnostics)-1].Epoch)
-	}
-	for _, p := range []*plot.Plot{mis, share} {
-		p.X.Min, p.X.Max = 0, float64(last) // the same epochs in both panels
-	}
 	return plotkit.SaveGridLegend(path, [][]*plot.Plot{{mis, share}}, legend, legendWidth, 14*vg.Inch, 5.5*vg.Inch)
 }
 
 // diagnosticsPanel plots get(d) against the epoch for every series, with a marker where each
-// series' next phase starts; with logY only positive values, for a logarithmic axis. With a
-// legend it adds the entries there.
+// series' next phase starts, over the epochs of every series (so that panels align); with logY
+// only positive values, for a logarithmic axis. It adds the entries to legend.
 func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool, legend *plot.Legend,
 	get func(experiment.Diagnosis) float64) (*plot.Plot, error) {
 	p := plotkit.NewPanel(title, "epoch", ylabel)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var drawn []int // the series with a point in this panel
+	p.X.Min, p.X.Max = 0, 1
 	for c, s := range runs {
+		p.X.Max = max(p.X.Max, float64(s.Result.Diagnostics[len(s.Result.Diagnostics)-1].Epoch))
 		name := strings.Join(s.Names, " = ")
 		var pts plotter.XYs
 		for _, d := range s.Result.Diagnostics {
@@ -189,9 +180,7 @@ func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool,
 		}
 		p.Add(l)
 		drawn = append(drawn, c)
-		if legend != nil {
-			legend.Add(name, l)
-		}
+		legend.Add(name, l)
 	}
 	if math.IsInf(lo, 0) {
 		return p, nil
@@ -221,9 +210,7 @@ func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool,
 		if s.Fallback() {
 			what += ", not kept"
 		}
-		if legend != nil {
-			legend.Add(what, m)
-		}
+		legend.Add(what, m)
 	}
 	return p, nil
 }

@@ -23,12 +23,10 @@ import (
 
 // dataset is the loaded data, before any split.
 type dataset struct {
-	name  string // "embedded WDBC" or the CSV's path
-	all   *data.Dataset
-	parts [3]int // rows of the training, validation and test parts (the same for every seed)
-	// testPositives is the test part's positives (the split is stratified: the same for
-	// every seed)
-	testPositives int
+	name          string // "embedded WDBC" or the CSV's path
+	all           *data.Dataset
+	parts         [3]int // rows of the training, validation and test parts (the same for every seed)
+	testPositives int    // the test part's positives (the same for every seed: the split is stratified)
 }
 
 // dataGCPercent is the garbage collector's percent while roctrain holds a data file: the

@@ -104,9 +104,8 @@ func printFallbacks(w io.Writer, results []experiment.Summary) {
 	}
 }
 
-// printVsFirst lists each run's paired comparisons with the first run on the same test rows,
-// the figure the run's loss targets first (experiment.Target): DeLong's test for the AUC and
-// the paired bootstrap for the others (experiment.CompareWithFirst).
+// printVsFirst lists each run's paired comparisons with the first run on the same test rows
+// (experiment.CompareWithFirst), the figure its loss targets (experiment.Target) first.
 func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 	var rows []experiment.Summary
 	for _, r := range results[1:] {
