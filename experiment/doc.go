@@ -12,8 +12,15 @@
 // AUC and TPR at a false-positive rate α with bootstrap intervals, FPR at a true-positive rate,
 // and the threshold a deployment would use, chosen on the validation part. [NewResult] turns
 // the kept candidate and its measurement into a run's result, [Summarise] the results of
-// every seed into means, standard deviations and paired differences from the first run, and
-// [Progress] tells a user how far a grid has come.
+// every seed into means, standard deviations and paired differences from the first run.
+// [Compare] runs a grid and measures each search on each seed, comparing it with the first on
+// the same test rows ([CompareWithFirst]: DeLong's paired AUC test and a paired bootstrap of
+// the other figures), which tables list from the figure the loss targets ([Target]). A result
+// says how many of its training's phases the kept weights went through ([PhasesOf]), so that a
+// recipe that fell back to its first phase is reported as such; [Merge] and [MergeDiagnoses]
+// group runs that are one model bit for bit, for plots that draw them once. [ParseRun] and
+// [RunsUsage] read and list run names, [RunLabel] is a run's one name, and [Progress] and
+// [LoadProgress] tell a user how far a grid and a data file's loading have come.
 //
 // cmd/roctrain, cmd/corrective and the results harness of package train (build tag results)
 // are built on it; they keep only their flags, tables and plots.
