@@ -30,17 +30,8 @@ func TestSaveGrid(t *testing.T) {
 	if err := SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := img.Bounds(); b.Dx() != 384 || b.Dy() != 288 {
-		t.Errorf("image %v, want 384×288 (4×3 inches at 96 dpi)", b)
+	if w, h := pngSize(t, path); w != 384 || h != 288 {
+		t.Errorf("image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil || len(entries) != 1 {
@@ -63,6 +54,17 @@ func TestSaveGridLegend(t *testing.T) {
 	if err := SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
+	if w, h := pngSize(t, path); w != 480 || h != 288 {
+		t.Errorf("image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
+	}
+	if _, err := Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil); err == nil || !strings.Contains(err.Error(), "plotting nothing") {
+		t.Errorf("a NaN point: %v, want an error naming what it plots", err)
+	}
+}
+
+// pngSize decodes the PNG at path and returns its size in pixels.
+func pngSize(t *testing.T, path string) (w, h int) {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -72,10 +74,5 @@ func TestSaveGridLegend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() != 480 || b.Dy() != 288 {
-		t.Errorf("image %v, want 480×288 (5×3 inches at 96 dpi)", b)
-	}
-	if _, err := Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil); err == nil || !strings.Contains(err.Error(), "plotting nothing") {
-		t.Errorf("a NaN point: %v, want an error naming what it plots", err)
-	}
+	return img.Bounds().Dx(), img.Bounds().Dy()
 }
