@@ -57,7 +57,8 @@ func SeedModels(path string) []string {
 
 // ScoreFile scores the file at path: ScoreParquet when its name ends in ".parquet" (in any
 // case), else ScoreCSVContext. It closes the file as soon as ctx is done, so that a read
-// blocked on a pipe or FIFO returns too; a *data.CSVError it returns names the file.
+// blocked on a pipe or FIFO returns too, with ctx's error; a *data.CSVError it returns names
+// the file.
 func (s *Scorer) ScoreFile(ctx context.Context, path string, w io.Writer) (rows, flagged int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,13 +67,16 @@ func (s *Scorer) ScoreFile(ctx context.Context, path string, w io.Writer) (rows,
 	defer f.Close()
 	defer context.AfterFunc(ctx, func() { f.Close() })()
 	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
-		fi, err := f.Stat()
-		if err != nil {
-			return 0, 0, err
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			rows, flagged, err = s.ScoreParquet(ctx, f, fi.Size(), w)
 		}
-		return s.ScoreParquet(ctx, f, fi.Size(), w)
+	} else {
+		rows, flagged, err = s.ScoreCSVContext(ctx, f, w)
 	}
-	rows, flagged, err = s.ScoreCSVContext(ctx, f, w)
+	if ctx.Err() != nil && errors.Is(err, os.ErrClosed) { // the close, not the file, failed the read
+		return rows, flagged, fmt.Errorf("deploy: scoring %s stopped after %d rows: %w", path, rows, ctx.Err())
+	}
 	if ce, ok := errors.AsType[*data.CSVError](err); ok && ce.File == "" {
 		ce.File = path
 	}
