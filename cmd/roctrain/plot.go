@@ -139,7 +139,7 @@ func plotDiagnostics(path string, f figure) error {
 		return err
 	}
 	share, err := diagnosticsPanel(runs, "first-order share of the severe-direction noise\n"+
-		"share that shrinks like 1/B in the batch size B; near 1 = healthy, near 0 = stalled",
+		"share that shrinks like 1/B in the batch size B; near 0 = only pair noise (1/B²) left",
 		"first-order share", false, plotkit.NewLegend(), func(d experiment.Diagnosis) float64 { return float64(d.FirstOrderShare) })
 	if err != nil {
 		return err
