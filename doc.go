@@ -2,22 +2,25 @@
 //
 // The module's packages, in the order data flows through them:
 //
-//   - data: CSV and Parquet loading, the embedded WDBC data, stratified splits, standardisation.
-//   - nn: scoring models (Linear, MLP), initialisation, the direct pass, checkpoints.
+//   - data: CSV and Parquet loading (0/1, class-name or class-number labels), the embedded WDBC
+//     data, stratified splits, standardisation.
+//   - nn: scoring models (Linear, MLP, with one or k outputs), initialisation, the direct pass,
+//     checkpoints.
 //   - ops/kdequantile: the KDE-quantile loss — the smoothed false-negative rate at a target
 //     false-positive rate α — as Gorgonia ops with an exact, stable backward pass.
 //   - ops/pairwise: pairwise AUC surrogates (logistic, exponential, square, hinge, squared
 //     hinge) with exact all-pairs algorithms in O(n) or O(n log n), unbiased sampled pairs,
-//     and one-way and two-way partial AUC.
+//     one-way and two-way partial AUC, and multi-class and multi-label averages.
 //   - ops/aucm: the AUC-M loss of Deep-AUC (Yuan et al., ICCV 2021), its a, b, α as nodes.
-//   - ops/crossentropy: binary cross-entropy on logits, as an op beside the ROC losses.
+//   - ops/crossentropy: binary and softmax cross-entropy on logits, as ops beside the ROC losses.
 //   - graph, graph/gradcheck: graph inputs and runs, and a numerical gradient checker for any
 //     Gorgonia graph, including graphs with custom ops.
-//   - train: the trainer (batching with both classes in every batch, cross-entropy warm-up,
-//     optimisers, recipes, early stopping, hooks).
+//   - train: the trainer (batching with every class in every batch, cross-entropy warm-up,
+//     optimisers including PESG, recipes and the registry of their names, early stopping, hooks).
 //   - metrics: AUC, partial AUC, TPR at FPR, ROC, DeLong's intervals and tests, the bootstrap;
-//     a Curve that ranks the scores once and reads every figure off it.
-//   - diagnose: the corrective-power diagnostics of pairwise training.
+//     a Curve that ranks the scores once and reads every figure off it, Counts that do the same
+//     from counts per distinct score; multi-class and multi-label AUC.
+//   - diagnose: the corrective-power diagnostics of pairwise training, binary and per class.
 //   - experiment: what the comparisons share: the recipe × learning-rate search over seeds,
 //     the split, measuring a model once into every test figure, summaries over seeds.
 //   - deploy: the deployable artifact — a model and its operating point saved as one unit,
@@ -25,6 +28,8 @@
 //   - cmd/roctrain: train and compare losses on a CSV or the embedded data; cmd/bench: the
 //     benchmark report; cmd/corrective: the corrective-power experiments; cmd/docplots: the
 //     docs' weight plot.
+//   - beam/ (a module of its own, github.com/rocops/rocops/beam): rocbeam, scoring with a
+//     deployed model and exact evaluation at scale on Apache Beam.
 //   - internal/...: what the packages share (the error vocabulary, the op adapter, float
 //     helpers, the worker pool, atomic writes, plot helpers, the embedded data).
 //
