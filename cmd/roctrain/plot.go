@@ -16,8 +16,8 @@ import (
 	"github.com/rocops/rocops/internal/plotkit"
 )
 
-// figure is what both PNGs show of one seed's runs: experiment.Merge's groups (runs with equal
-// test scores drawn once) and, with several seeds, a note naming the seed for the titles.
+// figure is one seed's runs as both PNGs show them: experiment.Merge's groups (runs with equal
+// test scores drawn once) and, with several seeds, a note naming the seed.
 type figure struct {
 	groups [][]seedResult
 	note   string
@@ -27,10 +27,9 @@ type figure struct {
 // legendWidth is the strip the legend takes on the right of both PNGs.
 const legendWidth = 3.2 * vg.Inch
 
-// plotROC draws the test ROC curves into a PNG at path: the whole curve on the left and the
-// low false-positive region, FPR ≤ min(1, 3α), on the right, with the chance diagonal, the
-// line FPR = α and each run's deployed operating point marked in both; positives is the
-// number of positive test rows, which the title names.
+// plotROC draws the test ROC curves into a PNG at path: the whole curve and the low-FPR region
+// (FPR ≤ min(1, 3α)), each with the chance diagonal, the line FPR = α and the deployed points;
+// the title names the number of positive test rows.
 func plotROC(path string, f figure, alpha float64, positives int) error {
 	title := fmt.Sprintf("ROC curve: test part, %d positives", positives)
 	if f.note != "" {
@@ -68,13 +67,14 @@ func zoomFloor(groups [][]seedResult) float64 {
 
 // rocPanel plots every group's ROC curve for FPR in [0, xMax] and TPR in [yMin, 1], with the
 // chance diagonal, a dashed line at FPR = α and a disc at each group's deployed operating
-// point; it adds the entries to legend.
+// point (concentric where several share one); it adds the entries to legend.
 func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Legend) (*plot.Plot, error) {
 	p := plotkit.NewPanel(title, "false-positive rate", "true-positive rate")
 	add := legend.Add
 	if f.seeds {
 		add(fmt.Sprintf("TPR@α: %s's; the table's are means", strings.SplitN(f.note, " of ", 2)[0]))
 	}
+	var deployed []plotkit.Mark
 	for i, g := range f.groups {
 		r := g[0]
 		pts := make(plotter.XYs, 0, len(r.FPR))
@@ -91,9 +91,10 @@ func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Le
 		p.Add(l)
 		add(fmt.Sprintf("%s (TPR@α %.3f)", experiment.Label(g), r.TestTPR), l)
 		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
-			p.Add(plotkit.Disc(r.DeployedTestFPR, r.DeployedTestTPR, plotutil.Color(i)))
+			deployed = append(deployed, plotkit.Mark{X: r.DeployedTestFPR, Y: r.DeployedTestTPR, Color: plotutil.Color(i)})
 		}
 	}
+	p.Add(plotkit.Discs(deployed)...)
 	add("deployed (validation threshold)", plotkit.Disc(-1, -1, color.Gray{Y: 60})) // off the axes
 	mark, err := plotkit.Line("FPR = α", plotter.XYs{{X: alpha, Y: 0}, {X: alpha, Y: 1}}, color.Gray{Y: 120},
 		[]vg.Length{vg.Points(4), vg.Points(4)})

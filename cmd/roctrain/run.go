@@ -131,9 +131,8 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 }
 
 // checkOutputs makes -out, and checks that -out and -plot (with its diagnostics PNG) take new
-// files and that no output overwrites the -data file or another output, compared by file
-// identity (package outpath), so that a bad output path fails before training rather than
-// after it.
+// files and that no output overwrites -data or another output (by file identity, package
+// outpath), so that a bad output path fails before training rather than after it.
 func checkOutputs(o *options) error {
 	var inputs, plots, saved []outpath.File
 	if o.data != "" {

@@ -28,6 +28,31 @@ func Disc(x, y float64, c color.Color) *plotter.Scatter {
 	return s
 }
 
+// Mark is a point to draw as a disc, in its colour.
+type Mark struct {
+	X, Y  float64
+	Color color.Color
+}
+
+// Discs returns a [Disc] for every mark, concentric where marks share a point: of those, the
+// earlier is drawn first and 2.5 points larger, so that every one shows as a ring around the
+// next.
+func Discs(marks []Mark) []plot.Plotter {
+	later := map[[2]float64]int{} // a point → the marks at it not yet drawn
+	for _, m := range marks {
+		later[[2]float64{m.X, m.Y}]++
+	}
+	ps := make([]plot.Plotter, len(marks))
+	for i, m := range marks {
+		at := [2]float64{m.X, m.Y}
+		later[at]--
+		d := Disc(m.X, m.Y, m.Color)
+		d.Radius += vg.Points(2.5 * float64(later[at]))
+		ps[i] = d
+	}
+	return ps
+}
+
 // NewLegend is a legend in 10-point text with 2 points between entries, for [SaveGridLegend].
 func NewLegend() *plot.Legend {
 	l := plot.NewLegend()
