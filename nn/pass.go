@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
@@ -70,7 +72,11 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	case tensor.Float64:
 		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, blasOf[float64]{bl.Dgemm, bl.Dgemv, bl.Dger}, (*tensor.Dense).Float64s)
 	case tensor.Float32:
-		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, blasOf[float32]{bl.Sgemm, bl.Sgemv, bl.Sger}, (*tensor.Dense).Float32s)
+		gemm := bl.Sgemm
+		if _, pureGo := bl.(gonum.Implementation); pureGo && haveKernels {
+			gemm = gemm32{fallback: bl.Sgemm}.gemm
+		}
+		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, blasOf[float32]{gemm, bl.Sgemv, bl.Sger}, (*tensor.Dense).Float32s)
 	}
 	return p, nil
 }
@@ -194,14 +200,15 @@ func (p *passOf[T]) forward(scores []float64) {
 		} else {
 			p.blas.gemm(blas.NoTrans, blas.NoTrans, p.rows, l.out, l.in, 1, src, l.in, l.w, l.out, 1, l.z, l.out)
 		}
+		z, h := l.z, l.h[:len(l.z)] // locals: the compiler reloads fields after every store
 		switch l.act {
 		case ReLU:
-			for i, v := range l.z {
-				l.h[i] = max(v, 0)
+			for i, v := range z {
+				h[i] = max(v, 0)
 			}
 		case Tanh:
-			for i, v := range l.z {
-				l.h[i] = T(math.Tanh(float64(v)))
+			for i, v := range z {
+				h[i] = T(math.Tanh(float64(v)))
 			}
 		}
 		src = l.h
@@ -213,8 +220,9 @@ func (p *passOf[T]) forward(scores []float64) {
 
 func (p *passOf[T]) backward(dscores []float64) {
 	top := &p.layers[len(p.layers)-1]
+	dz := top.dz[:len(dscores)]
 	for i, d := range dscores {
-		top.dz[i] = T(d)
+		dz[i] = T(d)
 	}
 	for k := len(p.layers) - 1; k >= 0; k-- {
 		l := &p.layers[k]
@@ -240,19 +248,45 @@ func (p *passOf[T]) backward(dscores []float64) {
 		}
 		switch below.act {
 		case ReLU:
-			for i, z := range below.z {
-				// φ′ is 1 for z > 0 and 0 for z < 0, without a branch on the sign, which
-				// half the units would mispredict; φ′(±0) = 1, a branch almost never taken.
-				d := T(0.5 + math.Copysign(0.5, float64(z)))
-				if z == 0 {
-					d = 1
-				}
-				below.dz[i] *= d
-			}
+			reluBackward(below.dz, below.z)
 		case Tanh:
+			dz := below.dz[:len(below.h)]
 			for i, h := range below.h {
-				below.dz[i] *= 1 - h*h
+				dz[i] *= 1 - h*h
 			}
 		}
+	}
+}
+
+// reluBackward multiplies dz by the ReLU's derivative at z: it zeroes dz[i] where z[i] < 0
+// and keeps it where z[i] ≥ 0, ±0 included (φ′(0) = 1, as in Gorgonia's graphs). It works on
+// the bits — clear every bit of dz[i] where z[i]'s sign bit is set and z[i] is not ±0 — so
+// there is no branch on the sign, which half the units would mispredict, nor a conversion.
+// A zeroed entry is +0 (dz·0 would give −0 for a negative dz; the sums it enters are the
+// same).
+func reluBackward[T floats.Float](dz, z []T) {
+	if unsafe.Sizeof(T(0)) == 4 {
+		clearNegative(bitsOf[uint32](dz), bitsOf[uint32](z))
+	} else {
+		clearNegative(bitsOf[uint64](dz), bitsOf[uint64](z))
+	}
+}
+
+// bitsOf returns x's memory as a slice of unsigned integers of T's size.
+func bitsOf[U uint32 | uint64, T floats.Float](x []T) []U {
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+}
+
+// clearNegative is reluBackward on the bits of IEEE 754 numbers.
+func clearNegative[U uint32 | uint64](dz, z []U) {
+	const one = 1
+	shift := 8*unsafe.Sizeof(U(0)) - 1
+	z = z[:len(dz)]
+	for i, b := range z {
+		m := -(b >> shift) // every bit set where the sign bit is
+		if b<<one == 0 {   // ±0: a branch almost never taken
+			m = 0
+		}
+		dz[i] &^= m
 	}
 }

@@ -1,0 +1,147 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func kern4x16(k int, a *float32, sa, ta int, b *float32, ldb int, c *float32, ldc int)
+//
+// c[t*ldc+j] += Σ_{p<k} a[p*sa+t*ta]·b[p*ldb+j] for t < 4 and j < 16, the sums accumulated
+// in registers from zero with fused multiply–adds in the order p = 0, 1, …, then added to c.
+TEXT ·kern4x16(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sa+16(FP), R8
+	SHLQ $2, R8
+	MOVQ ta+24(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	MOVQ b+32(FP), BX
+	MOVQ ldb+40(FP), R11
+	SHLQ $2, R11
+	MOVQ c+48(FP), DI
+	MOVQ ldc+56(FP), R12
+	SHLQ $2, R12
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    store4
+
+loop4:
+	VMOVUPS      (BX), Y8
+	VMOVUPS      32(BX), Y9
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (SI)(R9*1), Y11
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VBROADCASTSS (SI)(R9*2), Y12
+	VFMADD231PS  Y8, Y12, Y4
+	VFMADD231PS  Y9, Y12, Y5
+	VBROADCASTSS (SI)(R10*1), Y13
+	VFMADD231PS  Y8, Y13, Y6
+	VFMADD231PS  Y9, Y13, Y7
+	ADDQ         R8, SI
+	ADDQ         R11, BX
+	DECQ         CX
+	JNZ          loop4
+
+store4:
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	VADDPS  32(DI), Y1, Y1
+	VMOVUPS Y1, 32(DI)
+	ADDQ    R12, DI
+	VADDPS  (DI), Y2, Y2
+	VMOVUPS Y2, (DI)
+	VADDPS  32(DI), Y3, Y3
+	VMOVUPS Y3, 32(DI)
+	ADDQ    R12, DI
+	VADDPS  (DI), Y4, Y4
+	VMOVUPS Y4, (DI)
+	VADDPS  32(DI), Y5, Y5
+	VMOVUPS Y5, 32(DI)
+	ADDQ    R12, DI
+	VADDPS  (DI), Y6, Y6
+	VMOVUPS Y6, (DI)
+	VADDPS  32(DI), Y7, Y7
+	VMOVUPS Y7, 32(DI)
+	VZEROUPPER
+	RET
+
+// func kern1x16(k int, a *float32, sa int, b *float32, ldb int, c *float32)
+//
+// kern4x16 for one row: c[j] += Σ_{p<k} a[p*sa]·b[p*ldb+j] for j < 16. Two pairs of
+// accumulators take alternate p, so that consecutive multiply–adds do not wait on each
+// other; the pairs are added at the end, so the order of the sum differs from kern4x16's.
+TEXT ·kern1x16(SB), NOSPLIT, $0-48
+	MOVQ   k+0(FP), CX
+	MOVQ   a+8(FP), SI
+	MOVQ   sa+16(FP), R8
+	SHLQ   $2, R8
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), R11
+	SHLQ   $2, R11
+	MOVQ   c+40(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	MOVQ   CX, DX
+	SHRQ   $1, DX
+	JZ     tail1
+
+loop1:
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS  (BX), Y10, Y0
+	VFMADD231PS  32(BX), Y10, Y1
+	ADDQ         R8, SI
+	ADDQ         R11, BX
+	VBROADCASTSS (SI), Y11
+	VFMADD231PS  (BX), Y11, Y2
+	VFMADD231PS  32(BX), Y11, Y3
+	ADDQ         R8, SI
+	ADDQ         R11, BX
+	DECQ         DX
+	JNZ          loop1
+
+tail1:
+	TESTQ $1, CX
+	JZ    store1
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS  (BX), Y10, Y0
+	VFMADD231PS  32(BX), Y10, Y1
+
+store1:
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y1, Y1
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	VADDPS  32(DI), Y1, Y1
+	VMOVUPS Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL   $0, CX
+	XGETBV
+	MOVL   AX, eax+0(FP)
+	MOVL   DX, edx+4(FP)
+	RET
