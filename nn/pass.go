@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/floats"
+	"github.com/rocops/rocops/internal/sgemm"
 )
 
 // ErrNoPass is returned (wrapped) by NewPass for a model that is not one of this package's
@@ -72,11 +73,11 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	case tensor.Float64:
 		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, blasOf[float64]{bl.Dgemm, bl.Dgemv, bl.Dger}, (*tensor.Dense).Float64s)
 	case tensor.Float32:
-		gemm := bl.Sgemm
-		if _, pureGo := bl.(gonum.Implementation); pureGo && haveKernels {
-			gemm = gemm32{fallback: bl.Sgemm}.gemm
+		b32 := blasOf[float32]{bl.Sgemm, bl.Sgemv, bl.Sger}
+		if _, pureGo := bl.(gonum.Implementation); pureGo {
+			b32.gemm, b32.gemv = sgemm.New(bl.Sgemm), sgemm.NewGemv(bl.Sgemv)
 		}
-		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, blasOf[float32]{gemm, bl.Sgemv, bl.Sger}, (*tensor.Dense).Float32s)
+		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, b32, (*tensor.Dense).Float32s)
 	}
 	return p, nil
 }

@@ -1,9 +1,9 @@
 //go:build !purego
 
-package nn
+package sgemm
 
-// The AVX2 kernels of gemm32, in gemm32_amd64.s. a, b and c point at the first element of
-// their tile; the strides are in elements.
+// The AVX2 kernels, in kernels_amd64.s. a, b and c point at the first element of their
+// tile; the strides are in elements.
 
 //go:noescape
 func kern4x16(k int, a *float32, sa, ta int, b *float32, ldb int, c *float32, ldc int)
