@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -159,4 +160,181 @@ func (huge) ValueGradInto(grad, _, _ []float64) (float64, error) {
 		grad[i] = 1e39
 	}
 	return 1, nil
+}
+
+// TestDirectStepFloat32WithinBound: at the benchmark's shapes (an MLP 30→64→1, so that the
+// float32 pass's own kernels run on full tiles, on 66 rows, so that the rows beyond the last
+// multiple of 4 run too), one float32 direct step of cross-entropy gives the gradient of the
+// float32 graph step within a rounding bound derived for this network, entry by entry. SGD
+// with learning rate 1 makes the update the gradient.
+//
+// The bound, first order in the unit roundoff u = 2⁻²⁴ of float32, with γ_n = n·u/(1 − n·u)
+// the bound on the relative error of a sum of n products (Higham, "Accuracy and Stability of
+// Numerical Algorithms", 2nd ed., §3.1), each quantity computed exactly in float64 here from
+// the float32 inputs and weights both steps share, B rows, H hidden units, I inputs:
+//
+//	e(h_rj) = γ_{I+1}·(Σ_i |x_ri·W_ij| + |b_j|)                       hidden unit, before ReLU
+//	e(s_r)  = γ_{H+1}·(Σ_j |h_rj·w_j| + |c|) + Σ_j |w_j|·e(h_rj)        score
+//	e(δ_r)  = u·|δ_r| + e(s_r)/(4B)                                     δ = (σ(s) − y)/B, σ′ ≤ ¼
+//	e(d_rj) = u·|d_rj| + |w_j|·e(δ_r)                                   d = ∂L/∂z = δ·w_j·[z ≥ 0]
+//	e(∂L/∂W_ij) = γ_B·Σ_r |x_ri·d_rj| + Σ_r |x_ri|·e(d_rj),  e(∂L/∂b_j) = γ_B·Σ_r |d_rj| + Σ_r e(d_rj)
+//	e(∂L/∂w_j)  = γ_B·Σ_r |h_rj·δ_r| + Σ_r (|h_rj|·e(δ_r) + |δ_r|·e(h_rj)), e(∂L/∂c) = γ_B·Σ_r |δ_r| + Σ_r e(δ_r)
+//
+// Each step is within its bound of the exact gradient, so the two differ by at most twice
+// it, plus the rounding of w − g on each side (u·|w − g| each). A unit whose |z| is within
+// 2·e(h) of 0 may take its ReLU branch differently in the two steps: its e(d) also counts
+// |d| in full.
+func TestDirectStepFloat32WithinBound(t *testing.T) {
+	const batch, in, hid, u = 66, 30, 64, 0x1p-24
+	gamma := func(n int) float64 { return float64(n) * u / (1 - float64(n)*u) }
+	ds := blobs(t, batch, in, 0.2, 1, 6)
+	idx := make([]int, batch)
+	for i := range idx {
+		idx[i] = i
+	}
+	build := func() nn.Model {
+		m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{hid}, Seed: 7, Dtype: tensor.Float32})
+		require.NoError(t, err)
+		return m
+	}
+	direct, graphed := build(), build()
+	st, err := newStep(direct, CrossEntropy{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+	require.NoError(t, err)
+	defer st.close()
+	require.IsType(t, &directStep{}, st)
+	opt, err := newOptimizer(SGD, 1)
+	require.NoError(t, err)
+	gs, err := newGraphStep(graphed, CrossEntropy{}, batch, in, opt)
+	require.NoError(t, err)
+	defer gs.close()
+
+	// The bound, from the shared weights before the step and the float32-rounded inputs.
+	ps := direct.Params()
+	vals := make([][]float64, len(ps))
+	for i, p := range ps {
+		v, err := opkit.Floats(p.Value)
+		require.NoError(t, err)
+		vals[i] = append([]float64(nil), v...)
+	}
+	W, b, w, c := vals[0], vals[1], vals[2], vals[3][0]
+	x := make([]float64, batch*in)
+	for i := range x {
+		x[i] = float64(float32(ds.X[i]))
+	}
+	z, eh := make([]float64, batch*hid), make([]float64, batch*hid)
+	s, es := make([]float64, batch), make([]float64, batch)
+	for r := range batch {
+		sAbs := math.Abs(c)
+		s[r] = c
+		for j := range hid {
+			zAbs := math.Abs(b[j])
+			z[r*hid+j] = b[j]
+			for i := range in {
+				z[r*hid+j] += x[r*in+i] * W[i*hid+j]
+				zAbs += math.Abs(x[r*in+i] * W[i*hid+j])
+			}
+			eh[r*hid+j] = gamma(in+1) * zAbs
+			h := max(z[r*hid+j], 0)
+			s[r] += h * w[j]
+			sAbs += math.Abs(h * w[j])
+			es[r] += math.Abs(w[j]) * eh[r*hid+j]
+		}
+		es[r] += gamma(hid+1) * sAbs
+	}
+	bound := [][]float64{make([]float64, in*hid), make([]float64, hid), make([]float64, hid), make([]float64, 1)}
+	gB := gamma(batch)
+	for r := range batch {
+		delta := (1/(1+math.Exp(-s[r])) - ds.Y[r]) / batch
+		ed := u*math.Abs(delta) + es[r]/(4*batch)
+		bound[3][0] += gB*math.Abs(delta) + ed
+		for j := range hid {
+			h := max(z[r*hid+j], 0)
+			bound[2][j] += gB*math.Abs(h*delta) + math.Abs(h)*ed + math.Abs(delta)*eh[r*hid+j]
+			kink := math.Abs(z[r*hid+j]) <= 2*eh[r*hid+j] // either branch possible
+			if z[r*hid+j] < 0 && !kink {
+				continue // d = 0 on both sides
+			}
+			d := delta * w[j]
+			edz := u*math.Abs(d) + math.Abs(w[j])*ed
+			if kink {
+				edz += math.Abs(d) // one side may have d = 0
+			}
+			bound[1][j] += gB*math.Abs(d) + edz
+			for i := range in {
+				bound[0][i*hid+j] += gB*math.Abs(x[r*in+i]*d) + math.Abs(x[r*in+i])*edz
+			}
+		}
+	}
+
+	l1, err := st.run(ds, idx)
+	require.NoError(t, err)
+	l2, err := gs.run(ds, idx)
+	require.NoError(t, err)
+	// The loss, a mean of softplus terms of slope at most 1 in s, rounded to float32 on each
+	// side: within 2·(Σ_r e(s_r)/B + u·|L|).
+	var el float64
+	for _, e := range es {
+		el += e / batch
+	}
+	require.InDelta(t, l2, l1, 2*(el+u*math.Abs(l2)), "loss")
+	for i, p := range direct.Params() {
+		got, err := opkit.Floats(p.Value)
+		require.NoError(t, err)
+		want, err := opkit.Floats(graphed.Params()[i].Value)
+		require.NoError(t, err)
+		for k := range want {
+			tol := 2*bound[i][k] + u*(math.Abs(got[k])+math.Abs(want[k]))
+			require.InDelta(t, want[k], got[k], tol, "%s[%d]", p.Name, k)
+		}
+	}
+}
+
+// TestDirectStepFloat32SameAcrossWorkers: twenty Adam steps of a float32 MLP 30→64→1 on
+// batches of 130 rows (so that the float32 kernels run on full tiles and on single rows)
+// give, for each loss, the same losses and weights to the bit whatever GOMAXPROCS is: the
+// pass and the losses' parallel kernels split their work without changing any sum.
+func TestDirectStepFloat32SameAcrossWorkers(t *testing.T) {
+	const batch, in, steps = 130, 30, 20
+	ds := blobs(t, 4*batch, in, 0.15, 1, 8)
+	for _, loss := range []Loss{
+		CrossEntropy{},
+		KDE{Config: kdequantile.Config{Alpha: 0.1}},
+		Pairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic}},
+	} {
+		t.Run(loss.String(), func(t *testing.T) {
+			type run struct {
+				losses []float64
+				params [][]float64
+			}
+			train := func(procs int) run {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 9, Dtype: tensor.Float32})
+				require.NoError(t, err)
+				st, err := newStep(m, loss, batch, in, Config{Optimizer: Adam, LearningRate: 0.01})
+				require.NoError(t, err)
+				defer st.close()
+				var r run
+				idx := make([]int, batch)
+				for s := range steps {
+					for i := range idx {
+						idx[i] = (s*batch + 7*i) % ds.Rows
+					}
+					l, err := st.run(ds, idx)
+					require.NoError(t, err)
+					r.losses = append(r.losses, l)
+				}
+				for _, p := range m.Params() {
+					v, err := opkit.Floats(p.Value)
+					require.NoError(t, err)
+					r.params = append(r.params, append([]float64(nil), v...))
+				}
+				return r
+			}
+			want := train(1)
+			require.NotEqual(t, want.losses[0], want.losses[steps-1], "the weights moved")
+			for _, procs := range []int{2, 3, 8} {
+				require.Equal(t, want, train(procs), "GOMAXPROCS=%d", procs)
+			}
+		})
+	}
 }
