@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 	"testing"
+
+	"github.com/rocops/rocops/internal/cputime"
 )
 
 // BenchmarkScores evaluates an MLP 30 → 64 → 1, the size the trainer's benchmarks use, on n
@@ -87,5 +89,42 @@ func BenchmarkScoresAlong(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkPass is one forward and one backward pass of the same MLP through a reused Pass,
+// per dtype and batch size: the network's share of a training step (BenchmarkStep in train
+// adds the loss and the optimiser), with its processor time per pass (cpu-ns/op). The
+// input is set once; the parameters do not change.
+func BenchmarkPass(b *testing.B) {
+	for _, dt := range dtypes {
+		m, err := NewMLP(MLPConfig{In: 30, Hidden: []int{64}, Seed: 1, Dtype: dt})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range []int{128, 1024} {
+			b.Run(fmt.Sprintf("dtype=%v/rows=%d", dt, n), func(b *testing.B) {
+				p, err := NewPass(m, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.SetInput(randomRows(1, n, 30)); err != nil {
+					b.Fatal(err)
+				}
+				d := randomRows(2, n, 1)
+				for i := range d {
+					d[i] /= float64(n)
+				}
+				b.ReportAllocs()
+				stop := cputime.Report(b)
+				for b.Loop() {
+					p.Forward()
+					if err := p.Backward(d); err != nil {
+						b.Fatal(err)
+					}
+				}
+				stop()
+			})
+		}
 	}
 }
