@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/nn"
 )
@@ -198,17 +199,6 @@ func BenchmarkUserLossStep(b *testing.B) {
 		{"direct", mse()},
 		{"graph", graphOnly{mse()}},
 	} {
-		b.Run("path="+c.path, func(b *testing.B) {
-			m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
-			st, err := newStep(m, c.loss, batch, in, Config{Optimizer: Adam, LearningRate: 1e-3})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.close()
-			benchSteps(b, m, st, ds, idx)
-		})
+		b.Run("path="+c.path, func(b *testing.B) { benchMLPStep(b, tensor.Float64, c.loss, ds, idx) })
 	}
 }

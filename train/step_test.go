@@ -67,15 +67,9 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 						l2, err := gs.run(ds, idx)
 						require.NoError(t, err)
 						require.InDelta(t, l2, l1, tol[dt]*max(1, math.Abs(l2)), "loss")
-						for i, p := range direct.Params() {
-							got, err := opkit.Floats(p.Value)
-							require.NoError(t, err)
-							want, err := opkit.Floats(graphed.Params()[i].Value)
-							require.NoError(t, err)
-							for k := range want {
-								require.InDelta(t, want[k], got[k], tol[dt]*max(1, math.Abs(want[k])), "%s[%d]", p.Name, k)
-							}
-						}
+						requireParamsClose(t, direct, graphed, func(_, _ int, want, _ float64) float64 {
+							return tol[dt] * max(1, math.Abs(want))
+						})
 					}
 				})
 			}
@@ -277,14 +271,22 @@ func TestDirectStepFloat32WithinBound(t *testing.T) {
 		el += e / batch
 	}
 	require.InDelta(t, l2, l1, 2*(el+u*math.Abs(l2)), "loss")
-	for i, p := range direct.Params() {
-		got, err := opkit.Floats(p.Value)
+	requireParamsClose(t, direct, graphed, func(i, k int, want, got float64) float64 {
+		return 2*bound[i][k] + u*(math.Abs(got)+math.Abs(want))
+	})
+}
+
+// requireParamsClose requires every parameter entry k of parameter i of got within
+// tol(i, k, want, got) of want's.
+func requireParamsClose(t *testing.T, got, want nn.Model, tol func(i, k int, want, got float64) float64) {
+	t.Helper()
+	for i, p := range got.Params() {
+		g, err := opkit.Floats(p.Value)
 		require.NoError(t, err)
-		want, err := opkit.Floats(graphed.Params()[i].Value)
+		w, err := opkit.Floats(want.Params()[i].Value)
 		require.NoError(t, err)
-		for k := range want {
-			tol := 2*bound[i][k] + u*(math.Abs(got[k])+math.Abs(want[k]))
-			require.InDelta(t, want[k], got[k], tol, "%s[%d]", p.Name, k)
+		for k := range w {
+			require.InDelta(t, w[k], g[k], tol(i, k, w[k], g[k]), "%s[%d]", p.Name, k)
 		}
 	}
 }
