@@ -21,8 +21,12 @@ var ErrNoPass = errors.New("nn: no direct pass for this model")
 
 // Pass is the forward and backward pass of a [Linear] or [MLP] over batches of a fixed
 // number of rows B, computed with BLAS matrix products (the one gorgonia.WhichBLAS returns
-// when the pass is made) into buffers allocated once. It builds no graph, runs no machine
-// and computes no gradient for the input rows. For the network of the package doc, with
+// when the pass is made) into buffers allocated once. A float32 pass under gonum's pure-Go
+// BLAS, Gorgonia's default, multiplies with this module's AVX2 kernels instead where the
+// processor has them: gonum's float32 product is no faster than its float64 one at these
+// shapes, and the kernels make the float32 training step 2–4× faster than the float64
+// one (docs/benchmarks.md). It builds no graph, runs no machine and computes no gradient
+// for the input rows. For the network of the package doc, with
 // zˡ = hˡ⁻¹·Wˡ + bˡ and hˡ = φ(zˡ), a backward pass from δ = ∂L/∂s computes
 //
 //	∂L/∂zᴸ⁺¹ = δ,   ∂L/∂Wˡ = (hˡ⁻¹)ᵀ·∂L/∂zˡ,   ∂L/∂bˡ = Σ_rows ∂L/∂zˡ,
