@@ -1,0 +1,509 @@
+//go:build results
+
+package train_test
+
+// The experiments of docs/results.md, section "Multi-class and multi-label". Not part of the
+// suite (build tag results). Build once, run the trainings (one JSON line per task, seed and
+// run), then print the tables:
+//
+//	go test -c -tags results -o results.test ./train
+//	ROCOPS_PANEL=/path/to/panel MCRESULTS_TASKS=hpc,vehicle,hpc-labels RESULTS_SEEDS=1,2,3,4,5 \
+//	    nice ./results.test -test.run 'TestMulticlassResults$' > mc.jsonl
+//	RESULTS_IN=mc.jsonl ./results.test -test.run TestMulticlassResultsTable
+//
+// Runs (MCRESULTS_RUNS, default all of a task's): "ce", the task's cross-entropy (softmax for
+// k classes, the per-label sigmoid for k labels) selected and scored on its raw scores as the
+// trainer's MacroAUC reads them; "ce/p" (multi-class only), the same training selected on the
+// validation macro OvR AUC of the softmax probabilities p_ic = e^{z_ic}/Σ_d e^{z_id} and scored
+// on the test probabilities, as scikit-learn scores a softmax model (a softmax model's logits
+// are defined up to a shift per row, which reorders a column's raw scores but not its
+// probabilities); and "<surrogate>:<split>[+wu]" with the
+// surrogate hinge or sqhinge, the split ovr or ovo (multi-class, train.MulticlassPairwise) or
+// labels (multi-label, train.MultilabelPairwise), and "+wu" for 5 epochs of the task's
+// cross-entropy first. Every run is an experiment.Search over the learning rates 0.001, 0.003
+// and 0.01 with Adam, batches of 128 (holding every class), an MLP of 64 hidden units and k
+// outputs, RESULTS_EPOCHS (default 30) epochs after the warm-up, without early stopping; the
+// learning rate and epoch (warm-up epochs included) with the best validation macro AUC are kept — one-vs-one (Hand and Till) for the
+// ovo runs, one-vs-rest for ce and the ovr runs, label-wise for multi-label — and the kept
+// model's test macro one-vs-one and one-vs-rest AUC (multi-label: the macro label-wise AUC)
+// are written.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/train"
+)
+
+// mcTask is a multi-class or multi-label data set: split returns one seed's standardised
+// parts.
+type mcTask struct {
+	name       string
+	multilabel bool
+	split      func(t testing.TB, seed uint64) *experiment.Split
+}
+
+// loadPanel reads file from $ROCOPS_PANEL, skipping the test when it is unset.
+func loadPanel(t testing.TB, file string) *data.Dataset {
+	dir := os.Getenv("ROCOPS_PANEL")
+	if dir == "" {
+		t.Skip("set ROCOPS_PANEL to the panel's directory")
+	}
+	ds, err := data.LoadCSV(filepath.Join(dir, file), data.CSVConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// panelClasses is a multi-class panel file split 60/20/20 by class (experiment.NewSplit).
+func panelClasses(name, file string) mcTask {
+	return mcTask{name: name, split: func(t testing.TB, seed uint64) *experiment.Split {
+		sp, err := experiment.NewSplit(loadPanel(t, file), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}}
+}
+
+// hpcLabelNames are the labels of the multi-label task built from hpc_jobs.csv.
+var hpcLabelNames = []string{"not_VF", "M_or_L", "pending"}
+
+// hpcLabels is a multi-label task built from hpc_jobs.csv: three labels per job, not_VF
+// (its class is not VF, the fastest), M_or_L (its class is M or L, the two slowest) and
+// pending (num_pending > 0: other jobs were queued when it was submitted), with num_pending
+// removed from the features. not_VF contains M_or_L, and pending co-occurs with both. The
+// rows are split 60/20/20 stratified by the joint label (the job's class crossed with
+// pending, 8 strata), then each part's joint class is turned into the three indicators.
+func hpcLabels(t testing.TB, seed uint64) *experiment.Split {
+	ds := loadPanel(t, "hpc_jobs.csv")
+	pend := slices.Index(ds.FeatureNames, "num_pending")
+	if pend < 0 || !slices.Equal(ds.Classes, []string{"F", "L", "M", "VF"}) {
+		t.Fatalf("hpc_jobs.csv: want a num_pending column and the classes F, L, M, VF; have %v, %v", ds.FeatureNames, ds.Classes)
+	}
+	joint := &data.Dataset{Rows: ds.Rows, Cols: ds.Cols - 1, LabelName: "class×pending",
+		FeatureNames: slices.Delete(slices.Clone(ds.FeatureNames), pend, pend+1)}
+	for c := range ds.Classes {
+		joint.Classes = append(joint.Classes, ds.Classes[c]+",0", ds.Classes[c]+",1")
+	}
+	for i := range ds.Rows {
+		row := ds.Row(i)
+		joint.X = append(joint.X, row[:pend]...)
+		joint.X = append(joint.X, row[pend+1:]...)
+		p := 0.0
+		if row[pend] > 0 {
+			p = 1
+		}
+		joint.Y = append(joint.Y, 2*ds.Y[i]+p)
+	}
+	if err := joint.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := experiment.NewSplit(joint, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []*data.Dataset{sp.Train, sp.Val, sp.Test} {
+		y := make([]float64, 0, 3*part.Rows)
+		for _, j := range part.Y {
+			class := ds.Classes[int(j)/2]
+			y = append(y, b2f(class != "VF"), b2f(class == "M" || class == "L"), float64(int(j)%2))
+		}
+		part.Y, part.Classes, part.Labels, part.LabelName = y, nil, slices.Clone(hpcLabelNames), ""
+		if err := part.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sp
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var mcTasks = map[string]mcTask{
+	"hpc":        panelClasses("hpc_jobs", "hpc_jobs.csv"),
+	"vehicle":    panelClasses("vehicle", "vehicle.csv"),
+	"hpc-labels": {name: "hpc_jobs labels", multilabel: true, split: hpcLabels},
+}
+
+// mcRun returns the recipe and the validation metric of the run named name ("ce",
+// "hinge:ovr+wu", …) on a multi-class (multilabel false) or multi-label task.
+func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
+	base, wu := strings.CutSuffix(name, "+wu")
+	warmup := 0
+	if wu {
+		warmup = 5
+	}
+	metric := train.MacroAUC(metrics.OvR)
+	if base == "ce/p" && multilabel {
+		return nil, metric, fmt.Errorf("%s: a multi-label task has no softmax", name)
+	}
+	if base == "ce" || base == "ce/p" {
+		if wu {
+			return nil, metric, fmt.Errorf("%s: ce has no warm-up", name)
+		}
+		return train.Plain{}, metric, nil // the data's cross-entropy
+	}
+	sur, split, _ := strings.Cut(base, ":")
+	var cfg pairwise.Config
+	switch sur {
+	case "hinge":
+		cfg.Surrogate = pairwise.Hinge
+	case "sqhinge":
+		cfg.Surrogate = pairwise.SquaredHinge
+	default:
+		return nil, metric, fmt.Errorf("%s: unknown surrogate %q", name, sur)
+	}
+	var loss train.Loss
+	switch {
+	case multilabel && split == "labels":
+		loss = train.MultilabelPairwise{Config: cfg}
+	case !multilabel && (split == "ovr" || split == "ovo"):
+		loss = train.MulticlassPairwise{Config: pairwise.Multiclass{Config: cfg, OvO: split == "ovo"}}
+		if split == "ovo" {
+			metric = train.MacroAUC(metrics.OvO)
+		}
+	default:
+		return nil, metric, fmt.Errorf("%s: split %q does not fit the task", name, split)
+	}
+	return train.Plain{Loss: loss, WarmupEpochs: warmup}, metric, nil
+}
+
+// mcDefaultRuns are a task's runs without MCRESULTS_RUNS.
+func mcDefaultRuns(multilabel bool) []string {
+	splits := []string{"ovr", "ovo"}
+	if multilabel {
+		splits = []string{"labels"}
+	}
+	runs := []string{"ce"}
+	if !multilabel {
+		runs = append(runs, "ce/p")
+	}
+	for _, split := range splits {
+		for _, sur := range []string{"hinge", "sqhinge"} {
+			runs = append(runs, sur+":"+split, sur+":"+split+"+wu")
+		}
+	}
+	return runs
+}
+
+// mcRow is one JSON line: a run's tuned test figures on one task and seed.
+type mcRow struct {
+	Task  string  `json:"task"`
+	Seed  uint64  `json:"seed"`
+	Run   string  `json:"run"`
+	LR    float64 `json:"lr"`
+	Val   float64 `json:"val"` // the kept epoch's validation macro AUC (the run's method)
+	OvO   float64 `json:"test_ovo,omitempty"`
+	OvR   float64 `json:"test_ovr"` // multi-label: the macro label-wise AUC
+	Epoch int     `json:"epoch"`
+	Secs  float64 `json:"secs"`
+}
+
+// mcAUC returns the macro OvO and OvR AUC of m on the part te (multi-label: 0 and the macro
+// label-wise AUC), of m's softmax probabilities when prob is set.
+func mcAUC(m nn.Model, te *data.Dataset, prob bool) (ovo, ovr float64, err error) {
+	k := te.Outputs()
+	s, err := nn.Scores(m, te.X, te.Rows)
+	if err != nil {
+		return 0, 0, err
+	}
+	if prob {
+		softmaxRows(s, k)
+	}
+	if te.Labels != nil {
+		ovr, err = metrics.MultilabelAUC(s, k, te.Y, metrics.Macro)
+		return 0, ovr, err
+	}
+	y := make([]int, te.Rows)
+	for i, v := range te.Y {
+		y[i] = int(v)
+	}
+	if ovo, err = metrics.MulticlassAUC(s, k, y, metrics.OvO, metrics.Macro); err != nil {
+		return 0, 0, err
+	}
+	ovr, err = metrics.MulticlassAUC(s, k, y, metrics.OvR, metrics.Macro)
+	return ovo, ovr, err
+}
+
+// softmaxRows replaces each row of the row-major n×k logits z by its softmax probabilities,
+// from the row's largest logit so that no exponential exceeds 1.
+func softmaxRows(z []float64, k int) {
+	for i := 0; i < len(z); i += k {
+		row := z[i : i+k]
+		m := slices.Max(row)
+		var sum float64
+		for c, v := range row {
+			row[c] = math.Exp(v - m)
+			sum += row[c]
+		}
+		for c := range row {
+			row[c] /= sum
+		}
+	}
+}
+
+// probSelect keeps, over a search's candidates and epochs, the weights whose validation
+// macro OvR AUC of the softmax probabilities is highest (the first on ties): the selection of
+// the "ce/p" run.
+type probSelect struct {
+	val    *data.Dataset
+	score  float64
+	model  nn.Model
+	params []nn.Param
+	lr     float64
+	epoch  int
+}
+
+// hook returns the trainer hook that scores candidate c's model m after every epoch.
+func (p *probSelect) hook(c experiment.Candidate, m nn.Model) []train.Hook {
+	return []train.Hook{{Name: "softmax validation", OnEpoch: func(e train.Epoch) error {
+		_, v, err := mcAUC(m, p.val, true)
+		if err != nil || v <= p.score {
+			return err
+		}
+		ps, err := nn.Snapshot(m)
+		p.score, p.model, p.params, p.lr, p.epoch = v, m, ps, c.LearningRate, e.Index
+		return err
+	}}}
+}
+
+func TestMulticlassResults(t *testing.T) {
+	epochs := envInt(t, "RESULTS_EPOCHS", 30)
+	seeds := envSeeds(t)
+	enc := json.NewEncoder(os.Stdout)
+	for _, tn := range envList("MCRESULTS_TASKS", "hpc,vehicle,hpc-labels") {
+		task, ok := mcTasks[tn]
+		if !ok {
+			t.Fatalf("unknown task %q", tn)
+		}
+		runs := mcDefaultRuns(task.multilabel)
+		if r := os.Getenv("MCRESULTS_RUNS"); r != "" {
+			runs = strings.Split(r, ",")
+		}
+		var searches []*experiment.Search
+		probs := map[int]*probSelect{} // the ce/p searches by index
+		for _, rn := range runs {
+			recipe, metric, err := mcRun(rn, task.multilabel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rn == "ce/p" {
+				probs[len(searches)] = &probSelect{}
+			}
+			searches = append(searches, &experiment.Search{
+				Name: rn, Recipes: []train.Recipe{recipe}, LearningRates: []float64{0.001, 0.003, 0.01},
+				Model:  nn.MLPConfig{Hidden: []int{64}},
+				Config: train.Config{Epochs: epochs, BatchSize: 128, Metric: metric, Progress: io.Discard},
+				Hooks: experiment.Hooks{Done: func(c experiment.Candidate, h *train.History, err error) {
+					if err != nil {
+						fmt.Fprintln(os.Stderr, task.name, rn, c.LearningRate, err)
+					}
+				}},
+			})
+		}
+		var start time.Time
+		g := &experiment.Grid{
+			Seeds: seeds,
+			Split: func(seed uint64) (*experiment.Split, error) {
+				sp := task.split(t, seed)
+				k := sp.Train.Outputs()
+				for i, s := range searches {
+					s.Model.Outputs = k
+					if p := probs[i]; p != nil {
+						*p = probSelect{val: sp.Val, score: math.Inf(-1)}
+						s.Hooks.Start = p.hook
+					}
+				}
+				return sp, nil
+			},
+			Searches: searches,
+			Hooks: experiment.GridHooks{
+				Start: func(*experiment.Split, int) bool { start = time.Now(); return true },
+				Done: func(sp *experiment.Split, k int, best *experiment.Best, err error) error {
+					rn := searches[k].Name
+					if err != nil {
+						return fmt.Errorf("%s %s seed %d: %w", task.name, rn, sp.Seed, err)
+					}
+					row := mcRow{task.name, sp.Seed, rn, best.LearningRate, best.Score(), 0, 0, best.Epoch(), 0}
+					m, prob := best.Model, probs[k]
+					if prob != nil {
+						if prob.model == nil {
+							return fmt.Errorf("%s %s seed %d: no finite validation AUC of the probabilities", task.name, rn, sp.Seed)
+						}
+						if err := nn.Restore(prob.model, prob.params); err != nil {
+							return err
+						}
+						m, row.LR, row.Val, row.Epoch = prob.model, prob.lr, prob.score, prob.epoch
+					}
+					if row.OvO, row.OvR, err = mcAUC(m, sp.Test, prob != nil); err != nil {
+						return fmt.Errorf("%s %s seed %d: %w", task.name, rn, sp.Seed, err)
+					}
+					row.Secs = time.Since(start).Seconds()
+					return enc.Encode(row)
+				},
+			},
+		}
+		if err := g.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// envInt returns the integer in $name, def when it is unset.
+func envInt(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	var n int
+	if _, err := fmt.Sscan(v, &n); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
+}
+
+// envSeeds returns the seeds of $RESULTS_SEEDS, default 1.
+func envSeeds(t *testing.T) []uint64 {
+	var seeds []uint64
+	for _, ss := range envList("RESULTS_SEEDS", "1") {
+		var s uint64
+		if _, err := fmt.Sscan(ss, &s); err != nil {
+			t.Fatalf("RESULTS_SEEDS: %v", err)
+		}
+		seeds = append(seeds, s)
+	}
+	return seeds
+}
+
+// pairedT returns the mean d̄ of the paired differences ds and the half-width
+// t_{0.975, k−1}·s_d/√k of its 95% paired-t interval over the k differences.
+func pairedT(ds []float64) (mean, half float64) {
+	m, s := meanSD(ds)
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(ds) - 1)}.Quantile(0.975)
+	return m, q * s / math.Sqrt(float64(len(ds)))
+}
+
+// TestMulticlassResultsTable prints the JSON lines of the files $RESULTS_IN (comma-separated)
+// as Markdown tables, one per figure (test macro OvO and OvR AUC; multi-label tasks: the
+// macro label-wise AUC), a row per task and run: the mean ± sample sd over the seeds, the
+// learning rate validation chose per seed, and for every run its paired difference from each
+// baseline of $MCRESULTS_BASE (default "ce,ce/p"; a task without the baseline shows –) on the
+// same seeds with the 95% paired-t interval d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes
+// 0).
+func TestMulticlassResultsTable(t *testing.T) {
+	type key struct{ task, run string }
+	runs := map[key]map[uint64]mcRow{}
+	var tasks []string
+	taskRuns := map[string][]string{}
+	multilabel := map[string]bool{}
+	for _, f := range envList("RESULTS_IN", "mc.jsonl") {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			var r mcRow
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Task == "" {
+				continue // not a result line
+			}
+			k := key{r.Task, r.Run}
+			if !slices.Contains(tasks, r.Task) {
+				tasks = append(tasks, r.Task)
+				multilabel[r.Task] = true
+			}
+			if r.OvO != 0 {
+				multilabel[r.Task] = false
+			}
+			if runs[k] == nil {
+				runs[k] = map[uint64]mcRow{}
+				taskRuns[r.Task] = append(taskRuns[r.Task], r.Run)
+			}
+			runs[k][r.Seed] = r
+		}
+		fh.Close()
+	}
+	bases := envList("MCRESULTS_BASE", "ce,ce/p")
+	figures := []struct {
+		title      string
+		multilabel bool
+		get        func(mcRow) float64
+	}{
+		{"test macro one-vs-one AUC", false, func(r mcRow) float64 { return r.OvO }},
+		{"test macro one-vs-rest AUC", false, func(r mcRow) float64 { return r.OvR }},
+		{"test macro label-wise AUC", true, func(r mcRow) float64 { return r.OvR }},
+	}
+	for _, fig := range figures {
+		printed := false
+		for _, task := range tasks {
+			if multilabel[task] != fig.multilabel {
+				continue
+			}
+			if !printed {
+				fmt.Printf("\n%s\n\n| task | run | seeds | mean ± sd |", fig.title)
+				for _, b := range bases {
+					fmt.Printf(" − %s [95%%] |", b)
+				}
+				fmt.Printf(" learning rates |\n|---|---|---:|---:|%s---|\n", strings.Repeat("---:|", len(bases)))
+				printed = true
+			}
+			for _, rn := range taskRuns[task] {
+				var xs []float64
+				lrs := map[float64]int{}
+				for _, r := range runs[key{task, rn}] {
+					xs = append(xs, fig.get(r))
+					lrs[r.LR]++
+				}
+				m, s := meanSD(xs)
+				var diff []string
+				for _, b := range bases {
+					var ds []float64
+					for seed, r := range runs[key{task, rn}] {
+						if c, ok := runs[key{task, b}][seed]; ok {
+							ds = append(ds, fig.get(r)-fig.get(c))
+						}
+					}
+					cell := "–"
+					if rn != b && len(ds) > 1 {
+						d, h := pairedT(ds)
+						mark := ""
+						if d-h > 0 || d+h < 0 {
+							mark = " *"
+						}
+						cell = fmt.Sprintf("%+.4f [%+.4f, %+.4f]%s", d, d-h, d+h, mark)
+					}
+					diff = append(diff, cell)
+				}
+				var lr []string
+				for _, v := range slices.Sorted(maps.Keys(lrs)) {
+					lr = append(lr, fmt.Sprintf("%g: %d", v, lrs[v]))
+				}
+				fmt.Printf("| %s | %s | %d | %.4f ± %.4f | %s | %s |\n", task, rn, len(xs), m, s, strings.Join(diff, " | "), strings.Join(lr, ", "))
+			}
+		}
+	}
+}
