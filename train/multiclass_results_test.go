@@ -481,20 +481,9 @@ func TestMulticlassResultsTable(t *testing.T) {
 				m, s := meanSD(xs)
 				var diff []string
 				for _, b := range bases {
-					var ds []float64
-					for seed, r := range runs[key{task, rn}] {
-						if c, ok := runs[key{task, b}][seed]; ok {
-							ds = append(ds, fig.get(r)-fig.get(c))
-						}
-					}
 					cell := "–"
-					if rn != b && len(ds) > 1 {
-						d, h := pairedT(ds)
-						mark := ""
-						if d-h > 0 || d+h < 0 {
-							mark = " *"
-						}
-						cell = fmt.Sprintf("%+.4f [%+.4f, %+.4f]%s", d, d-h, d+h, mark)
+					if rn != b {
+						cell = pairedCell(runs[key{task, rn}], runs[key{task, b}], fig.get)
 					}
 					diff = append(diff, cell)
 				}
@@ -505,5 +494,48 @@ func TestMulticlassResultsTable(t *testing.T) {
 				fmt.Printf("| %s | %s | %d | %.4f ± %.4f | %s | %s |\n", task, rn, len(xs), m, s, strings.Join(diff, " | "), strings.Join(lr, ", "))
 			}
 		}
+		// The comparisons of the corrective-power paper's appendix B.6: each warmed-up run
+		// against its direct run, and each squared-hinge run against its hinge run.
+		printed = false
+		for _, task := range tasks {
+			if multilabel[task] != fig.multilabel {
+				continue
+			}
+			if !printed {
+				fmt.Printf("\n%s, paired differences\n\n| task | comparison | − [95%%] |\n|---|---|---:|\n", fig.title)
+				printed = true
+			}
+			for _, rn := range taskRuns[task] {
+				if direct, ok := strings.CutSuffix(rn, "+wu"); ok && runs[key{task, direct}] != nil {
+					fmt.Printf("| %s | %s − %s | %s |\n", task, rn, direct, pairedCell(runs[key{task, rn}], runs[key{task, direct}], fig.get))
+				}
+			}
+			for _, rn := range taskRuns[task] {
+				if rest, ok := strings.CutPrefix(rn, "sqhinge:"); ok && runs[key{task, "hinge:" + rest}] != nil {
+					fmt.Printf("| %s | %s − hinge:%s | %s |\n", task, rn, rest, pairedCell(runs[key{task, rn}], runs[key{task, "hinge:" + rest}], fig.get))
+				}
+			}
+		}
 	}
+}
+
+// pairedCell formats the paired difference of the figure get between the runs a and b over
+// their common seeds as "d̄ [lo, hi]" with the 95% paired-t interval, * where it excludes 0;
+// "–" with fewer than two common seeds.
+func pairedCell(a, b map[uint64]mcRow, get func(mcRow) float64) string {
+	var ds []float64
+	for seed, r := range a {
+		if c, ok := b[seed]; ok {
+			ds = append(ds, get(r)-get(c))
+		}
+	}
+	if len(ds) < 2 {
+		return "–"
+	}
+	d, h := pairedT(ds)
+	mark := ""
+	if d-h > 0 || d+h < 0 {
+		mark = " *"
+	}
+	return fmt.Sprintf("%+.4f [%+.4f, %+.4f]%s", d, d-h, d+h, mark)
 }
