@@ -408,12 +408,13 @@ func pairedT(ds []float64) (mean, half float64) {
 }
 
 // TestMulticlassResultsTable prints the JSON lines of the files $RESULTS_IN (comma-separated)
-// as Markdown tables, one per figure (test macro OvO and OvR AUC; multi-label tasks: the
-// macro label-wise AUC), a row per task and run: the mean ± sample sd over the seeds, the
-// learning rate validation chose per seed, and for every run its paired difference from each
-// baseline of $MCRESULTS_BASE (default "ce,ce/p"; a task without the baseline shows –) on the
-// same seeds with the 95% paired-t interval d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes
-// 0).
+// as Markdown tables, two per task. The first has a row per run and, for each figure (test
+// macro OvO and OvR AUC; multi-label tasks: the macro label-wise AUC), the mean ± sample sd
+// over the seeds and the paired difference from each baseline of $MCRESULTS_BASE (default
+// "ce,ce/p"; – where the task lacks it) on the same seeds with the 95% paired-t interval
+// d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0), then the learning rates validation chose.
+// The second holds the comparisons of the corrective-power paper's appendix B.6: each
+// warmed-up run against its direct run, each squared-hinge run against its hinge run.
 func TestMulticlassResultsTable(t *testing.T) {
 	type key struct{ task, run string }
 	runs := map[key]map[uint64]mcRow{}
@@ -448,72 +449,79 @@ func TestMulticlassResultsTable(t *testing.T) {
 		fh.Close()
 	}
 	bases := envList("MCRESULTS_BASE", "ce,ce/p")
-	figures := []struct {
-		title      string
-		multilabel bool
-		get        func(mcRow) float64
-	}{
-		{"test macro one-vs-one AUC", false, func(r mcRow) float64 { return r.OvO }},
-		{"test macro one-vs-rest AUC", false, func(r mcRow) float64 { return r.OvR }},
-		{"test macro label-wise AUC", true, func(r mcRow) float64 { return r.OvR }},
+	type figure struct {
+		name string
+		get  func(mcRow) float64
 	}
-	for _, fig := range figures {
-		printed := false
-		for _, task := range tasks {
-			if multilabel[task] != fig.multilabel {
-				continue
+	for _, task := range tasks {
+		figs := []figure{{"OvO", func(r mcRow) float64 { return r.OvO }}, {"OvR", func(r mcRow) float64 { return r.OvR }}}
+		if multilabel[task] {
+			figs = []figure{{"label-wise", func(r mcRow) float64 { return r.OvR }}}
+		}
+		head, rule := "| run | seeds |", "|---|---:|"
+		for _, f := range figs {
+			head += " " + f.name + " |"
+			rule += "---:|"
+			for _, b := range bases {
+				head += fmt.Sprintf(" %s − %s [95%%] |", f.name, b)
+				rule += "---:|"
 			}
-			if !printed {
-				fmt.Printf("\n%s\n\n| task | run | seeds | mean ± sd |", fig.title)
-				for _, b := range bases {
-					fmt.Printf(" − %s [95%%] |", b)
-				}
-				fmt.Printf(" learning rates |\n|---|---|---:|---:|%s---|\n", strings.Repeat("---:|", len(bases)))
-				printed = true
-			}
-			for _, rn := range taskRuns[task] {
+		}
+		fmt.Printf("\n%s: test macro AUC\n\n%s learning rates |\n%s---|\n", task, head, rule)
+		for _, rn := range taskRuns[task] {
+			rs := runs[key{task, rn}]
+			row := fmt.Sprintf("| %s | %d |", rn, len(rs))
+			for _, f := range figs {
 				var xs []float64
-				lrs := map[float64]int{}
-				for _, r := range runs[key{task, rn}] {
-					xs = append(xs, fig.get(r))
-					lrs[r.LR]++
+				for _, r := range rs {
+					xs = append(xs, f.get(r))
 				}
 				m, s := meanSD(xs)
-				var diff []string
+				row += fmt.Sprintf(" %.4f ± %.4f |", m, s)
 				for _, b := range bases {
 					cell := "–"
 					if rn != b {
-						cell = pairedCell(runs[key{task, rn}], runs[key{task, b}], fig.get)
+						cell = pairedCell(rs, runs[key{task, b}], f.get)
 					}
-					diff = append(diff, cell)
+					row += " " + cell + " |"
 				}
-				var lr []string
-				for _, v := range slices.Sorted(maps.Keys(lrs)) {
-					lr = append(lr, fmt.Sprintf("%g: %d", v, lrs[v]))
-				}
-				fmt.Printf("| %s | %s | %d | %.4f ± %.4f | %s | %s |\n", task, rn, len(xs), m, s, strings.Join(diff, " | "), strings.Join(lr, ", "))
+			}
+			lrs := map[float64]int{}
+			for _, r := range rs {
+				lrs[r.LR]++
+			}
+			var lr []string
+			for _, v := range slices.Sorted(maps.Keys(lrs)) {
+				lr = append(lr, fmt.Sprintf("%g: %d", v, lrs[v]))
+			}
+			fmt.Println(row, strings.Join(lr, ", "), "|")
+		}
+
+		// The comparisons of appendix B.6.
+		head, rule = "| comparison |", "|---|"
+		for _, f := range figs {
+			head += " " + f.name + " [95%] |"
+			rule += "---:|"
+		}
+		fmt.Printf("\n%s: paired differences\n\n%s\n%s\n", task, head, rule)
+		compare := func(a, b string) {
+			if runs[key{task, a}] == nil || runs[key{task, b}] == nil {
+				return
+			}
+			row := fmt.Sprintf("| %s − %s |", a, b)
+			for _, f := range figs {
+				row += " " + pairedCell(runs[key{task, a}], runs[key{task, b}], f.get) + " |"
+			}
+			fmt.Println(row)
+		}
+		for _, rn := range taskRuns[task] {
+			if direct, ok := strings.CutSuffix(rn, "+wu"); ok {
+				compare(rn, direct)
 			}
 		}
-		// The comparisons of the corrective-power paper's appendix B.6: each warmed-up run
-		// against its direct run, and each squared-hinge run against its hinge run.
-		printed = false
-		for _, task := range tasks {
-			if multilabel[task] != fig.multilabel {
-				continue
-			}
-			if !printed {
-				fmt.Printf("\n%s, paired differences\n\n| task | comparison | − [95%%] |\n|---|---|---:|\n", fig.title)
-				printed = true
-			}
-			for _, rn := range taskRuns[task] {
-				if direct, ok := strings.CutSuffix(rn, "+wu"); ok && runs[key{task, direct}] != nil {
-					fmt.Printf("| %s | %s − %s | %s |\n", task, rn, direct, pairedCell(runs[key{task, rn}], runs[key{task, direct}], fig.get))
-				}
-			}
-			for _, rn := range taskRuns[task] {
-				if rest, ok := strings.CutPrefix(rn, "sqhinge:"); ok && runs[key{task, "hinge:" + rest}] != nil {
-					fmt.Printf("| %s | %s − hinge:%s | %s |\n", task, rn, rest, pairedCell(runs[key{task, rn}], runs[key{task, "hinge:" + rest}], fig.get))
-				}
+		for _, rn := range taskRuns[task] {
+			if rest, ok := strings.CutPrefix(rn, "sqhinge:"); ok {
+				compare(rn, "hinge:"+rest)
 			}
 		}
 	}
