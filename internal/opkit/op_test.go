@@ -70,16 +70,7 @@ func TestApplyBothMachinesBothDtypes(t *testing.T) {
 		for _, machine := range []string{"tape", "lisp"} {
 			t.Run(fmt.Sprintf("%v/%s", dt, machine), func(t *testing.T) {
 				g, fn, cost := build(t, dt, weightedSquares{}, f, y)
-				var vm gorgonia.VM
-				if machine == "tape" {
-					_, err := gorgonia.Grad(cost, fn)
-					require.NoError(t, err)
-					vm = gorgonia.NewTapeMachine(g)
-				} else {
-					vm = gorgonia.NewLispMachine(g)
-				}
-				defer vm.Close()
-				require.NoError(t, vm.RunAll())
+				runOn(t, machine, g, cost, fn)
 				c, err := Scalar(cost.Value())
 				require.NoError(t, err)
 				require.InDelta(t, wantCost, c, tol*wantCost)
@@ -175,4 +166,20 @@ func valueGrad(k interface {
 	}
 	g, err := k.Gradient(f, y)
 	return v, g, err
+}
+
+// runOn runs graph g once on the machine named ("tape": gorgonia.Grad of cost with respect to
+// wrt, then a TapeMachine; "lisp": a LispMachine, which differentiates as it runs).
+func runOn(t *testing.T, machine string, g *gorgonia.ExprGraph, cost, wrt *gorgonia.Node) {
+	t.Helper()
+	var vm gorgonia.VM
+	if machine == "tape" {
+		_, err := gorgonia.Grad(cost, wrt)
+		require.NoError(t, err)
+		vm = gorgonia.NewTapeMachine(g)
+	} else {
+		vm = gorgonia.NewLispMachine(g)
+	}
+	defer vm.Close()
+	require.NoError(t, vm.RunAll())
 }

@@ -43,16 +43,7 @@ func TestApplyRows(t *testing.T) {
 					fn := shaped(t, g, dt, "f", f, tensor.Shape{2, 3})
 					s, err := ApplyRows(c.k, fn, shaped(t, g, dt, "y", c.labels, c.shape))
 					require.NoError(t, err)
-					var vm gorgonia.VM
-					if machine == "tape" {
-						_, err := gorgonia.Grad(s, fn)
-						require.NoError(t, err)
-						vm = gorgonia.NewTapeMachine(g)
-					} else {
-						vm = gorgonia.NewLispMachine(g)
-					}
-					defer vm.Close()
-					require.NoError(t, vm.RunAll())
+					runOn(t, machine, g, s, fn)
 					v, err := Scalar(s.Value())
 					require.NoError(t, err)
 					require.InDelta(t, want, v, tol*want)

@@ -38,16 +38,7 @@ func TestApplyTakesColumnsAndRows(t *testing.T) {
 					yn := shaped(t, g, dt, "y", y, sh.labels)
 					s, err := Apply(weightedSquares{}, fn, yn)
 					require.NoError(t, err)
-					var vm gorgonia.VM
-					if machine == "tape" {
-						_, err := gorgonia.Grad(s, fn)
-						require.NoError(t, err)
-						vm = gorgonia.NewTapeMachine(g)
-					} else {
-						vm = gorgonia.NewLispMachine(g)
-					}
-					defer vm.Close()
-					require.NoError(t, vm.RunAll())
+					runOn(t, machine, g, s, fn)
 					v, err := Scalar(s.Value())
 					require.NoError(t, err)
 					require.InDelta(t, wantValue, v, tol*wantValue)
