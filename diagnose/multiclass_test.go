@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/fuzzbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -273,15 +274,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		n := len(data) / (k + 1)
-		scores, labels := make([]float64, n*k), make([]int, n)
-		for i := range n {
-			row := data[i*(k+1) : (i+1)*(k+1)]
-			labels[i] = int(row[0]) % (k + 1)
-			for c := range k {
-				scores[i*k+c] = float64(row[c+1]>>4) - 8
-			}
-		}
+		scores, labels := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/internal/fuzzbatch"
 )
 
 // scikit-learn's own multi-class cases, from sklearn/metrics/tests/test_ranking.py. Those tests
@@ -513,15 +515,7 @@ func FuzzMulticlassAUC(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		n := len(data) / (k + 1)
-		scores, labels := make([]float64, n*k), make([]int, n)
-		for i := range n {
-			row := data[i*(k+1) : (i+1)*(k+1)]
-			labels[i] = int(row[0]) % (k + 1)
-			for c := range k {
-				scores[i*k+c] = float64(row[c+1] >> 5)
-			}
-		}
+		scores, labels := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
 		for _, m := range []Method{OvR, OvO} {
 			for _, avg := range []Average{Macro, Weighted, Micro} {
 				got, err := MulticlassAUC(scores, k, labels, m, avg)

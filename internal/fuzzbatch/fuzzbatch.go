@@ -1,5 +1,5 @@
 // Package fuzzbatch turns fuzz bytes into a batch of scores and labels and back, for the
-// fuzz tests of the loss ops.
+// fuzz tests of the loss ops, the metrics and the diagnostics.
 package fuzzbatch
 
 import (
@@ -54,4 +54,20 @@ func Valid(scores, labels []float64) bool {
 		}
 	}
 	return pos > 0 && neg > 0
+}
+
+// Classes reads a k-class batch from rows of k + 1 bytes, at most maxRows of them: a class
+// index taken mod k + 1 (so that the invalid index k occurs too), then the row's k scores,
+// level(b) of each byte b; a shorter tail is ignored. The scores are row-major n×k.
+func Classes(data []byte, k, maxRows int, level func(b byte) float64) (scores []float64, labels []int) {
+	n := min(len(data)/(k+1), maxRows)
+	scores, labels = make([]float64, n*k), make([]int, n)
+	for i := range n {
+		row := data[i*(k+1) : (i+1)*(k+1)]
+		labels[i] = int(row[0]) % (k + 1)
+		for c := range k {
+			scores[i*k+c] = level(row[c+1])
+		}
+	}
+	return scores, labels
 }

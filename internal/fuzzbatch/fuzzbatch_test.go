@@ -2,6 +2,7 @@ package fuzzbatch
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -42,5 +43,19 @@ func TestValid(t *testing.T) {
 		if got := Valid(c.scores, c.labels); got != c.want {
 			t.Errorf("Valid(%v, %v) = %v, want %v", c.scores, c.labels, got, c.want)
 		}
+	}
+}
+
+// Classes reads rows of k + 1 bytes, the class mod k + 1 and k levels, up to maxRows rows.
+func TestClasses(t *testing.T) {
+	data := []byte{4, 10, 20, 1, 30, 40, 2, 50, 60, 9} // the last byte is a partial row
+	level := func(b byte) float64 { return float64(b) / 10 }
+	scores, labels := Classes(data, 2, 10, level)
+	wantScores, wantLabels := []float64{1, 2, 3, 4, 5, 6}, []int{1, 1, 2}
+	if !slices.Equal(scores, wantScores) || !slices.Equal(labels, wantLabels) {
+		t.Errorf("got %v %v, want %v %v", scores, labels, wantScores, wantLabels)
+	}
+	if scores, labels := Classes(data, 2, 2, level); len(scores) != 4 || len(labels) != 2 {
+		t.Errorf("maxRows 2: %d scores, %d labels", len(scores), len(labels))
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/internal/fuzzbatch"
 )
 
 // bruteMulticlass is the definition as a double loop over every positive–negative pair of
@@ -312,15 +314,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 		s := Surrogate(int(data[1]&0x7f) % len(Surrogates()))
 		ovo := data[1]&0x80 != 0
 		data = data[2:]
-		n := min(len(data)/(k+1), 24)
-		scores, labels := make([]float64, n*k), make([]int, n)
-		for i := range n {
-			row := data[i*(k+1) : (i+1)*(k+1)]
-			labels[i] = int(row[0]) % (k + 1)
-			for c := range k {
-				scores[i*k+c] = float64(row[c+1]>>4) / 4
-			}
-		}
+		scores, labels := fuzzbatch.Classes(data, k, 24, func(b byte) float64 { return float64(b>>4) / 4 })
 		g, l, err := MulticlassGradient(scores, k, labels, Multiclass{Config: Config{Surrogate: s}, OvO: ovo})
 		if err != nil {
 			for _, e := range []error{ErrEmpty, ErrLabel, ErrOneClass} {
