@@ -258,3 +258,97 @@ func FuzzSoftmaxKernel(f *testing.F) {
 		}
 	})
 }
+
+// TestSoftmaxProbabilities: each row of Softmax is e^{z − lse} with lse from logAddExp, which
+// shares nothing with Softmax's form from the row's maximum, and sums to 1; at logits ±1e3
+// the textbook e^z/Σe^z is NaN. Hand values: [1000, −1000, 999] gives p = (1, e^{−2000}, e^{−1})
+// / (1 + e^{−1}) to far below float64's precision.
+func TestSoftmaxProbabilities(t *testing.T) {
+	const tol = 1e-15 // absolute: a few roundings of values at most 1
+	e1 := math.Exp(-1)
+	p, err := Softmax([]float64{1000, -1000, 999, -3, -3, -3, 5, 5, 5}, 3)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, []float64{1 / (1 + e1), 0, e1 / (1 + e1), 1. / 3, 1. / 3, 1. / 3, 1. / 3, 1. / 3, 1. / 3}, p, tol)
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, k := range []int{1, 2, 3, 7} {
+		z := make([]float64, 50*k)
+		for i := range z {
+			z[i] = (2*rng.Float64() - 1) * math.Pow(10, float64(rng.IntN(4)))
+		}
+		p, err := Softmax(z, k)
+		require.NoError(t, err)
+		for i := 0; i < len(z); i += k {
+			lse, sum := logAddExp(z[i:i+k]), 0.0
+			for c := range k {
+				// The fold rounds lse at the logits' magnitude, up to 1e3 (an ulp is 1.1e-13).
+				require.InDelta(t, math.Exp(z[i+c]-lse), p[i+c], 8*1000*0x1p-52, "row %d class %d", i/k, c)
+				sum += p[i+c]
+			}
+			require.InDelta(t, 1, sum, float64(k)*0x1p-52)
+		}
+	}
+}
+
+func TestSoftmaxProbabilitiesErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		z    []float64
+		k    int
+		want error
+	}{
+		{"no logits", nil, 2, ErrLength},
+		{"k = 0", []float64{1}, 0, ErrLength},
+		{"ragged", []float64{1, 2, 3}, 2, ErrLength},
+		{"NaN", []float64{1, math.NaN()}, 2, ErrNonFinite},
+		{"Inf", []float64{math.Inf(-1), 0}, 2, ErrNonFinite},
+	} {
+		_, err := Softmax(c.z, c.k)
+		require.ErrorIs(t, err, c.want, c.name)
+	}
+}
+
+// FuzzSoftmax decodes k from byte 0 (1…4), then float64 logits, up to 32 rows; valid input must
+// give probabilities in [0, 1] whose rows sum to 1, and an error must be the package's.
+func FuzzSoftmax(f *testing.F) {
+	add := func(k byte, z ...float64) {
+		b := []byte{k - 1}
+		for _, x := range z {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+		f.Add(b)
+	}
+	add(3, 1000, -1000, 999, 0, 0, 0)
+	add(2, math.NaN(), 0)
+	add(1, 5)
+	add(2, 1.7e308, -1.7e308)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		k := 1 + int(data[0]%4)
+		var z []float64
+		for data = data[1:]; len(data) >= 8 && len(z) < 32*k; data = data[8:] {
+			z = append(z, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+		}
+		p, err := Softmax(z, k)
+		if err != nil {
+			if !errors.Is(err, ErrLength) && !errors.Is(err, ErrNonFinite) {
+				t.Fatalf("error %v is none of the package's", err)
+			}
+			return
+		}
+		for i := 0; i < len(p); i += k {
+			var s float64
+			for _, x := range p[i : i+k] {
+				if !(x >= 0 && x <= 1) {
+					t.Fatalf("probability %v in row %d", x, i/k)
+				}
+				s += x
+			}
+			if math.Abs(s-1) > float64(k)*0x1p-52 {
+				t.Fatalf("row %d sums to %v", i/k, s)
+			}
+		}
+	})
+}
