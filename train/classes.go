@@ -275,6 +275,27 @@ func crossEntropyFor(t task) Loss {
 	return CrossEntropy{}
 }
 
+// softmaxTrained reports whether l is the multi-class softmax cross-entropy, whose model
+// outputs are logits ranked by their probabilities (see Metric): Softmax, also as the direct
+// step's classDirect, or a Weighted loss of Softmax terms only, each of positive weight (a
+// positive multiple of Softmax).
+func softmaxTrained(l Loss) bool {
+	switch l := l.(type) {
+	case Softmax, *Softmax:
+		return true
+	case classDirect:
+		return softmaxTrained(l.ClassLoss)
+	case Weighted:
+		for _, term := range l {
+			if !(term.Weight > 0) || !softmaxTrained(term.Loss) {
+				return false
+			}
+		}
+		return len(l) > 0
+	}
+	return false
+}
+
 // checkTask reports, as ErrTask, what keeps the trainer from training t.cfg on train and val
 // (which may be nil, both checked by checkData) beyond the checks of binary data, and returns
 // the task.

@@ -51,7 +51,9 @@
 // positive and a negative of every label, the rest drawn from all rows. The metric is the
 // validation macro AUC: AUC (the zero Metric) means MacroAUC(metrics.OvR), and
 // MacroAUC(metrics.OvO) is Hand and Till's M; multi-label data takes the mean label-column
-// AUC. Fit refuses, before any step, a model of another number of outputs, a loss or metric of
+// AUC. After a Softmax epoch it ranks the softmax probabilities of the model's outputs, after
+// any other the outputs themselves (see Metric), and History.Probabilities says which the kept
+// weights are scored on. Fit refuses, before any step, a model of another number of outputs, a loss or metric of
 // another task and the binary-only settings PositiveFraction, NegativePool and Diagnose
 // ([ErrTask]), and a class without training or validation rows, a label column of one class,
 // or a batch smaller than k (2k for labels) ([ErrClasses]). Weighted sums of ClassLosses train

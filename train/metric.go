@@ -5,10 +5,23 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/ops/crossentropy"
 )
 
 // Metric scores a model on validation data; larger is better. The zero value is AUC, which on
 // multi-class and multi-label data is MacroAUC(metrics.OvR).
+//
+// A multi-class model is scored on the scores its loss defines. After an epoch of the softmax
+// cross-entropy ([Softmax]: also a nil Config.Loss on multi-class data, and every warm-up and
+// intervention epoch there) the model's k outputs z_i1…z_ik are logits, and the metric ranks
+// their softmax probabilities p_ic = e^{z_ic}/Σ_d e^{z_id} (crossentropy.Softmax), as
+// scikit-learn's roc_auc_score ranks predict_proba's columns. The loss fixes the logits only up
+// to one constant per row (adding it leaves p unchanged), so logits of different rows share no
+// scale: z_ic can be larger in one row than in another while p_ic is smaller, and ranking the
+// logits understates the model's AUC. After an epoch of any other loss (a pairwise one, a multi-label or a
+// binary loss) the metric ranks the raw outputs: the per-label and binary sigmoid are monotone
+// in each score, so their probabilities rank as the outputs do. History.Probabilities records
+// which scores the kept weights are measured on.
 type Metric struct {
 	kind   metricKind
 	at     float64
@@ -42,9 +55,11 @@ func TNRAtTPR(tpr float64) Metric { return Metric{kind: tnrMetric, at: tpr} }
 
 // MacroAUC is the macro-averaged multi-class AUC of method m, metrics.MulticlassAUC with
 // metrics.Macro: the mean over classes of each class's one-vs-rest AUC (metrics.OvR), or
-// Hand and Till's mean over pairs of classes (metrics.OvO). On multi-label data MacroAUC(OvR)
-// is the mean over label columns of each column's AUC (metrics.MultilabelAUC); OvO is
-// ErrTask there. Binary data takes the binary metrics.
+// Hand and Till's mean over pairs of classes (metrics.OvO), of the model's softmax
+// probabilities after a softmax cross-entropy epoch and of its raw outputs after any other
+// (see [Metric]). On multi-label data MacroAUC(OvR) is the mean over label columns of each
+// column's AUC of the raw outputs (metrics.MultilabelAUC); OvO is ErrTask there. Binary data
+// takes the binary metrics.
 func MacroAUC(m metrics.Method) Metric { return Metric{kind: macroMetric, method: m} }
 
 func (m Metric) String() string {
@@ -74,11 +89,20 @@ func (m Metric) eval(scores, labels []float64) (float64, error) {
 	return metrics.AUC(scores, labels)
 }
 
-// evalData returns the metric of the scores of ds's rows (ds.Outputs() per row).
-func (m Metric) evalData(scores []float64, ds *data.Dataset) (float64, error) {
+// evalData returns the metric of the outputs of a model on ds's rows (ds.Outputs() per row).
+// With probs set, the outputs of multi-class data are logits, ranked by their softmax
+// probabilities (see [Metric]); probs does not apply to other data.
+func (m Metric) evalData(scores []float64, ds *data.Dataset, probs bool) (float64, error) {
 	switch taskOf(ds) {
 	case multiclassTask:
-		return metrics.MulticlassAUC(scores, len(ds.Classes), classIndices(ds), m.method, metrics.Macro)
+		k := len(ds.Classes)
+		if probs {
+			var err error
+			if scores, err = crossentropy.Softmax(scores, k); err != nil {
+				return 0, err
+			}
+		}
+		return metrics.MulticlassAUC(scores, k, classIndices(ds), m.method, metrics.Macro)
 	case multilabelTask:
 		return metrics.MultilabelAUC(scores, len(ds.Labels), ds.Y, metrics.Macro)
 	}

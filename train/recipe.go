@@ -142,7 +142,10 @@ func (f FineTune) lrScale() float64 {
 //
 // The History lists the cross-entropy epochs as Warmup epochs and the second phase's as Main
 // epochs, indexed consecutively; Best points to the epoch whose weights the model holds at
-// the end, which may be a Warmup epoch. On an error in the second phase the model holds the
+// the end, which may be a Warmup epoch, and Probabilities is that phase's (true for a kept
+// cross-entropy epoch on multi-class data, whose outputs are logits). Each epoch's metric is
+// that of its own phase's scores (see Metric), so on multi-class data the phases compete on
+// the softmax probabilities of the first and the raw outputs of a pairwise second phase. On an error in the second phase the model holds the
 // better of the two phases' best weights so far.
 func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
 	switch {
@@ -193,11 +196,12 @@ func (f FineTune) Fit(ctx context.Context, model nn.Model, cfg Config, train, va
 		offset := hist.appendPhase(h2)
 		hist.Stopped = h2.Stopped
 		if h2.bestMetric() > firstBest {
-			hist.Best = offset + h2.Best
+			hist.Best, hist.Probabilities = offset+h2.Best, h2.Probabilities
 			return hist, err2
 		}
 	}
-	// The second phase did not improve the validation metric: back to the first's weights.
+	// The second phase did not improve the validation metric: back to the first's weights,
+	// whose History.Probabilities hist keeps.
 	if err := nn.Restore(model, keep); err != nil {
 		return hist, errors.Join(err2, fmt.Errorf("train: restoring the cross-entropy weights: %w", err))
 	}
@@ -317,6 +321,7 @@ func (a Anneal) Fit(ctx context.Context, model nn.Model, cfg Config, train, val 
 						return hist, errors.Join(err, serr)
 					}
 					best, bestMetric, hist.Best = snap, m, offset+h.Best
+					hist.Probabilities = h.Probabilities
 				}
 			}
 		}

@@ -106,10 +106,13 @@ func (p Phase) String() string {
 
 // Epoch is one row of a History.
 type Epoch struct {
-	Index  int     // 1-based, counting warm-up epochs
-	Phase  Phase   // which loss was trained
-	Loss   float64 // mean training loss over the epoch's steps
-	Metric float64 // validation metric after the epoch; NaN without validation data
+	Index int     // 1-based, counting warm-up epochs
+	Phase Phase   // which loss was trained
+	Loss  float64 // mean training loss over the epoch's steps
+	// Metric is the validation metric after the epoch, NaN without validation data. On
+	// multi-class data it ranks the softmax probabilities of the outputs after an epoch of the
+	// softmax cross-entropy and the raw outputs after any other (see Metric).
+	Metric float64
 }
 
 // History is what Fit did, epoch by epoch.
@@ -120,6 +123,11 @@ type History struct {
 	Best int
 	// Stopped reports whether early stopping ended training before Config.Epochs.
 	Stopped bool
+	// Probabilities reports that the kept weights (those of epoch Best, or the last epoch without
+	// validation data) were trained by the multi-class softmax cross-entropy: the model's k outputs
+	// are then logits, ranked, measured and deployed as their softmax probabilities
+	// (crossentropy.Softmax). It is false for every other loss, whose outputs are the scores.
+	Probabilities bool
 	// Diagnoses holds one row per diagnosed epoch when Config.Diagnose is set, in order.
 	Diagnoses []Diagnosis
 }
@@ -310,6 +318,12 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 			phase, loss = Intervention, crossEntropy
 			diag.pending--
 		}
+		// Multi-class softmax epochs are measured on the outputs' probabilities (see Metric).
+		probs := tk == multiclassTask && softmaxTrained(loss)
+		if run.best == nil {
+			// No epoch kept yet: the model will hold this epoch's weights.
+			run.hist.Probabilities = probs
+		}
 		st, err := run.step(phase, loss, rows, train.Cols)
 		if err != nil {
 			return run.fail(err)
@@ -339,14 +353,14 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		}
 		ep := Epoch{Index: e, Phase: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
 		if val != nil {
-			if ep.Metric, err = run.evaluate(val); err != nil {
+			if ep.Metric, err = run.evaluate(val, probs); err != nil {
 				return run.fail(fmt.Errorf("train: validation after epoch %d: %w", e, err))
 			}
 		}
 		run.hist.Epochs = append(run.hist.Epochs, ep)
 		bar.describe(ep, cfg.Metric)
 		if phase == Main && val != nil {
-			if err := run.consider(len(run.hist.Epochs) - 1); err != nil {
+			if err := run.consider(len(run.hist.Epochs)-1, probs); err != nil {
 				return run.fail(err)
 			}
 		}
@@ -424,8 +438,8 @@ func paramTensors(m nn.Model) []*tensor.Dense {
 }
 
 // evaluate scores val with the run's scorer, built on first use and kept for the run, and
-// returns the metric.
-func (r *fitRun) evaluate(val *data.Dataset) (float64, error) {
+// returns the metric, of the outputs' softmax probabilities when probs is set (see Metric).
+func (r *fitRun) evaluate(val *data.Dataset, probs bool) (float64, error) {
 	if r.scorer == nil {
 		s, err := nn.NewScorer(r.t.model)
 		if err != nil {
@@ -437,7 +451,7 @@ func (r *fitRun) evaluate(val *data.Dataset) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return r.t.cfg.Metric.evalData(scores, val)
+	return r.t.cfg.Metric.evalData(scores, val, probs)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the
@@ -468,9 +482,9 @@ func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (step, error) {
 	return st, nil
 }
 
-// consider records epoch i as the best if its metric beats the best so far, keeping a copy
-// of the weights.
-func (r *fitRun) consider(i int) error {
+// consider records epoch i, whose outputs are measured as probabilities when probs is set, as
+// the best if its metric beats the best so far, keeping a copy of the weights.
+func (r *fitRun) consider(i int, probs bool) error {
 	m := r.hist.Epochs[i].Metric
 	if r.best != nil && !(m > r.bestMetric) {
 		r.sinceBest++
@@ -481,6 +495,7 @@ func (r *fitRun) consider(i int) error {
 		return err
 	}
 	r.best, r.bestMetric, r.sinceBest, r.hist.Best = best, m, 0, i
+	r.hist.Probabilities = probs
 	return nil
 }
 
