@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/rocops/rocops/data"
@@ -33,18 +34,55 @@ var (
 	ErrHash = errors.New("deploy: model file does not match its operating-point file")
 )
 
-// OperatingPoint is how a deployed model is used and what it achieved: flag a row when its
-// score s satisfies s ≥ Threshold.
+// OperatingPoint is how a deployed model is used and what it achieved. A binary model (Classes
+// nil) has one output, the score s, and flags a row when s ≥ Threshold. A multi-class or
+// multi-label model has k = len(Classes) outputs, the scores s_c of classes c = 0…k−1, and
+// flags a row for class c when s_c ≥ Thresholds[c]: one-vs-rest, each class on its own.
 type OperatingPoint struct {
-	Alpha     float64 // the target false-positive rate α the threshold was chosen for, 0 < α < 1
-	Threshold float64 // τ: finite, or +Inf when no threshold met α on validation (nothing is flagged)
+	Alpha float64 // the target false-positive rate α the thresholds were chosen for, 0 < α < 1
+	// Threshold is τ of a binary model: finite, or +Inf when no threshold met α on validation
+	// (nothing is flagged). A multi-class or multi-label model does not use it: Save ignores
+	// it and Load returns +Inf.
+	Threshold float64
 	// The false- and true-positive rates of flagging s ≥ τ on the validation and test parts,
-	// each in [0, 1].
+	// each in [0, 1]; for a multi-class or multi-label model, the macro means over the classes
+	// of the per-class rates ClassValFPR… (recorded as given, not recomputed).
 	ValFPR, ValTPR, TestFPR, TestTPR float64
-	// Label is the training data's label column; ScoreCSV copies it when the CSV has it. ""
-	// for none.
+	// Label is the training data's label column; ScoreCSV copies it when the input has it. ""
+	// for none, and always "" for a multi-label model, whose label columns are Classes.
 	Label string
 	Run   Run // how the model was trained, for the record
+
+	// Classes names the k outputs of a multi-class or multi-label model, in output order: the
+	// class names of the label column Label (multi-class, k ≥ 2), or the label columns
+	// themselves (multi-label, with Multilabel set, k ≥ 1); at most data.MaxClasses, each
+	// non-empty, not padded with spaces and distinct. nil for a binary model, which has one
+	// output and uses Threshold.
+	Classes []string
+	// Multilabel marks a multi-label model: Classes are k 0/1 label columns, not the values of
+	// one label column. false for a binary or multi-class model.
+	Multilabel bool
+	// Thresholds are the k per-class thresholds τ_c at Alpha, each chosen one-vs-rest on
+	// validation as Threshold is in the binary case (finite, or +Inf when none met α: that
+	// class is never flagged). Set exactly when Classes is; Threshold is then unused.
+	Thresholds []float64
+	// Probabilities says the scores are the softmax of the model's outputs z_c,
+	// s_c = e^{z_c} / Σ_d e^{z_d} ([crossentropy.Softmax]): a multi-class model trained by the
+	// softmax cross-entropy. Otherwise (always for a binary or multi-label model) the outputs
+	// are the scores.
+	Probabilities bool
+	// The per-class rates of flagging s_c ≥ τ_c one-vs-rest (class c the positives, every
+	// other row the negatives; for multi-label, label c's 1s and 0s) on the validation and test
+	// parts, in class order, each in [0, 1]. Set exactly when Classes is, each of length k.
+	ClassValFPR, ClassValTPR, ClassTestFPR, ClassTestTPR []float64
+}
+
+// clone returns op with its slices copied.
+func (op OperatingPoint) clone() OperatingPoint {
+	op.Classes, op.Thresholds = slices.Clone(op.Classes), slices.Clone(op.Thresholds)
+	op.ClassValFPR, op.ClassValTPR = slices.Clone(op.ClassValFPR), slices.Clone(op.ClassValTPR)
+	op.ClassTestFPR, op.ClassTestTPR = slices.Clone(op.ClassTestFPR), slices.Clone(op.ClassTestTPR)
+	return op
 }
 
 // Run records how a deployed model was trained; Load returns it and nothing depends on it.
@@ -91,11 +129,18 @@ func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer,
 	}
 	sum := sha256.Sum256(buf.Bytes())
 	hash := hex.EncodeToString(sum[:])
+	version := Version
+	if op.Classes != nil {
+		version = VersionClasses
+	}
 	sc := &sidecar{
-		version: Version,
+		version: version,
 		model: modelRef{File: name + "." + hash[:16] + ".params", SHA256: hash, Bytes: int64(buf.Len()),
 			Architecture: spec.Architecture, Dtype: spec.Dtype.String()},
-		spec: spec, op: op, features: features, st: st,
+		spec: spec, op: op.clone(), features: features, st: st,
+	}
+	if op.Classes != nil {
+		sc.op.Threshold = math.Inf(1) // unused, as Load returns it
 	}
 	if err := sc.check(); err != nil {
 		return "", err

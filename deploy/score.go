@@ -13,10 +13,12 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/crossentropy"
 )
 
 // Scorer is a loaded deployed model: it standardises raw feature rows as in training, scores
-// them and flags those at or above the threshold. Its methods are safe for concurrent use;
+// them and flags those at or above the threshold (of each class, for a multi-class or
+// multi-label model). Its methods are safe for concurrent use;
 // scoring calls run one at a time (Load one Scorer per worker to score in parallel).
 type Scorer struct {
 	mu       sync.Mutex
@@ -26,6 +28,9 @@ type Scorer struct {
 	sidecar  string
 	modelRef string
 }
+
+// errClassesCSV: the CSV output of a model of classes is not written yet.
+var errClassesCSV = errors.New("deploy: scoring files with a multi-class or multi-label model is not supported yet (use Score)")
 
 // chunk is the number of rows ScoreCSV scores at once, which bounds its memory.
 const chunk = 4096
@@ -50,8 +55,27 @@ func (s *Scorer) Alpha() float64 { return s.sc.op.Alpha }
 // Label returns the training data's label column ("" for none), which ScoreCSV copies.
 func (s *Scorer) Label() string { return s.sc.op.Label }
 
-// OperatingPoint returns the whole operating point the sidecar records.
-func (s *Scorer) OperatingPoint() OperatingPoint { return s.sc.op }
+// OperatingPoint returns (a copy of) the whole operating point the sidecar records.
+func (s *Scorer) OperatingPoint() OperatingPoint { return s.sc.op.clone() }
+
+// Outputs returns the number of scores per row: 1 for a binary model, k = len(Classes()) for
+// a multi-class or multi-label one.
+func (s *Scorer) Outputs() int { return s.sc.net.out }
+
+// Classes returns a copy of the class names of a multi-class model, or the label columns of a
+// multi-label one, in the order of the scores; nil for a binary model.
+func (s *Scorer) Classes() []string { return slices.Clone(s.sc.op.Classes) }
+
+// Thresholds returns a copy of the per-class thresholds τ_c, in the order of Classes(); nil for
+// a binary model, which has Threshold().
+func (s *Scorer) Thresholds() []float64 { return slices.Clone(s.sc.op.Thresholds) }
+
+// Multilabel reports whether the model is multi-label: Classes() are 0/1 label columns.
+func (s *Scorer) Multilabel() bool { return s.sc.op.Multilabel }
+
+// Probabilities reports whether the scores are the softmax of the model's outputs (see
+// OperatingPoint.Probabilities); Score and ScoreCSV then return the probabilities.
+func (s *Scorer) Probabilities() bool { return s.sc.op.Probabilities }
 
 // Spec returns the model's architecture and dtype.
 func (s *Scorer) Spec() ModelSpec { return s.sc.spec }
@@ -61,28 +85,43 @@ func (s *Scorer) Standardizer() data.Standardizer {
 	return data.Standardizer{Mean: slices.Clone(s.sc.st.Mean), Std: slices.Clone(s.sc.st.Std)}
 }
 
-// Version returns the format version of the sidecar that was loaded (1 or 2).
+// Version returns the format version of the sidecar that was loaded: 1, 2, or 3 for a
+// multi-class or multi-label model.
 func (s *Scorer) Version() int { return s.sc.version }
 
 // SidecarPath returns the path of the sidecar that was loaded.
 func (s *Scorer) SidecarPath() string { return s.sidecar }
 
 // Model returns the loaded model, for programs that evaluate it themselves (nn.Scores takes
-// standardised rows). Changing its parameters changes what the Scorer returns.
+// standardised rows and returns the outputs, before any softmax of Probabilities). Changing
+// its parameters changes what the Scorer returns.
 func (s *Scorer) Model() nn.Model { return s.model }
 
 // ModelPath returns the path of the model file that was loaded, the one the sidecar names.
 func (s *Scorer) ModelPath() string { return s.modelRef }
 
-// Flag reports whether a score is flagged: score ≥ Threshold().
+// Flag reports whether a score is flagged: score ≥ Threshold(). A multi-class or multi-label
+// model flags nothing by it (its Threshold() is +Inf): use FlagClass.
 func (s *Scorer) Flag(score float64) bool { return score >= s.sc.op.Threshold }
 
-// Score returns the model's score of each of rows raw (unstandardised) feature rows, held in
-// x one row after the other, each row's values in the order of Features(). It standardises
-// them with the training part's statistics, as ScoreCSV does, so the same row gets the same
-// score bit for bit. A wrong length, a non-finite value (an error naming the row and the
-// feature), a value that standardises beyond float64 (data.ErrStandardize) or a score that
-// overflows (nn.ErrRange) is an error, and then no score is returned.
+// FlagClass reports whether the score of class c (0 ≤ c < Outputs()) is flagged: score ≥
+// Thresholds()[c]. For a binary model class 0 is its one score, and FlagClass(0, s) is Flag(s).
+// A class out of range flags nothing.
+func (s *Scorer) FlagClass(c int, score float64) bool {
+	if s.sc.op.Classes == nil {
+		return c == 0 && s.Flag(score)
+	}
+	return c >= 0 && c < len(s.sc.op.Thresholds) && score >= s.sc.op.Thresholds[c]
+}
+
+// Score returns the model's scores of rows raw (unstandardised) feature rows, held in x one
+// row after the other, each row's values in the order of Features(): one score per row for a
+// binary model, and for a model of k = Outputs() classes or labels, k per row, row-major (the
+// score of row i and class c at i·k + c), the softmax of the outputs when Probabilities(). It
+// standardises the rows with the training part's statistics, as ScoreCSV does, so the same
+// row gets the same scores bit for bit. A wrong length, a non-finite value (an error naming
+// the row and the feature), a value that standardises beyond float64 (data.ErrStandardize) or
+// a score that overflows (nn.ErrRange) is an error, and then no score is returned.
 func (s *Scorer) Score(x []float64, rows int) ([]float64, error) {
 	in := len(s.sc.features)
 	if rows < 1 || len(x) != rows*in {
@@ -111,7 +150,11 @@ func (s *Scorer) scoreStandardized(z []float64, rows int) ([]float64, error) {
 	if s.scorer == nil {
 		return nil, errors.New("deploy: the scorer is closed")
 	}
-	return s.scorer.Scores(z, rows)
+	scores, err := s.scorer.Scores(z, rows)
+	if err != nil || !s.sc.op.Probabilities {
+		return scores, err
+	}
+	return crossentropy.Softmax(scores, s.sc.net.out)
 }
 
 // Close releases what the scorer built for scoring; it must not be used afterwards.
@@ -145,6 +188,9 @@ func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err erro
 // writes the rows it has read and returns ctx's error, wrapped. (A read blocked on r returns
 // only when r does: to stop a blocked pipe, close it when ctx is done.)
 func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) (rows, flagged int, err error) {
+	if s.sc.op.Classes != nil {
+		return 0, 0, errClassesCSV
+	}
 	tr, err := data.NewTableReader(r, data.CSVConfig{})
 	if err != nil {
 		return 0, 0, err
@@ -217,6 +263,9 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 // writes the same CSV as ScoreCSV, rows numbered from 1 in file order. It stops between row
 // groups once ctx is done, after writing the rows read. A file without rows is data.ErrEmpty.
 func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
+	if s.sc.op.Classes != nil {
+		return 0, 0, errClassesCSV
+	}
 	pr, err := data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: s.sc.op.Label})
 	if err != nil {
 		return 0, 0, err

@@ -18,10 +18,13 @@ import (
 	"github.com/rocops/rocops/data"
 )
 
-// The sidecar's format name and the version Save writes. Load reads versions 1 and 2.
+// The sidecar's format name and the versions Save writes: Version for a binary model, the
+// same bytes as before multi-class models, and VersionClasses for a multi-class or
+// multi-label one (OperatingPoint.Classes set). Load reads versions 1, 2 and 3.
 const (
-	Format  = "rocops-operating-point"
-	Version = 2
+	Format         = "rocops-operating-point"
+	Version        = 2
+	VersionClasses = 3
 )
 
 // fileV2 is the sidecar, format version 2, as JSON.
@@ -88,6 +91,59 @@ func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run
 	return sc, sc.check()
 }
 
+// fileV3 is the sidecar of a multi-class or multi-label model, format version 3: version 2's
+// keys, but the one threshold, and the classes with their thresholds and rates.
+type fileV3 struct {
+	Format  string   `json:"format"`  // Format
+	Version int      `json:"version"` // 3
+	Model   modelRef `json:"model"`
+	classesJSON
+	Run      runInfo `json:"run"`
+	Checksum string  `json:"sidecar_sha256"` // as in version 2
+}
+
+// classesJSON is what version 3 holds of the operating point, the features and the
+// standardisation.
+type classesJSON struct {
+	Alpha float64 `json:"alpha"`
+	// The k class names (or label columns, for multi-label), in the model's output order, and
+	// what the outputs are.
+	Classes       []string `json:"classes"`
+	Multilabel    bool     `json:"multilabel"`
+	Probabilities bool     `json:"probabilities"`
+	// Flag class c when s_c ≥ thresholds[c] (null: never), and the per-class rates that gave
+	// on validation and test, in class order; then their macro means.
+	Thresholds         []*float64 `json:"thresholds"`
+	ClassValidationFPR []float64  `json:"class_validation_fpr"`
+	ClassValidationTPR []float64  `json:"class_validation_tpr"`
+	ClassTestFPR       []float64  `json:"class_test_fpr"`
+	ClassTestTPR       []float64  `json:"class_test_tpr"`
+	ValidationFPR      float64    `json:"validation_fpr"`
+	ValidationTPR      float64    `json:"validation_tpr"`
+	TestFPR            float64    `json:"test_fpr"`
+	TestTPR            float64    `json:"test_tpr"`
+	// As in version 2.
+	Features []string  `json:"features"`
+	Label    string    `json:"label"`
+	Mean     []float64 `json:"mean"`
+	Std      []float64 `json:"std"`
+}
+
+// newClasses is the version-3 JSON of an operating point, features and standardisation.
+func newClasses(op OperatingPoint, features []string, st data.Standardizer) classesJSON {
+	c := classesJSON{Alpha: op.Alpha, Classes: op.Classes, Multilabel: op.Multilabel, Probabilities: op.Probabilities,
+		Thresholds: make([]*float64, len(op.Thresholds)), ClassValidationFPR: op.ClassValFPR,
+		ClassValidationTPR: op.ClassValTPR, ClassTestFPR: op.ClassTestFPR, ClassTestTPR: op.ClassTestTPR,
+		ValidationFPR: op.ValFPR, ValidationTPR: op.ValTPR, TestFPR: op.TestFPR, TestTPR: op.TestTPR,
+		Features: features, Label: op.Label, Mean: st.Mean, Std: st.Std}
+	for j, t := range op.Thresholds {
+		if !math.IsInf(t, 1) {
+			c.Thresholds[j] = &t
+		}
+	}
+	return c
+}
+
 type runInfo struct {
 	Loss         string  `json:"loss"`
 	WarmupEpochs int     `json:"warmup_epochs"`
@@ -127,17 +183,26 @@ type sidecar struct {
 	st       data.Standardizer
 }
 
-// encode returns the version-2 JSON of sc, with its checksum.
+// encode returns the JSON of sc, with its checksum: version 2 for a binary model, 3 for a
+// multi-class or multi-label one.
 func (sc *sidecar) encode() ([]byte, error) {
 	r := sc.op.Run
-	f := fileV2{Format: Format, Version: Version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st),
-		Run: runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}}
-	sum, err := f.checksum()
-	if err != nil {
-		return nil, err
+	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
+	var js []byte
+	var err error
+	if sc.op.Classes != nil {
+		f := fileV3{Format: Format, Version: VersionClasses, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st), Run: run}
+		if f.Checksum, err = f.checksum(); err != nil {
+			return nil, err
+		}
+		js, err = json.MarshalIndent(f, "", "  ")
+	} else {
+		f := fileV2{Format: Format, Version: Version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st), Run: run}
+		if f.Checksum, err = f.checksum(); err != nil {
+			return nil, err
+		}
+		js, err = json.MarshalIndent(f, "", "  ")
 	}
-	f.Checksum = sum
-	js, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("deploy: encoding the sidecar: %w", err)
 	}
@@ -147,7 +212,18 @@ func (sc *sidecar) encode() ([]byte, error) {
 // checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
 func (f fileV2) checksum() (string, error) {
 	f.Checksum = ""
-	js, err := json.MarshalIndent(f, "", "  ")
+	return canonicalSum(f)
+}
+
+// checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
+func (f fileV3) checksum() (string, error) {
+	f.Checksum = ""
+	return canonicalSum(f)
+}
+
+// canonicalSum is the hex SHA-256 of v's canonical encoding, json.MarshalIndent with two spaces.
+func canonicalSum(v any) (string, error) {
+	js, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("deploy: encoding the sidecar: %w", err)
 	}
@@ -192,8 +268,14 @@ func decodeSidecar(b []byte) (*sidecar, error) {
 			return nil, err
 		}
 		return f.sidecar()
+	case 3:
+		var f fileV3
+		if err := strictUnmarshal(raw, &f); err != nil {
+			return nil, err
+		}
+		return f.sidecar()
 	}
-	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 and %d", ErrVersion, *head.Version, Version)
+	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, VersionClasses)
 }
 
 // strictUnmarshal decodes the JSON object raw into the struct *v, requiring every key of it
@@ -257,19 +339,60 @@ func (f *fileV2) sidecar() (*sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sum != f.Checksum {
-		return nil, fmt.Errorf("%w: its checksum %q does not match its content (%s): edited or damaged", ErrSidecar, f.Checksum, sum)
-	}
-	dt, err := parseDtype(f.Model.Dtype)
+	spec, err := checkSigned(f.Model, f.Checksum, sum)
 	if err != nil {
 		return nil, err
 	}
-	if f.Model.Bytes < 1 || f.Model.Bytes > maxModelBytes {
-		return nil, fmt.Errorf("%w: model size %d bytes (want 1 to %d)", ErrSidecar, f.Model.Bytes, int64(maxModelBytes))
+	return f.pointJSON.sidecar(2, f.Model, spec, f.Run.run())
+}
+
+func (f *fileV3) sidecar() (*sidecar, error) {
+	sum, err := f.checksum()
+	if err != nil {
+		return nil, err
 	}
-	r := f.Run
-	return f.pointJSON.sidecar(2, f.Model, ModelSpec{Architecture: f.Model.Architecture, Dtype: dt},
-		Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate})
+	spec, err := checkSigned(f.Model, f.Checksum, sum)
+	if err != nil {
+		return nil, err
+	}
+	p := &f.classesJSON
+	op := OperatingPoint{Alpha: p.Alpha, Threshold: math.Inf(1), ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
+		TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: f.Run.run(),
+		Classes: p.Classes, Multilabel: p.Multilabel, Probabilities: p.Probabilities,
+		Thresholds: make([]float64, len(p.Thresholds)), ClassValFPR: p.ClassValidationFPR,
+		ClassValTPR: p.ClassValidationTPR, ClassTestFPR: p.ClassTestFPR, ClassTestTPR: p.ClassTestTPR}
+	for c, t := range p.Thresholds {
+		op.Thresholds[c] = math.Inf(1) // null
+		if t != nil {
+			op.Thresholds[c] = *t
+		}
+	}
+	if op.Classes == nil { // "classes": null; check() refuses a version-3 sidecar without classes
+		op.Classes = []string{}
+	}
+	sc := &sidecar{version: 3, model: f.Model, spec: spec, features: p.Features,
+		st: data.Standardizer{Mean: p.Mean, Std: p.Std}, op: op}
+	return sc, sc.check()
+}
+
+// checkSigned checks what versions 2 and 3 record beyond version 1: the sidecar's checksum
+// (recorded, and sum computed), the model's dtype and size. It returns the model's spec.
+func checkSigned(m modelRef, recorded, sum string) (ModelSpec, error) {
+	if sum != recorded {
+		return ModelSpec{}, fmt.Errorf("%w: its checksum %q does not match its content (%s): edited or damaged", ErrSidecar, recorded, sum)
+	}
+	dt, err := parseDtype(m.Dtype)
+	if err != nil {
+		return ModelSpec{}, err
+	}
+	if m.Bytes < 1 || m.Bytes > maxModelBytes {
+		return ModelSpec{}, fmt.Errorf("%w: model size %d bytes (want 1 to %d)", ErrSidecar, m.Bytes, int64(maxModelBytes))
+	}
+	return ModelSpec{Architecture: m.Architecture, Dtype: dt}, nil
+}
+
+func (r runInfo) run() Run {
+	return Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
 }
 
 func (f *fileV1) sidecar() (*sidecar, error) {
@@ -359,6 +482,77 @@ func (sc *sidecar) check() error {
 	}
 	if op.Label != "" && (seen[op.Label] || strings.TrimSpace(op.Label) != op.Label) {
 		return bad("label %q is a feature or padded with spaces", op.Label)
+	}
+	return sc.checkClasses(seen)
+}
+
+// checkClasses validates the classes, thresholds and per-class rates of a multi-class or
+// multi-label operating point against the model's outputs, and their absence from a binary
+// one; feature holds the feature names. Its errors wrap ErrSidecar.
+func (sc *sidecar) checkClasses(feature map[string]bool) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrSidecar, fmt.Sprintf(format, a...))
+	}
+	op, out := sc.op, sc.net.out
+	rates := []struct {
+		name string
+		v    []float64
+	}{{"class_validation_fpr", op.ClassValFPR}, {"class_validation_tpr", op.ClassValTPR},
+		{"class_test_fpr", op.ClassTestFPR}, {"class_test_tpr", op.ClassTestTPR}}
+	if op.Classes == nil {
+		switch {
+		case out != 1:
+			return bad("a model of %d outputs needs its classes (OperatingPoint.Classes)", out)
+		case op.Multilabel || op.Probabilities || op.Thresholds != nil:
+			return bad("multilabel, probabilities or per-class thresholds without classes")
+		}
+		for _, r := range rates {
+			if r.v != nil {
+				return bad("%s without classes", r.name)
+			}
+		}
+		return nil
+	}
+	k := len(op.Classes)
+	kind, least := "multi-class", 2
+	if op.Multilabel {
+		kind, least = "multi-label", 1
+	}
+	switch {
+	case k < least || k > data.MaxClasses:
+		return bad("%d classes for a %s model (want %d to %d)", k, kind, least, data.MaxClasses)
+	case k != out:
+		return bad("%d classes for a model of %d outputs", k, out)
+	case len(op.Thresholds) != k:
+		return bad("%d thresholds for %d classes", len(op.Thresholds), k)
+	case op.Multilabel && op.Probabilities:
+		return bad("probabilities (a softmax over the outputs) for a multi-label model, whose labels are scored each on its own")
+	case op.Multilabel && op.Label != "":
+		return bad("label %q for a multi-label model, whose label columns are its classes", op.Label)
+	}
+	for _, r := range rates {
+		if len(r.v) != k {
+			return bad("%d values of %s for %d classes", len(r.v), r.name, k)
+		}
+		for c, v := range r.v {
+			if !(v >= 0 && v <= 1) {
+				return bad("%s of class %q is %v, not in [0, 1]", r.name, op.Classes[c], v)
+			}
+		}
+	}
+	seen := make(map[string]bool, k)
+	for c, name := range op.Classes {
+		switch t := op.Thresholds[c]; {
+		case name == "" || strings.TrimSpace(name) != name:
+			return bad("class %d has the name %q (empty or padded with spaces)", c+1, name)
+		case seen[name]:
+			return bad("class %q is listed twice", name)
+		case op.Multilabel && feature[name]:
+			return bad("label column %q is a feature", name)
+		case math.IsNaN(t) || math.IsInf(t, -1):
+			return bad("threshold %v of class %q is neither finite nor null", t, name)
+		}
+		seen[name] = true
 	}
 	return nil
 }
