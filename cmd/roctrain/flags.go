@@ -14,19 +14,21 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
+	"gorgonia.org/tensor"
 )
 
 // options are the command's flags.
 type options struct {
-	data, label, losses, hidden, lrs, plot, out, predict string
-	alpha, recall                                        float64
-	warmup, epochs, batch, seeds, boot                   int
-	seed                                                 uint64
-	json, diagnose                                       bool
-	progress                                             io.Writer // nil: the trainer's default (standard error when it is a terminal)
-	hiddenSizes                                          []int
-	learningRate                                         []float64
-	runs                                                 []runSpec
+	data, label, losses, hidden, lrs, plot, out, predict, dtype string
+	alpha, recall                                               float64
+	warmup, epochs, batch, seeds, boot                          int
+	seed                                                        uint64
+	json, diagnose                                              bool
+	progress                                                    io.Writer // nil: the trainer's default (standard error when it is a terminal)
+	hiddenSizes                                                 []int
+	learningRate                                                []float64
+	modelDtype                                                  tensor.Dtype // -dtype parsed
+	runs                                                        []runSpec
 }
 
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
@@ -58,6 +60,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", experiment.RunsUsage())
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated, at most 8 layers of 1…4096 units; "" for a linear scorer`)
 	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one")
+	fs.StringVar(&opt.dtype, "dtype", "float64", "the models' parameters and arithmetic: float64 or float32")
 	fs.Uint64Var(&opt.seed, "seed", 1, "seed of the split, the initialisation and the batches of the first repetition; -seed+seeds−1 must not pass 18446744073709551615")
 	for _, c := range counts {
 		fs.IntVar(c.field(opt), c.name[1:], c.def, fmt.Sprintf("%s, %d…%d", c.usage, c.min, c.max))
@@ -103,6 +106,14 @@ func (o *options) check() error {
 	}
 	if uint64(o.seeds-1) > math.MaxUint64-o.seed {
 		return fmt.Errorf("-seed %d with -seeds %d: the last seed would pass %d and wrap to 0", o.seed, o.seeds, uint64(math.MaxUint64))
+	}
+	switch o.dtype {
+	case "float64":
+		o.modelDtype = tensor.Float64
+	case "float32":
+		o.modelDtype = tensor.Float32
+	default:
+		return fmt.Errorf("-dtype must be float64 or float32, got %q", o.dtype)
 	}
 	var err error
 	if o.hiddenSizes, err = parseList(o.hidden, func(s string) (int, error) {

@@ -125,7 +125,7 @@ func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
 	}
 	return &experiment.Search{
 		Name: spec.label, Recipes: spec.recipes, LearningRates: o.learningRate,
-		Model: nn.MLPConfig{Hidden: o.hiddenSizes}, Config: cfg,
+		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype}, Config: cfg,
 		Hooks: experiment.Hooks{Done: experiment.LogFailures(stderr, "roctrain: ", spec.name)},
 	}
 }
