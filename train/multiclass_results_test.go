@@ -174,6 +174,8 @@ func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
 		cfg.Surrogate = pairwise.Hinge
 	case "sqhinge":
 		cfg.Surrogate = pairwise.SquaredHinge
+	case "square":
+		cfg.Surrogate = pairwise.Square
 	default:
 		return nil, metric, fmt.Errorf("%s: unknown surrogate %q", name, sur)
 	}

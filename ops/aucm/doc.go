@@ -21,6 +21,12 @@
 // returns f, [Gradient] ∂f/∂z together with ∂f/∂a, ∂f/∂b and ∂f/∂α, and [Loss] is the graph
 // op with z, a, b and α as nodes, so a model's output node feeds it directly. [Gradient]
 // reads the batch twice (a check, then one fused pass of sigmoids, class sums and
-// derivatives); [Optimum] three times. docs/aucm.md derives the saddle value and describes
-// the PESG optimiser of package train.
+// derivatives); [Optimum] three times.
+//
+// On k classes or k labels the loss is applied one-vs-rest, as LibAUC's MultiLabelAUCMLoss
+// applies it to k labels: column c of the row-major n×k scores against the indicator of class
+// c (or label c), with its own a_c, b_c and α_c, and the mean of the k columns' losses.
+// [MulticlassGradient] and [MultilabelGradient] compute it on slices, [MulticlassLoss] and
+// [MultilabelLoss] are its graph ops. docs/aucm.md derives the saddle value and describes the
+// PESG optimiser of package train.
 package aucm

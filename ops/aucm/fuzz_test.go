@@ -57,3 +57,61 @@ func validInput(z, y []float64, a, b, alpha, margin float64) bool {
 	}
 	return margin >= 0 && !math.IsInf(margin, 1) && fuzzbatch.Valid(z, y)
 }
+
+// FuzzMulticlassGradient: no panic; a k-class batch (fuzzbatch.Classes, with invalid labels and
+// classes without rows occurring) is accepted exactly when every label is in 0…k−1, k ≥ 2 and
+// every class has rows, and then gives a finite value and derivatives equal to the
+// multi-label loss on the one-hot indicator; anything else is one of the package's errors.
+func FuzzMulticlassGradient(f *testing.F) {
+	f.Add([]byte{0, 10, 200, 1, 50, 60, 1, 3, 3, 0, 255, 0}, uint8(2), 0.0, 0.0)
+	f.Add([]byte{0, 1, 2, 3, 1, 4, 5, 6, 2, 7, 8, 9, 3, 1, 1, 1}, uint8(3), 0.5, 1.0)
+	f.Add([]byte{0, 1, 2}, uint8(1), 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, data []byte, kb uint8, aux, margin float64) {
+		k := int(kb%5) + 1
+		z, y := fuzzbatch.Classes(data, k, 64, func(b byte) float64 { return (float64(b) - 128) / 16 })
+		a, b, alpha := make([]float64, k), make([]float64, k), make([]float64, k)
+		for c := range k {
+			a[c], b[c], alpha[c] = aux, -aux, aux*float64(c)
+		}
+		cfg := Config{Margin: margin}
+		dz, da, db, dalpha, v, err := MulticlassGradient(z, k, y, a, b, alpha, cfg)
+		counts, valid := make([]int, k), k >= 2 && len(y) > 0
+		for _, c := range y {
+			if c < 0 || c >= k {
+				valid = false
+				break
+			}
+			counts[c]++
+		}
+		for _, n := range counts {
+			valid = valid && n > 0
+		}
+		top := aux * float64(k-1)
+		valid = valid && !math.IsNaN(aux) && !math.IsInf(aux, 0) && !math.IsInf(top, 0) &&
+			margin >= 0 && !math.IsInf(margin, 1)
+		if err != nil {
+			if valid {
+				require.ErrorIs(t, err, ErrOverflow)
+				return
+			}
+			known := false
+			for _, e := range []error{ErrEmpty, ErrLength, ErrLabel, ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+				known = known || errors.Is(err, e)
+			}
+			require.True(t, known, "unexpected error %v", err)
+			return
+		}
+		require.True(t, valid, "invalid input accepted")
+		for _, x := range append(append(append(append(dz, da...), db...), dalpha...), v) {
+			require.False(t, math.IsNaN(x) || math.IsInf(x, 0), "non-finite result %v", x)
+		}
+		onehot := make([]float64, len(z))
+		for i, c := range y {
+			onehot[i*k+c] = 1
+		}
+		mz, ma, mb, mal, mv, err := MultilabelGradient(z, k, onehot, a, b, alpha, cfg)
+		require.NoError(t, err)
+		require.Equal(t, v, mv)
+		require.Equal(t, [][]float64{dz, da, db, dalpha}, [][]float64{mz, ma, mb, mal})
+	})
+}

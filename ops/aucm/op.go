@@ -61,6 +61,67 @@ func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Nod
 		}
 	}
 	op := &lossOp{cfg: cfg, margin: m, dims: [2]int{scores.Dims(), labels.Dims()}}
+	return apply(op, scores, labels, a, b, alpha)
+}
+
+// MulticlassLoss returns the scalar node F(scores, labels, a, b, α) of [MulticlassGradient]:
+// scores is the (n, k) matrix of raw scores, one row per example, labels the (n) vector of
+// class indices 0…k−1 in the scores' dtype, and a, b and α (k) vectors, one auxiliary variable
+// per column, all of one dtype. Everything else is as for [Loss]: the node is differentiable
+// with respect to scores, a, b and α, the backward nodes reuse the forward's derivatives, and
+// the batch is checked when the graph runs (a label that is not an integer in 0…k−1 is
+// ErrLabel, a class without rows ErrOneClass).
+func MulticlassLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	return columnsLoss(scores, labels, a, b, alpha, cfg, 1)
+}
+
+// MultilabelLoss is [MulticlassLoss] for k labels ([MultilabelGradient]): labels is the (n, k)
+// matrix of 0/1 labels, in the scores' dtype; a label column with one class fails the run with
+// ErrOneClass.
+func MultilabelLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
+	return columnsLoss(scores, labels, a, b, alpha, cfg, 2)
+}
+
+// columnsLoss checks and applies the k-column op, with labels of labelDims dimensions.
+func columnsLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config, labelDims int) (*gorgonia.Node, error) {
+	m, err := cfg.Validate()
+	if err != nil {
+		return nil, err
+	}
+	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
+	if err != nil {
+		return nil, err
+	}
+	if dims != labelDims {
+		want := "an (n) vector of class indices"
+		if labelDims == 2 {
+			want = "an (n, k) matrix of 0/1 labels"
+		}
+		return nil, check.Errorf(pkg, check.ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
+	}
+	for _, s := range []struct {
+		name string
+		n    *gorgonia.Node
+	}{{"a", a}, {"b", b}, {"alpha", alpha}} {
+		switch {
+		case s.n == nil:
+			return nil, check.Errorf(pkg, check.ErrNode, "%s must not be nil", s.name)
+		case s.n.Graph() != scores.Graph():
+			return nil, check.Errorf(pkg, check.ErrNode, "%s belongs to another graph than the scores", s.name)
+		case s.n.Dims() != 1 || len(s.n.Shape()) != 1:
+			return nil, check.Errorf(pkg, check.ErrNode, "%s has shape %v, want a (k) vector", s.name, s.n.Shape())
+		case s.n.Shape()[0] != k:
+			return nil, check.Errorf(pkg, check.ErrLength, "%s has %d elements for k = %d columns", s.name, s.n.Shape()[0], k)
+		case s.n.Dtype() != scores.Dtype():
+			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v",
+				s.name, s.n.Dtype(), scores.Dtype())
+		}
+	}
+	op := &lossOp{cfg: cfg, margin: m, dims: [2]int{2, dims}, k: k, multilabel: labelDims == 2}
+	return apply(op, scores, labels, a, b, alpha)
+}
+
+func apply(op *lossOp, scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
 	n, err := gorgonia.ApplyOp(op, scores, labels, a, b, alpha)
 	if err != nil {
 		return nil, check.Errorf(pkg, check.ErrNode, "%v", err)
@@ -78,11 +139,15 @@ const (
 	nInputs
 )
 
-// lossOp is the forward op: f and, kept for the backward ops, its derivatives.
+// lossOp is the forward op: f and, kept for the backward ops, its derivatives. With k = 0 it
+// is the binary loss of Loss, with scalar a, b and α; with k ≥ 1 the k-column loss of
+// MulticlassLoss (multilabel false) or MultilabelLoss, with (k) vectors.
 type lossOp struct {
-	cfg    Config
-	margin float64 // the effective margin, for String
-	dims   [2]int  // of the scores and the labels: 1 for (n), 2 for (n, 1) or (1, n)
+	cfg        Config
+	margin     float64 // the effective margin, for String
+	dims       [2]int  // of the scores and the labels: 1 for (n), 2 for (n, 1), (1, n) or (n, k)
+	k          int
+	multilabel bool
 
 	mu   sync.Mutex
 	in   []float64 // the forward's inputs, flattened: scores, labels, a, b, α
@@ -91,29 +156,38 @@ type lossOp struct {
 	lisp opkit.LastMachine
 }
 
-// result is f and its derivatives at one input.
+// result is f's derivatives at one input: a, b and α's of one element each for the binary
+// loss, of k for the k-column one.
 type result struct {
-	dz            []float64
-	da, db, dalph float64
+	dz, da, db, dalph []float64
 }
 
-// wrt returns the derivative with respect to input k as a slice (one element for a scalar).
+// wrt returns the derivative with respect to input k as a slice.
 func (r *result) wrt(k int) []float64 {
 	switch k {
 	case inA:
-		return []float64{r.da}
+		return r.da
 	case inB:
-		return []float64{r.db}
+		return r.db
 	case inAlpha:
-		return []float64{r.dalph}
+		return r.dalph
 	}
 	return r.dz
 }
 
-func (op *lossOp) String() string { return fmt.Sprintf("AUCMLoss{margin=%v}", op.margin) }
+func (op *lossOp) String() string {
+	switch {
+	case op.k == 0:
+		return fmt.Sprintf("AUCMLoss{margin=%v}", op.margin)
+	case op.multilabel:
+		return fmt.Sprintf("AUCMMultilabelLoss{margin=%v, k=%d}", op.margin, op.k)
+	}
+	return fmt.Sprintf("AUCMMulticlassLoss{margin=%v, k=%d}", op.margin, op.k)
+}
 
-// inputs reads the op's five values as float64: the scores, the labels and a, b, α.
-func inputs(vals []gorgonia.Value) (scores, labels []float64, p aux, dt tensor.Dtype, err error) {
+// inputs reads the op's five values as float64: the scores, the labels and a, b, α (one
+// element each for the binary loss, k for the k-column one).
+func (op *lossOp) inputs(vals []gorgonia.Value) (scores, labels []float64, p aux3, dt tensor.Dtype, err error) {
 	if len(vals) < nInputs {
 		return nil, nil, p, dt, fmt.Errorf("%s: the loss needs 5 inputs, got %d", pkg, len(vals))
 	}
@@ -124,25 +198,32 @@ func inputs(vals []gorgonia.Value) (scores, labels []float64, p aux, dt tensor.D
 	if labels, err = opkit.Floats(vals[inLabels]); err != nil {
 		return nil, nil, p, dt, fmt.Errorf("%s: labels: %w", pkg, err)
 	}
-	var xs [3]float64
+	var xs [3][]float64
 	for k := range xs {
-		if xs[k], err = opkit.Scalar(vals[inA+k]); err != nil {
+		if op.k == 0 {
+			var x float64
+			x, err = opkit.Scalar(vals[inA+k])
+			xs[k] = []float64{x}
+		} else {
+			xs[k], err = opkit.Floats(vals[inA+k])
+		}
+		if err != nil {
 			return nil, nil, p, dt, fmt.Errorf("%s: %s: %w", pkg, []string{"a", "b", "alpha"}[k], err)
 		}
 	}
-	return scores, labels, aux{xs[0], xs[1], xs[2]}, dt, nil
+	return scores, labels, aux3{xs[0], xs[1], xs[2]}, dt, nil
 }
 
 // flat is the inputs as one slice, for comparing bit patterns.
-func flat(scores, labels []float64, p aux) []float64 {
-	out := make([]float64, 0, len(scores)+len(labels)+3)
+func flat(scores, labels []float64, p aux3) []float64 {
+	out := make([]float64, 0, len(scores)+len(labels)+3*len(p.a))
 	out = append(append(out, scores...), labels...)
-	return append(out, p.a, p.b, p.alpha)
+	return append(append(append(out, p.a...), p.b...), p.alpha...)
 }
 
 // run returns the derivatives at the inputs: the kept ones when the inputs are bit for bit
 // the forward's, else from a new Gradient call.
-func (op *lossOp) run(scores, labels []float64, p aux) (*result, error) {
+func (op *lossOp) run(scores, labels []float64, p aux3) (*result, error) {
 	in := flat(scores, labels, p)
 	op.mu.Lock()
 	kept, keptIn := op.grad, op.in
@@ -154,8 +235,26 @@ func (op *lossOp) run(scores, labels []float64, p aux) (*result, error) {
 	return r, err
 }
 
-func (op *lossOp) eval(scores, labels []float64, p aux) (*result, float64, error) {
-	dz, da, db, dalpha, v, err := Gradient(scores, labels, p.a, p.b, p.alpha, op.cfg)
+func (op *lossOp) eval(scores, labels []float64, p aux3) (*result, float64, error) {
+	switch {
+	case op.k == 0:
+		dz, da, db, dalpha, v, err := Gradient(scores, labels, p.a[0], p.b[0], p.alpha[0], op.cfg)
+		if err != nil {
+			return nil, 0, err
+		}
+		return &result{dz: dz, da: []float64{da}, db: []float64{db}, dalph: []float64{dalpha}}, v, nil
+	case op.multilabel:
+		dz, da, db, dalpha, v, err := MultilabelGradient(scores, op.k, labels, p.a, p.b, p.alpha, op.cfg)
+		if err != nil {
+			return nil, 0, err
+		}
+		return &result{dz: dz, da: da, db: db, dalph: dalpha}, v, nil
+	}
+	y, err := check.Indices(pkg, labels, op.k)
+	if err != nil {
+		return nil, 0, err
+	}
+	dz, da, db, dalpha, v, err := MulticlassGradient(scores, op.k, y, p.a, p.b, p.alpha, op.cfg)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -174,15 +273,20 @@ func overflow(what string, err error) error {
 func (op *lossOp) Arity() int { return nInputs }
 
 // types follow Gorgonia's conventions: the scores' and the labels' tensor types of element
-// type a, and a scalar typed as a itself.
-func (op *lossOp) types() (scores, labels hm.Type, scalar hm.TypeVariable) {
+// type a, the type of a, b and α (a scalar typed as a itself for the binary loss, a vector of
+// a for the k-column one), and the loss's scalar type.
+func (op *lossOp) types() (scores, labels, auxT hm.Type, scalar hm.TypeVariable) {
 	a := hm.TypeVariable('a')
-	return gorgonia.TensorType{Dims: max(op.dims[0], 1), Of: a}, gorgonia.TensorType{Dims: max(op.dims[1], 1), Of: a}, a
+	auxT = a
+	if op.k > 0 {
+		auxT = gorgonia.TensorType{Dims: 1, Of: a}
+	}
+	return gorgonia.TensorType{Dims: max(op.dims[0], 1), Of: a}, gorgonia.TensorType{Dims: max(op.dims[1], 1), Of: a}, auxT, a
 }
 
 func (op *lossOp) Type() hm.Type {
-	v, l, s := op.types()
-	return hm.NewFnType(v, l, s, s, s, s)
+	v, l, x, s := op.types()
+	return hm.NewFnType(v, l, x, x, x, s)
 }
 
 func (op *lossOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
@@ -190,7 +294,7 @@ func (op *lossOp) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
 }
 
 func (op *lossOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
-	scores, labels, p, dt, err := inputs(vals)
+	scores, labels, p, dt, err := op.inputs(vals)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +364,7 @@ func (op *lossOp) DoDiff(ctx gorgonia.ExecutionContext, in gorgonia.Nodes, outpu
 	for k, n := range in {
 		vals[k] = n.Value()
 	}
-	scores, labels, p, _, err := inputs(vals)
+	scores, labels, p, _, err := op.inputs(vals)
 	if err != nil {
 		return err
 	}
@@ -320,24 +424,24 @@ type gradOp struct {
 func (op *gradOp) Arity() int { return nInputs + 2 }
 
 func (op *gradOp) Type() hm.Type {
-	v, l, s := op.fwd.types()
-	var out hm.Type = s
+	v, l, x, s := op.fwd.types()
+	out := x
 	if op.wrt == inScores {
 		out = v
 	}
-	return hm.NewFnType(v, l, s, s, s, s, s, out)
+	return hm.NewFnType(v, l, x, x, x, s, s, out)
 }
 
 func (op *gradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if op.wrt != inScores {
+	if op.wrt != inScores && op.fwd.k == 0 {
 		return tensor.ScalarShape(), nil
 	}
-	if len(in) == 0 {
-		return nil, fmt.Errorf("%s: backward of %v got no shapes", pkg, op.fwd)
+	if len(in) <= op.wrt {
+		return nil, fmt.Errorf("%s: backward of %v got %d shapes", pkg, op.fwd, len(in))
 	}
-	s, ok := in[0].(tensor.Shape)
+	s, ok := in[op.wrt].(tensor.Shape)
 	if !ok {
-		return nil, fmt.Errorf("%s: backward of %v: scores shape is %T", pkg, op.fwd, in[0])
+		return nil, fmt.Errorf("%s: backward of %v: input %d's shape is %T", pkg, op.fwd, op.wrt, in[op.wrt])
 	}
 	return s.Clone(), nil
 }
@@ -346,7 +450,7 @@ func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if len(vals) != nInputs+2 {
 		return nil, fmt.Errorf("%s: backward of %v needs 7 inputs, got %d", pkg, op.fwd, len(vals))
 	}
-	scores, labels, p, dt, err := inputs(vals[:nInputs])
+	scores, labels, p, dt, err := op.fwd.inputs(vals[:nInputs])
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +470,7 @@ func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 			return nil, fmt.Errorf("%w: gradient element %d", ErrOverflow, i)
 		}
 	}
-	if op.wrt != inScores {
+	if op.wrt != inScores && op.fwd.k == 0 {
 		out, err := opkit.NewScalar(dt, scaled[0])
 		return out, overflow("gradient", err)
 	}
@@ -374,7 +478,7 @@ func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, overflow("gradient", err)
 	}
-	if shape := vals[inScores].Shape(); len(shape) == 2 { // (n, 1) or (1, n) scores
+	if shape := vals[inScores].Shape(); op.wrt == inScores && len(shape) == 2 { // (n, 1), (1, n) or (n, k)
 		if err := out.Reshape(shape...); err != nil {
 			return nil, fmt.Errorf("%s: backward of %v: %w", pkg, op.fwd, err)
 		}
