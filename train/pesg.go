@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
@@ -101,7 +102,9 @@ func (p PESG) check() error {
 // is everything a run needs to continue ([AUCM].Resume); its fields are exported so that
 // encoding/json writes it.
 type PESGState struct {
-	A, B, Alpha  float64
+	// A, B and Alpha hold a, b and α: one element each for a binary run, k for a run on k
+	// classes or labels (A[c] is a_c, column c's).
+	A, B, Alpha  []float64
 	LearningRate float64 // η now, after the decays so far
 	Steps        int     // steps taken
 	SinceReset   int     // steps since the reference point was last reset
@@ -113,24 +116,24 @@ type PESGState struct {
 // pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference
 // point, the sum of its iterates since the last reset and its momentum buffer, in float64.
 type pesg struct {
-	set    PESG
-	lr     float64
-	margin float64
-	a, b   []float64 // one element each, updated like the model's parameters
-	alpha  float64
-	ref    [][]float64
-	acc    [][]float64
-	buf    [][]float64
-	steps  int
-	since  int
+	set         PESG
+	lr          float64
+	margin      float64
+	a, b, alpha []float64 // k elements each (1 for binary data); a and b updated like parameters
+	ref         [][]float64
+	acc         [][]float64
+	buf         [][]float64
+	steps       int
+	since       int
 }
 
 // newPESG returns the optimiser for parameter tensors of the given sizes (the model's; a and
-// b are added), with its reference points drawn from seed when EpochDecay > 0. The settings
-// must have passed check, and lr > 0 be the effective learning rate.
-func newPESG(set PESG, lr, margin float64, sizes []int, seed uint64) *pesg {
-	p := &pesg{set: set, lr: lr, margin: margin, a: []float64{0}, b: []float64{0}}
-	sizes = append(slices.Clone(sizes), 1, 1)
+// b, of k elements each, are added), with its reference points drawn from seed when
+// EpochDecay > 0. The settings must have passed check, lr > 0 be the effective learning rate
+// and k ≥ 1 the number of the loss's columns (1 for binary data).
+func newPESG(set PESG, lr, margin float64, sizes []int, k int, seed uint64) *pesg {
+	p := &pesg{set: set, lr: lr, margin: margin, a: make([]float64, k), b: make([]float64, k), alpha: make([]float64, k)}
+	sizes = append(slices.Clone(sizes), k, k)
 	rng := rand.New(rand.NewPCG(seed, 0x70657367)) // "pesg"
 	for _, n := range sizes {
 		ref := make([]float64, n)
@@ -146,12 +149,15 @@ func newPESG(set PESG, lr, margin float64, sizes []int, seed uint64) *pesg {
 	return p
 }
 
-// step updates the model's parameters from their gradients, a and b from da and db, and α
-// by its ascent form.
-func (p *pesg) step(params, grads []*tensor.Dense, da, db float64) error {
+// step updates the model's parameters from their gradients, a and b from da and db (k
+// elements each), and every α_c by its ascent form.
+func (p *pesg) step(params, grads []*tensor.Dense, da, db []float64) error {
 	if len(params) != len(grads) || len(params)+2 != len(p.ref) {
 		return fmt.Errorf("train: PESG over %d tensors got %d parameters and %d gradients",
 			len(p.ref)-2, len(params), len(grads))
+	}
+	if len(da) != len(p.a) || len(db) != len(p.b) {
+		return fmt.Errorf("train: PESG of %d columns got %d and %d derivatives of a and b", len(p.a), len(da), len(db))
 	}
 	for i, w := range params {
 		switch w.Dtype() {
@@ -164,10 +170,12 @@ func (p *pesg) step(params, grads []*tensor.Dense, da, db float64) error {
 		}
 	}
 	n := len(params)
-	pesgUpdate(p, n, p.a, []float64{da})
-	pesgUpdate(p, n+1, p.b, []float64{db})
-	p.alpha += p.lr * (2*(p.margin+p.b[0]-p.a[0]) - 2*p.alpha)
-	p.alpha = min(max(p.alpha, 0), 999)
+	pesgUpdate(p, n, p.a, da)
+	pesgUpdate(p, n+1, p.b, db)
+	for c, al := range p.alpha {
+		al += p.lr * (2*(p.margin+p.b[c]-p.a[c]) - 2*al)
+		p.alpha[c] = min(max(al, 0), 999)
+	}
 	p.steps++
 	p.since++
 	return nil
@@ -229,13 +237,19 @@ func (p *pesg) state() PESGState {
 		return out
 	}
 	return PESGState{
-		A: p.a[0], B: p.b[0], Alpha: p.alpha, LearningRate: p.lr, Steps: p.steps, SinceReset: p.since,
+		A: slices.Clone(p.a), B: slices.Clone(p.b), Alpha: slices.Clone(p.alpha),
+		LearningRate: p.lr, Steps: p.steps, SinceReset: p.since,
 		Ref: clone(p.ref), Acc: clone(p.acc), Momentum: clone(p.buf),
 	}
 }
 
-// resume sets the optimiser to st, which must hold tensors of its sizes.
+// resume sets the optimiser to st, which must hold tensors of its sizes and a, b, α of its k
+// columns.
 func (p *pesg) resume(st PESGState) error {
+	if k := len(p.a); len(st.A) != k || len(st.B) != k || len(st.Alpha) != k {
+		return fmt.Errorf("%w: the resumed state has a, b and α of %d, %d and %d columns, the run %d",
+			ErrPESG, len(st.A), len(st.B), len(st.Alpha), k)
+	}
 	for _, part := range []struct {
 		name     string
 		dst, src [][]float64
@@ -251,12 +265,13 @@ func (p *pesg) resume(st PESGState) error {
 			}
 		}
 	}
-	for _, x := range []float64{st.A, st.B, st.Alpha, st.LearningRate} {
+	scalars := append(append(append([]float64{st.LearningRate}, st.A...), st.B...), st.Alpha...)
+	for _, x := range scalars {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("%w: the resumed state holds %v", ErrPESG, x)
 		}
 	}
-	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || st.Alpha < 0 {
+	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || slices.Min(st.Alpha) < 0 {
 		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d",
 			ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset)
 	}
@@ -265,7 +280,10 @@ func (p *pesg) resume(st PESGState) error {
 		copy(p.acc[i], st.Acc[i])
 		copy(p.buf[i], st.Momentum[i])
 	}
-	p.a[0], p.b[0], p.alpha, p.lr, p.steps, p.since = st.A, st.B, st.Alpha, st.LearningRate, st.Steps, st.SinceReset
+	copy(p.a, st.A)
+	copy(p.b, st.B)
+	copy(p.alpha, st.Alpha)
+	p.lr, p.steps, p.since = st.LearningRate, st.Steps, st.SinceReset
 	return nil
 }
 
@@ -278,6 +296,14 @@ func (p *pesg) resume(st PESGState) error {
 // (PESG has its own). nn's Linear and MLP take the direct step (an nn.Pass and the loss on
 // slices); any other model a Gorgonia graph of the model and the aucm.Loss op, with the same
 // result up to rounding.
+//
+// On a dataset with Classes (k classes, a model of k outputs) the loss is AUC-M one-vs-rest
+// (aucm.MulticlassGradient): the mean over the classes c of the loss of output c against the
+// indicator of class c, each output through its own sigmoid, with its own a_c, b_c and α_c,
+// all trained by PESG (α_c by its ascent form, column by column); on a dataset with Labels,
+// the same over the label columns (aucm.MultilabelGradient). This is how LibAUC applies
+// AUC-M to k labels (its MultiLabelAUCMLoss, libauc/losses/auc.py). The validation metric
+// and early stopping then default to MacroAUC(metrics.OvR), as for any multi-class run.
 //
 // The model ends with the best epoch's weights, as with any recipe; a, b and α stay those of
 // the last step, since only training uses them.
@@ -356,7 +382,11 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 	for _, p := range model.Params() {
 		sizes = append(sizes, p.Value.Len())
 	}
-	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, cfg.Seed)}
+	tk, k := binaryTask, 1
+	if train != nil && taskOf(train) != binaryTask {
+		tk, k = taskOf(train), train.Outputs()
+	}
+	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, k, cfg.Seed), task: tk}
 	if r.Resume != nil {
 		if err := loss.opt.resume(*r.Resume); err != nil {
 			return nil, err
@@ -364,6 +394,9 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 	}
 	main := 0
 	cfg.Loss = loss
+	if tk != binaryTask {
+		cfg.Loss = aucmClassLoss{loss}
+	}
 	cfg.LearningRate = lr
 	cfg.Hooks = append(slices.Clone(cfg.Hooks), Hook{Name: "pesg decay epochs", OnEpoch: func(e Epoch) error {
 		if e.Phase != Main {
@@ -387,27 +420,91 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 }
 
 // aucmLoss is the AUC-M loss as the trainer's Loss: its step is PESG's (stepLoss), not the
-// trainer's optimiser.
+// trainer's optimiser. task is the data's: binary, or one-vs-rest over k classes or labels.
 type aucmLoss struct {
-	cfg aucm.Config
-	opt *pesg
+	cfg  aucm.Config
+	opt  *pesg
+	task task
 }
 
-func (l *aucmLoss) String() string { return AUCM{Loss: l.cfg}.String() }
+func (l *aucmLoss) String() string {
+	s := AUCM{Loss: l.cfg}.String()
+	switch l.task {
+	case multiclassTask:
+		s = s[:len(s)-1] + ", ovr)"
+	case multilabelTask:
+		s = s[:len(s)-1] + ", labels)"
+	}
+	return s
+}
+
+// auxValue returns x as a graph value of dtype dt: a scalar for binary data, a (k) vector
+// for k columns.
+func (l *aucmLoss) auxValue(dt tensor.Dtype, x []float64) (gorgonia.Value, error) {
+	if l.task == binaryTask {
+		return opkit.NewScalar(dt, x[0])
+	}
+	return opkit.NewVector(dt, x)
+}
+
+// lossNode is the AUC-M op of the loss's task on scores and labels with a, b and α.
+func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
+	switch l.task {
+	case multiclassTask:
+		return aucm.MulticlassLoss(scores, labels, a, b, alpha, l.cfg)
+	case multilabelTask:
+		return aucm.MultilabelLoss(scores, labels, a, b, alpha, l.cfg)
+	}
+	return aucm.Loss(scores, labels, a, b, alpha, l.cfg)
+}
 
 // Build implements Loss for code that only evaluates losses: the AUC-M loss at PESG's current
 // a, b and α, as constants (training goes through the PESG step).
 func (l *aucmLoss) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	st := l.opt.state()
 	var nodes [3]*gorgonia.Node
-	for k, v := range []float64{st.A, st.B, st.Alpha} {
-		c, err := opkit.NewScalar(scores.Dtype(), v)
+	for k, v := range [][]float64{l.opt.a, l.opt.b, l.opt.alpha} {
+		c, err := l.auxValue(scores.Dtype(), v)
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 		nodes[k] = gorgonia.NewConstant(c)
 	}
-	return aucm.Loss(scores, labels, nodes[0], nodes[1], nodes[2], l.cfg)
+	return l.lossNode(scores, labels, nodes[0], nodes[1], nodes[2])
+}
+
+// gradient returns the loss of the batch's scores (n, or n·k row-major) with labels (n 0/1
+// labels, n class indices or n·k 0/1 labels), at PESG's a, b and α, and its derivatives.
+func (l *aucmLoss) gradient(scores, labels []float64) (dz, da, db []float64, value float64, err error) {
+	o := l.opt
+	switch l.task {
+	case multiclassTask:
+		k := len(o.a)
+		y, err := check.Indices("train", labels, k)
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
+		dz, da, db, _, value, err = aucm.MulticlassGradient(scores, k, y, o.a, o.b, o.alpha, l.cfg)
+		return dz, da, db, value, err
+	case multilabelTask:
+		dz, da, db, _, value, err = aucm.MultilabelGradient(scores, len(o.a), labels, o.a, o.b, o.alpha, l.cfg)
+		return dz, da, db, value, err
+	}
+	dz, a, b, _, value, err := aucm.Gradient(scores, labels, o.a[0], o.b[0], o.alpha[0], l.cfg)
+	return dz, []float64{a}, []float64{b}, value, err
+}
+
+// aucmClassLoss is the AUC-M loss on k classes or labels: a ClassLoss, so that the trainer
+// takes it for multi-class or multi-label data, trained by its PESG step all the same.
+type aucmClassLoss struct{ *aucmLoss }
+
+// Multilabel implements ClassLoss.
+func (l aucmClassLoss) Multilabel() bool { return l.task == multilabelTask }
+
+// ValueGradRows implements ClassLoss: the loss at PESG's current a, b and α and its
+// derivatives in the scores.
+func (l aucmClassLoss) ValueGradRows(grad, scores []float64, _ int, labels []float64) (float64, error) {
+	dz, _, _, v, err := l.gradient(scores, labels)
+	return v, into(grad, dz, err)
 }
 
 // newStep implements stepLoss: the PESG step of an nn network through an nn.Pass, or of any
@@ -420,7 +517,11 @@ func (l *aucmLoss) newStep(m nn.Model, batch, cols int) (step, error) {
 	case err != nil:
 		return nil, err
 	}
-	return &pesgStep{pass: p, loss: l, params: paramTensors(m), labels: make([]float64, p.Rows())}, nil
+	labels := p.Rows()
+	if l.task == multilabelTask {
+		labels *= nn.Outputs(m)
+	}
+	return &pesgStep{pass: p, loss: l, params: paramTensors(m), labels: make([]float64, labels)}, nil
 }
 
 // stepLoss is a loss that brings its own training step (and optimiser) instead of the
@@ -443,7 +544,7 @@ func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
 		return 0, err
 	}
 	o := st.loss.opt
-	dz, da, db, _, v, err := aucm.Gradient(st.pass.Forward(), st.labels, o.a[0], o.b[0], o.alpha, st.loss.cfg)
+	dz, da, db, v, err := st.loss.gradient(st.pass.Forward(), st.labels)
 	if err != nil {
 		return 0, err
 	}
@@ -470,7 +571,11 @@ type pesgGraphStep struct {
 }
 
 func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep, error) {
-	mg, err := buildModel(m, batch, cols)
+	ys := tensor.Shape{batch}
+	if l.task == multilabelTask {
+		ys = tensor.Shape{batch, nn.Outputs(m)}
+	}
+	mg, err := buildModelLabels(m, batch, cols, ys)
 	if err != nil {
 		return nil, err
 	}
@@ -478,14 +583,18 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 	st := &pesgGraphStep{graphStep: graphStep{x: mg.x, y: mg.y, learnables: learnables}, loss: l}
 	var aux [3]*gorgonia.Node
 	for k, name := range []string{"aucm.a", "aucm.b", "aucm.alpha"} {
-		v, err := opkit.NewScalar(dt, 0)
+		v, err := l.auxValue(dt, make([]float64, len(l.opt.a)))
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
-		aux[k] = gorgonia.NewScalar(g, dt, gorgonia.WithName(name), gorgonia.WithValue(v))
+		if l.task == binaryTask {
+			aux[k] = gorgonia.NewScalar(g, dt, gorgonia.WithName(name), gorgonia.WithValue(v))
+		} else {
+			aux[k] = gorgonia.NewVector(g, dt, gorgonia.WithShape(len(l.opt.a)), gorgonia.WithName(name), gorgonia.WithValue(v))
+		}
 	}
 	st.a, st.b, st.alpha = aux[0], aux[1], aux[2]
-	if st.cost, err = aucm.Loss(mg.scores, mg.labels, st.a, st.b, st.alpha, l.cfg); err != nil {
+	if st.cost, err = l.lossNode(mg.scores, mg.labels, st.a, st.b, st.alpha); err != nil {
 		return nil, err
 	}
 	gs, err := gorgonia.Grad(st.cost, append(slices.Clone(learnables), st.a, st.b)...)
@@ -500,8 +609,8 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	o := st.loss.opt
 	dt := st.x.Dtype()
-	for k, v := range []float64{o.a[0], o.b[0], o.alpha} {
-		val, err := opkit.NewScalar(dt, v)
+	for k, v := range [][]float64{o.a, o.b, o.alpha} {
+		val, err := st.loss.auxValue(dt, v)
 		if err != nil {
 			return 0, fmt.Errorf("train: %w", err)
 		}
@@ -513,11 +622,11 @@ func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	da, err := opkit.Scalar(st.da.Value())
+	da, err := st.auxGrad(st.da)
 	if err != nil {
 		return 0, fmt.Errorf("train: the gradient of a: %w", err)
 	}
-	db, err := opkit.Scalar(st.db.Value())
+	db, err := st.auxGrad(st.db)
 	if err != nil {
 		return 0, fmt.Errorf("train: the gradient of b: %w", err)
 	}
@@ -526,4 +635,14 @@ func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	}
 	st.clearGrads()
 	return l, nil
+}
+
+// auxGrad reads the gradient node n of a or b: a scalar for binary data, a (k) vector else.
+func (st *pesgGraphStep) auxGrad(n *gorgonia.Node) ([]float64, error) {
+	if st.loss.task == binaryTask {
+		x, err := opkit.Scalar(n.Value())
+		return []float64{x}, err
+	}
+	xs, err := opkit.Floats(n.Value())
+	return slices.Clone(xs), err
 }

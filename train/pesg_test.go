@@ -42,7 +42,7 @@ func TestPESGThreeSteps(t *testing.T) {
 	const tol = 1e-12 // a few roundings of numbers below 2
 	set := PESG{Clip: 1, WeightDecay: 0.1, EpochDecay: 0.5, Momentum: 0.5}
 	require.NoError(t, set.check())
-	p := newPESG(set, 0.1, 1, []int{2}, 1)
+	p := newPESG(set, 0.1, 1, []int{2}, 1, 1)
 	p.ref[0] = []float64{0.1, -0.2}
 	p.ref[1][0], p.ref[2][0] = 0, 0
 	theta := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{1, -1}))
@@ -54,21 +54,21 @@ func TestPESGThreeSteps(t *testing.T) {
 	}
 	for k, g := range steps {
 		grad := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{g[0], g[1]}))
-		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, g[2], g[3]))
+		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, []float64{g[2]}, []float64{g[3]}))
 		w := theta.Float64s()
 		st := p.state()
 		require.InDelta(t, want[k].t1, w[0], tol, "step %d θ₁", k+1)
 		require.InDelta(t, want[k].t2, w[1], tol, "step %d θ₂", k+1)
-		require.InDelta(t, want[k].a, st.A, tol, "step %d a", k+1)
-		require.InDelta(t, want[k].b, st.B, tol, "step %d b", k+1)
-		require.InDelta(t, want[k].alpha, st.Alpha, tol, "step %d α", k+1)
+		require.InDelta(t, want[k].a, st.A[0], tol, "step %d a", k+1)
+		require.InDelta(t, want[k].b, st.B[0], tol, "step %d b", k+1)
+		require.InDelta(t, want[k].alpha, st.Alpha[0], tol, "step %d α", k+1)
 	}
 	p.decayEpoch()
 	require.InDelta(t, (0.845+0.72465+0.6952355)/3, p.ref[0][0], tol)
 	require.InDelta(t, (0.1+0.117+0.13199)/3, p.ref[1][0], tol)
 	require.InDelta(t, 0.01, p.state().LearningRate, 1e-15)
 	st := p.state()
-	require.Equal(t, []float64{p.a[0], p.b[0], p.alpha, 0.01}, []float64{st.A, st.B, st.Alpha, st.LearningRate})
+	require.Equal(t, []float64{p.a[0], p.b[0], p.alpha[0], 0.01}, []float64{st.A[0], st.B[0], st.Alpha[0], st.LearningRate})
 	require.Equal(t, []int{3, 0}, []int{st.Steps, st.SinceReset})
 }
 
@@ -76,42 +76,42 @@ func TestPESGThreeSteps(t *testing.T) {
 // next steps to the bit, momentum and reference points included.
 func TestPESGResume(t *testing.T) {
 	set := PESG{Clip: 1, WeightDecay: 0.1, EpochDecay: 0.5, Momentum: 0.5}
-	p := newPESG(set, 0.1, 1, []int{2}, 1)
+	p := newPESG(set, 0.1, 1, []int{2}, 1, 1)
 	theta := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{1, -1}))
 	grad := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{0.7, -2}))
 	for range 2 {
-		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, 0.3, -0.4))
+		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, []float64{0.3}, []float64{-0.4}))
 	}
 	raw, err := json.Marshal(p.state())
 	require.NoError(t, err)
 	var st PESGState
 	require.NoError(t, json.Unmarshal(raw, &st))
-	q := newPESG(set, 0.5, 1, []int{2}, 99) // another rate and reference draw, both replaced
+	q := newPESG(set, 0.5, 1, []int{2}, 1, 99) // another rate and reference draw, both replaced
 	require.NoError(t, q.resume(st))
 	theta2 := tensor.New(tensor.WithShape(2), tensor.WithBacking(slices.Clone(theta.Float64s())))
 	for range 2 {
-		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, -0.1, 0.2))
-		require.NoError(t, q.step([]*tensor.Dense{theta2}, []*tensor.Dense{grad}, -0.1, 0.2))
+		require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, []float64{-0.1}, []float64{0.2}))
+		require.NoError(t, q.step([]*tensor.Dense{theta2}, []*tensor.Dense{grad}, []float64{-0.1}, []float64{0.2}))
 	}
 	p.decayEpoch()
 	q.decayEpoch()
 	require.Equal(t, theta.Float64s(), theta2.Float64s())
 	require.Equal(t, p.state(), q.state())
 
-	require.ErrorIs(t, newPESG(set, 0.1, 1, []int{3}, 1).resume(st), ErrPESG, "another model's state")
+	require.ErrorIs(t, newPESG(set, 0.1, 1, []int{3}, 1, 1).resume(st), ErrPESG, "another model's state")
 	bad := st
-	bad.Alpha = math.NaN()
+	bad.Alpha = []float64{math.NaN()}
 	require.ErrorIs(t, q.resume(bad), ErrPESG)
 }
 
 // TestPESGAlphaProjected: α's ascent is clamped at 0 (a far above b drives it down).
 func TestPESGAlphaProjected(t *testing.T) {
-	p := newPESG(PESG{}, 1, 1, []int{1}, 1)
+	p := newPESG(PESG{}, 1, 1, []int{1}, 1, 1)
 	p.a[0], p.b[0] = 5, 0
 	theta := tensor.New(tensor.WithShape(1), tensor.WithBacking([]float64{0}))
 	grad := tensor.New(tensor.WithShape(1), tensor.WithBacking([]float64{0}))
-	require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, 0, 0))
-	require.Zero(t, p.alpha) // 0 + 1·2(1 + 0 − 5) = −8, projected to 0
+	require.NoError(t, p.step([]*tensor.Dense{theta}, []*tensor.Dense{grad}, []float64{0}, []float64{0}))
+	require.Zero(t, p.alpha[0]) // 0 + 1·2(1 + 0 − 5) = −8, projected to 0
 }
 
 // TestAUCMSeparable: AUC-M with PESG at LibAUC's defaults reaches a test AUC ≥ 0.99 on a
@@ -145,8 +145,8 @@ func TestAUCMSeparable(t *testing.T) {
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, auc, 0.99)
 	require.Equal(t, 10*((600+63)/64), st.Steps)
-	require.Greater(t, st.A, st.B)
-	require.GreaterOrEqual(t, st.Alpha, 0.0)
+	require.Greater(t, st.A[0], st.B[0])
+	require.GreaterOrEqual(t, st.Alpha[0], 0.0)
 }
 
 // TestAUCMDecayEpochs: the learning rate is divided at each decay epoch and nowhere else.
@@ -213,7 +213,7 @@ func TestAUCMResume(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 8, second.Steps)
 	require.InDelta(t, 0.001, second.LearningRate, 1e-15)
-	require.NotEqual(t, first.Alpha, second.Alpha)
+	require.NotEqual(t, first.Alpha[0], second.Alpha[0])
 }
 
 // foreignModel is a model of another package: it wraps an nn model but is not one, so the
@@ -244,10 +244,10 @@ func TestAUCMGraphStep(t *testing.T) {
 	}
 	const tol = 1e-9
 	require.Equal(t, got[0].Steps, got[1].Steps)
-	require.InDelta(t, got[0].A, got[1].A, tol)
-	require.InDelta(t, got[0].B, got[1].B, tol)
-	require.InDelta(t, got[0].Alpha, got[1].Alpha, tol)
-	require.NotZero(t, got[0].Alpha)
+	require.InDelta(t, got[0].A[0], got[1].A[0], tol)
+	require.InDelta(t, got[0].B[0], got[1].B[0], tol)
+	require.InDelta(t, got[0].Alpha[0], got[1].Alpha[0], tol)
+	require.NotZero(t, got[0].Alpha[0])
 	for i := range weights[0] {
 		for j := range weights[0][i] {
 			require.InDelta(t, weights[0][i][j], weights[1][i][j], tol, "parameter %d[%d]", i, j)
