@@ -53,8 +53,9 @@ type PESG struct {
 	EpochDecay float64
 	// Momentum is μ of LibAUC's momentum form, in [0, 1]; 0 = none.
 	Momentum float64
-	// DecayEpochs are the main-phase epochs (1-based) after which the reference point is
-	// reset and the learning rate divided; nil = none. LibAUC's examples decay after half and
+	// DecayEpochs are the main-phase epochs (1-based, counted on from PESGState.Epochs when
+	// a run resumes) after which the reference point is reset and the learning rate divided;
+	// nil = none. LibAUC's examples decay after half and
 	// three quarters of the epochs.
 	DecayEpochs []int
 	// DecayFactor divides the learning rate at every decay epoch; 0 = 10. It must be ≥ 1.
@@ -100,7 +101,8 @@ func (p PESG) check() error {
 // parameter tensor (the model's in Params order, then a and b) the reference point, the sum of
 // the iterates since the last reset and the momentum buffer. With the model's nn checkpoint it
 // is everything a run needs to continue ([AUCM].Resume); its fields are exported so that
-// encoding/json writes it.
+// encoding/json writes it; [PESGState.MarshalBinary] and [SavePESGState] give it a versioned,
+// checksummed binary form.
 type PESGState struct {
 	// A, B and Alpha hold a, b and α: one element each for a binary run, k for a run on k
 	// classes or labels (A[c] is a_c, column c's).
@@ -108,9 +110,12 @@ type PESGState struct {
 	LearningRate float64 // η now, after the decays so far
 	Steps        int     // steps taken
 	SinceReset   int     // steps since the reference point was last reset
-	Ref          [][]float64
-	Acc          [][]float64
-	Momentum     [][]float64
+	// Epochs is the number of main-phase epochs completed; a resumed run counts its epochs,
+	// and so PESG.DecayEpochs, on from it.
+	Epochs   int
+	Ref      [][]float64
+	Acc      [][]float64
+	Momentum [][]float64
 }
 
 // pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference
@@ -125,6 +130,7 @@ type pesg struct {
 	buf         [][]float64
 	steps       int
 	since       int
+	epochs      int // main-phase epochs completed
 }
 
 // newPESG returns the optimiser for parameter tensors of the given sizes (the model's; a and
@@ -209,6 +215,14 @@ func pesgUpdate[T floats.Float](p *pesg, i int, w, g []T) {
 	}
 }
 
+// endEpoch counts a main-phase epoch done and, when it is one of the decay epochs, decays.
+func (p *pesg) endEpoch() {
+	p.epochs++
+	if slices.Contains(p.set.DecayEpochs, p.epochs) {
+		p.decayEpoch()
+	}
+}
+
 // decayEpoch resets the reference points to the mean iterate since the last reset and divides
 // the learning rate by the decay factor (LibAUC's update_regularizer).
 func (p *pesg) decayEpoch() {
@@ -238,7 +252,7 @@ func (p *pesg) state() PESGState {
 	}
 	return PESGState{
 		A: slices.Clone(p.a), B: slices.Clone(p.b), Alpha: slices.Clone(p.alpha),
-		LearningRate: p.lr, Steps: p.steps, SinceReset: p.since,
+		LearningRate: p.lr, Steps: p.steps, SinceReset: p.since, Epochs: p.epochs,
 		Ref: clone(p.ref), Acc: clone(p.acc), Momentum: clone(p.buf),
 	}
 }
@@ -271,9 +285,9 @@ func (p *pesg) resume(st PESGState) error {
 			return fmt.Errorf("%w: the resumed state holds %v", ErrPESG, x)
 		}
 	}
-	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || slices.Min(st.Alpha) < 0 {
-		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d",
-			ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset)
+	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || st.Epochs < 0 || slices.Min(st.Alpha) < 0 {
+		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d, epochs %d",
+			ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset, st.Epochs)
 	}
 	for i := range p.ref {
 		copy(p.ref[i], st.Ref[i])
@@ -283,7 +297,7 @@ func (p *pesg) resume(st PESGState) error {
 	copy(p.a, st.A)
 	copy(p.b, st.B)
 	copy(p.alpha, st.Alpha)
-	p.lr, p.steps, p.since = st.LearningRate, st.Steps, st.SinceReset
+	p.lr, p.steps, p.since, p.epochs = st.LearningRate, st.Steps, st.SinceReset, st.Epochs
 	return nil
 }
 
@@ -392,7 +406,6 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 			return nil, err
 		}
 	}
-	main := 0
 	cfg.Loss = loss
 	if tk != binaryTask {
 		cfg.Loss = aucmClassLoss{loss}
@@ -402,10 +415,7 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 		if e.Phase != Main {
 			return nil
 		}
-		main++
-		if slices.Contains(set.DecayEpochs, main) {
-			loss.opt.decayEpoch()
-		}
+		loss.opt.endEpoch()
 		return nil
 	}})
 	t, err := New(model, cfg)

@@ -195,14 +195,15 @@ func TestAUCMBadSettings(t *testing.T) {
 	require.ErrorIs(t, err, ErrConfig)
 }
 
-// TestAUCMResume: a run resumed from an earlier run's State continues its step count, a, b,
-// α and learning rate rather than starting afresh.
+// TestAUCMResume: a run resumed from an earlier run's State continues its step and epoch
+// counts, a, b, α and learning rate rather than starting afresh: its one epoch is epoch 2 of
+// DecayEpochs.
 func TestAUCMResume(t *testing.T) {
 	tr := blobs(t, 200, 3, 0.3, 2, 6)
 	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 1})
 	require.NoError(t, err)
 	set := DefaultPESG()
-	set.DecayEpochs = []int{1}
+	set.DecayEpochs = []int{1, 2}
 	cfg := Config{Epochs: 1, BatchSize: 50, Progress: io.Discard}
 	var first, second PESGState
 	_, err = AUCM{PESG: &set, State: &first}.Fit(context.Background(), m, cfg, tr, nil)
@@ -212,7 +213,8 @@ func TestAUCMResume(t *testing.T) {
 	_, err = AUCM{PESG: &set, State: &second, Resume: &first}.Fit(context.Background(), m, cfg, tr, nil)
 	require.NoError(t, err)
 	require.Equal(t, 8, second.Steps)
-	require.InDelta(t, 0.001, second.LearningRate, 1e-15)
+	require.Equal(t, 2, second.Epochs)
+	require.InDelta(t, 0.001, second.LearningRate, 1e-15) // epoch 2 of the run: decayed again
 	require.NotEqual(t, first.Alpha[0], second.Alpha[0])
 }
 
