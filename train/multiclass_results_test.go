@@ -29,7 +29,6 @@ package train_test
 // are written.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -161,6 +160,12 @@ func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
 	if base == "ce/p" && multilabel {
 		return nil, metric, fmt.Errorf("%s: a multi-label task has no softmax", name)
 	}
+	if base == "aucm" || strings.HasPrefix(base, "aucm:lr=") {
+		if wu {
+			return nil, metric, fmt.Errorf("%s: aucm has no warm-up here", name)
+		}
+		return train.AUCM{}, metric, nil // PESG at LibAUC's defaults, its rate from the search
+	}
 	if base == "ce" || base == "ce/p" {
 		if wu {
 			return nil, metric, fmt.Errorf("%s: ce has no warm-up", name)
@@ -192,6 +197,22 @@ func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
 		return nil, metric, fmt.Errorf("%s: split %q does not fit the task", name, split)
 	}
 	return train.Plain{Loss: loss, WarmupEpochs: warmup}, metric, nil
+}
+
+// mcRates returns the learning rates a run's search tries: Adam's 0.001, 0.003 and 0.01, or
+// for "aucm" PESG's 0.03, 0.1 (LibAUC's default) and 0.3, for "aucm:lr=η" η alone.
+func mcRates(name string) ([]float64, error) {
+	if name == "aucm" {
+		return []float64{0.03, 0.1, 0.3}, nil
+	}
+	if v, ok := strings.CutPrefix(name, "aucm:lr="); ok {
+		var lr float64
+		if _, err := fmt.Sscan(v, &lr); err != nil || !(lr > 0) {
+			return nil, fmt.Errorf("%s: bad learning rate %q", name, v)
+		}
+		return []float64{lr}, nil
+	}
+	return []float64{0.001, 0.003, 0.01}, nil
 }
 
 // mcDefaultRuns are a task's runs without MCRESULTS_RUNS.
@@ -313,11 +334,15 @@ func TestMulticlassResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			lrs, err := mcRates(rn)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if rn == "ce/p" {
 				probs[len(searches)] = &probSelect{}
 			}
 			searches = append(searches, &experiment.Search{
-				Name: rn, Recipes: []train.Recipe{recipe}, LearningRates: []float64{0.001, 0.003, 0.01},
+				Name: rn, Recipes: []train.Recipe{recipe}, LearningRates: lrs,
 				Model:  nn.MLPConfig{Hidden: []int{64}},
 				Config: train.Config{Epochs: epochs, BatchSize: 128, Metric: metric, Progress: io.Discard},
 				Hooks: experiment.Hooks{Done: func(c experiment.Candidate, h *train.History, err error) {
@@ -423,32 +448,58 @@ func TestMulticlassResultsTable(t *testing.T) {
 	var tasks []string
 	taskRuns := map[string][]string{}
 	multilabel := map[string]bool{}
-	for _, f := range envList("RESULTS_IN", "mc.jsonl") {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	readLines(t, envList("RESULTS_IN", "mc.jsonl"), func(r mcRow) {
+		if r.Task == "" {
+			return // another JSON line
 		}
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			var r mcRow
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Task == "" {
-				continue // not a result line
-			}
-			k := key{r.Task, r.Run}
-			if !slices.Contains(tasks, r.Task) {
-				tasks = append(tasks, r.Task)
-				multilabel[r.Task] = true
-			}
-			if r.OvO != 0 {
-				multilabel[r.Task] = false
-			}
-			if runs[k] == nil {
-				runs[k] = map[uint64]mcRow{}
-				taskRuns[r.Task] = append(taskRuns[r.Task], r.Run)
-			}
-			runs[k][r.Seed] = r
+		k := key{r.Task, r.Run}
+		if !slices.Contains(tasks, r.Task) {
+			tasks = append(tasks, r.Task)
+			multilabel[r.Task] = true
 		}
-		fh.Close()
+		if r.OvO != 0 {
+			multilabel[r.Task] = false
+		}
+		if runs[k] == nil {
+			runs[k] = map[uint64]mcRow{}
+			taskRuns[r.Task] = append(taskRuns[r.Task], r.Run)
+		}
+		runs[k][r.Seed] = r
+	})
+	// MCRESULTS_GROUPS: "name=a|b|c;…" adds the run name to every task holding a member, on
+	// every seed the member run with the best validation figure (the selection a user makes
+	// among them; the members should share a validation metric).
+	if g := os.Getenv("MCRESULTS_GROUPS"); g != "" {
+		for _, spec := range strings.Split(g, ";") {
+			name, members, _ := strings.Cut(spec, "=")
+			for _, task := range tasks {
+				sel := map[uint64]mcRow{}
+				for _, m := range strings.Split(members, "|") {
+					for seed, r := range runs[key{task, m}] {
+						if c, ok := sel[seed]; !ok || r.Val > c.Val {
+							r.Run = m
+							sel[seed] = r
+						}
+					}
+				}
+				if len(sel) > 0 {
+					runs[key{task, name}] = sel
+					taskRuns[task] = append(taskRuns[task], name)
+				}
+			}
+		}
+	}
+	// MCRESULTS_SHOW: the runs to print, in this order (default all, as read).
+	if show := os.Getenv("MCRESULTS_SHOW"); show != "" {
+		for _, task := range tasks {
+			var keep []string
+			for _, rn := range strings.Split(show, ",") {
+				if runs[key{task, rn}] != nil {
+					keep = append(keep, rn)
+				}
+			}
+			taskRuns[task] = keep
+		}
 	}
 	allBases := envList("MCRESULTS_BASE", "ce,ce/p")
 	type figure struct {
@@ -494,13 +545,17 @@ func TestMulticlassResultsTable(t *testing.T) {
 					row += " " + cell + " |"
 				}
 			}
-			lrs := map[float64]int{}
+			lrs := map[string]int{} // a group's cells name the member run too
 			for _, r := range rs {
-				lrs[r.LR]++
+				cell := fmt.Sprintf("%g", r.LR)
+				if r.Run != rn {
+					cell = r.Run + " " + cell
+				}
+				lrs[cell]++
 			}
 			var lr []string
 			for _, v := range slices.Sorted(maps.Keys(lrs)) {
-				lr = append(lr, fmt.Sprintf("%g: %d", v, lrs[v]))
+				lr = append(lr, fmt.Sprintf("%s: %d", v, lrs[v]))
 			}
 			fmt.Println(row, strings.Join(lr, ", "), "|")
 		}

@@ -298,29 +298,17 @@ func TestResultsTable(t *testing.T) {
 	}
 	runs := map[key]map[string]map[uint64]resultsRow{}
 	var order []key
-	for _, f := range envList("RESULTS_IN", "rows.jsonl") {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	readLines(t, envList("RESULTS_IN", "rows.jsonl"), func(r resultsRow) {
+		k := key{r.Task, r.Alpha, r.Recall}
+		if runs[k] == nil {
+			runs[k] = map[string]map[uint64]resultsRow{}
+			order = append(order, k)
 		}
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			var r resultsRow
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				continue // not a result line
-			}
-			k := key{r.Task, r.Alpha, r.Recall}
-			if runs[k] == nil {
-				runs[k] = map[string]map[uint64]resultsRow{}
-				order = append(order, k)
-			}
-			if runs[k][r.Recipe] == nil {
-				runs[k][r.Recipe] = map[uint64]resultsRow{}
-			}
-			runs[k][r.Recipe][r.Seed] = r
+		if runs[k][r.Recipe] == nil {
+			runs[k][r.Recipe] = map[uint64]resultsRow{}
 		}
-		fh.Close()
-	}
+		runs[k][r.Recipe][r.Seed] = r
+	})
 	// RESULTS_GROUPS: "name=a|b|c;…" adds the column name, on every row and seed the member
 	// recipe with the best validation figure (the selection a user makes among them).
 	if g := os.Getenv("RESULTS_GROUPS"); g != "" {
@@ -465,4 +453,30 @@ func meanSD(xs []float64) (float64, float64) {
 		return stat.Mean(xs, nil), 0
 	}
 	return stat.MeanStdDev(xs, nil)
+}
+
+// readLines decodes every line of the files that is a JSON object of T (a results run's
+// output also holds test logs, which are skipped) and hands it to use, in file order. A
+// file that cannot be opened or read fails the test.
+func readLines[T any](t *testing.T, files []string, use func(T)) {
+	t.Helper()
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			var r T
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				continue // not a result line
+			}
+			use(r)
+		}
+		err = sc.Err()
+		fh.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
 }
