@@ -145,7 +145,8 @@ func checkOutputs(t *testing.T, out, doc, before, after string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"# Benchmark report", "](kde.png)", "| 2^7 |", "naive/pairwise/sqhinge", "GOMAXPROCS"} {
+	for _, s := range []string{"# Benchmark report", "](kde.png)", "| 2^7 |", "naive/pairwise/sqhinge", "GOMAXPROCS",
+		"# Partial AUC", "partial ÷ full", "# AUC-M", "| `aucm.Gradient` | n sigmoids |", "MaxFPR = 0.1, at most 1.5×"} {
 		if !strings.Contains(string(readme), s) {
 			t.Errorf("README.md lacks %q", s)
 		}

@@ -270,10 +270,12 @@ func (r *report) summarySection(b *strings.Builder, h string) {
 		p := "pairwise/" + sur.String()
 		row("`pairwise.Gradient`, "+sur.String(), p+"/exact", "floor/sort", "naive/pairwise/"+sur.String(), p+"/graph")
 	}
+	row("`aucm.Gradient`", aucmKernel, "floor/sigmoid", "", "")
 	row("`metrics.AUC`", "metrics/auc", "floor/sort", "", "")
 	row("`metrics.ROC`", "metrics/roc", "floor/sort", "", "")
 	row("`metrics.DeLong`", "metrics/delong", "floor/sort", "", "")
 	b.WriteString("\n")
+	r.targets(b)
 
 	if len(r.Settings.Batches) == 0 {
 		return
@@ -518,4 +520,36 @@ func fmtCount(v float64) string {
 	default:
 		return fmt.Sprintf("%.3g", v)
 	}
+}
+
+// kernelTargets are the report's targets on kernel ratios: the ratio num ÷ den at the
+// largest n where both ran must be at most limit.
+var kernelTargets = []struct {
+	label, num, den string
+	limit           float64
+}{
+	{"`pairwise.Gradient`, squared hinge, MaxFPR = 0.1, at most 1.5× the full squared hinge",
+		partialKernel, "pairwise/sqhinge/exact", 1.5},
+	{"`aucm.Gradient` at most 3 passes over n: at most 3× one pass of n sigmoids",
+		aucmKernel, "floor/sigmoid", 3},
+}
+
+// targets writes the table of kernelTargets: each ratio, where it was taken, and whether it
+// meets its limit.
+func (r *report) targets(b *strings.Builder) {
+	b.WriteString("Targets (the ratio at the largest n both kernels ran; one run, so one load):\n\n")
+	b.WriteString("| target | measured | at n | status |\n|---|---:|---:|---|\n")
+	for _, t := range kernelTargets {
+		q, ok := r.lastRatio(t.num, t.den)
+		if !ok {
+			fmt.Fprintf(b, "| %s | — | — | not measured |\n", t.label)
+			continue
+		}
+		status := "met"
+		if q.Value > t.limit {
+			status = "missed"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", t.label, fmtRatio(q.Value), fmtN(q.N), status)
+	}
+	b.WriteString("\n")
 }
