@@ -11,22 +11,22 @@ package train_test
 //	    nice ./results.test -test.run 'TestMulticlassResults$' > mc.jsonl
 //	RESULTS_IN=mc.jsonl ./results.test -test.run TestMulticlassResultsTable
 //
-// Runs (MCRESULTS_RUNS, default all of a task's): "ce", the task's cross-entropy (softmax for
-// k classes, the per-label sigmoid for k labels) selected and scored on its raw scores as the
-// trainer's MacroAUC reads them; "ce/p" (multi-class only), the same training selected on the
-// validation macro OvR AUC of the softmax probabilities p_ic = e^{z_ic}/Σ_d e^{z_id} and scored
-// on the test probabilities, as scikit-learn scores a softmax model (a softmax model's logits
-// are defined up to a shift per row, which reorders a column's raw scores but not its
-// probabilities); and "<surrogate>:<split>[+wu]" with the
-// surrogate hinge or sqhinge, the split ovr or ovo (multi-class, train.MulticlassPairwise) or
-// labels (multi-label, train.MultilabelPairwise), and "+wu" for 5 epochs of the task's
-// cross-entropy first. Every run is an experiment.Search over the learning rates 0.001, 0.003
-// and 0.01 with Adam, batches of 128 (holding every class), an MLP of 64 hidden units and k
-// outputs, RESULTS_EPOCHS (default 30) epochs after the warm-up, without early stopping; the
-// learning rate and epoch (warm-up epochs included) with the best validation macro AUC are kept — one-vs-one (Hand and Till) for the
-// ovo runs, one-vs-rest for ce and the ovr runs, label-wise for multi-label — and the kept
+// Runs (MCRESULTS_RUNS, default all of a task's but aucm): "ce", the task's cross-entropy
+// (softmax for k classes, the per-label sigmoid for k labels); "<surrogate>:<split>[+wu]" with
+// the surrogate hinge, sqhinge or square, the split ovr or ovo (multi-class,
+// train.MulticlassPairwise) or labels (multi-label, train.MultilabelPairwise), and "+wu" for 5
+// epochs of the task's cross-entropy first; "aucm", train.AUCM (one-vs-rest AUC-M with PESG at
+// LibAUC's defaults), and "aucm:lr=η". Every run is an experiment.Search over the learning
+// rates 0.001, 0.003 and 0.01 with Adam (aucm: PESG's 0.03, 0.1 and 0.3; aucm:lr=η: η), batches
+// of 128 (holding every class), an MLP of 64 hidden units and k outputs, RESULTS_EPOCHS
+// (default 30) epochs after the warm-up, without early stopping; the learning rate and epoch
+// (warm-up epochs included) with the best validation macro AUC are kept — one-vs-one (Hand and
+// Till) for the ovo runs, one-vs-rest for the others, label-wise for multi-label — and the kept
 // model's test macro one-vs-one and one-vs-rest AUC (multi-label: the macro label-wise AUC)
-// are written.
+// are written. The trainer measures an epoch of the softmax cross-entropy on the softmax
+// probabilities of the outputs and every other epoch on the outputs
+// (train.History.Probabilities); the test figures are taken on the same scores as the kept
+// epoch's validation figure.
 
 import (
 	"context"
@@ -48,6 +48,7 @@ import (
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
 )
@@ -157,16 +158,13 @@ func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
 		warmup = 5
 	}
 	metric := train.MacroAUC(metrics.OvR)
-	if base == "ce/p" && multilabel {
-		return nil, metric, fmt.Errorf("%s: a multi-label task has no softmax", name)
-	}
 	if base == "aucm" || strings.HasPrefix(base, "aucm:lr=") {
 		if wu {
 			return nil, metric, fmt.Errorf("%s: aucm has no warm-up here", name)
 		}
 		return train.AUCM{}, metric, nil // PESG at LibAUC's defaults, its rate from the search
 	}
-	if base == "ce" || base == "ce/p" {
+	if base == "ce" {
 		if wu {
 			return nil, metric, fmt.Errorf("%s: ce has no warm-up", name)
 		}
@@ -222,9 +220,6 @@ func mcDefaultRuns(multilabel bool) []string {
 		splits = []string{"labels"}
 	}
 	runs := []string{"ce"}
-	if !multilabel {
-		runs = append(runs, "ce/p")
-	}
 	for _, split := range splits {
 		for _, sur := range []string{"hinge", "sqhinge"} {
 			runs = append(runs, sur+":"+split, sur+":"+split+"+wu")
@@ -255,7 +250,9 @@ func mcAUC(m nn.Model, te *data.Dataset, prob bool) (ovo, ovr float64, err error
 		return 0, 0, err
 	}
 	if prob {
-		softmaxRows(s, k)
+		if s, err = crossentropy.Softmax(s, k); err != nil {
+			return 0, 0, err
+		}
 	}
 	if te.Labels != nil {
 		ovr, err = metrics.MultilabelAUC(s, k, te.Y, metrics.Macro)
@@ -272,48 +269,6 @@ func mcAUC(m nn.Model, te *data.Dataset, prob bool) (ovo, ovr float64, err error
 	return ovo, ovr, err
 }
 
-// softmaxRows replaces each row of the row-major n×k logits z by its softmax probabilities,
-// from the row's largest logit so that no exponential exceeds 1.
-func softmaxRows(z []float64, k int) {
-	for i := 0; i < len(z); i += k {
-		row := z[i : i+k]
-		m := slices.Max(row)
-		var sum float64
-		for c, v := range row {
-			row[c] = math.Exp(v - m)
-			sum += row[c]
-		}
-		for c := range row {
-			row[c] /= sum
-		}
-	}
-}
-
-// probSelect keeps, over a search's candidates and epochs, the weights whose validation
-// macro OvR AUC of the softmax probabilities is highest (the first on ties): the selection of
-// the "ce/p" run.
-type probSelect struct {
-	val    *data.Dataset
-	score  float64
-	model  nn.Model
-	params []nn.Param
-	lr     float64
-	epoch  int
-}
-
-// hook returns the trainer hook that scores candidate c's model m after every epoch.
-func (p *probSelect) hook(c experiment.Candidate, m nn.Model) []train.Hook {
-	return []train.Hook{{Name: "softmax validation", OnEpoch: func(e train.Epoch) error {
-		_, v, err := mcAUC(m, p.val, true)
-		if err != nil || v <= p.score {
-			return err
-		}
-		ps, err := nn.Snapshot(m)
-		p.score, p.model, p.params, p.lr, p.epoch = v, m, ps, c.LearningRate, e.Index
-		return err
-	}}}
-}
-
 func TestMulticlassResults(t *testing.T) {
 	epochs := envInt(t, "RESULTS_EPOCHS", 30)
 	seeds := envSeeds(t)
@@ -328,7 +283,6 @@ func TestMulticlassResults(t *testing.T) {
 			runs = strings.Split(r, ",")
 		}
 		var searches []*experiment.Search
-		probs := map[int]*probSelect{} // the ce/p searches by index
 		for _, rn := range runs {
 			recipe, metric, err := mcRun(rn, task.multilabel)
 			if err != nil {
@@ -337,9 +291,6 @@ func TestMulticlassResults(t *testing.T) {
 			lrs, err := mcRates(rn)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if rn == "ce/p" {
-				probs[len(searches)] = &probSelect{}
 			}
 			searches = append(searches, &experiment.Search{
 				Name: rn, Recipes: []train.Recipe{recipe}, LearningRates: lrs,
@@ -358,12 +309,8 @@ func TestMulticlassResults(t *testing.T) {
 			Split: func(seed uint64) (*experiment.Split, error) {
 				sp := task.split(t, seed)
 				k := sp.Train.Outputs()
-				for i, s := range searches {
+				for _, s := range searches {
 					s.Model.Outputs = k
-					if p := probs[i]; p != nil {
-						*p = probSelect{val: sp.Val, score: math.Inf(-1)}
-						s.Hooks.Start = p.hook
-					}
 				}
 				return sp, nil
 			},
@@ -376,17 +323,7 @@ func TestMulticlassResults(t *testing.T) {
 						return fmt.Errorf("%s %s seed %d: %w", task.name, rn, sp.Seed, err)
 					}
 					row := mcRow{task.name, sp.Seed, rn, best.LearningRate, best.Score(), 0, 0, best.Epoch(), 0}
-					m, prob := best.Model, probs[k]
-					if prob != nil {
-						if prob.model == nil {
-							return fmt.Errorf("%s %s seed %d: no finite validation AUC of the probabilities", task.name, rn, sp.Seed)
-						}
-						if err := nn.Restore(prob.model, prob.params); err != nil {
-							return err
-						}
-						m, row.LR, row.Val, row.Epoch = prob.model, prob.lr, prob.score, prob.epoch
-					}
-					if row.OvO, row.OvR, err = mcAUC(m, sp.Test, prob != nil); err != nil {
+					if row.OvO, row.OvR, err = mcAUC(best.Model, sp.Test, best.History.Probabilities); err != nil {
 						return fmt.Errorf("%s %s seed %d: %w", task.name, rn, sp.Seed, err)
 					}
 					row.Secs = time.Since(start).Seconds()
@@ -438,7 +375,7 @@ func pairedT(ds []float64) (mean, half float64) {
 // as Markdown tables, two per task. The first has a row per run and, for each figure (test
 // macro OvO and OvR AUC; multi-label tasks: the macro label-wise AUC), the mean ± sample sd
 // over the seeds and the paired difference from each baseline of $MCRESULTS_BASE (default
-// "ce,ce/p"; a baseline the task lacks has no column) on the same seeds with the 95% paired-t interval
+// "ce"; a baseline the task lacks has no column) on the same seeds with the 95% paired-t interval
 // d̄ ± t_{0.975, k−1}·s_d/√k (* where it excludes 0), then the learning rates validation chose.
 // The second holds the comparisons of the corrective-power paper's appendix B.6: each
 // warmed-up run against its direct run, each squared-hinge run against its hinge run.
@@ -501,7 +438,7 @@ func TestMulticlassResultsTable(t *testing.T) {
 			taskRuns[task] = keep
 		}
 	}
-	allBases := envList("MCRESULTS_BASE", "ce,ce/p")
+	allBases := envList("MCRESULTS_BASE", "ce")
 	type figure struct {
 		name string
 		get  func(mcRow) float64
@@ -566,7 +503,7 @@ func TestMulticlassResultsTable(t *testing.T) {
 			head += " " + f.name + " [95%] |"
 			rule += "---:|"
 		}
-		fmt.Printf("\n%s: paired differences\n\n%s\n%s\n", task, head, rule)
+		var rows []string
 		compare := func(a, b string) {
 			if runs[key{task, a}] == nil || runs[key{task, b}] == nil {
 				return
@@ -575,7 +512,7 @@ func TestMulticlassResultsTable(t *testing.T) {
 			for _, f := range figs {
 				row += " " + pairedCell(runs[key{task, a}], runs[key{task, b}], f.get) + " |"
 			}
-			fmt.Println(row)
+			rows = append(rows, row)
 		}
 		for _, rn := range taskRuns[task] {
 			if direct, ok := strings.CutSuffix(rn, "+wu"); ok {
@@ -586,6 +523,9 @@ func TestMulticlassResultsTable(t *testing.T) {
 			if rest, ok := strings.CutPrefix(rn, "sqhinge:"); ok {
 				compare(rn, "hinge:"+rest)
 			}
+		}
+		if len(rows) > 0 {
+			fmt.Printf("\n%s: paired differences\n\n%s\n%s\n%s\n", task, head, rule, strings.Join(rows, "\n"))
 		}
 	}
 }
