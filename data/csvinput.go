@@ -203,6 +203,34 @@ func (t *TableReader) Feature(j int) (float64, error) { return t.parse(j, false)
 // Label parses field j of the current row as a 0/1 label; see Feature.
 func (t *TableReader) Label(j int) (float64, error) { return t.parse(j, true) }
 
+// Class returns field j of the current row as a class name of a multi-class label column,
+// by [ClassName]; its error is a *CSVError naming the line and the column.
+func (t *TableReader) Class(j int) (string, error) {
+	if t.rec == nil || j < 0 || j >= len(t.rec) {
+		return "", &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+	}
+	name, err := ClassName(t.rec[j])
+	if err != nil {
+		ce := err.(*CSVError)
+		ce.Line, _ = t.rr.cr.FieldPos(j)
+		ce.Column = t.names[j]
+		return "", ce
+	}
+	return name, nil
+}
+
+// ClassName returns a field of a multi-class label column as ReadCSV reads its class name:
+// trimmed of spaces, as written otherwise. An empty field or a missing-value marker (NA, N/A,
+// NaN, null or ?, in any case) is ErrMissing, a *CSVError without a line or column.
+func ClassName(field string) (string, error) {
+	s := strings.TrimSpace(field)
+	if s == "" || isMissing(s) {
+		_, ce := parseField(field, true)
+		return "", ce
+	}
+	return s, nil
+}
+
 func (t *TableReader) parse(j int, isLabel bool) (float64, error) {
 	if t.rec == nil || j < 0 || j >= len(t.rec) {
 		return 0, &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}

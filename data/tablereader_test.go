@@ -90,3 +90,32 @@ func TestTableReader(t *testing.T) {
 		t.Errorf("the row after a quoted line end: %d, %v; want line 4", line, err)
 	}
 }
+
+// Class reads a multi-class label field as ReadCSV names its class: trimmed, text or number as
+// written; an empty field or a missing-value marker is ErrMissing naming the line and column.
+func TestTableReaderClass(t *testing.T) {
+	tr, err := NewTableReader(strings.NewReader("a,y\n1, dog big \n2,2.0\n3,\n4,NA\n"), CSVConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		line int
+		want string
+		err  error
+	}{{2, "dog big", nil}, {3, "2.0", nil}, {4, "", ErrMissing}, {5, "", ErrMissing}} {
+		if _, err := tr.Next(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := tr.Class(1)
+		var ce *CSVError
+		switch {
+		case s.err == nil && (err != nil || got != s.want):
+			t.Errorf("line %d: %q, %v; want %q", s.line, got, err, s.want)
+		case s.err != nil && (!errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line || ce.Column != "y"):
+			t.Errorf("line %d: %v, want %v at column y", s.line, err, s.err)
+		}
+	}
+	if _, err := tr.Class(5); !errors.Is(err, ErrFieldCount) {
+		t.Errorf("field 6 of 2: %v", err)
+	}
+}

@@ -14,11 +14,11 @@ import (
 	"github.com/rocops/rocops/ops/crossentropy"
 )
 
-// newClassFixture returns an MLP 3→4→k initialised with seed and its operating point: a
+// newClassFixture returns an MLP 3→4→3 initialised with seed and its operating point: a
 // multi-class model of the classes "cat", "dog, big" and `say "hi"` (names a CSV must quote)
-// when multilabel is false, else a multi-label model of the label columns p, q and r; the
-// thresholds flag class scores ≥ 0 (≥ 0.3 for probabilities), but the last class, which
-// nothing met α for (+Inf).
+// when multilabel is false, else a multi-label model of the label columns p, q and r. The
+// thresholds flag class scores ≥ 0 (≥ 0.3 and ≥ 0.45 for probabilities), but those of the
+// last class, which nothing met α for (+Inf).
 func newClassFixture(t *testing.T, seed uint64, multilabel, probabilities bool) fixture {
 	t.Helper()
 	f := newFixture(t, seed)
@@ -33,7 +33,7 @@ func newClassFixture(t *testing.T, seed uint64, multilabel, probabilities bool) 
 	f.op.Probabilities = probabilities
 	f.op.Thresholds = []float64{0, 0, math.Inf(1)}
 	if probabilities {
-		f.op.Thresholds = []float64{0.3, 0.3, math.Inf(1)}
+		f.op.Thresholds = []float64{0.3, 0.45, math.Inf(1)}
 	}
 	f.op.ClassValFPR, f.op.ClassValTPR = []float64{0.1, 0.05, 0}, []float64{0.7, 0.5, 0}
 	f.op.ClassTestFPR, f.op.ClassTestTPR = []float64{0.09, 0.1, 0}, []float64{0.6, 0.4, 0}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -286,4 +287,74 @@ func requireSameScores(t *testing.T, want, got string, threshold, tol float64) {
 		}
 	}
 	require.Equal(t, w[0], g[0], "the header")
+}
+
+// Every defect of a version-3 sidecar, of a model of classes, is a named error: each row
+// edits a good one, signed again unless the row is about the checksum.
+func TestCorruptClassSidecars(t *testing.T) {
+	set := func(key string, v any) func(map[string]any) bool {
+		return func(o map[string]any) bool { o[key] = v; return true }
+	}
+	drop := func(key string) func(map[string]any) bool {
+		return func(o map[string]any) bool { delete(o, key); return true }
+	}
+	arch := func(a string) func(map[string]any) bool {
+		return func(o map[string]any) bool { o["model"].(map[string]any)["architecture"] = a; return true }
+	}
+	cases := []struct {
+		name string
+		edit func(map[string]any) bool
+		err  error
+		msg  string
+	}{
+		{"missing classes", drop("classes"), ErrSidecar, `"classes" missing`},
+		{"null classes", set("classes", nil), ErrSidecar, "0 classes for a multi-class model"},
+		{"no classes", set("classes", []string{}), ErrSidecar, "0 classes for a multi-class model"},
+		{"one class", set("classes", []string{"cat"}), ErrSidecar, "1 classes for a multi-class model"},
+		{"four classes", set("classes", []string{"a", "b", "c", "d"}), ErrSidecar, "4 classes for a model of 3 outputs"},
+		{"empty class name", set("classes", []string{"cat", "", "x"}), ErrSidecar, "class 2 has the name"},
+		{"repeated class", set("classes", []string{"cat", "x", "cat"}), ErrSidecar, "listed twice"},
+		{"class not a string", set("classes", []any{"cat", 2, "x"}), ErrSidecar, "classes"},
+		{"two thresholds", set("thresholds", []float64{0, 0}), ErrSidecar, "2 thresholds for 3 classes"},
+		{"missing thresholds", drop("thresholds"), ErrSidecar, `"thresholds" missing`},
+		{"NaN threshold", set("thresholds", []any{0, "NaN", nil}), ErrSidecar, "thresholds"},
+		{"huge threshold", func(o map[string]any) bool { o["thresholds"] = json.RawMessage(`[0, 1e999, null]`); return true }, ErrSidecar, "thresholds"},
+		{"short rates", set("class_test_tpr", []float64{0.5}), ErrSidecar, "1 values of class_test_tpr"},
+		{"rate above 1", set("class_validation_fpr", []float64{0, 1.5, 0}), ErrSidecar, "class_validation_fpr"},
+		{"missing multilabel", drop("multilabel"), ErrSidecar, `"multilabel" missing`},
+		{"probabilities of labels", func(o map[string]any) bool {
+			o["multilabel"], o["probabilities"], o["label"] = true, true, ""
+			return true
+		}, ErrSidecar, "probabilities"},
+		{"binary threshold", set("threshold", 0.5), ErrSidecar, `unknown key "threshold"`},
+		{"one output", arch("MLP(in=3, hidden=[4], activation=relu)"), ErrSidecar, "3 classes for a model of 1 outputs"},
+		{"outputs=1", arch("MLP(in=3, hidden=[4], activation=relu, outputs=1)"), ErrSidecar, "outputs 1"},
+		{"more outputs than the checkpoint", func(o map[string]any) bool {
+			o["model"].(map[string]any)["architecture"] = "MLP(in=3, hidden=[4], activation=relu, outputs=4)"
+			for _, k := range []string{"class_validation_fpr", "class_validation_tpr", "class_test_fpr", "class_test_tpr", "thresholds"} {
+				o[k] = []float64{0, 0, 0, 0}
+			}
+			o["classes"] = []string{"a", "b", "c", "d"}
+			return true
+		}, ErrSidecar, "the model file holds"},
+		{"edited without checksum", func(o map[string]any) bool { o["thresholds"] = []float64{9, 9, 9}; return false }, ErrSidecar, "checksum"},
+		{"signed as version 2", set("version", 2), ErrSidecar, `"threshold" missing`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			newClassFixture(t, 1, false, false).save(t, dir, "mc")
+			editSidecar(t, sidecarOf(dir, "mc"), c.edit)
+			_, err := Load(sidecarOf(dir, "mc"))
+			require.ErrorIs(t, err, c.err)
+			require.ErrorContains(t, err, c.msg)
+		})
+	}
+	// A version-2 sidecar given the keys of classes is refused too: version 2 has none.
+	dir := t.TempDir()
+	newFixture(t, 1).save(t, dir, "ce")
+	editSidecar(t, sidecarOf(dir, "ce"), set("classes", []string{"a", "b"}))
+	_, err := Load(sidecarOf(dir, "ce"))
+	require.ErrorIs(t, err, ErrSidecar)
+	require.ErrorContains(t, err, `unknown key "classes"`)
 }

@@ -111,7 +111,9 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
 // Save validates everything first (name, m, op, st and features as Load would) and writes
 // nothing when any is bad; its errors then wrap ErrSidecar or ErrModel. A failure while
 // writing leaves the previous sidecar and its model in place. m must be a model Load can
-// rebuild (see [ModelSpec]).
+// rebuild (see [ModelSpec]), of one output for a binary op, of k = len(op.Classes) outputs
+// ([nn.Outputs]) for a multi-class or multi-label one, whose sidecar is then version 3
+// (VersionClasses); a binary one's is version 2, as before models of classes.
 func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
 	if !validName.MatchString(name) || strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".params") {
 		return "", fmt.Errorf("%w: run name %q (want letters, digits and +._-, not starting with a dot or ending in .json or .params)", ErrSidecar, name)

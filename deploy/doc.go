@@ -17,6 +17,21 @@
 // A row is flagged when its score s satisfies s ≥ τ; a null threshold (τ = +Inf) flags
 // nothing.
 //
+// # Models of classes
+//
+// A multi-class model (k ≥ 2 classes, the values of one label column) or a multi-label one
+// (k ≥ 1 label columns of 0/1) has k outputs, and its scores s_c, c = 0…k−1, are those
+// outputs, or their softmax s_c = e^{z_c}/Σ_d e^{z_d} of the outputs z when
+// [OperatingPoint.Probabilities] (a model trained by the softmax cross-entropy). Its operating
+// point holds a threshold τ_c per class, chosen one-vs-rest on validation at α, and a row is
+// flagged for class c when s_c ≥ τ_c (null, +Inf: never). Its sidecar is version 3: version
+// 2's keys without "threshold", and "classes" (the class names or label columns, in output
+// order), "multilabel", "probabilities", "thresholds", and the per-class rates
+// "class_validation_fpr", "class_validation_tpr", "class_test_fpr" and "class_test_tpr", with
+// the scalar rates their macro means. Binary models still get version 2, byte for byte as
+// before. [Scorer.Score] returns k scores a row, [Scorer.FlagClass] flags one, and
+// [Scorer.ScoreCSV] writes "row,<label>,score_<class>…,flag_<class>…" (see there).
+//
 // # One unit on disk
 //
 // The sidecar is the commit point. Save writes the model file first under its
@@ -42,7 +57,9 @@
 // sidecar, which records none, what its architecture's parameters take; at most 64 MiB for a
 // sidecar), the sidecar's keys and values must be complete and valid (α in (0, 1), a finite or
 // null threshold, rates in [0, 1], distinct feature names, finite means, positive finite
-// deviations, nothing after the JSON object, a matching checksum), the model file's SHA-256
+// deviations, nothing after the JSON object, a matching checksum; for version 3, as many
+// classes as the model has outputs, named, distinct and not padded, each with a finite or null
+// threshold and its four rates), the model file's SHA-256
 // must match, and the architecture the sidecar describes must be the one the checkpoint
 // records, with no more parameters than the file holds, before the model is allocated. Errors
 // wrap [ErrSidecar], [ErrVersion], [ErrModel] or [ErrHash].
@@ -54,6 +71,7 @@
 // [data.ReadCSV], or batches of raw feature rows ([Scorer.Score]) for other programs: a
 // pipeline loads one Scorer per worker, reads [Scorer.Features] to order its columns, passes
 // rows of raw values to Score, and flags a score s when s ≥ [Scorer.Threshold] (or calls
-// [Scorer.Flag]). Score and ScoreCSV standardise and score a row the same way. A Scorer
+// [Scorer.Flag]; for a model of classes, [Scorer.Classes], [Scorer.Thresholds] and
+// [Scorer.FlagClass]). Score and ScoreCSV standardise and score a row the same way. A Scorer
 // is safe for concurrent use, its scoring calls taking turns.
 package deploy

@@ -67,8 +67,9 @@ func rawRows(t *testing.T, n int) []float64 {
 	return x
 }
 
-// editSidecar rewrites the version-2 sidecar at path through edit, which gets its decoded
-// JSON object, and signs it again with a valid checksum unless edit sets resign false.
+// editSidecar rewrites the version-2 or version-3 sidecar at path through edit, which gets
+// its decoded JSON object, and signs it again with a valid checksum (of the version it holds
+// after the edit) unless edit sets resign false.
 func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resign bool)) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -77,10 +78,13 @@ func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resig
 	require.NoError(t, json.Unmarshal(b, &obj))
 	if edit(obj) {
 		obj["sidecar_sha256"] = ""
-		var f fileV2
+		var f interface{ checksum() (string, error) } = &fileV2{}
+		if obj["version"] == float64(VersionClasses) {
+			f = &fileV3{}
+		}
 		js, err := json.Marshal(obj)
 		require.NoError(t, err)
-		if json.Unmarshal(js, &f) == nil { // a value of the wrong type cannot be signed: leave it
+		if json.Unmarshal(js, f) == nil { // a value of the wrong type cannot be signed: leave it
 			sum, err := f.checksum()
 			require.NoError(t, err)
 			obj["sidecar_sha256"] = sum

@@ -29,9 +29,6 @@ type Scorer struct {
 	modelRef string
 }
 
-// errClassesCSV: the CSV output of a model of classes is not written yet.
-var errClassesCSV = errors.New("deploy: scoring files with a multi-class or multi-label model is not supported yet (use Score)")
-
 // chunk is the number of rows ScoreCSV scores at once, which bounds its memory.
 const chunk = 4096
 
@@ -167,19 +164,34 @@ func (s *Scorer) Close() {
 	}
 }
 
-// ScoreCSV scores the rows of CSV text r and writes CSV to w: the header
-// "row,<label>,score,flag" (without <label> when r has no column named Label()), then one
-// line per data row — its 1-based row number, its label (0 or 1) when r has that column, the
-// score in Go's shortest float formatting, and the flag, 1 when score ≥ Threshold() — in the
-// order of r. It returns the number of rows written and of those flagged.
+// ScoreCSV scores the rows of CSV text r and writes CSV to w: a header, then one line per
+// data row in the order of r. For a binary model the header is "row,<label>,score,flag" and a
+// line holds the row's 1-based number, its label (0 or 1) when r has a column named Label()
+// (else no label field), the score in Go's shortest float formatting, and the flag, 1 when
+// score ≥ Threshold(), else 0. It returns the number of rows written and of those flagged.
+//
+// For a model of k classes or labels c₁…c_k (Classes()) the header is
+//
+//	row,<label>,score_c₁,…,score_c_k,flag_c₁,…,flag_c_k
+//
+// and a line holds the row number, the label fields, the k scores (Score's, probabilities
+// when Probabilities()) and the k flags, flag_c 1 when score_c ≥ Thresholds()[c]. A class
+// name that needs quoting (a comma, a quote) is quoted by CSV's rules. The label fields of a
+// multi-class model are the one field <label> = Label() when r has that column: the row's
+// class name as written there (trimmed of spaces; a value that is none of Classes(), such as
+// a class new since training, is written all the same, as read). Those of a multi-label
+// model are its label columns c₁…c_k, each 0 or 1, when r has every one of them (else none).
+// flagged counts the rows with at least one class flagged.
 //
 // r needs a header naming at least Features(), in any order; other columns are ignored. It
 // is read by the rules of [data.ReadCSV], through [data.TableReader]: its limits on fields,
 // rows and columns, no duplicate column name, exactly the header's number of fields in every
-// row, no missing or non-finite feature and a 0/1 label; each fault is a *data.CSVError
-// naming the line and column, after the rows before it have been written. No data row is
-// data.ErrEmpty. It streams: it holds at most 4096 rows at a time, and writes them before
-// reading on. A failure to write (such as a closed pipe) is returned wrapped.
+// row, no missing or non-finite feature, a 0/1 label (of a binary model, and each label
+// column of a multi-label one) and a class name neither empty nor a missing-value marker (of
+// a multi-class one, [data.ClassName]); each fault is a *data.CSVError naming the line and
+// column, after the rows before it have been written. No data row is data.ErrEmpty. It
+// streams: it holds at most 4096 rows at a time, and writes them before reading on. A
+// failure to write (such as a closed pipe) is returned wrapped.
 func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err error) {
 	return s.ScoreCSVContext(context.Background(), r, w)
 }
@@ -188,9 +200,6 @@ func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err erro
 // writes the rows it has read and returns ctx's error, wrapped. (A read blocked on r returns
 // only when r does: to stop a blocked pipe, close it when ctx is done.)
 func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) (rows, flagged int, err error) {
-	if s.sc.op.Classes != nil {
-		return 0, 0, errClassesCSV
-	}
 	tr, err := data.NewTableReader(r, data.CSVConfig{})
 	if err != nil {
 		return 0, 0, err
@@ -209,16 +218,19 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 		}
 		feature[k] = j
 	}
-	labelCol, hasLabel := col[s.sc.op.Label]
-	hasLabel = hasLabel && s.sc.op.Label != ""
-
-	out := &scoreWriter{s: s, w: csv.NewWriter(w), hasLabel: hasLabel}
-	head := []string{"row", "score", "flag"}
-	if hasLabel {
-		head = []string{"row", s.sc.op.Label, "score", "flag"}
+	var labels []int // the columns of the label fields
+	for _, name := range s.labelColumns() {
+		j, ok := col[name]
+		if !ok {
+			labels = nil // all of a multi-label model's label columns, or none
+			break
+		}
+		labels = append(labels, j)
 	}
-	if err := out.w.Write(head); err != nil {
-		return 0, 0, fmt.Errorf("deploy: writing scores: %w", err)
+
+	out := s.newScoreWriter(w, len(labels) > 0)
+	if err := out.header(); err != nil {
+		return 0, 0, err
 	}
 	in := len(features)
 	raw := make([]float64, in)
@@ -234,7 +246,7 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 			break
 		}
 		if err == nil {
-			err = out.read(tr, feature, labelCol, raw, line)
+			err = out.read(tr, feature, labels, raw, line)
 		}
 		if err != nil {
 			if ferr := out.flush(); ferr != nil {
@@ -257,29 +269,63 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 	return out.rows, out.flagged, nil
 }
 
-// ScoreParquet is [Scorer.ScoreCSV] for a Parquet file r of size bytes: it reads the feature
-// columns by name and the label column when the file has one, ignoring every other column
-// (data.NewParquetColumnReader, with its checks of every value), one row group at a time, and
-// writes the same CSV as ScoreCSV, rows numbered from 1 in file order. It stops between row
-// groups once ctx is done, after writing the rows read. A file without rows is data.ErrEmpty.
-func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
-	if s.sc.op.Classes != nil {
-		return 0, 0, errClassesCSV
+// labelColumns returns the input columns whose values ScoreCSV copies: Label() (none when
+// ""), or a multi-label model's label columns.
+func (s *Scorer) labelColumns() []string {
+	switch {
+	case s.sc.op.Multilabel:
+		return s.sc.op.Classes
+	case s.sc.op.Label != "":
+		return []string{s.sc.op.Label}
 	}
-	pr, err := data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: s.sc.op.Label})
+	return nil
+}
+
+// ScoreParquet is [Scorer.ScoreCSV] for a Parquet file r of size bytes: it reads the feature
+// columns by name and the label columns when the file has them, ignoring every other column
+// (data.NewParquetColumnReader, with its checks of every value), one row group at a time, and
+// writes the same CSV as ScoreCSV, rows numbered from 1 in file order. The label column of a
+// binary model, and each label column of a multi-label one, is numeric or boolean, each value
+// 0 or 1 (else data.ErrLabel); that of a multi-class model is text or numeric, its class names
+// written as [data.ClassName] reads them from text (trimmed; empty, a missing-value marker or
+// null is data.ErrMissing), integers in decimal and floating-point numbers in Go's shortest
+// formatting. It stops between row groups once ctx is done, after writing the rows read. A
+// file without rows is data.ErrEmpty.
+func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
+	op := s.sc.op
+	var (
+		pr        *data.ParquetReader
+		classes   *classColumn // the label column of a multi-class model
+		hasLabels bool
+	)
+	switch {
+	case op.Classes == nil:
+		pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: op.Label})
+		hasLabels = err == nil && pr.HasLabel()
+	case op.Multilabel: // the label columns read as more numeric columns, when all are there
+		if hasLabels, err = hasColumns(r, size, op.Classes); err == nil {
+			cols := s.sc.features
+			if hasLabels {
+				cols = append(slices.Clone(cols), op.Classes...)
+			}
+			pr, err = data.NewParquetColumnReader(r, size, cols, data.CSVConfig{})
+		}
+	default:
+		if pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{}); err == nil && op.Label != "" {
+			classes, err = openClassColumn(r, size, op.Label)
+			hasLabels = classes != nil
+		}
+	}
 	if err != nil {
 		return 0, 0, err
 	}
-	out := &scoreWriter{s: s, w: csv.NewWriter(w), hasLabel: pr.HasLabel()}
-	head := []string{"row", "score", "flag"}
-	if out.hasLabel {
-		head = []string{"row", s.sc.op.Label, "score", "flag"}
+	out := s.newScoreWriter(w, hasLabels)
+	if err := out.header(); err != nil {
+		return 0, 0, err
 	}
-	if err := out.w.Write(head); err != nil {
-		return 0, 0, fmt.Errorf("deploy: writing scores: %w", err)
-	}
-	in := len(s.sc.features)
+	in, width := len(s.sc.features), len(pr.FeatureNames())
 	var x, y []float64
+	var names []string
 	for {
 		if err := ctx.Err(); err != nil {
 			return out.rows, out.flagged, fmt.Errorf("deploy: scoring stopped: %w", err)
@@ -288,19 +334,36 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err == nil && classes != nil {
+			names, err = classes.next(names[:0])
+		}
 		if err != nil {
 			return out.rows, out.flagged, err
 		}
 		for i := range y {
-			z, err := s.sc.st.Transform(x[i*in : (i+1)*in])
+			row := out.rows + out.pending() + 1
+			xi := x[i*width : (i+1)*width]
+			z, err := s.sc.st.Transform(xi[:in])
 			if err != nil {
-				return out.rows, out.flagged, fmt.Errorf("deploy: row %d: %w", out.rows+out.pending()+1, err)
+				return out.rows, out.flagged, fmt.Errorf("deploy: row %d: %w", row, err)
 			}
-			if out.hasLabel {
+			switch {
+			case !hasLabels:
+			case classes != nil:
+				out.labels = append(out.labels, names[i])
+			case op.Multilabel:
+				for c, v := range xi[in:] {
+					if v != 0 && v != 1 {
+						return out.rows, out.flagged, fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)",
+							data.ErrLabel, op.Classes[c], row, v)
+					}
+					out.labels = append(out.labels, strconv.Itoa(int(v)))
+				}
+			default:
 				out.labels = append(out.labels, strconv.Itoa(int(y[i])))
 			}
 			out.z = append(out.z, z...)
-			out.lines = append(out.lines, out.rows+out.pending()+1)
+			out.lines = append(out.lines, row)
 			if out.pending() == chunk {
 				if err := out.flush(); err != nil {
 					return out.rows, out.flagged, err
@@ -321,17 +384,45 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 type scoreWriter struct {
 	s             *Scorer
 	w             *csv.Writer
-	hasLabel      bool
+	k             int       // scores per row
+	hasLabels     bool      // whether each row has label fields
 	z             []float64 // the pending rows' standardised features
-	labels        []string
+	labels        []string  // their label fields, row after row
 	lines         []int
 	rows, flagged int // written so far
 }
 
+func (s *Scorer) newScoreWriter(w io.Writer, hasLabels bool) *scoreWriter {
+	return &scoreWriter{s: s, w: csv.NewWriter(w), k: s.sc.net.out, hasLabels: hasLabels}
+}
+
 func (o *scoreWriter) pending() int { return len(o.lines) }
 
-// read appends the current row of tr.
-func (o *scoreWriter) read(tr *data.TableReader, feature []int, labelCol int, raw []float64, line int) error {
+// header writes the header: row, the label columns, then score and flag, or score_c… and
+// flag_c… for a model of classes.
+func (o *scoreWriter) header() error {
+	head := []string{"row"}
+	if o.hasLabels {
+		head = append(head, o.s.labelColumns()...)
+	}
+	if classes := o.s.sc.op.Classes; classes == nil {
+		head = append(head, "score", "flag")
+	} else {
+		for _, prefix := range []string{"score_", "flag_"} {
+			for _, c := range classes {
+				head = append(head, prefix+c)
+			}
+		}
+	}
+	if err := o.w.Write(head); err != nil {
+		return fmt.Errorf("deploy: writing scores: %w", err)
+	}
+	return nil
+}
+
+// read appends the current row of tr: its features from the columns feature, its label
+// fields from the columns labels.
+func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []float64, line int) error {
 	for k, j := range feature {
 		v, err := tr.Feature(j)
 		if err != nil {
@@ -343,9 +434,20 @@ func (o *scoreWriter) read(tr *data.TableReader, feature []int, labelCol int, ra
 	if err != nil {
 		return &data.CSVError{Line: line, Reason: strings.TrimPrefix(err.Error(), "data: "), Err: err}
 	}
-	if o.hasLabel {
-		y, err := tr.Label(labelCol)
+	n := len(o.labels)
+	for _, j := range labels {
+		if o.s.sc.op.Classes != nil && !o.s.sc.op.Multilabel {
+			name, err := tr.Class(j)
+			if err != nil {
+				o.labels = o.labels[:n]
+				return err
+			}
+			o.labels = append(o.labels, name)
+			continue
+		}
+		y, err := tr.Label(j)
 		if err != nil {
+			o.labels = o.labels[:n]
 			return err
 		}
 		o.labels = append(o.labels, strconv.Itoa(int(y)))
@@ -362,22 +464,28 @@ func (o *scoreWriter) flush() error {
 		if err != nil {
 			return fmt.Errorf("deploy: the rows of lines %d to %d: %w", o.lines[0], o.lines[n-1], err)
 		}
-		rec := make([]string, 0, 4)
-		for i, score := range scores {
-			flag := "0"
-			if o.s.Flag(score) {
-				flag = "1"
-			}
+		nl := len(o.labels) / n
+		rec := make([]string, 0, 1+nl+2*o.k)
+		for i := range n {
 			rec = append(rec[:0], strconv.Itoa(o.rows+1))
-			if o.hasLabel {
-				rec = append(rec, o.labels[i])
+			rec = append(rec, o.labels[i*nl:(i+1)*nl]...)
+			row := scores[i*o.k : (i+1)*o.k]
+			for _, score := range row {
+				rec = append(rec, strconv.FormatFloat(score, 'g', -1, 64))
 			}
-			rec = append(rec, strconv.FormatFloat(score, 'g', -1, 64), flag)
+			some := false
+			for c, score := range row {
+				flag := "0"
+				if o.s.FlagClass(c, score) {
+					flag, some = "1", true
+				}
+				rec = append(rec, flag)
+			}
 			if err := o.w.Write(rec); err != nil {
 				return fmt.Errorf("deploy: writing scores: %w", err)
 			}
 			o.rows++
-			if flag == "1" {
+			if some {
 				o.flagged++
 			}
 		}

@@ -1,0 +1,167 @@
+package deploy
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rocops/rocops/data"
+)
+
+// FuzzDecodeSidecar: any bytes decode to a sidecar that passes its checks, or fail with
+// ErrSidecar or ErrVersion, never a panic; a sidecar of version 2 or 3 that decodes encodes
+// again to one that decodes to the same values.
+func FuzzDecodeSidecar(f *testing.F) {
+	for _, p := range []string{filepath.Join("testdata", "v1", "ce.json"), filepath.Join("testdata", "v2", "ce.json")} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, multilabel := range []bool{false, true} {
+		dir := f.TempDir()
+		t := &testing.T{}
+		fx := newClassFixture(t, 1, multilabel, !multilabel)
+		if _, err := Save(dir, "mc", fx.m, fx.op, fx.st, fx.features); err != nil {
+			f.Fatal(err)
+		}
+		b, err := os.ReadFile(sidecarOf(dir, "mc"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(bytes.Replace(b, []byte(`"thresholds": [`), []byte(`"thresholds": [null, `), 1))
+	}
+	f.Add([]byte(`{"format": "rocops-operating-point", "version": 3}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sc, err := decodeSidecar(b)
+		if err != nil {
+			if !errors.Is(err, ErrSidecar) && !errors.Is(err, ErrVersion) {
+				t.Fatalf("unnamed error %v", err)
+			}
+			return
+		}
+		if sc.version < 1 || sc.version > VersionClasses || (sc.version == VersionClasses) != (sc.op.Classes != nil) {
+			t.Fatalf("version %d with classes %q", sc.version, sc.op.Classes)
+		}
+		if err := sc.check(); err != nil {
+			t.Fatalf("decoded but fails its check: %v", err)
+		}
+		if sc.op.Classes != nil && (len(sc.op.Thresholds) != sc.net.out || len(sc.op.Classes) != sc.net.out) {
+			t.Fatalf("%d classes, %d thresholds, %d outputs", len(sc.op.Classes), len(sc.op.Thresholds), sc.net.out)
+		}
+		if sc.version == 1 {
+			return
+		}
+		js, err := sc.encode()
+		if err != nil {
+			t.Fatalf("encoding a decoded sidecar: %v", err)
+		}
+		again, err := decodeSidecar(js)
+		if err != nil {
+			t.Fatalf("re-encoded sidecar: %v\n%s", err, js)
+		}
+		again.net, sc.net = layers{}, layers{}
+		if a, b := again.op.clone(), sc.op.clone(); !equalOp(a, b) || again.version != sc.version ||
+			again.model != sc.model || again.spec != sc.spec || !equalFloats(again.st.Mean, sc.st.Mean) ||
+			!equalFloats(again.st.Std, sc.st.Std) || strings.Join(again.features, "\x00") != strings.Join(sc.features, "\x00") {
+			t.Fatalf("re-encoded sidecar decodes to\n%+v\nnot\n%+v", again, sc)
+		}
+	})
+}
+
+// equalOp reports whether two operating points hold the same values.
+func equalOp(a, b OperatingPoint) bool {
+	return a.Alpha == b.Alpha && a.Threshold == b.Threshold && a.ValFPR == b.ValFPR && a.ValTPR == b.ValTPR &&
+		a.TestFPR == b.TestFPR && a.TestTPR == b.TestTPR && a.Label == b.Label && a.Run == b.Run &&
+		strings.Join(a.Classes, "\x00") == strings.Join(b.Classes, "\x00") && len(a.Classes) == len(b.Classes) &&
+		a.Multilabel == b.Multilabel && a.Probabilities == b.Probabilities && equalFloats(a.Thresholds, b.Thresholds) &&
+		equalFloats(a.ClassValFPR, b.ClassValFPR) && equalFloats(a.ClassValTPR, b.ClassValTPR) &&
+		equalFloats(a.ClassTestFPR, b.ClassTestFPR) && equalFloats(a.ClassTestTPR, b.ClassTestTPR)
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzScoreCSVClasses: ScoreCSV of a multi-class model on any CSV text writes rows that parse,
+// each with its row number, a label field when the input has the label column, three scores
+// and three flags equal to score ≥ the class's threshold, or fails with a *data.CSVError;
+// never a panic.
+func FuzzScoreCSVClasses(f *testing.F) {
+	t := &testing.T{}
+	fx := newClassFixture(t, 6, false, true)
+	path, err := Save(f.TempDir(), "mc", fx.m, fx.op, fx.st, fx.features)
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(classRowsCSV(20, false))
+	f.Add("a,b,c\n1,2,3\n")
+	f.Add("a,b,c,y\n1,2,3,\"dog, big\"\n1,2,3, fox \n")
+	f.Add("y,a,b,c\nNA,1,2,3\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		var out bytes.Buffer
+		rows, flagged, err := s.ScoreCSV(strings.NewReader(text), &out)
+		if err != nil {
+			if _, ok := errors.AsType[*data.CSVError](err); !ok && !errors.Is(err, data.ErrStandardize) {
+				t.Fatalf("%T %v", err, err)
+			}
+		}
+		if out.Len() == 0 {
+			return
+		}
+		recs, perr := csv.NewReader(&out).ReadAll()
+		if perr != nil {
+			t.Fatalf("output does not parse: %v", perr)
+		}
+		if len(recs)-1 != rows {
+			t.Fatalf("%d rows written, %d returned", len(recs)-1, rows)
+		}
+		nl := len(recs[0]) - 7
+		if nl != 0 && (nl != 1 || recs[0][1] != "y") {
+			t.Fatalf("header %q", recs[0])
+		}
+		some := 0
+		for i, rec := range recs[1:] {
+			if rec[0] != strconv.Itoa(i+1) {
+				t.Fatalf("row %d numbered %s", i+1, rec[0])
+			}
+			any1 := false
+			for k := range 3 {
+				score, err := strconv.ParseFloat(rec[1+nl+k], 64)
+				if err != nil || !(score >= 0 && score <= 1) || math.IsNaN(score) {
+					t.Fatalf("row %d: score %q", i+1, rec[1+nl+k])
+				}
+				if want := map[bool]string{false: "0", true: "1"}[score >= fx.op.Thresholds[k]]; rec[1+nl+3+k] != want {
+					t.Fatalf("row %d, class %d: flag %s for score %v", i+1, k, rec[1+nl+3+k], score)
+				}
+				any1 = any1 || rec[1+nl+3+k] == "1"
+			}
+			if any1 {
+				some++
+			}
+		}
+		if some != flagged {
+			t.Fatalf("%d rows with a flag, %d counted", some, flagged)
+		}
+	})
+}
