@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -62,4 +63,29 @@ func TestSubset(t *testing.T) {
 		_, err = ds.Subset(idx)
 		require.ErrorIs(t, err, ErrIndex)
 	}
+}
+
+// BenchmarkValidate checks n rows × 30 finite features and their 0/1 labels.
+func BenchmarkValidate(b *testing.B) {
+	const n, cols = 1 << 20, 30
+	x, y := make([]float64, n*cols), make([]float64, n)
+	for i := range x {
+		x[i] = math.Sin(float64(i))
+	}
+	for i := range y {
+		y[i] = float64(i % 2)
+	}
+	ds, err := New(x, y, cols)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(8 * (len(x) + len(y))))
+		for b.Loop() {
+			if err := ds.Validate(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"gorgonia.org/tensor"
+
 	"github.com/rocops/rocops/internal/cputime"
 )
 
@@ -126,5 +128,27 @@ func BenchmarkPass(b *testing.B) {
 				stop()
 			})
 		}
+	}
+}
+
+// BenchmarkCheckInput checks n rows × 30 finite features for a float32 and a float64 model:
+// the pass the trainer makes over its training and validation data before every Fit.
+func BenchmarkCheckInput(b *testing.B) {
+	const n = 1 << 20
+	x := randomRows(1, n, 30)
+	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+		m, err := NewMLP(MLPConfig{In: 30, Hidden: []int{64}, Seed: 1, Dtype: dt})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d/dtype=%v", n, dt), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(8 * len(x)))
+			for b.Loop() {
+				if err := CheckInput(m, x, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -75,7 +75,21 @@ func CheckInput(m Model, x []float64, rows int) error {
 		return fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, in)
 	}
 	f32 := m.Dtype() == tensor.Float32
+	// Every |v| ≤ bound passes both tests below (NaN fails the comparison), so the exact tests
+	// run only from the first value past it: one comparison per value in the common case.
+	bound := math.MaxFloat64
+	if f32 {
+		bound = math.MaxFloat32
+	}
+	first := len(x)
 	for i, v := range x {
+		if !(math.Abs(v) <= bound) {
+			first = i
+			break
+		}
+	}
+	for i := first; i < len(x); i++ {
+		v := x[i]
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
