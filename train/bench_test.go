@@ -1,7 +1,10 @@
 package train
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -167,4 +170,78 @@ func benchSteps(b *testing.B, m nn.Model, st step, ds *data.Dataset, idx []int) 
 		}
 	}
 	stop()
+}
+
+// BenchmarkEpoch times one epoch of Fit — ⌈rows/batch⌉ cross-entropy steps of an MLP
+// 30→64→1 (Adam, learning rate 1e-3, seed 1) with the sampler, the batch copy and the
+// per-step bookkeeping, no validation — on rows × 30 features drawn as the long-tagged
+// generator of data draws big.csv (10% positives, standard normal features, the first five
+// shifted by 1 for positives). It reports the epoch's throughput as "rows/s" beside the
+// processor time, for docs/benchmarks.md's end-to-end comparison with docs/pytorch/ce_epoch.py.
+// Names: BenchmarkEpoch/rows=100000|1000000/batch=128|1024/dtype=float32|float64; the data are
+// made once per row count, outside the timer.
+func BenchmarkEpoch(b *testing.B) {
+	const cols = 30
+	for _, rows := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			ds := epochData(b, rows, cols)
+			for _, batch := range []int{128, 1024} {
+				b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+					for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+						b.Run("dtype="+dt.String(), func(b *testing.B) { benchEpoch(b, ds, batch, dt) })
+					}
+				})
+			}
+		})
+	}
+}
+
+// benchEpoch times b.N one-epoch Fits on ds, each from the same initial weights (a fresh
+// model, built with the timer stopped).
+func benchEpoch(b *testing.B, ds *data.Dataset, batch int, dt tensor.Dtype) {
+	cfg := Config{Loss: CrossEntropy{}, Epochs: 1, BatchSize: batch, Optimizer: Adam, LearningRate: 1e-3,
+		Seed: 1, Progress: io.Discard}
+	b.ReportAllocs()
+	b.ResetTimer()
+	stop := cputime.Report(b)
+	for range b.N {
+		b.StopTimer()
+		m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{64}, Seed: 1, Dtype: dt})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr, err := New(m, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stop()
+	b.ReportMetric(float64(ds.Rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// epochData draws rows × cols features as data's TestWriteBig draws big.csv: label 1 with
+// probability 0.1, standard normal features, the first five shifted by +1 for positives.
+func epochData(b *testing.B, rows, cols int) *data.Dataset {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, y := make([]float64, rows*cols), make([]float64, rows)
+	for i := range rows {
+		if rng.Float64() < 0.1 {
+			y[i] = 1
+		}
+		for j := range cols {
+			x[i*cols+j] = rng.NormFloat64()
+			if j < 5 {
+				x[i*cols+j] += y[i]
+			}
+		}
+	}
+	ds, err := data.New(x, y, cols)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ds
 }
