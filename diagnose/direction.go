@@ -74,6 +74,11 @@ func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m
 	if err != nil {
 		return Direction{}, err
 	}
+	return unitDirection(g, severe)
+}
+
+// unitDirection returns the Direction −g/‖g‖ of a severe-pair gradient g over severe pairs.
+func unitDirection(g []float64, severe int) (Direction, error) {
 	// ‖g‖ = 2^k·‖g/2^k‖ with 2^k near the largest |g_k|, so that no square overflows (or
 	// underflows) before the norm itself would.
 	var big float64
@@ -167,7 +172,8 @@ func severeScoreGradient(scores, labels []float64, s pairwise.Surrogate, mg, m f
 	return c, n
 }
 
-// weightedScoreGradient returns ∇θ Σ_k c_k·f_k(θ), concatenated in Params order.
+// weightedScoreGradient returns ∇θ Σ_k c_k·f_k(θ), concatenated in Params order; for a model
+// of k ≥ 2 outputs c and the scores f are row-major rows×k.
 func weightedScoreGradient(model nn.Model, x []float64, rows int, c []float64) ([]float64, error) {
 	dt := model.Dtype()
 	g := gorgonia.NewGraph()
@@ -175,7 +181,11 @@ func weightedScoreGradient(model nn.Model, x []float64, rows int, c []float64) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", nn.ErrInput, err)
 	}
-	cn, err := graph.Input(g, dt, "c", c)
+	var shape []int
+	if k := nn.Outputs(model); k > 1 {
+		shape = []int{rows, k}
+	}
+	cn, err := graph.Input(g, dt, "c", c, shape...)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,11 @@
 // escapes take much longer. Project costs O(n₊n₋) on the logging pool: a pool of 2000
 // examples takes milliseconds (BenchmarkProject).
 //
+// For a model of k outputs, [MulticlassSevereDirection] is the direction of the mean over the
+// binary comparisons of their severe-pair losses, and [MulticlassProject] the Split of every
+// comparison's pair term on its column's scores and tangents ([ComparisonSplit]); the mean of
+// their drifts is the rate at which the multi-class pairwise loss moves along V.
+//
 // # Errors
 //
 // Bad (scores, labels) input gives the module's shared errors: ErrEmpty, ErrLength,

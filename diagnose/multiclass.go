@@ -102,15 +102,55 @@ func scalarComparisons(scores []float64, k int, labels []int, method metrics.Met
 // element over the values that are numbers.
 func comparisons(scores []float64, k int, labels []int, method metrics.Method,
 	d func(f, y []float64) ([]float64, error)) (perClass [][]float64, macro []float64, err error) {
-	if method != metrics.OvR && method != metrics.OvO {
-		return nil, nil, fmt.Errorf("%w: %d", metrics.ErrMethod, int(method))
-	}
-	if _, err := check.Multiclass(pkg, scores, k, labels); err != nil {
+	perClass = make([][]float64, k)
+	sums := make([]*means, k)
+	err = eachComparison(scores, k, labels, method, func(cmp Comparison, _ []int, f, y []float64) error {
+		v, err := d(f, y)
+		if err != nil {
+			return err
+		}
+		sums[cmp.Class] = sums[cmp.Class].add(v)
+		return nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
+	var all *means
+	for c, s := range sums {
+		perClass[c] = s.mean()
+		all = all.add(perClass[c])
+	}
+	return perClass, all.mean(), nil
+}
+
+// Comparison names one binary comparison of the multi-class diagnostics: column Class's
+// scores, class Class's rows as positives against the rows of class Other (one-vs-one) or of
+// every other class (one-vs-rest, Other = −1) as negatives.
+type Comparison struct {
+	Class, Other int
+}
+
+func (c Comparison) String() string {
+	if c.Other < 0 {
+		return fmt.Sprintf("one-vs-rest comparison of class %d", c.Class)
+	}
+	return fmt.Sprintf("one-vs-one comparison of class %d against %d", c.Class, c.Other)
+}
+
+// eachComparison validates the input and calls f for every binary comparison of method, in
+// order of Class and then of Other, with the comparison's rows (indices into labels, in input
+// order), their column-Class scores and their 0/1 labels (1 for class Class). The slices are
+// reused between calls. An error of f is returned naming the comparison.
+func eachComparison(scores []float64, k int, labels []int, method metrics.Method,
+	f func(cmp Comparison, rows []int, s, y []float64) error) error {
+	if method != metrics.OvR && method != metrics.OvO {
+		return fmt.Errorf("%w: %d", metrics.ErrMethod, int(method))
+	}
+	if _, err := check.Multiclass(pkg, scores, k, labels); err != nil {
+		return err
+	}
 	n := len(labels)
-	f, y := make([]float64, 0, n), make([]float64, 0, n)
-	perClass = make([][]float64, k)
+	rows, s, y := make([]int, 0, n), make([]float64, 0, n), make([]float64, 0, n)
 	others := []int{-1} // the classes class c is compared with; −1 stands for the rest
 	for c := range k {
 		if method == metrics.OvO {
@@ -121,31 +161,22 @@ func comparisons(scores []float64, k int, labels []int, method metrics.Method,
 				}
 			}
 		}
-		var sums *means
 		for _, b := range others {
-			f, y = f[:0], y[:0]
+			rows, s, y = rows[:0], s[:0], y[:0]
 			for i, l := range labels {
 				if b < 0 || l == c || l == b {
-					f = append(f, scores[i*k+c])
+					rows = append(rows, i)
+					s = append(s, scores[i*k+c])
 					y = append(y, indicator(l == c))
 				}
 			}
-			v, err := d(f, y)
-			if err != nil {
-				if method == metrics.OvR {
-					return nil, nil, fmt.Errorf("%w (one-vs-rest comparison of class %d)", err, c)
-				}
-				return nil, nil, fmt.Errorf("%w (one-vs-one comparison of class %d against %d)", err, c, b)
+			cmp := Comparison{Class: c, Other: b}
+			if err := f(cmp, rows, s, y); err != nil {
+				return fmt.Errorf("%w (%v)", err, cmp)
 			}
-			sums = sums.add(v)
 		}
-		perClass[c] = sums.mean()
 	}
-	var all *means
-	for _, v := range perClass {
-		all = all.add(v)
-	}
-	return perClass, all.mean(), nil
+	return nil
 }
 
 // indicator returns 1 for true and 0 for false.

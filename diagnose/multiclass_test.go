@@ -10,6 +10,7 @@ import (
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/internal/fuzzbatch"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -263,7 +264,9 @@ func weightErr(_ [][]float64, _ []float64, err error) error { return err }
 // FuzzMulticlassDiagnostics: on any k-class input, decoded from bytes with labels that may lie
 // outside 0…k−1 and scores on a coarse grid (ties), the multi-class diagnostics return an
 // error of the shared vocabulary or values with macro misranking 1 − the macro AUC, shares of
-// pairs in [0, 1] and the bound above the severe mass; nothing panics.
+// pairs in [0, 1], the bound above the severe mass and the comparisons' mean projected drift
+// −⟨∇L, p⟩ of the multi-class pairwise loss, and a unit severe direction or ErrNoSevere;
+// nothing panics.
 func FuzzMulticlassDiagnostics(f *testing.F) {
 	f.Add([]byte{1, 0, 0x10, 0x80, 0x20, 1, 0x30, 0x40, 0x50, 2, 0x60, 0x70, 0x80})
 	f.Add([]byte{0, 0, 0x10, 0x20, 1, 0x30, 0x40, 0, 0x30, 0x40, 1, 0xf0, 0})
@@ -275,6 +278,10 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		k := 2 + int(data[0]%3)
 		data = data[1:]
 		scores, labels := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
+		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)
@@ -304,6 +311,42 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			}
 			if _, _, err := diagnose.MulticlassWeightShares(scores, k, labels, method, sq, []float64{-2, 0, 2}); err != nil {
 				t.Fatal(err)
+			}
+			// Tangents: the scores mirrored, any finite numbers. The mean drift is −⟨∇L, p⟩.
+			p := make([]float64, len(scores))
+			for i := range p {
+				p[i] = scores[len(scores)-1-i]
+			}
+			splits, err := diagnose.MulticlassProject(scores, k, labels, p, method, sq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _, err := pairwise.MulticlassGradient(scores, k, labels, pairwise.Multiclass{Config: sq, OvO: method == metrics.OvO})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var drift, dir float64
+			for _, s := range splits {
+				drift += s.Mean / float64(len(splits))
+			}
+			for i := range g {
+				dir += g[i] * p[i]
+			}
+			near(t, "mean drift", drift, -dir, 1e-9)
+			// The severe direction of a linear model of k outputs taking the scores as features.
+			d, err := diagnose.MulticlassSevereDirection(lin, scores, k, labels, method, sq, 1)
+			switch {
+			case errors.Is(err, diagnose.ErrNoSevere):
+			case err != nil:
+				t.Fatal(err)
+			default:
+				var n2 float64
+				for _, v := range d.V {
+					n2 += v * v
+				}
+				if d.Severe < 1 || math.Abs(n2-1) > 1e-12 || !(d.Norm > 0) {
+					t.Fatalf("direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
+				}
 			}
 		}
 	})

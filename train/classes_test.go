@@ -341,7 +341,17 @@ func TestClassBadInput(t *testing.T) {
 		{"multi-label loss", nil, 0, Config{Loss: MultilabelCrossEntropy{}}, ErrTask},
 		{"binary metric", nil, 0, Config{Loss: Softmax{}, Metric: TPRAtFPR(0.1)}, ErrTask},
 		{"positive fraction", nil, 0, Config{Loss: Softmax{}, PositiveFraction: 0.5}, ErrTask},
-		{"diagnose", nil, 0, Config{Loss: sq, Diagnose: &Diagnose{}}, ErrTask},
+		{"diagnose on multi-label data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
+			return labelBlobs(t, 100, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
+		}, 0, Config{Loss: MultilabelCrossEntropy{}, Diagnose: &Diagnose{}}, ErrTask},
+		{"diagnose with a class of one row", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
+			for i, y := range tr.Y {
+				if y == 2 && i > 2 {
+					tr.Y[i] = 1
+				}
+			}
+			return tr, val
+		}, 0, Config{Loss: sq, Diagnose: &Diagnose{}}, ErrClasses},
 		{"validation classes differ", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			val.Classes[2] = "other"
 			return tr, val

@@ -31,17 +31,35 @@ func newClassSampler(ds *data.Dataset, b int, rng *rand.Rand) (*sampler, error) 
 	for i, y := range ds.Y {
 		rows[int(y)] = append(rows[int(y)], i)
 	}
-	strata := make([]stratum, k)
-	rem := make([]int, k) // (b − k)·n_c mod n, the remainder of each class's share
-	left := b - k
+	counts := make([]int, k)
 	for c, r := range rows {
 		if len(r) == 0 {
 			return nil, fmt.Errorf("%w: class %q has no training rows", ErrClasses, ds.Classes[c])
 		}
-		share := (b - k) * len(r) // ≤ b·n, far below MaxInt for any batch that fits in memory
-		strata[c] = stratum{rows: r, per: 1 + share/ds.Rows}
-		rem[c] = share % ds.Rows
-		left -= share / ds.Rows
+		counts[c] = len(r)
+	}
+	strata := make([]stratum, k)
+	for c, q := range classQuotas(counts, b) {
+		strata[c] = stratum{rows: rows[c], per: q}
+	}
+	return newStrata(rng, strata...), nil
+}
+
+// classQuotas returns the rows q_c of each class in a multi-class batch of b ≥ k rows, as
+// newClassSampler gives them, from the classes' training rows n_c ≥ 1.
+func classQuotas(counts []int, b int) []int {
+	k, n := len(counts), 0
+	for _, m := range counts {
+		n += m
+	}
+	q := make([]int, k)
+	rem := make([]int, k) // (b − k)·n_c mod n, the remainder of each class's share
+	left := b - k
+	for c, m := range counts {
+		share := (b - k) * m // ≤ b·n, far below MaxInt for any batch that fits in memory
+		q[c] = 1 + share/n
+		rem[c] = share % n
+		left -= share / n
 	}
 	order := make([]int, k)
 	for c := range order {
@@ -49,9 +67,9 @@ func newClassSampler(ds *data.Dataset, b int, rng *rand.Rand) (*sampler, error) 
 	}
 	slices.SortStableFunc(order, func(a, c int) int { return cmp.Compare(rem[c], rem[a]) })
 	for _, c := range order[:left] {
-		strata[c].per++
+		q[c]++
 	}
-	return newStrata(rng, strata...), nil
+	return q
 }
 
 // newLabelSampler returns the sampler of multi-label batches of b rows over ds's k labels: for

@@ -28,10 +28,15 @@ const MaxSelection = 16384
 // logging pool, on which everything else is measured. After every Every-th epoch, after the
 // last one and after every intervention, it appends a Diagnosis to History.Diagnoses.
 //
-// The diagnostics run in binary training only: Fit refuses Diagnose on multi-class and
-// multi-label data with [ErrTask] (the severe-error direction and its projections are defined
-// on one score per row; package diagnose's Multiclass functions aggregate the score
-// diagnostics over the binary comparisons, to call on a model's scores).
+// On multi-class data the diagnostics run over the binary comparisons of the training loss
+// (package diagnose's multi-class diagnostics): the one-vs-one pairs of classes for a
+// MulticlassPairwise loss with OvO, the one-vs-rest comparisons otherwise. The two sets are
+// stratified by class (see [DiagnosticSets]); every figure of a Diagnosis is the macro mean over
+// the comparisons of the binary figure, Diagnosis.Classes holds each class's, and the
+// intervention epochs train the softmax cross-entropy. Every figure is measured on the model's
+// raw outputs, also after a softmax epoch, so that diagnoses of different phases compare: a
+// softmax epoch's Misranking is that of its logits, not 1 − its Metric, which ranks their
+// probabilities. Fit refuses Diagnose on multi-label data with [ErrTask].
 type Diagnose struct {
 	// Every diagnoses after epochs Every, 2·Every, … (counting warm-up epochs) and after the
 	// last epoch; 0 = 1.
@@ -44,8 +49,8 @@ type Diagnose struct {
 	// training data hold fewer than Selection + Pool rows, both shrink in proportion.
 	Pool int
 	// Surrogate defines the pair weights w of the projected term and the severe-pair loss
-	// when Config.Loss is not a Pairwise loss; a Pairwise loss's own configuration is used
-	// otherwise. The zero value is the logistic surrogate.
+	// when Config.Loss is not a Pairwise or MulticlassPairwise loss; such a loss's own
+	// configuration is used otherwise. The zero value is the logistic surrogate.
 	Surrogate pairwise.Config
 	// Seed draws the selection batch and the logging pool.
 	Seed uint64
@@ -58,15 +63,17 @@ type Diagnose struct {
 // 2610.21743, appendix B.5). The paper names no universal threshold; this rule compares each
 // main-phase diagnosis d with the run's own earlier ones. Let p be the latest earlier
 // main-phase or recheck diagnosis and D, F the largest drift and first-order variance
-// (VarPos/B₊ + VarNeg/B₋ at the training batch's composition) among all of them. Then:
+// (Diagnosis.FirstOrderVar, VarPos/B₊ + VarNeg/B₋ at the training batch's composition) among
+// all of them. Then:
 //
 //  1. no severe pair in the selection batch, or no earlier diagnosis: continue;
 //  2. errors improve, d.SevereMass < (1 − Improve)·p.SevereMass or d.Misranking <
 //     (1 − Improve)·p.Misranking, or corrective motion improves, d.Drift > p.Drift +
 //     Improve·|p.Drift|: continue;
-//  3. both weak, d.Drift ≤ Weak·max(D, 0) and d's first-order variance ≤ Weak·F, and fewer than Max
-//     interventions so far: intervene — train Epochs epochs of cross-entropy (Phase
-//     Intervention), then diagnose again (Decision Rechecked) and resume the main loss;
+//  3. both weak, d.Drift ≤ Weak·max(D, 0) and d.FirstOrderVar ≤ Weak·F, and fewer than Max
+//     interventions so far: intervene — train Epochs epochs of the task's cross-entropy
+//     (Phase Intervention; Softmax on multi-class data), then diagnose again (Decision
+//     Rechecked) and resume the main loss;
 //  4. otherwise continue.
 //
 // Intervention epochs come on top of Config.Epochs; the optimiser restarts at every change of
@@ -112,9 +119,15 @@ func (d Decision) String() string {
 
 // Diagnosis is one row of History.Diagnoses: the corrective-power diagnostics after an epoch.
 // Misranking, SevereMass and CEBound are measured on the logging pool's scores. Drift, the
-// variance parts and FirstOrderShare are those of the projected pair term on the logging pool
-// along the severe-error direction V of the selection batch (diagnose.Project); they are NaN
-// when the selection batch has no severe pair (SeverePairs = 0).
+// variance parts, FirstOrderVar and FirstOrderShare are those of the projected pair term on
+// the logging pool along the severe-error direction V of the selection batch
+// (diagnose.Project); they are NaN when the selection batch has no severe pair (SeverePairs =
+// 0). On multi-class data (see Diagnose) each figure is the mean over the binary comparisons of
+// the comparison's figure (diagnose.MulticlassMisranking, MulticlassSevereMass,
+// MulticlassCEBound; V from diagnose.MulticlassSevereDirection, the projections from
+// diagnose.MulticlassProject), each comparison's first-order variance and share taken at its
+// own composition in the training batch: class c's rows against the rest of the batch, or
+// against class b's rows.
 type Diagnosis struct {
 	Epoch           int // the Epoch.Index diagnosed
 	Phase           Phase
@@ -125,15 +138,25 @@ type Diagnosis struct {
 	VarPos          float64
 	VarNeg          float64
 	VarResidual     float64
+	FirstOrderVar   float64 // VarPos/B₊ + VarNeg/B₋ at the training batch's B₊ positives and B₋ negatives
 	FirstOrderShare float64 // Split.FirstOrderShare at the training batch's composition
-	SeverePairs     int     // severe pairs in the selection batch
+	SeverePairs     int     // severe pairs in the selection batch (of all comparisons)
 	Decision        Decision
 	Reason          string // the numbers behind Decision
+	// Classes holds, on multi-class data, class c's figures at index c: the means over class c's
+	// comparisons (one-vs-rest: its one; one-vs-one: its k − 1 against each other class); nil
+	// on binary data.
+	Classes []ClassDiagnosis
 }
 
-// firstOrderVar is VarPos/B₊ + VarNeg/B₋.
-func (d Diagnosis) firstOrderVar(bPos, bNeg int) float64 {
-	return d.VarPos/float64(bPos) + d.VarNeg/float64(bNeg)
+// ClassDiagnosis is one class's part of a multi-class Diagnosis: the binary diagnostics of the
+// class's comparisons on the logging pool, column c of the scores with class c's rows as
+// positives, averaged over the comparisons. Drift is NaN as Diagnosis.Drift is.
+type ClassDiagnosis struct {
+	Misranking float64
+	SevereMass float64 // π_M
+	CEBound    float64 // ≥ π_M
+	Drift      float64 // the mean of the comparisons' Split.Mean along V
 }
 
 // withDefaults validates d and fills its defaults.
@@ -200,16 +223,26 @@ type diagnoser struct {
 	bPos, bNeg int // the training batch's composition
 	done       int // interventions so far
 	pending    int // intervention epochs still to run
+	// classes is set on multi-class data.
+	classes *classDiagnoser
 }
 
-func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, bPos, bNeg int) (*diagnoser, error) {
+// newDiagnoser returns the diagnoser of a Fit of loss on train in batches of b rows, bPos
+// positives and bNeg negatives of them on binary data.
+func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, b, bPos, bNeg int) (*diagnoser, error) {
 	d := &diagnoser{cfg: cfg, surrogate: cfg.Surrogate, model: model, bPos: bPos, bNeg: bNeg}
-	if p, ok := loss.(Pairwise); ok {
-		d.surrogate = p.Config
+	switch l := loss.(type) {
+	case Pairwise:
+		d.surrogate = l.Config
+	case MulticlassPairwise:
+		d.surrogate = l.Config.Config
 	}
 	var err error
 	if d.sel, d.pool, err = drawDiagnosticSets(train, cfg.Selection, cfg.Pool, cfg.Seed); err != nil {
 		return nil, err
+	}
+	if taskOf(train) == multiclassTask {
+		d.classes = newClassDiagnoser(loss, train, d.sel, d.pool, b)
 	}
 	return d, nil
 }
@@ -219,8 +252,12 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 // share of positives and at least one row of each class, drawn with d.Seed. With them a
 // program can repeat, at any checkpoint, the measurement behind History.Diagnoses (for
 // example diagnose.BatchSlope along the same direction). With two rows of a class, each set
-// holds one of them. Errors: an invalid d (ErrConfig), fewer than two positives or two
-// negatives in train.
+// holds one of them. Multi-class data are stratified the same way over its k classes: a set of
+// n rows holds max(1, round(n·n_c/N)) rows of class c (of n_c among N), fewer only where the
+// class runs out, so about n in all, and each set at least k. Every Fit of the same training
+// data and Diagnose (the phases of a recipe among them) draws the same sets. Errors: an invalid
+// d (ErrConfig), fewer than two positives or two negatives in binary train, a class of fewer
+// than two rows in multi-class train (ErrClasses), multi-label train (ErrTask).
 func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, err error) {
 	if d, err = d.withDefaults(); err != nil {
 		return nil, nil, err
@@ -237,6 +274,12 @@ func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, e
 // drawDiagnosticSets draws two disjoint sets of rows of train, each with the training data's
 // share of positives and at least one row of each class.
 func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
+	switch taskOf(train) {
+	case multiclassTask:
+		return drawClassDiagnosticSets(train, nSel, nPool, seed)
+	case multilabelTask:
+		return nil, nil, fmt.Errorf("%w: %s", ErrTask, noLabelDiagnostics)
+	}
 	var pos, neg []int
 	for i, y := range train.Y {
 		if y == 1 {
@@ -278,37 +321,18 @@ func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel,
 func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagnosis, int, error) {
 	m := d.cfg.Severity
 	dg := Diagnosis{Epoch: ep.Index, Phase: ep.Phase, Drift: math.NaN(), VarPos: math.NaN(),
-		VarNeg: math.NaN(), VarResidual: math.NaN(), FirstOrderShare: math.NaN()}
+		VarNeg: math.NaN(), VarResidual: math.NaN(), FirstOrderVar: math.NaN(), FirstOrderShare: math.NaN()}
 	scores, err := nn.Scores(d.model, d.pool.X, d.pool.Rows)
 	if err != nil {
 		return dg, 0, err
 	}
-	if dg.Misranking, err = diagnose.Misranking(scores, d.pool.Y); err != nil {
-		return dg, 0, err
+	if d.classes != nil {
+		err = d.classes.diagnose(&dg, d.model, d.surrogate, m, scores)
+	} else {
+		err = d.diagnoseBinary(&dg, scores)
 	}
-	if dg.SevereMass, err = diagnose.SevereMass(scores, d.pool.Y, m); err != nil {
+	if err != nil {
 		return dg, 0, err
-	}
-	if dg.CEBound, err = diagnose.CEBound(scores, d.pool.Y, m); err != nil {
-		return dg, 0, err
-	}
-	dir, err := diagnose.SevereDirection(d.model, d.sel.X, d.sel.Y, d.surrogate, m)
-	switch {
-	case errors.Is(err, diagnose.ErrNoSevere):
-	case err != nil:
-		return dg, 0, err
-	default:
-		dg.SeverePairs = dir.Severe
-		p, err := diagnose.ScoreTangents(d.model, d.pool.X, d.pool.Rows, dir.V)
-		if err != nil {
-			return dg, 0, err
-		}
-		sp, err := diagnose.Project(scores, d.pool.Y, p, d.surrogate)
-		if err != nil {
-			return dg, 0, err
-		}
-		dg.Drift, dg.VarPos, dg.VarNeg, dg.VarResidual = sp.Mean, sp.VarPos, sp.VarNeg, sp.VarResidual
-		dg.FirstOrderShare = sp.FirstOrderShare(d.bPos, d.bNeg)
 	}
 	if recheck {
 		dg.Decision, dg.Reason = Rechecked, fmt.Sprintf("after %d cross-entropy epochs", d.cfg.Intervene.Epochs)
@@ -324,6 +348,41 @@ func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagn
 	}
 	extra := d.decide(&dg, earlier)
 	return dg, extra, nil
+}
+
+// diagnoseBinary measures the binary diagnostics of the pool's scores into dg.
+func (d *diagnoser) diagnoseBinary(dg *Diagnosis, scores []float64) error {
+	m := d.cfg.Severity
+	var err error
+	if dg.Misranking, err = diagnose.Misranking(scores, d.pool.Y); err != nil {
+		return err
+	}
+	if dg.SevereMass, err = diagnose.SevereMass(scores, d.pool.Y, m); err != nil {
+		return err
+	}
+	if dg.CEBound, err = diagnose.CEBound(scores, d.pool.Y, m); err != nil {
+		return err
+	}
+	dir, err := diagnose.SevereDirection(d.model, d.sel.X, d.sel.Y, d.surrogate, m)
+	switch {
+	case errors.Is(err, diagnose.ErrNoSevere):
+		return nil
+	case err != nil:
+		return err
+	}
+	dg.SeverePairs = dir.Severe
+	p, err := diagnose.ScoreTangents(d.model, d.pool.X, d.pool.Rows, dir.V)
+	if err != nil {
+		return err
+	}
+	sp, err := diagnose.Project(scores, d.pool.Y, p, d.surrogate)
+	if err != nil {
+		return err
+	}
+	dg.Drift, dg.VarPos, dg.VarNeg, dg.VarResidual = sp.Mean, sp.VarPos, sp.VarNeg, sp.VarResidual
+	dg.FirstOrderVar = sp.VarPos/float64(d.bPos) + sp.VarNeg/float64(d.bNeg)
+	dg.FirstOrderShare = sp.FirstOrderShare(d.bPos, d.bNeg)
+	return nil
 }
 
 // decide applies the rule of Intervene to dg and returns the intervention epochs to run.
@@ -358,9 +417,9 @@ func (d *diagnoser) decide(dg *Diagnosis, earlier []Diagnosis) int {
 	bestDrift, bestVar := math.Inf(-1), math.Inf(-1)
 	for _, e := range refs {
 		bestDrift = max(bestDrift, e.Drift)
-		bestVar = max(bestVar, e.firstOrderVar(d.bPos, d.bNeg))
+		bestVar = max(bestVar, e.FirstOrderVar)
 	}
-	v := dg.firstOrderVar(d.bPos, d.bNeg)
+	v := dg.FirstOrderVar
 	weak := dg.Drift <= iv.Weak*max(bestDrift, 0) && v <= iv.Weak*bestVar
 	numbers := fmt.Sprintf("drift %.4g (best %.4g), first-order variance %.4g (best %.4g)", dg.Drift, bestDrift, v, bestVar)
 	switch {

@@ -65,8 +65,14 @@ func TestDiagnoseHistory(t *testing.T) {
 // TestDecide runs the intervention rule on hand-made diagnosis sequences.
 func TestDecide(t *testing.T) {
 	iv := &Intervene{Weak: 0.5, Improve: 0.02, Epochs: 2, Max: 1}
-	base := Diagnosis{Phase: Main, Misranking: 0.3, SevereMass: 0.1, Drift: 1, VarPos: 4, VarNeg: 4, SeverePairs: 10}
-	with := func(f func(*Diagnosis)) Diagnosis { d := base; f(&d); return d }
+	// FirstOrderVar is VarPos/4 + VarNeg/4, at batches of 4 positives and 4 negatives.
+	base := Diagnosis{Phase: Main, Misranking: 0.3, SevereMass: 0.1, Drift: 1, VarPos: 4, VarNeg: 4, FirstOrderVar: 2, SeverePairs: 10}
+	with := func(f func(*Diagnosis)) Diagnosis {
+		d := base
+		f(&d)
+		d.FirstOrderVar = d.VarPos/4 + d.VarNeg/4
+		return d
+	}
 	for _, tc := range []struct {
 		name    string
 		earlier []Diagnosis

@@ -18,10 +18,10 @@ import (
 // scikit-learn's roc_auc_score ranks predict_proba's columns. The loss fixes the logits only up
 // to one constant per row (adding it leaves p unchanged), so logits of different rows share no
 // scale: z_ic can be larger in one row than in another while p_ic is smaller, and ranking the
-// logits understates the model's AUC. After an epoch of any other loss (a pairwise one, a multi-label or a
-// binary loss) the metric ranks the raw outputs: the per-label and binary sigmoid are monotone
-// in each score, so their probabilities rank as the outputs do. History.Probabilities records
-// which scores the kept weights are measured on.
+// logits understates the model's AUC. After an epoch of any other loss (a pairwise one, a
+// multi-label or a binary loss) the metric ranks the raw outputs: the per-label and binary
+// sigmoid are monotone in each score, so their probabilities rank as the outputs do.
+// History.Probabilities records which scores the kept weights are measured on.
 type Metric struct {
 	kind   metricKind
 	at     float64

@@ -301,7 +301,7 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	var diag *diagnoser
 	if cfg.Diagnose != nil {
 		var err error
-		if diag, err = newDiagnoser(*cfg.Diagnose, cfg.Loss, t.model, train, nPos, nNeg); err != nil {
+		if diag, err = newDiagnoser(*cfg.Diagnose, cfg.Loss, t.model, train, b, nPos, nNeg); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,218 @@
+package diagnose_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// classSetup returns a tanh MLP of k = 3 outputs at its random initialisation and 45 rows of 4
+// features labelled by the largest of the first three features: the untrained model ranks
+// them about at random, so every comparison has severe pairs at M = 0.1.
+func classSetup(t *testing.T) (nn.Model, []float64, []int) {
+	t.Helper()
+	const rows, in, k = 45, 4, 3
+	x := randomRows(5, rows, in)
+	labels := make([]int, rows)
+	for r := range labels {
+		for c := 1; c < k; c++ {
+			if x[r*in+c] > x[r*in+labels[r]] {
+				labels[r] = c
+			}
+		}
+	}
+	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Outputs: k, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, x, labels
+}
+
+// moved returns the model's scores with its parameters moved by eps·v, restoring them.
+func moved(t *testing.T, m nn.Model, x []float64, rows int, v []float64, eps float64) []float64 {
+	t.Helper()
+	saved, err := nn.Snapshot(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := nn.Restore(m, saved); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	off := 0
+	for _, p := range m.Params() {
+		w := p.Value.Data().([]float64)
+		for j := range w {
+			w[j] += eps * v[off+j]
+		}
+		off += len(w)
+	}
+	f, err := nn.Scores(m, x, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// comparisonsOf lists the comparisons of method over k classes as (class, other) pairs, other
+// −1 for the rest, in MulticlassProject's order.
+func comparisonsOf(k int, method metrics.Method) [][2]int {
+	var out [][2]int
+	for c := range k {
+		if method == metrics.OvR {
+			out = append(out, [2]int{c, -1})
+			continue
+		}
+		for b := range k {
+			if b != c {
+				out = append(out, [2]int{c, b})
+			}
+		}
+	}
+	return out
+}
+
+// TestMulticlassSevereDirectionDescends: moving the parameters along V lowers the mean over the
+// comparisons of each comparison's severe-pair loss (diagnose.SevereLoss on the comparison's
+// column and rows, S fixed at the start, comparisons without a severe pair left out) at the
+// rate Norm, and Severe counts the comparisons' severe pairs. Tolerance as in
+// TestSevereDirectionDescends: central differences at ε = 1e-4 on a tanh model, 1e-6.
+func TestMulticlassSevereDirectionDescends(t *testing.T) {
+	const k, sev, eps = 3, 0.1, 1e-4
+	m, x, labels := classSetup(t)
+	rows := len(labels)
+	s0, err := nn.Scores(m, x, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
+		for _, s := range pairwise.Surrogates() {
+			cfg := pairwise.Config{Surrogate: s}
+			d, err := diagnose.MulticlassSevereDirection(m, x, k, labels, method, cfg, sev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n2 float64
+			for _, e := range d.V {
+				n2 += e * e
+			}
+			near(t, "‖V‖", math.Sqrt(n2), 1, 1e-12)
+			loss := func(eps float64) float64 {
+				f := moved(t, m, x, rows, d.V, eps)
+				var sum float64
+				used, pairs := 0, 0
+				for _, cb := range comparisonsOf(k, method) {
+					fc, y := comparisonOf(f, k, labels, cb[0], cb[1])
+					f0, _ := comparisonOf(s0, k, labels, cb[0], cb[1])
+					l, n, err := diagnose.SevereLoss(fc, f0, y, cfg, sev)
+					if errors.Is(err, diagnose.ErrNoSevere) {
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					sum += l
+					used++
+					pairs += n
+				}
+				if pairs != d.Severe {
+					t.Fatalf("%v %v: the comparisons hold %d severe pairs, Severe = %d", method, s, pairs, d.Severe)
+				}
+				return sum / float64(used)
+			}
+			rate := (loss(eps) - loss(-eps)) / (2 * eps)
+			near(t, method.String()+" "+s.String()+" directional derivative", rate, -d.Norm, 1e-6)
+		}
+	}
+}
+
+// TestMulticlassProject: every comparison's Split is diagnose.Project on that comparison's
+// column and rows of the scores and tangents, and the mean of the Splits' means is −⟨∇L, p⟩,
+// the negative directional derivative of the multi-class pairwise loss L of
+// pairwise.MulticlassGradient (all pairs) along the direction whose tangents p are.
+func TestMulticlassProject(t *testing.T) {
+	const k = 3
+	m, x, labels := classSetup(t)
+	rows := len(labels)
+	n, err := nn.NumParams(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := nn.Scores(m, x, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := diagnose.ScoreTangents(m, x, rows, unit(8, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
+		cfg := pairwise.Config{Surrogate: pairwise.Logistic}
+		splits, err := diagnose.MulticlassProject(scores, k, labels, p, method, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := comparisonsOf(k, method)
+		if len(splits) != len(want) {
+			t.Fatalf("%v: %d splits, want %d", method, len(splits), len(want))
+		}
+		var mean float64
+		for i, s := range splits {
+			if s.Class != want[i][0] || s.Other != want[i][1] {
+				t.Fatalf("%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
+			}
+			f, y := comparisonOf(scores, k, labels, s.Class, s.Other)
+			pc, _ := comparisonOf(p, k, labels, s.Class, s.Other)
+			ref, err := diagnose.Project(f, y, pc, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Split != ref {
+				t.Errorf("%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
+			}
+			mean += s.Mean / float64(len(splits))
+		}
+		g, _, err := pairwise.MulticlassGradient(scores, k, labels, pairwise.Multiclass{Config: cfg, OvO: method == metrics.OvO})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dir float64
+		for i := range g {
+			dir += g[i] * p[i]
+		}
+		near(t, method.String()+" mean drift", mean, -dir, 1e-12*math.Max(1, math.Abs(dir)))
+	}
+}
+
+func TestMulticlassDirectionErrors(t *testing.T) {
+	m, x, labels := classSetup(t)
+	cfg := pairwise.Config{}
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.OvR, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
+		t.Errorf("huge M: error %v, want ErrNoSevere", err)
+	}
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.Method(5), cfg, 1); !errors.Is(err, metrics.ErrMethod) {
+		t.Errorf("unknown method: error %v, want metrics.ErrMethod", err)
+	}
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 4, labels, metrics.OvR, cfg, 1); !errors.Is(err, diagnose.ErrLength) {
+		t.Errorf("k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
+	}
+	ones := make([]int, len(labels))
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, ones, metrics.OvR, cfg, 1); !errors.Is(err, diagnose.ErrOneClass) {
+		t.Errorf("one class: error %v, want ErrOneClass", err)
+	}
+	scores, _ := nn.Scores(m, x, len(labels))
+	if _, err := diagnose.MulticlassProject(scores, 3, labels, scores[1:], metrics.OvR, cfg); !errors.Is(err, diagnose.ErrLength) {
+		t.Errorf("short tangents: error %v, want ErrLength", err)
+	}
+	bad := append([]float64(nil), scores...)
+	bad[4] = math.NaN()
+	if _, err := diagnose.MulticlassProject(scores, 3, labels, bad, metrics.OvO, cfg); !errors.Is(err, diagnose.ErrNonFinite) {
+		t.Errorf("NaN tangent: error %v, want ErrNonFinite", err)
+	}
+}
