@@ -343,3 +343,57 @@ func TestMulticlassIntervention(t *testing.T) {
 	}
 	require.Positive(t, fired, "the rule never intervened in four plateauing multi-class hinge runs")
 }
+
+// FuzzClassDiagnosticSets: on any multi-class training data (k = 2…5 classes, labels and the
+// two sizes decoded from bytes), DiagnosticSets either refuses with ErrClasses (a class of
+// fewer than two rows), ErrConfig (a size past its bound) or a data error, or returns two
+// disjoint sets of the data's rows, each holding every class with its rows' classes, the pool
+// at most Pool (1024 when 0) rows plus one per class (the rounding and the one row of a small
+// class), and nothing panics.
+func FuzzClassDiagnosticSets(f *testing.F) {
+	f.Add([]byte{1, 4, 8, 0, 1, 2, 0, 1, 2, 0, 1, 2, 2})
+	f.Add([]byte{3, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4})
+	f.Add([]byte{0, 1, 1, 0, 0, 0, 0, 0, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 3 {
+			return
+		}
+		k := 2 + int(b[0]%4)
+		d := Diagnose{Selection: int(b[1]), Pool: int(b[2]), Seed: uint64(len(b))}
+		b = b[3:]
+		ds := &data.Dataset{X: make([]float64, len(b)), Y: make([]float64, len(b)), Rows: len(b), Cols: 1,
+			FeatureNames: []string{"x"}, LabelName: "class", Classes: names("c", k)}
+		for i, v := range b {
+			ds.X[i], ds.Y[i] = float64(i), float64(int(v)%k)
+		}
+		sel, pool, err := DiagnosticSets(ds, d)
+		if err != nil {
+			if !errors.Is(err, ErrClasses) && !errors.Is(err, ErrConfig) && !errors.Is(err, data.ErrEmpty) && !errors.Is(err, data.ErrLabel) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		seen := map[int]bool{}
+		for _, s := range []*data.Dataset{sel, pool} {
+			for c, n := range classCounts(s) {
+				if n == 0 {
+					t.Fatalf("class %d missing from a set of %d rows", c, s.Rows)
+				}
+			}
+			for i, x := range s.X {
+				r := int(x)
+				if seen[r] || s.Y[i] != ds.Y[r] {
+					t.Fatalf("row %d drawn twice or with another class", r)
+				}
+				seen[r] = true
+			}
+		}
+		limit := d.Pool
+		if limit == 0 {
+			limit = 1024
+		}
+		if pool.Rows > limit+k {
+			t.Fatalf("pool of %d rows for Pool = %d and %d classes", pool.Rows, d.Pool, k)
+		}
+	})
+}
