@@ -138,7 +138,7 @@ type Diagnosis struct {
 	VarPos          float64
 	VarNeg          float64
 	VarResidual     float64
-	FirstOrderVar   float64 // VarPos/B₊ + VarNeg/B₋ at the training batch's B₊ positives and B₋ negatives
+	FirstOrderVar   float64 // VarPos/B₊ + VarNeg/B₋, B₊ and B₋ the training batch's classes
 	FirstOrderShare float64 // Split.FirstOrderShare at the training batch's composition
 	SeverePairs     int     // severe pairs in the selection batch (of all comparisons)
 	Decision        Decision
