@@ -73,6 +73,10 @@ func (e *CSVError) Unwrap() error { return e.Err }
 type CSVConfig struct {
 	// Label is the name of the label column; "" means the last column.
 	Label string
+	// Labels, when not empty, names the 0/1 label columns of a multi-label dataset, in the
+	// order of the dataset's Labels (see [ReadCSV]); Label must then be "". nil = one label
+	// column (Label). [ParseLabelList] reads a comma-separated list of them.
+	Labels []string
 	// Comma is the field delimiter; 0 means ','.
 	Comma rune
 	// MaxField and MaxLine bound the bytes of one field and of one row (for a quoted field
@@ -178,6 +182,9 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	header := make([]string, len(fields))
 	for j, f := range fields {
 		header[j] = string(f)
+	}
+	if len(cfg.Labels) > 0 {
+		return readMultilabel(cr, in, cfg, header, rows)
 	}
 	names, label, err := parseHeader(header, cfg.Label, cr.fieldLine(0))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -158,4 +159,128 @@ func (lc *labelColumn) finish(y []float64, column string) (classes []string, err
 		y[i] = index[int(id)]
 	}
 	return classes, nil
+}
+
+// ErrLabelList reports a bad list of label columns (ParseLabelList, CSVConfig.Labels): an
+// empty name, a name given twice, or Labels together with Label.
+var ErrLabelList = errors.New("data: bad list of label columns")
+
+// ParseLabelList reads a comma-separated list of label columns, such as roctrain's
+// "-label a,b,c": the names, trimmed of spaces, in order. A list of one name is a single
+// label column; of several, the columns of a multi-label dataset ([CSVConfig].Labels). An
+// empty list, an empty name (as in "a,,b" or "a,") or a name given twice is [ErrLabelList]
+// naming it. A column whose name holds a comma cannot be named in such a list.
+func ParseLabelList(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("%w: no column named", ErrLabelList)
+	}
+	names := strings.Split(s, ",")
+	seen := make(map[string]bool, len(names))
+	for k, n := range names {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "":
+			return nil, fmt.Errorf("%w: name %d of %q is empty", ErrLabelList, k+1, s)
+		case seen[n]:
+			return nil, fmt.Errorf("%w: %q is named twice", ErrLabelList, n)
+		}
+		seen[n], names[k] = true, n
+	}
+	return names, nil
+}
+
+// readMultilabel is readCSV for cfg.Labels: a multi-label dataset whose label columns are
+// cfg.Labels, each of the numbers 0 and 1, Y holding them row by row in that order, and every
+// other column a feature. A missing label column is ErrHeader naming it, a value other than 0
+// or 1 ErrLabel naming its column and line, a column of one value ErrOneClass naming it.
+func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header []string, rows int) (*Dataset, error) {
+	line := cr.fieldLine(0)
+	if cfg.Label != "" {
+		return nil, &CSVError{Err: ErrLabelList, Reason: fmt.Sprintf("label column %q and label columns %q: name one or the other", cfg.Label, cfg.Labels)}
+	}
+	if _, err := ParseLabelList(strings.Join(cfg.Labels, ",")); err != nil || slices.ContainsFunc(cfg.Labels, func(n string) bool { return strings.Contains(n, ",") }) {
+		return nil, &CSVError{Err: ErrLabelList, Reason: fmt.Sprintf("label columns %q: each named once, none empty", cfg.Labels)}
+	}
+	names, _, err := parseHeader(header, "", line)
+	if err != nil {
+		return nil, err
+	}
+	k := len(cfg.Labels)
+	slot := make([]int, len(names)) // column → its place in cfg.Labels, -1 for a feature
+	for j := range slot {
+		slot[j] = -1
+	}
+	for c, n := range cfg.Labels {
+		j := slices.Index(names, n)
+		if j < 0 {
+			return nil, &CSVError{Line: line, Err: ErrHeader, Reason: fmt.Sprintf("no label column %q", n)}
+		}
+		slot[j] = c
+	}
+	if len(names) == k {
+		return nil, &CSVError{Line: line, Err: ErrHeader, Reason: "every column is a label; need at least one feature"}
+	}
+	ds := &Dataset{Cols: len(names) - k, Labels: slices.Clone(cfg.Labels)}
+	for j, n := range names {
+		if slot[j] < 0 {
+			ds.FeatureNames = append(ds.FeatureNames, n)
+		}
+	}
+	var x, y blocks
+	if rows > 0 {
+		x.reserve(rows * ds.Cols)
+		y.reserve(rows * k)
+	}
+	row := make([]float64, k)
+	ones := make([]int, k)
+	for {
+		record, err := cr.read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, readError(err, names)
+		}
+		if len(record) == 1 && len(bytes.TrimSpace(record[0])) == 0 {
+			continue
+		}
+		if len(record) != len(names) {
+			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrFieldCount,
+				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
+		}
+		for j, field := range record {
+			v, err := parseBytes(field, slot[j] >= 0)
+			if err != nil {
+				err.Line, err.Column = cr.fieldLine(j), names[j]
+				return nil, err
+			}
+			if c := slot[j]; c >= 0 {
+				row[c] = v
+				ones[c] += int(v)
+			} else {
+				x.add(v)
+			}
+		}
+		for _, v := range row {
+			y.add(v)
+		}
+		ds.Rows++
+		if cfg.Progress != nil && ds.Rows%progressEvery == 0 {
+			cfg.Progress(ds.Rows, in.n)
+		}
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(ds.Rows, in.n)
+	}
+	if ds.Rows == 0 {
+		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
+	}
+	for c, n := range ones {
+		if n == 0 || n == ds.Rows {
+			return nil, &CSVError{Column: cfg.Labels[c], Err: ErrOneClass,
+				Reason: fmt.Sprintf("label column %q is %d on all %d rows; a label needs both 0s and 1s", cfg.Labels[c], min(n, 1), ds.Rows)}
+		}
+	}
+	ds.X, ds.Y = x.concat(), y.concat()
+	return ds, nil
 }

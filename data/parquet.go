@@ -41,8 +41,12 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // The features are read straight into the dataset's matrix, whose size the file's metadata
 // gives, one row group and page at a time: memory holds the numbers plus one page of the
 // file. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
-// numbers written in full precision.
+// numbers written in full precision. Multi-class labels and multi-label columns
+// (cfg.Labels, [ErrLabelList]) are read from CSV only.
 func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
+	if len(cfg.Labels) > 0 {
+		return nil, fmt.Errorf("%w: %s: multi-label columns %q are read from CSV only, not Parquet", ErrLabelList, path, cfg.Labels)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("data: %w", err)

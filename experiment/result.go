@@ -41,6 +41,9 @@ type Result struct {
 	Test           *metrics.Curve `json:"-"` // the test part's curve, for CompareAUC
 	TestScores     []float64      `json:"-"` // the test scores in row order, for CompareWithFirst
 	ScoresHash     uint64         `json:"-"` // a hash of TestScores' bits, for SameScores
+	// Classes is the measurement of a multi-class or multi-label run (nil for binary data),
+	// for the per-class tables, plots and deployment; Test, FPR and TPR are then nil.
+	Classes *ClassMeasurement `json:"-"`
 }
 
 // NewResult is the result of the candidate best, measured by m: its test figures (the AUC as
@@ -78,6 +81,15 @@ type Figures struct {
 	// (metrics.FPRAtTPR); both left out without a recall.
 	Recall       float64  `json:"recall,omitempty"`
 	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
+	// Multi-class and multi-label data only ([NewClassResult]), left out otherwise: the macro
+	// one-vs-rest AUC (multi-label: label-wise), equal to TestAUC; Hand and Till's macro
+	// one-vs-one AUC (multi-class only); and in class order each class's one-vs-rest AUC and
+	// TPR at FPR α. TestPAUC, TestTPR and the deployed rates are then the macro means of the
+	// per-class one-vs-rest figures.
+	TestAUCOvR   *float64  `json:"test_auc_ovr,omitempty"`
+	TestAUCOvO   *float64  `json:"test_auc_ovo,omitempty"`
+	TestClassAUC []float64 `json:"test_class_auc,omitempty"`
+	TestClassTPR []float64 `json:"test_class_tpr_at_fpr,omitempty"`
 	// The 95% intervals of the three test figures on this split: DeLong's for the AUC
 	// (AUC ± 1.96·√Var, clipped to [0, 1] as pROC does), the stratified percentile
 	// bootstrap's (MeasureConfig.Boot resamples) for the others; null when they cannot be
@@ -91,6 +103,11 @@ type Figures struct {
 	DeployedThreshold *float64 `json:"deployed_threshold"`
 	DeployedTestFPR   float64  `json:"deployed_test_fpr"`
 	DeployedTestTPR   float64  `json:"deployed_test_tpr"`
+	// DeployedThresholds are, for multi-class and multi-label data, the per-class thresholds
+	// chosen on validation one-vs-rest as DeployedThreshold is (null for a class that no
+	// threshold kept at validation FPR ≤ α); left out for binary data, and DeployedThreshold is
+	// then null.
+	DeployedThresholds []*float64 `json:"deployed_thresholds,omitempty"`
 	// TestAUCVsFirst compares this run's test AUC with the first run's on the same seed, on
 	// the same test rows, by DeLong's paired test ([CompareAUC]); null for the first run, when
 	// that failed on this seed, or when a class has fewer than two test rows.

@@ -9,7 +9,9 @@ import (
 // result on split sp is [NewResult] of its best candidate measured by [Measure] (cfg, with
 // the split's seed as the bootstrap's), completed by finish (which names the result and may
 // save the model; nil for nothing), then compared with search 0's result on the same seed by
-// [CompareWithFirst]. perRun[k] lists search k's results in the order of the seeds; only
+// [CompareWithFirst]. On multi-class and multi-label data the result is [NewClassResult] of
+// [MeasureClasses] (the softmax probabilities when [Probabilities] says so), and is not
+// compared with search 0's on the seed: [Summarise] compares the seeds' figures. perRun[k] lists search k's results in the order of the seeds; only
 // search 0's keep Test and TestScores, which the comparisons read.
 //
 // A search that fails on a seed, or whose measurement, finish or comparison fails, is left
@@ -35,7 +37,7 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 		if err == nil {
 			r, err = measure(sp, k, best, cfg, finish)
 		}
-		if err == nil && k > 0 && first != nil && first.Seed == sp.Seed {
+		if err == nil && k > 0 && first != nil && first.Seed == sp.Seed && r.Classes == nil {
 			c := cfg
 			c.Seed = sp.Seed
 			err = CompareWithFirst(&r, first, sp.Test.Y, c)
@@ -55,17 +57,27 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 	return perRun, failed, grid.Run(ctx)
 }
 
-// measure is search k's result on sp, completed by finish.
+// measure is search k's result on sp, measured by Measure, or MeasureClasses on
+// multi-class and multi-label data, and completed by finish.
 func measure(sp *Split, k int, best *Best, cfg MeasureConfig, finish func(*Split, int, *Best, *Result) error) (Result, error) {
 	cfg.Seed = sp.Seed
-	m, err := Measure(best.Model, sp, cfg)
-	if err != nil {
-		return Result{}, err
+	var r Result
+	if sp.Test.Classes != nil || sp.Test.Labels != nil {
+		m, err := MeasureClasses(best.Model, sp, cfg, Probabilities(best, sp))
+		if err != nil {
+			return Result{}, err
+		}
+		r = NewClassResult(best, m)
+	} else {
+		m, err := Measure(best.Model, sp, cfg)
+		if err != nil {
+			return Result{}, err
+		}
+		r = NewResult(best, m)
 	}
-	r := NewResult(best, m)
 	r.Seed, r.Alpha, r.Recall = sp.Seed, cfg.Alpha, cfg.Recall
 	if finish != nil {
-		err = finish(sp, k, best, &r)
+		return r, finish(sp, k, best, &r)
 	}
-	return r, err
+	return r, nil
 }

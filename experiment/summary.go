@@ -44,6 +44,8 @@ type Spread struct {
 	TestPAUC        float64  `json:"test_pauc"`
 	TestTPR         float64  `json:"test_tpr_at_fpr"`
 	TestFPRAtTPR    *float64 `json:"test_fpr_at_tpr,omitempty"`
+	TestAUCOvR      *float64 `json:"test_auc_ovr,omitempty"` // multi-class and multi-label data
+	TestAUCOvO      *float64 `json:"test_auc_ovo,omitempty"` // multi-class data
 	DeployedTestFPR float64  `json:"deployed_test_fpr"`
 	DeployedTestTPR float64  `json:"deployed_test_tpr"`
 }
@@ -86,6 +88,46 @@ var recallFigure = struct {
 	key string
 	get func(*Result) float64
 }{RecallKey, func(r *Result) float64 { return *r.TestFPRAtTPR }}
+
+// The figures of multi-class (OvO) and multi-label data (OvR), compared like the others when
+// every seed has them.
+var classFigures = []struct {
+	key string
+	get func(*Result) float64
+}{
+	{"test_auc_ovr", func(r *Result) float64 { return *r.TestAUCOvR }},
+	{"test_auc_ovo", func(r *Result) float64 { return *r.TestAUCOvO }},
+}
+
+// hasClassFigure reports whether every seed result holds class figure k of classFigures.
+func hasClassFigure(rs []*Result, k int) bool {
+	for _, p := range rs {
+		if k == 0 && p.TestAUCOvR == nil || k == 1 && p.TestAUCOvO == nil {
+			return false
+		}
+	}
+	return len(rs) > 0
+}
+
+// meanLists is the element-wise mean of the lists get returns for the seeds, nil when a
+// seed's list is missing or of another length.
+func meanLists(seeds []Result, get func(*Result) []float64) []float64 {
+	first := get(&seeds[0])
+	if first == nil {
+		return nil
+	}
+	out := make([]float64, len(first))
+	for k := range seeds {
+		l := get(&seeds[k])
+		if len(l) != len(out) {
+			return nil
+		}
+		for c, v := range l {
+			out[c] += v / float64(len(seeds))
+		}
+	}
+	return out
+}
 
 // hasRecall reports whether every seed result holds the -recall figure.
 func hasRecall(rs []Result) bool {
@@ -158,9 +200,21 @@ func summariseRun(seeds []Result) Summary {
 	if recall {
 		s.TestFPRAtTPR = ptr(stat.Mean(col(recallFigure.get), nil))
 	}
+	ptrs := make([]*Result, len(seeds))
+	for k := range seeds {
+		ptrs[k] = &seeds[k]
+	}
+	hasClass := [2]bool{hasClassFigure(ptrs, 0), hasClassFigure(ptrs, 1)}
+	for k, dst := range []**float64{&s.TestAUCOvR, &s.TestAUCOvO} {
+		if hasClass[k] {
+			*dst = ptr(stat.Mean(col(classFigures[k].get), nil))
+		}
+	}
+	s.TestClassAUC = meanLists(seeds, func(r *Result) []float64 { return r.TestClassAUC })
+	s.TestClassTPR = meanLists(seeds, func(r *Result) []float64 { return r.TestClassTPR })
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
-		s.DeployedThreshold = r0.DeployedThreshold
+		s.DeployedThreshold, s.DeployedThresholds = r0.DeployedThreshold, r0.DeployedThresholds
 		s.TestAUCVsFirst, s.TestVsFirst = r0.TestAUCVsFirst, r0.TestVsFirst
 		s.Diagnostics = r0.Diagnostics
 		return s
@@ -174,6 +228,11 @@ func summariseRun(seeds []Result) Summary {
 	}
 	if recall {
 		s.SD.TestFPRAtTPR = ptr(stat.StdDev(col(recallFigure.get), nil))
+	}
+	for k, dst := range []**float64{&s.SD.TestAUCOvR, &s.SD.TestAUCOvO} {
+		if hasClass[k] {
+			*dst = ptr(stat.StdDev(col(classFigures[k].get), nil))
+		}
 	}
 	return s
 }
@@ -226,6 +285,11 @@ func pairedDiffs(run, first []Result) map[string]Paired {
 	compared := figures
 	if hasRecall(run) && hasRecall(first) {
 		compared = append(compared[:len(compared):len(compared)], recallFigure)
+	}
+	for k, f := range classFigures {
+		if hasClassFigure(mine, k) && hasClassFigure(theirs, k) {
+			compared = append(compared[:len(compared):len(compared)], f)
+		}
 	}
 	for _, f := range compared {
 		d := make([]float64, n)

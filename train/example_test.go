@@ -153,11 +153,11 @@ func ExampleRecipes() {
 	// kde tail widen=w pool=n lr=s batch=n pos=p
 	// kde-plain tail widen=w pool=n anneal
 	// ce+kde tail widen=w pool=n w=λ
-	// logistic maxfpr=β mintpr=γ
-	// exp maxfpr=β mintpr=γ
-	// square maxfpr=β mintpr=γ
-	// hinge maxfpr=β mintpr=γ
-	// sqhinge maxfpr=β mintpr=γ
+	// logistic maxfpr=β mintpr=γ ovo
+	// exp maxfpr=β mintpr=γ ovo
+	// square maxfpr=β mintpr=γ ovo
+	// hinge maxfpr=β mintpr=γ ovo
+	// sqhinge maxfpr=β mintpr=γ ovo
 	// aucm lr=η margin=m
 	// pauc mintpr=γ
 }

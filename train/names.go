@@ -59,6 +59,8 @@ var (
 		Help: "the fine-tuning with a share p of positives in every batch"}
 	optW = RecipeOption{Key: "w", Arg: "λ", Example: "1", parse: positive,
 		Help: "one fixed weight λ instead of the choice on validation"}
+	optOvO = RecipeOption{Key: "ovo",
+		Help: "on multi-class data, one-vs-one: the mean over ordered pairs of classes (default one-vs-rest); not for binary or multi-label data"}
 )
 
 // KDEWeights are the weights λ among which validation chooses for "ce+kde" without a "w"
@@ -119,11 +121,16 @@ var recipes = []RecipeName{
 }
 
 // pairwiseName is the entry of a pairwise surrogate over all pairs with margin 1, named as
-// pairwise.ParseSurrogate reads it.
+// pairwise.ParseSurrogate reads it: the binary [Pairwise] loss, which [ForData] turns into the
+// one-vs-rest or label-wise loss on multi-class or multi-label data, or with the option ovo the
+// one-vs-one [MulticlassPairwise] loss, which ForData refuses on binary and multi-label data.
 func pairwiseName(s pairwise.Surrogate, help string) RecipeName {
 	return RecipeName{Name: s.String(), Help: help + " over all pairs, x = f_pos − f_neg",
-		Options: []RecipeOption{optMaxFPR, optMinTPR}, // aucnames.go
+		Options: []RecipeOption{optMaxFPR, optMinTPR, optOvO}, // optMaxFPR, optMinTPR: aucnames.go
 		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
+			if _, ovo := o["ovo"]; ovo { // a multi-class loss: ForData refuses it on other data
+				return []Recipe{Plain{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: partialConfig(s, o), OvO: true}}}}, nil
+			}
 			return []Recipe{Plain{Loss: Pairwise{Config: partialConfig(s, o)}}}, nil
 		}}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/kdequantile"
@@ -29,6 +30,9 @@ type options struct {
 	learningRate                                                []float64
 	modelDtype                                                  tensor.Dtype // -dtype parsed
 	runs                                                        []runSpec
+
+	// labels are -label's columns when it names several: multi-label data.
+	labels []string
 }
 
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
@@ -54,7 +58,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("roctrain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&opt.data, "data", "", "training data: a CSV (header row, numeric features, 0/1 label) or a .parquet file; default: the embedded WDBC data")
-	fs.StringVar(&opt.label, "label", "", "label column; default: the last column")
+	fs.StringVar(&opt.label, "label", "", "label column (0/1, or more than two classes: numbers or names); several, comma-separated, name the 0/1 columns of multi-label data; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
 	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", experiment.RunsUsage())
@@ -134,6 +138,11 @@ func (o *options) check() error {
 		return lr, err
 	}); err != nil || len(o.learningRate) == 0 {
 		return fmt.Errorf("-lr: need one or more learning rates: %w", cmp.Or(err, errors.New("none given")))
+	}
+	if strings.Contains(o.label, ",") {
+		if o.labels, err = data.ParseLabelList(o.label); err != nil {
+			return fmt.Errorf("-label: %w", err)
+		}
 	}
 	names, err := parseList(o.losses, func(s string) (string, error) { return s, nil })
 	if err != nil || len(names) == 0 {

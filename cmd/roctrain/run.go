@@ -47,7 +47,11 @@ func loadData(o *options) (*dataset, error) {
 	if !o.json && term.IsTerminal(int(os.Stderr.Fd())) {
 		prog.W = os.Stderr
 	}
-	ds, err := data.Load(o.data, data.CSVConfig{Label: o.label, Progress: prog.Update})
+	cfg := data.CSVConfig{Label: o.label, Progress: prog.Update}
+	if o.labels != nil {
+		cfg.Label, cfg.Labels = "", o.labels
+	}
+	ds, err := data.Load(o.data, cfg)
 	prog.Done()
 	return &dataset{name: o.data, all: ds}, err
 }
@@ -70,6 +74,9 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	}
 	ds, err := loadData(o)
 	if err != nil {
+		return err
+	}
+	if err := o.forData(ds.all); err != nil {
 		return err
 	}
 	prog := &experiment.Progress{Total: o.seeds * len(o.runs)}
@@ -95,7 +102,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		},
 	}
 	for r, spec := range o.runs {
-		g.Searches[r] = o.search(spec, stderr)
+		g.Searches[r] = o.search(spec, ds.all, stderr)
 	}
 	perRun, failed, err := experiment.Compare(ctx, g, experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot},
 		func(sp *experiment.Split, r int, best *experiment.Best, res *seedResult) error {
@@ -118,16 +125,35 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 
 // search is the learning-rate (and recipe) search of one run; a learning rate that fails is
 // named on stderr.
-func (o *options) search(spec runSpec, stderr io.Writer) *experiment.Search {
-	cfg := train.Config{Epochs: o.epochs, BatchSize: o.batch, Metric: o.metric(), Progress: o.progress}
+func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *experiment.Search {
+	cfg := train.Config{Epochs: o.epochs, BatchSize: o.batch, Progress: o.progress,
+		Metric: train.MetricFor(spec.recipes, all, o.metric())}
 	if o.diagnose {
 		cfg.Diagnose = &train.Diagnose{} // every epoch, M = 1, the sets drawn with the split's seed
 	}
 	return &experiment.Search{
 		Name: spec.label, Recipes: spec.recipes, LearningRates: o.learningRate,
-		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype}, Config: cfg,
+		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype, Outputs: all.Outputs()}, Config: cfg,
 		Hooks: experiment.Hooks{Done: experiment.LogFailures(stderr, "roctrain: ", spec.name)},
 	}
+}
+
+// forData turns every run's recipes into those of the data's task (train.ForData: on
+// multi-class or multi-label data, ce its cross-entropy and a pairwise loss one-vs-rest or
+// label-wise), and refuses the binary settings on such data, before any training.
+func (o *options) forData(all *data.Dataset) error {
+	if classes := all.Classes != nil || all.Labels != nil; classes && (o.recall > 0 || o.diagnose) {
+		return errors.New("-recall and -diagnose apply to binary data; this data has classes or labels")
+	}
+	for k := range o.runs {
+		for j, r := range o.runs[k].recipes {
+			var err error
+			if o.runs[k].recipes[j], err = train.ForData(r, all); err != nil {
+				return fmt.Errorf("-losses %s: %w", o.runs[k].name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // checkOutputs makes -out, and checks that -out and -plot (with its diagnostics PNG) take new

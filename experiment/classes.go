@@ -1,0 +1,225 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/crossentropy"
+	"github.com/rocops/rocops/train"
+)
+
+// ClassMeasurement is a model of k outputs measured on the test part of a multi-class or
+// multi-label split (the data's Classes or Labels set): every figure is read one-vs-rest, class
+// c's column of scores against the indicator of class c (multi-label: label column c), and
+// averaged over the classes (macro).
+type ClassMeasurement struct {
+	// Names are the k classes (multi-class) or label columns (multi-label), in output order;
+	// Multilabel says which.
+	Names      []string
+	Multilabel bool
+	// Probabilities says the scores are the softmax probabilities of the model's outputs
+	// (crossentropy.Softmax), as for a model trained by the softmax cross-entropy; otherwise the
+	// outputs are the scores. TestScores are the test scores, row-major n×k.
+	Probabilities bool
+	TestScores    []float64
+	// OvR is the macro one-vs-rest test AUC, metrics.MulticlassAUC(OvR, Macro) (multi-label:
+	// the macro label-wise AUC, metrics.MultilabelAUC), and OvO Hand and Till's macro
+	// one-vs-one AUC, metrics.MulticlassAUC(OvO, Macro), nil for multi-label data.
+	OvR float64
+	OvO *float64
+	// Class holds each class's one-vs-rest figures, in class order.
+	Class []ClassFigures
+}
+
+// ClassFigures are one class's one-vs-rest figures: the class the positives, every other row
+// (multi-label: the rows where the label is 0) the negatives.
+type ClassFigures struct {
+	// AUC is the test AUC; PartialAUC (up to α) and TPR (at FPR α) are read at MeasureConfig's
+	// Alpha (0 without it).
+	AUC, PartialAUC, TPR float64
+	// Threshold is the lowest validation score of the class's column whose one-vs-rest
+	// validation FPR is at most α (metrics.ThresholdAtFPR; +Inf when there is none, which
+	// flags nothing), ValFPR and ValTPR its validation rates, and TestFPR and TestTPR the
+	// rates flagging test score ≥ Threshold gives; with Alpha only.
+	Threshold, ValFPR, ValTPR, TestFPR, TestTPR float64
+	// ROCFPR and ROCTPR are the test ROC curve.
+	ROCFPR, ROCTPR []float64
+}
+
+// MeasureClasses scores the test and (with cfg.Alpha) validation rows of the multi-class or
+// multi-label split sp with the k-output model m (nn.Scores), applies crossentropy.Softmax to
+// every row of scores when probabilities is set, and reads the figures of [ClassMeasurement]:
+// the macro AUCs and, per class, the AUC, the partial AUC and TPR at FPR cfg.Alpha and the
+// threshold chosen on validation at α. cfg.Recall and cfg.Boot are not used: a
+// per-class interval or FPR at a recall is not read.
+func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*ClassMeasurement, error) {
+	te := sp.Test
+	k := te.Outputs()
+	if te.Classes == nil && te.Labels == nil {
+		return nil, fmt.Errorf("experiment: MeasureClasses needs multi-class or multi-label data; %q is binary", te.LabelName)
+	}
+	scores, err := classScores(m, te, probabilities)
+	if err != nil {
+		return nil, err
+	}
+	r := &ClassMeasurement{Names: te.Classes, Multilabel: te.Labels != nil, Probabilities: probabilities,
+		TestScores: scores, Class: make([]ClassFigures, k)}
+	if r.Multilabel {
+		r.Names = te.Labels
+		if r.OvR, err = metrics.MultilabelAUC(scores, k, te.Y, metrics.Macro); err != nil {
+			return nil, err
+		}
+	} else {
+		y := indices(te)
+		if r.OvR, err = metrics.MulticlassAUC(scores, k, y, metrics.OvR, metrics.Macro); err != nil {
+			return nil, err
+		}
+		ovo, err := metrics.MulticlassAUC(scores, k, y, metrics.OvO, metrics.Macro)
+		if err != nil {
+			return nil, err
+		}
+		r.OvO = &ovo
+	}
+	var valScores []float64
+	if cfg.Alpha > 0 {
+		if valScores, err = classScores(m, sp.Val, probabilities); err != nil {
+			return nil, err
+		}
+	}
+	for c := range k {
+		f := &r.Class[c]
+		test, err := metrics.NewCurve(Column(scores, k, c), Indicator(te, c))
+		if err != nil {
+			return nil, fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
+		}
+		f.AUC = test.AUC()
+		f.ROCFPR, f.ROCTPR, _ = test.ROC()
+		if cfg.Alpha == 0 {
+			continue
+		}
+		if f.PartialAUC, err = test.PartialAUC(cfg.Alpha); err != nil {
+			return nil, err
+		}
+		if f.TPR, err = test.TPRAtFPR(cfg.Alpha); err != nil {
+			return nil, err
+		}
+		val, err := metrics.NewCurve(Column(valScores, k, c), Indicator(sp.Val, c))
+		if err != nil {
+			return nil, fmt.Errorf("experiment: class %q, validation: %w", r.Names[c], err)
+		}
+		if f.Threshold, f.ValFPR, f.ValTPR, err = val.ThresholdAtFPR(cfg.Alpha); err != nil {
+			return nil, err
+		}
+		f.TestFPR, f.TestTPR = test.RatesAt(f.Threshold)
+	}
+	return r, nil
+}
+
+// classScores are m's scores of ds's rows, row-major n×k, their softmax probabilities when
+// probabilities is set.
+func classScores(m nn.Model, ds *data.Dataset, probabilities bool) ([]float64, error) {
+	s, err := nn.Scores(m, ds.X, ds.Rows)
+	if err != nil || !probabilities {
+		return s, err
+	}
+	return crossentropy.Softmax(s, ds.Outputs())
+}
+
+// Column returns column c of the row-major n×k scores.
+func Column(scores []float64, k, c int) []float64 {
+	out := make([]float64, len(scores)/k)
+	for i := range out {
+		out[i] = scores[i*k+c]
+	}
+	return out
+}
+
+// Indicator returns the 0/1 labels of class c one-vs-rest: 1 for the rows of class c of a
+// multi-class ds, label column c of a multi-label one.
+func Indicator(ds *data.Dataset, c int) []float64 {
+	out := make([]float64, ds.Rows)
+	k := ds.LabelWidth()
+	for i := range out {
+		switch {
+		case ds.Labels != nil:
+			out[i] = ds.Y[i*k+c]
+		case int(ds.Y[i]) == c:
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// indices returns the class indices of a multi-class ds.
+func indices(ds *data.Dataset) []int {
+	y := make([]int, ds.Rows)
+	for i, v := range ds.Y {
+		y[i] = int(v)
+	}
+	return y
+}
+
+// mean is the mean of f over the classes of m.
+func (m *ClassMeasurement) mean(f func(*ClassFigures) float64) float64 {
+	var s float64
+	for c := range m.Class {
+		s += f(&m.Class[c])
+	}
+	return s / float64(len(m.Class))
+}
+
+// perClass lists f over the classes of m.
+func (m *ClassMeasurement) perClass(f func(*ClassFigures) float64) []float64 {
+	out := make([]float64, len(m.Class))
+	for c := range m.Class {
+		out[c] = f(&m.Class[c])
+	}
+	return out
+}
+
+// NewClassResult is the result of the candidate best measured by the class measurement m,
+// as [NewResult] is for binary data: test_auc and test_auc_ovr are the macro one-vs-rest AUC,
+// test_auc_ovo the macro one-vs-one AUC (multi-class), test_class_auc the per-class AUCs,
+// test_pauc, test_tpr_at_fpr and the deployed rates the macro means of the per-class
+// one-vs-rest figures; the single-split intervals, the binary deployed threshold and the
+// comparisons with the first run are left null.
+func NewClassResult(best *Best, m *ClassMeasurement) Result {
+	r := Result{
+		Figures: Figures{TestAUC: m.OvR, TestAUCOvR: ptr(m.OvR), TestAUCOvO: m.OvO,
+			TestClassAUC:    m.perClass(func(f *ClassFigures) float64 { return f.AUC }),
+			TestClassTPR:    m.perClass(func(f *ClassFigures) float64 { return f.TPR }),
+			TestPAUC:        m.mean(func(f *ClassFigures) float64 { return f.PartialAUC }),
+			TestTPR:         m.mean(func(f *ClassFigures) float64 { return f.TPR }),
+			DeployedTestFPR: m.mean(func(f *ClassFigures) float64 { return f.TestFPR }),
+			DeployedTestTPR: m.mean(func(f *ClassFigures) float64 { return f.TestTPR }),
+			LearningRate:    best.LearningRate},
+		BestEpoch: best.Epoch(), Diagnostics: DiagnosesOf(best.History),
+		TestScores: m.TestScores, ScoresHash: hashScores(m.TestScores), Classes: m,
+	}
+	r.Phases, r.KeptPhases = PhasesOf(best.History)
+	r.ValFPR = m.mean(func(f *ClassFigures) float64 { return f.ValFPR })
+	r.ValTPR = m.mean(func(f *ClassFigures) float64 { return f.ValTPR })
+	thresholds := m.perClass(func(f *ClassFigures) float64 { return f.Threshold })
+	r.DeployedThresholds = make([]*float64, len(thresholds))
+	for c, t := range thresholds {
+		if !math.IsInf(t, 1) {
+			r.DeployedThresholds[c] = &thresholds[c]
+		}
+	}
+	return r
+}
+
+// Probabilities reports whether best's model is measured and deployed on the softmax
+// probabilities of its outputs: a multi-class model whose kept weights the softmax
+// cross-entropy trained (a Plain recipe of the data's cross-entropy), whose outputs are
+// logits defined up to a shift per row.
+func Probabilities(best *Best, sp *Split) bool {
+	if sp.Train.Classes == nil {
+		return false
+	}
+	p, ok := best.Recipe.(train.Plain)
+	return ok && (p.Loss == nil || p.Loss == train.Loss(train.Softmax{}))
+}
