@@ -8,7 +8,6 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
-	"github.com/rocops/rocops/train"
 )
 
 // ClassMeasurement is a model of k outputs measured on the test part of a multi-class or
@@ -214,12 +213,8 @@ func NewClassResult(best *Best, m *ClassMeasurement) Result {
 
 // Probabilities reports whether best's model is measured and deployed on the softmax
 // probabilities of its outputs: a multi-class model whose kept weights the softmax
-// cross-entropy trained (a Plain recipe of the data's cross-entropy), whose outputs are
-// logits defined up to a shift per row.
+// cross-entropy trained (train.History.Probabilities), whose outputs are logits defined up to
+// a shift per row.
 func Probabilities(best *Best, sp *Split) bool {
-	if sp.Train.Classes == nil {
-		return false
-	}
-	p, ok := best.Recipe.(train.Plain)
-	return ok && (p.Loss == nil || p.Loss == train.Loss(train.Softmax{}))
+	return sp.Train.Classes != nil && best.History != nil && best.History.Probabilities
 }

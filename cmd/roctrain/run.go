@@ -200,9 +200,15 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Results []experiment.Summary `json:"results"`
-		}{results}); err != nil {
+		out := struct {
+			Classes    []string             `json:"classes,omitempty"` // multi-class: the classes; multi-label: the labels
+			Multilabel bool                 `json:"multilabel,omitempty"`
+			Results    []experiment.Summary `json:"results"`
+		}{Results: results}
+		if t := classTables(o, ds); t != nil {
+			out.Classes, out.Multilabel = t.Names, t.Multilabel
+		}
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	} else {

@@ -18,14 +18,23 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	if len(o.hiddenSizes) > 0 {
 		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, strings.ReplaceAll(strings.Trim(fmt.Sprint(o.hiddenSizes), "[]"), " ", "→"))
 	}
-	fmt.Fprintf(w, "data: %s, %d rows (%d positive), %d features; split %d/%d/%d (train/validation/test)\n",
-		ds.name, ds.all.Rows, ds.all.Positives(), ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
-	selected := "pAUC@α"
+	rows, selected := fmt.Sprintf("%d positive", ds.all.Positives()), "pAUC@α"
+	if t := classTables(o, ds); t != nil {
+		rows, selected = fmt.Sprintf("%d classes", len(t.Names)), "macro AUC (OvO for the ovo runs, else OvR)"
+		if t.Multilabel {
+			rows, selected = fmt.Sprintf("%d labels", len(t.Names)), "macro AUC of the labels"
+		}
+		arch = strings.TrimSuffix(arch, "→1") + fmt.Sprintf("→%d", len(t.Names))
+	}
+	fmt.Fprintf(w, "data: %s, %d rows (%s), %d features; split %d/%d/%d (train/validation/test)\n",
+		ds.name, ds.all.Rows, rows, ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
 	if o.recall > 0 {
 		selected = o.metric().String()
 	}
 	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %s\n", arch, o.alpha, selected)
-	if o.seeds == 1 {
+	if t := classTables(o, ds); t != nil {
+		t.Write(w, results)
+	} else if o.seeds == 1 {
 		printSingle(w, o, results)
 	} else {
 		printSeeds(w, o, results)
@@ -51,6 +60,21 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	if o.data == "" {
 		fmt.Fprintf(w, "\ndata credit: %s\n", data.WDBCCredit)
 	}
+}
+
+// classTables are the tables of multi-class or multi-label data, nil for binary data.
+func classTables(o *options, ds *dataset) *experiment.ClassTables {
+	if ds.all == nil {
+		return nil
+	}
+	names, multilabel := ds.all.Classes, ds.all.Labels != nil
+	if multilabel {
+		names = ds.all.Labels
+	}
+	if names == nil {
+		return nil
+	}
+	return &experiment.ClassTables{Names: names, Multilabel: multilabel, Alpha: o.alpha, Seeds: o.seeds, FirstSeed: o.seed}
 }
 
 // printSingle is the table of one seed, with each figure's 95% interval on the test part.

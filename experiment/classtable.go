@@ -1,0 +1,164 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// ClassTables are the tables of a comparison on multi-class or multi-label data, for a
+// terminal.
+type ClassTables struct {
+	// Names are the classes or label columns, Multilabel says which.
+	Names      []string
+	Multilabel bool
+	// Alpha is the false-positive rate α of the TPR and the deployed thresholds.
+	Alpha float64
+	// Seeds and FirstSeed are the number of seeds and the first.
+	Seeds     int
+	FirstSeed uint64
+}
+
+// Write prints the macro figures of every run — the one-vs-rest AUC (label-wise for
+// multi-label data), Hand and Till's one-vs-one AUC (multi-class), the partial AUC and TPR at
+// FPR α and the deployed rates, each the mean over the classes of its one-vs-rest figure —
+// with one seed as they are, with several as mean ± sd over the seeds followed by each run's
+// paired difference from the first run; then the per-class AUC of every run (the mean over
+// the seeds).
+func (t ClassTables) Write(w io.Writer, results []Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	ovr, ovo := "test macro AUC (OvR)", "test macro AUC (OvO)\t"
+	if t.Multilabel {
+		ovr, ovo = "test macro AUC (labels)", ""
+	}
+	seeds, cell := "lr\t", func(x float64, sd *float64) string { return fmt.Sprintf("%.4f", x) }
+	if t.Seeds > 1 {
+		fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n", t.FirstSeed, t.FirstSeed+uint64(t.Seeds)-1)
+		seeds = "seeds\t"
+		cell = func(x float64, sd *float64) string {
+			if sd == nil {
+				return fmt.Sprintf("%.4f ± –", x)
+			}
+			return fmt.Sprintf("%.4f ± %.4f", x, *sd)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(tw, "run\t%s%s\t%stest macro pAUC@%g\ttest macro TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", seeds, ovr, ovo, t.Alpha, t.Alpha)
+	for k := range results {
+		r := &results[k]
+		sd := r.SD
+		if sd == nil {
+			sd = &Spread{}
+		}
+		line := runName(r) + "\t"
+		if t.Seeds > 1 {
+			line += fmt.Sprintf("%d\t", r.Seeds)
+		} else {
+			line += fmt.Sprintf("%g\t", r.LearningRate)
+		}
+		line += cell(r.TestAUC, orNil(r.SD != nil, sd.TestAUCOvR)) + "\t"
+		if !t.Multilabel {
+			line += cell(value(r.TestAUCOvO), orNil(r.SD != nil, sd.TestAUCOvO)) + "\t"
+		}
+		line += fmt.Sprintf("%s\t%s\t%s\t%s\t%.1f\t", cell(r.TestPAUC, orNil(r.SD != nil, &sd.TestPAUC)),
+			cell(r.TestTPR, orNil(r.SD != nil, &sd.TestTPR)), cell(r.DeployedTestFPR, orNil(r.SD != nil, &sd.DeployedTestFPR)),
+			cell(r.DeployedTestTPR, orNil(r.SD != nil, &sd.DeployedTestTPR)), r.TrainSeconds)
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	what := "classes of each class's one-vs-rest figure"
+	if t.Multilabel {
+		what = "labels of each label's figure"
+	}
+	fmt.Fprintf(w, "\nmacro: the mean over the %d %s; deployed: flag class c when its score ≥ the lowest threshold whose validation FPR for c is ≤ α (the rates: macro means).\n", len(t.Names), what)
+	if t.Seeds > 1 {
+		fmt.Fprintln(w, "mean ± sd over the seeds.")
+		t.writeDiffs(w, results)
+	}
+	t.writePerClass(w, results)
+}
+
+// writeDiffs is the table of each run's paired difference from the first over the seeds.
+func (t ClassTables) writeDiffs(w io.Writer, results []Summary) {
+	if len(results) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
+	keys, header := []string{"test_auc_ovr", "test_auc_ovo", KeyTPR, KeyDeployedTPR}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
+	if t.Multilabel {
+		keys, header = []string{"test_auc_ovr", KeyTPR, KeyDeployedTPR}, "run\tΔ test macro AUC (labels)\t"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%sΔ test macro TPR@FPR=%g\tΔ deployed TPR\t\n", header, t.Alpha)
+	for k := range results[1:] {
+		r := &results[k+1]
+		line := runName(r)
+		for _, key := range keys {
+			p, ok := r.PairedVsFirst[key]
+			if !ok {
+				line += "\t–"
+				continue
+			}
+			line += fmt.Sprintf("\t%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], map[bool]string{true: "*"}[p.Excludes0()])
+		}
+		fmt.Fprintln(tw, line+"\t")
+	}
+	tw.Flush()
+}
+
+// writePerClass is the table of every class's test AUC by run.
+func (t ClassTables) writePerClass(w io.Writer, results []Summary) {
+	what := "test AUC of each class, one-vs-rest"
+	if t.Multilabel {
+		what = "test AUC of each label"
+	}
+	if t.Seeds > 1 {
+		what += ", mean over the seeds"
+	}
+	fmt.Fprintf(w, "\n%s:\n\n", what)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	names := make([]string, len(results))
+	for k := range results {
+		names[k] = runName(&results[k])
+	}
+	fmt.Fprintf(tw, "%s\t%s\t\n", map[bool]string{true: "label", false: "class"}[t.Multilabel], strings.Join(names, "\t"))
+	for c, name := range t.Names {
+		line := name
+		for k := range results {
+			if a := results[k].TestClassAUC; c < len(a) {
+				line += fmt.Sprintf("\t%.4f", a[c])
+			} else {
+				line += "\t–"
+			}
+		}
+		fmt.Fprintln(tw, line+"\t")
+	}
+	tw.Flush()
+}
+
+// runName is a run's name in the tables, marked "†" when it fell back to its earlier phase on
+// some seed.
+func runName(r *Summary) string {
+	if r.LaterPhaseKept != nil && *r.LaterPhaseKept < r.Seeds {
+		return r.Name + "†"
+	}
+	return r.Name
+}
+
+// orNil is p when ok, else nil.
+func orNil(ok bool, p *float64) *float64 {
+	if ok {
+		return p
+	}
+	return nil
+}
+
+// value is *p, or NaN for nil.
+func value(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
