@@ -44,8 +44,9 @@ type ClassFigures struct {
 	// flags nothing), ValFPR and ValTPR its validation rates, and TestFPR and TestTPR the
 	// rates flagging test score ≥ Threshold gives; with Alpha only.
 	Threshold, ValFPR, ValTPR, TestFPR, TestTPR float64
-	// ROCFPR and ROCTPR are the test ROC curve.
+	// ROCFPR and ROCTPR are the test ROC curve, and Positives the class's test rows.
 	ROCFPR, ROCTPR []float64
+	Positives      int
 }
 
 // MeasureClasses scores the test and (with cfg.Alpha) validation rows of the multi-class or
@@ -96,6 +97,7 @@ func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		}
 		f.AUC = test.AUC()
 		f.ROCFPR, f.ROCTPR, _ = test.ROC()
+		f.Positives = test.Positives()
 		if cfg.Alpha == 0 {
 			continue
 		}

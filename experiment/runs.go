@@ -52,6 +52,10 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 		perRun[k] = append(perRun[k], r)
 		last := &perRun[k][len(perRun[k])-1]
 		last.Test, last.TestScores = nil, nil // first keeps its own
+		if last.Classes != nil {
+			c := *last.Classes
+			c.TestScores, last.Classes = nil, &c
+		}
 		return nil
 	}
 	return perRun, failed, grid.Run(ctx)

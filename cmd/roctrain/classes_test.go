@@ -225,3 +225,25 @@ func TestClassBadInput(t *testing.T) {
 		})
 	}
 }
+
+// -plot on data of classes draws one one-vs-rest panel per class, three a row: one row for
+// three classes; for eight, the six smallest and the macro curve, three rows.
+func TestClassPlot(t *testing.T) {
+	dir := t.TempDir()
+	heights := map[int]int{}
+	for _, k := range []int{3, 8} {
+		names := make([]string, k)
+		for c := range names {
+			names[c] = fmt.Sprintf("k%d", c)
+		}
+		path, plot := writeClassCSV(t, dir, 40*k, names), filepath.Join(dir, fmt.Sprintf("roc%d.png", k))
+		code, stdout, stderr := roctrain(t, "-data", path, "-label", "kind", "-epochs", "2", "-lr", "0.01", "-hidden", "4",
+			"-losses", "ce,square", "-plot", plot)
+		require.Equal(t, 0, code, stderr)
+		require.Contains(t, stdout, "ROC curves: "+plot)
+		w, h := pngSize(t, plot)
+		require.Greater(t, w, h)
+		heights[k] = h
+	}
+	require.InDelta(t, 3*heights[3], heights[8], 1) // rounding to pixels
+}

@@ -49,6 +49,41 @@ func plotROC(path string, f figure, alpha float64, positives int) error {
 	return plotkit.SaveGridLegend(path, [][]*plot.Plot{{full, zoom}}, legend, legendWidth, 14*vg.Inch, 5.5*vg.Inch)
 }
 
+// plotClassROC draws, for data of classes, one one-vs-rest ROC panel per class (for more
+// than 6 classes the 6 with the fewest test rows and the macro-average curve), three a row; the
+// legend gives each run's macro TPR@α.
+func plotClassROC(path string, f figure, alpha float64) error {
+	m := f.groups[0][0].Classes
+	view := func(c int) figure {
+		fc := figure{note: f.note, seeds: f.seeds, groups: make([][]seedResult, len(f.groups))}
+		for i, g := range f.groups {
+			fc.groups[i] = append([]seedResult{experiment.ClassView(g[0], c)}, g[1:]...)
+		}
+		return fc
+	}
+	legend, classes := plotkit.NewLegend(), experiment.PlottedClasses(m)
+	if _, err := rocPanel(view(experiment.Macro), alpha, 1, 0, "", legend); err != nil {
+		return err
+	}
+	grid := make([][]*plot.Plot, (len(classes)+2)/3)
+	for k, c := range classes {
+		title := "macro average of the classes' curves"
+		if c != experiment.Macro {
+			title = fmt.Sprintf("%q one-vs-rest: %d test rows", m.Names[c], m.Class[c].Positives)
+		}
+		if k == 0 && f.note != "" {
+			title += " (" + f.note + ")"
+		}
+		p, err := rocPanel(view(c), alpha, 1, 0, title, plotkit.NewLegend())
+		if err != nil {
+			return err
+		}
+		grid[k/3] = append(grid[k/3], p)
+	}
+	grid[len(grid)-1] = append(grid[len(grid)-1], make([]*plot.Plot, 3*len(grid)-len(classes))...)
+	return plotkit.SaveGridLegend(path, grid, legend, legendWidth, 13*vg.Inch+legendWidth, vg.Length(len(grid))*4.2*vg.Inch)
+}
+
 // zoomFloor is the lower TPR limit of the low-FPR panel: a little below the lowest TPR any
 // run reaches at FPR 0, so that the curves fill the panel.
 func zoomFloor(groups [][]seedResult) float64 {

@@ -215,8 +215,11 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 		printTable(stdout, o, ds, results)
 	}
 	if o.plot != "" {
-		f := plotted(o, results)
-		if err := plotROC(o.plot, f, o.alpha, ds.testPositives); err != nil {
+		f, draw := plotted(o, results), func(path string, f figure, alpha float64) error { return plotROC(path, f, alpha, ds.testPositives) }
+		if classTables(o, ds) != nil {
+			draw = plotClassROC
+		}
+		if err := draw(o.plot, f, o.alpha); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 		if o.diagnose {
