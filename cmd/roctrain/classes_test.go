@@ -1,16 +1,23 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/crossentropy"
 )
 
 // writeClassCSV writes n rows of three features and a text label cycling through classes
@@ -246,4 +253,84 @@ func TestClassPlot(t *testing.T) {
 		heights[k] = h
 	}
 	require.InDelta(t, 3*heights[3], heights[8], 1) // rounding to pixels
+}
+
+// Models of classes saved with -out record the classes, the per-class thresholds of the JSON
+// and whether the scores are softmax probabilities (a softmax cross-entropy run: yes; a
+// pairwise run: no); -predict prints row,<label>,score_<class>…,flag_<class>… with the scores
+// computed here from the files alone (the softmax of the outputs when probabilities) and
+// flag_c exactly when score_c ≥ the saved threshold of class c, which some row reaches.
+func TestClassModelsPredict(t *testing.T) {
+	dir := t.TempDir()
+	classes := []string{"wolf", "emu", "cat"}
+	path, models := writeClassCSV(t, dir, 150, classes), filepath.Join(dir, "models")
+	code, stdout, stderr := roctrain(t, "-data", path, "-label", "kind", "-json", "-out", models, "-plot", "",
+		"-losses", "ce,hinge:ovo", "-hidden", "4", "-epochs", "4", "-lr", "0.01")
+	require.Equal(t, 0, code, stderr)
+	out := decodeClasses(t, stdout)
+	sorted := []string{"cat", "emu", "wolf"}
+	ds, err := data.LoadCSV(path, data.CSVConfig{Label: "kind"})
+	require.NoError(t, err)
+	for i, r := range out.Results {
+		model := filepath.Join(models, deploy.SafeName([]string{"ce", "hinge:ovo"}[i])+".params")
+		s, err := deploy.Load(model)
+		require.NoError(t, err)
+		op := s.OperatingPoint()
+		require.Equal(t, sorted, op.Classes)
+		require.Equal(t, "kind", op.Label)
+		require.False(t, op.Multilabel)
+		require.Equal(t, i == 0, op.Probabilities, r.Name) // ce is softmax-trained
+		require.Len(t, op.Thresholds, 3)
+		for c, th := range r.Thresholds {
+			if th == nil {
+				require.True(t, math.IsInf(op.Thresholds[c], 1))
+			} else {
+				require.Equal(t, *th, op.Thresholds[c])
+			}
+		}
+		code, got, errOut := roctrain(t, "-predict", model, "-data", path)
+		require.Equal(t, 0, code, errOut)
+		recs, err := csv.NewReader(strings.NewReader(got)).ReadAll()
+		require.NoError(t, err)
+		require.Equal(t, []string{"row", "kind", "score_cat", "score_emu", "score_wolf", "flag_cat", "flag_emu", "flag_wolf"}, recs[0])
+		require.Len(t, recs, 151)
+
+		m, err := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{4}, Outputs: 3})
+		require.NoError(t, err)
+		require.NoError(t, nn.Load(s.ModelPath(), m))
+		std, err := s.Standardizer().Apply(ds)
+		require.NoError(t, err)
+		want, err := nn.Scores(m, std.X, std.Rows)
+		require.NoError(t, err)
+		if op.Probabilities {
+			want, err = crossentropy.Softmax(want, 3)
+			require.NoError(t, err)
+		}
+		atThreshold := make([]int, 3)
+		for row, rec := range recs[1:] {
+			require.Equal(t, classes[row%3], rec[1])
+			for c := range 3 {
+				score, err := strconv.ParseFloat(rec[2+c], 64)
+				require.NoError(t, err)
+				require.Equal(t, want[3*row+c], score, "row %d, class %d", row+1, c)
+				require.Equal(t, map[bool]string{true: "1", false: "0"}[score >= op.Thresholds[c]], rec[5+c], "row %d, class %d", row+1, c)
+				if score == op.Thresholds[c] {
+					atThreshold[c]++
+				}
+			}
+		}
+		for c, th := range op.Thresholds {
+			if !math.IsInf(th, 1) {
+				require.Positive(t, atThreshold[c], "class %d: the validation row at the threshold", c)
+			}
+		}
+	}
+	// A multi-label model prints its label columns and a flag per label.
+	labels := writeLabelsCSV(t, dir, 120)
+	code, _, stderr = roctrain(t, "-data", labels, "-label", "q,p", "-out", filepath.Join(dir, "ml"), "-plot", "",
+		"-losses", "sqhinge", "-hidden", "4", "-epochs", "3", "-lr", "0.01")
+	require.Equal(t, 0, code, stderr)
+	code, got, errOut := roctrain(t, "-predict", filepath.Join(dir, "ml", "sqhinge.params"), "-data", labels)
+	require.Equal(t, 0, code, errOut)
+	require.True(t, strings.HasPrefix(got, "row,q,p,score_q,score_p,flag_q,flag_p\n"), got[:80])
 }

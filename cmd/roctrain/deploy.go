@@ -47,9 +47,13 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if closed || ctx.Err() != nil {
 		what = fmt.Sprintf("the %d rows written before %s", rows, map[bool]string{true: "standard output closed", false: "the stop"}[closed])
 	}
-	op := s.OperatingPoint()
-	fmt.Fprintf(stderr, "roctrain: flagged %d of %s: score ≥ %v, the threshold that kept validation FPR ≤ α = %g (%s, seed %d)\n",
-		flagged, what, op.Threshold, op.Alpha, filepath.Base(s.ModelPath()), op.Run.Seed)
+	op, rule := s.OperatingPoint(), fmt.Sprintf("score ≥ %v, the threshold that kept validation FPR", s.OperatingPoint().Threshold)
+	if op.Classes != nil {
+		what += " (rows with a class flagged)"
+		rule = fmt.Sprintf("score_c ≥ τ_c = %v, the thresholds that kept each class's validation FPR", op.Thresholds)
+	}
+	fmt.Fprintf(stderr, "roctrain: flagged %d of %s: %s ≤ α = %g (%s, seed %d)\n",
+		flagged, what, rule, op.Alpha, filepath.Base(s.ModelPath()), op.Run.Seed)
 	return err
 }
 
