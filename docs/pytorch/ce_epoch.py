@@ -1,15 +1,15 @@
 # The PyTorch side of rocops' train BenchmarkEpoch (docs/benchmarks.md, "End to end: one
 # epoch against PyTorch"): one epoch of cross-entropy training of an MLP 30->64->1 (ReLU),
-# BCE-with-logits mean, Adam lr 1e-3, 2 threads, over rows x 30 features drawn as rocops'
-# big.csv generator draws them (label 1 with probability 0.1, standard normal features, the
-# first five shifted by +1 for positives), held in memory: no file is read, so the figure is
-# the training loop's alone. Prints rows per second of wall time, and the process's
-# processor time, of every epoch.
+# BCE-with-logits mean, Adam lr 1e-3, 2 threads by default, over rows x 30 features drawn
+# as rocops' big.csv generator draws them (label 1 with probability 0.1, standard normal
+# features, the first five shifted by +1 for positives), held in memory: no file is read, so
+# the figure is the training loop's alone. Prints rows per second of wall time, and the
+# process's processor time, of every epoch.
 #
-#   ce_epoch.py [rows] [reps] [dtypes] [batches] [loaders]
+#   ce_epoch.py [rows] [reps] [dtypes] [batches] [loaders] [threads]
 #
 # dtypes, batches and loaders are comma-separated lists; by default float32, 128,1024 and
-# dataloader,index. The loaders:
+# dataloader,index, and 2 threads. The loaders:
 #   dataloader  torch.utils.data.DataLoader(TensorDataset(x, y), batch_size, shuffle=True):
 #               the loop of PyTorch's tutorials (one __getitem__ per row, then collate);
 #   index       a fresh torch.randperm each epoch, each batch x[perm[i:i+batch]]: the
@@ -20,12 +20,13 @@ import sys, time, statistics
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-torch.set_num_threads(2)
 rows = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 reps = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 dtypes = [getattr(torch, d) for d in (sys.argv[3] if len(sys.argv) > 3 else "float32").split(",")]
 batches = [int(b) for b in (sys.argv[4] if len(sys.argv) > 4 else "128,1024").split(",")]
 loaders = (sys.argv[5] if len(sys.argv) > 5 else "dataloader,index").split(",")
+threads = int(sys.argv[6]) if len(sys.argv) > 6 else 2
+torch.set_num_threads(threads)
 
 torch.manual_seed(1)
 y64 = (torch.rand(rows, dtype=torch.float64) < 0.1).to(torch.float64)
@@ -73,6 +74,6 @@ for batch in batches:
                 cpus.append(time.process_time() - c0)
             name = str(dt).split('.')[-1]
             w, c = statistics.median(walls), statistics.median(cpus)
-            print(f"torch {name} ce epoch rows={rows} batch={batch} loader={loader}: "
+            print(f"torch {name} ce epoch rows={rows} batch={batch} loader={loader} threads={threads}: "
                   f"{rows / w:.0f} rows/s, wall {w:.3f} s, cpu {c:.3f} s "
                   f"(walls {[round(v, 3) for v in walls]})", flush=True)
