@@ -41,7 +41,8 @@ func init() {
 // point, and again by every worker, from the same path: on a cluster, give a path every
 // worker can read (a shared file system, or the worker image). Bad rows fail the pipeline
 // with deploy's error naming the file, line and column, after which the scored shard of that
-// file is removed (shards of other files that completed stay).
+// file is removed (shards of other files that completed stay). A multi-class or multi-label
+// model, of several scores a row, is refused before the pipeline runs ([ErrClasses]).
 func Score(s beam.Scope, cfg Config) error {
 	if err := check(cfg.Input, cfg); err != nil {
 		return err
@@ -51,6 +52,9 @@ func Score(s beam.Scope, cfg Config) error {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
 	defer sc.Close()
+	if err := Binary(sc); err != nil {
+		return err
+	}
 	if cfg.Alpha == 0 {
 		cfg.Alpha = sc.Alpha()
 	}
@@ -86,7 +90,25 @@ func (f *scoreFn) Setup() error {
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
+	if err := Binary(sc); err != nil {
+		sc.Close()
+		return err
+	}
 	f.scorer = sc
+	return nil
+}
+
+// ErrClasses: the deployed model is multi-class or multi-label, and rocbeam scores and
+// evaluates binary models only (one score a row, one threshold).
+var ErrClasses = errors.New("rocbeam: the model is multi-class or multi-label; rocbeam takes binary models only")
+
+// Binary returns an error wrapping ErrClasses, naming the model's classes, unless sc is a
+// binary model (deploy.Scorer.Classes nil).
+func Binary(sc *deploy.Scorer) error {
+	if classes := sc.Classes(); classes != nil {
+		return fmt.Errorf("%w (%s, %d classes: score it with roctrain -predict or deploy.Scorer.ScoreCSV)",
+			ErrClasses, sc.SidecarPath(), len(classes))
+	}
 	return nil
 }
 

@@ -204,3 +204,34 @@ func TestScoreBadInput(t *testing.T) {
 	err := Score(s, Config{Input: "x", Model: filepath.Join(t.TempDir(), "none.params"), Output: t.TempDir()})
 	require.ErrorContains(t, err, "none.json")
 }
+
+// A multi-class model is refused with ErrClasses before the pipeline runs: rocbeam scores
+// and evaluates one score a row.
+func TestScoreRefusesModelOfClasses(t *testing.T) {
+	path := saveClassesModel(t, t.TempDir())
+	_, s := beam.NewPipelineWithRoot()
+	err := Score(s, Config{Input: "x", Model: path, Output: t.TempDir()})
+	require.ErrorIs(t, err, ErrClasses)
+	require.ErrorContains(t, err, "3 classes")
+	sc, err := deploy.Load(path)
+	require.NoError(t, err)
+	defer sc.Close()
+	require.ErrorIs(t, Binary(sc), ErrClasses)
+	bin, err := deploy.Load(saveModel(t, t.TempDir()))
+	require.NoError(t, err)
+	defer bin.Close()
+	require.NoError(t, Binary(bin))
+}
+
+// saveClassesModel saves a linear model of three classes and returns its path.
+func saveClassesModel(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Outputs: 3})
+	require.NoError(t, err)
+	rates := []float64{0.1, 0.2, 0.3}
+	op := deploy.OperatingPoint{Alpha: 0.2, Label: "y", Classes: []string{"a", "b", "c"}, Thresholds: []float64{0, 0, 0},
+		ClassValFPR: rates, ClassValTPR: rates, ClassTestFPR: rates, ClassTestTPR: rates}
+	path, err := deploy.Save(dir, "classes", m, op, data.Standardizer{Mean: []float64{10, 0}, Std: []float64{2, 1}}, []string{"a1", "b1"})
+	require.NoError(t, err)
+	return path
+}

@@ -89,6 +89,10 @@ func run(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
+			if err := rocbeam.Binary(sc); err != nil {
+				sc.Close()
+				return err
+			}
 			t := sc.Threshold()
 			cfg.Threshold = &t
 			if cfg.Alpha == 0 {

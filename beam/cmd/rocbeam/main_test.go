@@ -10,6 +10,10 @@ import (
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
+	"github.com/rocops/rocops/nn"
 )
 
 func TestMain(m *testing.M) {
@@ -61,10 +65,24 @@ func TestRunFlagErrors(t *testing.T) {
 		{name: "label with input", in: "b", mo: "m", lab: "y", wantErr: "-label is for -scores"},
 		{name: "alpha", sc: "a", a: 1.5, wantErr: "-alpha 1.5"},
 		{name: "no model", sc: "a", mo: filepath.Join(t.TempDir(), "none.params"), wantErr: "none.json"},
+		{name: "model of classes", sc: "a", mo: saveClassesModel(t), wantErr: "multi-class or multi-label"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			setFlags(t, tc.sc, tc.mo, tc.in, tc.lab, t.TempDir(), tc.a)
 			require.ErrorContains(t, run(context.Background()), tc.wantErr)
 		})
 	}
+}
+
+// saveClassesModel saves a linear model of three classes and returns its path.
+func saveClassesModel(t *testing.T) string {
+	t.Helper()
+	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Outputs: 3})
+	require.NoError(t, err)
+	rates := []float64{0.1, 0.2, 0.3}
+	op := deploy.OperatingPoint{Alpha: 0.2, Label: "y", Classes: []string{"a", "b", "c"}, Thresholds: []float64{0, 0, 0},
+		ClassValFPR: rates, ClassValTPR: rates, ClassTestFPR: rates, ClassTestTPR: rates}
+	path, err := deploy.Save(t.TempDir(), "classes", m, op, data.Standardizer{Mean: []float64{10, 0}, Std: []float64{2, 1}}, []string{"a", "b"})
+	require.NoError(t, err)
+	return path
 }
