@@ -47,3 +47,25 @@ func ExampleGradient() {
 	// Output:
 	// [0.125 0.125 0.125 0.125] -1 -1 2
 }
+
+// Three rows of three classes, every raw score 0 (h = ½), at a = b = α = 0 per class: each
+// column has one positive and two negatives, so f_c = (½)² + (½)² = 0.5 and F, their mean, is
+// 0.5. Every derivative is its column's binary one times 1/3: ∂F/∂a_c = ∂F/∂b_c =
+// (1/3)(−2·½) = −1/3 and ∂F/∂α_c = (1/3)·2(1 + ½ − ½) = 2/3; a positive's score gets
+// (1/3)(2/1)(½)(¼) = 1/12 and a negative's (1/3)(2/2)(½)(¼) = 1/24.
+func ExampleMulticlassGradient() {
+	scores := make([]float64, 9) // row-major 3×3
+	zero := []float64{0, 0, 0}
+	dz, da, db, dalpha, f, err := aucm.MulticlassGradient(scores, 3, []int{0, 1, 2}, zero, zero, zero, aucm.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("F = %.3f\nrow 0: %.4f\nda %.4f\ndb %.4f\ndα %.4f\n", f, dz[:3], da, db, dalpha)
+	// Output:
+	// F = 0.500
+	// row 0: [0.0833 0.0417 0.0417]
+	// da [-0.3333 -0.3333 -0.3333]
+	// db [-0.3333 -0.3333 -0.3333]
+	// dα [0.6667 0.6667 0.6667]
+}

@@ -115,3 +115,70 @@ func FuzzMulticlassGradient(f *testing.F) {
 		require.Equal(t, [][]float64{dz, da, db, dalpha}, [][]float64{mz, ma, mb, mal})
 	})
 }
+
+// FuzzMultilabelGradient: no panic; a k-label batch read from the bytes (a label 0, 1 or the
+// invalid 2, then a score, per cell) is accepted exactly when every label is 0 or 1 and every
+// column holds both, and then its value and derivatives equal (1/k) times k binary Gradient
+// calls on the columns; anything else is one of the package's errors.
+func FuzzMultilabelGradient(f *testing.F) {
+	f.Add([]byte{0, 10, 1, 200, 1, 50, 0, 60}, uint8(1), 0.2)
+	f.Add([]byte{0, 1, 1, 2, 1, 3, 0, 4, 2, 5, 1, 6}, uint8(2), 0.0)
+	f.Fuzz(func(t *testing.T, data []byte, kb uint8, aux float64) {
+		k := int(kb%4) + 1
+		n := min(len(data)/(2*k), 64)
+		z, y := make([]float64, n*k), make([]float64, n*k)
+		for i := range z {
+			y[i] = float64(data[2*i] % 3)
+			z[i] = (float64(data[2*i+1]) - 128) / 16
+		}
+		a, b, alpha := make([]float64, k), make([]float64, k), make([]float64, k)
+		for c := range k {
+			a[c], b[c], alpha[c] = aux, -aux, math.Abs(aux)
+		}
+		dz, da, db, dalpha, v, err := MultilabelGradient(z, k, y, a, b, alpha, Config{})
+		valid := n > 0 && !math.IsNaN(aux) && !math.IsInf(aux, 0)
+		for c := 0; valid && c < k; c++ {
+			var pos, neg int
+			for i := range n {
+				switch y[i*k+c] {
+				case 1:
+					pos++
+				case 0:
+					neg++
+				default:
+					valid = false
+				}
+			}
+			valid = valid && pos > 0 && neg > 0
+		}
+		if err != nil {
+			if valid {
+				require.ErrorIs(t, err, ErrOverflow)
+				return
+			}
+			known := false
+			for _, e := range []error{ErrEmpty, ErrLength, ErrLabel, ErrOneClass, ErrAux, ErrOverflow} {
+				known = known || errors.Is(err, e)
+			}
+			require.True(t, known, "unexpected error %v", err)
+			return
+		}
+		require.True(t, valid, "invalid input accepted")
+		scale := 1 / float64(k)
+		var total float64
+		for c := range k {
+			col, lab := make([]float64, n), make([]float64, n)
+			for i := range n {
+				col[i], lab[i] = z[i*k+c], y[i*k+c]
+			}
+			g, dA, dB, dAl, fc, err := Gradient(col, lab, a[c], b[c], alpha[c], Config{})
+			require.NoError(t, err)
+			for i, x := range g {
+				require.Equal(t, x*scale, dz[i*k+c])
+			}
+			require.Equal(t, []float64{dA * scale, dB * scale, dAl * scale}, []float64{da[c], db[c], dalpha[c]})
+			total += fc
+		}
+		require.Equal(t, total/float64(k), v)
+	})
+}
