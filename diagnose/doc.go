@@ -50,6 +50,12 @@
 // comparison's pair term on its column's scores and tangents ([ComparisonSplit]); the mean of
 // their drifts is the rate at which the multi-class pairwise loss moves along V.
 //
+// # Multi-label
+//
+// [MultilabelMisranking], [MultilabelSevereMass], [MultilabelCEBound],
+// [MultilabelWeightShares], [MultilabelSevereDirection] and [MultilabelProject] do the same over
+// the label columns of an n×k 0/1 indicator, one comparison per column over all rows.
+//
 // # Errors
 //
 // Bad (scores, labels) input gives the module's shared errors: ErrEmpty, ErrLength,

@@ -35,7 +35,7 @@ import (
 // of each comparison, ties counting ½.
 func MulticlassMisranking(scores []float64, k int, labels []int, method metrics.Method) (
 	perClass []float64, macro float64, err error) {
-	return scalarComparisons(scores, k, labels, method, Misranking)
+	return scalarComparisons(classComparer(scores, k, labels, method), k, Misranking)
 }
 
 // MulticlassSevereMass returns [SevereMass] π_M at severity m of each class's comparisons
@@ -45,7 +45,7 @@ func MulticlassSevereMass(scores []float64, k int, labels []int, method metrics.
 	if err := checkSeverity(m); err != nil {
 		return nil, 0, err
 	}
-	return scalarComparisons(scores, k, labels, method, func(f, y []float64) (float64, error) {
+	return scalarComparisons(classComparer(scores, k, labels, method), k, func(f, y []float64) (float64, error) {
 		return SevereMass(f, y, m)
 	})
 }
@@ -58,7 +58,7 @@ func MulticlassCEBound(scores []float64, k int, labels []int, method metrics.Met
 	if err := checkSeverity(m); err != nil {
 		return nil, 0, err
 	}
-	return scalarComparisons(scores, k, labels, method, func(f, y []float64) (float64, error) {
+	return scalarComparisons(classComparer(scores, k, labels, method), k, func(f, y []float64) (float64, error) {
 		return CEBound(f, y, m)
 	})
 }
@@ -75,15 +75,14 @@ func MulticlassWeightShares(scores []float64, k int, labels []int, method metric
 	if err := checkEdges(edges); err != nil {
 		return nil, nil, err
 	}
-	return comparisons(scores, k, labels, method, func(f, y []float64) ([]float64, error) {
+	return comparisons(classComparer(scores, k, labels, method), k, func(f, y []float64) ([]float64, error) {
 		return WeightShares(f, y, cfg, edges)
 	})
 }
 
 // scalarComparisons is comparisons for a diagnostic of one number.
-func scalarComparisons(scores []float64, k int, labels []int, method metrics.Method,
-	d func(f, y []float64) (float64, error)) ([]float64, float64, error) {
-	per, macro, err := comparisons(scores, k, labels, method, func(f, y []float64) ([]float64, error) {
+func scalarComparisons(each comparer, k int, d func(f, y []float64) (float64, error)) ([]float64, float64, error) {
+	per, macro, err := comparisons(each, k, func(f, y []float64) ([]float64, error) {
 		v, err := d(f, y)
 		return []float64{v}, err
 	})
@@ -97,14 +96,13 @@ func scalarComparisons(scores []float64, k int, labels []int, method metrics.Met
 	return out, macro[0], nil
 }
 
-// comparisons validates the input, runs d on the column and rows of every binary comparison
-// of method, and returns each class's mean of d's values and the mean over classes, each
-// element over the values that are numbers.
-func comparisons(scores []float64, k int, labels []int, method metrics.Method,
-	d func(f, y []float64) ([]float64, error)) (perClass [][]float64, macro []float64, err error) {
+// comparisons runs d on the column and rows of every binary comparison of each, over k
+// classes or labels, and returns each class's mean of d's values and the mean over classes,
+// each element over the values that are numbers.
+func comparisons(each comparer, k int, d func(f, y []float64) ([]float64, error)) (perClass [][]float64, macro []float64, err error) {
 	perClass = make([][]float64, k)
 	sums := make([]*means, k)
-	err = eachComparison(scores, k, labels, method, func(cmp Comparison, _ []int, f, y []float64) error {
+	err = each(func(cmp Comparison, _ []int, f, y []float64) error {
 		v, err := d(f, y)
 		if err != nil {
 			return err
@@ -125,16 +123,35 @@ func comparisons(scores []float64, k int, labels []int, method metrics.Method,
 
 // Comparison names one binary comparison of the multi-class diagnostics: column Class's
 // scores, class Class's rows as positives against the rows of class Other (one-vs-one) or of
-// every other class (one-vs-rest, Other = −1) as negatives.
+// every other class (one-vs-rest, Other = −1) as negatives. In the multi-label diagnostics
+// Class is a label column, whose rows of label 1 are the positives and of label 0 the
+// negatives, and Other is −1.
 type Comparison struct {
 	Class, Other int
+	label        bool // a label column of the multi-label diagnostics
 }
 
 func (c Comparison) String() string {
+	if c.label {
+		return fmt.Sprintf("label column %d", c.Class)
+	}
 	if c.Other < 0 {
 		return fmt.Sprintf("one-vs-rest comparison of class %d", c.Class)
 	}
 	return fmt.Sprintf("one-vs-one comparison of class %d against %d", c.Class, c.Other)
+}
+
+// A comparer calls f for every binary comparison of a k-column problem, in order, with the
+// comparison's rows (indices of rows, in input order), their scores on the comparison's
+// column and their 0/1 labels; the slices are reused between calls. It returns an error of
+// the input or of f, naming the comparison.
+type comparer func(f func(cmp Comparison, rows []int, s, y []float64) error) error
+
+// classComparer is the comparer of eachComparison.
+func classComparer(scores []float64, k int, labels []int, method metrics.Method) comparer {
+	return func(f func(cmp Comparison, rows []int, s, y []float64) error) error {
+		return eachComparison(scores, k, labels, method, f)
+	}
 }
 
 // eachComparison validates the input and calls f for every binary comparison of method, in
@@ -172,11 +189,16 @@ func eachComparison(scores []float64, k int, labels []int, method metrics.Method
 			}
 			cmp := Comparison{Class: c, Other: b}
 			if err := f(cmp, rows, s, y); err != nil {
-				return fmt.Errorf("%w (%v)", err, cmp)
+				return wrapComparison(err, cmp)
 			}
 		}
 	}
 	return nil
+}
+
+// wrapComparison returns err naming the comparison it came from.
+func wrapComparison(err error, cmp Comparison) error {
+	return fmt.Errorf("%w (%v)", err, cmp)
 }
 
 // indicator returns 1 for true and 0 for false.

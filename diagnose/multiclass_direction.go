@@ -27,6 +27,15 @@ import (
 // SevereDirection. Cost O(Σ_γ n₊n₋) pair visits and one gradient of the model.
 func MulticlassSevereDirection(model nn.Model, x []float64, k int, labels []int, method metrics.Method,
 	cfg pairwise.Config, m float64) (Direction, error) {
+	return severeDirection(model, x, len(labels), k, func(scores []float64) comparer {
+		return classComparer(scores, k, labels, method)
+	}, cfg, m)
+}
+
+// severeDirection is MulticlassSevereDirection over the comparisons of rows rows of x, which
+// comparerOf returns for the model's scores.
+func severeDirection(model nn.Model, x []float64, rows, k int, comparerOf func(scores []float64) comparer,
+	cfg pairwise.Config, m float64) (Direction, error) {
 	if err := checkSeverity(m); err != nil {
 		return Direction{}, err
 	}
@@ -37,7 +46,6 @@ func MulticlassSevereDirection(model nn.Model, x []float64, k int, labels []int,
 	if model == nil {
 		return Direction{}, fmt.Errorf("%w: nil model", nn.ErrInput)
 	}
-	rows := len(labels)
 	if rows == 0 {
 		return Direction{}, check.Errorf(pkg, ErrEmpty, "no rows")
 	}
@@ -50,7 +58,7 @@ func MulticlassSevereDirection(model nn.Model, x []float64, k int, labels []int,
 	var partRows [][]int
 	var cols []int
 	severe := 0
-	err = eachComparison(scores, k, labels, method, func(cmp Comparison, rs []int, f, y []float64) error {
+	err = comparerOf(scores)(func(cmp Comparison, rs []int, f, y []float64) error {
 		g, n := severeScoreGradient(f, y, cfg.Surrogate, mg, m)
 		if n > 0 {
 			parts, partRows, cols = append(parts, g), append(partRows, append([]int(nil), rs...)), append(cols, cmp.Class)
@@ -96,6 +104,11 @@ type ComparisonSplit struct {
 // scores differ in length; those of Project, naming the comparison.
 func MulticlassProject(scores []float64, k int, labels []int, tangents []float64, method metrics.Method,
 	cfg pairwise.Config) ([]ComparisonSplit, error) {
+	return project(scores, k, tangents, classComparer(scores, k, labels, method), cfg)
+}
+
+// project is MulticlassProject over the comparisons of each.
+func project(scores []float64, k int, tangents []float64, each comparer, cfg pairwise.Config) ([]ComparisonSplit, error) {
 	if _, err := margin(cfg); err != nil {
 		return nil, err
 	}
@@ -104,7 +117,7 @@ func MulticlassProject(scores []float64, k int, labels []int, tangents []float64
 	}
 	var out []ComparisonSplit
 	var p []float64
-	err := eachComparison(scores, k, labels, method, func(cmp Comparison, rs []int, f, y []float64) error {
+	err := each(func(cmp Comparison, rs []int, f, y []float64) error {
 		p = p[:0]
 		for _, r := range rs {
 			p = append(p, tangents[r*k+cmp.Class])

@@ -1,10 +1,12 @@
 package train
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
@@ -13,36 +15,52 @@ import (
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
-// noLabelDiagnostics is the ErrTask message of Diagnose on multi-label data.
-const noLabelDiagnostics = "Diagnose runs on binary and multi-class data; the multi-label diagnostics (one comparison per label column) are not implemented"
-
-// classDiagnoser runs the multi-class part of a Fit's diagnostics: the comparisons of method
-// on the pool's and the selection batch's class indices, with each comparison's composition in
-// the training batch.
+// classDiagnoser runs the multi-class or multi-label part of a Fit's diagnostics: the binary
+// comparisons of method on the class indices of the pool and the selection batch, or the label
+// columns of their indicators, with each comparison's composition in the training batch.
 type classDiagnoser struct {
-	k                 int
-	method            metrics.Method
-	selY, poolY       []int
-	quota             []int // rows of each class in a training batch
-	batch             int   // rows of a training batch
-	selX              []float64
-	poolX             []float64
-	poolRows, selRows int
+	k           int
+	multilabel  bool
+	method      metrics.Method // the multi-class comparisons
+	sel, pool   *data.Dataset
+	selY, poolY []int // class indices (multi-class)
+	quota       []int // rows of each class, or positives of each label column, in a training batch
+	batch       int   // rows of a training batch
 }
 
-// newClassDiagnoser returns the multi-class diagnoser of a Fit of loss on train in batches of b
-// rows, on the selection batch sel and the logging pool pool drawn from train.
+// newClassDiagnoser returns the multi-class or multi-label diagnoser of a Fit of loss on train
+// in batches of b rows, on the selection batch sel and the logging pool pool drawn from train.
 func newClassDiagnoser(loss Loss, train, sel, pool *data.Dataset, b int) *classDiagnoser {
-	method := metrics.OvR
+	cd := &classDiagnoser{k: train.Outputs(), sel: sel, pool: pool, batch: b}
+	if taskOf(train) == multilabelTask {
+		cd.multilabel, cd.quota = true, labelQuotas(train, b)
+		return cd
+	}
 	if l, ok := loss.(MulticlassPairwise); ok && l.Config.OvO {
-		method = metrics.OvO
+		cd.method = metrics.OvO
 	}
-	return &classDiagnoser{
-		k: len(train.Classes), method: method,
-		selY: classIndices(sel), poolY: classIndices(pool),
-		quota: classQuotas(classCounts(train), b), batch: b,
-		selX: sel.X, poolX: pool.X, selRows: sel.Rows, poolRows: pool.Rows,
+	cd.selY, cd.poolY = classIndices(sel), classIndices(pool)
+	cd.quota = classQuotas(classCounts(train), b)
+	return cd
+}
+
+// labelQuotas returns the positives B₊_c = round(1 + (b − 2)·π_c) of each label column c in a
+// multi-label batch of b rows, π_c the column's share of 1s: newLabelSampler's row of label 1
+// for the column, its row of label 0, and the other b − 2 rows counted at the column's share
+// (exact in expectation when the labels are independent). It lies in [1, b − 1].
+func labelQuotas(ds *data.Dataset, b int) []int {
+	k := len(ds.Labels)
+	q := make([]int, k)
+	pos := make([]int, k)
+	for i, y := range ds.Y {
+		if y == 1 {
+			pos[i%k]++
+		}
 	}
+	for c, p := range pos {
+		q[c] = min(b-1, int(math.Round(1+float64(b-2)*float64(p)/float64(ds.Rows))))
+	}
+	return q
 }
 
 // composition returns the positives and negatives of comparison c in a training batch.
@@ -53,19 +71,41 @@ func (cd *classDiagnoser) composition(c diagnose.Comparison) (int, int) {
 	return cd.quota[c.Class], cd.quota[c.Other]
 }
 
-// diagnose measures the multi-class diagnostics of model, whose pool scores are scores, at
-// severity m with surrogate s into dg (see Diagnosis).
+// scalar returns the multi-class diagnostic mc or the multi-label one ml of the pool's scores.
+func (cd *classDiagnoser) scalar(scores []float64,
+	mc func(scores []float64, k int, labels []int, method metrics.Method) ([]float64, float64, error),
+	ml func(scores []float64, k int, labels []float64) ([]float64, float64, error)) ([]float64, float64, error) {
+	if cd.multilabel {
+		return ml(scores, cd.k, cd.pool.Y)
+	}
+	return mc(scores, cd.k, cd.poolY, cd.method)
+}
+
+// diagnose measures the multi-class or multi-label diagnostics of model, whose pool scores are
+// scores, at severity m with surrogate s into dg (see Diagnosis).
 func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Config, m float64, scores []float64) error {
-	k, y := cd.k, cd.poolY
-	mis, misMacro, err := diagnose.MulticlassMisranking(scores, k, y, cd.method)
+	k := cd.k
+	mis, misMacro, err := cd.scalar(scores, diagnose.MulticlassMisranking, diagnose.MultilabelMisranking)
 	if err != nil {
 		return err
 	}
-	sev, sevMacro, err := diagnose.MulticlassSevereMass(scores, k, y, cd.method, m)
+	sev, sevMacro, err := cd.scalar(scores,
+		func(s []float64, k int, y []int, method metrics.Method) ([]float64, float64, error) {
+			return diagnose.MulticlassSevereMass(s, k, y, method, m)
+		},
+		func(s []float64, k int, y []float64) ([]float64, float64, error) {
+			return diagnose.MultilabelSevereMass(s, k, y, m)
+		})
 	if err != nil {
 		return err
 	}
-	bound, boundMacro, err := diagnose.MulticlassCEBound(scores, k, y, cd.method, m)
+	bound, boundMacro, err := cd.scalar(scores,
+		func(s []float64, k int, y []int, method metrics.Method) ([]float64, float64, error) {
+			return diagnose.MulticlassCEBound(s, k, y, method, m)
+		},
+		func(s []float64, k int, y []float64) ([]float64, float64, error) {
+			return diagnose.MultilabelCEBound(s, k, y, m)
+		})
 	if err != nil {
 		return err
 	}
@@ -74,7 +114,12 @@ func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Con
 	for c := range dg.Classes {
 		dg.Classes[c] = ClassDiagnosis{Misranking: mis[c], SevereMass: sev[c], CEBound: bound[c], Drift: math.NaN()}
 	}
-	dir, err := diagnose.MulticlassSevereDirection(model, cd.selX, k, cd.selY, cd.method, s, m)
+	var dir diagnose.Direction
+	if cd.multilabel {
+		dir, err = diagnose.MultilabelSevereDirection(model, cd.sel.X, k, cd.sel.Y, s, m)
+	} else {
+		dir, err = diagnose.MulticlassSevereDirection(model, cd.sel.X, k, cd.selY, cd.method, s, m)
+	}
 	switch {
 	case errors.Is(err, diagnose.ErrNoSevere):
 		return nil
@@ -82,11 +127,16 @@ func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Con
 		return err
 	}
 	dg.SeverePairs = dir.Severe
-	p, err := diagnose.ScoreTangents(model, cd.poolX, cd.poolRows, dir.V)
+	p, err := diagnose.ScoreTangents(model, cd.pool.X, cd.pool.Rows, dir.V)
 	if err != nil {
 		return err
 	}
-	splits, err := diagnose.MulticlassProject(scores, k, y, p, cd.method, s)
+	var splits []diagnose.ComparisonSplit
+	if cd.multilabel {
+		splits, err = diagnose.MultilabelProject(scores, k, cd.pool.Y, p, s)
+	} else {
+		splits, err = diagnose.MulticlassProject(scores, k, cd.poolY, p, cd.method, s)
+	}
 	if err != nil {
 		return err
 	}
@@ -159,6 +209,83 @@ func drawClassDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) 
 		return nil, nil, err
 	}
 	if pool, err = train.Subset(take(nPool, 0)); err != nil {
+		return nil, nil, err
+	}
+	return sel, pool, nil
+}
+
+// drawLabelDiagnosticSets is drawDiagnosticSets on multi-label data: every set holds a row of
+// label 1 and one of label 0 of every label column, the rest drawn at random from the rows
+// left (so at each label's share in expectation), about n rows in all (see DiagnosticSets).
+func drawLabelDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
+	k := len(train.Labels)
+	type need struct{ c, v, rows int } // label c's value v, held by rows rows
+	var needs []need
+	for c := range k {
+		pos := 0
+		for i := range train.Rows {
+			pos += int(train.Y[i*k+c])
+		}
+		if pos < 2 || train.Rows-pos < 2 {
+			return nil, nil, fmt.Errorf("%w: label %q has %d rows of label 1 and %d of label 0; the diagnostics need at least 2 of each, one for the selection batch and one for the pool",
+				ErrClasses, train.Labels[c], pos, train.Rows-pos)
+		}
+		needs = append(needs, need{c, 0, train.Rows - pos}, need{c, 1, pos})
+	}
+	if total := nSel + nPool; total > train.Rows {
+		nSel = max(2, nSel*train.Rows/total)
+		nPool = max(2, train.Rows-nSel)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6469616700)) // "diag", as the binary draw
+	order := rng.Perm(train.Rows)
+	used := make([]bool, train.Rows)
+	type set struct {
+		rows []int
+		has  [][2]bool
+	}
+	add := func(s *set, r int) {
+		used[r] = true
+		s.rows = append(s.rows, r)
+		for c := range k {
+			s.has[c][int(train.Y[r*k+c])] = true
+		}
+	}
+	ps, ss := &set{has: make([][2]bool, k)}, &set{has: make([][2]bool, k)}
+	// Cover the rarest values first, the pool and then the selection batch each taking the first
+	// unused row of a value it lacks. Two rows of every value do not always suffice (three labels
+	// on four rows can pair every row with every other), so a value left without a row is an
+	// error.
+	slices.SortStableFunc(needs, func(a, b need) int { return cmp.Compare(a.rows, b.rows) })
+	for _, nd := range needs {
+		for j, s := range []*set{ps, ss} {
+			if s.has[nd.c][nd.v] {
+				continue
+			}
+			i := slices.IndexFunc(order, func(r int) bool { return !used[r] && int(train.Y[r*k+nd.c]) == nd.v })
+			if i < 0 {
+				return nil, nil, fmt.Errorf("%w: drawing a logging pool and a selection batch that each hold both values of every label left no row of label %q = %d for the %s",
+					ErrClasses, train.Labels[nd.c], nd.v, [...]string{"pool", "selection batch"}[j])
+			}
+			add(s, order[i])
+		}
+	}
+	// fill adds unused rows, in order, until s holds n.
+	fill := func(s *set, n int) {
+		for _, r := range order {
+			if len(s.rows) >= n {
+				break
+			}
+			if !used[r] {
+				add(s, r)
+			}
+		}
+	}
+	fill(ss, nSel)
+	fill(ps, nPool)
+	if sel, err = train.Subset(ss.rows); err != nil {
+		return nil, nil, err
+	}
+	if pool, err = train.Subset(ps.rows); err != nil {
 		return nil, nil, err
 	}
 	return sel, pool, nil

@@ -32,30 +32,72 @@ func expectedDiagnosis(t *testing.T, model nn.Model, sel, pool *data.Dataset, me
 	y := classIndices(pool)
 	scores, err := nn.Scores(model, pool.X, pool.Rows)
 	require.NoError(t, err)
-	var d Diagnosis
 	mis, misMacro, err := diagnose.MulticlassMisranking(scores, k, y, method)
 	require.NoError(t, err)
 	sev, sevMacro, err := diagnose.MulticlassSevereMass(scores, k, y, method, m)
 	require.NoError(t, err)
 	bound, boundMacro, err := diagnose.MulticlassCEBound(scores, k, y, method, m)
 	require.NoError(t, err)
-	d.Misranking, d.SevereMass, d.CEBound = misMacro, sevMacro, boundMacro
-	for c := range k {
-		d.Classes = append(d.Classes, ClassDiagnosis{Misranking: mis[c], SevereMass: sev[c], CEBound: bound[c], Drift: math.NaN()})
-	}
-	d.Drift, d.VarPos, d.VarNeg, d.VarResidual, d.FirstOrderVar, d.FirstOrderShare = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	d := scoreDiagnosis(mis, sev, bound, misMacro, sevMacro, boundMacro)
 	dir, err := diagnose.MulticlassSevereDirection(model, sel.X, k, classIndices(sel), method, cfg, m)
 	if errors.Is(err, diagnose.ErrNoSevere) {
 		return d
 	}
 	require.NoError(t, err)
-	d.SeverePairs = dir.Severe
 	p, err := diagnose.ScoreTangents(model, pool.X, pool.Rows, dir.V)
 	require.NoError(t, err)
 	splits, err := diagnose.MulticlassProject(scores, k, y, p, method, cfg)
 	require.NoError(t, err)
+	projected(&d, dir, splits, quota, b)
+	return d
+}
+
+// expectedLabelDiagnosis is expectedDiagnosis for multi-label data, over the label columns,
+// quota holding each column's positives in a batch of b.
+func expectedLabelDiagnosis(t *testing.T, model nn.Model, sel, pool *data.Dataset, cfg pairwise.Config, m float64,
+	quota []int, b int) Diagnosis {
+	t.Helper()
+	k := len(pool.Labels)
+	scores, err := nn.Scores(model, pool.X, pool.Rows)
+	require.NoError(t, err)
+	mis, misMacro, err := diagnose.MultilabelMisranking(scores, k, pool.Y)
+	require.NoError(t, err)
+	sev, sevMacro, err := diagnose.MultilabelSevereMass(scores, k, pool.Y, m)
+	require.NoError(t, err)
+	bound, boundMacro, err := diagnose.MultilabelCEBound(scores, k, pool.Y, m)
+	require.NoError(t, err)
+	d := scoreDiagnosis(mis, sev, bound, misMacro, sevMacro, boundMacro)
+	dir, err := diagnose.MultilabelSevereDirection(model, sel.X, k, sel.Y, cfg, m)
+	if errors.Is(err, diagnose.ErrNoSevere) {
+		return d
+	}
+	require.NoError(t, err)
+	p, err := diagnose.ScoreTangents(model, pool.X, pool.Rows, dir.V)
+	require.NoError(t, err)
+	splits, err := diagnose.MultilabelProject(scores, k, pool.Y, p, cfg)
+	require.NoError(t, err)
+	projected(&d, dir, splits, quota, b)
+	return d
+}
+
+// scoreDiagnosis returns a Diagnosis of the per-class and macro score figures, its projected
+// ones NaN.
+func scoreDiagnosis(mis, sev, bound []float64, misMacro, sevMacro, boundMacro float64) Diagnosis {
+	d := Diagnosis{Misranking: misMacro, SevereMass: sevMacro, CEBound: boundMacro}
+	for c := range mis {
+		d.Classes = append(d.Classes, ClassDiagnosis{Misranking: mis[c], SevereMass: sev[c], CEBound: bound[c], Drift: math.NaN()})
+	}
+	d.Drift, d.VarPos, d.VarNeg, d.VarResidual, d.FirstOrderVar, d.FirstOrderShare = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	return d
+}
+
+// projected fills d's projected figures from the comparisons' splits along dir: the means over
+// the comparisons, each comparison's first-order variance and share at its composition (quota
+// of the class against the rest of a batch of b rows, or against quota of the other class).
+func projected(d *Diagnosis, dir diagnose.Direction, splits []diagnose.ComparisonSplit, quota []int, b int) {
+	d.SeverePairs = dir.Severe
 	d.Drift, d.VarPos, d.VarNeg, d.VarResidual, d.FirstOrderVar, d.FirstOrderShare = 0, 0, 0, 0, 0, 0
-	perClass := make([][]float64, k)
+	perClass := make([][]float64, len(d.Classes))
 	for _, s := range splits {
 		bPos, bNeg := quota[s.Class], b-quota[s.Class]
 		if s.Other >= 0 {
@@ -77,7 +119,6 @@ func expectedDiagnosis(t *testing.T, model nn.Model, sel, pool *data.Dataset, me
 		}
 		d.Classes[c].Drift = sum / float64(len(means))
 	}
-	return d
 }
 
 // requireDiagnosis compares every figure of a trainer's Diagnosis with the reference, to 1e-12
@@ -169,6 +210,105 @@ func TestMulticlassDiagnoses(t *testing.T) {
 	}
 }
 
+// TestMultilabelDiagnoses: as TestMulticlassDiagnoses on three labels, over the label
+// columns: every Diagnosis equals package diagnose's multi-label figures on the same model and
+// sets, each column's first-order variance at B₊ = round(1 + 62·π_c) positives of a batch of 64
+// (labelQuotas, checked here against the columns' shares), for the per-label cross-entropy and
+// the multi-label squared hinge; the macro misranking of the final weights is 1 − their macro
+// label-wise AUC.
+func TestMultilabelDiagnoses(t *testing.T) {
+	tr := labelBlobs(t, 400, 4, 3, 1)
+	const b = 64
+	quota := labelQuotas(tr, b)
+	for c := range 3 {
+		pos := 0
+		for i := range tr.Rows {
+			pos += int(tr.Y[i*3+c])
+		}
+		require.Equal(t, int(math.Round(1+62*float64(pos)/400)), quota[c], "label %d", c)
+	}
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	for _, c := range []struct {
+		loss Loss
+		cfg  pairwise.Config
+	}{
+		{MultilabelPairwise{Config: sq}, sq},
+		{MultilabelCrossEntropy{}, pairwise.Config{}},
+	} {
+		t.Run(c.loss.String(), func(t *testing.T) {
+			dcfg := Diagnose{Selection: 64, Pool: 128, Severity: 0.5, Seed: 4}
+			sel, pool, err := DiagnosticSets(tr, dcfg)
+			require.NoError(t, err)
+			m := classMLP(t, 4, 3, tensor.Float64, 2)
+			var want []Diagnosis
+			cfg := Config{Loss: c.loss, WarmupEpochs: 1, Epochs: 3, BatchSize: b, Seed: 1, Diagnose: &dcfg,
+				Hooks: []Hook{{Name: "reference", OnEpoch: func(Epoch) error {
+					want = append(want, expectedLabelDiagnosis(t, m, sel, pool, c.cfg, 0.5, quota, b))
+					return nil
+				}}}}
+			h, err := fit(t, m, cfg, tr, nil)
+			require.NoError(t, err)
+			require.Len(t, h.Diagnoses, 4)
+			for i, d := range h.Diagnoses {
+				requireDiagnosis(t, want[i], d)
+				require.Positive(t, d.SeverePairs)
+				require.LessOrEqual(t, d.SevereMass, d.CEBound)
+			}
+			scores, err := nn.Scores(m, pool.X, pool.Rows)
+			require.NoError(t, err)
+			auc, err := metrics.MultilabelAUC(scores, 3, pool.Y, metrics.Macro)
+			require.NoError(t, err)
+			require.InDelta(t, 1-auc, h.Diagnoses[3].Misranking, 1e-12)
+		})
+	}
+}
+
+// TestLabelDiagnosticSets: the multi-label selection batch and pool are disjoint, of the sizes
+// asked, and hold a 1 and a 0 of every label column, also of a column with just two 1s (one in
+// each set); a column with one 0 is ErrClasses naming it.
+func TestLabelDiagnosticSets(t *testing.T) {
+	ds := labelBlobs(t, 300, 3, 3, 5)
+	for i := range ds.Rows { // label 2: two 1s, at rows 7 and 250
+		ds.Y[i*3+2] = 0
+	}
+	ds.Y[7*3+2], ds.Y[250*3+2] = 1, 1
+	for i := range ds.X {
+		ds.X[i] = float64(i / 3) // the row index, to identify rows
+	}
+	sel, pool, err := DiagnosticSets(ds, Diagnose{Selection: 40, Pool: 100, Seed: 2})
+	require.NoError(t, err)
+	require.Equal(t, 40, sel.Rows)
+	require.Equal(t, 100, pool.Rows)
+	seen := map[int]bool{}
+	for _, s := range []*data.Dataset{sel, pool} {
+		for c := range 3 {
+			var ones int
+			for i := range s.Rows {
+				ones += int(s.Y[i*3+c])
+			}
+			require.True(t, ones > 0 && ones < s.Rows, "label %d: %d ones of %d rows", c, ones, s.Rows)
+		}
+		for i := range s.Rows {
+			r := int(s.X[i*3])
+			require.False(t, seen[r], "row %d twice", r)
+			seen[r] = true
+			require.Equal(t, ds.Y[r*3:r*3+3], s.Y[i*3:i*3+3])
+		}
+	}
+	ds.Y[7*3+2] = 0
+	_, _, err = DiagnosticSets(ds, Diagnose{})
+	require.ErrorIs(t, err, ErrClasses)
+	require.ErrorContains(t, err, `label "`+ds.Labels[2]+`"`)
+
+	// Four rows, three labels, each with two 1s and two 0s, pairing every row with every other
+	// (the 1s of label c are rows 0 and c+1): no split gives both sets both values of every
+	// label, and the draw says so.
+	k4 := &data.Dataset{X: []float64{0, 1, 2, 3}, Y: []float64{1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1}, Rows: 4, Cols: 1,
+		FeatureNames: []string{"x"}, Labels: []string{"a", "b", "c"}}
+	_, _, err = DiagnosticSets(k4, Diagnose{})
+	require.ErrorIs(t, err, ErrClasses)
+}
+
 // TestClassDiagnosticSets: the multi-class selection batch and pool are disjoint, hold every
 // class, and class c holds max(1, round(n·n_c/N)) rows of a set of n, here 120/60/20 rows of
 // 200 with Selection 50 and Pool 100: 30/15/5 and 60/30/10; a class of two rows gives each
@@ -226,13 +366,11 @@ func TestClassDiagnosticSets(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 200, sel.Rows+pool.Rows)
 
-	// A class of one row cannot be in both sets; multi-label data are refused.
+	// A class of one row cannot be in both sets.
 	y[198] = 1
 	_, _, err = DiagnosticSets(ds, Diagnose{})
 	require.ErrorIs(t, err, ErrClasses)
 	require.ErrorContains(t, err, `class "c"`)
-	_, _, err = DiagnosticSets(labelBlobs(t, 50, 3, 2, 1), Diagnose{})
-	require.ErrorIs(t, err, ErrTask)
 }
 
 // TestRecipePhasesShareThePool: FineTune's two Trainers draw the same diagnostic sets, so with
@@ -344,20 +482,23 @@ func TestMulticlassIntervention(t *testing.T) {
 	require.Positive(t, fired, "the rule never intervened in four plateauing multi-class hinge runs")
 }
 
-// FuzzClassDiagnosticSets: on any multi-class training data (k = 2…5 classes, labels and the
-// two sizes decoded from bytes), DiagnosticSets either refuses with ErrClasses (a class of
-// fewer than two rows), ErrConfig (a size past its bound) or a data error, or returns two
-// disjoint sets of the data's rows, each holding every class with its rows' classes, the pool
-// at most Pool (1024 when 0) rows plus one per class (the rounding and the one row of a small
-// class), and nothing panics.
+// FuzzClassDiagnosticSets: on any multi-class or multi-label training data (k = 2…5 classes or
+// 1…4 labels, the labels and the two sizes decoded from bytes), DiagnosticSets either refuses
+// with ErrClasses (a class of fewer than two rows, a label with fewer than two of a value),
+// ErrConfig (a size past its bound) or a data error, or returns two disjoint sets of the data's
+// rows, each holding every class or both values of every label, with its rows' labels, the pool
+// at most Pool (1024 when 0) rows plus 2k (the rounding, the one row of a small class, the 1 and
+// 0 of every label), and nothing panics.
 func FuzzClassDiagnosticSets(f *testing.F) {
 	f.Add([]byte{1, 4, 8, 0, 1, 2, 0, 1, 2, 0, 1, 2, 2})
 	f.Add([]byte{3, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4})
 	f.Add([]byte{0, 1, 1, 0, 0, 0, 0, 0, 1})
+	f.Add([]byte{0x81, 2, 3, 1, 2, 3, 0, 1, 2, 3, 0, 3, 1})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) < 3 {
 			return
 		}
+		multilabel := b[0]&0x80 != 0
 		k := 2 + int(b[0]%4)
 		d := Diagnose{Selection: int(b[1]), Pool: int(b[2]), Seed: uint64(len(b))}
 		b = b[3:]
@@ -366,6 +507,16 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 		for i, v := range b {
 			ds.X[i], ds.Y[i] = float64(i), float64(int(v)%k)
 		}
+		if multilabel {
+			k--
+			ds.Classes, ds.Labels, ds.LabelName = nil, names("l", k), ""
+			ds.Y = make([]float64, len(b)*k)
+			for i, v := range b {
+				for c := range k {
+					ds.Y[i*k+c] = float64(v >> c & 1)
+				}
+			}
+		}
 		sel, pool, err := DiagnosticSets(ds, d)
 		if err != nil {
 			if !errors.Is(err, ErrClasses) && !errors.Is(err, ErrConfig) && !errors.Is(err, data.ErrEmpty) && !errors.Is(err, data.ErrLabel) {
@@ -373,17 +524,30 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 			}
 			return
 		}
+		w := ds.LabelWidth()
 		seen := map[int]bool{}
 		for _, s := range []*data.Dataset{sel, pool} {
-			for c, n := range classCounts(s) {
-				if n == 0 {
-					t.Fatalf("class %d missing from a set of %d rows", c, s.Rows)
+			if multilabel {
+				for c := range k {
+					ones := 0
+					for i := range s.Rows {
+						ones += int(s.Y[i*k+c])
+					}
+					if ones == 0 || ones == s.Rows {
+						t.Fatalf("label %d has one value in a set of %d rows", c, s.Rows)
+					}
+				}
+			} else {
+				for c, n := range classCounts(s) {
+					if n == 0 {
+						t.Fatalf("class %d missing from a set of %d rows", c, s.Rows)
+					}
 				}
 			}
 			for i, x := range s.X {
 				r := int(x)
-				if seen[r] || s.Y[i] != ds.Y[r] {
-					t.Fatalf("row %d drawn twice or with another class", r)
+				if seen[r] || !slices.Equal(s.Y[i*w:(i+1)*w], ds.Y[r*w:(r+1)*w]) {
+					t.Fatalf("row %d drawn twice or with other labels", r)
 				}
 				seen[r] = true
 			}
@@ -392,8 +556,8 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 		if limit == 0 {
 			limit = 1024
 		}
-		if pool.Rows > limit+k {
-			t.Fatalf("pool of %d rows for Pool = %d and %d classes", pool.Rows, d.Pool, k)
+		if pool.Rows > limit+2*k {
+			t.Fatalf("pool of %d rows for Pool = %d and k = %d", pool.Rows, d.Pool, k)
 		}
 	})
 }

@@ -22,13 +22,14 @@ var (
 	// binary data), a binary loss on multi-class data or a ClassLoss on binary data, a
 	// multi-label loss on multi-class data or the reverse, a binary metric (partial AUC, TPR,
 	// TNR) on k classes, OvO on multi-label data, validation data of other classes or labels,
-	// a setting binary training only has (PositiveFraction, NegativePool), or Diagnose on
-	// multi-label data (Diagnose runs on binary and multi-class data).
+	// or a setting binary training only has (PositiveFraction, NegativePool).
 	ErrTask = errors.New("train: the model, loss or settings do not fit the data's task")
 	// ErrClasses reports classes a multi-class or multi-label batch cannot hold: a class with no
 	// training or no validation rows, a label column that is all 0 or all 1 in either part, or a
 	// batch too small for one row of every class (k rows) or for a positive and a negative of
-	// every label (2k rows). The message names the class or label.
+	// every label (2k rows), and, with Config.Diagnose, a class of fewer than two training rows
+	// or a label column with fewer than two of either value (one for each diagnostic set). The
+	// message names the class or label.
 	ErrClasses = errors.New("train: classes cannot be batched")
 )
 
@@ -323,8 +324,6 @@ func (t *Trainer) checkTask(train, val *data.Dataset) (task, error) {
 		return tk, nil
 	case cfg.PositiveFraction != 0 || cfg.NegativePool != 0:
 		return 0, fmt.Errorf("%w: PositiveFraction and NegativePool are binary settings; %v batches hold every class", ErrTask, tk)
-	case cfg.Diagnose != nil && tk == multilabelTask:
-		return 0, fmt.Errorf("%w: %s", ErrTask, noLabelDiagnostics)
 	}
 	return tk, nil
 }

@@ -341,9 +341,14 @@ func TestClassBadInput(t *testing.T) {
 		{"multi-label loss", nil, 0, Config{Loss: MultilabelCrossEntropy{}}, ErrTask},
 		{"binary metric", nil, 0, Config{Loss: Softmax{}, Metric: TPRAtFPR(0.1)}, ErrTask},
 		{"positive fraction", nil, 0, Config{Loss: Softmax{}, PositiveFraction: 0.5}, ErrTask},
-		{"diagnose on multi-label data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
-			return labelBlobs(t, 100, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
-		}, 0, Config{Loss: MultilabelCrossEntropy{}, Diagnose: &Diagnose{}}, ErrTask},
+		{"diagnose with a label of one 0", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
+			tr := labelBlobs(t, 100, 4, 3, 1)
+			for i := range tr.Rows {
+				tr.Y[i*3+1] = 1
+			}
+			tr.Y[1] = 0
+			return tr, labelBlobs(t, 100, 4, 3, 2)
+		}, 0, Config{Loss: MultilabelCrossEntropy{}, Diagnose: &Diagnose{}}, ErrClasses},
 		{"diagnose with a class of one row", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			for i, y := range tr.Y {
 				if y == 2 && i > 2 {

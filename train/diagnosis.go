@@ -30,13 +30,14 @@ const MaxSelection = 16384
 //
 // On multi-class data the diagnostics run over the binary comparisons of the training loss
 // (package diagnose's multi-class diagnostics): the one-vs-one pairs of classes for a
-// MulticlassPairwise loss with OvO, the one-vs-rest comparisons otherwise. The two sets are
-// stratified by class (see [DiagnosticSets]); every figure of a Diagnosis is the macro mean over
-// the comparisons of the binary figure, Diagnosis.Classes holds each class's, and the
-// intervention epochs train the softmax cross-entropy. Every figure is measured on the model's
-// raw outputs, also after a softmax epoch, so that diagnoses of different phases compare: a
-// softmax epoch's Misranking is that of its logits, not 1 − its Metric, which ranks their
-// probabilities. Fit refuses Diagnose on multi-label data with [ErrTask].
+// MulticlassPairwise loss with OvO, the one-vs-rest comparisons otherwise; on multi-label data
+// over the label columns (diagnose's multi-label diagnostics). The two sets hold every class
+// or both values of every label (see [DiagnosticSets]); every figure of a Diagnosis is the
+// macro mean over the comparisons of the binary figure, Diagnosis.Classes holds each class's or
+// label's, and the intervention epochs train the task's cross-entropy (Softmax,
+// MultilabelCrossEntropy). Every figure is measured on the model's raw outputs, also after a
+// softmax epoch, so that diagnoses of different phases compare: a softmax epoch's Misranking is
+// that of its logits, not 1 − its Metric, which ranks their probabilities.
 type Diagnose struct {
 	// Every diagnoses after epochs Every, 2·Every, … (counting warm-up epochs) and after the
 	// last epoch; 0 = 1.
@@ -127,7 +128,11 @@ func (d Decision) String() string {
 // MulticlassCEBound; V from diagnose.MulticlassSevereDirection, the projections from
 // diagnose.MulticlassProject), each comparison's first-order variance and share taken at its
 // own composition in the training batch: class c's rows against the rest of the batch, or
-// against class b's rows.
+// against class b's rows. On multi-label data the comparisons are the label columns
+// (diagnose.MultilabelMisranking and the rest), column c's composition B₊ = round(1 + (b −
+// 2)·π_c) rows of label 1 of a batch of b, π_c the column's share of 1s (exact in expectation
+// for independent labels: the batch's guaranteed 1 and 0 of the column, and b − 2 rows at its
+// share), and B₋ = b − B₊.
 type Diagnosis struct {
 	Epoch           int // the Epoch.Index diagnosed
 	Phase           Phase
@@ -144,14 +149,15 @@ type Diagnosis struct {
 	Decision        Decision
 	Reason          string // the numbers behind Decision
 	// Classes holds, on multi-class data, class c's figures at index c: the means over class c's
-	// comparisons (one-vs-rest: its one; one-vs-one: its k − 1 against each other class); nil
-	// on binary data.
+	// comparisons (one-vs-rest: its one; one-vs-one: its k − 1 against each other class); on
+	// multi-label data label column c's; nil on binary data.
 	Classes []ClassDiagnosis
 }
 
 // ClassDiagnosis is one class's part of a multi-class Diagnosis: the binary diagnostics of the
 // class's comparisons on the logging pool, column c of the scores with class c's rows as
-// positives, averaged over the comparisons. Drift is NaN as Diagnosis.Drift is.
+// positives, averaged over the comparisons; or one label column's part of a multi-label one.
+// Drift is NaN as Diagnosis.Drift is.
 type ClassDiagnosis struct {
 	Misranking float64
 	SevereMass float64 // π_M
@@ -236,12 +242,14 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 		d.surrogate = l.Config
 	case MulticlassPairwise:
 		d.surrogate = l.Config.Config
+	case MultilabelPairwise:
+		d.surrogate = l.Config
 	}
 	var err error
 	if d.sel, d.pool, err = drawDiagnosticSets(train, cfg.Selection, cfg.Pool, cfg.Seed); err != nil {
 		return nil, err
 	}
-	if taskOf(train) == multiclassTask {
+	if taskOf(train) != binaryTask {
 		d.classes = newClassDiagnoser(loss, train, d.sel, d.pool, b)
 	}
 	return d, nil
@@ -254,10 +262,13 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 // example diagnose.BatchSlope along the same direction). With two rows of a class, each set
 // holds one of them. Multi-class data are stratified the same way over its k classes: a set of
 // n rows holds max(1, round(n·n_c/N)) rows of class c (of n_c among N), fewer only where the
-// class runs out, so about n in all, and each set at least k. Every Fit of the same training
+// class runs out, so about n in all, and each set at least k. In multi-label data each set
+// holds a row of label 1 and one of label 0 of every label column, the rest of its n rows drawn
+// at random (each label at its share in expectation). Every Fit of the same training
 // data and Diagnose (the phases of a recipe among them) draws the same sets. Errors: an invalid
 // d (ErrConfig), fewer than two positives or two negatives in binary train, a class of fewer
-// than two rows in multi-class train (ErrClasses), multi-label train (ErrTask).
+// than two rows in multi-class train or a label column with fewer than two of either value in
+// multi-label train (ErrClasses).
 func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, err error) {
 	if d, err = d.withDefaults(); err != nil {
 		return nil, nil, err
@@ -278,7 +289,7 @@ func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel,
 	case multiclassTask:
 		return drawClassDiagnosticSets(train, nSel, nPool, seed)
 	case multilabelTask:
-		return nil, nil, fmt.Errorf("%w: %s", ErrTask, noLabelDiagnostics)
+		return drawLabelDiagnosticSets(train, nSel, nPool, seed)
 	}
 	var pos, neg []int
 	for i, y := range train.Y {

@@ -53,12 +53,12 @@
 // MacroAUC(metrics.OvO) is Hand and Till's M; multi-label data takes the mean label-column
 // AUC. After a Softmax epoch it ranks the softmax probabilities of the model's outputs, after
 // any other the outputs themselves (see Metric), and History.Probabilities says which the kept
-// weights are scored on. Config.Diagnose runs on multi-class data over the binary comparisons
-// of the trained loss (see Diagnose). Fit refuses, before any step, a model of another number
-// of outputs, a loss or metric of another task, the binary-only settings PositiveFraction and
-// NegativePool, and Diagnose on multi-label data ([ErrTask]), and a class without training or
-// validation rows, a label column of one class, or a batch smaller than k (2k for labels)
-// ([ErrClasses]). Weighted sums of ClassLosses train with the graph step.
+// weights are scored on. Config.Diagnose runs over the binary comparisons of the trained loss,
+// or the label columns (see Diagnose). Fit refuses, before any step, a model of another number
+// of outputs, a loss or metric of another task and the binary-only settings PositiveFraction
+// and NegativePool ([ErrTask]), and a class without training or validation rows, a label
+// column of one class, or a batch smaller than k (2k for labels) ([ErrClasses]). Weighted sums
+// of ClassLosses train with the graph step.
 //
 // # Corrective-power diagnostics
 //

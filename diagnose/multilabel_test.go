@@ -1,0 +1,345 @@
+package diagnose_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// labelScores returns n row-major k-label scores on a grid of step ¼ (many ties) and an
+// indicator whose column c is 1 where column c's score plus noise is positive; rows 0 and 1
+// hold every label's 1 and 0, so no column has one class.
+func labelScores(seed uint64, n, k int) (scores, labels []float64) {
+	rng := rand.New(rand.NewPCG(seed, 10))
+	scores, labels = make([]float64, n*k), make([]float64, n*k)
+	for i := range n {
+		for c := range k {
+			s := math.Round(4*rng.NormFloat64()) / 4
+			scores[i*k+c] = s
+			if s+rng.NormFloat64() > 0 {
+				labels[i*k+c] = 1
+			}
+		}
+	}
+	for c := range k {
+		labels[c], labels[k+c] = 1, 0
+	}
+	return scores, labels
+}
+
+// column returns column c of row-major n×k values.
+func column(v []float64, k, c int) []float64 {
+	out := make([]float64, len(v)/k)
+	for i := range out {
+		out[i] = v[i*k+c]
+	}
+	return out
+}
+
+// TestMultilabelDiagnosticsAgainstBinary: every multi-label diagnostic is the binary one on
+// each label column, extracted here, and the macro value their mean; the macro misranking is
+// 1 − the macro label-wise AUC (metrics.MultilabelAUC); k = 1, 3, 5 on tied scores.
+func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
+	const m = 1.0
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	edges := []float64{math.Inf(-1), -3, -1, 0, 1, math.Inf(1)}
+	for _, k := range []int{1, 3, 5} {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			scores, labels := labelScores(uint64(k), 90, k)
+			for _, c := range []struct {
+				name  string
+				multi func() ([]float64, float64, error)
+				d     func(f, y []float64) (float64, error)
+			}{
+				{"Misranking", func() ([]float64, float64, error) { return diagnose.MultilabelMisranking(scores, k, labels) }, diagnose.Misranking},
+				{"SevereMass", func() ([]float64, float64, error) { return diagnose.MultilabelSevereMass(scores, k, labels, m) },
+					func(f, y []float64) (float64, error) { return diagnose.SevereMass(f, y, m) }},
+				{"CEBound", func() ([]float64, float64, error) { return diagnose.MultilabelCEBound(scores, k, labels, m) },
+					func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
+			} {
+				per, macro, err := c.multi()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var mean float64
+				for col := range k {
+					want, err := c.d(column(scores, k, col), column(labels, k, col))
+					if err != nil {
+						t.Fatal(err)
+					}
+					near(t, fmt.Sprintf("%s column %d", c.name, col), per[col], want, meanTol)
+					mean += want / float64(k)
+				}
+				near(t, c.name+" macro", macro, mean, meanTol)
+			}
+			_, macro, err := diagnose.MultilabelMisranking(scores, k, labels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			auc, err := metrics.MultilabelAUC(scores, k, labels, metrics.Macro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			near(t, "macro misranking", macro, 1-auc, aucTol)
+			per, _, err := diagnose.MultilabelWeightShares(scores, k, labels, sq, edges)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for col := range k {
+				want, err := diagnose.WeightShares(column(scores, k, col), column(labels, k, col), sq, edges)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for e := range want {
+					nearOrNaN(t, fmt.Sprintf("WeightShares column %d interval %d", col, e), per[col][e], want[e])
+				}
+			}
+		})
+	}
+}
+
+// labelSetup returns a tanh MLP of 3 outputs at its random initialisation and 45 rows of 4
+// features whose label c is 1 where feature c is positive (rows 0 and 1 forced to all 1 and
+// all 0).
+func labelSetup(t *testing.T) (nn.Model, []float64, []float64) {
+	t.Helper()
+	const rows, in, k = 45, 4, 3
+	x := randomRows(6, rows, in)
+	labels := make([]float64, rows*k)
+	for r := range rows {
+		for c := range k {
+			if x[r*in+c] > 0 || r == 0 {
+				labels[r*k+c] = 1
+			}
+			if r == 1 {
+				labels[r*k+c] = 0
+			}
+		}
+	}
+	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Outputs: k, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, x, labels
+}
+
+// TestMultilabelSevereDirectionDescends: as TestMulticlassSevereDirectionDescends, over the
+// label columns: moving along V lowers the mean of the columns' severe-pair losses at the rate
+// Norm (central differences, ε = 1e-4, tolerance 1e-6).
+func TestMultilabelSevereDirectionDescends(t *testing.T) {
+	const k, sev, eps = 3, 0.1, 1e-4
+	m, x, labels := labelSetup(t)
+	rows := len(labels) / k
+	s0, err := nn.Scores(m, x, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range pairwise.Surrogates() {
+		cfg := pairwise.Config{Surrogate: s}
+		d, err := diagnose.MultilabelSevereDirection(m, x, k, labels, cfg, sev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loss := func(eps float64) float64 {
+			f := moved(t, m, x, rows, d.V, eps)
+			var sum float64
+			used, pairs := 0, 0
+			for c := range k {
+				l, n, err := diagnose.SevereLoss(column(f, k, c), column(s0, k, c), column(labels, k, c), cfg, sev)
+				if errors.Is(err, diagnose.ErrNoSevere) {
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum += l
+				used++
+				pairs += n
+			}
+			if pairs != d.Severe {
+				t.Fatalf("%v: the columns hold %d severe pairs, Severe = %d", s, pairs, d.Severe)
+			}
+			return sum / float64(used)
+		}
+		rate := (loss(eps) - loss(-eps)) / (2 * eps)
+		near(t, s.String()+" directional derivative", rate, -d.Norm, 1e-6)
+	}
+}
+
+// TestMultilabelProject: each column's Split is diagnose.Project on that column of the scores,
+// labels and tangents, and the mean of their means is −⟨∇L, p⟩ for the multi-label pairwise
+// loss L of pairwise.MultilabelGradient (all pairs).
+func TestMultilabelProject(t *testing.T) {
+	const k = 3
+	m, x, labels := labelSetup(t)
+	rows := len(labels) / k
+	n, err := nn.NumParams(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := nn.Scores(m, x, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := diagnose.ScoreTangents(m, x, rows, unit(9, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := pairwise.Config{Surrogate: pairwise.Logistic}
+	splits, err := diagnose.MultilabelProject(scores, k, labels, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(splits) != k {
+		t.Fatalf("%d splits for %d labels", len(splits), k)
+	}
+	var mean float64
+	for c, s := range splits {
+		if s.Class != c || s.Other != -1 || s.String() != fmt.Sprintf("label column %d", c) {
+			t.Fatalf("split %d is of %v", c, s.Comparison)
+		}
+		ref, err := diagnose.Project(column(scores, k, c), column(labels, k, c), column(p, k, c), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Split != ref {
+			t.Errorf("column %d: %+v, Project gives %+v", c, s.Split, ref)
+		}
+		mean += s.Mean / k
+	}
+	g, _, err := pairwise.MultilabelGradient(scores, k, labels, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dir float64
+	for i := range g {
+		dir += g[i] * p[i]
+	}
+	near(t, "mean drift", mean, -dir, 1e-12*math.Max(1, math.Abs(dir)))
+}
+
+func TestMultilabelDiagnosticsErrors(t *testing.T) {
+	scores, labels := labelScores(1, 20, 3)
+	one := append([]float64(nil), labels...)
+	for i := 0; i < len(one); i += 3 {
+		one[i+1] = 1 // column 1 all 1
+	}
+	if _, _, err := diagnose.MultilabelMisranking(scores, 3, one); !errors.Is(err, diagnose.ErrNoNegatives) {
+		t.Errorf("a column of ones: error %v, want ErrNoNegatives", err)
+	}
+	bad := append([]float64(nil), labels...)
+	bad[4] = 2
+	if _, _, err := diagnose.MultilabelCEBound(scores, 3, bad, 1); !errors.Is(err, diagnose.ErrLabel) {
+		t.Errorf("label 2: error %v, want ErrLabel", err)
+	}
+	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels[1:], 1); !errors.Is(err, diagnose.ErrLength) {
+		t.Errorf("short labels: error %v, want ErrLength", err)
+	}
+	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels, 0); !errors.Is(err, diagnose.ErrSeverity) {
+		t.Errorf("M = 0: error %v, want ErrSeverity", err)
+	}
+	m, x, ml := labelSetup(t)
+	if _, err := diagnose.MultilabelSevereDirection(m, x, 0, ml, pairwise.Config{}, 1); !errors.Is(err, diagnose.ErrLength) {
+		t.Errorf("k = 0: error %v, want ErrLength", err)
+	}
+	if _, err := diagnose.MultilabelSevereDirection(m, x, 3, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
+		t.Errorf("huge M: error %v, want ErrNoSevere", err)
+	}
+	if _, err := diagnose.MultilabelProject(scores, 3, labels, scores[1:], pairwise.Config{}); !errors.Is(err, diagnose.ErrLength) {
+		t.Errorf("short tangents: error %v, want ErrLength", err)
+	}
+}
+
+// FuzzMultilabelDiagnostics: on any k-label input decoded from bytes (scores on a coarse grid,
+// labels from the low bit, k = 1…3), the multi-label diagnostics return an error of the shared
+// vocabulary or values with macro misranking 1 − the macro label-wise AUC, the bound above the
+// severe mass, the mean projected drift −⟨∇L, p⟩, and a unit severe direction or ErrNoSevere;
+// nothing panics.
+func FuzzMultilabelDiagnostics(f *testing.F) {
+	f.Add([]byte{1, 0x11, 0x20, 0x31, 0x40, 0x51, 0x60})
+	f.Add([]byte{0, 0x11, 0x20, 0x31, 0x40, 0x50, 0x61, 0x70, 0x81})
+	f.Add([]byte{2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		k := 1 + int(data[0]%3)
+		data = data[1:]
+		n := len(data) / k
+		scores, labels := make([]float64, n*k), make([]float64, n*k)
+		for i := range scores {
+			scores[i], labels[i] = float64(data[i]>>4)-8, float64(data[i]&1)
+		}
+		_, macro, err := diagnose.MultilabelMisranking(scores, k, labels)
+		if err != nil {
+			if !errors.Is(err, diagnose.ErrEmpty) && !errors.Is(err, diagnose.ErrOneClass) && !errors.Is(err, diagnose.ErrLength) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		auc, err := metrics.MultilabelAUC(scores, k, labels, metrics.Macro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "macro misranking", macro, 1-auc, aucTol)
+		sev, _, err := diagnose.MultilabelSevereMass(scores, k, labels, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound, _, err := diagnose.MultilabelCEBound(scores, k, labels, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range k {
+			if !(sev[c] >= 0 && sev[c] <= bound[c]) {
+				t.Fatalf("column %d: severe mass %v, bound %v", c, sev[c], bound[c])
+			}
+		}
+		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+		p := make([]float64, len(scores))
+		for i := range p {
+			p[i] = scores[len(scores)-1-i]
+		}
+		splits, err := diagnose.MultilabelProject(scores, k, labels, p, sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := pairwise.MultilabelGradient(scores, k, labels, sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var drift, dir float64
+		for _, s := range splits {
+			drift += s.Mean / float64(k)
+		}
+		for i := range g {
+			dir += g[i] * p[i]
+		}
+		near(t, "mean drift", drift, -dir, 1e-9)
+		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := diagnose.MultilabelSevereDirection(lin, scores, k, labels, sq, 1)
+		switch {
+		case errors.Is(err, diagnose.ErrNoSevere):
+		case err != nil:
+			t.Fatal(err)
+		default:
+			var n2 float64
+			for _, v := range d.V {
+				n2 += v * v
+			}
+			if d.Severe < 1 || math.Abs(n2-1) > 1e-12 {
+				t.Fatalf("direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
+			}
+		}
+	})
+}
