@@ -69,8 +69,9 @@ type Config struct {
 	// nothing otherwise. Use io.Discard to silence a terminal.
 	Progress io.Writer
 	// Diagnose, when not nil, runs the corrective-power diagnostics during training and,
-	// with Diagnose.Intervene, the diagnose–intervene–recheck protocol (see Diagnose);
-	// nil = off.
+	// with Diagnose.Intervene, the diagnose–intervene–recheck protocol, on binary data and
+	// over the binary comparisons of multi-class and multi-label data (see Diagnose); nil =
+	// off.
 	Diagnose *Diagnose
 }
 
