@@ -151,8 +151,13 @@ func countLines(f *os.File) (int, error) {
 // other than 0 and 1 ([ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
 // header or no data rows ([ErrEmpty]), a single class ([ErrOneClass]), broken quoting
 // ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg ([ErrTooLong]);
-// each is a [*CSVError] naming the line and column. Messages quote at most the first 40 bytes of a
-// bad value. A failure of r itself is a *CSVError wrapping r's error. A nil r is ErrEmpty.
+// each is a [*CSVError] naming the line and column. With cfg.Labels the dataset is multi-label:
+// those columns, each of the numbers 0 and 1 and holding both, are its Labels, Y holds them row
+// by row in cfg.Labels' order, and the other columns are the features; a label column that is
+// missing ([ErrHeader]), holds another value ([ErrLabel], naming its line and column) or one
+// value only ([ErrOneClass]) is an error naming it, as is a bad list ([ErrLabelList]). Messages
+// quote at most the first 40 bytes of a bad value. A failure of r itself is a *CSVError
+// wrapping r's error. A nil r is ErrEmpty.
 //
 // The input is streamed: memory holds the parsed numbers and at most one row of text, never
 // more than cfg.MaxLine bytes of it. The rows are split as encoding/csv splits them (the same

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/rocops/rocops/data"
 )
 
 // ClassTables are the tables of a comparison on multi-class or multi-label data, for a
@@ -19,6 +21,30 @@ type ClassTables struct {
 	// Seeds and FirstSeed are the number of seeds and the first.
 	Seeds     int
 	FirstSeed uint64
+}
+
+// NewClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
+// is nil or binary.
+func NewClassTables(ds *data.Dataset, alpha float64, seeds int, firstSeed uint64) *ClassTables {
+	if ds == nil || ds.Classes == nil && ds.Labels == nil {
+		return nil
+	}
+	t := &ClassTables{Names: ds.Classes, Alpha: alpha, Seeds: seeds, FirstSeed: firstSeed}
+	if ds.Labels != nil {
+		t.Names, t.Multilabel = ds.Labels, true
+	}
+	return t
+}
+
+// Describe returns what a table's heading says of the data and the selection: the number of
+// classes or labels, the validation metric, and arch, a model's description ending in its one
+// output ("MLP 18→64→1"), with the k outputs instead.
+func (t ClassTables) Describe(arch string) (rows, selected, archK string) {
+	archK = strings.TrimSuffix(arch, "→1") + fmt.Sprintf("→%d", len(t.Names))
+	if t.Multilabel {
+		return fmt.Sprintf("%d labels", len(t.Names)), "macro AUC of the labels", archK
+	}
+	return fmt.Sprintf("%d classes", len(t.Names)), "macro AUC (OvO for the ovo runs, else OvR)", archK
 }
 
 // Write prints the macro figures of every run — the one-vs-rest AUC (label-wise for

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
 )
@@ -50,4 +51,19 @@ func RunLabel(name string, warmup int) string {
 		return fmt.Sprintf("%s(%d)", name, warmup)
 	}
 	return name
+}
+
+// ForData returns a run's recipes as they train on ds's task, each by train.ForData: the
+// recipes themselves on binary data; on multi-class or multi-label data cross-entropy as the
+// data's and a pairwise loss one-vs-rest or label-wise. The first recipe that does not fit
+// the task (a KDE recipe on data of classes, a one-vs-one loss on other data) is the error.
+func ForData(recipes []train.Recipe, ds *data.Dataset) ([]train.Recipe, error) {
+	out := make([]train.Recipe, len(recipes))
+	for k, r := range recipes {
+		var err error
+		if out[k], err = train.ForData(r, ds); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

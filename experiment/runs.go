@@ -5,14 +5,14 @@ import (
 	"fmt"
 )
 
-// Compare runs the grid g and measures what each search kept on each seed: search k's
-// result on split sp is [NewResult] of its best candidate measured by [Measure] (cfg, with
-// the split's seed as the bootstrap's), completed by finish (which names the result and may
-// save the model; nil for nothing), then compared with search 0's result on the same seed by
-// [CompareWithFirst]. On multi-class and multi-label data the result is [NewClassResult] of
-// [MeasureClasses] (the softmax probabilities when [Probabilities] says so), and is not
-// compared with search 0's on the seed: [Summarise] compares the seeds' figures. perRun[k] lists search k's results in the order of the seeds; only
-// search 0's keep Test and TestScores, which the comparisons read.
+// Compare runs the grid g and measures what each search kept on each seed: search k's result on
+// split sp is [NewResult] of its best candidate measured by [Measure] (cfg, with the split's seed
+// as the bootstrap's), completed by finish (which names the result and may save the model; nil for
+// nothing), then compared with search 0's result on the same seed by [CompareWithFirst]. On
+// multi-class and multi-label data the result is [NewClassResult] of [MeasureClasses] (the softmax
+// probabilities when [Probabilities] says so), and is not compared with search 0's on the seed:
+// [Summarise] compares the seeds' figures. perRun[k] lists search k's results in the order of the
+// seeds; only search 0's keep Test and TestScores, which the comparisons read.
 //
 // A search that fails on a seed, or whose measurement, finish or comparison fails, is left
 // out of that seed and its error, naming the search and the seed, is one of failed; the

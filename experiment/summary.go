@@ -83,7 +83,8 @@ var figures = []struct {
 // RecallKey is the JSON key of the figure of runs measured at a recall.
 const RecallKey = "test_fpr_at_tpr"
 
-// recallFigure is the figure of runs measured at a recall, compared like the others when every seed has it.
+// recallFigure is the figure of runs measured at a recall, compared like the others when every seed
+// has it.
 var recallFigure = struct {
 	key string
 	get func(*Result) float64

@@ -334,3 +334,14 @@ func TestClassModelsPredict(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.True(t, strings.HasPrefix(got, "row,q,p,score_q,score_p,flag_q,flag_p\n"), got[:80])
 }
+
+// Parquet training data takes one 0/1 label column: a multi-label -label list on a Parquet
+// file is a clear error, not a misread.
+func TestMultilabelParquetRefused(t *testing.T) {
+	path := writeParquetOf(t, writeCSV(t, t.TempDir(), 60))
+	code, stdout, stderr := roctrain(t, "-data", path, "-label", "y,a", "-epochs", "1", "-plot", "")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Contains(t, stderr, "read from CSV only")
+	require.Contains(t, stderr, `["y" "a"]`)
+}

@@ -68,9 +68,10 @@ func maskSeconds(s string) string {
 }
 
 // Every roctrain command the README shows prints exactly the output shown beside it, but
-// for the seconds (run with -update-readme to rewrite them). The commands run in order in one directory (holding the CSV they read),
-// so that -predict finds the models an earlier command saved. A command on a file of the
-// development panel (not in the repository) runs only with ROCOPS_PANEL set.
+// for the seconds (run with -update-readme to rewrite them). The commands run in order in one
+// directory (holding the CSV they read), so that -predict finds the models an earlier command
+// saved. A command on a file of the development panel (not in the repository) runs only with
+// ROCOPS_PANEL set.
 func TestREADMEOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains every README example")

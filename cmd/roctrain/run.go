@@ -146,11 +146,9 @@ func (o *options) forData(all *data.Dataset) error {
 		return errors.New("-recall and -diagnose apply to binary data; this data has classes or labels")
 	}
 	for k := range o.runs {
-		for j, r := range o.runs[k].recipes {
-			var err error
-			if o.runs[k].recipes[j], err = train.ForData(r, all); err != nil {
-				return fmt.Errorf("-losses %s: %w", o.runs[k].name, err)
-			}
+		var err error
+		if o.runs[k].recipes, err = experiment.ForData(o.runs[k].recipes, all); err != nil {
+			return fmt.Errorf("-losses %s: %w", o.runs[k].name, err)
 		}
 	}
 	return nil

@@ -20,11 +20,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	}
 	rows, selected := fmt.Sprintf("%d positive", ds.all.Positives()), "pAUC@α"
 	if t := classTables(o, ds); t != nil {
-		rows, selected = fmt.Sprintf("%d classes", len(t.Names)), "macro AUC (OvO for the ovo runs, else OvR)"
-		if t.Multilabel {
-			rows, selected = fmt.Sprintf("%d labels", len(t.Names)), "macro AUC of the labels"
-		}
-		arch = strings.TrimSuffix(arch, "→1") + fmt.Sprintf("→%d", len(t.Names))
+		rows, selected, arch = t.Describe(arch)
 	}
 	fmt.Fprintf(w, "data: %s, %d rows (%s), %d features; split %d/%d/%d (train/validation/test)\n",
 		ds.name, ds.all.Rows, rows, ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
@@ -64,17 +60,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 
 // classTables are the tables of multi-class or multi-label data, nil for binary data.
 func classTables(o *options, ds *dataset) *experiment.ClassTables {
-	if ds.all == nil {
-		return nil
-	}
-	names, multilabel := ds.all.Classes, ds.all.Labels != nil
-	if multilabel {
-		names = ds.all.Labels
-	}
-	if names == nil {
-		return nil
-	}
-	return &experiment.ClassTables{Names: names, Multilabel: multilabel, Alpha: o.alpha, Seeds: o.seeds, FirstSeed: o.seed}
+	return experiment.NewClassTables(ds.all, o.alpha, o.seeds, o.seed)
 }
 
 // printSingle is the table of one seed, with each figure's 95% interval on the test part.
