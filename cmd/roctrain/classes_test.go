@@ -219,6 +219,7 @@ func TestClassBadInput(t *testing.T) {
 		{"kde on classes", []string{"-data", classes, "-label", "kind", "-losses", "ce,kde"}, 1, []string{"-losses kde", "KDE loss"}},
 		{"ce+kde on classes", []string{"-data", classes, "-label", "kind", "-losses", "ce+kde"}, 1, []string{"-losses ce+kde", "KDE loss"}},
 		{"recall on classes", []string{"-data", classes, "-label", "kind", "-losses", "ce", "-recall", "0.9"}, 1, []string{"-recall"}},
+		{"diagnose on labels", []string{"-data", labels, "-label", "p,q", "-losses", "ce", "-diagnose"}, 1, []string{"-diagnose", "multi-class"}},
 		{"unknown option", []string{"-losses", "sqhinge:ovr"}, 2, []string{`unknown option "ovr"`, "ovo"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -344,4 +345,30 @@ func TestMultilabelParquetRefused(t *testing.T) {
 	require.Empty(t, stdout)
 	require.Contains(t, stderr, "read from CSV only")
 	require.Contains(t, stderr, `["y" "a"]`)
+}
+
+// -diagnose on multi-class data records a diagnosis of every epoch of each run (the macro
+// figures over the binary comparisons of its loss) and draws the diagnostics PNG.
+func TestClassDiagnose(t *testing.T) {
+	dir := t.TempDir()
+	path, plot := writeClassCSV(t, dir, 120, []string{"a", "b", "c"}), filepath.Join(dir, "roc.png")
+	code, stdout, stderr := roctrain(t, "-data", path, "-label", "kind", "-json", "-diagnose", "-epochs", "3",
+		"-lr", "0.01", "-hidden", "4", "-losses", "ce,hinge:ovo", "-plot", plot)
+	require.Equal(t, 0, code, stderr)
+	var out struct {
+		Results []struct {
+			Name        string           `json:"name"`
+			Diagnostics []map[string]any `json:"diagnostics"`
+		} `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
+	for _, r := range out.Results {
+		require.Len(t, r.Diagnostics, 3, r.Name)
+		for _, d := range r.Diagnostics {
+			m, ok := d["misranking"].(float64)
+			require.True(t, ok && m >= 0 && m <= 1, "%s: %v", r.Name, d)
+		}
+	}
+	w, h := pngSize(t, diagnosticsPath(plot))
+	require.Greater(t, w, h)
 }

@@ -140,10 +140,10 @@ func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *exp
 
 // forData turns every run's recipes into those of the data's task (train.ForData: on
 // multi-class or multi-label data, ce its cross-entropy and a pairwise loss one-vs-rest or
-// label-wise), and refuses the binary settings on such data, before any training.
+// label-wise), and refuses the settings of other data, before any training.
 func (o *options) forData(all *data.Dataset) error {
-	if classes := all.Classes != nil || all.Labels != nil; classes && (o.recall > 0 || o.diagnose) {
-		return errors.New("-recall and -diagnose apply to binary data; this data has classes or labels")
+	if o.recall > 0 && (all.Classes != nil || all.Labels != nil) || o.diagnose && all.Labels != nil {
+		return errors.New("-recall applies to binary data and -diagnose to binary and multi-class data; this data has classes or labels")
 	}
 	for k := range o.runs {
 		var err error

@@ -30,6 +30,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %s\n", arch, o.alpha, selected)
 	if t := classTables(o, ds); t != nil {
 		t.Write(w, results)
+		printFallbacks(w, results)
 	} else if o.seeds == 1 {
 		printSingle(w, o, results)
 	} else {
