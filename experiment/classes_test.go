@@ -102,6 +102,21 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 		require.Equal(t, ovr, r.TestAUC)
 		require.InDelta(t, (got.Class[0].TPR+got.Class[1].TPR+got.Class[2].TPR+got.Class[3].TPR)/4, r.TestTPR, 1e-15)
 		require.Len(t, r.DeployedThresholds, 4)
+		var fpr, tpr float64
+		for c, f := range got.Class {
+			fpr, tpr = fpr+f.TestFPR/4, tpr+f.TestTPR/4
+			if math.IsInf(f.Threshold, 1) {
+				require.Nil(t, r.DeployedThresholds[c])
+			} else {
+				require.Equal(t, f.Threshold, *r.DeployedThresholds[c])
+			}
+		}
+		require.InDelta(t, fpr, r.DeployedTestFPR, 1e-15)
+		require.InDelta(t, tpr, r.DeployedTestTPR, 1e-15)
+		op := r.OperatingPoint("y")
+		require.Equal(t, got.Names, op.Classes)
+		require.Equal(t, probabilities, op.Probabilities)
+		require.Len(t, op.Thresholds, 4)
 	}
 }
 
