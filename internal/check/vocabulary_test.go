@@ -13,6 +13,8 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/aucm"
 	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -46,6 +48,31 @@ func sliceEntries() []sliceEntry {
 		}},
 		{"pairwise.Gradient", "pairwise", false, false, func(s, y []float64) error {
 			_, _, err := pairwise.Gradient(s, y, pairwise.Config{Surrogate: pairwise.Logistic, Pairs: 8})
+			return err
+		}},
+		{"pairwise.Evaluate, MaxFPR", "pairwise", false, false, func(s, y []float64) error {
+			_, err := pairwise.Evaluate(s, y, pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.5})
+			return err
+		}},
+		{"pairwise.Gradient, MaxFPR and MinTPR", "pairwise", false, false, func(s, y []float64) error {
+			_, _, err := pairwise.Gradient(s, y, pairwise.Config{Surrogate: pairwise.Hinge, MaxFPR: 0.5, MinTPR: 0.4})
+			return err
+		}},
+		{"pairwise.GradientInto, MinTPR", "pairwise", false, false, func(s, y []float64) error {
+			_, err := pairwise.GradientInto(make([]float64, len(s)), s, y,
+				pairwise.Config{Surrogate: pairwise.Logistic, MinTPR: 0.4})
+			return err
+		}},
+		{"aucm.Evaluate", "aucm", false, false, func(s, y []float64) error {
+			_, err := aucm.Evaluate(s, y, 0.5, 0.5, 0.1, aucm.Config{})
+			return err
+		}},
+		{"aucm.Gradient", "aucm", false, false, func(s, y []float64) error {
+			_, _, _, _, _, err := aucm.Gradient(s, y, 0.5, 0.5, 0.1, aucm.Config{})
+			return err
+		}},
+		{"aucm.Optimum", "aucm", false, false, func(s, y []float64) error {
+			_, err := aucm.Optimum(s, y, aucm.Config{})
 			return err
 		}},
 		{"metrics.AUC", "metrics", false, false, func(s, y []float64) error {
@@ -112,6 +139,13 @@ func sliceEntries() []sliceEntry {
 			_, _, err := crossentropy.Gradient(s, y)
 			return err
 		}},
+		{"crossentropy.GradientInto", "crossentropy", true, false, func(s, y []float64) error {
+			_, err := crossentropy.GradientInto(make([]float64, len(s)), s, y)
+			return err
+		}},
+		{"crossentropy.Loss", "crossentropy", true, true, func(s, y []float64) error {
+			return runGraph(crossentropy.Loss, s, y)
+		}},
 		{"train.CrossEntropy", "crossentropy", true, true, func(s, y []float64) error {
 			return runGraph(train.CrossEntropy{}.Build, s, y)
 		}},
@@ -126,7 +160,27 @@ func sliceEntries() []sliceEntry {
 				return pairwise.Loss(f, l, pairwise.Config{Surrogate: pairwise.Hinge})
 			}, s, y)
 		}},
+		{"pairwise.Loss, MaxFPR and MinTPR", "pairwise", false, true, func(s, y []float64) error {
+			return runGraph(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+				return pairwise.Loss(f, l, pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.5, MinTPR: 0.4})
+			}, s, y)
+		}},
+		{"aucm.Loss", "aucm", false, true, func(s, y []float64) error {
+			return runGraph(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+				g := f.Graph()
+				return aucm.Loss(f, l, scalarNode(g, "a", 0.5), scalarNode(g, "b", 0.5), scalarNode(g, "alpha", 0.1), aucm.Config{})
+			}, s, y)
+		}},
 	}
+}
+
+// scalarNode returns a float64 scalar input node of g holding x.
+func scalarNode(g *gorgonia.ExprGraph, name string, x float64) *gorgonia.Node {
+	n, err := graph.Input(g, tensor.Float64, name, []float64{x}, []int{}...)
+	if err != nil {
+		panic(err)
+	}
+	return n
 }
 
 // runGraph builds op on input nodes holding s and y, runs it on a TapeMachine and returns the
@@ -156,57 +210,106 @@ func vectorNode(g *gorgonia.ExprGraph, name string, xs []float64) *gorgonia.Node
 	return n
 }
 
-// TestVocabulary runs every bad input of the shared list through every entry point and
-// checks the exact sentinel, and that it is the same value in every package.
+// binaryIn is the input of a binary entry point: scores and their 0/1 labels.
+type binaryIn struct{ scores, labels []float64 }
+
+// vocabCase is one bad input of the shared list and the sentinel it must give.
+type vocabCase[In any] struct {
+	name     string
+	in       In
+	want     error
+	oneClass bool // bad only in lacking a class: valid for an entry that is oneOK
+	labels   bool // bad only in its labels or in how they pair with the scores: valid for an entry without labels
+	shape    bool // a shape a matrix node or a model's outputs cannot have (ragged, k = 0): not run on those
+}
+
+// entry is one public function of (scores, labels) input and what the vocabulary asks of it.
+type entry[In any] struct {
+	name   string
+	prefix string // the package name its messages start with
+	oneOK  bool   // defined on a batch that lacks a class (the cross-entropies)
+	graph  bool   // a graph op: an empty input is a node of zero rows, ErrNode
+	// model: the scores are a model's outputs on the rows of x (the severe directions). A score
+	// the model gives as NaN or ±Inf is nn.ErrRange, and x not of the labels' rows nn.ErrInput,
+	// both checked by package nn as for diagnose.SevereDirection.
+	model    bool
+	noLabels bool // takes no labels (crossentropy.Softmax)
+	call     func(In) error
+}
+
+// checkVocabulary runs every case through every entry: the valid input gives no error, and
+// each bad one the exact sentinel (or, for a case the entry is defined on, no error), with a
+// message that starts with the entry's package name.
+func checkVocabulary[In any](t *testing.T, entries []entry[In], valid In, cases []vocabCase[In]) {
+	t.Helper()
+	for _, e := range entries {
+		if err := e.call(valid); err != nil {
+			t.Errorf("%s on valid input: %v", e.name, err)
+			continue
+		}
+		for _, c := range cases {
+			if c.shape && (e.graph || e.model) {
+				continue
+			}
+			err := e.call(c.in)
+			if (c.oneClass && e.oneOK) || (c.labels && e.noLabels) {
+				if err != nil {
+					t.Errorf("%s, %s: %v; want no error", e.name, c.name, err)
+				}
+				continue
+			}
+			want, prefix := c.want, e.prefix
+			switch {
+			case e.graph && want == check.ErrEmpty:
+				want = check.ErrNode
+			case e.model && want == check.ErrLength && c.labels:
+				want, prefix = nn.ErrInput, "nn"
+			case e.model && want == check.ErrNonFinite:
+				want, prefix = nn.ErrRange, "nn"
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)
+				continue
+			}
+			if c.oneClass && !errors.Is(err, check.ErrOneClass) {
+				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
+			}
+			// A graph op's error from a run is the op's own inside the machine's RunError.
+			var run *graph.RunError
+			if errors.As(err, &run) {
+				err = run.Err
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, prefix+": ") {
+				t.Errorf("%s, %s: message %q does not start with package %s", e.name, c.name, msg, prefix)
+			}
+		}
+	}
+}
+
+// TestVocabulary runs every bad input of the shared list through every binary entry point
+// and checks the exact sentinel, and that it is the same value in every package.
 func TestVocabulary(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	ok := []float64{0.2, -1, 2, 0.5}
 	labels := []float64{1, 0, 0, 1}
-	bad := []struct {
-		name           string
-		scores, labels []float64
-		want           error
-		oneClass       bool // a one-class batch, valid for cross-entropy
-	}{
-		{"empty", nil, nil, check.ErrEmpty, false},
-		{"length", ok, labels[:3], check.ErrLength, false},
-		{"NaN score", []float64{0.2, nan, 2, 0.5}, labels, check.ErrNonFinite, false},
-		{"+Inf score", []float64{0.2, -1, inf, 0.5}, labels, check.ErrNonFinite, false},
-		{"-Inf score", []float64{-inf, -1, 2, 0.5}, labels, check.ErrNonFinite, false},
-		{"label 2", ok, []float64{1, 0, 2, 1}, check.ErrLabel, false},
-		{"label 0.5", ok, []float64{1, 0.5, 0, 1}, check.ErrLabel, false},
-		{"label NaN", ok, []float64{1, 0, nan, 1}, check.ErrLabel, false},
-		{"no positives", ok, []float64{0, 0, 0, 0}, check.ErrNoPositives, true},
-		{"no negatives", ok, []float64{1, 1, 1, 1}, check.ErrNoNegatives, true},
+	bad := []vocabCase[binaryIn]{
+		{name: "empty", want: check.ErrEmpty},
+		{name: "length", in: binaryIn{ok, labels[:3]}, want: check.ErrLength},
+		{name: "NaN score", in: binaryIn{[]float64{0.2, nan, 2, 0.5}, labels}, want: check.ErrNonFinite},
+		{name: "+Inf score", in: binaryIn{[]float64{0.2, -1, inf, 0.5}, labels}, want: check.ErrNonFinite},
+		{name: "-Inf score", in: binaryIn{[]float64{-inf, -1, 2, 0.5}, labels}, want: check.ErrNonFinite},
+		{name: "label 2", in: binaryIn{ok, []float64{1, 0, 2, 1}}, want: check.ErrLabel},
+		{name: "label 0.5", in: binaryIn{ok, []float64{1, 0.5, 0, 1}}, want: check.ErrLabel},
+		{name: "label NaN", in: binaryIn{ok, []float64{1, 0, nan, 1}}, want: check.ErrLabel},
+		{name: "no positives", in: binaryIn{ok, []float64{0, 0, 0, 0}}, want: check.ErrNoPositives, oneClass: true},
+		{name: "no negatives", in: binaryIn{ok, []float64{1, 1, 1, 1}}, want: check.ErrNoNegatives, oneClass: true},
 	}
+	var entries []entry[binaryIn]
 	for _, e := range sliceEntries() {
-		if err := e.call(ok, labels); err != nil {
-			t.Fatalf("%s on valid input: %v", e.name, err)
-		}
-		for _, b := range bad {
-			err := e.call(b.scores, b.labels)
-			want := b.want
-			if e.graph && b.want == check.ErrEmpty {
-				want = check.ErrNode
-			}
-			if b.oneClass && e.oneOK {
-				if err != nil {
-					t.Errorf("%s, %s: %v; want no error", e.name, b.name, err)
-				}
-				continue
-			}
-			if !errors.Is(err, want) {
-				t.Errorf("%s, %s: %v; want %v", e.name, b.name, err, want)
-				continue
-			}
-			if b.oneClass && !errors.Is(err, check.ErrOneClass) {
-				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, b.name, err)
-			}
-			if msg := err.Error(); !strings.Contains(msg, e.prefix+": ") {
-				t.Errorf("%s, %s: message %q does not name package %s", e.name, b.name, msg, e.prefix)
-			}
-		}
+		entries = append(entries, entry[binaryIn]{name: e.name, prefix: e.prefix, oneOK: e.oneOK, graph: e.graph,
+			call: func(in binaryIn) error { return e.call(in.scores, in.labels) }})
 	}
+	checkVocabulary(t, entries, binaryIn{ok, labels}, bad)
 	same := []struct {
 		name      string
 		got, want error
@@ -223,6 +326,10 @@ func TestVocabulary(t *testing.T) {
 		{"kdequantile.ErrNode", kdequantile.ErrNode, pairwise.ErrNode},
 		{"crossentropy.ErrLength", crossentropy.ErrLength, metrics.ErrLength},
 		{"diagnose.ErrOneClass", diagnose.ErrOneClass, pairwise.ErrOneClass},
+		{"aucm.ErrLabel", aucm.ErrLabel, check.ErrLabel},
+		{"aucm.ErrNode", aucm.ErrNode, check.ErrNode},
+		{"crossentropy.ErrNonFinite", crossentropy.ErrNonFinite, check.ErrNonFinite},
+		{"diagnose.ErrEmpty", diagnose.ErrEmpty, check.ErrEmpty},
 	}
 	for _, s := range same {
 		if s.got != s.want {

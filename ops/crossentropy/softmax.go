@@ -68,11 +68,14 @@ func SoftmaxGradient(logits []float64, k int, labels []int) (grad []float64, val
 // rows by p_ic, as scikit-learn's roc_auc_score ranks predict_proba's columns. A probability
 // below about 1e-308 rounds to 0, so logits more than about 709 apart within a row tie there.
 //
-// Errors: len(logits) not a positive multiple of k, or k < 1 (ErrLength), and a NaN or
-// infinite logit (ErrNonFinite). Cost O(n·k).
+// Errors: len(logits) not a multiple of k, or k < 1 (ErrLength), no rows (ErrEmpty), and a
+// NaN or infinite logit (ErrNonFinite), as for [SoftmaxGradient]. Cost O(n·k).
 func Softmax(logits []float64, k int) ([]float64, error) {
-	if k < 1 || len(logits) == 0 || len(logits)%k != 0 {
+	if k < 1 || len(logits)%k != 0 {
 		return nil, check.Errorf(pkg, ErrLength, "%d logits for %d classes", len(logits), k)
+	}
+	if len(logits) == 0 {
+		return nil, check.Errorf(pkg, ErrEmpty, "")
 	}
 	if err := check.Finite(pkg, logits); err != nil {
 		return nil, err

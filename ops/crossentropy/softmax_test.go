@@ -297,7 +297,8 @@ func TestSoftmaxProbabilitiesErrors(t *testing.T) {
 		k    int
 		want error
 	}{
-		{"no logits", nil, 2, ErrLength},
+		{"no logits", nil, 2, ErrEmpty},
+		{"no logits, k = 0", nil, 0, ErrLength},
 		{"k = 0", []float64{1}, 0, ErrLength},
 		{"ragged", []float64{1, 2, 3}, 2, ErrLength},
 		{"NaN", []float64{1, math.NaN()}, 2, ErrNonFinite},
@@ -333,7 +334,7 @@ func FuzzSoftmax(f *testing.F) {
 		}
 		p, err := Softmax(z, k)
 		if err != nil {
-			if !errors.Is(err, ErrLength) && !errors.Is(err, ErrNonFinite) {
+			if !errors.Is(err, ErrLength) && !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrNonFinite) {
 				t.Fatalf("error %v is none of the package's", err)
 			}
 			return
