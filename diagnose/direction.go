@@ -42,8 +42,9 @@ type Direction struct {
 // that it is found whenever it is within float64's range.
 //
 // Errors: ErrNoSevere when the batch has no severe pair or L_M has a zero gradient; those of
-// Misranking for the model's scores and labels; ErrSeverity, ErrSurrogate; nn.ErrInput for x;
-// ErrOverflow when an entry of the gradient or its norm is beyond float64's range.
+// Misranking for the model's scores and labels; ErrSeverity, ErrSurrogate, ErrPartial for a
+// partial-AUC cut; nn.ErrInput for x; ErrOverflow when an entry of the gradient or its norm is
+// beyond float64's range.
 func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
 	if err := checkSeverity(m); err != nil {
 		return Direction{}, err

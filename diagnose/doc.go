@@ -61,6 +61,11 @@
 // Bad (scores, labels) input gives the module's shared errors: ErrEmpty, ErrLength,
 // ErrNonFinite, ErrLabel, ErrNoPositives and ErrNoNegatives (both match ErrOneClass).
 //
+// Every function that takes a pairwise.Config uses only its Surrogate and Margin and weighs
+// every (positive, negative) pair, so it refuses a partial-AUC cut (MaxFPR ≠ 0 or MinTPR ≠ 0)
+// with ErrPartial rather than report the full loss's diagnostics for a run that trains the
+// cut one; [CheckSurrogate] gives that error, or ErrSurrogate, for a configuration alone.
+//
 // Scores and pair terms of any finite magnitude are taken: where a sum or a square would
 // leave float64's range on the way to a result that is within it, the computation runs on
 // the inputs divided by a power of two near their largest magnitude and scales back. A result

@@ -32,6 +32,10 @@ var (
 	ErrEdges = errors.New("diagnose: bad interval edges")
 	// ErrSurrogate reports a pairwise.Config with an unknown surrogate or a bad margin.
 	ErrSurrogate = errors.New("diagnose: bad surrogate configuration")
+	// ErrPartial reports a pairwise.Config with a partial-AUC cut, MaxFPR or MinTPR not 0:
+	// the diagnostics weigh every (positive, negative) pair, the full loss's, and would
+	// describe another loss than the one with the cut.
+	ErrPartial = errors.New("diagnose: partial-AUC cut (MaxFPR, MinTPR) not supported")
 	// ErrSizes reports bad batch sizes or repetitions for BatchSlope.
 	ErrSizes = errors.New("diagnose: bad batch sizes")
 	// ErrDirection reports a direction whose length does not match the model's parameters,

@@ -191,8 +191,8 @@ func (s Split) scaled(k int) (Split, error) {
 //
 // Errors: those of Misranking for scores and labels; ErrLength when p and scores differ in
 // length; ErrNonFinite for a NaN or infinite p_k, or a weight or difference of p that
-// overflows; ErrSurrogate for a bad cfg; those of Hoeffding for the sizes and ErrOverflow
-// for a result beyond float64's range.
+// overflows; ErrSurrogate for a bad cfg, ErrPartial for a partial-AUC cut; those of
+// Hoeffding for the sizes and ErrOverflow for a result beyond float64's range.
 func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
 	m, err := margin(cfg)
 	if err != nil {

@@ -23,8 +23,8 @@ import (
 //
 // Errors: ErrNoSevere when no comparison has a severe pair or L_M has a zero gradient; those of
 // MulticlassMisranking for the model's scores and labels (also when the model does not give k
-// scores per row: ErrLength); ErrSeverity, ErrSurrogate; nn.ErrInput for x; ErrOverflow as
-// SevereDirection. Cost O(Σ_γ n₊n₋) pair visits and one gradient of the model.
+// scores per row: ErrLength); ErrSeverity, ErrSurrogate, ErrPartial; nn.ErrInput for x;
+// ErrOverflow as SevereDirection. Cost O(Σ_γ n₊n₋) pair visits and one gradient of the model.
 func MulticlassSevereDirection(model nn.Model, x []float64, k int, labels []int, method metrics.Method,
 	cfg pairwise.Config, m float64) (Direction, error) {
 	return severeDirection(model, x, len(labels), k, func(scores []float64) comparer {

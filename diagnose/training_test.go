@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"testing"
 
@@ -67,5 +68,45 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 	}
 	if checked != 6 {
 		t.Errorf("checked %d epochs, want 6", checked)
+	}
+}
+
+// TestTrainRefusesPartialDiagnosis: a Fit with Diagnose of a pairwise loss with a partial-AUC
+// cut, or with such a Diagnose.Surrogate for another loss, fails before its first epoch with
+// ErrPartial (and train.ErrConfig), rather than diagnosing the full loss.
+func TestTrainRefusesPartialDiagnosis(t *testing.T) {
+	ds, err := data.WDBC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.1}
+	for _, c := range []struct {
+		name string
+		loss train.Loss
+		diag train.Diagnose
+	}{
+		{"pairwise loss with MaxFPR", train.Pairwise{Config: cut}, train.Diagnose{}},
+		{"Diagnose.Surrogate with MinTPR", train.CrossEntropy{},
+			train.Diagnose{Surrogate: pairwise.Config{Surrogate: pairwise.Hinge, MinTPR: 0.5}}},
+	} {
+		m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{4}, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		epochs := 0
+		tr, err := train.New(m, train.Config{
+			Loss: c.loss, Epochs: 3, Progress: io.Discard, Diagnose: &c.diag,
+			Hooks: []train.Hook{{Name: "count", OnEpoch: func(train.Epoch) error { epochs++; return nil }}},
+		})
+		if err != nil {
+			t.Fatalf("%s: New: %v", c.name, err)
+		}
+		_, err = tr.Fit(context.Background(), ds, nil)
+		if !errors.Is(err, diagnose.ErrPartial) || !errors.Is(err, train.ErrConfig) {
+			t.Errorf("%s: Fit: %v; want ErrPartial and train.ErrConfig", c.name, err)
+		}
+		if epochs != 0 {
+			t.Errorf("%s: %d epochs ran before the error", c.name, epochs)
+		}
 	}
 }

@@ -29,16 +29,16 @@ import (
 // f_j, and no exact sub-quadratic method is known to us, so Logistic visits every pair once:
 // O(n₊n₋) exponentials, tens of milliseconds per million pairs (BenchmarkScoreDiagnostics).
 //
-// Errors: those of Misranking for the scores and labels; ErrEdges for fewer than two edges,
-// a NaN edge or edges not strictly increasing; ErrSurrogate for an unknown surrogate or a bad
-// margin; pairwise.ErrOverflow when an exponential weight leaves the float64 range;
-// ErrCancellation when the square surrogate's total weight W, whose terms take both signs,
-// cancels to within its rounding error, so that every ρ_k would be noise (as with scores
-// near ±1e300, where W is a few units and its terms about 1e300). For Hinge, SquaredHinge
-// and Square, which are homogeneous (scaling the scores, the margin and the edges by one
-// factor scales every w by it, or leaves it for Hinge, and so leaves every ρ_k), the shares
-// are computed on all three divided by a power of two near the largest of |m| and |f|, so
-// that scores of any finite magnitude neither overflow nor lose the margin.
+// Errors: those of Misranking for the scores and labels; ErrEdges for fewer than two edges, a NaN
+// edge or edges not strictly increasing; ErrSurrogate for an unknown surrogate or a bad margin;
+// ErrPartial for a partial-AUC cut (MaxFPR or MinTPR); pairwise.ErrOverflow when an exponential
+// weight leaves the float64 range; ErrCancellation when the square surrogate's total weight W,
+// whose terms take both signs, cancels to within its rounding error, so that every ρ_k would be
+// noise (as with scores near ±1e300, where W is a few units and its terms about 1e300). For Hinge,
+// SquaredHinge and Square, which are homogeneous (scaling the scores, the margin and the edges by
+// one factor scales every w by it, or leaves it for Hinge, and so leaves every ρ_k), the shares
+// are computed on all three divided by a power of two near the largest of |m| and |f|, so that
+// scores of any finite magnitude neither overflow nor lose the margin.
 func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64) ([]float64, error) {
 	m, err := margin(cfg)
 	if err != nil {
@@ -102,15 +102,6 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 		out[k] = (wk[k] / total) / (nk[k] / n)
 	}
 	return out, nil
-}
-
-// margin validates cfg and returns the effective margin m.
-func margin(cfg pairwise.Config) (float64, error) {
-	m, err := cfg.Validate()
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrSurrogate, err)
-	}
-	return m, nil
 }
 
 func checkEdges(edges []float64) error {

@@ -245,6 +245,9 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 	case MultilabelPairwise:
 		d.surrogate = l.Config
 	}
+	if err := diagnose.CheckSurrogate(d.surrogate); err != nil { // ErrPartial for a cut
+		return nil, fmt.Errorf("%w: Config.Diagnose: %w", ErrConfig, err)
+	}
 	var err error
 	if d.sel, d.pool, err = drawDiagnosticSets(train, cfg.Selection, cfg.Pool, cfg.Seed); err != nil {
 		return nil, err

@@ -1,0 +1,150 @@
+package diagnose_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/pairwise"
+)
+
+// configEntries calls every diagnostic that takes a pairwise.Config on valid input of its own,
+// with the configuration given.
+func configEntries(t *testing.T) map[string]func(cfg pairwise.Config) error {
+	t.Helper()
+	const sev = 0.1
+	scores, labels := randomBatch(4, 40, 0.4, 1)
+	bm, bx, by := severeSetup(t, tensor.Float64)
+	cm, cx, cy := classSetup(t)
+	cs, err := nn.Scores(cm, cx, len(cy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, lx, ly := labelSetup(t)
+	ls, err := nn.Scores(lm, lx, len(ly)/3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := []float64{-5, 0, 5}
+	return map[string]func(pairwise.Config) error{
+		"CheckSurrogate": diagnose.CheckSurrogate,
+		"WeightShares": func(cfg pairwise.Config) error {
+			_, err := diagnose.WeightShares(scores, labels, cfg, edges)
+			return err
+		},
+		"Project": func(cfg pairwise.Config) error {
+			_, err := diagnose.Project(scores, labels, scores, cfg)
+			return err
+		},
+		"SevereDirection": func(cfg pairwise.Config) error {
+			_, err := diagnose.SevereDirection(bm, bx, by, cfg, sev)
+			return err
+		},
+		"SevereLoss": func(cfg pairwise.Config) error {
+			_, _, err := diagnose.SevereLoss(scores, scores, labels, cfg, sev)
+			return err
+		},
+		"MulticlassWeightShares": func(cfg pairwise.Config) error {
+			_, _, err := diagnose.MulticlassWeightShares(cs, 3, cy, metrics.OvO, cfg, edges)
+			return err
+		},
+		"MulticlassSevereDirection": func(cfg pairwise.Config) error {
+			_, err := diagnose.MulticlassSevereDirection(cm, cx, 3, cy, metrics.OvR, cfg, sev)
+			return err
+		},
+		"MulticlassProject": func(cfg pairwise.Config) error {
+			_, err := diagnose.MulticlassProject(cs, 3, cy, cs, metrics.OvR, cfg)
+			return err
+		},
+		"MultilabelWeightShares": func(cfg pairwise.Config) error {
+			_, _, err := diagnose.MultilabelWeightShares(ls, 3, ly, cfg, edges)
+			return err
+		},
+		"MultilabelSevereDirection": func(cfg pairwise.Config) error {
+			_, err := diagnose.MultilabelSevereDirection(lm, lx, 3, ly, cfg, sev)
+			return err
+		},
+		"MultilabelProject": func(cfg pairwise.Config) error {
+			_, err := diagnose.MultilabelProject(ls, 3, ly, ls, cfg)
+			return err
+		},
+	}
+}
+
+// TestPartialRefused: every diagnostic that takes a pairwise.Config refuses a partial-AUC cut
+// with ErrPartial naming MaxFPR and MinTPR, and takes the same configuration without the cut;
+// a cut out of range is ErrSurrogate, pairwise's error.
+func TestPartialRefused(t *testing.T) {
+	full := pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: 0.5}
+	cut := func(maxFPR, minTPR float64) pairwise.Config {
+		c := full
+		c.MaxFPR, c.MinTPR = maxFPR, minTPR
+		return c
+	}
+	for name, call := range configEntries(t) {
+		if err := call(full); err != nil {
+			t.Errorf("%s, no cut: %v", name, err)
+		}
+		for _, cfg := range []pairwise.Config{cut(0.1, 0), cut(0, 0.2), cut(0.1, 0.2), cut(1, 0)} {
+			err := call(cfg)
+			if !errors.Is(err, diagnose.ErrPartial) || errors.Is(err, diagnose.ErrSurrogate) {
+				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want ErrPartial", name, cfg.MaxFPR, cfg.MinTPR, err)
+				continue
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "diagnose: ") || !strings.Contains(msg, "MaxFPR") ||
+				!strings.Contains(msg, "MinTPR") {
+				t.Errorf("%s: message %q does not name MaxFPR and MinTPR", name, msg)
+			}
+		}
+		for _, cfg := range []pairwise.Config{cut(1.5, 0), cut(0, 1), cut(math.NaN(), 0)} {
+			err := call(cfg)
+			if !errors.Is(err, diagnose.ErrSurrogate) || !errors.Is(err, pairwise.ErrMaxFPR) && !errors.Is(err, pairwise.ErrMinTPR) {
+				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want ErrSurrogate", name, cfg.MaxFPR, cfg.MinTPR, err)
+			}
+		}
+	}
+}
+
+// FuzzCheckSurrogate: CheckSurrogate is nil exactly for a configuration pairwise accepts without
+// a cut, ErrPartial for one it accepts with a cut and ErrSurrogate otherwise, and every
+// diagnostic taking a configuration (here WeightShares and Project on a valid batch) fails
+// with the same error for it.
+func FuzzCheckSurrogate(f *testing.F) {
+	f.Add(uint8(1), 0.0, 0.0, 0.0, 0)
+	f.Add(uint8(2), 1.0, 0.1, 0.0, 0)
+	f.Add(uint8(0), 0.5, 0.0, 0.3, 8)
+	f.Add(uint8(9), 1.0, 0.0, 0.0, 0)
+	f.Add(uint8(1), -1.0, 2.0, 0.0, -1)
+	scores, labels := randomBatch(4, 40, 0.4, 1)
+	edges := []float64{-5, 0, 5}
+	f.Fuzz(func(t *testing.T, s uint8, margin, maxFPR, minTPR float64, pairs int) {
+		cfg := pairwise.Config{Surrogate: pairwise.Surrogate(s), Margin: margin, MaxFPR: maxFPR, MinTPR: minTPR, Pairs: pairs}
+		err := diagnose.CheckSurrogate(cfg)
+		_, verr := cfg.Validate()
+		switch {
+		case verr != nil:
+			if !errors.Is(err, diagnose.ErrSurrogate) || !strings.HasSuffix(err.Error(), ": "+verr.Error()) {
+				t.Fatalf("%+v: %v; want ErrSurrogate wrapping %v", cfg, err, verr)
+			}
+		case maxFPR != 0 || minTPR != 0:
+			if !errors.Is(err, diagnose.ErrPartial) {
+				t.Fatalf("%+v: %v; want ErrPartial", cfg, err)
+			}
+		case err != nil:
+			t.Fatalf("%+v: %v; want nil", cfg, err)
+		}
+		_, werr := diagnose.WeightShares(scores, labels, cfg, edges)
+		_, perr := diagnose.Project(scores, labels, scores, cfg)
+		for _, got := range []error{werr, perr} {
+			if (err == nil) != (got == nil) || err != nil && got.Error() != err.Error() {
+				t.Fatalf("%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
+			}
+		}
+	})
+}
