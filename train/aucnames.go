@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/rocops/rocops/ops/aucm"
 	"github.com/rocops/rocops/ops/kdequantile"
@@ -17,16 +18,25 @@ var (
 	optMinTPR = RecipeOption{Key: "mintpr", Arg: "γ", Example: "0.5", parse: fraction,
 		Help: "the two-way partial AUC: only the bottom ⌈(1−γ)·n₊⌉ positives of a batch as well"}
 	optPESGRate = RecipeOption{Key: "lr", Arg: "η", Example: "0.1", parse: positive,
-		Help: "PESG's learning rate (default: the run's, else 0.1)"}
+		Help: "PESG's one learning rate η, in place of the choice among " + numberSet(PESGRates) + " on validation"}
 	optMargin = RecipeOption{Key: "margin", Arg: "m", Example: "1", parse: positive,
 		Help: "the AUC-M margin (default 1)"}
 )
 
-// aucmName is "aucm": [AUCM], AUC-M trained with PESG at LibAUC's defaults.
+// PESGRates are the learning rates a search of "aucm" tries in place of the run's (see
+// [RecipeName].LearningRates): 0.03, LibAUC's default 0.1, and 0.3, the grid docs/results.md
+// ("Against Deep-AUC") chooses PESG's rate from on validation. PESG steps at this scale, far
+// above the rates of Adam (0.001 to 0.01 in cmd/roctrain), at which AUC-M barely trains.
+var PESGRates = []float64{0.03, 0.1, 0.3}
+
+// aucmName is "aucm": [AUCM], AUC-M trained with PESG at LibAUC's defaults, its learning rate
+// searched among PESGRates unless the option lr fixes it.
 func aucmName() RecipeName {
 	return RecipeName{Name: "aucm",
-		Help:    "AUC-M on σ(score) trained with PESG at LibAUC's defaults (Deep-AUC, Yuan et al. 2021)",
-		Options: []RecipeOption{optPESGRate, optMargin},
+		Help: "AUC-M on σ(score) trained with PESG at LibAUC's defaults (Deep-AUC, Yuan et al. 2021)," +
+			" PESG's learning rate chosen on validation among " + numberSet(PESGRates) + " in place of the run's",
+		Options:       []RecipeOption{optPESGRate, optMargin},
+		LearningRates: slices.Clone(PESGRates), RateOption: "lr",
 		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
 			set := DefaultPESG()
 			set.LearningRate = o["lr"]

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -66,5 +67,32 @@ func TestParseAUCRecipeErrors(t *testing.T) {
 			require.ErrorIs(t, err, ErrConfig)
 			require.ErrorContains(t, err, c.says)
 		})
+	}
+}
+
+// SearchRates gives aucm PESG's rates, aucm:lr=η the one rate η, and every other name nil
+// (the run's), kde's lr option included (a scale of the fine-tuning, not a rate); a bad name
+// is the ParseRecipe error.
+func TestSearchRates(t *testing.T) {
+	for name, want := range map[string][]float64{
+		"aucm": {0.03, 0.1, 0.3}, "aucm:margin=0.5": {0.03, 0.1, 0.3}, "aucm:lr=0.2": {0.2},
+		"aucm:margin=2:lr=0.05": {0.05}, "ce": nil, "kde:lr=0.3": nil, "sqhinge:maxfpr=0.1": nil, "pauc": nil,
+	} {
+		got, err := SearchRates(name)
+		require.NoError(t, err, name)
+		require.Equal(t, want, got, name)
+	}
+	got, _ := SearchRates("aucm")
+	got[0] = 7 // a copy: the registry keeps its rates
+	again, _ := SearchRates("aucm")
+	require.Equal(t, PESGRates, again)
+	for _, name := range []string{"nope", "aucm:lr=-1", "aucm:lr=0.1:lr=0.2", "ce:lr=0.1"} {
+		_, err := SearchRates(name)
+		require.ErrorIs(t, err, ErrConfig, name)
+	}
+	for _, r := range Recipes() { // an entry's rate option is one of its options
+		if r.RateOption != "" {
+			require.True(t, slices.ContainsFunc(r.Options, func(o RecipeOption) bool { return o.Key == r.RateOption }), r.Name)
+		}
 	}
 }

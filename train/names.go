@@ -18,6 +18,13 @@ type RecipeName struct {
 	Name    string         // such as "kde"
 	Help    string         // one line saying what it trains
 	Options []RecipeOption // the options it takes, in the order help lists them
+	// LearningRates, when not nil, are the learning rates a search of the name tries in place
+	// of the run's (such as roctrain's -lr, which are Adam's): those of a recipe with an
+	// optimiser of its own scale, such as aucm's PESG ([PESGRates]). nil = the run's.
+	LearningRates []float64
+	// RateOption, when not "", is the key of the option that fixes the one learning rate a
+	// search of the name tries, in place of LearningRates and the run's: "lr" for aucm.
+	RateOption string
 	// recipes returns the candidates the name stands for at the KDE loss's configuration
 	// point with the options o; the options are parsed and checked one by one already.
 	recipes func(point kdequantile.Config, o options) ([]Recipe, error)
@@ -150,9 +157,12 @@ var RecipeNames = func() []string {
 }()
 
 // weightSet writes KDEWeights as the set {0.1, 0.3, 1, 3}.
-func weightSet() string {
-	parts := make([]string, len(KDEWeights))
-	for k, w := range KDEWeights {
+func weightSet() string { return numberSet(KDEWeights) }
+
+// numberSet writes xs as the set {x1, x2, …}.
+func numberSet(xs []float64) string {
+	parts := make([]string, len(xs))
+	for k, w := range xs {
 		parts[k] = strconv.FormatFloat(w, 'g', -1, 64)
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
@@ -166,24 +176,49 @@ func weightSet() string {
 // other losses ignore it. A name or option it does not know, an option given twice or a bad
 // value is an [ErrConfig] error naming it.
 func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
-	base, opts, hasOpts := strings.Cut(name, ":")
-	k := slices.IndexFunc(recipes, func(r RecipeName) bool { return r.Name == base })
-	if k < 0 {
-		return nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
-	}
-	entry := recipes[k]
-	o := options{}
-	if hasOpts {
-		var err error
-		if o, err = entry.parseOptions(opts); err != nil {
-			return nil, err
-		}
+	entry, o, err := lookup(name)
+	if err != nil {
+		return nil, err
 	}
 	rs, err := entry.recipes(point, o)
 	if err != nil {
 		return nil, configError("recipe %q: %v", name, err)
 	}
 	return rs, nil
+}
+
+// SearchRates returns the learning rates a search of the recipe name (as [ParseRecipe] reads
+// it) tries in place of the run's: the value of its entry's RateOption when given (one
+// rate), else its entry's LearningRates; nil when the name takes the run's. For "aucm" that
+// is [PESGRates], for "aucm:lr=0.3" the one rate 0.3, for every other name of [Recipes] nil.
+// A name ParseRecipe refuses for its spelling is the same [ErrConfig] error here.
+func SearchRates(name string) ([]float64, error) {
+	entry, o, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if lr, ok := o[entry.RateOption]; ok && entry.RateOption != "" {
+		return []float64{lr}, nil
+	}
+	return slices.Clone(entry.LearningRates), nil
+}
+
+// lookup finds the registry entry of name and parses its options.
+func lookup(name string) (RecipeName, options, error) {
+	base, opts, hasOpts := strings.Cut(name, ":")
+	k := slices.IndexFunc(recipes, func(r RecipeName) bool { return r.Name == base })
+	if k < 0 {
+		return RecipeName{}, nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
+	}
+	entry := recipes[k]
+	o := options{}
+	if hasOpts {
+		var err error
+		if o, err = entry.parseOptions(opts); err != nil {
+			return RecipeName{}, nil, err
+		}
+	}
+	return entry, o, nil
 }
 
 // options are the parsed options of a recipe name by key: the value, 1 for an option

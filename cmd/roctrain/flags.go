@@ -42,6 +42,9 @@ type runSpec struct {
 	label   string         // its name everywhere (experiment.RunLabel), such as "sqhinge+wu(10)"
 	recipes []train.Recipe // the candidates: validation picks one, as it picks the learning rate
 	warmup  int            // the warm-up epochs of a "+wu" run, for the tables
+	// rates are the learning rates its search tries in place of -lr's (train.SearchRates: for
+	// aucm PESG's); nil = -lr's.
+	rates []float64
 }
 
 // seedList returns the seeds of the repetitions: -seed, -seed+1, …, -seed+N−1.
@@ -63,7 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
 	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", experiment.RunsUsage())
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated, at most 8 layers of 1…4096 units; "" for a linear scorer`)
-	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one")
+	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one. aucm searches PESG's own, "+rateSet(train.PESGRates)+", unless aucm:lr=η fixes one")
 	fs.StringVar(&opt.dtype, "dtype", "float64", "the models' parameters and arithmetic: float64 or float32")
 	fs.Uint64Var(&opt.seed, "seed", 1, "seed of the split, the initialisation and the batches of the first repetition; -seed+seeds−1 must not pass 18446744073709551615")
 	for _, c := range counts {
@@ -159,6 +162,9 @@ func (o *options) check() error {
 			return fmt.Errorf("-losses: %w", err)
 		}
 		spec.label = experiment.RunLabel(name, spec.warmup)
+		if spec.rates, err = train.SearchRates(strings.TrimSuffix(name, experiment.WarmupSuffix)); err != nil {
+			return fmt.Errorf("-losses: %w", err)
+		}
 		o.runs = append(o.runs, spec)
 	}
 	return nil
@@ -178,6 +184,18 @@ func (o *options) metric() train.Metric {
 		return train.TNRAtTPR(o.recall)
 	}
 	return train.PartialAUC(o.alpha)
+}
+
+// rateSet writes rates as "0.03, 0.1 and 0.3".
+func rateSet(rates []float64) string {
+	parts := make([]string, len(rates))
+	for k, r := range rates {
+		parts[k] = strconv.FormatFloat(r, 'g', -1, 64)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // parseList splits a comma-separated list and parses its items; "" is the empty list.

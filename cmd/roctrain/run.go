@@ -131,8 +131,12 @@ func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *exp
 	if o.diagnose {
 		cfg.Diagnose = &train.Diagnose{} // every epoch, M = 1, the sets drawn with the split's seed
 	}
+	rates := o.learningRate
+	if spec.rates != nil {
+		rates = spec.rates // aucm: PESG's, not Adam's
+	}
 	return &experiment.Search{
-		Name: spec.label, Recipes: spec.recipes, LearningRates: o.learningRate,
+		Name: spec.label, Recipes: spec.recipes, LearningRates: rates,
 		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype, Outputs: all.Outputs()}, Config: cfg,
 		Hooks: experiment.Hooks{Done: experiment.LogFailures(stderr, "roctrain: ", spec.name)},
 	}

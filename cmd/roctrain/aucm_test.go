@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/train"
+)
+
+// writeSeparableClassCSV writes n rows of three classes "a", "b" and "c" (cycling) whose two
+// features are the class's corner of a triangle, (0, 0), (4, 0) or (2, 3.5), plus uniform noise
+// in [−0.5, 0.5] per feature, and a third feature of pure noise. Every class is then separated
+// from the two others by a line with a margin of more than 1, so a one-vs-rest scorer can reach
+// an AUC of 1 for each class.
+func writeSeparableClassCSV(t *testing.T, dir string, n int, seed uint64) string {
+	t.Helper()
+	corners := [3][2]float64{{0, 0}, {4, 0}, {2, 3.5}}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	b.WriteString("x,y,z,class\n")
+	for i := range n {
+		c := i % 3
+		fmt.Fprintf(&b, "%g,%g,%g,%s\n", corners[c][0]+rng.Float64()-0.5, corners[c][1]+rng.Float64()-0.5,
+			rng.Float64(), string(rune('a'+c)))
+	}
+	path := filepath.Join(dir, fmt.Sprintf("separable%d.csv", seed))
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// An aucm run's search tries PESG's rates, train.PESGRates, each once, whatever -lr says;
+// aucm:lr=η tries η alone; every other run tries -lr's rates. The rates are those the
+// candidates trained with (counted by the search's Start hook).
+func TestAUCMSearchesPESGRates(t *testing.T) {
+	path := writeSeparableClassCSV(t, t.TempDir(), 90, 1)
+	o, err := parseFlags([]string{"-data", path, "-label", "class", "-losses", "aucm,aucm:lr=0.3:margin=0.5,ce,sqhinge",
+		"-lr", "0.001,0.01", "-epochs", "1", "-hidden", "4", "-plot", ""}, io.Discard)
+	require.NoError(t, err)
+	ds, err := loadData(o)
+	require.NoError(t, err)
+	require.NoError(t, o.forData(ds.all))
+	sp, err := experiment.NewSplit(ds.all, 1)
+	require.NoError(t, err)
+	want := map[string][]float64{"aucm": train.PESGRates, "aucm:lr=0.3:margin=0.5": {0.3}, "ce": {0.001, 0.01}, "sqhinge": {0.001, 0.01}}
+	for _, spec := range o.runs {
+		s := o.search(spec, ds.all, io.Discard)
+		var tried []float64
+		s.Hooks.Start = func(c experiment.Candidate, _ nn.Model) []train.Hook {
+			tried = append(tried, c.LearningRate)
+			return nil
+		}
+		best, err := s.Run(context.Background(), sp)
+		require.NoError(t, err, spec.name)
+		require.Equal(t, want[spec.name], tried, spec.name)
+		require.Contains(t, want[spec.name], best.LearningRate, spec.name)
+	}
+	require.Equal(t, []float64{0.03, 0.1, 0.3}, train.PESGRates) // docs/results.md, "Against Deep-AUC"
+}
+
+// aucm through roctrain, at its own rates, learns three well-separated classes: on each of 3
+// seeds (its own data, split and initialisation) the test macro one-vs-rest AUC is at least
+// 0.9. A perfect scorer exists (see writeSeparableClassCSV), and a model that has learnt each
+// class's side of its separating line reaches 1; at Adam's rates, to which plain aucm fell
+// back before, PESG barely moves the weights in 20 epochs (measured: 0.75 on seed 1, one class
+// at 0.33). 0.9 leaves room for a class pair the early-stopped model does not fully separate, not
+// for a model that has not learnt the classes.
+func TestAUCMTrainsSeparableClasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 3 seeds × 3 rates")
+	}
+	dir := t.TempDir()
+	for seed := uint64(1); seed <= 3; seed++ {
+		path := writeSeparableClassCSV(t, dir, 240, seed)
+		code, stdout, stderr := roctrain(t, "-data", path, "-label", "class", "-json", "-seed", fmt.Sprint(seed),
+			"-epochs", "20", "-hidden", "16", "-losses", "aucm", "-plot", "", "-boot", "0")
+		require.Equal(t, 0, code, stderr)
+		out := decodeClasses(t, stdout)
+		require.Equal(t, []string{"a", "b", "c"}, out.Classes)
+		r := out.Results[0]
+		require.NotNil(t, r.OvR)
+		require.False(t, math.IsNaN(*r.OvR))
+		require.GreaterOrEqual(t, *r.OvR, 0.9, "seed %d: test macro AUC (OvR) %v, per class %v", seed, *r.OvR, r.ClassAUC)
+		t.Logf("seed %d: test macro AUC (OvR) %.4f, per class %v", seed, *r.OvR, r.ClassAUC)
+	}
+}
