@@ -31,7 +31,8 @@ type Search struct {
 	// Recipes are the trainings searched over; several, such as the weights λ of
 	// roctrain's "ce+kde", are chosen among on validation as the learning rate is.
 	Recipes []train.Recipe
-	// LearningRates are the learning rates tried with every recipe.
+	// LearningRates are the learning rates tried with every recipe; train.SearchRates gives
+	// those a recipe name searches in place of the run's (for aucm, PESG's train.PESGRates).
 	LearningRates []float64
 	// Model is every candidate's model, an MLP (a linear scorer without Hidden layers); its In
 	// and Seed are set from the split (its columns and its seed).
@@ -75,6 +76,11 @@ type Best struct {
 	// training.
 	Model   nn.Model
 	History *train.History
+	// PESG is the optimiser's state at the end of the candidate's training (its last step, not
+	// its best epoch: see train.AUCM) when its recipe is a train.AUCM, nil for other recipes.
+	// The search gives every AUCM candidate a State of its own, so that a State the recipe
+	// holds receives nothing.
+	PESG *train.PESGState
 	// Failed joins the errors of the candidates that failed, kept or not; nil when none did.
 	Failed error
 }
@@ -102,7 +108,7 @@ func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 				return nil, err
 			}
 			c := Candidate{Index: k*len(s.LearningRates) + l, Recipe: recipe, LearningRate: lr}
-			m, h, err := s.train(ctx, sp, c)
+			m, h, st, err := s.train(ctx, sp, c)
 			stop := err != nil && (errors.Is(err, train.ErrConfig) || ctx.Err() != nil)
 			if err != nil && !stop {
 				what := fmt.Sprintf("learning rate %g", lr)
@@ -122,7 +128,7 @@ func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 				continue
 			}
 			if score := h.Epochs[h.Best].Metric; score > bestScore {
-				best, bestScore = &Best{Candidate: c, Model: m, History: h}, score
+				best, bestScore = &Best{Candidate: c, Model: m, History: h, PESG: st}, score
 			}
 		}
 	}
@@ -136,13 +142,13 @@ func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 	return best, nil
 }
 
-// train trains one candidate from the search's initial weights.
-func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (nn.Model, *train.History, error) {
+// train trains one candidate from the search's initial weights; st is its PESG state when its
+// recipe is a train.AUCM.
+func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model, h *train.History, st *train.PESGState, err error) {
 	mc := s.Model
 	mc.In, mc.Seed = sp.Train.Cols, sp.Seed
-	m, err := nn.NewMLP(mc)
-	if err != nil {
-		return nil, nil, err
+	if m, err = nn.NewMLP(mc); err != nil {
+		return nil, nil, nil, err
 	}
 	cfg := s.Config
 	cfg.LearningRate, cfg.Seed = c.LearningRate, sp.Seed
@@ -154,8 +160,17 @@ func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (nn.Model, *
 	if s.Hooks.Start != nil {
 		cfg.Hooks = append(cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)], s.Hooks.Start(c, m)...)
 	}
-	h, err := c.Recipe.Fit(ctx, m, cfg, sp.Train, sp.Val)
-	return m, h, err
+	recipe := c.Recipe
+	if a, ok := recipe.(train.AUCM); ok {
+		st = new(train.PESGState)
+		a.State = st
+		recipe = a
+	}
+	h, err = recipe.Fit(ctx, m, cfg, sp.Train, sp.Val)
+	if st != nil && len(st.A) == 0 { // Fit stopped before PESG existed
+		st = nil
+	}
+	return m, h, st, err
 }
 
 // LogFailures is a Hooks.Done that writes each candidate that failed to w as

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -322,5 +323,56 @@ func TestLogFailures(t *testing.T) {
 	want := "cmd: kde: boom (no epoch finished; skipped)\ncmd: kde: boom (keeping its best epoch, 3)\n"
 	if b.String() != want {
 		t.Errorf("logged %q, want %q", b.String(), want)
+	}
+}
+
+// A search over a train.AUCM recipe keeps the PESG state of the candidate it keeps: the state
+// a direct AUCM Fit of that candidate (its learning rate, the split's seed and initial weights)
+// ends with, a, b and α included. Every candidate trains with a State of its own, so the
+// recipe's own receives nothing; a search over another recipe keeps none.
+func TestSearchKeepsTheAUCMState(t *testing.T) {
+	sp := tinySplit(t, 3)
+	var own train.PESGState
+	mc := nn.MLPConfig{Hidden: []int{4}}
+	cfg := train.Config{Epochs: 3, BatchSize: 32, Progress: io.Discard}
+	s := &experiment.Search{Name: "aucm", Recipes: []train.Recipe{train.AUCM{State: &own}},
+		LearningRates: train.PESGRates, Model: mc, Config: cfg}
+	var tried int
+	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { tried++; return nil }
+	best, err := s.Run(context.Background(), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tried != len(train.PESGRates) {
+		t.Fatalf("%d candidates, want %d", tried, len(train.PESGRates))
+	}
+	if best.PESG == nil || len(best.PESG.A) != 1 || best.PESG.Epochs != best.History.Epochs[len(best.History.Epochs)-1].Index {
+		t.Fatalf("kept state %+v after %d epochs", best.PESG, len(best.History.Epochs))
+	}
+	if own.A != nil {
+		t.Errorf("the recipe's own State received %+v", own)
+	}
+	mc.In, mc.Seed = sp.Train.Cols, sp.Seed
+	m, err := nn.NewMLP(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want train.PESGState
+	cfg.LearningRate, cfg.Seed = best.LearningRate, sp.Seed
+	if _, err := (train.AUCM{State: &want}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(want, *best.PESG) {
+		t.Errorf("kept state at learning rate %v:\n%+v\nwant %+v", best.LearningRate, *best.PESG, want)
+	}
+	if want.A[0] == 0 && want.B[0] == 0 && want.Alpha[0] == 0 {
+		t.Errorf("a, b and α never moved: %+v", want)
+	}
+
+	s = &experiment.Search{Name: "ce", Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.01}, Model: mc, Config: cfg}
+	cfg.LearningRate, cfg.Seed = 0, 0
+	s.Config = cfg
+	if best, err = s.Run(context.Background(), sp); err != nil || best.PESG != nil {
+		t.Errorf("ce: PESG state %+v, error %v", best.PESG, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
@@ -93,4 +94,58 @@ func TestAUCMTrainsSeparableClasses(t *testing.T) {
 		require.GreaterOrEqual(t, *r.OvR, 0.9, "seed %d: test macro AUC (OvR) %v, per class %v", seed, *r.OvR, r.ClassAUC)
 		t.Logf("seed %d: test macro AUC (OvR) %.4f, per class %v", seed, *r.OvR, r.ClassAUC)
 	}
+}
+
+// With -out an aucm run writes its PESG state beside its model, <run>.pesg; it loads with
+// train.LoadPESGState and is the state a direct train.AUCM Fit of the same candidate ends
+// with (the split, initial weights and batches of seed 1, PESG at η = 0.1, 2 epochs): a, b and
+// α of one entry per class, finite, after 2 epochs. Plain aucm saves its kept candidate's,
+// whose η is the JSON's learning rate; a ce run saves none.
+func TestOutSavesThePESGState(t *testing.T) {
+	dir := t.TempDir()
+	path := writeSeparableClassCSV(t, dir, 90, 1)
+	out := filepath.Join(dir, "models")
+	code, stdout, stderr := roctrain(t, "-data", path, "-label", "class", "-json", "-epochs", "2", "-hidden", "8",
+		"-losses", "aucm:lr=0.1,aucm,ce", "-lr", "0.01", "-plot", "", "-boot", "0", "-out", out)
+	require.Equal(t, 0, code, stderr)
+	runs := decodeClasses(t, stdout).Results
+
+	got, err := train.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
+	require.NoError(t, err)
+	require.Len(t, got.A, 3)
+	require.Len(t, got.B, 3)
+	require.Len(t, got.Alpha, 3)
+	for _, v := range append(append(append([]float64{got.LearningRate}, got.A...), got.B...), got.Alpha...) {
+		require.False(t, math.IsNaN(v) || math.IsInf(v, 0), "%+v", got)
+	}
+	require.Equal(t, 2, got.Epochs)
+
+	ds, err := data.Load(path, data.CSVConfig{Label: "class"})
+	require.NoError(t, err)
+	sp, err := experiment.NewSplit(ds, 1)
+	require.NoError(t, err)
+	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Outputs: 3, Seed: 1})
+	require.NoError(t, err)
+	var want train.PESGState
+	set := train.DefaultPESG()
+	set.LearningRate = 0.1
+	_, err = train.AUCM{PESG: &set, State: &want}.Fit(context.Background(), m,
+		train.Config{Epochs: 2, BatchSize: 128, Seed: 1, Progress: io.Discard}, sp.Train, sp.Val)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+
+	plain, err := train.LoadPESGState(filepath.Join(out, "aucm.pesg"))
+	require.NoError(t, err)
+	require.Len(t, plain.A, 3)
+	require.Equal(t, 2, plain.Epochs)
+	require.Equal(t, "aucm", runs[1].Name)
+	require.Equal(t, runs[1].LearningRate, plain.LearningRate) // no decay epochs: η as trained
+	require.Contains(t, train.PESGRates, plain.LearningRate)
+	_, err = os.Stat(filepath.Join(out, "ce.pesg"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+
+	// The state file is one of -out's outputs: -data may not be it.
+	code, _, stderr = roctrain(t, "-data", filepath.Join(out, "aucm.pesg"), "-losses", "aucm", "-out", out, "-plot", "")
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "-out's PESG state aucm.pesg")
 }

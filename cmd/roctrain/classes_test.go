@@ -56,6 +56,7 @@ func writeLabelsCSV(t *testing.T, dir string, n int) string {
 // classRun is a run of the JSON output on data of classes.
 type classRun struct {
 	Name          string                            `json:"name"`
+	LearningRate  float64                           `json:"learning_rate"`
 	TestAUC       float64                           `json:"test_auc"`
 	OvR           *float64                          `json:"test_auc_ovr"`
 	OvO           *float64                          `json:"test_auc_ovo"`

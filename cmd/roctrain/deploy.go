@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/train"
 )
 
 // predict is -predict model.params -data new.csv: deploy.Load reads the model and its
@@ -63,7 +65,8 @@ type seedResult = experiment.Result
 
 // finish completes run k's result r on split sp, measured by experiment.Compare; with -out,
 // deploy.Save writes its model and operating point as one unit, which -predict
-// modelPath(…) loads. secs is how long its search took.
+// modelPath(…) loads, and for an aucm run train.SavePESGState then writes the PESG state its
+// kept candidate ended with to pesgPath(…). secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
 	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label
 	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
@@ -73,9 +76,26 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	if o.out == "" {
 		return nil
 	}
-	name := strings.TrimSuffix(filepath.Base(modelPath(o, spec, sp.Seed)), ".params")
-	_, err := deploy.Save(o.out, name, best.Model, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames)
-	return err
+	m := modelPath(o, spec, sp.Seed)
+	name := strings.TrimSuffix(filepath.Base(m), ".params")
+	if _, err := deploy.Save(o.out, name, best.Model, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames); err != nil {
+		return err
+	}
+	if best.PESG != nil { // training state, not deployment: beside the model, not in its unit
+		if err := train.SavePESGState(pesgPath(m), *best.PESG); err != nil {
+			return fmt.Errorf("-out: %w", err)
+		}
+	}
+	return nil
+}
+
+// pesgPath is the file of the PESG state -out saves beside an aucm run's model m
+// (<run>.params): <run>.pesg, read by train.LoadPESGState.
+func pesgPath(m string) string { return strings.TrimSuffix(m, ".params") + ".pesg" }
+
+// trainsPESG reports whether a run trains with PESG (aucm), whose state -out saves.
+func trainsPESG(spec runSpec) bool {
+	return slices.ContainsFunc(spec.recipes, func(r train.Recipe) bool { _, ok := r.(train.AUCM); return ok })
 }
 
 // modelPath is the path -predict takes for a run -out saved: <dir>/<run>.params, with several

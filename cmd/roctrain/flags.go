@@ -73,7 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		fs.IntVar(c.field(opt), c.name[1:], c.def, fmt.Sprintf("%s, %d…%d", c.usage, c.min, c.max))
 	}
 	fs.StringVar(&opt.plot, "plot", "roc.png", `PNG of the ROC curves; "" for none`)
-	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in, as <run>.params")
+	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in, as <run>.params (an aucm run also its PESG state, <run>.pesg)")
 	fs.BoolVar(&opt.diagnose, "diagnose", false, "record the corrective-power diagnostics of every epoch (JSON \"diagnostics\", and <plot>-diagnostics.png beside -plot)")
 	fs.StringVar(&opt.predict, "predict", "", "classify the rows of -data with this model saved by -out (and the .json beside it) instead of training")
 	fs.BoolVar(&opt.json, "json", false, "print one JSON object with the results, and nothing else, on stdout")

@@ -176,6 +176,10 @@ func checkOutputs(o *options) error {
 				side := deploy.SidecarPath(m)
 				saved = append(saved, outpath.Identify("-out's model "+filepath.Base(m), m),
 					outpath.Identify("-out's operating-point file "+filepath.Base(side), side))
+				if trainsPESG(spec) {
+					st := pesgPath(m)
+					saved = append(saved, outpath.Identify("-out's PESG state "+filepath.Base(st), st))
+				}
 			}
 		}
 	}
