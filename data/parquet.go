@@ -8,14 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
 
-// ErrColumnType reports a Parquet column that is not numeric: a feature or label column
-// whose physical type is not DOUBLE, FLOAT, INT32, INT64 or BOOLEAN, or a nested or
-// repeated column. The error names the column.
+// ErrColumnType reports a Parquet column that is not numeric: a feature column whose physical
+// type is not DOUBLE, FLOAT, INT32, INT64 or BOOLEAN, a label column of none of these types
+// nor text, or a nested or repeated column. The error names the column.
 var ErrColumnType = errors.New("data: column is not numeric")
 
 // Load reads the dataset at path: Parquet when its name ends in ".parquet" (in any case),
@@ -31,17 +32,28 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // feature, in the schema's order, except the label column cfg.Label (the last column by
 // default). Of cfg it uses Label and Progress.
 //
-// DOUBLE, FLOAT, INT32, INT64 and BOOLEAN columns are read (BOOLEAN as 0 and 1, integers
-// and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds), with
-// any encoding and compression; a column of another type, or nested or repeated, is
-// [ErrColumnType] naming it. A null is [ErrMissing], a NaN or infinite value [ErrNotNumber]
-// and a label other than 0 or 1 [ErrLabel], each naming the column and the 0-based row; no
-// rows is [ErrEmpty] and a single class [ErrOneClass].
+// DOUBLE, FLOAT, INT32, INT64 and BOOLEAN feature columns are read (BOOLEAN as 0 and 1,
+// integers and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds),
+// with any encoding and compression; a column of another type, or nested or repeated, is
+// [ErrColumnType] naming it. A null is [ErrMissing] and a NaN or infinite feature
+// [ErrNotNumber], each naming the column and the 0-based row; no rows is [ErrEmpty].
+//
+// The label column may hold those types or text (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), and is
+// read as [ReadCSV] reads a label column, each value as the CSV field that spells it: text as
+// written, a boolean as 0 or 1, an integer in decimal, a float in Go's shortest formatting of
+// its own precision (a FLOAT 0.1 is "0.1"). The numbers 0 and 1 alone are a binary label; more
+// than two distinct values, numbers or text, are classes, sorted and named as ReadCSV sorts and
+// names them (Dataset.Classes, Y their indices), at most [MaxClasses] of at least
+// [MinClassRows] rows each. A null, a NaN, empty text or a missing-value marker (NA, N/A, NaN,
+// null, ?) is ErrMissing; one class is [ErrOneClass]; two values other than 0 and 1 are
+// [ErrLabel]; a class too small is [ErrClassTooSmall] and too many classes
+// [ErrTooManyClasses]: each names the label column and the 0-based row of the value at fault
+// (for a small class, its first row).
 //
 // The features are read straight into the dataset's matrix, whose size the file's metadata
 // gives, one row group and page at a time: memory holds the numbers plus one page of the
 // file. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
-// numbers written in full precision. Multi-class labels and multi-label columns
+// values written in full precision, multi-class ones included. Multi-label columns
 // (cfg.Labels, [ErrLabelList]) are read from CSV only.
 func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	if len(cfg.Labels) > 0 {
@@ -56,7 +68,7 @@ func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data: %w", err)
 	}
-	pr, err := NewParquetReader(f, st.Size(), cfg)
+	pr, err := newParquetReader(f, st.Size(), cfg, true)
 	if err != nil {
 		return nil, fmt.Errorf("data: %s: %w", path, err)
 	}
@@ -79,11 +91,22 @@ type ParquetReader struct {
 	row      int   // rows read so far
 	bytes    int64 // compressed bytes of the row groups read so far
 	values   []parquet.Value
+	// classes, when not nil, reads the label column as ReadCSV does (LoadParquet), each row's
+	// y its id until readAll finishes it; nil = 0/1 labels only (Next).
+	classes *labelColumn
+	spelled []byte // a label value's spelling, reused
 }
 
 // NewParquetReader opens the Parquet data in r (size bytes) and checks its schema. Of cfg
-// it uses Label and Progress.
+// it uses Label and Progress. Its label column must hold the numbers 0 and 1: the classes of
+// a multi-class label column are known only once every row is read, which [LoadParquet] does.
 func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (*ParquetReader, error) {
+	return newParquetReader(r, size, cfg, false)
+}
+
+// newParquetReader is NewParquetReader; with classes, its label column is read as a class
+// column (LoadParquet) and may hold text.
+func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*ParquetReader, error) {
 	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
@@ -101,12 +124,16 @@ func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (*ParquetReader,
 	}
 	pr := &ParquetReader{file: file, label: fields[label].Name(), progress: cfg.Progress,
 		values: make([]parquet.Value, 4096)}
+	if classes {
+		pr.classes = &labelColumn{}
+	}
 	for j, fld := range fields {
 		if !fld.Leaf() || fld.Repeated() {
 			return nil, fmt.Errorf("%w: column %q is nested or repeated", ErrColumnType, fld.Name())
 		}
-		switch k := fld.Type().Kind(); k {
-		case parquet.Boolean, parquet.Int32, parquet.Int64, parquet.Float, parquet.Double:
+		switch k := fld.Type().Kind(); {
+		case k == parquet.Boolean, k == parquet.Int32, k == parquet.Int64, k == parquet.Float, k == parquet.Double:
+		case classes && j == label && (k == parquet.ByteArray || k == parquet.FixedLenByteArray):
 		default:
 			return nil, fmt.Errorf("%w: column %q has type %v", ErrColumnType, fld.Name(), k)
 		}
@@ -214,10 +241,26 @@ func (pr *ParquetReader) readAll() (*Dataset, error) {
 			return nil, err
 		}
 	}
-	if p := ds.Positives(); p == 0 || p == ds.Rows {
-		return nil, fmt.Errorf("%w: all %d rows have label %v; both classes are needed", ErrOneClass, ds.Rows, ds.Y[0])
+	classes, err := pr.classes.finish(ds.Y, pr.label)
+	if err != nil {
+		return nil, pr.labelError(err)
 	}
+	ds.Classes = classes
 	return ds, nil
+}
+
+// labelError rewrites an error of the label column's labelColumn, a *CSVError whose Line is
+// the 1-based row, in the words of the Parquet errors: the column and the 0-based row.
+func (pr *ParquetReader) labelError(err error) error {
+	var ce *CSVError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	if ce.Line == 0 {
+		return fmt.Errorf("%w: column %q: %s", ce.Err, pr.label, ce.Reason)
+	}
+	reason := strings.ReplaceAll(ce.Reason, "the first on this line", "the first in this row")
+	return fmt.Errorf("%w: column %q, row %d: %s", ce.Err, pr.label, ce.Line-1, reason)
 }
 
 // readGroup reads the next row group into x and y (at least its rows long), column by
@@ -251,6 +294,62 @@ func (pr *ParquetReader) readGroup(x, y []float64) error {
 
 // readColumn reads the n values of one column chunk, checking each, into store(row, value).
 func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name string, isLabel bool, store func(int, float64)) error {
+	return readChunk(chunk, n, name, pr.values, func(start int, vs []parquet.Value) error {
+		for k := range vs {
+			i := start + k
+			v := &vs[k]
+			if v.IsNull() {
+				return fmt.Errorf("%w: column %q, row %d: null", ErrMissing, name, pr.row+i)
+			}
+			if isLabel && pr.classes != nil {
+				if err := pr.classValue(i, *v, name, store); err != nil {
+					return err
+				}
+				continue
+			}
+			f := number(*v)
+			switch {
+			case isLabel && f != 0 && f != 1:
+				return fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)", ErrLabel, name, pr.row+i, f)
+			case math.IsNaN(f) || math.IsInf(f, 0):
+				return fmt.Errorf("%w: column %q, row %d: %v", ErrNotNumber, name, pr.row+i, f)
+			}
+			store(i, f)
+		}
+		return nil
+	})
+}
+
+// classValue reads the label value v of row group row i, not null, into the class
+// accumulator and stores its id.
+func (pr *ParquetReader) classValue(i int, v parquet.Value, name string, store func(int, float64)) error {
+	row := pr.row + i
+	if k := v.Kind(); k != parquet.ByteArray && k != parquet.FixedLenByteArray {
+		// A 0 or 1 seen before: what labelColumn.parse does with it, without spelling it.
+		if f := number(v); (f == 0 || f == 1) && pr.classes.counts != nil && pr.classes.counts[int(f)] > 0 {
+			pr.classes.counts[int(f)]++
+			store(i, f)
+			return nil
+		}
+	}
+	var missing string
+	if pr.spelled, missing = AppendParquetLabel(pr.spelled[:0], v); missing != "" {
+		return fmt.Errorf("%w: column %q, row %d: %s", ErrMissing, name, row, missing)
+	}
+	id, ce := pr.classes.parse(pr.spelled, row+1)
+	if ce != nil {
+		ce.Line = row + 1
+		return pr.labelError(ce)
+	}
+	store(i, id)
+	return nil
+}
+
+// readChunk passes the n values of a column chunk in order to visit, a batch at a time
+// (values is the buffer), with the index in the chunk of the batch's first value; the first
+// error of visit stops it. A chunk of more or fewer than n values is ErrMalformed naming the
+// column.
+func readChunk(chunk parquet.ColumnChunk, n int, name string, values []parquet.Value, visit func(start int, vs []parquet.Value) error) error {
 	pages := chunk.Pages()
 	defer pages.Close()
 	i := 0
@@ -262,7 +361,7 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 		if err != nil {
 			return fmt.Errorf("%w: column %q: %w", ErrMalformed, name, err)
 		}
-		err = pr.readPage(page, &i, n, name, isLabel, store)
+		err = readPage(page, &i, n, name, values, visit)
 		parquet.Release(page)
 		if err != nil {
 			return err
@@ -274,28 +373,19 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 	return nil
 }
 
-// readPage reads one page's values into store, from row *i on.
-func (pr *ParquetReader) readPage(page parquet.Page, i *int, n int, name string, isLabel bool, store func(int, float64)) error {
+// readPage passes one page's values to visit, from value *i of the chunk on.
+func readPage(page parquet.Page, i *int, n int, name string, values []parquet.Value, visit func(int, []parquet.Value) error) error {
 	vr := page.Values()
 	for {
-		m, err := vr.ReadValues(pr.values)
-		for _, v := range pr.values[:m] {
-			if *i >= n {
-				return fmt.Errorf("%w: column %q holds more values than the %d rows of its row group", ErrMalformed, name, n)
+		m, err := vr.ReadValues(values)
+		if *i+m > n {
+			return fmt.Errorf("%w: column %q holds more values than the %d rows of its row group", ErrMalformed, name, n)
+		}
+		if m > 0 {
+			if err := visit(*i, values[:m]); err != nil {
+				return err
 			}
-			row := pr.row + *i
-			if v.IsNull() {
-				return fmt.Errorf("%w: column %q, row %d: null", ErrMissing, name, row)
-			}
-			f := number(v)
-			switch {
-			case isLabel && f != 0 && f != 1:
-				return fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)", ErrLabel, name, row, f)
-			case math.IsNaN(f) || math.IsInf(f, 0):
-				return fmt.Errorf("%w: column %q, row %d: %v", ErrNotNumber, name, row, f)
-			}
-			store(*i, f)
-			*i++
+			*i += m
 		}
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -304,6 +394,116 @@ func (pr *ParquetReader) readPage(page parquet.Page, i *int, n int, name string,
 			return fmt.Errorf("%w: column %q: %w", ErrMalformed, name, err)
 		}
 	}
+}
+
+// ParquetClassReader reads one column of a Parquet file as class names, one row group at a
+// time: the label column of rows that a multi-class model scores, whose classes are named as
+// [LoadParquet] names those it trains on ([AppendParquetLabel], then [ClassName]).
+type ParquetClassReader struct {
+	file    *parquet.File
+	col     int // the column's index in the file
+	name    string
+	group   int // the next row group
+	row     int // rows read so far
+	values  []parquet.Value
+	spelled []byte
+}
+
+// NewParquetClassReader opens the column named column of the Parquet data in r (size bytes)
+// as class names. It returns nil and no error when the file has no such column, ErrMalformed
+// for data that is not Parquet, and [ErrColumnType] naming the column when it is nested,
+// repeated, or of a type that holds no class name (INT96).
+func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetClassReader, error) {
+	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	fields := file.Schema().Fields()
+	j := slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == column })
+	if j < 0 {
+		return nil, nil
+	}
+	fld := fields[j]
+	if !fld.Leaf() || fld.Repeated() {
+		return nil, fmt.Errorf("%w: label column %q is nested or repeated", ErrColumnType, column)
+	}
+	switch kind := fld.Type().Kind(); kind {
+	case parquet.Boolean, parquet.Int32, parquet.Int64, parquet.Float, parquet.Double, parquet.ByteArray, parquet.FixedLenByteArray:
+	default:
+		return nil, fmt.Errorf("%w: label column %q has type %v", ErrColumnType, column, kind)
+	}
+	return &ParquetClassReader{file: file, col: j, name: column, values: make([]parquet.Value, 1024)}, nil
+}
+
+// Next appends the class names of the next row group's rows to dst and returns it; at the
+// end of the file it returns dst and io.EOF. A null, a NaN, or text that ClassName refuses
+// (empty, or a missing-value marker) is [ErrMissing] naming the column and the row, counted
+// from 1 as a scorer numbers the rows it prints (LoadParquet's errors count from 0).
+func (c *ParquetClassReader) Next(dst []string) ([]string, error) {
+	groups := c.file.RowGroups()
+	if c.group >= len(groups) {
+		return dst, io.EOF
+	}
+	rg := groups[c.group]
+	n := int(rg.NumRows())
+	err := readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+		for k, v := range vs {
+			row := c.row + start + k + 1
+			var missing string
+			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
+				return fmt.Errorf("%w: column %q, row %d: %s", ErrMissing, c.name, row, missing)
+			}
+			name, err := ClassName(string(c.spelled))
+			if err != nil {
+				return fmt.Errorf("%w: column %q, row %d: missing value %q", ErrMissing, c.name, row, c.spelled)
+			}
+			dst = append(dst, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return dst, err
+	}
+	c.group++
+	c.row += n
+	return dst, nil
+}
+
+// AppendParquetLabel appends to dst the label value v of a Parquet column as a CSV field that
+// holds the same value spells it, which is how [LoadParquet] reads a label column and how a
+// multi-class model's scorer names a row's class: text as written (BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY), a boolean as 0 or 1, an integer in decimal, a FLOAT or DOUBLE in Go's
+// shortest formatting of its own precision (strconv.FormatFloat with 'g', −1 and 32 or 64).
+// For a null or a NaN it returns dst unchanged and what was found ("null", "NaN"); text that
+// is a missing-value marker is left to [ClassName] (or the label reader) to refuse.
+func AppendParquetLabel(dst []byte, v parquet.Value) (_ []byte, missing string) {
+	if v.IsNull() {
+		return dst, "null"
+	}
+	switch v.Kind() {
+	case parquet.ByteArray, parquet.FixedLenByteArray:
+		return append(dst, v.ByteArray()...), ""
+	case parquet.Boolean:
+		if v.Boolean() {
+			return append(dst, '1'), ""
+		}
+		return append(dst, '0'), ""
+	case parquet.Int32:
+		return strconv.AppendInt(dst, int64(v.Int32()), 10), ""
+	case parquet.Int64:
+		return strconv.AppendInt(dst, v.Int64(), 10), ""
+	case parquet.Float:
+		if f := v.Float(); f == f {
+			return strconv.AppendFloat(dst, float64(f), 'g', -1, 32), ""
+		}
+	case parquet.Double:
+		if f := v.Double(); f == f {
+			return strconv.AppendFloat(dst, f, 'g', -1, 64), ""
+		}
+	default:
+		return dst, fmt.Sprintf("a value of type %v", v.Kind())
+	}
+	return dst, "NaN"
 }
 
 // number returns a numeric or boolean value as a float64.

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -343,25 +342,5 @@ func TestScoreParquetClassesErrors(t *testing.T) {
 			require.ErrorIs(t, err, c.err)
 			require.ErrorContains(t, err, c.msg)
 		})
-	}
-}
-
-// A class name of numbers in Parquet is written as an integer in decimal, a floating-point
-// number in its shortest form.
-func TestParquetClassNames(t *testing.T) {
-	for _, c := range []struct {
-		v    parquet.Value
-		want string
-	}{
-		{parquet.Int32Value(-3), "-3"}, {parquet.Int64Value(12), "12"}, {parquet.DoubleValue(2.5), "2.5"},
-		{parquet.FloatValue(0.1), "0.1"}, {parquet.BooleanValue(true), "1"}, {parquet.ByteArrayValue([]byte(" a b ")), "a b"},
-	} {
-		got, missing := className(c.v)
-		require.Empty(t, missing)
-		require.Equal(t, c.want, got, fmt.Sprint(c.v))
-	}
-	for _, v := range []parquet.Value{parquet.NullValue(), parquet.DoubleValue(math.NaN()), parquet.ByteArrayValue([]byte("null"))} {
-		_, missing := className(v)
-		require.NotEmpty(t, missing, fmt.Sprint(v))
 	}
 }

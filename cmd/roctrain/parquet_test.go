@@ -59,3 +59,39 @@ func TestParquetLikeCSV(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, fromCSV, fromParquet)
 }
+
+// A Parquet file whose label column holds class names trains as the CSV of the same rows
+// does: the same JSON, classes included, less the timings; ce, a one-vs-rest pairwise loss
+// and aucm.
+func TestParquetClassesLikeCSV(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := writeClassCSV(t, dir, 120, []string{"wolf", "emu", "Cat"})
+	ds, err := data.LoadCSV(csvPath, data.CSVConfig{Label: "kind"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"u", "v", "w"}, ds.FeatureNames)
+	group := parquet.Group{"kind": parquet.String(), "u": parquet.Leaf(parquet.DoubleType),
+		"v": parquet.Leaf(parquet.DoubleType), "w": parquet.Leaf(parquet.DoubleType)}
+	pq := filepath.Join(dir, "classes.parquet")
+	f, err := os.Create(pq)
+	require.NoError(t, err)
+	w := parquet.NewWriter(f, parquet.NewSchema("rows", group), parquet.MaxRowsPerRowGroup(50))
+	for i := range ds.Rows {
+		r := ds.Row(i) // the Group's columns are ordered by name: kind, u, v, w
+		_, err := w.WriteRows([]parquet.Row{{parquet.ByteArrayValue([]byte(ds.Classes[int(ds.Y[i])])).Level(0, 0, 0),
+			parquet.DoubleValue(r[0]).Level(0, 0, 1), parquet.DoubleValue(r[1]).Level(0, 0, 2), parquet.DoubleValue(r[2]).Level(0, 0, 3)}})
+		require.NoError(t, err)
+	}
+	require.NoError(t, w.Close())
+	require.NoError(t, f.Close())
+
+	timing := regexp.MustCompile(`"train_seconds": [^,\n]*`)
+	var outs [2]string
+	for k, path := range []string{csvPath, pq} {
+		code, out, stderr := roctrain(t, "-data", path, "-label", "kind", "-json", "-plot", "", "-losses", "ce,sqhinge,aucm",
+			"-hidden", "4", "-epochs", "3", "-lr", "0.01", "-boot", "20")
+		require.Equal(t, 0, code, stderr)
+		outs[k] = timing.ReplaceAllString(out, `"train_seconds": 0`)
+	}
+	require.Equal(t, outs[0], outs[1])
+	require.Equal(t, []string{"Cat", "emu", "wolf"}, decodeClasses(t, outs[1]).Classes)
+}
