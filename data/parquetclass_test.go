@@ -207,6 +207,30 @@ func TestParquetClassReader(t *testing.T) {
 	require.ErrorContains(t, err, `column "y", row 3: missing value "n/a"`)
 }
 
+// classNames checks that ParquetClassReader names row i of the file at path ClassName of
+// labels[i mod len(labels)], or fails at the first row ClassName refuses, with ErrMissing.
+func classNames(t *testing.T, path string, labels []string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	cr, err := NewParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "y")
+	require.NoError(t, err)
+	var got []string
+	for err == nil {
+		got, err = cr.Next(got)
+	}
+	for i := range 3 * len(labels) {
+		want, werr := ClassName(labels[i%len(labels)])
+		if werr != nil {
+			require.ErrorIs(t, err, ErrMissing)
+			require.ErrorContains(t, err, fmt.Sprintf("row %d:", i+1))
+			return
+		}
+		require.Equal(t, want, got[i], "row %d", i)
+	}
+	require.ErrorIs(t, err, io.EOF)
+}
+
 // A Parquet label column of text loads as a CSV of the same rows does: the same dataset, or
 // errors of the same sentinel. The fuzzer writes the labels, one per line of its input.
 func FuzzParquetClassLabels(f *testing.F) {
@@ -225,6 +249,7 @@ func FuzzParquetClassLabels(f *testing.F) {
 			return // a label that no CSV field spells back
 		}
 		path := writeSchema(t, parquet.Group{"a": parquet.Leaf(parquet.DoubleType), "b": parquet.Leaf(parquet.Int32Type), "y": parquet.String()}, rows)
+		classNames(t, path, labels)
 		fromParquet, err := LoadParquet(path, CSVConfig{Label: "y"})
 		if csvErr != nil {
 			if !errors.Is(err, ce.Err) {

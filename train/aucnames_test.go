@@ -1,7 +1,10 @@
 package train
 
 import (
+	"errors"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -95,4 +98,31 @@ func TestSearchRates(t *testing.T) {
 			require.True(t, slices.ContainsFunc(r.Options, func(o RecipeOption) bool { return o.Key == r.RateOption }), r.Name)
 		}
 	}
+}
+
+// SearchRates and ParseRecipe agree on what a name is: SearchRates fails exactly when the
+// spelling is bad (an ErrConfig error, never a panic), which ParseRecipe then refuses too; a
+// name ParseRecipe reads has rates SearchRates gives, nil or positive and finite.
+func FuzzSearchRates(f *testing.F) {
+	for _, s := range []string{"aucm", "aucm:lr=0.2", "aucm:margin=2:lr=1e-3", "kde:lr=0.3", "ce", "aucm:lr=", "aucm:lr=0.1:lr=0.1", "x:y", ":", "pauc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		rates, err := SearchRates(name)
+		_, perr := ParseRecipe(name, kdequantile.Config{Alpha: 0.1})
+		if err != nil {
+			if !errors.Is(err, ErrConfig) || perr == nil {
+				t.Fatalf("%q: SearchRates %v, ParseRecipe %v", name, err, perr)
+			}
+			return
+		}
+		for _, r := range rates {
+			if !(r > 0) || math.IsInf(r, 0) {
+				t.Fatalf("%q: rate %v", name, r)
+			}
+		}
+		if perr == nil && strings.HasPrefix(name, "aucm") && len(rates) == 0 {
+			t.Fatalf("%q: aucm without rates", name)
+		}
+	})
 }
