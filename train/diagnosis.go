@@ -51,7 +51,9 @@ type Diagnose struct {
 	Pool int
 	// Surrogate defines the pair weights w of the projected term and the severe-pair loss
 	// when Config.Loss is not a Pairwise or MulticlassPairwise loss; such a loss's own
-	// configuration is used otherwise. The zero value is the logistic surrogate.
+	// configuration is used otherwise. The zero value is the logistic surrogate. The
+	// diagnostics weigh every pair, so a configuration with a partial-AUC cut (MaxFPR or
+	// MinTPR set, here or in the loss's own) is refused with diagnose.ErrPartial.
 	Surrogate pairwise.Config
 	// Seed draws the selection batch and the logging pool.
 	Seed uint64

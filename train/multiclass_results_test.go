@@ -198,17 +198,11 @@ func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
 }
 
 // mcRates returns the learning rates a run's search tries: Adam's 0.001, 0.003 and 0.01, or
-// for "aucm" PESG's 0.03, 0.1 (LibAUC's default) and 0.3, for "aucm:lr=η" η alone.
+// for the aucm names those roctrain searches (train.SearchRates: PESG's train.PESGRates, or
+// η alone for "aucm:lr=η").
 func mcRates(name string) ([]float64, error) {
-	if name == "aucm" {
-		return []float64{0.03, 0.1, 0.3}, nil
-	}
-	if v, ok := strings.CutPrefix(name, "aucm:lr="); ok {
-		var lr float64
-		if _, err := fmt.Sscan(v, &lr); err != nil || !(lr > 0) {
-			return nil, fmt.Errorf("%s: bad learning rate %q", name, v)
-		}
-		return []float64{lr}, nil
+	if strings.HasPrefix(name, "aucm") {
+		return train.SearchRates(name)
 	}
 	return []float64{0.001, 0.003, 0.01}, nil
 }
