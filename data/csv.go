@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened.
@@ -31,6 +32,9 @@ var (
 	// ErrTooLong reports a field or a row longer, or a row of more fields, than CSVConfig's
 	// limits.
 	ErrTooLong = errors.New("data: field or row too long")
+	// ErrRange reports a finite feature beyond float32's range (magnitude above about
+	// 3.4e38, rounding to ±Inf in float32) in input read with CSVConfig.Float32.
+	ErrRange = errors.New("data: value beyond float32's range")
 )
 
 // A CSVError reports bad CSV input: where it is and what is wrong. It wraps one of the
@@ -85,6 +89,14 @@ type CSVConfig struct {
 	// does a negative value. A longer field or row stops reading with ErrTooLong. With a
 	// delimiter of more than one byte only MaxLine applies.
 	MaxField, MaxLine, MaxColumns int
+	// Float32 stores the features in float32 (Dataset.X32, half the memory) instead of
+	// float64 (Dataset.X): for a float32 model, which rounds its input to float32 anyway.
+	// Each value is parsed as a float64 and rounded to the nearest float32, as a float32
+	// model rounds a float64 feature, so a float32 model trains on the same numbers either
+	// way; a finite value beyond float32's range is [ErrRange], naming its line and column.
+	// false (the zero value) = float64. Parquet input ([LoadParquet]) is always stored in
+	// float64.
+	Float32 bool
 	// Progress, when not nil, is called while loading with the rows and the bytes of input
 	// read so far: every 65,536 rows of a CSV and after every row group of a Parquet file, and
 	// once when the input ends; nil = silent.
@@ -200,7 +212,8 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		FeatureNames: slices.Delete(slices.Clone(names), label, label+1),
 		LabelName:    names[label],
 	}
-	var x, y blocks
+	x := featureBlocks{f32: cfg.Float32}
+	var y blocks
 	if rows > 0 {
 		x.reserve(rows * ds.Cols)
 		y.reserve(rows)
@@ -236,8 +249,8 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 			}
 			if j == label {
 				y.add(v)
-			} else {
-				x.add(v)
+			} else if !x.add(v) {
+				return nil, x.rangeError(field, cr.fieldLine(j), names[j])
 			}
 		}
 		ds.Rows++
@@ -251,7 +264,8 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	if ds.Rows == 0 {
 		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
 	}
-	ds.X, ds.Y = x.concat(), y.concat()
+	x.store(ds)
+	ds.Y = y.concat()
 	if ds.Classes, err = labels.finish(ds.Y, ds.LabelName); err != nil {
 		return nil, err
 	}
@@ -455,25 +469,28 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// blocks collects a stream of values in blocks, doubling from 1 Ki to 32 Ki values (256 KiB),
-// and concatenates them once at the end: the result has no spare capacity, and loading never
-// holds much more than twice its size. (Appending to one slice would leave up to 25% spare
-// capacity and, through the garbage of its regrowths, grow the heap to nearly 4× the
-// result.)
-type blocks struct {
-	full [][]float64
-	cur  []float64
+// blockList collects a stream of values in blocks, doubling from 1 Ki to 32 Ki values (256
+// KiB of float64), and concatenates them once at the end: the result has no spare capacity,
+// and loading never holds much more than twice its size. (Appending to one slice would leave
+// up to 25% spare capacity and, through the garbage of its regrowths, grow the heap to nearly
+// 4× the result.)
+type blockList[T floats.Float] struct {
+	full [][]T
+	cur  []T
 	n    int // values added
 }
 
+// blocks is the blockList of float64 values: labels, and features stored in float64.
+type blocks = blockList[float64]
+
 const minBlock, maxBlock = 1 << 10, 1 << 15
 
-func (b *blocks) add(v float64) {
+func (b *blockList[T]) add(v T) {
 	if len(b.cur) == cap(b.cur) {
 		if b.cur != nil {
 			b.full = append(b.full, b.cur)
 		}
-		b.cur = make([]float64, 0, min(maxBlock, max(minBlock, 2*cap(b.cur))))
+		b.cur = make([]T, 0, min(maxBlock, max(minBlock, 2*cap(b.cur))))
 	}
 	b.cur = append(b.cur, v)
 	b.n++
@@ -481,15 +498,59 @@ func (b *blocks) add(v float64) {
 
 // reserve makes the first block hold n values: when the count is known in advance (up to
 // a sixteenth more), concat then returns that block without copying.
-func (b *blocks) reserve(n int) { b.cur = make([]float64, 0, n) }
+func (b *blockList[T]) reserve(n int) { b.cur = make([]T, 0, n) }
 
-func (b *blocks) concat() []float64 {
+func (b *blockList[T]) concat() []T {
 	if len(b.full) == 0 && cap(b.cur)-len(b.cur) <= len(b.cur)/16 {
 		return b.cur[:len(b.cur):len(b.cur)]
 	}
-	out := make([]float64, 0, b.n)
+	out := make([]T, 0, b.n)
 	for _, blk := range b.full {
 		out = append(out, blk...)
 	}
 	return append(out, b.cur...)
+}
+
+// featureBlocks collects the features of a CSV in float64 or, when f32, in float32.
+type featureBlocks struct {
+	f32 bool
+	x64 blockList[float64]
+	x32 blockList[float32]
+}
+
+func (f *featureBlocks) reserve(n int) {
+	if f.f32 {
+		f.x32.reserve(n)
+	} else {
+		f.x64.reserve(n)
+	}
+}
+
+// add adds the finite value v, rounded to float32 when f.f32; it reports false, adding
+// nothing, for a value beyond float32's range then.
+func (f *featureBlocks) add(v float64) bool {
+	if !f.f32 {
+		f.x64.add(v)
+		return true
+	}
+	if !floats.Fits[float32](v) {
+		return false
+	}
+	f.x32.add(float32(v))
+	return true
+}
+
+// rangeError is the error of a field whose value add refused.
+func (f *featureBlocks) rangeError(field []byte, line int, column string) *CSVError {
+	return &CSVError{Line: line, Column: column, Err: ErrRange,
+		Reason: quote(string(bytes.TrimSpace(field))) + " is beyond float32's range (CSVConfig.Float32)"}
+}
+
+// store sets ds.X or ds.X32 to the features collected.
+func (f *featureBlocks) store(ds *Dataset) {
+	if f.f32 {
+		ds.X32 = f.x32.concat()
+	} else {
+		ds.X = f.x64.concat()
+	}
 }

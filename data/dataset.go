@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Errors about datasets built or indexed by hand.
@@ -20,9 +21,19 @@ var (
 //
 // The fields are exported so that the numbers can be handed to tensors without copying; a
 // Dataset built by hand must keep them consistent (see [Dataset.Validate]).
+//
+// The features are stored once, in float64 (X) or in float32 (X32, half the memory, for a
+// float32 model, which computes in float32 anyway): exactly one of X and X32 holds them, the
+// other is nil. [Dataset.Float32] says which. Every function of the package takes either;
+// code reading the features itself must look at both (or call [Dataset.Float64] on a small
+// dataset).
 type Dataset struct {
 	// X holds the features row-major: feature j of row i is X[i*Cols+j]; len(X) = Rows·Cols.
+	// It is nil when X32 holds them.
 	X []float64
+	// X32 holds the features instead of X, in X's layout, for a dataset stored in float32
+	// (CSVConfig.Float32); nil for a dataset stored in float64.
+	X32 []float32
 	// Y holds the labels. Binary (Classes and Labels nil): 0 or 1 (1 = positive), len(Y) =
 	// Rows. Multi-class (Classes set): the class index of each row, 0…k−1 held as a float64,
 	// len(Y) = Rows. Multi-label (Labels set): a Rows×k row-major 0/1 indicator, label c of
@@ -82,10 +93,12 @@ func (ds *Dataset) Validate() error {
 	if err := ds.checkShape(); err != nil {
 		return err
 	}
-	for k, v := range ds.X {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: row %d, feature %q is %v", ErrNotNumber, k/ds.Cols, ds.FeatureNames[k%ds.Cols], v)
-		}
+	k, v := firstNonFinite(ds.X)
+	if ds.X32 != nil {
+		k, v = firstNonFinite(ds.X32)
+	}
+	if k >= 0 {
+		return fmt.Errorf("%w: row %d, feature %q is %v", ErrNotNumber, k/ds.Cols, ds.FeatureNames[k%ds.Cols], v)
 	}
 	if k := len(ds.Classes); k > 0 {
 		for i, y := range ds.Y {
@@ -114,8 +127,10 @@ func (ds *Dataset) checkShape() error {
 		return fmt.Errorf("%w: nil dataset", ErrShape)
 	case ds.Rows < 0 || ds.Cols < 1:
 		return fmt.Errorf("%w: %d rows, %d features", ErrShape, ds.Rows, ds.Cols)
-	case len(ds.X) != ds.Rows*ds.Cols:
-		return fmt.Errorf("%w: %d feature values for %d rows of %d", ErrShape, len(ds.X), ds.Rows, ds.Cols)
+	case ds.X != nil && ds.X32 != nil:
+		return fmt.Errorf("%w: both X and X32 are set", ErrShape)
+	case ds.features() != ds.Rows*ds.Cols:
+		return fmt.Errorf("%w: %d feature values for %d rows of %d", ErrShape, ds.features(), ds.Rows, ds.Cols)
 	case ds.Classes != nil && ds.Labels != nil:
 		return fmt.Errorf("%w: both Classes and Labels are set", ErrShape)
 	case ds.Classes != nil && len(ds.Classes) < 2:
@@ -130,10 +145,58 @@ func (ds *Dataset) checkShape() error {
 	return nil
 }
 
-// Row returns the features of row i, sharing memory with ds.X (capped, so appending to it
-// cannot overwrite the next row). Like a slice index, it panics if i is out of range.
+// firstNonFinite returns the index and value of the first NaN or ±Inf of x, or −1.
+func firstNonFinite[T floats.Float](x []T) (int, float64) {
+	for k, v := range x {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return k, f
+		}
+	}
+	return -1, 0
+}
+
+// features returns the number of feature values ds holds, in X or X32.
+func (ds *Dataset) features() int { return len(ds.X) + len(ds.X32) }
+
+// Float32 reports whether ds stores its features in float32 (X32) rather than float64 (X).
+func (ds *Dataset) Float32() bool { return ds.X32 != nil }
+
+// Row returns the features of row i of a dataset stored in float64, sharing memory with ds.X
+// (capped, so appending to it cannot overwrite the next row). Like a slice index, it panics if
+// i is out of range, and it panics on a dataset stored in float32 (see [Dataset.Row32]).
 func (ds *Dataset) Row(i int) []float64 {
-	return ds.X[i*ds.Cols : (i+1)*ds.Cols : (i+1)*ds.Cols]
+	if ds.X32 != nil {
+		panic("data: Row of a dataset stored in float32; use Row32")
+	}
+	return rowOf(ds.X, i, ds.Cols)
+}
+
+// Row32 is [Dataset.Row] of a dataset stored in float32: row i of ds.X32. It panics on a
+// dataset stored in float64.
+func (ds *Dataset) Row32(i int) []float32 {
+	if ds.X32 == nil && ds.X != nil {
+		panic("data: Row32 of a dataset stored in float64; use Row")
+	}
+	return rowOf(ds.X32, i, ds.Cols)
+}
+
+// rowOf returns row i of the row-major matrix x of c columns, capped.
+func rowOf[T floats.Float](x []T, i, c int) []T { return x[i*c : (i+1)*c : (i+1)*c] }
+
+// Float64 returns ds with its features in float64: ds itself when it is stored in float64,
+// else a new dataset holding a widened copy of X32 (exact) and sharing Y and the names with
+// ds. It is meant for small datasets, such as the diagnostic sets drawn from a training set
+// stored in float32: on a large one it holds the features three times over.
+func (ds *Dataset) Float64() *Dataset {
+	if ds.X32 == nil {
+		return ds
+	}
+	out := *ds
+	out.X, out.X32 = make([]float64, len(ds.X32)), nil
+	for k, v := range ds.X32 {
+		out.X[k] = float64(v)
+	}
+	return &out
 }
 
 // Positives returns the number of labels equal to 1: the positive rows of a binary dataset.
@@ -147,8 +210,8 @@ func (ds *Dataset) Positives() int {
 	return n
 }
 
-// Subset returns a new dataset holding copies of the rows idx of ds, in that order;
-// indices may repeat.
+// Subset returns a new dataset holding copies of the rows idx of ds, in that order, stored as
+// ds is (X or X32); indices may repeat.
 func (ds *Dataset) Subset(idx []int) (*Dataset, error) {
 	if err := ds.checkShape(); err != nil {
 		return nil, err
@@ -165,7 +228,6 @@ func (ds *Dataset) Subset(idx []int) (*Dataset, error) {
 func (ds *Dataset) subset(idx []int) *Dataset {
 	w := ds.LabelWidth()
 	out := &Dataset{
-		X:            make([]float64, 0, len(idx)*ds.Cols),
 		Y:            make([]float64, 0, len(idx)*w),
 		Rows:         len(idx),
 		Cols:         ds.Cols,
@@ -174,9 +236,22 @@ func (ds *Dataset) subset(idx []int) *Dataset {
 		Classes:      slices.Clone(ds.Classes),
 		Labels:       slices.Clone(ds.Labels),
 	}
+	if ds.X32 != nil {
+		out.X32 = gatherRows(ds.X32, idx, ds.Cols)
+	} else {
+		out.X = gatherRows(ds.X, idx, ds.Cols)
+	}
 	for _, i := range idx {
-		out.X = append(out.X, ds.Row(i)...)
 		out.Y = append(out.Y, ds.Y[i*w:(i+1)*w]...)
+	}
+	return out
+}
+
+// gatherRows returns a new matrix of the rows idx of x (row-major, c columns).
+func gatherRows[T floats.Float](x []T, idx []int, c int) []T {
+	out := make([]T, 0, len(idx)*c)
+	for _, i := range idx {
+		out = append(out, rowOf(x, i, c)...)
 	}
 	return out
 }

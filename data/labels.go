@@ -226,7 +226,8 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 			ds.FeatureNames = append(ds.FeatureNames, n)
 		}
 	}
-	var x, y blocks
+	x := featureBlocks{f32: cfg.Float32}
+	var y blocks
 	if rows > 0 {
 		x.reserve(rows * ds.Cols)
 		y.reserve(rows * k)
@@ -257,8 +258,8 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 			if c := slot[j]; c >= 0 {
 				row[c] = v
 				ones[c] += int(v)
-			} else {
-				x.add(v)
+			} else if !x.add(v) {
+				return nil, x.rangeError(field, cr.fieldLine(j), names[j])
 			}
 		}
 		for _, v := range row {
@@ -281,6 +282,7 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 				Reason: fmt.Sprintf("label column %q is %d on all %d rows; a label needs both 0s and 1s", cfg.Labels[c], min(n, 1), ds.Rows)}
 		}
 	}
-	ds.X, ds.Y = x.concat(), y.concat()
+	x.store(ds)
+	ds.Y = y.concat()
 	return ds, nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Errors of Split.
@@ -56,7 +57,7 @@ func (c SplitConfig) fractions() ([3]float64, error) {
 // not split (ErrLabel).
 //
 // The parts are new datasets, disjoint, covering ds, each keeping the rows in the order of
-// ds. The same ds and cfg give the same split.
+// ds and its storage (X or X32). The same ds and cfg give the same split.
 func Split(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, err error) {
 	order, sizes, err := splitOrder(ds, cfg)
 	if err != nil {
@@ -137,25 +138,33 @@ func rotate(s []int, k int) {
 // order is a permutation of the rows, used up as scratch. It moves each row once, following
 // the permutation's cycles with one row of buffer.
 func permuteRows(ds *Dataset, order []int) {
-	c := ds.Cols
-	tmp := make([]float64, c)
+	if ds.X32 != nil {
+		permute(ds.X32, ds.Y, ds.Cols, order)
+	} else {
+		permute(ds.X, ds.Y, ds.Cols, order)
+	}
+}
+
+// permute is permuteRows of the features x (c columns) and the labels y, one per row.
+func permute[T floats.Float](x []T, y []float64, c int, order []int) {
+	tmp := make([]T, c)
 	for start := range order {
 		if order[start] < 0 || order[start] == start {
 			continue
 		}
-		copy(tmp, ds.Row(start))
-		ty := ds.Y[start]
+		copy(tmp, rowOf(x, start, c))
+		ty := y[start]
 		q := start
 		for {
 			src := order[q]
 			order[q] = -1
 			if src == start {
-				copy(ds.Row(q), tmp)
-				ds.Y[q] = ty
+				copy(rowOf(x, q, c), tmp)
+				y[q] = ty
 				break
 			}
-			copy(ds.Row(q), ds.Row(src))
-			ds.Y[q] = ds.Y[src]
+			copy(rowOf(x, q, c), rowOf(x, src, c))
+			y[q] = y[src]
 			q = src
 		}
 	}
@@ -165,8 +174,14 @@ func permuteRows(ds *Dataset, order []int) {
 // appending to its slices cannot overwrite the next rows.
 func (ds *Dataset) view(lo, hi int) *Dataset {
 	c := ds.Cols
-	return &Dataset{X: ds.X[lo*c : hi*c : hi*c], Y: ds.Y[lo:hi:hi], Rows: hi - lo, Cols: c,
+	v := &Dataset{Y: ds.Y[lo:hi:hi], Rows: hi - lo, Cols: c,
 		FeatureNames: slices.Clone(ds.FeatureNames), LabelName: ds.LabelName, Classes: slices.Clone(ds.Classes)}
+	if ds.X32 != nil {
+		v.X32 = ds.X32[lo*c : hi*c : hi*c]
+	} else {
+		v.X = ds.X[lo*c : hi*c : hi*c]
+	}
+	return v
 }
 
 // splitStream is the second PCG seed word of Split, fixed so that Seed alone picks the split.

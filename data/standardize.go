@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/rocops/rocops/internal/compensated"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // A Standardizer rescales each feature to zero mean and unit variance on the data it was
@@ -28,7 +29,8 @@ type Standardizer struct {
 // ErrStandardize reports a feature that cannot be standardised in float64: on the training
 // rows, a spread (standard deviation) below the smallest normal float64, about 2.2e-308 — a
 // column of subnormal values, which hold too few significant bits to divide by — or, when
-// applying, a value that standardises beyond the float64 range. The error names the feature.
+// applying, a value that standardises beyond the float64 range (the float32 range for a
+// dataset stored in float32). The error names the feature.
 var ErrStandardize = errors.New("data: feature cannot be standardised")
 
 // FitStandardizer computes the mean and standard deviation of every feature of train.
@@ -46,6 +48,9 @@ var ErrStandardize = errors.New("data: feature cannot be standardised")
 // Std = √(Var u)·2^e. Sums of x or of (x − Mean)² are never formed, so nothing overflows or
 // underflows, and the relative error is a few roundings. A column whose spread is below the
 // normal float64 range cannot be standardised: [ErrStandardize] names it.
+//
+// A dataset stored in float32 is fitted in float64 on its values widened (exactly): the
+// Standardizer equals that of the float64 dataset holding the same values.
 func FitStandardizer(train *Dataset) (Standardizer, error) {
 	if err := train.checkShape(); err != nil {
 		return Standardizer{}, err
@@ -53,11 +58,22 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 	if train.Rows == 0 {
 		return Standardizer{}, fmt.Errorf("%w: no rows to fit a standardizer on", ErrEmpty)
 	}
+	if train.X32 != nil {
+		return fitStandardizer(train, train.X32)
+	}
+	return fitStandardizer(train, train.X)
+}
+
+// fitStandardizer is FitStandardizer of the features x of train.
+func fitStandardizer[T floats.Float](train *Dataset, x []T) (Standardizer, error) {
 	cols, n := train.Cols, float64(train.Rows)
-	lo, hi := slices.Clone(train.Row(0)), slices.Clone(train.Row(0))
+	lo, hi := make([]float64, cols), make([]float64, cols)
+	for j, v := range rowOf(x, 0, cols) {
+		lo[j], hi[j] = float64(v), float64(v)
+	}
 	for i := range train.Rows {
-		for j, v := range train.Row(i) {
-			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+		for j, v := range rowOf(x, i, cols) {
+			lo[j], hi[j] = min(lo[j], float64(v)), max(hi[j], float64(v))
 		}
 	}
 	// exp[j] scales column j: max |x| · 2^(−exp[j]) lies in [0.5, 1).
@@ -69,8 +85,8 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 	}
 	sum := make([]compensated.Sum, cols) // Σu
 	for i := range train.Rows {
-		for j, v := range train.Row(i) {
-			sum[j].Add(scale[j].apply(v))
+		for j, v := range rowOf(x, i, cols) {
+			sum[j].Add(scale[j].apply(float64(v)))
 		}
 	}
 	mean := make([]float64, cols)
@@ -79,8 +95,8 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 	}
 	sd, ss := make([]float64, cols), make([]float64, cols) // Σd and Σd²
 	for i := range train.Rows {
-		for j, v := range train.Row(i) {
-			d := scale[j].apply(v) - mean[j]
+		for j, v := range rowOf(x, i, cols) {
+			d := scale[j].apply(float64(v)) - mean[j]
 			sd[j] += d
 			ss[j] += d * d
 		}
@@ -126,7 +142,9 @@ func (s scaler) apply(x float64) float64 {
 	return math.Ldexp(x, s.k)
 }
 
-// Apply returns a standardised copy of ds; ds is unchanged.
+// Apply returns a standardised copy of ds, in ds's storage: a dataset stored in float32 is
+// standardised in float64 and each result rounded to float32, and a result beyond float32's
+// range is [ErrStandardize]. ds is unchanged.
 func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 	if err := ds.checkShape(); err != nil {
 		return nil, err
@@ -135,7 +153,6 @@ func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 		return nil, err
 	}
 	out := &Dataset{
-		X:            make([]float64, len(ds.X)),
 		Y:            slices.Clone(ds.Y),
 		Rows:         ds.Rows,
 		Cols:         ds.Cols,
@@ -144,13 +161,35 @@ func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 		Classes:      slices.Clone(ds.Classes),
 		Labels:       slices.Clone(ds.Labels),
 	}
-	for i := range ds.Rows {
-		if j := s.transform(out.Row(i), ds.Row(i)); j >= 0 {
-			return nil, fmt.Errorf("%w: row %d, feature %q: %g standardises to %g (mean %g, standard deviation %g)",
-				ErrStandardize, i, ds.FeatureNames[j], ds.Row(i)[j], out.Row(i)[j], s.Mean[j], s.Std[j])
-		}
+	var err error
+	if ds.X32 != nil {
+		out.X32 = make([]float32, len(ds.X32))
+		err = applyRows(s, out.X32, ds.X32, ds, "")
+	} else {
+		out.X = make([]float64, len(ds.X))
+		err = applyRows(s, out.X, ds.X, ds, "")
+	}
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// applyRows standardises with s the rows of src (ds's features) into dst, which may be src itself,
+// and reports the first value that standardises beyond T's range; where says which rows
+// the row numbers count in the message ("" for ds's own).
+func applyRows[T floats.Float](s Standardizer, dst, src []T, ds *Dataset, where string) error {
+	c := ds.Cols
+	orig := make([]T, c) // the row before, for the message when dst is src
+	for i := range ds.Rows {
+		copy(orig, rowOf(src, i, c))
+		row := rowOf(dst, i, c)
+		if j := transform(s, row, orig); j >= 0 {
+			return fmt.Errorf("%w: row %d%s, feature %q: %g standardises to %g (mean %g, standard deviation %g)",
+				ErrStandardize, i, where, ds.FeatureNames[j], float64(orig[j]), float64(row[j]), s.Mean[j], s.Std[j])
+		}
+	}
+	return nil
 }
 
 // Transform returns a standardised copy of one row of features, for scoring new examples.
@@ -159,7 +198,7 @@ func (s Standardizer) Transform(row []float64) ([]float64, error) {
 		return nil, err
 	}
 	out := make([]float64, len(row))
-	if j := s.transform(out, row); j >= 0 {
+	if j := transform(s, out, row); j >= 0 {
 		return nil, fmt.Errorf("%w: feature %d: %g standardises to %g (mean %g, standard deviation %g)",
 			ErrStandardize, j, row[j], out[j], s.Mean[j], s.Std[j])
 	}
@@ -174,19 +213,21 @@ func (s Standardizer) check(cols int) error {
 	return nil
 }
 
-// transform standardises row into dst and returns the first feature whose finite value
-// standardises to ±Inf or NaN, or −1. A difference v − Mean beyond the float64 range (values
-// of both signs near ±1.8e308) is formed from halves instead.
-func (s Standardizer) transform(dst, row []float64) int {
+// transform standardises row into dst, computing in float64 and rounding to T, and returns
+// the first feature whose finite value standardises to ±Inf or NaN in T, or −1. A difference
+// v − Mean beyond the float64 range (values of both signs near ±1.8e308) is formed from halves
+// instead.
+func transform[T floats.Float](s Standardizer, dst, row []T) int {
 	bad := -1
-	for j, v := range row {
+	for j, x := range row {
+		v := float64(x)
 		d := v - s.Mean[j]
 		if math.IsInf(d, 0) {
-			dst[j] = (v/2 - s.Mean[j]/2) / s.Std[j] * 2
+			dst[j] = T((v/2 - s.Mean[j]/2) / s.Std[j] * 2)
 		} else {
-			dst[j] = d / s.Std[j]
+			dst[j] = T(d / s.Std[j])
 		}
-		if bad < 0 && !math.IsNaN(v) && !math.IsInf(v, 0) && (math.IsNaN(dst[j]) || math.IsInf(dst[j], 0)) {
+		if r := float64(dst[j]); bad < 0 && !math.IsNaN(v) && !math.IsInf(v, 0) && (math.IsNaN(r) || math.IsInf(r, 0)) {
 			bad = j
 		}
 	}
@@ -203,14 +244,14 @@ func SplitStandardized(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset,
 		return nil, nil, nil, Standardizer{}, err
 	}
 	cp := *ds
-	cp.X, cp.Y = slices.Clone(ds.X), slices.Clone(ds.Y)
+	cp.X, cp.X32, cp.Y = slices.Clone(ds.X), slices.Clone(ds.X32), slices.Clone(ds.Y)
 	return SplitStandardizedInPlace(&cp, cfg)
 }
 
 // SplitStandardizedInPlace is [SplitStandardized] without a copy: it consumes ds. The rows
 // of ds are permuted in place so that the training, validation and test parts are
 // contiguous, each in the order of ds, and then standardised in place; the three parts
-// returned are views of ds's memory (ds.X and ds.Y hold their rows, in that order, and keep
+// returned are views of ds's memory (ds.X or ds.X32, and ds.Y, hold their rows, in that order, and keep
 // Rows, Cols, the names and the number of positives). The parts and the Standardizer equal
 // SplitStandardized's bit for bit. On an error ds may have been permuted, and, for a value
 // that standardises beyond the float64 range, partly standardised.
@@ -229,14 +270,14 @@ func SplitStandardizedInPlace(ds *Dataset, cfg SplitConfig) (train, val, test *D
 	if st, err = FitStandardizer(out[0]); err != nil {
 		return nil, nil, nil, Standardizer{}, err
 	}
-	orig := make([]float64, ds.Cols) // the row before, for the message
-	for i := range ds.Rows {
-		row := ds.Row(i)
-		copy(orig, row)
-		if j := st.transform(row, orig); j >= 0 {
-			return nil, nil, nil, Standardizer{}, fmt.Errorf("%w: row %d (of the parts in order), feature %q: %g standardises to %g (mean %g, standard deviation %g)",
-				ErrStandardize, i, ds.FeatureNames[j], orig[j], row[j], st.Mean[j], st.Std[j])
-		}
+	const where = " (of the parts in order)"
+	if ds.X32 != nil {
+		err = applyRows(st, ds.X32, ds.X32, ds, where)
+	} else {
+		err = applyRows(st, ds.X, ds.X, ds, where)
+	}
+	if err != nil {
+		return nil, nil, nil, Standardizer{}, err
 	}
 	return out[0], out[1], out[2], st, nil
 }
