@@ -122,7 +122,7 @@ func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 // classScores are m's scores of ds's rows, row-major n×k, their softmax probabilities when
 // probabilities is set.
 func classScores(m nn.Model, ds *data.Dataset, probabilities bool) ([]float64, error) {
-	s, err := nn.Scores(m, ds.X, ds.Rows)
+	s, err := scoreData(m, ds)
 	if err != nil || !probabilities {
 		return s, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 )
@@ -60,11 +61,20 @@ type DeLongAUC struct {
 // z975 is Φ⁻¹(0.975), the standard normal quantile of a two-sided 95% interval.
 const z975 = 1.959963984540054
 
+// scoreData scores ds's features with m: nn.Scores of X, or nn.Scores32 of X32 for a
+// dataset stored in float32, which is never widened whole.
+func scoreData(m nn.Model, ds *data.Dataset) ([]float64, error) {
+	if ds.Float32() {
+		return nn.Scores32(m, ds.X32, ds.Rows)
+	}
+	return nn.Scores(m, ds.X, ds.Rows)
+}
+
 // Measure scores the test (and, with Alpha, validation) rows of sp with m and reads every
 // figure cfg asks for off one ranked curve of each part: the test scores are validated and
 // sorted once, and every bootstrap resample is counted from that curve (metrics.Curve).
 func Measure(m nn.Model, sp *Split, cfg MeasureConfig) (*Measurement, error) {
-	scores, err := nn.Scores(m, sp.Test.X, sp.Test.Rows)
+	scores, err := scoreData(m, sp.Test)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +131,7 @@ func (r *Measurement) atAlpha(m nn.Model, sp *Split, cfg MeasureConfig) error {
 			*b.dst = &Interval{lo, hi}
 		}
 	}
-	valScores, err := nn.Scores(m, sp.Val.X, sp.Val.Rows)
+	valScores, err := scoreData(m, sp.Val)
 	if err != nil {
 		return err
 	}

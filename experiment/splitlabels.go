@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // splitMultilabel is NewSplit of a multi-label ds (Labels set), which data.Split does not
@@ -60,8 +61,9 @@ func splitMultilabel(ds *data.Dataset, seed uint64) (*Split, error) {
 	joint := &data.Dataset{Rows: ds.Rows, Cols: ds.Cols + k, Classes: names,
 		FeatureNames: append(slices.Clone(ds.FeatureNames), ds.Labels...),
 		X:            make([]float64, 0, ds.Rows*(ds.Cols+k)), Y: make([]float64, ds.Rows)}
+	wide := ds.Float64() // the labels join the features in float64; float32 values widen exactly
 	for i := range ds.Rows {
-		joint.X = append(joint.X, ds.Row(i)...)
+		joint.X = append(joint.X, wide.Row(i)...)
 		joint.X = append(joint.X, ds.Y[i*k:(i+1)*k]...)
 		s, ok := stratum[pattern(i)]
 		if !ok {
@@ -82,6 +84,10 @@ func splitMultilabel(ds *data.Dataset, seed uint64) (*Split, error) {
 			row := part.Row(i)
 			out.X = append(out.X, row[:ds.Cols]...)
 			out.Y = append(out.Y, row[ds.Cols:]...)
+		}
+		if ds.Float32() { // back to ds's storage, exactly
+			out.X32 = floats.From64[float32](out.X)
+			out.X = nil
 		}
 		parts[p] = out
 	}

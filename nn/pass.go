@@ -103,11 +103,18 @@ func (p *Pass) SetInput(x []float64) error {
 	return nil
 }
 
-// copyInto copies x into the float32 or float64 tensor d of the same length, converting.
-func copyInto(d *tensor.Dense, x []float64) {
+// copyInto copies x into the float32 or float64 tensor d of the same length, converting
+// (rounding to nearest for a float64 x and a float32 d).
+func copyInto[T floats.Float](d *tensor.Dense, x []T) {
 	switch d := d.Data().(type) {
 	case []float64:
-		copy(d, x)
+		if x64, ok := any(x).([]float64); ok {
+			copy(d, x64)
+			return
+		}
+		for i, v := range x {
+			d[i] = float64(v)
+		}
 	case []float32:
 		for i, v := range x {
 			d[i] = float32(v)

@@ -28,13 +28,20 @@ const scoreChunk = 4096
 // beyond the range of the model's dtype (float32 holds magnitudes up to about 3.4e38) and a
 // score that overflows to ±Inf are ErrRange, naming the row: Scores never returns a
 // non-finite score.
-func Scores(m Model, x []float64, rows int) ([]float64, error) {
+func Scores(m Model, x []float64, rows int) ([]float64, error) { return scoresOf(m, x, rows) }
+
+// Scores32 is [Scores] of features held in float32 (such as a data.Dataset's X32): each chunk
+// is copied into the model's input as it is scored, so the whole matrix is never widened. The
+// scores equal those of Scores on x widened to float64.
+func Scores32(m Model, x []float32, rows int) ([]float64, error) { return scoresOf(m, x, rows) }
+
+func scoresOf[T floats.Float](m Model, x []T, rows int) ([]float64, error) {
 	s, err := NewScorer(m)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	return s.Scores(x, rows)
+	return scoreRows(s, x, rows)
 }
 
 // Scorer scores rows with one model and keeps what it builds for that — the passes or
@@ -50,8 +57,10 @@ type Scorer struct {
 // evaluator scores a fixed number of rows.
 type evaluator interface {
 	rows() int
-	// score writes the scores of the rows in x to out.
-	score(x, out []float64) error
+	// input returns the input matrix, to be filled before score.
+	input() *tensor.Dense
+	// score writes the scores of the rows in the input to out.
+	score(out []float64) error
 	close()
 }
 
@@ -69,7 +78,12 @@ func NewScorer(m Model) (*Scorer, error) {
 // CheckInput reports whether x holds rows rows of m's features that m can take: rows·InputSize
 // finite values (else ErrInput), and for a float32 model none beyond float32's range (else
 // ErrRange). The error names the first bad row and feature.
-func CheckInput(m Model, x []float64, rows int) error {
+func CheckInput(m Model, x []float64, rows int) error { return checkInput(m, x, rows) }
+
+// CheckInput32 is [CheckInput] of features held in float32; none is beyond a model's range.
+func CheckInput32(m Model, x []float32, rows int) error { return checkInput(m, x, rows) }
+
+func checkInput[T floats.Float](m Model, x []T, rows int) error {
 	in := m.InputSize()
 	if rows <= 0 || in <= 0 || len(x) != rows*in {
 		return fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, in)
@@ -83,13 +97,13 @@ func CheckInput(m Model, x []float64, rows int) error {
 	}
 	first := len(x)
 	for i, v := range x {
-		if !(math.Abs(v) <= bound) {
+		if !(math.Abs(float64(v)) <= bound) {
 			first = i
 			break
 		}
 	}
 	for i := first; i < len(x); i++ {
-		v := x[i]
+		v := float64(x[i])
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
@@ -101,8 +115,13 @@ func CheckInput(m Model, x []float64, rows int) error {
 }
 
 // Scores returns the model's score for each row of x, as the function [Scores] does.
-func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) {
-	if err := CheckInput(s.m, x, rows); err != nil {
+func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) { return scoreRows(s, x, rows) }
+
+// Scores32 is [Scorer.Scores] of features held in float32, as the function [Scores32] is.
+func (s *Scorer) Scores32(x []float32, rows int) ([]float64, error) { return scoreRows(s, x, rows) }
+
+func scoreRows[T floats.Float](s *Scorer, x []T, rows int) ([]float64, error) {
+	if err := checkInput(s.m, x, rows); err != nil {
 		return nil, err
 	}
 	in, k := s.m.InputSize(), Outputs(s.m)
@@ -113,7 +132,8 @@ func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := ev.score(x[start*in:(start+n)*in], out[start*k:(start+n)*k]); err != nil {
+		copyInto(ev.input(), x[start*in:(start+n)*in])
+		if err := ev.score(out[start*k : (start+n)*k]); err != nil {
 			return nil, err
 		}
 	}
@@ -171,12 +191,10 @@ func newEvaluator(m Model, rows int) (evaluator, error) {
 // passEvaluator scores through a Pass.
 type passEvaluator struct{ p *Pass }
 
-func (e passEvaluator) rows() int { return e.p.Rows() }
-func (e passEvaluator) close()    {}
-func (e passEvaluator) score(x, out []float64) error {
-	if err := e.p.SetInput(x); err != nil {
-		return err
-	}
+func (e passEvaluator) rows() int            { return e.p.Rows() }
+func (e passEvaluator) close()               {}
+func (e passEvaluator) input() *tensor.Dense { return e.p.Input() }
+func (e passEvaluator) score(out []float64) error {
 	copy(out, e.p.Forward())
 	return nil
 }
@@ -208,11 +226,11 @@ func newGraphEvaluator(m Model, rows int) (*graphEvaluator, error) {
 	return &graphEvaluator{n: rows, in: in, scores: scores, vm: gorgonia.NewTapeMachine(g)}, nil
 }
 
-func (e *graphEvaluator) rows() int { return e.n }
-func (e *graphEvaluator) close()    { e.vm.Close() }
+func (e *graphEvaluator) rows() int            { return e.n }
+func (e *graphEvaluator) close()               { e.vm.Close() }
+func (e *graphEvaluator) input() *tensor.Dense { return e.in }
 
-func (e *graphEvaluator) score(x, out []float64) error {
-	copyInto(e.in, x)
+func (e *graphEvaluator) score(out []float64) error {
 	defer e.vm.Reset()
 	if err := graph.RunAll(e.vm); err != nil {
 		return fmt.Errorf("nn: evaluating the model: %w", err)

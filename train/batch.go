@@ -12,23 +12,34 @@ import (
 )
 
 // fillBatch copies the rows idx of ds into x (len(idx) × ds.Cols) and, when y is not nil,
-// their labels into y (len(idx) × ds.LabelWidth()), converting to the tensors' dtype.
+// their labels into y (len(idx) × ds.LabelWidth()), converting to the tensors' dtype: from
+// ds.X or, for a dataset stored in float32, ds.X32.
 func fillBatch(x, y *tensor.Dense, ds *data.Dataset, idx []int) error {
+	if ds.Float32() {
+		return fillFrom(x, y, ds.X32, ds, idx)
+	}
+	return fillFrom(x, y, ds.X, ds, idx)
+}
+
+// fillFrom is fillBatch from the features src of ds.
+func fillFrom[S floats.Float](x, y *tensor.Dense, src []S, ds *data.Dataset, idx []int) error {
 	switch x.Dtype() {
 	case tensor.Float64:
-		gather(x.Float64s(), labelData(y, (*tensor.Dense).Float64s), ds, idx)
+		gather(x.Float64s(), labelData(y, (*tensor.Dense).Float64s), src, ds, idx)
 	case tensor.Float32:
-		gather(x.Float32s(), labelData(y, (*tensor.Dense).Float32s), ds, idx)
+		gather(x.Float32s(), labelData(y, (*tensor.Dense).Float32s), src, ds, idx)
 	default:
 		return fmt.Errorf("train: unsupported batch dtype %v", x.Dtype())
 	}
 	return nil
 }
 
-func gather[T floats.Float](x, y []T, ds *data.Dataset, idx []int) {
+// gather copies the rows idx of src (ds's features) into x and their labels into y, each
+// value converted to T (rounded to nearest from float64 to float32).
+func gather[T, S floats.Float](x, y []T, src []S, ds *data.Dataset, idx []int) {
 	c, w := ds.Cols, ds.LabelWidth()
 	for k, r := range idx {
-		row := ds.X[r*c : (r+1)*c]
+		row := src[r*c : (r+1)*c]
 		dst := x[k*c : (k+1)*c]
 		for j, v := range row {
 			dst[j] = T(v)

@@ -254,6 +254,7 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 	if d.sel, d.pool, err = drawDiagnosticSets(train, cfg.Selection, cfg.Pool, cfg.Seed); err != nil {
 		return nil, err
 	}
+	d.sel, d.pool = d.sel.Float64(), d.pool.Float64() // diagnose takes float64: widen the small sets only
 	if taskOf(train) != binaryTask {
 		d.classes = newClassDiagnoser(loss, train, d.sel, d.pool, b)
 	}

@@ -414,7 +414,7 @@ func (t *Trainer) checkData(train, val *data.Dataset) (task, error) {
 		if part.ds.Cols != t.model.InputSize() {
 			return 0, fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
 		}
-		if err := nn.CheckInput(t.model, part.ds.X, part.ds.Rows); err != nil {
+		if err := checkFeatures(t.model, part.ds); err != nil {
 			return 0, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
 		if taskOf(part.ds) != binaryTask {
@@ -448,11 +448,28 @@ func (r *fitRun) evaluate(val *data.Dataset, probs bool) (float64, error) {
 		}
 		r.scorer = s
 	}
-	scores, err := r.scorer.Scores(val.X, val.Rows)
+	scores, err := scoreData(r.scorer, val)
 	if err != nil {
 		return 0, err
 	}
 	return r.t.cfg.Metric.evalData(scores, val, probs)
+}
+
+// checkFeatures is nn.CheckInput of ds's features, in float64 (X) or float32 (X32).
+func checkFeatures(m nn.Model, ds *data.Dataset) error {
+	if ds.Float32() {
+		return nn.CheckInput32(m, ds.X32, ds.Rows)
+	}
+	return nn.CheckInput(m, ds.X, ds.Rows)
+}
+
+// scoreData scores ds's features, in float64 (X) or float32 (X32), with s: a dataset stored
+// in float32 is scored without widening it.
+func scoreData(s *nn.Scorer, ds *data.Dataset) ([]float64, error) {
+	if ds.Float32() {
+		return s.Scores32(ds.X32, ds.Rows)
+	}
+	return s.Scores(ds.X, ds.Rows)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the

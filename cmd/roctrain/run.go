@@ -47,7 +47,7 @@ func loadData(o *options) (*dataset, error) {
 	if !o.json && term.IsTerminal(int(os.Stderr.Fd())) {
 		prog.W = os.Stderr
 	}
-	cfg := data.CSVConfig{Label: o.label, Progress: prog.Update}
+	cfg := data.CSVConfig{Label: o.label, Progress: prog.Update, Float32: o.dtype == "float32"}
 	if o.labels != nil {
 		cfg.Label, cfg.Labels = "", o.labels
 	}
