@@ -94,8 +94,8 @@ type CSVConfig struct {
 	// Each value is parsed as a float64 and rounded to the nearest float32, as a float32
 	// model rounds a float64 feature, so a float32 model trains on the same numbers either
 	// way; a finite value beyond float32's range is [ErrRange], naming its line and column.
-	// false (the zero value) = float64. Parquet input ([LoadParquet]) is always stored in
-	// float64.
+	// false (the zero value) = float64. [LoadParquet] stores a Parquet file's features the
+	// same way, a value beyond float32's range there being ErrRange naming its column and row.
 	Float32 bool
 	// Progress, when not nil, is called while loading with the rows and the bytes of input
 	// read so far: every 65,536 rows of a CSV and after every row group of a Parquet file, and

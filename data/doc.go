@@ -10,7 +10,7 @@
 // ReadCSV makes a label column of more than two distinct values, numbers or text, multi-class
 // (see [ReadCSV]), and the 0/1 columns CSVConfig.Labels names multi-label; Split deals every
 // class to every part, and a multi-label dataset is not split. Features are float64 (X), or
-// float32 (X32) for a float32 model when CSVConfig.Float32 asks (Parquet input stays float64),
+// float32 (X32) for a float32 model when CSVConfig.Float32 asks (CSV and Parquet input alike),
 // and must be finite: the package does not impute missing values, it reports them. Loading
 // streams the input, so memory stays proportional to the numbers kept (8 bytes per value, 4
 // for float32 features, plus slack), never to the text read; a field, a row and the number of

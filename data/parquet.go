@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // ErrColumnType reports a Parquet column that is not numeric: a feature column whose physical
@@ -20,7 +22,7 @@ import (
 var ErrColumnType = errors.New("data: column is not numeric")
 
 // Load reads the dataset at path: Parquet when its name ends in ".parquet" (in any case),
-// CSV otherwise. Of cfg, Parquet uses Label and Progress.
+// CSV otherwise. Of cfg, Parquet uses Label, Float32 and Progress.
 func Load(path string, cfg CSVConfig) (*Dataset, error) {
 	if strings.EqualFold(filepath.Ext(path), ".parquet") {
 		return LoadParquet(path, cfg)
@@ -36,7 +38,9 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // integers and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds),
 // with any encoding and compression; a column of another type, or nested or repeated, is
 // [ErrColumnType] naming it. A null is [ErrMissing] and a NaN or infinite feature
-// [ErrNotNumber], each naming the column and the 0-based row; no rows is [ErrEmpty].
+// [ErrNotNumber], each naming the column and the 0-based row; no rows is [ErrEmpty]. With
+// cfg.Float32 the features are stored in float32 (Dataset.X32), each rounded to nearest as
+// ReadCSV rounds them, and a value beyond float32's range is [ErrRange].
 //
 // The label column may hold those types or text (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), and is
 // read as [ReadCSV] reads a label column, each value as the CSV field that spells it: text as
@@ -72,6 +76,7 @@ func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data: %s: %w", path, err)
 	}
+	pr.f32 = cfg.Float32
 	ds, err := pr.readAll()
 	if err != nil {
 		return nil, fmt.Errorf("data: %s: %w", path, err)
@@ -95,6 +100,9 @@ type ParquetReader struct {
 	// y its id until readAll finishes it; nil = 0/1 labels only (Next).
 	classes *labelColumn
 	spelled []byte // a label value's spelling, reused
+	// f32 stores the features in float32 (readAll into Dataset.X32, CSVConfig.Float32),
+	// checking that each fits.
+	f32 bool
 }
 
 // NewParquetReader opens the Parquet data in r (size bytes) and checks its schema. Of cfg
@@ -213,7 +221,7 @@ func (pr *ParquetReader) Next(x, y []float64) ([]float64, []float64, error) {
 	if pr.label == "" {
 		clear(y)
 	}
-	if err := pr.readGroup(x, y); err != nil {
+	if err := pr.readGroup(x, nil, y); err != nil {
 		return nil, nil, err
 	}
 	return x, y, nil
@@ -233,11 +241,22 @@ func (pr *ParquetReader) readAll() (*Dataset, error) {
 	if rows == 0 {
 		return nil, fmt.Errorf("%w: no rows", ErrEmpty)
 	}
-	ds := &Dataset{X: make([]float64, rows*cols), Y: make([]float64, rows), Rows: rows, Cols: cols,
+	ds := &Dataset{Y: make([]float64, rows), Rows: rows, Cols: cols,
 		FeatureNames: slices.Clone(pr.names), LabelName: pr.label}
+	if pr.f32 {
+		ds.X32 = make([]float32, rows*cols)
+	} else {
+		ds.X = make([]float64, rows*cols)
+	}
 	for pr.group < len(pr.file.RowGroups()) {
 		lo := pr.row
-		if err := pr.readGroup(ds.X[lo*cols:], ds.Y[lo:]); err != nil {
+		var err error
+		if pr.f32 {
+			err = pr.readGroup(nil, ds.X32[lo*cols:], ds.Y[lo:])
+		} else {
+			err = pr.readGroup(ds.X[lo*cols:], nil, ds.Y[lo:])
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -263,9 +282,9 @@ func (pr *ParquetReader) labelError(err error) error {
 	return fmt.Errorf("%w: column %q, row %d: %s", ce.Err, pr.label, ce.Line-1, reason)
 }
 
-// readGroup reads the next row group into x and y (at least its rows long), column by
-// column, page by page, and reports progress.
-func (pr *ParquetReader) readGroup(x, y []float64) error {
+// readGroup reads the next row group into x (or x32, when pr.f32) and y, at least its rows
+// long, column by column, page by page, and reports progress.
+func (pr *ParquetReader) readGroup(x []float64, x32 []float32, y []float64) error {
 	rg := pr.file.RowGroups()[pr.group]
 	n, cols := int(rg.NumRows()), len(pr.names)
 	chunks := rg.ColumnChunks()
@@ -276,8 +295,11 @@ func (pr *ParquetReader) readGroup(x, y []float64) error {
 			name = pr.names[k]
 		}
 		store := func(i int, v float64) { x[i*cols+k] = v }
-		if isLabel {
+		switch {
+		case isLabel:
 			store = func(i int, v float64) { y[i] = v }
+		case pr.f32:
+			store = func(i int, v float64) { x32[i*cols+k] = float32(v) }
 		}
 		if err := pr.readColumn(chunks[c], n, name, isLabel, store); err != nil {
 			return err
@@ -313,6 +335,8 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 				return fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)", ErrLabel, name, pr.row+i, f)
 			case math.IsNaN(f) || math.IsInf(f, 0):
 				return fmt.Errorf("%w: column %q, row %d: %v", ErrNotNumber, name, pr.row+i, f)
+			case !isLabel && pr.f32 && !floats.Fits[float32](f):
+				return fmt.Errorf("%w: column %q, row %d: %v is beyond float32's range (CSVConfig.Float32)", ErrRange, name, pr.row+i, f)
 			}
 			store(i, f)
 		}

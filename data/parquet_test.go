@@ -254,3 +254,34 @@ func BenchmarkLoadParquet(b *testing.B) {
 
 // WriteMixed is writeMixed for the package's external tests.
 var WriteMixed = writeMixed
+
+// TestParquetFloat32: with Float32 a Parquet file's features are stored in float32, equal bit
+// for bit to the float32 dataset of a CSV of the same values and to the float64 Parquet
+// dataset rounded to nearest; a value beyond float32's range is ErrRange naming its column
+// and 0-based row, and loads unchanged without Float32.
+func TestParquetFloat32(t *testing.T) {
+	pq, cp := writeMixed(t, t.TempDir(), 5000, 1024, 5)
+	cfg := CSVConfig{Label: "class", Float32: true}
+	fromCSV, err := Load(cp, cfg)
+	require.NoError(t, err)
+	fromPQ, err := Load(pq, cfg)
+	require.NoError(t, err)
+	require.Equal(t, fromCSV.X32, fromPQ.X32) // float32s compare by value; NaN cannot occur
+	require.Equal(t, fromCSV.Y, fromPQ.Y)
+	wide, err := Load(pq, CSVConfig{Label: "class"})
+	require.NoError(t, err)
+	requireNarrowed(t, wide, fromPQ)
+
+	dbl := parquet.Leaf(parquet.DoubleType)
+	row := func(a, b float64) parquet.Row {
+		return parquet.Row{parquet.DoubleValue(a).Level(0, 0, 0), parquet.DoubleValue(b).Level(0, 0, 1)}
+	}
+	path := writeSchema(t, parquet.Group{"a": dbl, "y": dbl},
+		[]parquet.Row{row(math.MaxFloat32, 0), row(-4e38, 1), row(1, 0)})
+	_, err = LoadParquet(path, CSVConfig{Label: "y", Float32: true})
+	require.ErrorIs(t, err, ErrRange)
+	require.ErrorContains(t, err, `column "a", row 1: -4e+38 is beyond float32's range`)
+	ds, err := LoadParquet(path, CSVConfig{Label: "y"})
+	require.NoError(t, err)
+	require.Equal(t, []float64{math.MaxFloat32, -4e38, 1}, ds.X)
+}
