@@ -1,0 +1,18 @@
+package train
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestPESGStateBytesUnchanged: validState's binary form hashes to the SHA-256 of the bytes
+// MarshalBinary wrote before the framing moved to internal/frame, so saved states still load.
+func TestPESGStateBytesUnchanged(t *testing.T) {
+	raw, err := validState().MarshalBinary()
+	require.NoError(t, err)
+	sum := sha256.Sum256(raw)
+	require.Equal(t, "cc0a2ba0c8b37056eaf430a22a8862e03e610de9f2a3241d106f5862f0382107", hex.EncodeToString(sum[:]))
+}
