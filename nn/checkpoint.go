@@ -1,11 +1,9 @@
 package nn
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -14,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/atomicfile"
+	"github.com/rocops/rocops/internal/frame"
 )
 
 // Errors of Load and Read, each wrapped with the details. Load and Read leave the model
@@ -38,7 +37,7 @@ var (
 	ErrShape = errors.New("nn: parameter shape mismatch")
 )
 
-// A checkpoint (format version 1) is laid out as follows, every integer little-endian:
+// A checkpoint (format version 1) is a frame of internal/frame, every integer little-endian:
 //
 //	magic         13 bytes  "ROCOPS-PARAMS"
 //	version       uint16    1
@@ -58,15 +57,17 @@ var (
 // is reported as corruption and a short file as truncation.
 const (
 	magic          = "ROCOPS-PARAMS"
-	formatVersion  = 1
-	headerSize     = len(magic) + 2 + 8 + 4
-	checksumSize   = 4
 	dtypeCodeF32   = 1
 	dtypeCodeF64   = 2
 	maxShortString = math.MaxUint16
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var checkpointFormat = frame.Format{
+	Magic:   magic,
+	Version: 1,
+	Errors:  frame.Errors{NotFrame: ErrNotCheckpoint, Version: ErrVersion, Truncated: ErrTruncated, Corrupt: ErrCorrupt, TrailingData: ErrTrailingData},
+	Reading: "nn: reading checkpoint",
+}
 
 // Save writes m's parameters to the file at path, replacing it atomically: the checkpoint
 // is written to a temporary file in the same directory, synced to disk and renamed over
@@ -193,13 +194,7 @@ func encode(m Model) ([]byte, error) {
 		}
 	}
 
-	out := make([]byte, 0, headerSize+len(payload)+checksumSize)
-	out = append(out, magic...)
-	out = le.AppendUint16(out, formatVersion)
-	out = le.AppendUint64(out, uint64(len(payload)))
-	out = le.AppendUint32(out, crc32.Checksum(out, castagnoli))
-	out = append(out, payload...)
-	return le.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
+	return checkpointFormat.Append(nil, payload), nil
 }
 
 func appendString(b []byte, s string) []byte {
@@ -210,68 +205,22 @@ func appendString(b []byte, s string) []byte {
 // as data arrives, not as the header claims, so a short or hostile file cannot make it
 // allocate much more than its own size.
 func decode(r io.Reader) (*checkpoint, error) {
-	le := binary.LittleEndian
-	head := make([]byte, headerSize)
-	n, err := io.ReadFull(r, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
+	payload, err := checkpointFormat.Read(r)
+	if err != nil {
+		return nil, err
 	}
-	if k := min(n, len(magic)); string(head[:k]) != magic[:k] {
-		return nil, fmt.Errorf("%w: it does not start with %q", ErrNotCheckpoint, magic)
-	}
-	if n < len(magic)+2 {
-		return nil, fmt.Errorf("%w: %d bytes, shorter than the header (%d bytes)", ErrTruncated, n, headerSize)
-	}
-	if v := le.Uint16(head[len(magic):]); v != formatVersion {
-		return nil, fmt.Errorf("%w: version %d (this package reads version %d)", ErrVersion, v, formatVersion)
-	}
-	if n < headerSize {
-		return nil, fmt.Errorf("%w: %d bytes, shorter than the header (%d bytes)", ErrTruncated, n, headerSize)
-	}
-	if got, want := crc32.Checksum(head[:headerSize-checksumSize], castagnoli), le.Uint32(head[headerSize-checksumSize:]); got != want {
-		return nil, fmt.Errorf("%w: header checksum %08x, recorded %08x", ErrCorrupt, got, want)
-	}
-	size := le.Uint64(head[len(magic)+2:])
-	if size > math.MaxInt64 {
-		return nil, fmt.Errorf("%w: payload size %d", ErrCorrupt, size)
-	}
-
-	var payload bytes.Buffer
-	if got, err := io.CopyN(&payload, r, int64(size)); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: the payload has %d of its %d bytes", ErrTruncated, got, size)
-		}
-		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
-	}
-	tail := make([]byte, checksumSize)
-	if _, err := io.ReadFull(r, tail); err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, fmt.Errorf("%w: the file checksum is missing", ErrTruncated)
-		}
-		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
-	}
-	if got, want := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, payload.Bytes()), le.Uint32(tail); got != want {
-		return nil, fmt.Errorf("%w: file checksum %08x, recorded %08x", ErrCorrupt, got, want)
-	}
-	var extra [1]byte
-	switch _, err := io.ReadFull(r, extra[:]); {
-	case err == nil:
-		return nil, ErrTrailingData
-	case !errors.Is(err, io.EOF):
-		return nil, fmt.Errorf("nn: reading checkpoint: %w", err)
-	}
-	return parsePayload(payload.Bytes())
+	return parsePayload(payload)
 }
 
 // parsePayload decodes a payload whose checksum has been verified; an inconsistency here
 // means the file was written wrongly, and is reported as corruption.
 func parsePayload(b []byte) (*checkpoint, error) {
-	c := &cursor{b: b}
-	code := c.u8()
-	arch := c.string()
-	count := c.u32()
-	if c.err != nil {
-		return nil, c.err
+	c := frame.NewCursor(b)
+	code := c.U8()
+	arch := str(c)
+	count := c.Count(1) // every parameter takes at least one byte
+	if c.Err() != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, c.Err())
 	}
 	cp := &checkpoint{arch: arch}
 	switch code {
@@ -282,32 +231,29 @@ func parsePayload(b []byte) (*checkpoint, error) {
 	default:
 		return nil, fmt.Errorf("%w: unknown dtype code %d", ErrCorrupt, code)
 	}
-	if uint64(count) > uint64(len(c.b)) { // every parameter takes at least one byte
-		return nil, fmt.Errorf("%w: %d parameters in %d bytes", ErrCorrupt, count, len(c.b))
-	}
 	width := int(cp.dtype.Size())
 	cp.params = make([]Param, count)
 	for i := range cp.params {
-		name := c.string()
-		shape := make(tensor.Shape, c.u8())
+		name := str(c)
+		shape := make(tensor.Shape, c.U8())
 		for d := range shape {
-			shape[d] = int(c.u32())
+			shape[d] = int(c.U32())
 		}
-		if c.err != nil {
-			return nil, c.err
+		if c.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCorrupt, c.Err())
 		}
-		elems, ok := shapeSize(shape, len(c.b)/width)
+		elems, ok := shapeSize(shape, c.Len()/width)
 		if !ok {
-			return nil, fmt.Errorf("%w: parameter %q has shape %v, with %d bytes left", ErrCorrupt, name, shape, len(c.b))
+			return nil, fmt.Errorf("%w: parameter %q has shape %v, with %d bytes left", ErrCorrupt, name, shape, c.Len())
 		}
 		t := tensor.New(tensor.WithShape(shape...), tensor.Of(cp.dtype))
-		if _, err := binary.Decode(c.take(elems*width), binary.LittleEndian, t.Data()); err != nil {
+		if _, err := binary.Decode(c.Take(elems*width), binary.LittleEndian, t.Data()); err != nil {
 			return nil, fmt.Errorf("%w: parameter %q: %v", ErrCorrupt, name, err)
 		}
 		cp.params[i] = Param{Name: name, Value: t}
 	}
-	if len(c.b) > 0 {
-		return nil, fmt.Errorf("%w: %d bytes after the last parameter", ErrCorrupt, len(c.b))
+	if c.Len() > 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the last parameter", ErrCorrupt, c.Len())
 	}
 	return cp, nil
 }
@@ -328,45 +274,5 @@ func shapeSize(shape tensor.Shape, limit int) (int, bool) {
 	return n, true
 }
 
-// cursor reads a payload front to back. Its first failure sticks: later reads return zero
-// values and c.err keeps the first error.
-type cursor struct {
-	b   []byte
-	err error
-}
-
-func (c *cursor) take(n int) []byte {
-	if c.err != nil {
-		return nil
-	}
-	if n > len(c.b) {
-		c.err = fmt.Errorf("%w: a record needs %d bytes, %d are left", ErrCorrupt, n, len(c.b))
-		return nil
-	}
-	out := c.b[:n]
-	c.b = c.b[n:]
-	return out
-}
-
-func (c *cursor) u8() uint8 {
-	if b := c.take(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
-func (c *cursor) u16() uint16 {
-	if b := c.take(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
-
-func (c *cursor) u32() uint32 {
-	if b := c.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (c *cursor) string() string { return string(c.take(int(c.u16()))) }
+// str reads a string of at most 2^16 − 1 bytes: its uint16 length, then the bytes.
+func str(c *frame.Cursor) string { return string(c.Take(int(c.U16()))) }

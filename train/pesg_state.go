@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
 
 	"github.com/rocops/rocops/internal/atomicfile"
+	"github.com/rocops/rocops/internal/frame"
 )
 
 // Errors of [PESGState.UnmarshalBinary] and [LoadPESGState], each wrapped with the details;
@@ -44,15 +44,15 @@ var (
 //	                         point, n of the iterate sum and n of the momentum buffer
 //	file CRC       uint32    CRC-32C of everything before it
 //
-// As in nn's checkpoints, the header CRC lets a reader trust P before reading the payload.
-const (
-	pesgMagic    = "ROCOPS-PESG"
-	pesgVersion  = 1
-	pesgHeader   = len(pesgMagic) + 2 + 8 + 4
-	pesgChecksum = 4
-)
+// It is a frame of internal/frame, as nn's checkpoints are: the header CRC lets a reader
+// trust P before reading the payload.
+const pesgMagic = "ROCOPS-PESG"
 
-var pesgCRC = crc32.MakeTable(crc32.Castagnoli)
+var pesgFormat = frame.Format{
+	Magic:   pesgMagic,
+	Version: 1,
+	Errors:  frame.Errors{NotFrame: ErrPESGFile, Version: ErrPESGVersion, Truncated: ErrPESGTruncated, Corrupt: ErrPESGCorrupt, TrailingData: ErrPESGCorrupt},
+}
 
 // MarshalBinary implements encoding.BinaryMarshaler: the state in the versioned,
 // checksummed format above, which [PESGState.UnmarshalBinary] reads back bit for bit. A
@@ -70,10 +70,10 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 	case k > math.MaxUint32 || len(s.Ref) > math.MaxUint32:
 		return nil, fmt.Errorf("%w: too many columns or tensors", ErrPESG)
 	}
-	var p bytes.Buffer
-	u32 := func(v int) { _ = binary.Write(&p, binary.LittleEndian, uint32(v)) }
-	u64 := func(v int) { _ = binary.Write(&p, binary.LittleEndian, uint64(v)) }
-	fs := func(xs []float64) { _ = binary.Write(&p, binary.LittleEndian, xs) }
+	var p []byte
+	u32 := func(v int) { p = binary.LittleEndian.AppendUint32(p, uint32(v)) }
+	u64 := func(v int) { p = binary.LittleEndian.AppendUint64(p, uint64(v)) }
+	fs := func(xs []float64) { p, _ = binary.Append(p, binary.LittleEndian, xs) }
 	u32(k)
 	fs(s.A)
 	fs(s.B)
@@ -94,13 +94,7 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 		fs(s.Acc[i])
 		fs(s.Momentum[i])
 	}
-	out := make([]byte, 0, pesgHeader+p.Len()+pesgChecksum)
-	out = append(out, pesgMagic...)
-	out = binary.LittleEndian.AppendUint16(out, pesgVersion)
-	out = binary.LittleEndian.AppendUint64(out, uint64(p.Len()))
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, pesgCRC))
-	out = append(out, p.Bytes()...)
-	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, pesgCRC)), nil
+	return pesgFormat.Append(nil, p), nil
 }
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: it reads a state written by
@@ -109,127 +103,42 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 // that do not add up, or trailing data). It does not judge the values: [AUCM].Resume checks
 // them against the run (ErrPESG).
 func (s *PESGState) UnmarshalBinary(data []byte) error {
-	if len(data) < len(pesgMagic) {
-		if bytes.HasPrefix([]byte(pesgMagic), data) {
-			return fmt.Errorf("%w: %d bytes", ErrPESGTruncated, len(data))
-		}
-		return fmt.Errorf("%w: %d bytes", ErrPESGFile, len(data))
+	payload, err := pesgFormat.Read(bytes.NewReader(data))
+	if err != nil {
+		return err
 	}
-	if string(data[:len(pesgMagic)]) != pesgMagic {
-		return fmt.Errorf("%w: starts with %q", ErrPESGFile, data[:len(pesgMagic)])
-	}
-	if len(data) < pesgHeader {
-		return fmt.Errorf("%w: %d bytes, the header alone is %d", ErrPESGTruncated, len(data), pesgHeader)
-	}
-	hdr := data[:pesgHeader]
-	if got, want := binary.LittleEndian.Uint32(hdr[pesgHeader-4:]), crc32.Checksum(hdr[:pesgHeader-4], pesgCRC); got != want {
-		return fmt.Errorf("%w: header checksum %08x, want %08x", ErrPESGCorrupt, got, want)
-	}
-	if v := binary.LittleEndian.Uint16(hdr[len(pesgMagic):]); v != pesgVersion {
-		return fmt.Errorf("%w: version %d, this package reads %d", ErrPESGVersion, v, pesgVersion)
-	}
-	size := binary.LittleEndian.Uint64(hdr[len(pesgMagic)+2:])
-	rest := uint64(len(data) - pesgHeader)
-	switch {
-	case size > rest || rest-size < pesgChecksum:
-		return fmt.Errorf("%w: a payload of %d bytes and a checksum in %d bytes", ErrPESGTruncated, size, rest)
-	case rest-size > pesgChecksum:
-		return fmt.Errorf("%w: %d bytes after the state", ErrPESGCorrupt, rest-size-pesgChecksum)
-	}
-	end := pesgHeader + int(size)
-	if got, want := binary.LittleEndian.Uint32(data[end:]), crc32.Checksum(data[:end], pesgCRC); got != want {
-		return fmt.Errorf("%w: checksum %08x, want %08x", ErrPESGCorrupt, got, want)
-	}
-	r := stateReader{b: data[pesgHeader:end]}
+	c := frame.NewCursor(payload)
 	var st PESGState
-	k := r.count(3 * 8)
-	if k == 0 && r.err == nil {
-		r.err = errors.New("k = 0 columns")
+	k := c.Count(3 * 8)
+	if k == 0 {
+		c.Fail(errors.New("k = 0 columns"))
 	}
-	st.A, st.B, st.Alpha = r.floats(k), r.floats(k), r.floats(k)
-	st.LearningRate = r.float()
-	st.Steps, st.SinceReset, st.Epochs = r.int(), r.int(), r.int()
-	tensors := r.count(4)
-	for range tensors {
-		n := r.count(3 * 8)
-		st.Ref, st.Acc, st.Momentum = append(st.Ref, r.floats(n)), append(st.Acc, r.floats(n)), append(st.Momentum, r.floats(n))
+	st.A, st.B, st.Alpha = c.Float64s(k), c.Float64s(k), c.Float64s(k)
+	st.LearningRate = c.Float64()
+	st.Steps, st.SinceReset, st.Epochs = stepCount(c), stepCount(c), stepCount(c)
+	for range c.Count(4) {
+		n := c.Count(3 * 8)
+		st.Ref, st.Acc, st.Momentum = append(st.Ref, c.Float64s(n)), append(st.Acc, c.Float64s(n)), append(st.Momentum, c.Float64s(n))
 	}
-	if r.err == nil && len(r.b) > 0 {
-		r.err = fmt.Errorf("%d payload bytes left over", len(r.b))
+	if c.Len() > 0 {
+		c.Fail(fmt.Errorf("%d payload bytes left over", c.Len()))
 	}
-	if r.err != nil {
-		return fmt.Errorf("%w: %w", ErrPESGCorrupt, r.err)
+	if c.Err() != nil {
+		return fmt.Errorf("%w: %w", ErrPESGCorrupt, c.Err())
 	}
 	*s = st
 	return nil
 }
 
-// stateReader reads the payload; after its first error every read returns zeros. The
-// checksums have passed, so an error here is an inconsistent writer or a crafted file.
-type stateReader struct {
-	b   []byte
-	err error
-}
-
-func (r *stateReader) take(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n > len(r.b) {
-		r.err = fmt.Errorf("the payload ends %d bytes early", n-len(r.b))
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-// count reads a uint32 count of items of at least per bytes each, refusing one that the rest
-// of the payload cannot hold (so that a crafted count allocates nothing).
-func (r *stateReader) count(per int) int {
-	b := r.take(4)
-	if b == nil {
-		return 0
-	}
-	n := int(binary.LittleEndian.Uint32(b))
-	if n > len(r.b)/per {
-		r.err = fmt.Errorf("a count of %d in %d bytes", n, len(r.b))
-		return 0
-	}
-	return n
-}
-
-func (r *stateReader) int() int {
-	b := r.take(8)
-	if b == nil {
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(b)
-	if v > math.MaxInt32 { // no run takes 2^31 steps; keeps int conversions safe everywhere
-		r.err = fmt.Errorf("a count of %d", v)
+// stepCount reads a uint64 count of steps or epochs. No run takes 2^31 steps: refusing larger
+// counts keeps int conversions safe everywhere.
+func stepCount(c *frame.Cursor) int {
+	v := c.U64()
+	if v > math.MaxInt32 {
+		c.Fail(fmt.Errorf("a count of %d", v))
 		return 0
 	}
 	return int(v)
-}
-
-func (r *stateReader) float() float64 {
-	b := r.take(8)
-	if b == nil {
-		return 0
-	}
-	return math.Float64frombits(binary.LittleEndian.Uint64(b))
-}
-
-func (r *stateReader) floats(n int) []float64 {
-	b := r.take(8 * n)
-	if b == nil {
-		return nil
-	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out
 }
 
 // SavePESGState writes st (see [PESGState.MarshalBinary]) to the file at path, replacing it

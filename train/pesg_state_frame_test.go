@@ -3,9 +3,16 @@ package train
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash/crc32"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+)
+
+// The header size and checksum table of the PESG state layout, for tests that seal data.
+var (
+	pesgHeader = len(pesgMagic) + 2 + 8 + 4
+	pesgCRC    = crc32.MakeTable(crc32.Castagnoli)
 )
 
 // TestPESGStateBytesUnchanged: validState's binary form hashes to the SHA-256 of the bytes
