@@ -25,9 +25,12 @@ var ErrNoPass = errors.New("nn: no direct pass for this model")
 // BLAS, Gorgonia's default, multiplies with this module's AVX2 kernels instead where the
 // processor has them: gonum's float32 product is no faster than its float64 one at these
 // shapes, and the kernels make the float32 training step 2–4× faster than the float64
-// one (docs/benchmarks.md). It builds no graph, runs no machine and computes no gradient
-// for the input rows. For the network of the package doc, with
-// zˡ = hˡ⁻¹·Wˡ + bˡ and hˡ = φ(zˡ), a backward pass from δ = ∂L/∂s computes
+// one (docs/benchmarks.md). Under gonum its float32 results depend on the values alone, not
+// on where the parameters and buffers are allocated, so a float32 model trains to the same
+// bits every time (gonum's own float32 dot product rounds by the alignment of its operands).
+// It builds no graph, runs no machine and computes no gradient for the input rows. For the
+// network of the package doc, with zˡ = hˡ⁻¹·Wˡ + bˡ and hˡ = φ(zˡ), a backward pass from
+// δ = ∂L/∂s computes
 //
 //	∂L/∂zᴸ⁺¹ = δ,   ∂L/∂Wˡ = (hˡ⁻¹)ᵀ·∂L/∂zˡ,   ∂L/∂bˡ = Σ_rows ∂L/∂zˡ,
 //	∂L/∂zˡ⁻¹ = (∂L/∂zˡ·(Wˡ)ᵀ) ∘ φ′(zˡ⁻¹)

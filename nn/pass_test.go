@@ -3,6 +3,7 @@ package nn
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -210,4 +211,91 @@ func TestScorerReuse(t *testing.T) {
 			assertClose(t, "3 rows", short, referenceScores(t, m.Params(), ReLU, x[:15], 3), tol)
 		})
 	}
+}
+
+// TestPassIndependentOfAddress: a pass's scores and gradients depend on the parameters'
+// values, not on where they are allocated. Each parameter is moved into a fresh slice
+// starting 1, 2 or 3 elements in (so across 16-byte boundaries), and a new pass over the same
+// input and score gradients must give the same bits as before the move, for both dtypes,
+// hidden layers narrower than, as wide as and wider than the kernels' 16 columns, two hidden
+// layers and several outputs. The float32 pass used to depend on the alignment of the
+// weights: gonum's float32 dot product, in its A·x (an output layer of one unit, or a hidden
+// layer of one) and its A·Bᵀ (the gradient through a layer of several units), starts its
+// vector loop at a 16-byte boundary, so a model allocated elsewhere trained to other weights.
+func TestPassIndependentOfAddress(t *testing.T) {
+	const in, rows = 5, 64
+	x := make([]float64, rows*in)
+	for i := range x {
+		x[i] = 2 * math.Sin(0.7*float64(i))
+	}
+	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+		for _, hidden := range [][]int{{1}, {6}, {15}, {16}, {17}, {6, 6}, {20, 3}} {
+			for _, outs := range []int{1, 3} {
+				t.Run(fmt.Sprintf("%v/hidden=%v/outputs=%d", dt, hidden, outs), func(t *testing.T) {
+					m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Outputs: outs, Seed: 3, Dtype: dt})
+					if err != nil {
+						t.Fatal(err)
+					}
+					run := func() (scores []float64, grads [][]float64) {
+						p, err := NewPass(m, rows)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := p.SetInput(x); err != nil {
+							t.Fatal(err)
+						}
+						scores = append(scores, p.Forward()...)
+						ds := make([]float64, len(scores))
+						for i := range ds {
+							ds[i] = 0.3 * math.Cos(float64(i))
+						}
+						if err := p.Backward(ds); err != nil {
+							t.Fatal(err)
+						}
+						for _, g := range p.Grads() {
+							v, err := opkit.Floats(g)
+							if err != nil {
+								t.Fatal(err)
+							}
+							grads = append(grads, append([]float64(nil), v...))
+						}
+						return scores, grads
+					}
+					s0, g0 := run()
+					for off := 1; off < 4; off++ {
+						for k := range m.layers {
+							for _, pp := range []**tensor.Dense{&m.layers[k].weight, &m.layers[k].bias} {
+								*pp = moved(*pp, off)
+							}
+						}
+						s, g := run()
+						for i := range s0 {
+							if math.Float64bits(s[i]) != math.Float64bits(s0[i]) {
+								t.Fatalf("parameters moved by %d: score %d is %g, before %g", off, i, s[i], s0[i])
+							}
+						}
+						for j := range g0 {
+							for i := range g0[j] {
+								if math.Float64bits(g[j][i]) != math.Float64bits(g0[j][i]) {
+									t.Fatalf("parameters moved by %d: gradient %d[%d] is %g, before %g", off, j, i, g[j][i], g0[j][i])
+								}
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// moved returns a copy of d whose data start off elements into a fresh slice.
+func moved(d *tensor.Dense, off int) *tensor.Dense {
+	var backing any
+	switch v := d.Data().(type) {
+	case []float32:
+		backing = append(make([]float32, off, off+len(v)), v...)[off:]
+	case []float64:
+		backing = append(make([]float64, off, off+len(v)), v...)[off:]
+	}
+	return tensor.New(tensor.WithShape(d.Shape()...), tensor.WithBacking(backing))
 }

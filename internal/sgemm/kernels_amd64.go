@@ -11,6 +11,9 @@ func kern4x16(k int, a *float32, sa, ta int, b *float32, ldb int, c *float32, ld
 //go:noescape
 func kern1x16(k int, a *float32, sa int, b *float32, ldb int, c *float32)
 
+//go:noescape
+func kdot(n int, a, x *float32) float32
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)

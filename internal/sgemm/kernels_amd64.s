@@ -127,6 +127,63 @@ store1:
 	VZEROUPPER
 	RET
 
+// func kdot(n int, a, x *float32) float32
+//
+// Σ_{j<n} a[j]·x[j]: sixteen lanes s^r, r < 16, each summing the j ≡ r (mod 16) below
+// 8·⌊n/8⌋ from zero with fused multiply–adds in increasing j (two 8-wide registers, 16 values
+// a turn, then 8 more into the first); then t^r = s^r + s^(r+8), u^r = t^r + t^(r+4) for r < 4,
+// (u⁰ + u¹) + (u² + u³); then the last n mod 8 products, fused one at a time in increasing j.
+// Unaligned loads only: nothing depends on the addresses.
+TEXT ·kdot(SB), NOSPLIT, $0-28
+	MOVQ   n+0(FP), CX
+	MOVQ   a+8(FP), SI
+	MOVQ   x+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+dot16:
+	CMPQ        CX, $16
+	JLT         dot8
+	VMOVUPS     (SI), Y2
+	VMOVUPS     32(SI), Y3
+	VFMADD231PS (DI), Y2, Y0
+	VFMADD231PS 32(DI), Y3, Y1
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $16, CX
+	JMP         dot16
+
+dot8:
+	CMPQ        CX, $8
+	JLT         dotsum
+	VMOVUPS     (SI), Y2
+	VFMADD231PS (DI), Y2, Y0
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+
+dotsum:
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
+
+dot1:
+	TESTQ       CX, CX
+	JZ          dotend
+	VMOVSS      (SI), X2
+	VFMADD231SS (DI), X2, X0
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	DECQ        CX
+	JMP         dot1
+
+dotend:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX

@@ -12,3 +12,7 @@ func kern4x16(k int, a *float32, sa, ta int, b *float32, ldb int, c *float32, ld
 func kern1x16(k int, a *float32, sa int, b *float32, ldb int, c *float32) {
 	panic("sgemm: no kernel on this platform")
 }
+
+func kdot(n int, a, x *float32) float32 {
+	panic("sgemm: no kernel on this platform")
+}

@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// TestMatchesReference: New gives C ← op(A)·B + β·C of a float64 reference written
-// here, for op(A) = A and Aᵀ, β = 0 and 1, and shapes that cover every path — full 4 × 16
+// TestMatchesReference: New gives C ← op(A)·op(B) + β·C of a float64 reference written
+// here, for op(A) = A and Aᵀ, op(B) = B and Bᵀ, β = 0 and 1, and shapes that cover every path — full 4 × 16
 // tiles, the single rows below the last multiple of 4, the columns beyond the last multiple
 // of 16, k = 0 and 1, and the step's own shapes (k = 30 or 1024, n = 64) — with leading
 // dimensions larger than the rows, and other arguments through the fallback. The bound is
@@ -20,9 +20,6 @@ import (
 // |β·c_ij|) with γ_n = n·u/(1 − n·u) and u = 2⁻²⁴ the unit roundoff of float32, k products
 // added in turn and one addition to C.
 func TestMatchesReference(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX2 and FMA: New returns its fallback")
-	}
 	const u = 0x1p-24
 	gamma := func(n int) float64 { return float64(n) * u / (1 - float64(n)*u) }
 	g := New(gonum.Implementation{}.Sgemm)
@@ -32,19 +29,31 @@ func TestMatchesReference(t *testing.T) {
 		{7, 15, 2}, {1024, 64, 30}, {30, 64, 1024}, {13, 48, 1}, {2, 64, 1024},
 	}
 	for _, sh := range shapes {
-		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+		for _, tr := range [][2]blas.Transpose{{blas.NoTrans, blas.NoTrans}, {blas.Trans, blas.NoTrans}, {blas.NoTrans, blas.Trans}, {blas.Trans, blas.Trans}} {
+			tA, tB := tr[0], tr[1]
 			for _, beta := range []float32{0, 1, 0.5} {
 				for _, alpha := range []float32{1, -2} {
-					t.Run(fmt.Sprintf("m=%d/n=%d/k=%d/%c/beta=%g/alpha=%g", sh.m, sh.n, sh.k, tA, beta, alpha), func(t *testing.T) {
+					t.Run(fmt.Sprintf("m=%d/n=%d/k=%d/%c%c/beta=%g/alpha=%g", sh.m, sh.n, sh.k, tA, tB, beta, alpha), func(t *testing.T) {
 						m, n, k := sh.m, sh.n, sh.k
 						// op(A) is m × k; stored as A (m × k, lda ≥ k) or Aᵀ (k × m, lda ≥ m).
 						ar, ac := m, k
 						if tA == blas.Trans {
 							ar, ac = k, m
 						}
-						lda, ldb, ldc := ac+3, n+5, n+2
+						// op(B) is k × n; stored as B (k × n, ldb ≥ n) or Bᵀ (n × k, ldb ≥ k).
+						br, bc := k, n
+						if tB == blas.Trans {
+							br, bc = n, k
+						}
+						lda, ldb, ldc := ac+3, bc+5, n+2
 						a := float32Rows(11, max(ar, 1), lda)
-						b := float32Rows(12, max(k, 1), ldb)
+						b := float32Rows(12, max(br, 1), ldb)
+						bpj := func(p, j int) float32 {
+							if tB == blas.Trans {
+								return b[j*ldb+p]
+							}
+							return b[p*ldb+j]
+						}
 						c := float32Rows(13, m, ldc)
 						want, bound := make([]float64, m*n), make([]float64, m*n)
 						for i := range m {
@@ -57,8 +66,8 @@ func TestMatchesReference(t *testing.T) {
 									} else {
 										aip = a[i*lda+p]
 									}
-									s += float64(aip) * float64(b[p*ldb+j])
-									abs += math.Abs(float64(aip) * float64(b[p*ldb+j]))
+									s += float64(aip) * float64(bpj(p, j))
+									abs += math.Abs(float64(aip) * float64(bpj(p, j)))
 								}
 								cij := float64(beta) * float64(c[i*ldc+j])
 								want[i*n+j] = float64(alpha)*s + cij
@@ -66,7 +75,7 @@ func TestMatchesReference(t *testing.T) {
 							}
 						}
 						pad := append([]float32(nil), c...)
-						g(tA, blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+						g(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 						for i := range m {
 							for j := range ldc {
 								got := float64(c[i*ldc+j])
@@ -130,19 +139,21 @@ func TestRowOrder(t *testing.T) {
 
 // TestGemvMatchesReference: NewGemv gives y ← α·op(A)·x + β·y of a float64 reference within
 // the bound of TestMatchesReference (a sum of m or n products and one addition), for
-// Aᵀ·x with β = 0 and 1 (the kernels) and through the fallback for A·x, α ≠ 1 and a strided
-// x, on shapes with and without a tail beyond 16 columns and with lda > n.
+// Aᵀ·x with β = 0 and 1 (the kernels), A·x with β = 0 and 1 (its own dot products: rows of 16 or
+// more values, with 8 more and fewer beyond the last multiple of 16, and shorter rows) and
+// through the fallback for α ≠ 1 and a strided x, on shapes with and without a tail beyond 16
+// columns and with lda > n.
 func TestGemvMatchesReference(t *testing.T) {
 	const u = 0x1p-24
 	gamma := func(n int) float64 { return float64(n) * u / (1 - float64(n)*u) }
 	gemv := NewGemv(gonum.Implementation{}.Sgemv)
-	for _, sh := range []struct{ m, n int }{{1024, 64}, {1024, 1}, {7, 16}, {33, 21}, {1, 50}, {5, 3}} {
+	for _, sh := range []struct{ m, n int }{{1024, 64}, {1024, 1}, {7, 16}, {33, 21}, {1, 50}, {5, 3}, {9, 29}, {3, 24}, {4, 15}} {
 		for _, tc := range []struct {
 			tA    blas.Transpose
 			alpha float32
 			beta  float32
 			incX  int
-		}{{blas.Trans, 1, 0, 1}, {blas.Trans, 1, 1, 1}, {blas.NoTrans, 1, 0, 1}, {blas.Trans, 2, 1, 1}, {blas.Trans, 1, 0, 2}} {
+		}{{blas.Trans, 1, 0, 1}, {blas.Trans, 1, 1, 1}, {blas.NoTrans, 1, 0, 1}, {blas.NoTrans, 1, 1, 1}, {blas.Trans, 2, 1, 1}, {blas.Trans, 1, 0, 2}} {
 			t.Run(fmt.Sprintf("m=%d/n=%d/%c/alpha=%g/beta=%g/incX=%d", sh.m, sh.n, tc.tA, tc.alpha, tc.beta, tc.incX), func(t *testing.T) {
 				m, n, lda := sh.m, sh.n, sh.n+3
 				a := float32Rows(31, m, lda)
@@ -175,6 +186,104 @@ func TestGemvMatchesReference(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestIndependentOfAddress: a product's bits do not depend on where its operands sit in
+// memory. Every operand is moved by 1, 2 and 3 elements (4-byte steps, so across the 16-byte
+// boundaries of SSE loads) and the product must be bit for bit the one at offset 0, for the
+// products an MLP's float32 pass takes (A·B, Aᵀ·B, A·Bᵀ, Aᵀ·x and A·x, with β = 0 and 1) at
+// widths below, at and above 16 columns. Gonum's float32 dot product starts its vector loop
+// at a 16-byte boundary of one operand, so A·Bᵀ and A·x through it failed this test; with and
+// without the kernels (-tags purego).
+func TestIndependentOfAddress(t *testing.T) {
+	g, gemv := New(gonum.Implementation{}.Sgemm), NewGemv(gonum.Implementation{}.Sgemv)
+	// moved returns a copy of x starting off elements into a fresh slice.
+	moved := func(x []float32, off int) []float32 {
+		return append(make([]float32, off, off+len(x)), x...)[off:]
+	}
+	for _, sh := range []struct{ m, n, k int }{{64, 1, 5}, {64, 5, 6}, {64, 6, 5}, {37, 15, 6}, {64, 16, 17}, {33, 17, 64}, {9, 33, 31}} {
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				for _, beta := range []float32{0, 1} {
+					m, n, k := sh.m, sh.n, sh.k
+					a := float32Rows(41, m, k) // A (m × k) or Aᵀ (k × m): both m·k values
+					lda := k
+					if tA == blas.Trans {
+						lda = m
+					}
+					b := float32Rows(42, k, n) // B (k × n) or Bᵀ (n × k)
+					ldb := n
+					if tB == blas.Trans {
+						ldb = k
+					}
+					c0 := float32Rows(43, m, n)
+					var want []float32
+					for off := range 4 {
+						c := moved(c0, off)
+						g(tA, tB, m, n, k, 1, moved(a, off), lda, moved(b, (off+1)%4), ldb, beta, c, n)
+						if off == 0 {
+							want = c
+							continue
+						}
+						for i := range want {
+							if math.Float32bits(c[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("m=%d n=%d k=%d %c%c β=%g, operands moved by %d: C[%d] = %g, at offset 0 %g",
+									m, n, k, tA, tB, beta, off, i, c[i], want[i])
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, beta := range []float32{0, 1} {
+				m, n := sh.m, sh.n+sh.k // A (m × n); x and y as op(A) needs them
+				lx, ly := n, m
+				if tA == blas.Trans {
+					lx, ly = m, n
+				}
+				a, x, y0 := float32Rows(44, m, n), float32Rows(45, 1, lx), float32Rows(46, 1, ly)
+				var want []float32
+				for off := range 4 {
+					y := moved(y0, off)
+					gemv(tA, m, n, 1, moved(a, (off+2)%4), n, moved(x, off), 1, beta, y, 1)
+					if off == 0 {
+						want = y
+						continue
+					}
+					for i := range want {
+						if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("gemv m=%d n=%d %c β=%g, operands moved by %d: y[%d] = %g, at offset 0 %g",
+								m, n, tA, beta, off, i, y[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGemv times A·x, an output layer's forward product (B rows of n hidden units
+// against n weights), by NewGemv's own dot products (impl=sgemm) and by gonum's Sgemv, whose
+// result depends on the alignment of x (impl=gonum). Names:
+// BenchmarkGemv/m=128|1024/n=6|64/impl=sgemm|gonum.
+func BenchmarkGemv(b *testing.B) {
+	for _, m := range []int{128, 1024} {
+		for _, n := range []int{6, 64} {
+			a, x, y := float32Rows(51, m, n), float32Rows(52, 1, n), make([]float32, m)
+			for _, impl := range []struct {
+				name string
+				f    GemvFunc
+			}{{"sgemm", NewGemv(gonum.Implementation{}.Sgemv)}, {"gonum", gonum.Implementation{}.Sgemv}} {
+				b.Run(fmt.Sprintf("m=%d/n=%d/impl=%s", m, n, impl.name), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						impl.f(blas.NoTrans, m, n, 1, a, n, x, 1, 1, y, 1)
+					}
+				})
+			}
 		}
 	}
 }
