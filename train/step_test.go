@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/race"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -398,7 +399,11 @@ func TestFitReproducibleWherever(t *testing.T) {
 						kept = append(kept, second, make([]float32, 1+i%8))
 					}
 					t.Logf("parameter offsets %v and %v (%d allocations kept)", offsets(first), offsets(second), len(kept))
-					if dt == tensor.Float32 && (hidden == 1 || hidden == 6) {
+					// The race detector's allocator places these small parameters at one offset
+					// every time, so there the case cannot be built and only the run-to-run
+					// comparison below is checked (nn's TestPassIndependentOfAddress moves the
+					// weights itself).
+					if dt == tensor.Float32 && (hidden == 1 || hidden == 6) && !race.Enabled {
 						require.NotEqual(t, offsets(first)[2], offsets(second)[2], "no model at another alignment to compare with")
 					}
 					h1, w1 := run(first)
