@@ -102,5 +102,9 @@
 // docs/benchmarks.md times them against each other and the step's matrix products alone.
 //
 // Training is deterministic: the same model initialisation, data, Config and Seed give a
-// bit-identical History and identical weights.
+// bit-identical History and identical weights, wherever the parameters are allocated, with
+// one exception: a float32 model through the graph step under gonum's BLAS, whose gradients
+// through a layer of 4 or more units above another can depend on where that layer's weights
+// start within 16 bytes (docs/benchmarks.md, "The float32 step"); such runs agree to float32
+// rounding, and bit for bit when the parameters sit at the same offsets.
 package train

@@ -1,0 +1,103 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/opkit"
+)
+
+// TestGraphIndependentOfAddress: the Gorgonia graph of a model (the one train differentiates
+// for a loss without a direct form, or for a model nn.Pass does not cover) gives scores and
+// gradients that depend on the parameters' values, not on where they are allocated. As in
+// TestPassIndependentOfAddress, each parameter is moved into a fresh slice starting 1, 2 or 3
+// elements in, the graph is built again on the moved tensors, and the scores and the
+// gradients of the cost Σᵢ wᵢ·sᵢ (s the scores, w fixed weights) must keep their bits: for a
+// linear scorer of 5 inputs, MLPs of one hidden layer of 1, 6, 16 or 17 units and of hidden
+// layers of 20 then 3 units, in both dtypes; and for hidden layers of 6 and 6, 3 and 20, 16
+// and 16 units in float64, and in float32 only with the build tag openblas. Under gonum's
+// BLAS those float32 graphs are not independent of the address (see docs/benchmarks.md, "The
+// float32 step"): the gradient through a layer of n units is dz·Wᵀ, which gonum's Sgemm
+// forms with its float32 dot product over the n columns of W, whose rounding depends on
+// where W starts within 16 bytes (it sums the terms before that boundary one at a time and
+// the rest 4 at a time); a dot product of fewer than 4 terms, through a layer of 1 or 3 units
+// above, is summed one term at a time in order wherever W starts.
+func TestGraphIndependentOfAddress(t *testing.T) {
+	const in, rows = 5, 64
+	x := make([]float64, rows*in)
+	for i := range x {
+		x[i] = 2 * math.Sin(0.7*float64(i))
+	}
+	w := make([]float64, rows)
+	for i := range w {
+		w[i] = 0.3 * math.Cos(float64(i))
+	}
+	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+		hiddens := [][]int{nil, {1}, {6}, {16}, {17}, {20, 3}}
+		if dt == tensor.Float64 || blasName == "openblas" {
+			hiddens = append(hiddens, []int{6, 6}, []int{3, 20}, []int{16, 16})
+		}
+		for _, hidden := range hiddens {
+			t.Run(fmt.Sprintf("%v/hidden=%v", dt, hidden), func(t *testing.T) {
+				m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Seed: 3, Dtype: dt})
+				if err != nil {
+					t.Fatal(err)
+				}
+				run := func() (scores []float64, grads [][]float64) {
+					g := gorgonia.NewGraph()
+					cost, learnables, sn := weightedScoreCost(t, g, m, x, rows, w)
+					if _, err := gorgonia.Grad(cost, learnables...); err != nil {
+						t.Fatal(err)
+					}
+					vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+					defer vm.Close()
+					if err := vm.RunAll(); err != nil {
+						t.Fatal(err)
+					}
+					s, err := opkit.Floats(sn.Value().(*tensor.Dense))
+					if err != nil {
+						t.Fatal(err)
+					}
+					scores = append(scores, s...)
+					for _, l := range learnables {
+						gv, err := l.Grad()
+						if err != nil {
+							t.Fatal(err)
+						}
+						v, err := opkit.Floats(gv.(*tensor.Dense))
+						if err != nil {
+							t.Fatal(err)
+						}
+						grads = append(grads, append([]float64(nil), v...))
+					}
+					return scores, grads
+				}
+				s0, g0 := run()
+				for off := 1; off < 4; off++ {
+					for k := range m.layers {
+						for _, pp := range []**tensor.Dense{&m.layers[k].weight, &m.layers[k].bias} {
+							*pp = moved(*pp, off)
+						}
+					}
+					s, g := run()
+					for i := range s0 {
+						if math.Float64bits(s[i]) != math.Float64bits(s0[i]) {
+							t.Errorf("parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i])
+						}
+					}
+					for j := range g0 {
+						for i := range g0[j] {
+							if math.Float64bits(g[j][i]) != math.Float64bits(g0[j][i]) {
+								t.Errorf("parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i])
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
