@@ -185,8 +185,8 @@ func (m *ClassMeasurement) perClass(f func(*ClassFigures) float64) []float64 {
 // as [NewResult] is for binary data: test_auc and test_auc_ovr are the macro one-vs-rest AUC,
 // test_auc_ovo the macro one-vs-one AUC (multi-class), test_class_auc the per-class AUCs,
 // test_pauc, test_tpr_at_fpr and the deployed rates the macro means of the per-class
-// one-vs-rest figures; the single-split intervals, the binary deployed threshold and the
-// comparisons with the first run are left null.
+// one-vs-rest figures; the single-split intervals and the binary deployed threshold are left
+// null, and so are the comparisons with the first run, which [CompareWithFirst] sets.
 func NewClassResult(best *Best, m *ClassMeasurement) Result {
 	r := Result{
 		Figures: Figures{TestAUC: m.OvR, TestAUCOvR: ptr(m.OvR), TestAUCOvO: m.OvO,

@@ -21,6 +21,9 @@ type ClassTables struct {
 	// Seeds and FirstSeed are the number of seeds and the first.
 	Seeds     int
 	FirstSeed uint64
+	// Boot is the number of resamples of the paired bootstrap with one seed (0: none, and no
+	// comparison with the first run is shown).
+	Boot int
 }
 
 // NewClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
@@ -50,9 +53,10 @@ func (t ClassTables) Describe(arch string) (rows, selected, archK string) {
 // Write prints the macro figures of every run — the one-vs-rest AUC (label-wise for
 // multi-label data), Hand and Till's one-vs-one AUC (multi-class), the partial AUC and TPR at
 // FPR α and the deployed rates, each the mean over the classes of its one-vs-rest figure —
-// with one seed as they are, with several as mean ± sd over the seeds followed by each run's
-// paired difference from the first run; then the per-class AUC of every run (the mean over
-// the seeds).
+// with one seed as they are followed by each run's paired bootstrap difference from the first
+// run in macro one-vs-rest AUC on the same test rows (with Boot resamples), with several as
+// mean ± sd over the seeds followed by each run's paired difference from the first run; then
+// the per-class AUC of every run (the mean over the seeds).
 func (t ClassTables) Write(w io.Writer, results []Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	ovr, ovo := "test macro AUC (OvR)", "test macro AUC (OvO)\t"
@@ -102,8 +106,37 @@ func (t ClassTables) Write(w io.Writer, results []Summary) {
 	if t.Seeds > 1 {
 		fmt.Fprintln(w, "mean ± sd over the seeds.")
 		t.writeDiffs(w, results)
+	} else {
+		t.writeVsFirst(w, results)
 	}
 	t.writePerClass(w, results)
+}
+
+// writeVsFirst is the table of each run's paired bootstrap difference from the first on the
+// one seed's test rows ([CompareWithFirst]), nothing when no run has one.
+func (t ClassTables) writeVsFirst(w io.Writer, results []Summary) {
+	var rows []*Summary
+	for k := 1; k < len(results); k++ {
+		if _, ok := results[k].TestVsFirst[KeyAUCOvR]; ok {
+			rows = append(rows, &results[k])
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	what, within := "Δ test macro AUC (OvR)", "class"
+	if t.Multilabel {
+		what, within = "Δ test macro AUC (labels)", "set of labels"
+	}
+	fmt.Fprintf(w, "\neach run minus %s on the same test rows: difference [95%% interval], paired stratified bootstrap, "+
+		"the same %d resamples of rows (drawn within each %s) for both; * where the interval excludes 0\n\n", results[0].Name, t.Boot, within)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "run\t%s\t\n", what)
+	for _, r := range rows {
+		p := r.TestVsFirst[KeyAUCOvR]
+		fmt.Fprintf(tw, "%s\t%+.4f [%+.3f, %+.3f]%s\t\n", runName(r), p.Diff, p.CI95[0], p.CI95[1], map[bool]string{true: "*"}[p.Excludes0()])
+	}
+	tw.Flush()
 }
 
 // writeDiffs is the table of each run's paired difference from the first over the seeds.

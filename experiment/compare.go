@@ -24,7 +24,18 @@ const (
 // holds it). Two runs that score every row alike get a difference of 0 and [0, 0]. A class
 // with fewer than two test rows leaves the comparisons out (nil), as it leaves out the
 // intervals of [Measure].
+//
+// For two multi-class or multi-label runs (r.Classes set) it sets, with cfg.Boot resamples,
+// r.TestVsFirst[KeyAUCOvR] alone: the paired bootstrap of the difference in macro one-vs-rest
+// AUC, drawing the rows within each class (see compareClasses), and leaves r.TestAUCVsFirst
+// nil; without resamples it sets nothing.
 func CompareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) error {
+	if r.Classes != nil || first.Classes != nil {
+		if r.Classes == nil || first.Classes == nil || cfg.Boot == 0 {
+			return nil
+		}
+		return compareClasses(r, first, labels, cfg.Boot, cfg.Seed)
+	}
 	var err error
 	if r.TestAUCVsFirst, err = CompareAUC(r, first); err != nil || r.TestAUCVsFirst == nil || cfg.Alpha == 0 || cfg.Boot == 0 {
 		return err

@@ -114,7 +114,10 @@ type Figures struct {
 	TestAUCVsFirst *AUCDiff `json:"test_auc_vs_first"`
 	// TestVsFirst holds the paired bootstrap comparisons with the first run on the same seed
 	// and test rows ([CompareWithFirst]), by figure: "test_pauc", "test_tpr_at_fpr",
-	// "deployed_test_tpr" and with a recall "test_fpr_at_tpr"; null when TestAUCVsFirst is, or without α or resamples.
+	// "deployed_test_tpr" and with a recall "test_fpr_at_tpr"; null when TestAUCVsFirst is, or
+	// without α or resamples. For multi-class and multi-label runs, whose TestAUCVsFirst is
+	// null, it holds "test_auc_ovr" alone (the paired bootstrap of the macro one-vs-rest AUC,
+	// rows drawn within each class), null without resamples.
 	TestVsFirst  map[string]Paired `json:"test_vs_first"`
 	TrainSeconds float64           `json:"train_seconds"`
 	LearningRate float64           `json:"learning_rate"`

@@ -10,9 +10,10 @@ import (
 // as the bootstrap's), completed by finish (which names the result and may save the model; nil for
 // nothing), then compared with search 0's result on the same seed by [CompareWithFirst]. On
 // multi-class and multi-label data the result is [NewClassResult] of [MeasureClasses] (the softmax
-// probabilities when [Probabilities] says so), and is not compared with search 0's on the seed:
-// [Summarise] compares the seeds' figures. perRun[k] lists search k's results in the order of the
-// seeds; only search 0's keep Test and TestScores, which the comparisons read.
+// probabilities when [Probabilities] says so), whose comparison with search 0's on the seed is
+// the paired bootstrap of the macro one-vs-rest AUC alone. perRun[k] lists search k's results
+// in the order of the seeds; only search 0's keep Test and TestScores, which the comparisons
+// read.
 //
 // A search that fails on a seed, or whose measurement, finish or comparison fails, is left
 // out of that seed and its error, naming the search and the seed, is one of failed; the
@@ -37,7 +38,7 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 		if err == nil {
 			r, err = measure(sp, k, best, cfg, finish)
 		}
-		if err == nil && k > 0 && first != nil && first.Seed == sp.Seed && r.Classes == nil {
+		if err == nil && k > 0 && first != nil && first.Seed == sp.Seed {
 			c := cfg
 			c.Seed = sp.Seed
 			err = CompareWithFirst(&r, first, sp.Test.Y, c)

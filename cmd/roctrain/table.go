@@ -61,7 +61,11 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 
 // classTables are the tables of multi-class or multi-label data, nil for binary data.
 func classTables(o *options, ds *dataset) *experiment.ClassTables {
-	return experiment.NewClassTables(ds.all, o.alpha, o.seeds, o.seed)
+	t := experiment.NewClassTables(ds.all, o.alpha, o.seeds, o.seed)
+	if t != nil {
+		t.Boot = o.boot
+	}
+	return t
 }
 
 // printSingle is the table of one seed, with each figure's 95% interval on the test part.

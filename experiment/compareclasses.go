@@ -1,0 +1,91 @@
+package experiment
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/rocops/rocops/metrics"
+)
+
+// KeyAUCOvR is the key of [Figures.TestVsFirst] for multi-class and multi-label runs: the
+// macro one-vs-rest AUC (label-wise for multi-label data), test_auc_ovr.
+const KeyAUCOvR = "test_auc_ovr"
+
+// compareClasses sets r.TestVsFirst[KeyAUCOvR] for two multi-class or multi-label runs on
+// the same test rows, whose labels are labels (class indices, or the row-major n×k 0/1
+// label matrix): A(r) − A(first), A the macro one-vs-rest AUC of [ClassMeasurement.OvR] of
+// the run's test scores, and the 95% percentile interval of metrics.BootstrapRows over
+// boot resamples, each drawing the rows within each class (multi-label: within each set of
+// labels a row has, so that every label column keeps its positives) and scoring both runs
+// on the same drawn rows. Two runs that score every row alike get 0 and [0, 0].
+// r.TestAUCVsFirst stays nil: DeLong's paired test is a binary one.
+func compareClasses(r, first *Result, labels []float64, boot int, seed uint64) error {
+	m := r.Classes
+	k := len(m.Names)
+	strata := classStrata(labels, k, m.Multilabel)
+	a, b := r.TestScores, first.TestScores
+	auc := func(s, y []float64) (float64, error) {
+		if m.Multilabel {
+			return metrics.MultilabelAUC(s, k, y, metrics.Macro)
+		}
+		c := make([]int, len(y))
+		for i, v := range y {
+			c[i] = int(v)
+		}
+		return metrics.MulticlassAUC(s, k, c, metrics.OvR, metrics.Macro)
+	}
+	width := 1
+	if m.Multilabel {
+		width = k
+	}
+	diff := func(rows []int) (float64, error) {
+		sa, sb := make([]float64, len(rows)*k), make([]float64, len(rows)*k)
+		y := make([]float64, len(rows)*width)
+		for i, from := range rows {
+			copy(sa[i*k:(i+1)*k], a[from*k:(from+1)*k])
+			copy(sb[i*k:(i+1)*k], b[from*k:(from+1)*k])
+			copy(y[i*width:(i+1)*width], labels[from*width:(from+1)*width])
+		}
+		va, err := auc(sa, y)
+		if err != nil {
+			return 0, err
+		}
+		vb, err := auc(sb, y)
+		return va - vb, err
+	}
+	d, lo, hi, err := metrics.BootstrapRows(strata, diff, boot, 0.95, seed)
+	if err != nil {
+		return err
+	}
+	r.TestVsFirst = map[string]Paired{KeyAUCOvR: {Diff: d, CI95: Interval{lo, hi}}}
+	return nil
+}
+
+// classStrata numbers the rows' strata of the paired class bootstrap: a multi-class row's
+// class, a multi-label row's set of labels (numbered in the order they first occur).
+func classStrata(labels []float64, k int, multilabel bool) []int {
+	if !multilabel {
+		out := make([]int, len(labels))
+		for i, y := range labels {
+			out[i] = int(y)
+		}
+		return out
+	}
+	out := make([]int, len(labels)/k)
+	seen := map[string]int{}
+	var key strings.Builder
+	for i := range out {
+		key.Reset()
+		for _, y := range labels[i*k : (i+1)*k] {
+			key.WriteString(strconv.FormatFloat(y, 'g', -1, 64))
+			key.WriteByte(',')
+		}
+		s, ok := seen[key.String()]
+		if !ok {
+			s = len(seen)
+			seen[key.String()] = s
+		}
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package experiment
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/rocops/rocops/metrics"
+	"github.com/stretchr/testify/require"
+)
+
+// classRun is a result of a 3-class run with the given row-major n×3 test scores.
+func classRun(scores []float64) *Result {
+	return &Result{TestScores: scores, Classes: &ClassMeasurement{Names: []string{"a", "b", "c"}, TestScores: scores}}
+}
+
+// classRows are 30 rows of 3 classes with scores that rank each class mostly, not always,
+// above the others, from a fixed stream.
+func classRows() (scores, labels []float64) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 30 {
+		y := i % 3
+		labels = append(labels, float64(y))
+		for c := range 3 {
+			s := rng.Float64()
+			if c == y {
+				s += 0.5
+			}
+			scores = append(scores, s)
+		}
+	}
+	return scores, labels
+}
+
+// A class run compared with itself: 0 and [0, 0]; DeLong's test is not set.
+func TestCompareClassesSelf(t *testing.T) {
+	scores, labels := classRows()
+	r := classRun(scores)
+	require.NoError(t, CompareWithFirst(r, classRun(slices.Clone(scores)), labels, MeasureConfig{Boot: 200, Seed: 1}))
+	require.Nil(t, r.TestAUCVsFirst)
+	require.Equal(t, map[string]Paired{KeyAUCOvR: {}}, r.TestVsFirst)
+}
+
+// Without resamples nothing is compared.
+func TestCompareClassesNoBoot(t *testing.T) {
+	scores, labels := classRows()
+	r := classRun(scores)
+	require.NoError(t, CompareWithFirst(r, classRun(scores), labels, MeasureConfig{Alpha: 0.1}))
+	require.Nil(t, r.TestVsFirst)
+	require.Nil(t, r.TestAUCVsFirst)
+}
+
+// Reversing every score of class c's column makes class c's one-vs-rest AUC 1 − A_c: the
+// run loses (2·A_c − 1)/3 of macro AUC, and the interval lies below 0.
+func TestCompareClassesReversedClass(t *testing.T) {
+	scores, labels := classRows()
+	rev := slices.Clone(scores)
+	for i := 1; i < len(rev); i += 3 {
+		rev[i] = -rev[i]
+	}
+	r := classRun(rev)
+	require.NoError(t, CompareWithFirst(r, classRun(scores), labels, MeasureConfig{Boot: 300, Seed: 2}))
+	y := make([]int, len(labels))
+	for i, v := range labels {
+		y[i] = int(v)
+	}
+	want, err := metrics.ClassAUCs(scores, 3, y)
+	require.NoError(t, err)
+	p := r.TestVsFirst[KeyAUCOvR]
+	require.InDelta(t, (1-2*want[1])/3, p.Diff, 1e-12)
+	require.Less(t, p.Diff, 0.0)
+	require.Less(t, p.CI95[1], 0.0)
+	require.True(t, p.CI95.Excludes0())
+}
+
+// The interval is the brute-force paired bootstrap: resample k draws, from PCG(seed, k), for
+// each row a row of its class, both runs are scored on those rows, and the ends are R's
+// type-7 quantiles of the differences.
+func TestCompareClassesBruteForce(t *testing.T) {
+	scores, labels := classRows()
+	other := slices.Clone(scores)
+	noise := rand.New(rand.NewPCG(9, 9))
+	for i := range other {
+		other[i] += 0.4 * noise.Float64()
+	}
+	const reps, seed = 250, 11
+	r := classRun(other)
+	require.NoError(t, CompareWithFirst(r, classRun(scores), labels, MeasureConfig{Boot: reps, Seed: seed}))
+
+	macro := func(s []float64, y []int) float64 {
+		a, err := metrics.MulticlassAUC(s, 3, y, metrics.OvR, metrics.Macro)
+		require.NoError(t, err)
+		return a
+	}
+	members := make([][]int, 3)
+	for i, y := range labels {
+		members[int(y)] = append(members[int(y)], i)
+	}
+	n := len(labels)
+	diffs := make([]float64, reps)
+	for k := range reps {
+		rng := rand.New(rand.NewPCG(seed, uint64(k)))
+		sa, sb, y := make([]float64, 0, 3*n), make([]float64, 0, 3*n), make([]int, n)
+		for i := range n {
+			from := members[int(labels[i])][rng.IntN(n/3)]
+			sa = append(sa, other[3*from:3*from+3]...)
+			sb = append(sb, scores[3*from:3*from+3]...)
+			y[i] = int(labels[from])
+		}
+		diffs[k] = macro(sa, y) - macro(sb, y)
+	}
+	slices.Sort(diffs)
+	q := func(p float64) float64 { // R's type 7
+		h := p * float64(reps-1)
+		lo := int(h)
+		if lo+1 >= reps {
+			return diffs[reps-1]
+		}
+		return diffs[lo] + (h-float64(lo))*(diffs[lo+1]-diffs[lo])
+	}
+	y := make([]int, n)
+	for i, v := range labels {
+		y[i] = int(v)
+	}
+	p := r.TestVsFirst[KeyAUCOvR]
+	require.Equal(t, macro(other, y)-macro(scores, y), p.Diff)
+	require.InDelta(t, q(0.025), p.CI95[0], 1e-15)
+	require.InDelta(t, q(0.975), p.CI95[1], 1e-15)
+	require.Less(t, p.CI95[0], p.CI95[1])
+}
+
+// Multi-label rows are drawn within their set of labels, so every label column keeps its
+// positives; a run against itself gets [0, 0].
+func TestCompareClassesMultilabelSelf(t *testing.T) {
+	scores, classes := classRows()
+	labels := make([]float64, 0, len(scores))
+	for i, c := range classes {
+		labels = append(labels, float64(i%2), float64((i/2)%2), map[bool]float64{true: 1}[c == 2])
+	}
+	r, first := classRun(scores), classRun(scores)
+	r.Classes.Multilabel, first.Classes.Multilabel = true, true
+	require.NoError(t, CompareWithFirst(r, first, labels, MeasureConfig{Boot: 100, Seed: 3}))
+	require.Equal(t, map[string]Paired{KeyAUCOvR: {}}, r.TestVsFirst)
+	require.Equal(t, []int{0, 1, 2, 3, 0, 4}, classStrata(labels, 3, true)[:6])
+}
