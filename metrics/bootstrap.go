@@ -60,7 +60,7 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 	}
 	return percentile(reps, level, func() func(k int) (float64, error) {
 		s, y := make([]float64, len(scores)), make([]float64, len(labels)) // this worker's
-		draw := drawer(isPos, seed)
+		draw := classDrawer(isPos, seed)
 		set := func(i, from int) { s[i], y[i] = scores[from], labels[i] }
 		return func(k int) (float64, error) {
 			draw(k, set)
@@ -82,31 +82,34 @@ func checkBootstrap(noStat bool, reps int, level float64) error {
 	return nil
 }
 
-// drawer returns the stratified draws of one worker for rows whose classes isPos gives:
-// draw(k, set) calls set(i, from) for every row i of resample k, from being the row it draws.
-// Resample k has its own stream, so the draws do not depend on which worker takes it; row i
-// keeps row i's class and draws a row of that class.
-func drawer(isPos []bool, seed uint64) func(k int, set func(i, from int)) {
-	var pos, neg []int
-	for i, p := range isPos {
-		if p {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+// drawer returns the stratified draws of one worker for rows of the strata given, row i of
+// stratum strata[i] ≥ 0 and members[s] the rows of stratum s in order: draw(k, set) calls
+// set(i, from) for every row i of resample k, from being the row it draws. Resample k has its
+// own stream, so the draws do not depend on which worker takes it; row i keeps its stratum
+// and draws a row of that stratum.
+func drawer(strata []int, members [][]int, seed uint64) func(k int, set func(i, from int)) {
 	src := rand.NewPCG(0, 0)
 	rng := rand.New(src)
 	return func(k int, set func(i, from int)) {
 		src.Seed(seed, uint64(k))
-		for i, p := range isPos {
-			from := neg
-			if p {
-				from = pos
-			}
+		for i, s := range strata {
+			from := members[s]
 			set(i, from[rng.IntN(len(from))])
 		}
 	}
+}
+
+// classDrawer is drawer for rows of two classes, isPos[i] marking the positives (stratum 1,
+// the negatives stratum 0).
+func classDrawer(isPos []bool, seed uint64) func(k int, set func(i, from int)) {
+	strata, members := make([]int, len(isPos)), make([][]int, 2)
+	for i, p := range isPos {
+		if p {
+			strata[i] = 1
+		}
+		members[strata[i]] = append(members[strata[i]], i)
+	}
+	return drawer(strata, members, seed)
 }
 
 // percentile computes the statistic of resamples 0 … reps−1 on up to GOMAXPROCS workers,

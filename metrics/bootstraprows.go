@@ -3,7 +3,6 @@ package metrics
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/rocops/rocops/internal/check"
 )
@@ -57,14 +56,10 @@ func BootstrapRows(strata []int, stat func(rows []int) (float64, error), reps in
 	}
 	lo, hi, err = percentile(reps, level, func() func(k int) (float64, error) {
 		drawn := make([]int, len(strata)) // this worker's
-		src := rand.NewPCG(0, 0)
-		rng := rand.New(src)
+		draw := drawer(strata, members, seed)
+		set := func(i, from int) { drawn[i] = from }
 		return func(k int) (float64, error) {
-			src.Seed(seed, uint64(k))
-			for i, s := range strata {
-				from := members[s]
-				drawn[i] = from[rng.IntN(len(from))]
-			}
+			draw(k, set)
 			return stat(drawn)
 		}
 	})

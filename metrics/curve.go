@@ -225,7 +225,7 @@ func (c *Curve) Bootstrap(
 		}
 		drawn := make([]int32, len(c.row))
 		tps, fps := make([]int32, len(c.pts)), make([]int32, len(c.pts)) // the rows drawn at each vertex
-		draw := drawer(c.pos, seed)
+		draw := classDrawer(c.pos, seed)
 		set := func(i, from int) {
 			v := c.row[from]
 			drawn[i] = v
