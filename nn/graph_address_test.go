@@ -84,18 +84,7 @@ func TestGraphIndependentOfAddress(t *testing.T) {
 						}
 					}
 					s, g := run()
-					for i := range s0 {
-						if math.Float64bits(s[i]) != math.Float64bits(s0[i]) {
-							t.Errorf("parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i])
-						}
-					}
-					for j := range g0 {
-						for i := range g0[j] {
-							if math.Float64bits(g[j][i]) != math.Float64bits(g0[j][i]) {
-								t.Errorf("parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i])
-							}
-						}
-					}
+					sameBits(t, off, s, s0, g, g0)
 				}
 			})
 		}

@@ -93,6 +93,38 @@ func paramBits(t testing.TB, m Model) [][]uint64 {
 	return out
 }
 
+// sameBits reports, with t.Errorf, every score and gradient of a run after the parameters
+// were moved by off elements whose bits differ from those of the run before (s0, g0), and
+// returns whether all were the same.
+func sameBits(t testing.TB, off int, s, s0 []float64, g, g0 [][]float64) bool {
+	t.Helper()
+	same := len(s) == len(s0) && len(g) == len(g0)
+	if !same {
+		t.Errorf("parameters moved by %d: %d scores and %d gradients, before %d and %d", off, len(s), len(g), len(s0), len(g0))
+		return false
+	}
+	for i := range s0 {
+		if math.Float64bits(s[i]) != math.Float64bits(s0[i]) {
+			t.Errorf("parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i])
+			same = false
+		}
+	}
+	for j := range g0 {
+		if len(g[j]) != len(g0[j]) {
+			t.Errorf("parameters moved by %d: gradient %d has %d values, before %d", off, j, len(g[j]), len(g0[j]))
+			same = false
+			continue
+		}
+		for i := range g0[j] {
+			if math.Float64bits(g[j][i]) != math.Float64bits(g0[j][i]) {
+				t.Errorf("parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i])
+				same = false
+			}
+		}
+	}
+	return same
+}
+
 // assertClose fails unless |got[i] − want[i]| ≤ tol·max(1, |want[i]|) for every i.
 func assertClose(t testing.TB, what string, got, want []float64, tol float64) {
 	t.Helper()
