@@ -24,33 +24,40 @@ func compareClasses(r, first *Result, labels []float64, boot int, seed uint64) e
 	k := len(m.Names)
 	strata := classStrata(labels, k, m.Multilabel)
 	a, b := r.TestScores, first.TestScores
-	auc := func(s, y []float64) (float64, error) {
+	// The drawn rows' labels, converted once for both runs: a multi-class row's class is its
+	// stratum, a multi-label row's labels are its k columns.
+	drawn := func(rows []int) (c []int, y []float64) {
+		if !m.Multilabel {
+			c = make([]int, len(rows))
+			for i, from := range rows {
+				c[i] = strata[from]
+			}
+			return c, nil
+		}
+		y = make([]float64, len(rows)*k)
+		for i, from := range rows {
+			copy(y[i*k:(i+1)*k], labels[from*k:(from+1)*k])
+		}
+		return nil, y
+	}
+	auc := func(s []float64, c []int, y []float64) (float64, error) {
 		if m.Multilabel {
 			return metrics.MultilabelAUC(s, k, y, metrics.Macro)
 		}
-		c := make([]int, len(y))
-		for i, v := range y {
-			c[i] = int(v)
-		}
 		return metrics.MulticlassAUC(s, k, c, metrics.OvR, metrics.Macro)
-	}
-	width := 1
-	if m.Multilabel {
-		width = k
 	}
 	diff := func(rows []int) (float64, error) {
 		sa, sb := make([]float64, len(rows)*k), make([]float64, len(rows)*k)
-		y := make([]float64, len(rows)*width)
 		for i, from := range rows {
 			copy(sa[i*k:(i+1)*k], a[from*k:(from+1)*k])
 			copy(sb[i*k:(i+1)*k], b[from*k:(from+1)*k])
-			copy(y[i*width:(i+1)*width], labels[from*width:(from+1)*width])
 		}
-		va, err := auc(sa, y)
+		c, y := drawn(rows)
+		va, err := auc(sa, c, y)
 		if err != nil {
 			return 0, err
 		}
-		vb, err := auc(sb, y)
+		vb, err := auc(sb, c, y)
 		return va - vb, err
 	}
 	d, lo, hi, err := metrics.BootstrapRows(strata, diff, boot, 0.95, seed)
