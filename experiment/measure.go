@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"errors"
-	"math"
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
@@ -58,9 +57,6 @@ type DeLongAUC struct {
 	CI            Interval
 }
 
-// z975 is Φ⁻¹(0.975), the standard normal quantile of a two-sided 95% interval.
-const z975 = 1.959963984540054
-
 // scoreData scores ds's features with m: nn.Scores of X, or nn.Scores32 of X32 for a
 // dataset stored in float32, which is never widened whole.
 func scoreData(m nn.Model, ds *data.Dataset) ([]float64, error) {
@@ -88,8 +84,8 @@ func Measure(m nn.Model, sp *Split, cfg MeasureConfig) (*Measurement, error) {
 	case err != nil:
 		return nil, err
 	default:
-		half := z975 * math.Sqrt(variance)
-		r.DeLong = &DeLongAUC{AUC: auc, Variance: variance, CI: Interval{max(0, auc-half), min(1, auc+half)}}
+		lo, hi := metrics.AUCInterval95(auc, variance)
+		r.DeLong = &DeLongAUC{AUC: auc, Variance: variance, CI: Interval{lo, hi}}
 	}
 	if cfg.Recall > 0 {
 		fpr, err := c.FPRAtTPR(cfg.Recall)

@@ -141,7 +141,7 @@ func CompareAUC(r, first *Result) (*AUCDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	half := z975 * math.Sqrt(variance)
+	half := metrics.Z975 * math.Sqrt(variance)
 	return &AUCDiff{Diff: diff, CI95: Interval{diff - half, diff + half}, P: p}, nil
 }
 

@@ -16,7 +16,7 @@ type Report struct {
 	N         int `json:"n"`         // rows
 	Positives int `json:"positives"` // rows labelled 1
 	// AUC is metrics.AUC, ties counting ½; AUCVariance DeLong's variance of it (metrics.DeLong)
-	// and AUCCI95 the interval AUC ± 1.96·√Var clipped to [0, 1], as pROC clips it; both null
+	// and AUCCI95 the interval AUC ± Φ⁻¹(0.975)·√Var clipped to [0, 1] (metrics.AUCInterval95), as pROC clips it; both null
 	// with fewer than two rows of a class.
 	AUC         float64     `json:"auc"`
 	AUCVariance *float64    `json:"auc_variance"`
@@ -61,9 +61,9 @@ func Summarize(c *metrics.Counts, alpha float64, threshold *float64) (Report, er
 	case err != nil:
 		return Report{}, err
 	default:
-		half := 1.96 * math.Sqrt(v)
+		lo, hi := metrics.AUCInterval95(auc, v)
 		r.AUCVariance = &v
-		r.AUCCI95 = &[2]float64{max(0, auc-half), min(1, auc+half)}
+		r.AUCCI95 = &[2]float64{lo, hi}
 	}
 	if threshold != nil {
 		fpr, tpr := c.RatesAt(*threshold)

@@ -159,7 +159,7 @@ func TestEvaluateMatchesInProcess(t *testing.T) {
 			require.InDelta(t, auc, r.AUC, tolCurve)
 			require.NotNil(t, r.AUCVariance)
 			require.InEpsilon(t, variance, *r.AUCVariance, tolVariance)
-			half := 1.96 * math.Sqrt(variance)
+			half := metrics.Z975 * math.Sqrt(variance) // Φ⁻¹(0.975), as experiment's DeLong interval
 			require.InDelta(t, max(0, auc-half), r.AUCCI95[0], tolCurve)
 			require.InDelta(t, min(1, auc+half), r.AUCCI95[1], tolCurve)
 			tpr, err := metrics.TPRAtFPR(scores, labels, alpha)
