@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/rocops/rocops/internal/check"
 )
@@ -150,12 +149,7 @@ func (c *Counts) ThresholdAtFPR(fpr float64) (t, achievedFPR, tpr float64, err e
 // on a validation part, say) performs on these. t = +Inf, and NaN, flag nothing (rates 0 and
 // 0); t = −Inf flags every row.
 func (c *Counts) RatesAt(t float64) (fpr, tpr float64) {
-	// The vertices with threshold ≥ t come first; the last of them counts the flagged rows.
-	k := sort.Search(len(c.pts), func(k int) bool { return !(c.pts[k].threshold >= t) })
-	if k == 0 {
-		return 0, 0
-	}
-	return float64(c.pts[k-1].fp) / float64(c.nNeg), float64(c.pts[k-1].tp) / float64(c.nPos)
+	return ratesAt(c.pts, c.nPos, c.nNeg, t)
 }
 
 // ROC returns the points of the ROC curve, as [ROC] does: (0, 0) with threshold +Inf, then one

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/rocops/rocops/internal/check"
 )
@@ -123,12 +122,7 @@ func (c *Curve) ThresholdAtFPR(fpr float64) (t, achievedFPR, tpr float64, err er
 //
 //	fpr = #{i : y_i = 0, f_i ≥ t} / N,  tpr = #{i : y_i = 1, f_i ≥ t} / P
 func (c *Curve) RatesAt(t float64) (fpr, tpr float64) {
-	// The vertices with threshold ≥ t come first; the last of them counts the flagged rows.
-	k := sort.Search(len(c.pts), func(k int) bool { return !(c.pts[k].threshold >= t) })
-	if k == 0 {
-		return 0, 0
-	}
-	return float64(c.pts[k-1].fp) / float64(c.nNeg), float64(c.pts[k-1].tp) / float64(c.nPos)
+	return ratesAt(c.pts, c.nPos, c.nNeg, t)
 }
 
 // DeLong is [DeLong] of the curve's scores: the AUC as the mean of the structural

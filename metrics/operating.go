@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 )
 
 // ErrTPR reports a true-positive rate outside [0, 1].
@@ -104,4 +105,15 @@ func checkTPR(tpr float64) error {
 		return fmt.Errorf("%w: tpr = %v, want it in [0, 1]", ErrTPR, tpr)
 	}
 	return nil
+}
+
+// ratesAt is RatesAt of the vertices pts (a [Curve]'s or a [Counts]'s, in descending threshold)
+// of a curve with nPos positives and nNeg negatives.
+func ratesAt(pts []point, nPos, nNeg int, t float64) (fpr, tpr float64) {
+	// The vertices with threshold ≥ t come first; the last of them counts the flagged rows.
+	k := sort.Search(len(pts), func(k int) bool { return !(pts[k].threshold >= t) })
+	if k == 0 {
+		return 0, 0
+	}
+	return float64(pts[k-1].fp) / float64(nNeg), float64(pts[k-1].tp) / float64(nPos)
 }
