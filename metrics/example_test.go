@@ -205,3 +205,20 @@ func ExampleNewCurve() {
 	fmt.Printf("AUC %.2f, TPR at FPR 0.5 %.2f; at 0.35: FPR %.2f, TPR %.2f\n", c.AUC(), tpr, fpr, tprAt)
 	// Output: AUC 0.75, TPR at FPR 0.5 1.00; at 0.35: FPR 0.50, TPR 1.00
 }
+
+// A curve of nine points thinned to at most six: δ = 2/(6 − 2) = 0.5, so between the ends a
+// point is kept when its Δfpr + Δtpr from the last point kept is at least 0.5.
+func ExampleThinROC() {
+	fpr := []float64{0, 0, 0, 0.25, 0.25, 0.5, 0.75, 1, 1}
+	tpr := []float64{0, 0.25, 0.5, 0.5, 0.75, 0.75, 1, 1, 1}
+	f, t, err := metrics.ThinROC(fpr, tpr, 6)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(f)
+	fmt.Println(t)
+	// Output:
+	// [0 0 0.25 0.75 1]
+	// [0 0.5 0.75 1 1]
+}
