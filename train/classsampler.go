@@ -86,10 +86,12 @@ func newLabelSampler(ds *data.Dataset, b int, rng *rand.Rand) (*sampler, error) 
 	}
 	strata := make([]stratum, 0, 2*k+1)
 	all := make([]int, ds.Rows)
+	for i := range all {
+		all[i] = i
+	}
 	for c := range k {
 		var pos, neg []int
 		for i := range ds.Rows {
-			all[i] = i
 			if ds.Y[i*k+c] == 1 {
 				pos = append(pos, i)
 			} else {
