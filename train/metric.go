@@ -58,8 +58,8 @@ func TNRAtTPR(tpr float64) Metric { return Metric{kind: tnrMetric, at: tpr} }
 // Hand and Till's mean over pairs of classes (metrics.OvO), of the model's softmax
 // probabilities after a softmax cross-entropy epoch and of its raw outputs after any other
 // (see [Metric]). On multi-label data MacroAUC(OvR) is the mean over label columns of each
-// column's AUC of the raw outputs (metrics.MultilabelAUC); OvO is ErrTask there. Binary data
-// takes the binary metrics.
+// column's AUC of the raw outputs (metrics.MultilabelAUC); OvO is ErrTask there. On binary data
+// MacroAUC is ErrTask too: binary data takes the binary metrics ([AUC] and the others).
 func MacroAUC(m metrics.Method) Metric { return Metric{kind: macroMetric, method: m} }
 
 func (m Metric) String() string {
