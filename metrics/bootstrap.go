@@ -145,12 +145,16 @@ func percentile(reps int, level float64, newWorker func() func(k int) (float64, 
 	return quantile7(values, (1-level)/2), quantile7(values, (1+level)/2), nil
 }
 
-// callStat returns stat(k), the statistic of resample k, turning a panic into an ErrPanic
-// error naming the resample.
+// callStat returns stat(k), the statistic of resample k (k = −1: of the data themselves),
+// turning a panic into an ErrPanic error naming the resample.
 func callStat(stat func(k int) (float64, error), k int) (v float64, panicked bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			panicked, err = true, parallel.PanicError(ErrPanic, fmt.Sprintf(" on resample %d", k), r)
+			where := fmt.Sprintf(" on resample %d", k)
+			if k < 0 {
+				where = " on the data"
+			}
+			panicked, err = true, parallel.PanicError(ErrPanic, where, r)
 		}
 	}()
 	v, err = stat(k)

@@ -48,7 +48,8 @@ func BootstrapRows(strata []int, stat func(rows []int) (float64, error), reps in
 	for i := range rows {
 		rows[i] = i
 	}
-	if v, err = stat(rows); err != nil {
+	v, _, err = callStat(func(int) (float64, error) { return stat(rows) }, -1)
+	if err != nil {
 		return 0, 0, 0, err
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {

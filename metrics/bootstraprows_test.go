@@ -65,6 +65,8 @@ func TestBootstrapRowsErrors(t *testing.T) {
 		{"no statistic", []int{0, 1}, nil, 10, ErrBootstrap},
 		{"no reps", []int{0, 1}, ok, 0, ErrBootstrap},
 		{"infinite", []int{0, 1}, func([]int) (float64, error) { return 1 / zero(), nil }, 10, ErrStatistic},
+		// A panic on the data themselves, before any resample, is ErrPanic as on a resample.
+		{"panics", []int{0, 1}, func([]int) (float64, error) { panic("bad statistic") }, 10, ErrPanic},
 	} {
 		_, _, _, err := BootstrapRows(c.strata, c.stat, c.reps, 0.95, 1)
 		require.ErrorIs(t, err, c.want, c.name)
