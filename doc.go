@@ -30,8 +30,11 @@
 //     docs' weight plot.
 //   - beam/ (a module of its own, github.com/rocops/rocops/beam): rocbeam, scoring with a
 //     deployed model and exact evaluation at scale on Apache Beam.
-//   - internal/...: what the packages share (the error vocabulary, the op adapter, float
+//   - internal/...: what the packages share (batch validation, the op adapter, float
 //     helpers, the worker pool, atomic writes, plot helpers, the embedded data).
 //
-// This package itself holds no code; its example is the README's minimal program.
+// This package holds what every other shares: the [Task] (binary, k classes or k labels),
+// which fixes the shape of every batch of scores and labels, and the one error vocabulary for
+// such batches ([ErrLength], [ErrOneClass] and the rest) with [ErrRange] and [ErrConfig]. Its
+// example is the README's minimal program.
 package rocops

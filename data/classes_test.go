@@ -3,6 +3,7 @@ package data
 import (
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -41,11 +42,11 @@ func TestMulticlassDataset(t *testing.T) {
 		edit func(mc, ml *Dataset) *Dataset
 		want error
 	}{
-		{"class index ≥ k", func(mc, _ *Dataset) *Dataset { mc.Y[1] = 3; return mc }, ErrLabel},
-		{"fractional class index", func(mc, _ *Dataset) *Dataset { mc.Y[1] = 1.5; return mc }, ErrLabel},
-		{"negative class index", func(mc, _ *Dataset) *Dataset { mc.Y[1] = -1; return mc }, ErrLabel},
+		{"class index ≥ k", func(mc, _ *Dataset) *Dataset { mc.Y[1] = 3; return mc }, rocops.ErrLabel},
+		{"fractional class index", func(mc, _ *Dataset) *Dataset { mc.Y[1] = 1.5; return mc }, rocops.ErrLabel},
+		{"negative class index", func(mc, _ *Dataset) *Dataset { mc.Y[1] = -1; return mc }, rocops.ErrLabel},
 		{"one class", func(mc, _ *Dataset) *Dataset { mc.Classes = []string{"a"}; return mc }, ErrShape},
-		{"multi-label label 2", func(_, ml *Dataset) *Dataset { ml.Y[3] = 2; return ml }, ErrLabel},
+		{"multi-label label 2", func(_, ml *Dataset) *Dataset { ml.Y[3] = 2; return ml }, rocops.ErrLabel},
 		{"multi-label Y not rows×k", func(_, ml *Dataset) *Dataset { ml.Y = ml.Y[:5]; return ml }, ErrShape},
 		{"both", func(mc, _ *Dataset) *Dataset { mc.Labels = []string{"p"}; return mc }, ErrShape},
 		{"empty Labels", func(_, ml *Dataset) *Dataset { ml.Labels = []string{}; return ml }, ErrShape},

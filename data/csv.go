@@ -13,22 +13,19 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened.
-// ErrEmpty, ErrLabel and ErrOneClass are the module's shared vocabulary for (scores, labels)
-// input, the same values as in packages metrics, kdequantile and pairwise.
+// Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened. An empty
+// file, a bad label and a label column of one class are the module's shared
+// [rocops.ErrEmpty], [rocops.ErrLabel] and [rocops.ErrOneClass].
 var (
-	ErrEmpty      = check.ErrEmpty
 	ErrMalformed  = errors.New("data: malformed CSV")
 	ErrHeader     = errors.New("data: bad header")
 	ErrFieldCount = errors.New("data: wrong number of fields")
 	ErrMissing    = errors.New("data: missing value")
 	ErrNotNumber  = errors.New("data: not a finite number")
-	ErrLabel      = check.ErrLabel
-	ErrOneClass   = check.ErrOneClass
 	// ErrTooLong reports a field or a row longer, or a row of more fields, than CSVConfig's
 	// limits.
 	ErrTooLong = errors.New("data: field or row too long")
@@ -160,23 +157,23 @@ func countLines(f *os.File) (int, error) {
 // usual missing-value markers NA, N/A, NaN, null and ? (in any case) are reported as missing
 // ([ErrMissing]): the package does not impute. Other errors are a wrong number of fields
 // ([ErrFieldCount]), a value that is not a finite number ([ErrNotNumber]), one or two label values
-// other than 0 and 1 ([ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
-// header or no data rows ([ErrEmpty]), a single class ([ErrOneClass]), broken quoting
+// other than 0 and 1 ([rocops.ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
+// header or no data rows ([rocops.ErrEmpty]), a single class ([rocops.ErrOneClass]), broken quoting
 // ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg ([ErrTooLong]);
 // each is a [*CSVError] naming the line and column. With cfg.Labels the dataset is multi-label:
 // those columns, each of the numbers 0 and 1 and holding both, are its Labels, Y holds them row
 // by row in cfg.Labels' order, and the other columns are the features; a label column that is
-// missing ([ErrHeader]), holds another value ([ErrLabel], naming its line and column) or one
-// value only ([ErrOneClass]) is an error naming it, as is a bad list ([ErrLabelList]). Messages
+// missing ([ErrHeader]), holds another value ([rocops.ErrLabel], naming its line and column) or one
+// value only ([rocops.ErrOneClass]) is an error naming it, as is a bad list ([ErrLabelList]). Messages
 // quote at most the first 40 bytes of a bad value. A failure of r itself is a *CSVError
-// wrapping r's error. A nil r is ErrEmpty.
+// wrapping r's error. A nil r is rocops.ErrEmpty.
 //
 // The input is streamed: memory holds the parsed numbers and at most one row of text, never
 // more than cfg.MaxLine bytes of it. The rows are split as encoding/csv splits them (the same
 // quoting rules and errors) but parsed from one reused buffer: nothing is allocated per row.
 func ReadCSV(r io.Reader, cfg CSVConfig) (*Dataset, error) {
 	if r == nil {
-		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
+		return nil, &CSVError{Reason: "no input (nil reader)", Err: rocops.ErrEmpty}
 	}
 	return readCSV(r, cfg, 0)
 }
@@ -192,7 +189,7 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	fields, err := cr.read()
 	switch {
 	case errors.Is(err, io.EOF):
-		return nil, &CSVError{Reason: "no header row", Err: ErrEmpty}
+		return nil, &CSVError{Reason: "no header row", Err: rocops.ErrEmpty}
 	case err != nil:
 		return nil, readError(err, nil)
 	}
@@ -262,7 +259,7 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		cfg.Progress(ds.Rows, in.n)
 	}
 	if ds.Rows == 0 {
-		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
+		return nil, &CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
 	}
 	x.store(ds)
 	ds.Y = y.concat()
@@ -317,7 +314,7 @@ func parseField(field string, isLabel bool) (float64, *CSVError) {
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
 	case isLabel && (err != nil || (v != 0 && v != 1)):
-		return 0, &CSVError{Err: ErrLabel, Reason: quote(field) + " is not a label (want 0 or 1)"}
+		return 0, &CSVError{Err: rocops.ErrLabel, Reason: quote(field) + " is not a label (want 0 or 1)"}
 	case err != nil && !errors.Is(err, strconv.ErrRange):
 		return 0, &CSVError{Err: ErrNotNumber, Reason: quote(field) + " is not a number"}
 	case err != nil || math.IsInf(v, 0):

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"testing/iotest"
+
+	"github.com/rocops/rocops"
 )
 
 // endless is a reader of prefix followed by the byte fill forever, holding nothing but
@@ -131,8 +133,8 @@ func TestReadCSVSmallDefects(t *testing.T) {
 	})
 	t.Run("CRLF and a final CR", func(t *testing.T) { ok(t, "a,y\r\n1,0\r\n2,1\r", 2) })
 	t.Run("nil reader", func(t *testing.T) {
-		if _, err := ReadCSV(nil, CSVConfig{}); !errors.Is(err, ErrEmpty) {
-			t.Errorf("ReadCSV(nil): %v, want ErrEmpty", err)
+		if _, err := ReadCSV(nil, CSVConfig{}); !errors.Is(err, rocops.ErrEmpty) {
+			t.Errorf("ReadCSV(nil): %v, want rocops.ErrEmpty", err)
 		}
 	})
 	t.Run("failing reader", func(t *testing.T) {

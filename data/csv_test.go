@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,16 +71,16 @@ func TestReadCSVErrors(t *testing.T) {
 			`data: line 4, column "label": class "2" has 1 rows (the first on this line); a class needs at least 3, one for each of training, validation and test`},
 		{"label word", header + good + "1,2,yes\n", ErrClassTooSmall, 4, "label", ""},
 		{"label 0.5", header + good + "1,2,0.5\n", ErrClassTooSmall, 4, "label", ""},
-		{"two words", header + "1,2,yes\n3,4,no\n", ErrLabel, 2, "label",
+		{"two words", header + "1,2,yes\n3,4,no\n", rocops.ErrLabel, 2, "label",
 			`data: line 2, column "label": "yes" is not a label (want 0 or 1, or more than two classes)`},
-		{"0 and a word", header + "1,2,0\n3,4,yes\n", ErrLabel, 3, "label", ""},
+		{"0 and a word", header + "1,2,0\n3,4,yes\n", rocops.ErrLabel, 3, "label", ""},
 		{"bare quote", header + good + "1,2\"x,0\n", ErrMalformed, 4, "", ""},
 		// The quoted field spans lines 2 and 3, and the blank line 5 is skipped, so the bad
 		// value is on line 6 of the text.
 		{"line numbers", header + "1,\"2\n\",0\n3,4,1\n\n5,x,1\n", ErrNotNumber, 6, "texture", ""},
-		{"empty input", "", ErrEmpty, 0, "", "data: no header row"},
-		{"header only", header, ErrEmpty, 0, "", ""},
-		{"one class", header + "1,2,1\n3,4,1\n", ErrOneClass, 0, "",
+		{"empty input", "", rocops.ErrEmpty, 0, "", "data: no header row"},
+		{"header only", header, rocops.ErrEmpty, 0, "", ""},
+		{"one class", header + "1,2,1\n3,4,1\n", rocops.ErrOneClass, 0, "",
 			"data: all 2 rows have label 1; both classes are needed"},
 		{"duplicate column", "a,b,a,y\n1,2,3,0\n", ErrHeader, 1, "a", ""},
 		{"unnamed column after a blank line", "\na,,y\n1,2,0\n", ErrHeader, 2, "", ""},

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rocops/rocops"
 )
 
 // Limits of one CSV row that ReadCSV applies unless CSVConfig sets others. A number needs a
@@ -141,15 +143,15 @@ type TableReader struct {
 }
 
 // NewTableReader reads the header of r; of cfg it uses Comma and the limits. No header is
-// ErrEmpty, an empty or duplicate column name ErrHeader, each a *CSVError.
+// rocops.ErrEmpty, an empty or duplicate column name ErrHeader, each a *CSVError.
 func NewTableReader(r io.Reader, cfg CSVConfig) (*TableReader, error) {
 	if r == nil {
-		return nil, &CSVError{Reason: "no input (nil reader)", Err: ErrEmpty}
+		return nil, &CSVError{Reason: "no input (nil reader)", Err: rocops.ErrEmpty}
 	}
 	rr := NewRowReader(r, cfg)
 	header, line, err := rr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, &CSVError{Reason: "no header row", Err: ErrEmpty}
+		return nil, &CSVError{Reason: "no header row", Err: rocops.ErrEmpty}
 	}
 	if err != nil {
 		return nil, err
@@ -197,7 +199,7 @@ func (t *TableReader) Next() (line int, err error) {
 
 // Feature parses field j of the current row as a feature, and Label as a 0/1 label, by
 // ReadCSV's rules: a missing value is ErrMissing, anything but a finite number ErrNotNumber,
-// a label other than 0 or 1 ErrLabel, each a *CSVError naming the line and the column.
+// a label other than 0 or 1 rocops.ErrLabel, each a *CSVError naming the line and the column.
 func (t *TableReader) Feature(j int) (float64, error) { return t.parse(j, false) }
 
 // Label parses field j of the current row as a 0/1 label; see Feature.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 )
@@ -103,7 +104,7 @@ func (ds *Dataset) Validate() error {
 	if k := len(ds.Classes); k > 0 {
 		for i, y := range ds.Y {
 			if !(y >= 0 && y < float64(k)) || y != math.Trunc(y) {
-				return check.Errorf("data", ErrLabel, "row %d has label %v, want a class index in 0…%d", i, y, k-1)
+				return check.Errorf("data", rocops.ErrLabel, "row %d has label %v, want a class index in 0…%d", i, y, k-1)
 			}
 		}
 		return nil
@@ -112,9 +113,9 @@ func (ds *Dataset) Validate() error {
 	for i, y := range ds.Y {
 		if y != 0 && y != 1 {
 			if w > 1 {
-				return check.Errorf("data", ErrLabel, "row %d, label %q is %v", i/w, ds.Labels[i%w], y)
+				return check.Errorf("data", rocops.ErrLabel, "row %d, label %q is %v", i/w, ds.Labels[i%w], y)
 			}
-			return check.Errorf("data", ErrLabel, "row %d has label %v", i, y)
+			return check.Errorf("data", rocops.ErrLabel, "row %d has label %v", i, y)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,7 +28,7 @@ func TestNew(t *testing.T) {
 		{"no features", nil, []float64{0, 1}, 0, ErrShape},
 		{"NaN feature", []float64{1, math.NaN()}, []float64{0, 1}, 1, ErrNotNumber},
 		{"infinite feature", []float64{math.Inf(-1), 1}, []float64{0, 1}, 1, ErrNotNumber},
-		{"label 2", []float64{1, 2}, []float64{0, 2}, 1, ErrLabel},
+		{"label 2", []float64{1, 2}, []float64{0, 2}, 1, rocops.ErrLabel},
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocops/rocops"
 )
 
 // MaxClasses bounds the distinct values of a multi-class label column.
@@ -28,7 +30,7 @@ var ErrTooManyClasses = errors.New("data: too many classes")
 // multi-class: its classes are the distinct values, sorted (by value when every one is a
 // number, else by text), each named by its first spelling in the file, and the labels their
 // indices. Numbers are one class by value ("1" and "1.0" are the same). Two distinct values
-// other than 0 and 1, or one, are not a label column (ErrLabel): a binary label must be 0 or
+// other than 0 and 1, or one, are not a label column (rocops.ErrLabel): a binary label must be 0 or
 // 1, and which of two names is the positive class is not for the loader to guess.
 //
 // While reading, a row's label is held as an id: 0 and 1 for the numbers 0 and 1, so that a
@@ -54,7 +56,7 @@ func (lc *labelColumn) parse(field []byte, line int) (float64, *CSVError) {
 	if len(t) == 0 {
 		return 0, &CSVError{Err: ErrMissing, Reason: "missing value (empty field): a class name cannot be empty"}
 	}
-	v, err := parseBytes(field, true) // 0 and 1, or ErrMissing and ErrLabel
+	v, err := parseBytes(field, true) // 0 and 1, or ErrMissing and rocops.ErrLabel
 	if err == nil {
 		id := int(v)
 		if lc.counts[id] == 0 {
@@ -63,7 +65,7 @@ func (lc *labelColumn) parse(field []byte, line int) (float64, *CSVError) {
 		lc.counts[id]++
 		return v, nil
 	}
-	if !errors.Is(err, ErrLabel) {
+	if !errors.Is(err, rocops.ErrLabel) {
 		return 0, err
 	}
 	id, ok := lc.spelled[string(t)]
@@ -108,18 +110,18 @@ func (lc *labelColumn) distinct() int {
 // finish turns the ids y of the rows (overwritten) into labels: for a binary column y is left
 // as it is and classes is nil; for a multi-class one y holds class indices and classes their
 // names. column names the label column in errors, which name the line of a bad value: one
-// class (ErrOneClass), one or two values that are not 0/1 (ErrLabel), a class of fewer than
+// class (rocops.ErrOneClass), one or two values that are not 0/1 (rocops.ErrLabel), a class of fewer than
 // MinClassRows rows (ErrClassTooSmall).
 func (lc *labelColumn) finish(y []float64, column string) (classes []string, err error) {
 	k := lc.distinct()
 	switch {
 	case len(lc.names) == 2 && k == 1: // every row 0, or every row 1
-		return nil, &CSVError{Err: ErrOneClass,
+		return nil, &CSVError{Err: rocops.ErrOneClass,
 			Reason: fmt.Sprintf("all %d rows have label %v; both classes are needed", len(y), y[0])}
 	case len(lc.names) == 2:
 		return nil, nil
 	case k <= 2:
-		return nil, &CSVError{Line: lc.lines[2], Column: column, Err: ErrLabel,
+		return nil, &CSVError{Line: lc.lines[2], Column: column, Err: rocops.ErrLabel,
 			Reason: fmt.Sprintf("%s is not a label (want 0 or 1, or more than two classes)", quote(lc.names[2]))}
 	}
 	// The values other than 0 and 1 are checked first, in order of appearance: in a binary
@@ -192,7 +194,7 @@ func ParseLabelList(s string) ([]string, error) {
 // readMultilabel is readCSV for cfg.Labels: a multi-label dataset whose label columns are
 // cfg.Labels, each of the numbers 0 and 1, Y holding them row by row in that order, and every
 // other column a feature. A missing label column is ErrHeader naming it, a value other than 0
-// or 1 ErrLabel naming its column and line, a column of one value ErrOneClass naming it.
+// or 1 rocops.ErrLabel naming its column and line, a column of one value rocops.ErrOneClass naming it.
 func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header []string, rows int) (*Dataset, error) {
 	line := cr.fieldLine(0)
 	if cfg.Label != "" {
@@ -274,11 +276,11 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 		cfg.Progress(ds.Rows, in.n)
 	}
 	if ds.Rows == 0 {
-		return nil, &CSVError{Reason: "no data rows after the header", Err: ErrEmpty}
+		return nil, &CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
 	}
 	for c, n := range ones {
 		if n == 0 || n == ds.Rows {
-			return nil, &CSVError{Column: cfg.Labels[c], Err: ErrOneClass,
+			return nil, &CSVError{Column: cfg.Labels[c], Err: rocops.ErrOneClass,
 				Reason: fmt.Sprintf("label column %q is %d on all %d rows; a label needs both 0s and 1s", cfg.Labels[c], min(n, 1), ds.Rows)}
 		}
 	}

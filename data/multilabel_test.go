@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -37,15 +38,15 @@ func TestReadCSVMultilabelErrors(t *testing.T) {
 		msg      []string
 	}{
 		{"missing column", good, CSVConfig{Labels: []string{"a", "c"}}, ErrHeader, []string{`no label column "c"`, "line 1"}},
-		{"not 0/1", "a,b,x\n0,1,1\n1,2,2\n1,0,3\n", CSVConfig{Labels: []string{"a", "b"}}, ErrLabel, []string{"line 3", `column "b"`, `"2"`}},
-		{"text", "a,b,x\n0,yes,1\n1,0,2\n", CSVConfig{Labels: []string{"a", "b"}}, ErrLabel, []string{"line 2", `column "b"`}},
+		{"not 0/1", "a,b,x\n0,1,1\n1,2,2\n1,0,3\n", CSVConfig{Labels: []string{"a", "b"}}, rocops.ErrLabel, []string{"line 3", `column "b"`, `"2"`}},
+		{"text", "a,b,x\n0,yes,1\n1,0,2\n", CSVConfig{Labels: []string{"a", "b"}}, rocops.ErrLabel, []string{"line 2", `column "b"`}},
 		{"missing value", "a,b,x\n0,,1\n1,0,2\n", CSVConfig{Labels: []string{"a", "b"}}, ErrMissing, []string{"line 2", `column "b"`}},
-		{"one class", "a,b,x\n0,1,1\n1,1,2\n1,1,3\n", CSVConfig{Labels: []string{"a", "b"}}, ErrOneClass, []string{`"b"`, "1 on all 3 rows"}},
+		{"one class", "a,b,x\n0,1,1\n1,1,2\n1,1,3\n", CSVConfig{Labels: []string{"a", "b"}}, rocops.ErrOneClass, []string{`"b"`, "1 on all 3 rows"}},
 		{"no features", "a,b\n0,1\n1,0\n", CSVConfig{Labels: []string{"a", "b"}}, ErrHeader, []string{"at least one feature"}},
 		{"both", good, CSVConfig{Label: "a", Labels: []string{"a", "b"}}, ErrLabelList, []string{`"a"`}},
 		{"twice", good, CSVConfig{Labels: []string{"a", "a"}}, ErrLabelList, nil},
 		{"empty name", good, CSVConfig{Labels: []string{"a", ""}}, ErrLabelList, nil},
-		{"no rows", "a,b,x\n", CSVConfig{Labels: []string{"a", "b"}}, ErrEmpty, nil},
+		{"no rows", "a,b,x\n", CSVConfig{Labels: []string{"a", "b"}}, rocops.ErrEmpty, nil},
 		{"field count", "a,b,x\n0,1\n", CSVConfig{Labels: []string{"a", "b"}}, ErrFieldCount, []string{"line 2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/floats"
 )
 
@@ -38,7 +39,7 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // integers and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds),
 // with any encoding and compression; a column of another type, or nested or repeated, is
 // [ErrColumnType] naming it. A null is [ErrMissing] and a NaN or infinite feature
-// [ErrNotNumber], each naming the column and the 0-based row; no rows is [ErrEmpty]. With
+// [ErrNotNumber], each naming the column and the 0-based row; no rows is [rocops.ErrEmpty]. With
 // cfg.Float32 the features are stored in float32 (Dataset.X32), each rounded to nearest as
 // ReadCSV rounds them, and a value beyond float32's range is [ErrRange].
 //
@@ -49,8 +50,8 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // than two distinct values, numbers or text, are classes, sorted and named as ReadCSV sorts and
 // names them (Dataset.Classes, Y their indices), at most [MaxClasses] of at least
 // [MinClassRows] rows each. A null, a NaN, empty text or a missing-value marker (NA, N/A, NaN,
-// null, ?) is ErrMissing; one class is [ErrOneClass]; two values other than 0 and 1 are
-// [ErrLabel]; a class too small is [ErrClassTooSmall] and too many classes
+// null, ?) is ErrMissing; one class is [rocops.ErrOneClass]; two values other than 0 and 1 are
+// [rocops.ErrLabel]; a class too small is [ErrClassTooSmall] and too many classes
 // [ErrTooManyClasses]: each names the label column and the 0-based row of the value at fault
 // (for a small class, its first row).
 //
@@ -239,7 +240,7 @@ func grow(s []float64, n int) []float64 {
 func (pr *ParquetReader) readAll() (*Dataset, error) {
 	rows, cols := pr.NumRows(), len(pr.names)
 	if rows == 0 {
-		return nil, fmt.Errorf("%w: no rows", ErrEmpty)
+		return nil, fmt.Errorf("%w: no rows", rocops.ErrEmpty)
 	}
 	ds := &Dataset{Y: make([]float64, rows), Rows: rows, Cols: cols,
 		FeatureNames: slices.Clone(pr.names), LabelName: pr.label}
@@ -332,7 +333,7 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 			f := number(*v)
 			switch {
 			case isLabel && f != 0 && f != 1:
-				return fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)", ErrLabel, name, pr.row+i, f)
+				return fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)", rocops.ErrLabel, name, pr.row+i, f)
 			case math.IsNaN(f) || math.IsInf(f, 0):
 				return fmt.Errorf("%w: column %q, row %d: %v", ErrNotNumber, name, pr.row+i, f)
 			case !isLabel && pr.f32 && !floats.Fits[float32](f):

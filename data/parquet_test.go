@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -134,8 +135,8 @@ func TestParquetEqualsCSV(t *testing.T) {
 			fromCSV, errCSV := Load(cp, cfg)
 			fromPQ, errPQ := Load(pq, cfg)
 			if c.rows == 1 {
-				require.ErrorIs(t, errCSV, ErrOneClass)
-				require.ErrorIs(t, errPQ, ErrOneClass)
+				require.ErrorIs(t, errCSV, rocops.ErrOneClass)
+				require.ErrorIs(t, errPQ, rocops.ErrOneClass)
 				return
 			}
 			require.NoError(t, errCSV)
@@ -214,12 +215,12 @@ func TestParquetErrors(t *testing.T) {
 			[]parquet.Row{row(parquet.ByteArrayValue([]byte("x")), d(0))}, "y", ErrColumnType, `column "a"`},
 		{"no label", parquet.Group{"a": dbl, "b": dbl}, two, "y", ErrHeader, `"y"`},
 		{"one column", parquet.Group{"a": dbl}, []parquet.Row{row(d(0))}, "", ErrHeader, "1 columns"},
-		{"bad label", parquet.Group{"a": dbl, "b": dbl}, two, "b", ErrLabel, `column "b", row 1`},
-		{"one class", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(1), d(1)), row(d(1), d(2))}, "a", ErrOneClass, "both classes"},
+		{"bad label", parquet.Group{"a": dbl, "b": dbl}, two, "b", rocops.ErrLabel, `column "b", row 1`},
+		{"one class", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(1), d(1)), row(d(1), d(2))}, "a", rocops.ErrOneClass, "both classes"},
 		{"NaN", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(math.NaN()), d(1)), row(d(1), d(0))}, "b", ErrNotNumber, `column "a", row 0`},
 		{"null", parquet.Group{"a": parquet.Optional(dbl), "b": dbl},
 			[]parquet.Row{{parquet.NullValue().Level(0, 0, 0), d(1).Level(0, 0, 1)}, row(d(1), d(0))}, "b", ErrMissing, `column "a", row 0`},
-		{"empty", parquet.Group{"a": dbl, "b": dbl}, nil, "b", ErrEmpty, "no rows"},
+		{"empty", parquet.Group{"a": dbl, "b": dbl}, nil, "b", rocops.ErrEmpty, "no rows"},
 	}
 	for _, c := range cases {
 		path := writeSchema(t, c.group, c.rows)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -108,9 +109,9 @@ func TestParquetClassErrors(t *testing.T) {
 		{"empty", parquet.String(), cycle(str("x"), str(" "), str("z")), ErrMissing, `column "y", row 1`},
 		{"NaN", parquet.Leaf(parquet.DoubleType), cycle(parquet.DoubleValue(2), parquet.DoubleValue(3), parquet.DoubleValue(math.NaN())),
 			ErrMissing, `column "y", row 2: NaN`},
-		{"two names", parquet.String(), cycle(str("yes"), str("no")), ErrLabel, `column "y", row 0: "yes" is not a label`},
-		{"0 and 2", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(0), parquet.Int64Value(2)), ErrLabel, `column "y", row 1: "2" is not a label`},
-		{"one class", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(1)), ErrOneClass, `column "y"`},
+		{"two names", parquet.String(), cycle(str("yes"), str("no")), rocops.ErrLabel, `column "y", row 0: "yes" is not a label`},
+		{"0 and 2", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(0), parquet.Int64Value(2)), rocops.ErrLabel, `column "y", row 1: "2" is not a label`},
+		{"one class", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(1)), rocops.ErrOneClass, `column "y"`},
 		{"too many classes", parquet.String(), func(i int) parquet.Value { return str(fmt.Sprint("c", i)) }, ErrTooManyClasses,
 			fmt.Sprintf(`column "y", row %d: "c%d" is a label value beyond the first %d`, MaxClasses, MaxClasses, MaxClasses)},
 	} {

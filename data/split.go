@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 )
@@ -54,7 +55,7 @@ func (c SplitConfig) fractions() ([3]float64, error) {
 // that would get no row of a class takes one from the largest part: every part holds both
 // classes, or every class of a multi-class dataset (Classes set). A class with fewer than 3
 // rows is therefore an error ([ErrClassTooSmall]), naming the class. A multi-label dataset is
-// not split (ErrLabel).
+// not split (rocops.ErrLabel).
 //
 // The parts are new datasets, disjoint, covering ds, each keeping the rows in the order of
 // ds and its storage (X or X32). The same ds and cfg give the same split.
@@ -90,7 +91,7 @@ func splitOrder(ds *Dataset, cfg SplitConfig) (order []int, sizes [3]int, err er
 	pos := 0
 	for i, y := range ds.Y {
 		if y != 0 && y != 1 {
-			return nil, sizes, check.Errorf("data", ErrLabel, "row %d has label %v", i, y)
+			return nil, sizes, check.Errorf("data", rocops.ErrLabel, "row %d has label %v", i, y)
 		}
 		pos += int(y)
 	}

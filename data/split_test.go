@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -135,5 +136,5 @@ func TestSplitErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrShape)
 	ds.Y[0] = 3
 	_, _, _, err = Split(ds, SplitConfig{})
-	require.ErrorIs(t, err, ErrLabel)
+	require.ErrorIs(t, err, rocops.ErrLabel)
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -15,14 +16,14 @@ import (
 // two indices per row (the class-major order and the part-major result).
 func splitClassOrder(ds *Dataset, fr [3]float64, seed uint64) (order []int, sizes [3]int, err error) {
 	if ds.Labels != nil {
-		return nil, sizes, check.Errorf("data", ErrLabel,
+		return nil, sizes, check.Errorf("data", rocops.ErrLabel,
 			"Split stratifies binary and multi-class labels; the multi-label dataset's %d label columns are not split", len(ds.Labels))
 	}
 	k := len(ds.Classes)
 	start := make([]int, k+1) // class c's rows are byClass[start[c]:start[c+1]]
 	for i, y := range ds.Y {
 		if !(y >= 0 && y < float64(k)) || y != float64(int(y)) {
-			return nil, sizes, check.Errorf("data", ErrLabel, "row %d has label %v, want a class index in 0…%d", i, y, k-1)
+			return nil, sizes, check.Errorf("data", rocops.ErrLabel, "row %d has label %v, want a class index in 0…%d", i, y, k-1)
 		}
 		start[int(y)+1]++
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,10 +102,10 @@ func TestSplitMulticlassErrors(t *testing.T) {
 	ds = multiclassData(t, []int{10, 10, 10}, 1)
 	ds.Y[4] = 3
 	_, _, _, err = Split(ds, SplitConfig{})
-	require.ErrorIs(t, err, ErrLabel)
+	require.ErrorIs(t, err, rocops.ErrLabel)
 
 	ml := &Dataset{X: []float64{1, 2, 3}, Y: []float64{0, 1, 1, 0, 0, 1}, Rows: 3, Cols: 1,
 		FeatureNames: []string{"x"}, Labels: []string{"p", "q"}}
 	_, _, _, err = Split(ml, SplitConfig{})
-	require.ErrorIs(t, err, ErrLabel)
+	require.ErrorIs(t, err, rocops.ErrLabel)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/compensated"
 	"github.com/rocops/rocops/internal/floats"
 )
@@ -56,7 +57,7 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 		return Standardizer{}, err
 	}
 	if train.Rows == 0 {
-		return Standardizer{}, fmt.Errorf("%w: no rows to fit a standardizer on", ErrEmpty)
+		return Standardizer{}, fmt.Errorf("%w: no rows to fit a standardizer on", rocops.ErrEmpty)
 	}
 	if train.X32 != nil {
 		return fitStandardizer(train, train.X32)

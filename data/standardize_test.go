@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -52,7 +53,7 @@ func TestStandardizerHandWorked(t *testing.T) {
 	_, err = s.Apply(three)
 	require.ErrorIs(t, err, ErrShape)
 	_, err = FitStandardizer(&Dataset{Cols: 2, FeatureNames: []string{"a", "b"}})
-	require.ErrorIs(t, err, ErrEmpty)
+	require.ErrorIs(t, err, rocops.ErrEmpty)
 }
 
 // TestStandardizerTrainOnly fits on the training part of WDBC: the standardised training

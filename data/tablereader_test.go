@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // TableReader applies ReadCSV's header and row rules to streamed rows: duplicate or empty
@@ -28,7 +30,7 @@ func TestTableReader(t *testing.T) {
 	}{
 		{line: 2, col: 0, want: 1},
 		{line: 5, col: 1, err: ErrMissing, at: "b"},
-		{line: 6, col: 2, lab: true, err: ErrLabel, at: "y"},
+		{line: 6, col: 2, lab: true, err: rocops.ErrLabel, at: "y"},
 		{line: 7, err: ErrFieldCount},
 	}
 	for _, s := range steps {
@@ -67,7 +69,7 @@ func TestTableReader(t *testing.T) {
 		text string
 		err  error
 	}{
-		{"", ErrEmpty},
+		{"", rocops.ErrEmpty},
 		{"a,b,a\n1,2,3\n", ErrHeader},
 		{"a,,b\n", ErrHeader},
 		{" \n", ErrHeader},

@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 )
 
@@ -190,7 +191,7 @@ func TestScoreCSVClassesErrors(t *testing.T) {
 	}{
 		{"empty class", "a,b,c,y\n1,2,3,cat\n1,2,3, \n", false, data.ErrMissing, 3, "y"},
 		{"class NA", "a,b,c,y\n1,2,3,cat\n1,2,3,NA\n", false, data.ErrMissing, 3, "y"},
-		{"label 2", "a,b,c,p,q,r\n1,2,3,0,1,1\n1,2,3,0,2,1\n", true, data.ErrLabel, 3, "q"},
+		{"label 2", "a,b,c,p,q,r\n1,2,3,0,1,1\n1,2,3,0,2,1\n", true, rocops.ErrLabel, 3, "q"},
 		{"label missing", "a,b,c,p,q,r\n1,2,3,0,1,1\n1,2,3,0,1,\n", true, data.ErrMissing, 3, "r"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -333,7 +334,7 @@ func TestScoreParquetClassesErrors(t *testing.T) {
 		{"null class", false, write(parquet.Group{"a": num, "b": num, "c": num, "y": parquet.Optional(parquet.String())}, abc(parquet.NullValue())),
 			data.ErrMissing, `column "y", row 1: null`},
 		{"label 2", true, write(parquet.Group{"a": num, "b": num, "c": num, "p": num, "q": num, "r": num},
-			abc(parquet.DoubleValue(0), parquet.DoubleValue(2), parquet.DoubleValue(1))), data.ErrLabel, `column "q", row 1: 2 is not a label`},
+			abc(parquet.DoubleValue(0), parquet.DoubleValue(2), parquet.DoubleValue(1))), rocops.ErrLabel, `column "q", row 1: 2 is not a label`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := Load(newClassFixture(t, 6, c.multilabel, false).save(t, t.TempDir(), "mc"))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 )
@@ -215,10 +216,10 @@ func TestScoreCSVRules(t *testing.T) {
 		{"fewer fields", "a,b,c\n1,2\n", data.ErrFieldCount, 2, 0},
 		{"missing value", "a,b,c\n1,2,3\n1,NA,3\n", data.ErrMissing, 3, 1},
 		{"infinite value", "a,b,c\n1,2,1e999\n", data.ErrNotNumber, 2, 0},
-		{"bad label", "a,b,c,y\n1,2,3,0\n1,2,3,2\n", data.ErrLabel, 3, 1},
+		{"bad label", "a,b,c,y\n1,2,3,0\n1,2,3,2\n", rocops.ErrLabel, 3, 1},
 		{"no feature column", "a,c,y\n1,2,0\n", data.ErrHeader, 1, 0},
 		{"field beyond the limit", "a,b,c\n1,2,3\n1," + long + ",3\n", data.ErrTooLong, 3, 1},
-		{"no rows", "a,b,c\n", data.ErrEmpty, 0, 0},
+		{"no rows", "a,b,c\n", rocops.ErrEmpty, 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -189,7 +190,7 @@ func (s *Scorer) Close() {
 // row, no missing or non-finite feature, a 0/1 label (of a binary model, and each label
 // column of a multi-label one) and a class name neither empty nor a missing-value marker (of
 // a multi-class one, [data.ClassName]); each fault is a *data.CSVError naming the line and
-// column, after the rows before it have been written. No data row is data.ErrEmpty. It
+// column, after the rows before it have been written. No data row is rocops.ErrEmpty. It
 // streams: it holds at most 4096 rows at a time, and writes them before reading on. A
 // failure to write (such as a closed pipe) is returned wrapped.
 func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err error) {
@@ -264,7 +265,7 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 		return out.rows, out.flagged, err
 	}
 	if out.rows == 0 {
-		return 0, 0, &data.CSVError{Reason: "no data rows after the header", Err: data.ErrEmpty}
+		return 0, 0, &data.CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
 	}
 	return out.rows, out.flagged, nil
 }
@@ -286,11 +287,11 @@ func (s *Scorer) labelColumns() []string {
 // (data.NewParquetColumnReader, with its checks of every value), one row group at a time, and
 // writes the same CSV as ScoreCSV, rows numbered from 1 in file order. The label column of a
 // binary model, and each label column of a multi-label one, is numeric or boolean, each value
-// 0 or 1 (else data.ErrLabel); that of a multi-class model is text or numeric, its class names
+// 0 or 1 (else rocops.ErrLabel); that of a multi-class model is text or numeric, its class names
 // written as [data.ClassName] reads them from text (trimmed; empty, a missing-value marker or
 // null is data.ErrMissing), integers in decimal and floating-point numbers in Go's shortest
 // formatting. It stops between row groups once ctx is done, after writing the rows read. A
-// file without rows is data.ErrEmpty.
+// file without rows is rocops.ErrEmpty.
 func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
 	op := s.sc.op
 	var (
@@ -355,7 +356,7 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 				for c, v := range xi[in:] {
 					if v != 0 && v != 1 {
 						return out.rows, out.flagged, fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)",
-							data.ErrLabel, op.Classes[c], row, v)
+							rocops.ErrLabel, op.Classes[c], row, v)
 					}
 					out.labels = append(out.labels, strconv.Itoa(int(v)))
 				}
@@ -375,7 +376,7 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		return out.rows, out.flagged, err
 	}
 	if out.rows == 0 {
-		return 0, 0, fmt.Errorf("%w: no rows in the Parquet file", data.ErrEmpty)
+		return 0, 0, fmt.Errorf("%w: no rows in the Parquet file", rocops.ErrEmpty)
 	}
 	return out.rows, out.flagged, nil
 }

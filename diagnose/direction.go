@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 
 	"gorgonia.org/gorgonia"
@@ -58,7 +59,7 @@ func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m
 	}
 	rows := len(labels)
 	if rows == 0 {
-		return Direction{}, check.Errorf(pkg, ErrEmpty, "no rows")
+		return Direction{}, check.Errorf(pkg, rocops.ErrEmpty, "no rows")
 	}
 	scores, err := nn.Scores(model, x, rows)
 	if err != nil {
@@ -122,7 +123,7 @@ func SevereLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (f
 		return 0, 0, err
 	}
 	if len(s0) != len(scores) {
-		return 0, 0, check.Errorf(pkg, ErrLength, "%d scores, %d reference scores", len(scores), len(s0))
+		return 0, 0, check.Errorf(pkg, rocops.ErrLength, "%d scores, %d reference scores", len(scores), len(s0))
 	}
 	if _, err := split(scores, labels); err != nil {
 		return 0, 0, err

@@ -8,6 +8,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -253,7 +254,7 @@ func TestSevereDirectionErrors(t *testing.T) {
 		t.Errorf("negative M: error %v, want ErrSeverity", err)
 	}
 	zeros := make([]float64, len(labels))
-	if _, err := diagnose.SevereDirection(m, x, zeros, cfg, 1); !errors.Is(err, diagnose.ErrNoPositives) {
+	if _, err := diagnose.SevereDirection(m, x, zeros, cfg, 1); !errors.Is(err, rocops.ErrNoPositives) {
 		t.Errorf("no positives: error %v, want ErrNoPositives", err)
 	}
 	if _, err := diagnose.SevereDirection(m, x[:10], labels, cfg, 1); !errors.Is(err, nn.ErrInput) {

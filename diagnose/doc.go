@@ -58,8 +58,8 @@
 //
 // # Errors
 //
-// Bad (scores, labels) input gives the module's shared errors: ErrEmpty, ErrLength,
-// ErrNonFinite, ErrLabel, ErrNoPositives and ErrNoNegatives (both match ErrOneClass).
+// Bad (scores, labels) input gives the module's shared errors: rocops.ErrEmpty, rocops.ErrLength,
+// rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrNoPositives and rocops.ErrNoNegatives (both match rocops.ErrOneClass).
 //
 // Every function that takes a pairwise.Config uses only its Surrogate and Margin and weighs
 // every (positive, negative) pair, so it refuses a partial-AUC cut (MaxFPR ≠ 0 or MinTPR ≠ 0)

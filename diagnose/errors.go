@@ -8,23 +8,11 @@ import (
 	"github.com/rocops/rocops/internal/check"
 )
 
-// Errors for bad (scores, labels) input: the module's shared vocabulary, the same values as
-// in pairwise, kdequantile, metrics and train, so errors.Is(err, metrics.ErrLength) holds for
-// a length error from this package too. ErrNoPositives and ErrNoNegatives both match
-// ErrOneClass. Messages start with "diagnose: ".
-var (
-	ErrEmpty       = check.ErrEmpty
-	ErrLength      = check.ErrLength
-	ErrNonFinite   = check.ErrNonFinite
-	ErrLabel       = check.ErrLabel
-	ErrOneClass    = check.ErrOneClass
-	ErrNoPositives = check.ErrNoPositives
-	ErrNoNegatives = check.ErrNoNegatives
-)
-
+// pkg prefixes the package's error messages.
 const pkg = "diagnose"
 
-// Errors of the diagnostics' own settings.
+// Errors of the diagnostics' own settings. Bad (scores, labels) input is reported with the
+// module's shared vocabulary, [rocops.ErrEmpty] to [rocops.ErrNoNegatives].
 var (
 	// ErrSeverity reports a severity M that is not finite and positive.
 	ErrSeverity = errors.New("diagnose: severity M must be finite and positive")

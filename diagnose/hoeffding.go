@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 
 	"github.com/rocops/rocops/ops/pairwise"
@@ -69,18 +70,18 @@ func (s Split) FirstOrderShare(bPos, bNeg int) float64 {
 // largest |h| when they would overflow otherwise (a third pass), and the variances in those
 // units, so that nothing overflows before the result itself would.
 //
-// Errors: nPos or nNeg below 1 (ErrNoPositives, ErrNoNegatives), a nil h (ErrEmpty), a NaN or
-// infinite value of h (ErrNonFinite), more than MaxCount of a class or MaxPairs pairs
+// Errors: nPos or nNeg below 1 (rocops.ErrNoPositives, rocops.ErrNoNegatives), a nil h (rocops.ErrEmpty), a NaN or
+// infinite value of h (rocops.ErrNonFinite), more than MaxCount of a class or MaxPairs pairs
 // (ErrTooLarge), and a variance beyond float64's range (ErrOverflow, as when |h| reaches
 // about 1e154 and varies on that scale).
 func Hoeffding(nPos, nNeg int, h func(i, j int) float64) (Split, error) {
 	switch {
 	case nPos < 1:
-		return Split{}, check.Errorf(pkg, ErrNoPositives, "nPos = %d", nPos)
+		return Split{}, check.Errorf(pkg, rocops.ErrNoPositives, "nPos = %d", nPos)
 	case nNeg < 1:
-		return Split{}, check.Errorf(pkg, ErrNoNegatives, "nNeg = %d", nNeg)
+		return Split{}, check.Errorf(pkg, rocops.ErrNoNegatives, "nNeg = %d", nNeg)
 	case h == nil:
-		return Split{}, check.Errorf(pkg, ErrEmpty, "nil pair function")
+		return Split{}, check.Errorf(pkg, rocops.ErrEmpty, "nil pair function")
 	}
 	if err := checkCounts(nPos, nNeg); err != nil {
 		return Split{}, err
@@ -128,7 +129,7 @@ func Hoeffding(nPos, nNeg int, h func(i, j int) float64) (Split, error) {
 }
 
 // pairSums fills row and col with the row and column sums of h/scale and returns their total
-// and the largest |h|, or an ErrNonFinite error naming the first pair where h is NaN or ±Inf.
+// and the largest |h|, or an rocops.ErrNonFinite error naming the first pair where h is NaN or ±Inf.
 func pairSums(h func(i, j int) float64, scale float64, row, col []float64) (total, maxAbs float64, err error) {
 	clear(col)
 	for i := range row {
@@ -137,7 +138,7 @@ func pairSums(h func(i, j int) float64, scale float64, row, col []float64) (tota
 			v := h(i, j)
 			a := math.Abs(v)
 			if !(a <= math.MaxFloat64) {
-				return 0, 0, check.Errorf(pkg, ErrNonFinite, "h(%d, %d) = %v", i, j, v)
+				return 0, 0, check.Errorf(pkg, rocops.ErrNonFinite, "h(%d, %d) = %v", i, j, v)
 			}
 			maxAbs = max(maxAbs, a)
 			v /= scale
@@ -189,8 +190,8 @@ func (s Split) scaled(k int) (Split, error) {
 // the batch mean of h, whose variance is Split.BatchVariance. cfg.Pairs and cfg.Seed are
 // ignored. Cost: 2·n₊n₋ evaluations of w, O(n) memory.
 //
-// Errors: those of Misranking for scores and labels; ErrLength when p and scores differ in
-// length; ErrNonFinite for a NaN or infinite p_k, or a weight or difference of p that
+// Errors: those of Misranking for scores and labels; rocops.ErrLength when p and scores differ in
+// length; rocops.ErrNonFinite for a NaN or infinite p_k, or a weight or difference of p that
 // overflows; ErrSurrogate for a bad cfg, ErrPartial for a partial-AUC cut; those of
 // Hoeffding for the sizes and ErrOverflow for a result beyond float64's range.
 func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
@@ -199,7 +200,7 @@ func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
 		return Split{}, err
 	}
 	if len(p) != len(scores) {
-		return Split{}, check.Errorf(pkg, ErrLength, "%d scores, %d projected gradients", len(scores), len(p))
+		return Split{}, check.Errorf(pkg, rocops.ErrLength, "%d scores, %d projected gradients", len(scores), len(p))
 	}
 	c, err := split(scores, labels)
 	if err != nil {
@@ -207,7 +208,7 @@ func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
 	}
 	pc, err := split(p, labels)
 	if err != nil {
-		if errors.Is(err, ErrNonFinite) {
+		if errors.Is(err, rocops.ErrNonFinite) {
 			return Split{}, fmt.Errorf("%w (projected gradients)", err)
 		}
 		return Split{}, err

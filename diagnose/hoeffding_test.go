@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -171,15 +172,15 @@ func TestHoeffdingErrors(t *testing.T) {
 		h    func(int, int) float64
 		want error
 	}{
-		{"no positives", 0, 3, one, diagnose.ErrNoPositives},
-		{"no negatives", 3, 0, one, diagnose.ErrNoNegatives},
-		{"nil h", 3, 3, nil, diagnose.ErrEmpty},
+		{"no positives", 0, 3, one, rocops.ErrNoPositives},
+		{"no negatives", 3, 0, one, rocops.ErrNoNegatives},
+		{"nil h", 3, 3, nil, rocops.ErrEmpty},
 		{"NaN h", 3, 3, func(i, j int) float64 {
 			if i == 2 && j == 1 {
 				return math.NaN()
 			}
 			return 1
-		}, diagnose.ErrNonFinite},
+		}, rocops.ErrNonFinite},
 	} {
 		if _, err := diagnose.Hoeffding(tc.p, tc.n, tc.h); !errors.Is(err, tc.want) {
 			t.Errorf("Hoeffding %s: error %v, want %v", tc.name, err, tc.want)
@@ -189,10 +190,10 @@ func TestHoeffdingErrors(t *testing.T) {
 		}
 	}
 	scores, labels := []float64{0, 1, 2}, []float64{1, 0, 1}
-	if _, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{}); !errors.Is(err, diagnose.ErrLength) {
+	if _, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("Project with short p: error %v, want ErrLength", err)
 	}
-	if _, err := diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{}); !errors.Is(err, diagnose.ErrNonFinite) {
+	if _, err := diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrNonFinite) {
 		t.Errorf("Project with infinite p: error %v, want ErrNonFinite", err)
 	}
 }

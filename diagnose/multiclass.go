@@ -25,9 +25,9 @@ import (
 // is k binary diagnostics on n rows, one-vs-one k(k−1) on the rows of two classes, 2(k−1)·n
 // rows in all; memory O(n).
 //
-// Errors: an unknown method (metrics.ErrMethod); len(scores) ≠ n·k or k < 1 (ErrLength); no
-// rows (ErrEmpty); a NaN or infinite score (ErrNonFinite); a label outside 0…k−1 (ErrLabel);
-// k < 2 or a class with no rows (ErrOneClass, naming the class); and the binary diagnostic's
+// Errors: an unknown method (metrics.ErrMethod); len(scores) ≠ n·k or k < 1 (rocops.ErrLength); no
+// rows (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label outside 0…k−1 (rocops.ErrLabel);
+// k < 2 or a class with no rows (rocops.ErrOneClass, naming the class); and the binary diagnostic's
 // own, naming the comparison.
 
 // MulticlassMisranking returns [Misranking] of each class's comparisons and their macro mean

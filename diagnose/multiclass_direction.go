@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -23,7 +24,7 @@ import (
 //
 // Errors: ErrNoSevere when no comparison has a severe pair or L_M has a zero gradient; those of
 // MulticlassMisranking for the model's scores and labels (also when the model does not give k
-// scores per row: ErrLength); ErrSeverity, ErrSurrogate, ErrPartial; nn.ErrInput for x;
+// scores per row: rocops.ErrLength); ErrSeverity, ErrSurrogate, ErrPartial; nn.ErrInput for x;
 // ErrOverflow as SevereDirection. Cost O(Σ_γ n₊n₋) pair visits and one gradient of the model.
 func MulticlassSevereDirection(model nn.Model, x []float64, k int, labels []int, method metrics.Method,
 	cfg pairwise.Config, m float64) (Direction, error) {
@@ -47,7 +48,7 @@ func severeDirection(model nn.Model, x []float64, rows, k int, comparerOf func(s
 		return Direction{}, fmt.Errorf("%w: nil model", nn.ErrInput)
 	}
 	if rows == 0 {
-		return Direction{}, check.Errorf(pkg, ErrEmpty, "no rows")
+		return Direction{}, check.Errorf(pkg, rocops.ErrEmpty, "no rows")
 	}
 	scores, err := nn.Scores(model, x, rows)
 	if err != nil {
@@ -100,7 +101,7 @@ type ComparisonSplit struct {
 // mean of the comparisons' binary losses, therefore has directional derivative −(mean over γ of
 // Split.Mean) along v. cfg.Pairs and cfg.Seed are ignored.
 //
-// Errors: those of MulticlassMisranking for scores and labels; ErrLength when tangents and
+// Errors: those of MulticlassMisranking for scores and labels; rocops.ErrLength when tangents and
 // scores differ in length; those of Project, naming the comparison.
 func MulticlassProject(scores []float64, k int, labels []int, tangents []float64, method metrics.Method,
 	cfg pairwise.Config) ([]ComparisonSplit, error) {
@@ -113,7 +114,7 @@ func project(scores []float64, k int, tangents []float64, each comparer, cfg pai
 		return nil, err
 	}
 	if len(tangents) != len(scores) {
-		return nil, check.Errorf(pkg, ErrLength, "%d scores, %d projected gradients", len(scores), len(tangents))
+		return nil, check.Errorf(pkg, rocops.ErrLength, "%d scores, %d projected gradients", len(scores), len(tangents))
 	}
 	var out []ComparisonSplit
 	var p []float64

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -199,20 +200,20 @@ func TestMulticlassDirectionErrors(t *testing.T) {
 	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.Method(5), cfg, 1); !errors.Is(err, metrics.ErrMethod) {
 		t.Errorf("unknown method: error %v, want metrics.ErrMethod", err)
 	}
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 4, labels, metrics.OvR, cfg, 1); !errors.Is(err, diagnose.ErrLength) {
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 4, labels, metrics.OvR, cfg, 1); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
 	}
 	ones := make([]int, len(labels))
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, ones, metrics.OvR, cfg, 1); !errors.Is(err, diagnose.ErrOneClass) {
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, ones, metrics.OvR, cfg, 1); !errors.Is(err, rocops.ErrOneClass) {
 		t.Errorf("one class: error %v, want ErrOneClass", err)
 	}
 	scores, _ := nn.Scores(m, x, len(labels))
-	if _, err := diagnose.MulticlassProject(scores, 3, labels, scores[1:], metrics.OvR, cfg); !errors.Is(err, diagnose.ErrLength) {
+	if _, err := diagnose.MulticlassProject(scores, 3, labels, scores[1:], metrics.OvR, cfg); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("short tangents: error %v, want ErrLength", err)
 	}
 	bad := append([]float64(nil), scores...)
 	bad[4] = math.NaN()
-	if _, err := diagnose.MulticlassProject(scores, 3, labels, bad, metrics.OvO, cfg); !errors.Is(err, diagnose.ErrNonFinite) {
+	if _, err := diagnose.MulticlassProject(scores, 3, labels, bad, metrics.OvO, cfg); !errors.Is(err, rocops.ErrNonFinite) {
 		t.Errorf("NaN tangent: error %v, want ErrNonFinite", err)
 	}
 }

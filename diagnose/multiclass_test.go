@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/internal/fuzzbatch"
 	"github.com/rocops/rocops/metrics"
@@ -241,10 +242,10 @@ func TestMulticlassDiagnosticsErrors(t *testing.T) {
 		want error
 	}{
 		{"unknown method", second(diagnose.MulticlassMisranking(scores, 3, labels, metrics.Method(9))), metrics.ErrMethod},
-		{"class without rows", second(diagnose.MulticlassMisranking(scores, 3, missing, metrics.OvO)), diagnose.ErrOneClass},
-		{"label ≥ k", second(diagnose.MulticlassMisranking(scores, 3, big, metrics.OvR)), diagnose.ErrLabel},
-		{"NaN score", second(diagnose.MulticlassCEBound(nan, 3, labels, metrics.OvR, 1)), diagnose.ErrNonFinite},
-		{"length", second(diagnose.MulticlassMisranking(scores[1:], 3, labels, metrics.OvR)), diagnose.ErrLength},
+		{"class without rows", second(diagnose.MulticlassMisranking(scores, 3, missing, metrics.OvO)), rocops.ErrOneClass},
+		{"label ≥ k", second(diagnose.MulticlassMisranking(scores, 3, big, metrics.OvR)), rocops.ErrLabel},
+		{"NaN score", second(diagnose.MulticlassCEBound(nan, 3, labels, metrics.OvR, 1)), rocops.ErrNonFinite},
+		{"length", second(diagnose.MulticlassMisranking(scores[1:], 3, labels, metrics.OvR)), rocops.ErrLength},
 		{"severity", second(diagnose.MulticlassSevereMass(scores, 3, labels, metrics.OvR, 0)), diagnose.ErrSeverity},
 		{"edges", weightErr(diagnose.MulticlassWeightShares(scores, 3, labels, metrics.OvR, sq, []float64{1})), diagnose.ErrEdges},
 		{"surrogate", weightErr(diagnose.MulticlassWeightShares(scores, 3, labels, metrics.OvR,
@@ -286,7 +287,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)
 			if err != nil {
-				if !errors.Is(err, diagnose.ErrEmpty) && !errors.Is(err, diagnose.ErrOneClass) && !errors.Is(err, diagnose.ErrLabel) {
+				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel) {
 					t.Fatalf("unexpected error %v", err)
 				}
 				continue

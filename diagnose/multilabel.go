@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -16,9 +17,9 @@ import (
 // comparisons of metrics.MultilabelAUC and pairwise.MultilabelGradient, so the macro
 // MultilabelMisranking is 1 − the macro label-wise AUC. Cost: k binary diagnostics on n rows.
 //
-// Errors: len(scores) or len(labels) not n·k, or k < 1 (ErrLength); no rows (ErrEmpty); a NaN
-// or infinite score (ErrNonFinite); a label other than 0 or 1 (ErrLabel); a column of one
-// class (ErrNoPositives or ErrNoNegatives, naming the column); and the binary diagnostic's own,
+// Errors: len(scores) or len(labels) not n·k, or k < 1 (rocops.ErrLength); no rows (rocops.ErrEmpty); a NaN
+// or infinite score (rocops.ErrNonFinite); a label other than 0 or 1 (rocops.ErrLabel); a column of one
+// class (rocops.ErrNoPositives or rocops.ErrNoNegatives, naming the column); and the binary diagnostic's own,
 // naming the column.
 
 // MultilabelMisranking returns [Misranking] of each label column and their macro mean (see the
@@ -71,7 +72,7 @@ func MultilabelWeightShares(scores []float64, k int, labels []float64, cfg pairw
 // row-major n×k indicator of the n rows of x.
 func MultilabelSevereDirection(model nn.Model, x []float64, k int, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
 	if k < 1 {
-		return Direction{}, check.Errorf(pkg, ErrLength, "k = %d label columns", k)
+		return Direction{}, check.Errorf(pkg, rocops.ErrLength, "k = %d label columns", k)
 	}
 	return severeDirection(model, x, len(labels)/k, k, func(scores []float64) comparer {
 		return labelComparer(scores, k, labels)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -231,28 +232,28 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 	for i := 0; i < len(one); i += 3 {
 		one[i+1] = 1 // column 1 all 1
 	}
-	if _, _, err := diagnose.MultilabelMisranking(scores, 3, one); !errors.Is(err, diagnose.ErrNoNegatives) {
+	if _, _, err := diagnose.MultilabelMisranking(scores, 3, one); !errors.Is(err, rocops.ErrNoNegatives) {
 		t.Errorf("a column of ones: error %v, want ErrNoNegatives", err)
 	}
 	bad := append([]float64(nil), labels...)
 	bad[4] = 2
-	if _, _, err := diagnose.MultilabelCEBound(scores, 3, bad, 1); !errors.Is(err, diagnose.ErrLabel) {
+	if _, _, err := diagnose.MultilabelCEBound(scores, 3, bad, 1); !errors.Is(err, rocops.ErrLabel) {
 		t.Errorf("label 2: error %v, want ErrLabel", err)
 	}
-	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels[1:], 1); !errors.Is(err, diagnose.ErrLength) {
+	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels[1:], 1); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("short labels: error %v, want ErrLength", err)
 	}
 	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels, 0); !errors.Is(err, diagnose.ErrSeverity) {
 		t.Errorf("M = 0: error %v, want ErrSeverity", err)
 	}
 	m, x, ml := labelSetup(t)
-	if _, err := diagnose.MultilabelSevereDirection(m, x, 0, ml, pairwise.Config{}, 1); !errors.Is(err, diagnose.ErrLength) {
+	if _, err := diagnose.MultilabelSevereDirection(m, x, 0, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("k = 0: error %v, want ErrLength", err)
 	}
 	if _, err := diagnose.MultilabelSevereDirection(m, x, 3, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
 	}
-	if _, err := diagnose.MultilabelProject(scores, 3, labels, scores[1:], pairwise.Config{}); !errors.Is(err, diagnose.ErrLength) {
+	if _, err := diagnose.MultilabelProject(scores, 3, labels, scores[1:], pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("short tangents: error %v, want ErrLength", err)
 	}
 }
@@ -279,7 +280,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		}
 		_, macro, err := diagnose.MultilabelMisranking(scores, k, labels)
 		if err != nil {
-			if !errors.Is(err, diagnose.ErrEmpty) && !errors.Is(err, diagnose.ErrOneClass) && !errors.Is(err, diagnose.ErrLength) {
+			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLength) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return

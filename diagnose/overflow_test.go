@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -258,7 +259,7 @@ func TestSizeBounds(t *testing.T) {
 	// Within the bounds: reps·ΣB² ≈ 0.65·MaxPairs is accepted (checked, not run: h fails
 	// at once, so the call returns after its first evaluation).
 	bad := func(int, int) float64 { return math.NaN() }
-	if _, _, err := diagnose.BatchSlope(5, 5, bad, []int{1 << 19, 1 << 18, 1 << 17}, 2, 1); !errors.Is(err, diagnose.ErrNonFinite) {
+	if _, _, err := diagnose.BatchSlope(5, 5, bad, []int{1 << 19, 1 << 18, 1 << 17}, 2, 1); !errors.Is(err, rocops.ErrNonFinite) {
 		t.Errorf("within the bounds: error %v, want ErrNonFinite from h", err)
 	}
 }

@@ -15,9 +15,9 @@ import (
 // where P and N are the positives and negatives (labels 1 and 0), n₊ = |P|, n₋ = |N|. It is
 // 1 − AUC. Cost O(n log n): one sort of the negatives and two binary searches per positive.
 //
-// Errors: empty input (ErrEmpty), lengths that differ (ErrLength), a NaN or infinite score
-// (ErrNonFinite), a label other than 0 or 1 (ErrLabel), a missing class (ErrNoPositives or
-// ErrNoNegatives, both matching ErrOneClass).
+// Errors: empty input (rocops.ErrEmpty), lengths that differ (rocops.ErrLength), a NaN or infinite score
+// (rocops.ErrNonFinite), a label other than 0 or 1 (rocops.ErrLabel), a missing class (rocops.ErrNoPositives or
+// rocops.ErrNoNegatives, both matching rocops.ErrOneClass).
 func Misranking(scores, labels []float64) (float64, error) {
 	c, err := split(scores, labels)
 	if err != nil {

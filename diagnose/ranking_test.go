@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
-	"github.com/rocops/rocops/metrics"
-	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // Counting is exact up to the rounding of a sum of at most n₊n₋ halves.
@@ -134,9 +133,9 @@ func TestCEBoundHolds(t *testing.T) {
 // TestSharedVocabulary: the input errors are the module's shared values.
 func TestSharedVocabulary(t *testing.T) {
 	for _, pair := range [][2]error{
-		{diagnose.ErrEmpty, metrics.ErrEmpty}, {diagnose.ErrLength, pairwise.ErrLength},
-		{diagnose.ErrNonFinite, pairwise.ErrNonFinite}, {diagnose.ErrLabel, metrics.ErrLabel},
-		{diagnose.ErrNoPositives, pairwise.ErrNoPositives}, {diagnose.ErrNoNegatives, pairwise.ErrNoNegatives},
+		{rocops.ErrEmpty, rocops.ErrEmpty}, {rocops.ErrLength, rocops.ErrLength},
+		{rocops.ErrNonFinite, rocops.ErrNonFinite}, {rocops.ErrLabel, rocops.ErrLabel},
+		{rocops.ErrNoPositives, rocops.ErrNoPositives}, {rocops.ErrNoNegatives, rocops.ErrNoNegatives},
 	} {
 		if pair[0] != pair[1] {
 			t.Errorf("%v and %v are different values", pair[0], pair[1])
@@ -152,13 +151,13 @@ func TestScoreErrors(t *testing.T) {
 		m              float64
 		want           error
 	}{
-		{"empty", nil, nil, 1, diagnose.ErrEmpty},
-		{"length", []float64{1, 2}, []float64{1}, 1, diagnose.ErrLength},
-		{"NaN", []float64{math.NaN(), 0}, good, 1, diagnose.ErrNonFinite},
-		{"Inf", []float64{0, math.Inf(1)}, good, 1, diagnose.ErrNonFinite},
-		{"label", []float64{0, 1}, []float64{1, 2}, 1, diagnose.ErrLabel},
-		{"no positives", []float64{0, 1}, []float64{0, 0}, 1, diagnose.ErrNoPositives},
-		{"no negatives", []float64{0, 1}, []float64{1, 1}, 1, diagnose.ErrNoNegatives},
+		{"empty", nil, nil, 1, rocops.ErrEmpty},
+		{"length", []float64{1, 2}, []float64{1}, 1, rocops.ErrLength},
+		{"NaN", []float64{math.NaN(), 0}, good, 1, rocops.ErrNonFinite},
+		{"Inf", []float64{0, math.Inf(1)}, good, 1, rocops.ErrNonFinite},
+		{"label", []float64{0, 1}, []float64{1, 2}, 1, rocops.ErrLabel},
+		{"no positives", []float64{0, 1}, []float64{0, 0}, 1, rocops.ErrNoPositives},
+		{"no negatives", []float64{0, 1}, []float64{1, 1}, 1, rocops.ErrNoNegatives},
 		{"zero severity", []float64{0, 1}, good, 0, diagnose.ErrSeverity},
 		{"NaN severity", []float64{0, 1}, good, math.NaN(), diagnose.ErrSeverity},
 		{"infinite severity", []float64{0, 1}, good, math.Inf(1), diagnose.ErrSeverity},
@@ -178,7 +177,7 @@ func TestScoreErrors(t *testing.T) {
 			if tc.want != diagnose.ErrSeverity && !errors.Is(errM, tc.want) {
 				t.Errorf("Misranking: error %v, want %v", errM, tc.want)
 			}
-			if errors.Is(tc.want, diagnose.ErrOneClass) != errors.Is(errS, diagnose.ErrOneClass) {
+			if errors.Is(tc.want, rocops.ErrOneClass) != errors.Is(errS, rocops.ErrOneClass) {
 				t.Errorf("errors.Is(%v, ErrOneClass) is wrong", errS)
 			}
 		})

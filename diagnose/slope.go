@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -36,16 +37,16 @@ const DefaultReps = 2000
 //
 // Errors: those of Hoeffding for nPos, nNeg and h; ErrSizes for fewer than three sizes, a
 // size below 1 or above MaxBatchSize, two equal sizes, reps below 2, or reps·Σ B² above
-// MaxPairs calls of h; ErrDegenerate when V_B = 0 for some B; ErrNonFinite when h is not
+// MaxPairs calls of h; ErrDegenerate when V_B = 0 for some B; rocops.ErrNonFinite when h is not
 // finite.
 func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int, seed uint64) (slope, stderr float64, err error) {
 	switch {
 	case nPos < 1:
-		return 0, 0, check.Errorf(pkg, ErrNoPositives, "nPos = %d", nPos)
+		return 0, 0, check.Errorf(pkg, rocops.ErrNoPositives, "nPos = %d", nPos)
 	case nNeg < 1:
-		return 0, 0, check.Errorf(pkg, ErrNoNegatives, "nNeg = %d", nNeg)
+		return 0, 0, check.Errorf(pkg, rocops.ErrNoNegatives, "nNeg = %d", nNeg)
 	case h == nil:
-		return 0, 0, check.Errorf(pkg, ErrEmpty, "nil pair function")
+		return 0, 0, check.Errorf(pkg, rocops.ErrEmpty, "nil pair function")
 	}
 	if sizes == nil {
 		sizes = DefaultSizes
@@ -120,7 +121,7 @@ func batchMeanVariance(nPos, nNeg int, h func(i, j int) float64, b, reps int, rn
 				x := h(i, j)
 				a := math.Abs(x)
 				if !(a <= math.MaxFloat64) {
-					return 0, 0, check.Errorf(pkg, ErrNonFinite, "h(%d, %d) = %v", i, j, x)
+					return 0, 0, check.Errorf(pkg, rocops.ErrNonFinite, "h(%d, %d) = %v", i, j, x)
 				}
 				if a >= scale && a > 0 {
 					grow(a, &s)

@@ -3,6 +3,7 @@ package experiment
 import (
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -90,7 +91,7 @@ func positiveMean(v, labels []float64) (float64, error) {
 		}
 	}
 	if n == 0 {
-		return 0, metrics.ErrNoPositives
+		return 0, rocops.ErrNoPositives
 	}
 	return sum / n, nil
 }

@@ -8,8 +8,17 @@ import (
 	"gorgonia.org/gorgonia"
 )
 
+// ErrMachineReused reports a LispMachine run again (after Reset) on a graph holding one of the
+// module's loss nodes. Such a machine recomputes only the graph's last node: the loss's DoDiff
+// would add its gradient a second time, computed from values the machine did not recompute.
+// Build a new LispMachine for every run, or use a TapeMachine, which can be reused with Reset.
+// A reused machine whose last node is not the loss does not run the loss at all and cannot be
+// detected: its gradients are silently those of the first run. The ops' errors read
+// "<package>: LispMachine reused: …".
+var ErrMachineReused = errors.New("LispMachine reused")
+
 // RunError is an error a machine met while running a graph, reduced to its cause: the error
-// the failing op returned (such as kdequantile.ErrNoPositives), without the layers of
+// the failing op returned (such as rocops.ErrNoPositives), without the layers of
 // context Gorgonia's machines wrap around it. errors.Is and errors.As reach the cause.
 type RunError struct {
 	Node string // the node whose op failed, "" when the machine did not say

@@ -1,4 +1,4 @@
-package graph
+package graph_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
 )
 
@@ -34,9 +35,9 @@ func TestRunAllExposesTheOpError(t *testing.T) {
 	for _, machine := range []string{"tape", "lisp"} {
 		t.Run(machine, func(t *testing.T) {
 			g := gorgonia.NewGraph()
-			f, err := Input(g, tensor.Float64, "f", []float64{1, 2})
+			f, err := graph.Input(g, tensor.Float64, "f", []float64{1, 2})
 			require.NoError(t, err)
-			y, err := Input(g, tensor.Float64, "y", []float64{0, 0})
+			y, err := graph.Input(g, tensor.Float64, "y", []float64{0, 0})
 			require.NoError(t, err)
 			_, err = opkit.Apply(failing{}, f, y)
 			require.NoError(t, err)
@@ -53,14 +54,14 @@ func TestRunAllExposesTheOpError(t *testing.T) {
 			}
 			vm.Reset()
 
-			err = RunAll(vm)
+			err = graph.RunAll(vm)
 			require.ErrorIs(t, err, errFailing)
-			var re *RunError
+			var re *graph.RunError
 			require.ErrorAs(t, err, &re)
 			require.Equal(t, "graph_test: bad batch: no positives", re.Err.Error())
 		})
 	}
-	require.NoError(t, Cause(nil))
+	require.NoError(t, graph.Cause(nil))
 	plain := errors.New("plain")
-	require.Equal(t, plain, Cause(plain))
+	require.Equal(t, plain, graph.Cause(plain))
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -128,9 +129,9 @@ func TestBootstrapErrors(t *testing.T) {
 		})
 	}
 	_, _, err := Bootstrap(scores, []float64{1, 1, 1, 1}, AUC, 10, 0.95, 1)
-	require.True(t, errors.Is(err, ErrOneClass), "%v", err)
+	require.True(t, errors.Is(err, rocops.ErrOneClass), "%v", err)
 	_, _, err = Bootstrap(scores, labels[:2], AUC, 10, 0.95, 1)
-	require.ErrorIs(t, err, ErrLength)
+	require.ErrorIs(t, err, rocops.ErrLength)
 }
 
 // The largest number of resamples is accepted.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -24,7 +25,7 @@ import (
 // [Bootstrap] with the same seed.
 //
 // stat is called concurrently, as Bootstrap calls its statistic, and must not keep the slice
-// it is given. The errors are Bootstrap's, and ErrEmpty for no rows or ErrLabel for a
+// it is given. The errors are Bootstrap's, and rocops.ErrEmpty for no rows or rocops.ErrLabel for a
 // negative stratum.
 func BootstrapRows(strata []int, stat func(rows []int) (float64, error), reps int, level float64,
 	seed uint64) (v, lo, hi float64, err error) {
@@ -32,12 +33,12 @@ func BootstrapRows(strata []int, stat func(rows []int) (float64, error), reps in
 		return 0, 0, 0, err
 	}
 	if len(strata) == 0 {
-		return 0, 0, 0, check.Errorf(pkg, ErrEmpty, "no rows")
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrEmpty, "no rows")
 	}
 	var members [][]int
 	for i, s := range strata {
 		if s < 0 {
-			return 0, 0, 0, check.Errorf(pkg, ErrLabel, "row %d has stratum %d, want ≥ 0", i, s)
+			return 0, 0, 0, check.Errorf(pkg, rocops.ErrLabel, "row %d has stratum %d, want ≥ 0", i, s)
 		}
 		for len(members) <= s {
 			members = append(members, nil)

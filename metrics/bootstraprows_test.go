@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -60,8 +61,8 @@ func TestBootstrapRowsErrors(t *testing.T) {
 		reps   int
 		want   error
 	}{
-		{"no rows", nil, ok, 10, ErrEmpty},
-		{"negative stratum", []int{0, -1}, ok, 10, ErrLabel},
+		{"no rows", nil, ok, 10, rocops.ErrEmpty},
+		{"negative stratum", []int{0, -1}, ok, 10, rocops.ErrLabel},
 		{"no statistic", []int{0, 1}, nil, 10, ErrBootstrap},
 		{"no reps", []int{0, 1}, ok, 0, ErrBootstrap},
 		{"infinite", []int{0, 1}, func([]int) (float64, error) { return 1 / zero(), nil }, 10, ErrStatistic},

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -37,15 +38,15 @@ type Counts struct {
 
 // NewCounts merges counts into a Counts: it sorts a copy of them by score and adds the counts
 // of equal scores (a score may appear any number of times, in any order; +0 and −0 are one
-// score). A NaN or infinite score gives an [ErrNonFinite] error, a negative count an
-// [ErrCount] error, no rows at all [ErrEmpty], and no positive or no negative row
-// [ErrNoPositives] or [ErrNoNegatives].
+// score). A NaN or infinite score gives an [rocops.ErrNonFinite] error, a negative count an
+// [ErrCount] error, no rows at all [rocops.ErrEmpty], and no positive or no negative row
+// [rocops.ErrNoPositives] or [rocops.ErrNoNegatives].
 func NewCounts(counts []ScoreCount) (*Counts, error) {
 	asc := make([]ScoreCount, 0, len(counts))
 	var nPos, nNeg int64
 	for _, c := range counts {
 		if math.IsNaN(c.Score) || math.IsInf(c.Score, 0) {
-			return nil, check.Errorf(pkg, ErrNonFinite, "score %v", c.Score)
+			return nil, check.Errorf(pkg, rocops.ErrNonFinite, "score %v", c.Score)
 		}
 		if c.Pos < 0 || c.Neg < 0 {
 			return nil, fmt.Errorf("%w: score %v has %d positives and %d negatives", ErrCount, c.Score, c.Pos, c.Neg)
@@ -61,7 +62,7 @@ func NewCounts(counts []ScoreCount) (*Counts, error) {
 		asc = append(asc, c)
 	}
 	if nPos+nNeg == 0 {
-		return nil, check.Errorf(pkg, ErrEmpty, "no rows counted")
+		return nil, check.Errorf(pkg, rocops.ErrEmpty, "no rows counted")
 	}
 	if err := check.Classes(pkg, int(nPos), int(nNeg)); err != nil {
 		return nil, err
@@ -206,7 +207,7 @@ func (c *Counts) DeLong() (auc, variance float64, err error) {
 // (as copies).
 func ThinROC(fpr, tpr []float64, maxPoints int) (thinFPR, thinTPR []float64, err error) {
 	if len(fpr) != len(tpr) {
-		return nil, nil, check.Errorf(pkg, ErrLength, "%d false-positive rates, %d true-positive rates", len(fpr), len(tpr))
+		return nil, nil, check.Errorf(pkg, rocops.ErrLength, "%d false-positive rates, %d true-positive rates", len(fpr), len(tpr))
 	}
 	if maxPoints < 2 {
 		return nil, nil, fmt.Errorf("metrics: maxPoints = %d, want at least 2", maxPoints)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -141,13 +142,13 @@ func TestNewCountsErrors(t *testing.T) {
 		counts []ScoreCount
 		want   error
 	}{
-		{"nil", nil, ErrEmpty},
-		{"only zero counts", []ScoreCount{{Score: 1}, {Score: 2}}, ErrEmpty},
-		{"NaN", []ScoreCount{{Score: math.NaN(), Pos: 1}, {Score: 0, Neg: 1}}, ErrNonFinite},
-		{"Inf", []ScoreCount{{Score: 1, Pos: 1}, {Score: math.Inf(-1), Neg: 1}}, ErrNonFinite},
+		{"nil", nil, rocops.ErrEmpty},
+		{"only zero counts", []ScoreCount{{Score: 1}, {Score: 2}}, rocops.ErrEmpty},
+		{"NaN", []ScoreCount{{Score: math.NaN(), Pos: 1}, {Score: 0, Neg: 1}}, rocops.ErrNonFinite},
+		{"Inf", []ScoreCount{{Score: 1, Pos: 1}, {Score: math.Inf(-1), Neg: 1}}, rocops.ErrNonFinite},
 		{"negative", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Neg: -1}}, ErrCount},
-		{"no negatives", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Pos: 1}}, ErrNoNegatives},
-		{"no positives", []ScoreCount{{Score: 1, Neg: 2}}, ErrNoPositives},
+		{"no negatives", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Pos: 1}}, rocops.ErrNoNegatives},
+		{"no positives", []ScoreCount{{Score: 1, Neg: 2}}, rocops.ErrNoPositives},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewCounts(tc.counts)
@@ -208,7 +209,7 @@ func TestThinROC(t *testing.T) {
 		})
 	}
 	_, _, err := ThinROC([]float64{0, 1}, []float64{0}, 10)
-	require.True(t, errors.Is(err, ErrLength))
+	require.True(t, errors.Is(err, rocops.ErrLength))
 	_, _, err = ThinROC([]float64{0, 1}, []float64{0, 1}, 1)
 	require.Error(t, err)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -138,15 +139,15 @@ func (c *Curve) DeLong() (auc, variance float64, err error) {
 }
 
 // DeLongPaired is [DeLongPaired] of the scores of c and other, two scorers of the same rows:
-// the curves must have the same labels, row by row (an [ErrLength] or [ErrLabel] error
+// the curves must have the same labels, row by row (an [rocops.ErrLength] or [rocops.ErrLabel] error
 // otherwise).
 func (c *Curve) DeLongPaired(other *Curve) (diff, variance, p float64, err error) {
 	if len(c.pos) != len(other.pos) {
-		return 0, 0, 0, check.Errorf(pkg, ErrLength, "scorer a has %d scores, scorer b %d",
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "scorer a has %d scores, scorer b %d",
 			len(c.pos), len(other.pos))
 	}
 	if !slices.Equal(c.pos, other.pos) {
-		return 0, 0, 0, check.Errorf(pkg, ErrLabel, "the two curves' labels differ")
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLabel, "the two curves' labels differ")
 	}
 	ca, err := c.components()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // curveCases are the data every Curve method is checked on: continuous scores (no ties),
@@ -225,11 +227,11 @@ func TestCurveDeLongPaired(t *testing.T) {
 	x, _ := NewCurve([]float64{1, 2, 3, 4}, []float64{0, 1, 0, 1})
 	z, _ := NewCurve([]float64{1, 2, 3, 4}, []float64{1, 0, 0, 1})
 	w, _ := NewCurve([]float64{1, 2, 3, 4, 5}, []float64{0, 1, 0, 1, 1})
-	if _, _, _, err := x.DeLongPaired(z); !errors.Is(err, ErrLabel) {
-		t.Errorf("other labels: %v, want ErrLabel", err)
+	if _, _, _, err := x.DeLongPaired(z); !errors.Is(err, rocops.ErrLabel) {
+		t.Errorf("other labels: %v, want rocops.ErrLabel", err)
 	}
-	if _, _, _, err := x.DeLongPaired(w); !errors.Is(err, ErrLength) {
-		t.Errorf("other rows: %v, want ErrLength", err)
+	if _, _, _, err := x.DeLongPaired(w); !errors.Is(err, rocops.ErrLength) {
+		t.Errorf("other rows: %v, want rocops.ErrLength", err)
 	}
 	one, _ := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
 	if _, _, _, err := one.DeLongPaired(one); !errors.Is(err, ErrTooFew) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -53,7 +54,7 @@ func DeLong(scores, labels []float64) (auc, variance float64, err error) {
 // so p = 1 (no evidence of a difference), and as ±∞ otherwise, so p = 0.
 func DeLongPaired(a, b, labels []float64) (diff, variance, p float64, err error) {
 	if len(a) != len(b) {
-		return 0, 0, 0, check.Errorf(pkg, ErrLength, "scorer a has %d scores, scorer b %d", len(a), len(b))
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "scorer a has %d scores, scorer b %d", len(a), len(b))
 	}
 	ca, err := components(a, labels)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -237,17 +238,17 @@ func TestDeLongErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrTooFew)
 	require.Regexp(t, "^metrics: ", err.Error())
 	_, _, err = DeLong([]float64{1, 2}, []float64{0, 0})
-	require.ErrorIs(t, err, ErrOneClass)
+	require.ErrorIs(t, err, rocops.ErrOneClass)
 	_, _, err = DeLong([]float64{1, math.Inf(1)}, []float64{0, 1})
-	require.ErrorIs(t, err, ErrNonFinite)
+	require.ErrorIs(t, err, rocops.ErrNonFinite)
 
 	ok, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
 	_, _, _, err = DeLongPaired(ok, ok[:3], labels)
-	require.ErrorIs(t, err, ErrLength)
+	require.ErrorIs(t, err, rocops.ErrLength)
 	_, _, _, err = DeLongPaired(ok, []float64{1, 2, math.NaN(), 4}, labels)
-	require.ErrorIs(t, err, ErrNonFinite)
+	require.ErrorIs(t, err, rocops.ErrNonFinite)
 	require.Contains(t, err.Error(), "scorer b")
 	require.Regexp(t, "^metrics: ", err.Error())
 	_, _, _, err = DeLongPaired(ok, ok, []float64{0, 1, 2, 1})
-	require.ErrorIs(t, err, ErrLabel)
+	require.ErrorIs(t, err, rocops.ErrLabel)
 }

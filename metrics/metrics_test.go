@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -269,16 +270,16 @@ func TestErrors(t *testing.T) {
 		rate           float64
 		want           error
 	}{
-		{"empty", nil, nil, 0.1, ErrEmpty},
-		{"length mismatch", []float64{1, 2, 3}, okLabels, 0.1, ErrLength},
-		{"NaN score", []float64{0.2, math.NaN()}, okLabels, 0.1, ErrNonFinite},
-		{"+Inf score", []float64{math.Inf(1), 0.2}, okLabels, 0.1, ErrNonFinite},
-		{"-Inf score", []float64{0.2, math.Inf(-1)}, okLabels, 0.1, ErrNonFinite},
-		{"label 2", ok, []float64{0, 2}, 0.1, ErrLabel},
-		{"label -1", ok, []float64{-1, 1}, 0.1, ErrLabel},
-		{"label NaN", ok, []float64{math.NaN(), 1}, 0.1, ErrLabel},
-		{"only negatives", ok, []float64{0, 0}, 0.1, ErrOneClass},
-		{"only positives", ok, []float64{1, 1}, 0.1, ErrOneClass},
+		{"empty", nil, nil, 0.1, rocops.ErrEmpty},
+		{"length mismatch", []float64{1, 2, 3}, okLabels, 0.1, rocops.ErrLength},
+		{"NaN score", []float64{0.2, math.NaN()}, okLabels, 0.1, rocops.ErrNonFinite},
+		{"+Inf score", []float64{math.Inf(1), 0.2}, okLabels, 0.1, rocops.ErrNonFinite},
+		{"-Inf score", []float64{0.2, math.Inf(-1)}, okLabels, 0.1, rocops.ErrNonFinite},
+		{"label 2", ok, []float64{0, 2}, 0.1, rocops.ErrLabel},
+		{"label -1", ok, []float64{-1, 1}, 0.1, rocops.ErrLabel},
+		{"label NaN", ok, []float64{math.NaN(), 1}, 0.1, rocops.ErrLabel},
+		{"only negatives", ok, []float64{0, 0}, 0.1, rocops.ErrOneClass},
+		{"only positives", ok, []float64{1, 1}, 0.1, rocops.ErrOneClass},
 		{"rate negative", ok, okLabels, -0.1, ErrFPR},
 		{"rate above 1", ok, okLabels, 1.5, ErrFPR},
 		{"rate NaN", ok, okLabels, math.NaN(), ErrFPR},
@@ -324,7 +325,7 @@ func FuzzAgainstReferences(f *testing.F) {
 		}
 		auc, err := AUC(scores, labels)
 		if err != nil {
-			if !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrOneClass) {
+			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return

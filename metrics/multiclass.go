@@ -86,9 +86,9 @@ func (a *Average) UnmarshalText(b []byte) error { return averages.UnmarshalText(
 // classes is compared by a merge of two sorted lists, O(k·n) in all (the binary AUC is
 // additive over the negatives' classes); Micro sorts the n·k scores. Memory O(n·k).
 //
-// Errors: len(scores) ≠ n·k or k < 1 (ErrLength), no rows (ErrEmpty), a NaN or infinite
-// score (ErrNonFinite), a label outside 0…k−1 (ErrLabel), k < 2 or a class with no rows
-// (ErrOneClass, naming the class: scikit-learn's "Number of classes in y_true not equal to the
+// Errors: len(scores) ≠ n·k or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), a NaN or infinite
+// score (rocops.ErrNonFinite), a label outside 0…k−1 (rocops.ErrLabel), k < 2 or a class with no rows
+// (rocops.ErrOneClass, naming the class: scikit-learn's "Number of classes in y_true not equal to the
 // number of columns in 'y_score'"), Micro with OvO or an unknown average (ErrAverage), an
 // unknown method (ErrMethod).
 func MulticlassAUC(scores []float64, k int, labels []int, m Method, avg Average) (float64, error) {
@@ -165,10 +165,10 @@ func ClassAUCs(scores []float64, k int, labels []int) ([]float64, error) {
 //	Micro    the AUC of all n·k scores against all n·k labels
 //
 // Macro and Weighted need both classes in every label column: a column with one class is
-// ErrNoPositives or ErrNoNegatives (both match ErrOneClass) naming it, as scikit-learn raises
+// rocops.ErrNoPositives or rocops.ErrNoNegatives (both match rocops.ErrOneClass) naming it, as scikit-learn raises
 // "Only one class present in y_true" for it; Micro needs both classes among all n·k labels
-// only. Other errors: lengths that are not n·k or k < 1 (ErrLength), no rows (ErrEmpty), a NaN
-// or infinite score (ErrNonFinite), a label other than 0 and 1 (ErrLabel), an unknown average
+// only. Other errors: lengths that are not n·k or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), a NaN
+// or infinite score (rocops.ErrNonFinite), a label other than 0 and 1 (rocops.ErrLabel), an unknown average
 // (ErrAverage). Cost O(k·n log n), memory O(n·k).
 func MultilabelAUC(scores []float64, k int, labels []float64, avg Average) (float64, error) {
 	if !averages.Valid(avg) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/fuzzbatch"
 )
 
@@ -179,7 +180,7 @@ func TestMultilabelSklearnCases(t *testing.T) {
 			for _, avg := range []Average{Macro, Weighted} {
 				got, err := MultilabelAUC(c.scores, 2, c.labels, avg)
 				if c.macro < 0 {
-					require.ErrorIs(t, err, ErrOneClass, "%v", avg)
+					require.ErrorIs(t, err, rocops.ErrOneClass, "%v", avg)
 					require.Contains(t, err.Error(), "label column 0")
 					continue
 				}
@@ -439,16 +440,16 @@ func TestMulticlassErrors(t *testing.T) {
 		want   error
 		says   string
 	}{
-		{"empty", nil, 3, nil, OvR, Macro, ErrEmpty, ""},
-		{"k = 0", ok, 0, okLabels, OvR, Macro, ErrLength, "k = 0"},
-		{"not n·k", ok[:11], 3, okLabels, OvR, Macro, ErrLength, "11 scores"},
-		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, OvR, Macro, ErrOneClass, "k = 1"},
-		{"NaN", append([]float64{nan}, ok[1:]...), 3, okLabels, OvO, Macro, ErrNonFinite, "scores[0]"},
-		{"label 3", ok, 3, []int{0, 1, 3, 2}, OvR, Macro, ErrLabel, "labels[2] = 3"},
-		{"label −1", ok, 3, []int{0, -1, 0, 2}, OvO, Weighted, ErrLabel, "labels[1] = -1"},
+		{"empty", nil, 3, nil, OvR, Macro, rocops.ErrEmpty, ""},
+		{"k = 0", ok, 0, okLabels, OvR, Macro, rocops.ErrLength, "k = 0"},
+		{"not n·k", ok[:11], 3, okLabels, OvR, Macro, rocops.ErrLength, "11 scores"},
+		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, OvR, Macro, rocops.ErrOneClass, "k = 1"},
+		{"NaN", append([]float64{nan}, ok[1:]...), 3, okLabels, OvO, Macro, rocops.ErrNonFinite, "scores[0]"},
+		{"label 3", ok, 3, []int{0, 1, 3, 2}, OvR, Macro, rocops.ErrLabel, "labels[2] = 3"},
+		{"label −1", ok, 3, []int{0, -1, 0, 2}, OvO, Weighted, rocops.ErrLabel, "labels[1] = -1"},
 		// test_roc_auc_score_multiclass_labels_error: y_true = [0, 2, 0, 2] with three columns,
 		// "Number of classes in y_true not equal to the number of columns in 'y_score'".
-		{"class without rows", ok, 3, []int{0, 2, 0, 2}, OvO, Macro, ErrOneClass, "class 1 has no rows"},
+		{"class without rows", ok, 3, []int{0, 2, 0, 2}, OvO, Macro, rocops.ErrOneClass, "class 1 has no rows"},
 		{"micro with ovo", ok, 3, okLabels, OvO, Micro, ErrAverage, "micro with ovo"},
 		{"unknown average", ok, 3, okLabels, OvR, Average(7), ErrAverage, ""},
 		{"unknown method", ok, 3, okLabels, Method(2), Macro, ErrMethod, ""},
@@ -478,15 +479,15 @@ func TestMultilabelErrors(t *testing.T) {
 		want           error
 		says           string
 	}{
-		{"empty", nil, nil, 2, Macro, ErrEmpty, ""},
-		{"k = 0", ok, okLabels, 0, Macro, ErrLength, "k = 0"},
-		{"lengths", ok, okLabels[:4], 2, Macro, ErrLength, ""},
-		{"not rows", ok[:5], okLabels[:5], 2, Macro, ErrLength, ""},
-		{"Inf", []float64{0.1, inf, 0.3, 0.4, 0.35, 0.5}, okLabels, 2, Micro, ErrNonFinite, "scores[1]"},
-		{"label 2", ok, []float64{0, 1, 2, 0, 0, 1}, 2, Macro, ErrLabel, "labels[2]"},
-		{"column without positives", ok, []float64{0, 1, 0, 0, 0, 1}, 2, Weighted, ErrNoPositives, "label column 0"},
-		{"column without negatives", ok, []float64{0, 1, 1, 1, 0, 1}, 2, Macro, ErrNoNegatives, "label column 1"},
-		{"micro, all 0", ok, make([]float64, 6), 2, Micro, ErrNoPositives, ""},
+		{"empty", nil, nil, 2, Macro, rocops.ErrEmpty, ""},
+		{"k = 0", ok, okLabels, 0, Macro, rocops.ErrLength, "k = 0"},
+		{"lengths", ok, okLabels[:4], 2, Macro, rocops.ErrLength, ""},
+		{"not rows", ok[:5], okLabels[:5], 2, Macro, rocops.ErrLength, ""},
+		{"Inf", []float64{0.1, inf, 0.3, 0.4, 0.35, 0.5}, okLabels, 2, Micro, rocops.ErrNonFinite, "scores[1]"},
+		{"label 2", ok, []float64{0, 1, 2, 0, 0, 1}, 2, Macro, rocops.ErrLabel, "labels[2]"},
+		{"column without positives", ok, []float64{0, 1, 0, 0, 0, 1}, 2, Weighted, rocops.ErrNoPositives, "label column 0"},
+		{"column without negatives", ok, []float64{0, 1, 1, 1, 0, 1}, 2, Macro, rocops.ErrNoNegatives, "label column 1"},
+		{"micro, all 0", ok, make([]float64, 6), 2, Micro, rocops.ErrNoPositives, ""},
 		{"unknown average", ok, okLabels, 2, Average(-1), ErrAverage, ""},
 	}
 	for _, c := range cases {
@@ -524,7 +525,7 @@ func FuzzMulticlassAUC(f *testing.F) {
 					continue
 				}
 				if err != nil {
-					if !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrOneClass) && !errors.Is(err, ErrLabel) {
+					if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel) {
 						t.Fatalf("unexpected error %v", err)
 					}
 					continue
@@ -560,7 +561,7 @@ func FuzzMultilabelAUC(f *testing.F) {
 		for _, avg := range []Average{Macro, Weighted, Micro} {
 			got, err := MultilabelAUC(scores, k, labels, avg)
 			if err != nil {
-				if !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrOneClass) {
+				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
 					t.Fatalf("unexpected error %v", err)
 				}
 				continue

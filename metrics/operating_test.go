@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -210,11 +211,11 @@ func TestOperatingPointErrors(t *testing.T) {
 		scores, labels []float64
 		want           error
 	}{
-		{nil, nil, ErrEmpty},
-		{ok, []float64{1}, ErrLength},
-		{[]float64{math.NaN(), 1}, okLabels, ErrNonFinite},
-		{ok, []float64{0, 3}, ErrLabel},
-		{ok, []float64{1, 1}, ErrOneClass},
+		{nil, nil, rocops.ErrEmpty},
+		{ok, []float64{1}, rocops.ErrLength},
+		{[]float64{math.NaN(), 1}, okLabels, rocops.ErrNonFinite},
+		{ok, []float64{0, 3}, rocops.ErrLabel},
+		{ok, []float64{1, 1}, rocops.ErrOneClass},
 	} {
 		_, _, _, err := ThresholdAtFPR(c.scores, c.labels, 0.1)
 		require.ErrorIs(t, err, c.want)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -23,7 +24,7 @@ import (
 // The resamples are those of [Bootstrap] with the same labels, reps and seed, so
 // BootstrapPaired of a statistic that is linear in the scores equals Bootstrap of the
 // difference a − b. stat must be safe for concurrent use and must not keep its slices. The
-// errors are Bootstrap's, and the input vocabulary's for a, b or labels (ErrLength when a and
+// errors are Bootstrap's, and the input vocabulary's for a, b or labels (rocops.ErrLength when a and
 // b differ in length).
 func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (d, lo, hi float64, err error) {
@@ -31,7 +32,7 @@ func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64)
 		return 0, 0, 0, fmt.Errorf("%w: no statistic", ErrBootstrap)
 	}
 	if len(a) != len(b) {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrLength, "%d scores of the first scorer, %d of the second", len(a), len(b))
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "%d scores of the first scorer, %d of the second", len(a), len(b))
 	}
 	for _, s := range [][]float64{a, b} {
 		if _, _, err := check.Batch(pkg, s, labels); err != nil {

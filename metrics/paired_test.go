@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -124,11 +125,11 @@ func TestBootstrapPairedErrors(t *testing.T) {
 		reps    int
 		want    error
 	}{
-		{"lengths", a, b[:49], y, tpr, 10, metrics.ErrLength},
-		{"labels", a, b, y[:49], tpr, 10, metrics.ErrLength},
+		{"lengths", a, b[:49], y, tpr, 10, rocops.ErrLength},
+		{"labels", a, b, y[:49], tpr, 10, rocops.ErrLength},
 		{"no statistic", a, b, y, nil, 10, metrics.ErrBootstrap},
 		{"reps", a, b, y, tpr, 0, metrics.ErrBootstrap},
-		{"one class", a, b, make([]float64, 50), tpr, 10, metrics.ErrOneClass},
+		{"one class", a, b, make([]float64, 50), tpr, 10, rocops.ErrOneClass},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, _, _, err := metrics.BootstrapPaired(c.a, c.b, c.y, c.stat, c.reps, 0.95, 1); !errors.Is(err, c.want) {

@@ -12,20 +12,9 @@ import (
 // pkg prefixes the package's error messages.
 const pkg = "metrics"
 
-// Errors returned for invalid input, wrapped with details; test for them with errors.Is.
-// ErrEmpty to ErrNoNegatives are the module's shared vocabulary for (scores, labels) input:
-// the same values as in packages kdequantile, pairwise and the others. ErrNoPositives and
-// ErrNoNegatives both match ErrOneClass.
-var (
-	ErrEmpty       = check.ErrEmpty
-	ErrLength      = check.ErrLength
-	ErrNonFinite   = check.ErrNonFinite
-	ErrLabel       = check.ErrLabel
-	ErrOneClass    = check.ErrOneClass
-	ErrNoPositives = check.ErrNoPositives
-	ErrNoNegatives = check.ErrNoNegatives
-	ErrFPR         = errors.New("metrics: false-positive rate out of range")
-)
+// ErrFPR reports a false-positive rate out of range. Bad (scores, labels) input is reported
+// with the module's shared vocabulary, [rocops.ErrEmpty] to [rocops.ErrNoNegatives].
+var ErrFPR = errors.New("metrics: false-positive rate out of range")
 
 // ranked holds the scores of each class sorted in ascending order.
 type ranked struct {

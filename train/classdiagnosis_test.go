@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
@@ -519,7 +520,7 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 		}
 		sel, pool, err := DiagnosticSets(ds, d)
 		if err != nil {
-			if !errors.Is(err, ErrClasses) && !errors.Is(err, ErrConfig) && !errors.Is(err, data.ErrEmpty) && !errors.Is(err, data.ErrLabel) {
+			if !errors.Is(err, ErrClasses) && !errors.Is(err, ErrConfig) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrLabel) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return

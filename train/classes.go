@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/nn"
@@ -143,7 +144,7 @@ type MultilabelCrossEntropy struct{}
 // Build implements Loss: the binary op on the flattened (B·k) scores and labels.
 func (MultilabelCrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	if scores == nil || labels == nil {
-		return nil, fmt.Errorf("train: %w: nil node", crossentropy.ErrNode)
+		return nil, fmt.Errorf("train: %w: nil node", rocops.ErrNode)
 	}
 	flat := func(n *gorgonia.Node) (*gorgonia.Node, error) {
 		return gorgonia.Reshape(n, tensor.Shape{n.Shape().TotalSize()})

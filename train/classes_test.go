@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/metrics"
@@ -314,11 +315,11 @@ func TestClassBadInput(t *testing.T) {
 		{"label ≥ k", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			tr.Y[5] = 3
 			return tr, val
-		}, 0, Config{Loss: Softmax{}}, data.ErrLabel},
+		}, 0, Config{Loss: Softmax{}}, rocops.ErrLabel},
 		{"fractional label", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			val.Y[5] = 0.5
 			return tr, val
-		}, 0, Config{Loss: Softmax{}}, data.ErrLabel},
+		}, 0, Config{Loss: Softmax{}}, rocops.ErrLabel},
 		{"class without training rows", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			for i, y := range tr.Y {
 				if y == 2 {

@@ -15,8 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-
-	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops"
 )
 
 func init() {
@@ -235,7 +234,7 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*in
 	}
 	c, err := gather(all)
 	if err != nil {
-		if errors.Is(err, metrics.ErrEmpty) {
+		if errors.Is(err, rocops.ErrEmpty) {
 			return fmt.Errorf("%w in %s", ErrEmpty, f.Glob)
 		}
 		return fmt.Errorf("rocbeam: %s: %w", f.Glob, err)

@@ -1,40 +1,15 @@
-// Package check is the module's one validation vocabulary for a batch of scores and 0/1
-// labels, the input of every loss, metric and diagnostic.
-//
-// The sentinel errors are shared values: each public package that validates such input
-// (kdequantile, pairwise, crossentropy, metrics, diagnose) re-exports them under the same
-// names, so errors.Is(err, metrics.ErrLength) holds for a length error from any of them. An
-// error returned by this package's functions reads "<pkg>: <sentinel>: <details>", where pkg
-// is the calling package's name.
+// Package check validates a batch of scores and labels, the input of every loss, metric and
+// diagnostic, with the module's one error vocabulary (package rocops). An error returned by
+// this package's functions reads "<pkg>: <sentinel>: <details>", where pkg is the calling
+// package's name.
 package check
 
 import (
-	"errors"
 	"fmt"
 	"math"
+
+	"github.com/rocops/rocops"
 )
-
-// The sentinels. ErrNoPositives and ErrNoNegatives also match ErrOneClass under errors.Is.
-var (
-	ErrEmpty       = errors.New("no scores")
-	ErrLength      = errors.New("scores and labels differ in length")
-	ErrNonFinite   = errors.New("score is NaN or infinite")
-	ErrLabel       = errors.New("label is not 0 or 1")
-	ErrOneClass    = errors.New("batch has only one class")
-	ErrNoPositives = error(oneClass("batch has no positives"))
-	ErrNoNegatives = error(oneClass("batch has no negatives"))
-	// ErrNode reports a graph node that cannot feed a loss: nil, from another graph, of a
-	// dtype other than float32 or float64 or not matching the other input's, not a vector,
-	// or of unknown or zero length.
-	ErrNode = errors.New("bad input node")
-)
-
-// oneClass is the type of ErrNoPositives and ErrNoNegatives: each is its own value and also
-// matches ErrOneClass.
-type oneClass string
-
-func (e oneClass) Error() string        { return string(e) }
-func (e oneClass) Is(target error) bool { return target == ErrOneClass }
 
 // Errorf returns "<pkg>: <sentinel>: <details>" wrapping sentinel; details are formatted
 // as by fmt.Sprintf and left out when format is empty.
@@ -94,38 +69,38 @@ func Scores(pkg string, scores, labels []float64) (nPos int, err error) {
 	return nPos, nil
 }
 
-// Lengths returns the error for nScores scores and nLabels labels: ErrLength when they
-// differ, ErrEmpty when both are zero, nil otherwise.
+// Lengths returns the error for nScores scores and nLabels labels: rocops.ErrLength when they
+// differ, rocops.ErrEmpty when both are zero, nil otherwise.
 func Lengths(pkg string, nScores, nLabels int) error {
 	if nScores != nLabels {
-		return Errorf(pkg, ErrLength, "%d scores, %d labels", nScores, nLabels)
+		return Errorf(pkg, rocops.ErrLength, "%d scores, %d labels", nScores, nLabels)
 	}
 	if nScores == 0 {
-		return Errorf(pkg, ErrEmpty, "")
+		return Errorf(pkg, rocops.ErrEmpty, "")
 	}
 	return nil
 }
 
-// Element returns the error for element i of a batch, the score f with label y: ErrNonFinite
-// when f is NaN or ±Inf, else ErrLabel when y is not 0 or 1, else nil. Kernels that validate
+// Element returns the error for element i of a batch, the score f with label y: rocops.ErrNonFinite
+// when f is NaN or ±Inf, else rocops.ErrLabel when y is not 0 or 1, else nil. Kernels that validate
 // inside their own pass over the data call it for the first element they find bad.
 func Element(pkg string, i int, f, y float64) error {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
-		return Errorf(pkg, ErrNonFinite, "scores[%d] = %v", i, f)
+		return Errorf(pkg, rocops.ErrNonFinite, "scores[%d] = %v", i, f)
 	case y != 0 && y != 1:
-		return Errorf(pkg, ErrLabel, "labels[%d] = %v", i, y)
+		return Errorf(pkg, rocops.ErrLabel, "labels[%d] = %v", i, y)
 	}
 	return nil
 }
 
-// Classes returns ErrNoPositives or ErrNoNegatives when one class count is zero, else nil.
+// Classes returns rocops.ErrNoPositives or rocops.ErrNoNegatives when one class count is zero, else nil.
 func Classes(pkg string, nPos, nNeg int) error {
 	switch {
 	case nPos == 0:
-		return Errorf(pkg, ErrNoPositives, "all %d labels are 0", nNeg)
+		return Errorf(pkg, rocops.ErrNoPositives, "all %d labels are 0", nNeg)
 	case nNeg == 0:
-		return Errorf(pkg, ErrNoNegatives, "all %d labels are 1", nPos)
+		return Errorf(pkg, rocops.ErrNoNegatives, "all %d labels are 1", nPos)
 	}
 	return nil
 }

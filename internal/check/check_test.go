@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 func TestBatch(t *testing.T) {
@@ -17,15 +19,15 @@ func TestBatch(t *testing.T) {
 		nPos, nNeg     int
 	}{
 		{"valid", []float64{1, 2, 3}, []float64{0, 1, 1}, nil, nil, 2, 1},
-		{"empty", nil, nil, ErrEmpty, ErrLength, 0, 0},
-		{"length", []float64{1, 2, 3}, []float64{0, 1}, ErrLength, ErrEmpty, 0, 0},
-		{"nan", []float64{1, nan}, []float64{0, 1}, ErrNonFinite, ErrLabel, 0, 0},
-		{"inf", []float64{-inf, 1}, []float64{0, 1}, ErrNonFinite, ErrLabel, 0, 0},
-		{"label 2", []float64{1, 2}, []float64{0, 2}, ErrLabel, ErrNonFinite, 0, 0},
-		{"label 0.5", []float64{1, 2}, []float64{0.5, 1}, ErrLabel, ErrNonFinite, 0, 0},
-		{"label NaN", []float64{1, 2}, []float64{nan, 1}, ErrLabel, ErrNonFinite, 0, 0},
-		{"no positives", []float64{1, 2}, []float64{0, 0}, ErrNoPositives, ErrNoNegatives, 0, 0},
-		{"no negatives", []float64{1, 2}, []float64{1, 1}, ErrNoNegatives, ErrNoPositives, 0, 0},
+		{"empty", nil, nil, rocops.ErrEmpty, rocops.ErrLength, 0, 0},
+		{"length", []float64{1, 2, 3}, []float64{0, 1}, rocops.ErrLength, rocops.ErrEmpty, 0, 0},
+		{"nan", []float64{1, nan}, []float64{0, 1}, rocops.ErrNonFinite, rocops.ErrLabel, 0, 0},
+		{"inf", []float64{-inf, 1}, []float64{0, 1}, rocops.ErrNonFinite, rocops.ErrLabel, 0, 0},
+		{"label 2", []float64{1, 2}, []float64{0, 2}, rocops.ErrLabel, rocops.ErrNonFinite, 0, 0},
+		{"label 0.5", []float64{1, 2}, []float64{0.5, 1}, rocops.ErrLabel, rocops.ErrNonFinite, 0, 0},
+		{"label NaN", []float64{1, 2}, []float64{nan, 1}, rocops.ErrLabel, rocops.ErrNonFinite, 0, 0},
+		{"no positives", []float64{1, 2}, []float64{0, 0}, rocops.ErrNoPositives, rocops.ErrNoNegatives, 0, 0},
+		{"no negatives", []float64{1, 2}, []float64{1, 1}, rocops.ErrNoNegatives, rocops.ErrNoPositives, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,12 +52,12 @@ func TestBatch(t *testing.T) {
 }
 
 func TestOneClassFamily(t *testing.T) {
-	for _, err := range []error{ErrNoPositives, ErrNoNegatives} {
-		if !errors.Is(err, ErrOneClass) {
-			t.Errorf("%v does not match ErrOneClass", err)
+	for _, err := range []error{rocops.ErrNoPositives, rocops.ErrNoNegatives} {
+		if !errors.Is(err, rocops.ErrOneClass) {
+			t.Errorf("%v does not match rocops.ErrOneClass", err)
 		}
 	}
-	if errors.Is(ErrOneClass, ErrNoPositives) || errors.Is(ErrNoPositives, ErrNoNegatives) {
+	if errors.Is(rocops.ErrOneClass, rocops.ErrNoPositives) || errors.Is(rocops.ErrNoPositives, rocops.ErrNoNegatives) {
 		t.Error("the one-class sentinels must stay distinguishable")
 	}
 }
@@ -80,7 +82,7 @@ func TestSplit(t *testing.T) {
 	if neg[0] != 1 {
 		t.Fatal("the classes share capacity")
 	}
-	if _, _, err := Split("pkg", []float64{1}, []float64{1}); !errors.Is(err, ErrNoNegatives) {
+	if _, _, err := Split("pkg", []float64{1}, []float64{1}); !errors.Is(err, rocops.ErrNoNegatives) {
 		t.Fatalf("one class: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 func TestMulticlassValidation(t *testing.T) {
@@ -19,14 +21,14 @@ func TestMulticlassValidation(t *testing.T) {
 		loose  bool // ClassIndices, which needs no two classes, accepts it
 	}{
 		{"valid", ok, 2, []int{1, 0, 1}, nil, "", true},
-		{"k = 0", ok, 0, []int{0, 0, 0}, ErrLength, "k = 0", false},
-		{"not n·k", ok, 4, []int{0, 1}, ErrLength, "6 scores are not 2 rows of k = 4", false},
-		{"empty", nil, 2, nil, ErrEmpty, "", false},
-		{"k overflows n·k", nil, 1 << 62, []int{0, 0, 0, 0}, ErrLength, "", false},
-		{"k = 1", ok[:3], 1, []int{0, 0, 0}, ErrOneClass, "k = 1", true},
-		{"NaN", []float64{1, math.NaN(), 3, 4}, 2, []int{0, 1}, ErrNonFinite, "scores[1]", false},
-		{"label k", ok, 2, []int{0, 2, 1}, ErrLabel, "labels[1] = 2", false},
-		{"no rows", ok, 3, []int{0, 2}, ErrOneClass, "class 1 has no rows", true},
+		{"k = 0", ok, 0, []int{0, 0, 0}, rocops.ErrLength, "k = 0", false},
+		{"not n·k", ok, 4, []int{0, 1}, rocops.ErrLength, "6 scores are not 2 rows of k = 4", false},
+		{"empty", nil, 2, nil, rocops.ErrEmpty, "", false},
+		{"k overflows n·k", nil, 1 << 62, []int{0, 0, 0, 0}, rocops.ErrLength, "", false},
+		{"k = 1", ok[:3], 1, []int{0, 0, 0}, rocops.ErrOneClass, "k = 1", true},
+		{"NaN", []float64{1, math.NaN(), 3, 4}, 2, []int{0, 1}, rocops.ErrNonFinite, "scores[1]", false},
+		{"label k", ok, 2, []int{0, 2, 1}, rocops.ErrLabel, "labels[1] = 2", false},
+		{"no rows", ok, 3, []int{0, 2}, rocops.ErrOneClass, "class 1 has no rows", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,8 +57,8 @@ func TestIndices(t *testing.T) {
 		t.Fatalf("%v %v", got, err)
 	}
 	for _, bad := range []float64{3, -1, 0.5, math.NaN(), math.Inf(1)} {
-		if _, err := Indices("p", []float64{0, bad}, 3); !errors.Is(err, ErrLabel) || !strings.Contains(err.Error(), "labels[1]") {
-			t.Errorf("label %v: %v, want ErrLabel naming labels[1]", bad, err)
+		if _, err := Indices("p", []float64{0, bad}, 3); !errors.Is(err, rocops.ErrLabel) || !strings.Contains(err.Error(), "labels[1]") {
+			t.Errorf("label %v: %v, want rocops.ErrLabel naming labels[1]", bad, err)
 		}
 	}
 }
@@ -75,11 +77,11 @@ func TestMultilabelValidation(t *testing.T) {
 		want   error
 		says   string
 	}{
-		{"k = 0", []float64{1, 0, 0, 1, 1, 1}, 0, false, ErrLength, "k = 0"},
-		{"ragged", []float64{1, 0, 0, 1, 1}, 2, false, ErrLength, ""},
-		{"label 2", []float64{1, 0, 2, 1, 1, 1}, 2, false, ErrLabel, "labels[2]"},
-		{"column of positives", []float64{1, 0, 1, 1, 1, 1}, 2, true, ErrNoNegatives, "label column 0"},
-		{"column of negatives", []float64{1, 0, 0, 0, 1, 0}, 2, true, ErrNoPositives, "label column 1"},
+		{"k = 0", []float64{1, 0, 0, 1, 1, 1}, 0, false, rocops.ErrLength, "k = 0"},
+		{"ragged", []float64{1, 0, 0, 1, 1}, 2, false, rocops.ErrLength, ""},
+		{"label 2", []float64{1, 0, 2, 1, 1, 1}, 2, false, rocops.ErrLabel, "labels[2]"},
+		{"column of positives", []float64{1, 0, 1, 1, 1, 1}, 2, true, rocops.ErrNoNegatives, "label column 0"},
+		{"column of negatives", []float64{1, 0, 0, 0, 1, 0}, 2, true, rocops.ErrNoPositives, "label column 1"},
 	}
 	for _, c := range cases {
 		if _, err := Multilabel("p", ok, c.k, c.labels, c.both); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {

@@ -7,9 +7,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/graph"
-	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/aucm"
@@ -83,19 +83,19 @@ var (
 func multiclassCases() []vocabCase[kIn] {
 	in := func(s []float64, k int, y []int) kIn { return kIn{scores: s, k: k, classes: y} }
 	return []vocabCase[kIn]{
-		{name: "no rows", in: in(nil, kCols, nil), want: check.ErrEmpty},
-		{name: "labels short", in: in(kScores, kCols, kClasses[:5]), want: check.ErrLength, labels: true},
-		{name: "scores of an extra row", in: in(extraRow, kCols, kClasses), want: check.ErrLength, labels: true},
-		{name: "ragged scores", in: in(kScores[:17], kCols, kClasses), want: check.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kClasses), want: check.ErrLength, shape: true},
-		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kClasses), want: check.ErrNonFinite},
-		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kClasses), want: check.ErrNonFinite},
-		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kClasses), want: check.ErrNonFinite},
-		{name: "label k", in: in(kScores, kCols, with(kClasses, 2, kCols)), want: check.ErrLabel, labels: true},
-		{name: "label -1", in: in(kScores, kCols, with(kClasses, 5, -1)), want: check.ErrLabel, labels: true},
-		{name: "class without rows", in: in(kScores, kCols, []int{0, 2, 0, 0, 2, 2}), want: check.ErrOneClass,
+		{name: "no rows", in: in(nil, kCols, nil), want: rocops.ErrEmpty},
+		{name: "labels short", in: in(kScores, kCols, kClasses[:5]), want: rocops.ErrLength, labels: true},
+		{name: "scores of an extra row", in: in(extraRow, kCols, kClasses), want: rocops.ErrLength, labels: true},
+		{name: "ragged scores", in: in(kScores[:17], kCols, kClasses), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true},
+		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kClasses), want: rocops.ErrNonFinite},
+		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kClasses), want: rocops.ErrNonFinite},
+		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kClasses), want: rocops.ErrNonFinite},
+		{name: "label k", in: in(kScores, kCols, with(kClasses, 2, kCols)), want: rocops.ErrLabel, labels: true},
+		{name: "label -1", in: in(kScores, kCols, with(kClasses, 5, -1)), want: rocops.ErrLabel, labels: true},
+		{name: "class without rows", in: in(kScores, kCols, []int{0, 2, 0, 0, 2, 2}), want: rocops.ErrOneClass,
 			oneClass: true, labels: true},
-		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: check.ErrOneClass, oneClass: true, labels: true},
+		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true},
 	}
 }
 
@@ -103,22 +103,22 @@ func multiclassCases() []vocabCase[kIn] {
 func multilabelCases() []vocabCase[kIn] {
 	in := func(s []float64, k int, y []float64) kIn { return kIn{scores: s, k: k, labels: y} }
 	return []vocabCase[kIn]{
-		{name: "no rows", in: in(nil, kCols, nil), want: check.ErrEmpty},
-		{name: "labels short", in: in(kScores, kCols, kIndicator[:15]), want: check.ErrLength, labels: true},
-		{name: "scores of an extra row", in: in(extraRow, kCols, kIndicator), want: check.ErrLength, labels: true},
-		{name: "ragged labels", in: in(kScores, kCols, kIndicator[:17]), want: check.ErrLength, shape: true},
-		{name: "ragged scores", in: in(kScores[:17], kCols, kIndicator), want: check.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kIndicator), want: check.ErrLength, shape: true},
-		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kIndicator), want: check.ErrNonFinite},
-		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kIndicator), want: check.ErrNonFinite},
-		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kIndicator), want: check.ErrNonFinite},
-		{name: "label 2", in: in(kScores, kCols, with(kIndicator, 7, 2)), want: check.ErrLabel, labels: true},
-		{name: "label 0.5", in: in(kScores, kCols, with(kIndicator, 3, 0.5)), want: check.ErrLabel, labels: true},
-		{name: "label NaN", in: in(kScores, kCols, with(kIndicator, 11, nan)), want: check.ErrLabel, labels: true},
-		{name: "column of 0s", in: in(kScores, kCols, column(1, 0)), want: check.ErrNoPositives, oneClass: true, labels: true},
-		{name: "column of 1s", in: in(kScores, kCols, column(2, 1)), want: check.ErrNoNegatives, oneClass: true, labels: true},
+		{name: "no rows", in: in(nil, kCols, nil), want: rocops.ErrEmpty},
+		{name: "labels short", in: in(kScores, kCols, kIndicator[:15]), want: rocops.ErrLength, labels: true},
+		{name: "scores of an extra row", in: in(extraRow, kCols, kIndicator), want: rocops.ErrLength, labels: true},
+		{name: "ragged labels", in: in(kScores, kCols, kIndicator[:17]), want: rocops.ErrLength, shape: true},
+		{name: "ragged scores", in: in(kScores[:17], kCols, kIndicator), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true},
+		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kIndicator), want: rocops.ErrNonFinite},
+		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kIndicator), want: rocops.ErrNonFinite},
+		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kIndicator), want: rocops.ErrNonFinite},
+		{name: "label 2", in: in(kScores, kCols, with(kIndicator, 7, 2)), want: rocops.ErrLabel, labels: true},
+		{name: "label 0.5", in: in(kScores, kCols, with(kIndicator, 3, 0.5)), want: rocops.ErrLabel, labels: true},
+		{name: "label NaN", in: in(kScores, kCols, with(kIndicator, 11, nan)), want: rocops.ErrLabel, labels: true},
+		{name: "column of 0s", in: in(kScores, kCols, column(1, 0)), want: rocops.ErrNoPositives, oneClass: true, labels: true},
+		{name: "column of 1s", in: in(kScores, kCols, column(2, 1)), want: rocops.ErrNoNegatives, oneClass: true, labels: true},
 		// Valid for no multi-label entry: even the micro average needs both classes somewhere.
-		{name: "every label 0", in: in(kScores, kCols, make([]float64, 18)), want: check.ErrNoPositives, labels: true},
+		{name: "every label 0", in: in(kScores, kCols, make([]float64, 18)), want: rocops.ErrNoPositives, labels: true},
 	}
 }
 

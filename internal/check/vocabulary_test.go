@@ -9,9 +9,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/graph"
-	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/aucm"
@@ -260,18 +260,18 @@ func checkVocabulary[In any](t *testing.T, entries []entry[In], valid In, cases 
 			}
 			want, prefix := c.want, e.prefix
 			switch {
-			case e.graph && want == check.ErrEmpty:
-				want = check.ErrNode
-			case e.model && want == check.ErrLength && c.labels:
+			case e.graph && want == rocops.ErrEmpty:
+				want = rocops.ErrNode
+			case e.model && want == rocops.ErrLength && c.labels:
 				want, prefix = nn.ErrInput, "nn"
-			case e.model && want == check.ErrNonFinite:
+			case e.model && want == rocops.ErrNonFinite:
 				want, prefix = nn.ErrRange, "nn"
 			}
 			if !errors.Is(err, want) {
 				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)
 				continue
 			}
-			if c.oneClass && !errors.Is(err, check.ErrOneClass) {
+			if c.oneClass && !errors.Is(err, rocops.ErrOneClass) {
 				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
 			}
 			// A graph op's error from a run is the op's own inside the machine's RunError.
@@ -293,16 +293,16 @@ func TestVocabulary(t *testing.T) {
 	ok := []float64{0.2, -1, 2, 0.5}
 	labels := []float64{1, 0, 0, 1}
 	bad := []vocabCase[binaryIn]{
-		{name: "empty", want: check.ErrEmpty},
-		{name: "length", in: binaryIn{ok, labels[:3]}, want: check.ErrLength},
-		{name: "NaN score", in: binaryIn{[]float64{0.2, nan, 2, 0.5}, labels}, want: check.ErrNonFinite},
-		{name: "+Inf score", in: binaryIn{[]float64{0.2, -1, inf, 0.5}, labels}, want: check.ErrNonFinite},
-		{name: "-Inf score", in: binaryIn{[]float64{-inf, -1, 2, 0.5}, labels}, want: check.ErrNonFinite},
-		{name: "label 2", in: binaryIn{ok, []float64{1, 0, 2, 1}}, want: check.ErrLabel},
-		{name: "label 0.5", in: binaryIn{ok, []float64{1, 0.5, 0, 1}}, want: check.ErrLabel},
-		{name: "label NaN", in: binaryIn{ok, []float64{1, 0, nan, 1}}, want: check.ErrLabel},
-		{name: "no positives", in: binaryIn{ok, []float64{0, 0, 0, 0}}, want: check.ErrNoPositives, oneClass: true},
-		{name: "no negatives", in: binaryIn{ok, []float64{1, 1, 1, 1}}, want: check.ErrNoNegatives, oneClass: true},
+		{name: "empty", want: rocops.ErrEmpty},
+		{name: "length", in: binaryIn{ok, labels[:3]}, want: rocops.ErrLength},
+		{name: "NaN score", in: binaryIn{[]float64{0.2, nan, 2, 0.5}, labels}, want: rocops.ErrNonFinite},
+		{name: "+Inf score", in: binaryIn{[]float64{0.2, -1, inf, 0.5}, labels}, want: rocops.ErrNonFinite},
+		{name: "-Inf score", in: binaryIn{[]float64{-inf, -1, 2, 0.5}, labels}, want: rocops.ErrNonFinite},
+		{name: "label 2", in: binaryIn{ok, []float64{1, 0, 2, 1}}, want: rocops.ErrLabel},
+		{name: "label 0.5", in: binaryIn{ok, []float64{1, 0.5, 0, 1}}, want: rocops.ErrLabel},
+		{name: "label NaN", in: binaryIn{ok, []float64{1, 0, nan, 1}}, want: rocops.ErrLabel},
+		{name: "no positives", in: binaryIn{ok, []float64{0, 0, 0, 0}}, want: rocops.ErrNoPositives, oneClass: true},
+		{name: "no negatives", in: binaryIn{ok, []float64{1, 1, 1, 1}}, want: rocops.ErrNoNegatives, oneClass: true},
 	}
 	var entries []entry[binaryIn]
 	for _, e := range sliceEntries() {
@@ -314,22 +314,22 @@ func TestVocabulary(t *testing.T) {
 		name      string
 		got, want error
 	}{
-		{"kdequantile.ErrLength", kdequantile.ErrLength, check.ErrLength},
-		{"pairwise.ErrLength", pairwise.ErrLength, check.ErrLength},
-		{"metrics.ErrLength", metrics.ErrLength, check.ErrLength},
-		{"kdequantile.ErrOneClass", kdequantile.ErrOneClass, check.ErrOneClass},
-		{"pairwise.ErrNoPositives", pairwise.ErrNoPositives, check.ErrNoPositives},
-		{"metrics.ErrNoNegatives", metrics.ErrNoNegatives, check.ErrNoNegatives},
-		{"metrics.ErrNonFinite", metrics.ErrNonFinite, kdequantile.ErrNonFinite},
-		{"pairwise.ErrLabel", pairwise.ErrLabel, metrics.ErrLabel},
-		{"pairwise.ErrEmpty", pairwise.ErrEmpty, metrics.ErrEmpty},
-		{"kdequantile.ErrNode", kdequantile.ErrNode, pairwise.ErrNode},
-		{"crossentropy.ErrLength", crossentropy.ErrLength, metrics.ErrLength},
-		{"diagnose.ErrOneClass", diagnose.ErrOneClass, pairwise.ErrOneClass},
-		{"aucm.ErrLabel", aucm.ErrLabel, check.ErrLabel},
-		{"aucm.ErrNode", aucm.ErrNode, check.ErrNode},
-		{"crossentropy.ErrNonFinite", crossentropy.ErrNonFinite, check.ErrNonFinite},
-		{"diagnose.ErrEmpty", diagnose.ErrEmpty, check.ErrEmpty},
+		{"rocops.ErrLength", rocops.ErrLength, rocops.ErrLength},
+		{"rocops.ErrLength", rocops.ErrLength, rocops.ErrLength},
+		{"rocops.ErrLength", rocops.ErrLength, rocops.ErrLength},
+		{"rocops.ErrOneClass", rocops.ErrOneClass, rocops.ErrOneClass},
+		{"rocops.ErrNoPositives", rocops.ErrNoPositives, rocops.ErrNoPositives},
+		{"rocops.ErrNoNegatives", rocops.ErrNoNegatives, rocops.ErrNoNegatives},
+		{"rocops.ErrNonFinite", rocops.ErrNonFinite, rocops.ErrNonFinite},
+		{"rocops.ErrLabel", rocops.ErrLabel, rocops.ErrLabel},
+		{"rocops.ErrEmpty", rocops.ErrEmpty, rocops.ErrEmpty},
+		{"rocops.ErrNode", rocops.ErrNode, rocops.ErrNode},
+		{"rocops.ErrLength", rocops.ErrLength, rocops.ErrLength},
+		{"rocops.ErrOneClass", rocops.ErrOneClass, rocops.ErrOneClass},
+		{"rocops.ErrLabel", rocops.ErrLabel, rocops.ErrLabel},
+		{"rocops.ErrNode", rocops.ErrNode, rocops.ErrNode},
+		{"rocops.ErrNonFinite", rocops.ErrNonFinite, rocops.ErrNonFinite},
+		{"rocops.ErrEmpty", rocops.ErrEmpty, rocops.ErrEmpty},
 	}
 	for _, s := range same {
 		if s.got != s.want {
@@ -360,15 +360,15 @@ func TestNodeErrors(t *testing.T) {
 		scores, labels *gorgonia.Node
 		want           error
 	}{
-		{"nil scores", nil, f64, check.ErrNode},
-		{"nil labels", f64, nil, check.ErrNode},
-		{"two graphs", f64, vec(other, tensor.Float64, "far", 4), check.ErrNode},
-		{"int dtype", vec(g, tensor.Int, "ints", 4), vec(g, tensor.Int, "ints2", 4), check.ErrNode},
-		{"mixed dtypes", f64, vec(g, tensor.Float32, "f32", 4), check.ErrNode},
-		{"matrix", gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 2), gorgonia.WithName("m")), f64, check.ErrNode},
-		{"no shape", gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("noshape")), f64, check.ErrNode},
-		{"zero length", vec(g, tensor.Float64, "zero", 0), vec(g, tensor.Float64, "zero2", 0), check.ErrNode},
-		{"lengths", f64, vec(g, tensor.Float64, "short", 3), check.ErrLength},
+		{"nil scores", nil, f64, rocops.ErrNode},
+		{"nil labels", f64, nil, rocops.ErrNode},
+		{"two graphs", f64, vec(other, tensor.Float64, "far", 4), rocops.ErrNode},
+		{"int dtype", vec(g, tensor.Int, "ints", 4), vec(g, tensor.Int, "ints2", 4), rocops.ErrNode},
+		{"mixed dtypes", f64, vec(g, tensor.Float32, "f32", 4), rocops.ErrNode},
+		{"matrix", gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4, 2), gorgonia.WithName("m")), f64, rocops.ErrNode},
+		{"no shape", gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("noshape")), f64, rocops.ErrNode},
+		{"zero length", vec(g, tensor.Float64, "zero", 0), vec(g, tensor.Float64, "zero2", 0), rocops.ErrNode},
+		{"lengths", f64, vec(g, tensor.Float64, "short", 3), rocops.ErrLength},
 	}
 	for _, b := range builders {
 		for _, c := range cases {
@@ -389,11 +389,11 @@ func TestReusedLispMachine(t *testing.T) {
 		build  func(f, l *gorgonia.Node) (*gorgonia.Node, error)
 		reused error
 	}{
-		{"kdequantile.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }, kdequantile.ErrMachineReused},
+		{"kdequantile.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }, graph.ErrMachineReused},
 		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
 			return pairwise.Loss(f, l, pairwise.Config{Surrogate: pairwise.SquaredHinge})
-		}, pairwise.ErrMachineReused},
-		{"crossentropy.Loss", crossentropy.Loss, crossentropy.ErrMachineReused},
+		}, graph.ErrMachineReused},
+		{"crossentropy.Loss", crossentropy.Loss, graph.ErrMachineReused},
 	}
 	for _, o := range ops {
 		g := gorgonia.NewGraph()

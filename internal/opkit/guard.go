@@ -14,7 +14,7 @@ import (
 // (one with more inputs than scores and labels, such as package aucm's).
 
 // LastMachine remembers the LispMachine that last ran a node's DoDiff, to recognise it when
-// it runs the node's DoDiff again (a LispMachine reused after Reset; see ErrMachineReused). It
+// it runs the node's DoDiff again (a LispMachine reused after Reset; see graph.ErrMachineReused). It
 // holds the machine (Gorgonia passes it to DoDiff as the context's External) until the next
 // machine replaces it. The zero value is ready to use.
 type LastMachine struct {

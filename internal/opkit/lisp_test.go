@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	pkgerrors "github.com/pkg/errors"
+	"github.com/rocops/rocops/graph"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -15,7 +16,7 @@ import (
 // graph's last node and, when that is the loss, calls its DoDiff again, which added the
 // gradient a second time (2×, then 3×: Gorgonia accumulates until a solver step clears it)
 // computed from whatever the un-recomputed nodes still hold. The op recognises the machine
-// and fails with ErrMachineReused instead, leaving the gradient as the first run left it; a
+// and fails with graph.ErrMachineReused instead, leaving the gradient as the first run left it; a
 // new LispMachine per run works.
 func TestReusedLispMachineIsAnError(t *testing.T) {
 	f, y := []float64{0.5, -1.25, 2, 0.75}, []float64{1, 0, 0, 1}
@@ -36,7 +37,7 @@ func TestReusedLispMachineIsAnError(t *testing.T) {
 	vm.Reset()
 	err = vm.RunAll()
 	require.Error(t, err, "a reused LispMachine must fail")
-	require.True(t, errors.Is(causeOf(err), ErrMachineReused), "%v", err)
+	require.True(t, errors.Is(causeOf(err), graph.ErrMachineReused), "%v", err)
 	require.Contains(t, err.Error(), "opkit_test: ")
 	require.Equal(t, once, gradOf(t, fn), "the failed run must not add to the gradient")
 	vm.Close()

@@ -10,6 +10,8 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -61,40 +63,40 @@ func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	}
 	n, err := gorgonia.ApplyOp(&forwardOp{k: k, dims: [2]int{scores.Dims(), labels.Dims()}}, scores, labels)
 	if err != nil {
-		return nil, check.Errorf(k.Package(), check.ErrNode, "%v", err)
+		return nil, check.Errorf(k.Package(), rocops.ErrNode, "%v", err)
 	}
 	return n, nil
 }
 
 // CheckPair reports, with errors prefixed by pkg, why scores and labels cannot feed a loss
-// node. Every error wraps a sentinel of package check: [check.ErrNode] for a nil node, nodes
+// node. Every error wraps a sentinel of package check: [rocops.ErrNode] for a nil node, nodes
 // of two graphs, a dtype other than float32/float64, mismatched dtypes, a shape other than
 // (n), (n, 1) or (1, n), or a vector of unknown or zero length (such as gorgonia.NewVector
-// without a shape); and [check.ErrLength] for inputs of different lengths.
+// without a shape); and [rocops.ErrLength] for inputs of different lengths.
 func CheckPair(pkg string, scores, labels *gorgonia.Node) error {
 	if scores == nil || labels == nil {
-		return check.Errorf(pkg, check.ErrNode, "scores and labels nodes must not be nil")
+		return check.Errorf(pkg, rocops.ErrNode, "scores and labels nodes must not be nil")
 	}
 	if scores.Graph() != labels.Graph() {
-		return check.Errorf(pkg, check.ErrNode, "scores and labels belong to different graphs")
+		return check.Errorf(pkg, rocops.ErrNode, "scores and labels belong to different graphs")
 	}
 	dt, lt := scores.Dtype(), labels.Dtype()
 	if dt != tensor.Float64 && dt != tensor.Float32 {
-		return check.Errorf(pkg, check.ErrNode, "scores have dtype %v, want float32 or float64", dt)
+		return check.Errorf(pkg, rocops.ErrNode, "scores have dtype %v, want float32 or float64", dt)
 	}
 	if dt != lt {
-		return check.Errorf(pkg, check.ErrNode, "scores are %v but labels are %v; labels must use the scores' dtype", dt, lt)
+		return check.Errorf(pkg, rocops.ErrNode, "scores are %v but labels are %v; labels must use the scores' dtype", dt, lt)
 	}
 	ns, err := vectorLength(scores)
 	if err != nil {
-		return check.Errorf(pkg, check.ErrNode, "scores: %v", err)
+		return check.Errorf(pkg, rocops.ErrNode, "scores: %v", err)
 	}
 	nl, err := vectorLength(labels)
 	if err != nil {
-		return check.Errorf(pkg, check.ErrNode, "labels: %v", err)
+		return check.Errorf(pkg, rocops.ErrNode, "labels: %v", err)
 	}
 	if ns != nl {
-		return check.Errorf(pkg, check.ErrLength, "%d scores, %d labels", ns, nl)
+		return check.Errorf(pkg, rocops.ErrLength, "%d scores, %d labels", ns, nl)
 	}
 	return nil
 }
@@ -136,13 +138,6 @@ type forwardOp struct {
 	kept kept
 	lisp LastMachine
 }
-
-// ErrMachineReused reports a LispMachine run again (after Reset) on a graph holding a loss
-// node. Such a machine recomputes only the graph's last node: the loss's DoDiff would add its
-// gradient a second time, computed from values the machine did not recompute. A new
-// LispMachine per run is correct; so is a TapeMachine, which can be reused with Reset. The
-// op packages re-export it; their errors read "<package>: LispMachine reused: …".
-var ErrMachineReused = errors.New("LispMachine reused")
 
 // kept is the last forward gradient and the inputs it was computed from.
 type kept struct {
@@ -267,13 +262,13 @@ func (op *forwardOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node)
 }
 
 // DoDiff accumulates upstream·∂s/∂f into the scores' gradient (LispMachine). A machine that
-// runs it a second time, a LispMachine reused after Reset, gets ErrMachineReused.
+// runs it a second time, a LispMachine reused after Reset, gets graph.ErrMachineReused.
 func (op *forwardOp) DoDiff(ctx gorgonia.ExecutionContext, inputs gorgonia.Nodes, output *gorgonia.Node) error {
 	if len(inputs) != 2 {
 		return fmt.Errorf("%s: %v has 2 inputs, DoDiff got %d", op.k.Package(), op.k, len(inputs))
 	}
 	if op.lisp.Again(ctx.External) {
-		return check.Errorf(op.k.Package(), ErrMachineReused,
+		return check.Errorf(op.k.Package(), graph.ErrMachineReused,
 			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; build a new LispMachine for every run (or reuse a TapeMachine)", op.k)
 	}
 	scores, labels, _, err := op.read([]gorgonia.Value{inputs[0].Value(), inputs[1].Value()})

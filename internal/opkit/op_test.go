@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"github.com/rocops/rocops/internal/check"
 )
 
 // weightedSquares is s(f, y) = Σ_i (1 + y_i)·f_i², so ∂s/∂f_i = 2(1 + y_i)·f_i.
@@ -109,15 +108,15 @@ func TestCheckPair(t *testing.T) {
 		sentinel       error
 		want           string
 	}{
-		{"nil", nil, f64, check.ErrNode, "must not be nil"},
-		{"graphs", f64, far, check.ErrNode, "different graphs"},
-		{"dtypes", f64, f32, check.ErrNode, "labels must use the scores' dtype"},
-		{"ints", ints, ints, check.ErrNode, "want float32 or float64"},
-		{"matrix", mat, mat, check.ErrNode, "want a vector of shape (n), or a matrix of shape (n, 1) or (1, n), got shape (3, 2)"},
+		{"nil", nil, f64, rocops.ErrNode, "must not be nil"},
+		{"graphs", f64, far, rocops.ErrNode, "different graphs"},
+		{"dtypes", f64, f32, rocops.ErrNode, "labels must use the scores' dtype"},
+		{"ints", ints, ints, rocops.ErrNode, "want float32 or float64"},
+		{"matrix", mat, mat, rocops.ErrNode, "want a vector of shape (n), or a matrix of shape (n, 1) or (1, n), got shape (3, 2)"},
 		// A vector node made without a shape used to panic in the ops (index out of range).
-		{"no shape", noShape, f64, check.ErrNode, "has no shape"},
-		{"no shape labels", f64, noShape, check.ErrNode, "labels: the vector has no shape"},
-		{"lengths", f64, short, check.ErrLength, "3 scores, 2 labels"},
+		{"no shape", noShape, f64, rocops.ErrNode, "has no shape"},
+		{"no shape labels", f64, noShape, rocops.ErrNode, "labels: the vector has no shape"},
+		{"lengths", f64, short, rocops.ErrLength, "3 scores, 2 labels"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

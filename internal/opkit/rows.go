@@ -4,6 +4,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -21,35 +22,35 @@ func ApplyRows(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) 
 	}
 	n, err := gorgonia.ApplyOp(&forwardOp{k: k, dims: [2]int{2, labelDims}}, scores, labels)
 	if err != nil {
-		return nil, check.Errorf(k.Package(), check.ErrNode, "%v", err)
+		return nil, check.Errorf(k.Package(), rocops.ErrNode, "%v", err)
 	}
 	return n, nil
 }
 
 // CheckRows reports, with errors prefixed by pkg, why scores and labels cannot feed
 // [ApplyRows], and returns the scores' shape (n, k) and the labels' number of dimensions, 1
-// or 2. Every error wraps [check.ErrNode] (a nil node, nodes of two graphs, a dtype other than
+// or 2. Every error wraps [rocops.ErrNode] (a nil node, nodes of two graphs, a dtype other than
 // float32/float64 or mismatched, scores that are not a matrix of known positive shape, labels
-// that are neither a vector nor a matrix of known positive shape) or [check.ErrLength] (labels
+// that are neither a vector nor a matrix of known positive shape) or [rocops.ErrLength] (labels
 // with a number of rows other than n, or a matrix with a number of columns other than k).
 func CheckRows(pkg string, scores, labels *gorgonia.Node) (n, k, labelDims int, err error) {
 	if scores == nil || labels == nil {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "scores and labels nodes must not be nil")
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode, "scores and labels nodes must not be nil")
 	}
 	if scores.Graph() != labels.Graph() {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "scores and labels belong to different graphs")
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode, "scores and labels belong to different graphs")
 	}
 	dt, lt := scores.Dtype(), labels.Dtype()
 	if dt != tensor.Float64 && dt != tensor.Float32 {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "scores have dtype %v, want float32 or float64", dt)
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode, "scores have dtype %v, want float32 or float64", dt)
 	}
 	if dt != lt {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode,
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode,
 			"scores are %v but labels are %v; labels must use the scores' dtype", dt, lt)
 	}
 	s := scores.Shape()
 	if scores.Dims() != 2 || len(s) != 2 || s[0] <= 0 || s[1] <= 0 {
-		return 0, 0, 0, check.Errorf(pkg, check.ErrNode,
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode,
 			"scores: want an (n, k) matrix of known positive shape, got shape %v", s)
 	}
 	n, k = s[0], s[1]
@@ -58,18 +59,18 @@ func CheckRows(pkg string, scores, labels *gorgonia.Node) (n, k, labelDims int, 
 	case labels.Dims() == 1:
 		nl, err := vectorLength(labels)
 		if err != nil {
-			return 0, 0, 0, check.Errorf(pkg, check.ErrNode, "labels: %v", err)
+			return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode, "labels: %v", err)
 		}
 		if nl != n {
-			return 0, 0, 0, check.Errorf(pkg, check.ErrLength, "%d rows of scores, %d labels", n, nl)
+			return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "%d rows of scores, %d labels", n, nl)
 		}
 		return n, k, 1, nil
 	case labels.Dims() == 2 && len(l) == 2 && l[0] > 0 && l[1] > 0:
 		if l[0] != n || l[1] != k {
-			return 0, 0, 0, check.Errorf(pkg, check.ErrLength, "scores are %v, labels %v", s, l)
+			return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "scores are %v, labels %v", s, l)
 		}
 		return n, k, 2, nil
 	}
-	return 0, 0, 0, check.Errorf(pkg, check.ErrNode,
+	return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode,
 		"labels: want an (n) vector or an (n, k) matrix, got shape %v", l)
 }

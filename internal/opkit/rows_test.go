@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"github.com/rocops/rocops/internal/check"
 )
 
 // TestApplyRows: a (2, 3) score matrix on both machines and dtypes, with (2, 3) matrix labels
@@ -89,13 +88,13 @@ func TestCheckRows(t *testing.T) {
 	}{
 		{"vector labels", m, v, nil, 1},
 		{"matrix labels", m, node(g, f64, "m2", 4, 3), nil, 2},
-		{"nil", nil, v, check.ErrNode, 0},
-		{"two graphs", m, node(other, f64, "o", 4), check.ErrNode, 0},
-		{"vector scores", v, v, check.ErrNode, 0},
-		{"float32 labels", m, node(g, tensor.Float32, "v32", 4), check.ErrNode, 0},
-		{"short labels", m, node(g, f64, "v3", 3), check.ErrLength, 0},
-		{"label columns", m, node(g, f64, "m42", 4, 2), check.ErrLength, 0},
-		{"no shape", m, gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("ns")), check.ErrNode, 0},
+		{"nil", nil, v, rocops.ErrNode, 0},
+		{"two graphs", m, node(other, f64, "o", 4), rocops.ErrNode, 0},
+		{"vector scores", v, v, rocops.ErrNode, 0},
+		{"float32 labels", m, node(g, tensor.Float32, "v32", 4), rocops.ErrNode, 0},
+		{"short labels", m, node(g, f64, "v3", 3), rocops.ErrLength, 0},
+		{"label columns", m, node(g, f64, "m42", 4, 2), rocops.ErrLength, 0},
+		{"no shape", m, gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("ns")), rocops.ErrNode, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,9 +16,9 @@ import (
 // m the margin of cfg (see the package documentation). It costs two passes over the batch:
 // one to check it, one for the four class sums.
 //
-// Errors: the batch must be non-empty (ErrEmpty), scores and labels of one length
-// (ErrLength), scores finite (ErrNonFinite), labels 0 or 1 (ErrLabel) with both classes
-// present (ErrOneClass); a, b and α must be finite (ErrAux) and the margin finite and not
+// Errors: the batch must be non-empty (rocops.ErrEmpty), scores and labels of one length
+// (rocops.ErrLength), scores finite (rocops.ErrNonFinite), labels 0 or 1 (rocops.ErrLabel) with both classes
+// present (rocops.ErrOneClass); a, b and α must be finite (ErrAux) and the margin finite and not
 // negative (ErrMargin). A result beyond float64 gives ErrOverflow.
 func Evaluate(scores, labels []float64, a, b, alpha float64, cfg Config) (float64, error) {
 	v, _, err := compute(scores, labels, aux{a, b, alpha}, cfg, nil)

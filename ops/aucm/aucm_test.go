@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -220,13 +221,13 @@ func TestErrors(t *testing.T) {
 		a, b, alpha, m float64
 		want           error
 	}{
-		{"one class", z, []float64{0, 0, 0}, 0, 0, 0, 0, ErrOneClass},
-		{"no positives", z, []float64{0, 0, 0}, 0, 0, 0, 0, ErrNoPositives},
-		{"no negatives", z, []float64{1, 1, 1}, 0, 0, 0, 0, ErrNoNegatives},
-		{"empty", nil, nil, 0, 0, 0, 0, ErrEmpty},
-		{"length", z, y[:2], 0, 0, 0, 0, ErrLength},
-		{"NaN score", []float64{math.NaN(), 0, 1}, y, 0, 0, 0, 0, ErrNonFinite},
-		{"label 2", z, []float64{1, 2, 0}, 0, 0, 0, 0, ErrLabel},
+		{"one class", z, []float64{0, 0, 0}, 0, 0, 0, 0, rocops.ErrOneClass},
+		{"no positives", z, []float64{0, 0, 0}, 0, 0, 0, 0, rocops.ErrNoPositives},
+		{"no negatives", z, []float64{1, 1, 1}, 0, 0, 0, 0, rocops.ErrNoNegatives},
+		{"empty", nil, nil, 0, 0, 0, 0, rocops.ErrEmpty},
+		{"length", z, y[:2], 0, 0, 0, 0, rocops.ErrLength},
+		{"NaN score", []float64{math.NaN(), 0, 1}, y, 0, 0, 0, 0, rocops.ErrNonFinite},
+		{"label 2", z, []float64{1, 2, 0}, 0, 0, 0, 0, rocops.ErrLabel},
 		{"negative margin", z, y, 0, 0, 0, -1, ErrMargin},
 		{"NaN margin", z, y, 0, 0, 0, math.NaN(), ErrMargin},
 		{"NaN a", z, y, math.NaN(), 0, 0, 0, ErrAux},

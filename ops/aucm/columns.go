@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -23,9 +24,9 @@ import (
 // derivatives equal (1/k) times k calls of Gradient on the columns, to the bit. Two passes
 // over the n·k scores: the check, then one fused pass of sigmoids, column sums and derivatives.
 //
-// Errors: len(scores) ≠ n·k, k < 1, or a, b or alpha not of length k (ErrLength); no rows
-// (ErrEmpty); a NaN or infinite score (ErrNonFinite); a label outside 0…k−1 (ErrLabel); k < 2
-// or a class with no rows (ErrOneClass, naming the class); a, b or α not finite (ErrAux); a
+// Errors: len(scores) ≠ n·k, k < 1, or a, b or alpha not of length k (rocops.ErrLength); no rows
+// (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label outside 0…k−1 (rocops.ErrLabel); k < 2
+// or a class with no rows (rocops.ErrOneClass, naming the class); a, b or α not finite (ErrAux); a
 // bad margin (ErrMargin); a result beyond float64 (ErrOverflow, naming the column).
 func MulticlassGradient(scores []float64, k int, labels []int, a, b, alpha []float64, cfg Config) (
 	dz, da, db, dalpha []float64, value float64, err error) {
@@ -50,8 +51,8 @@ func MulticlassGradient(scores []float64, k int, labels []int, a, b, alpha []flo
 //	F = (1/k) Σ_c f(z_·c, Y_·c; a_c, b_c, α_c),
 //
 // LibAUC's MultiLabelAUCMLoss with its documented per-column formula. Errors are those of
-// MulticlassGradient, except that a label other than 0 or 1 is ErrLabel and a column with one
-// class ErrNoPositives or ErrNoNegatives (both ErrOneClass), naming the column.
+// MulticlassGradient, except that a label other than 0 or 1 is rocops.ErrLabel and a column with one
+// class rocops.ErrNoPositives or rocops.ErrNoNegatives (both rocops.ErrOneClass), naming the column.
 func MultilabelGradient(scores []float64, k int, labels, a, b, alpha []float64, cfg Config) (
 	dz, da, db, dalpha []float64, value float64, err error) {
 	m, err := cfg.Validate()
@@ -72,14 +73,14 @@ func MultilabelGradient(scores []float64, k int, labels, a, b, alpha []float64, 
 // aux3 holds the k columns' a, b and α, or their derivatives.
 type aux3 struct{ a, b, alpha []float64 }
 
-// checkAux reports a, b or alpha not of length k (ErrLength) or holding a NaN or ±Inf (ErrAux).
+// checkAux reports a, b or alpha not of length k (rocops.ErrLength) or holding a NaN or ±Inf (ErrAux).
 func checkAux(k int, a, b, alpha []float64) error {
 	for _, s := range []struct {
 		name string
 		v    []float64
 	}{{"a", a}, {"b", b}, {"alpha", alpha}} {
 		if len(s.v) != k {
-			return check.Errorf(pkg, ErrLength, "%s has %d elements for k = %d columns", s.name, len(s.v), k)
+			return check.Errorf(pkg, rocops.ErrLength, "%s has %d elements for k = %d columns", s.name, len(s.v), k)
 		}
 		for c, x := range s.v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {

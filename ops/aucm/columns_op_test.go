@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
@@ -109,17 +110,17 @@ func TestColumnsLossErrors(t *testing.T) {
 	vector := in("v", []float64{1, 2, 3})
 
 	_, err := MulticlassLoss(scores, labels, k2, k3, k2, Config{})
-	require.ErrorIs(t, err, ErrLength)
+	require.ErrorIs(t, err, rocops.ErrLength)
 	_, err = MulticlassLoss(scores, labels, k2, scalar, k2, Config{})
-	require.ErrorIs(t, err, ErrNode)
+	require.ErrorIs(t, err, rocops.ErrNode)
 	_, err = MulticlassLoss(scores, labels, k2, nil, k2, Config{})
-	require.ErrorIs(t, err, ErrNode)
+	require.ErrorIs(t, err, rocops.ErrNode)
 	_, err = MulticlassLoss(scores, ind, k2, k2, k2, Config{})
-	require.ErrorIs(t, err, ErrNode) // labels must be a vector
+	require.ErrorIs(t, err, rocops.ErrNode) // labels must be a vector
 	_, err = MultilabelLoss(scores, labels, k2, k2, k2, Config{})
-	require.ErrorIs(t, err, ErrNode) // labels must be a matrix
+	require.ErrorIs(t, err, rocops.ErrNode) // labels must be a matrix
 	_, err = MulticlassLoss(vector, labels, k2, k2, k2, Config{})
-	require.ErrorIs(t, err, ErrNode) // scores must be a matrix
+	require.ErrorIs(t, err, rocops.ErrNode) // scores must be a matrix
 	_, err = MulticlassLoss(scores, labels, k2, k2, k2, Config{Margin: math.NaN()})
 	require.ErrorIs(t, err, ErrMargin)
 
@@ -130,5 +131,5 @@ func TestColumnsLossErrors(t *testing.T) {
 	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
-	require.ErrorIs(t, graph.RunAll(vm), ErrOneClass)
+	require.ErrorIs(t, graph.RunAll(vm), rocops.ErrOneClass)
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -173,17 +174,17 @@ func TestColumnsErrors(t *testing.T) {
 		al   []float64
 		cfg  Config
 	}{
-		{"a of k-1", ErrLength, true, z, 3, y, nil, a[:2], alpha, Config{}},
-		{"alpha of k+1", ErrLength, false, z, 3, nil, onehot, a, append(alpha, 0), Config{}},
-		{"scores not n·k", ErrLength, true, z[:35], 3, y, nil, a, alpha, Config{}},
-		{"k = 1", ErrOneClass, true, z[:12], 1, make([]int, 12), nil, a[:1], alpha[:1], Config{}},
-		{"class without rows", ErrOneClass, true, z, 3, noClass, nil, a, alpha, Config{}},
-		{"label outside 0…k−1", ErrLabel, true, z, 3, badLabel, nil, a, alpha, Config{}},
-		{"column of one class", ErrNoNegatives, false, z, 3, nil, oneClassCol, a, alpha, Config{}},
+		{"a of k-1", rocops.ErrLength, true, z, 3, y, nil, a[:2], alpha, Config{}},
+		{"alpha of k+1", rocops.ErrLength, false, z, 3, nil, onehot, a, append(alpha, 0), Config{}},
+		{"scores not n·k", rocops.ErrLength, true, z[:35], 3, y, nil, a, alpha, Config{}},
+		{"k = 1", rocops.ErrOneClass, true, z[:12], 1, make([]int, 12), nil, a[:1], alpha[:1], Config{}},
+		{"class without rows", rocops.ErrOneClass, true, z, 3, noClass, nil, a, alpha, Config{}},
+		{"label outside 0…k−1", rocops.ErrLabel, true, z, 3, badLabel, nil, a, alpha, Config{}},
+		{"column of one class", rocops.ErrNoNegatives, false, z, 3, nil, oneClassCol, a, alpha, Config{}},
 		{"NaN a", ErrAux, true, z, 3, y, nil, nan, alpha, Config{}},
-		{"infinite score", ErrNonFinite, false, inf, 3, nil, onehot, a, alpha, Config{}},
+		{"infinite score", rocops.ErrNonFinite, false, inf, 3, nil, onehot, a, alpha, Config{}},
 		{"negative margin", ErrMargin, true, z, 3, y, nil, a, alpha, Config{Margin: -1}},
-		{"empty", ErrEmpty, true, nil, 3, nil, nil, a, alpha, Config{}},
+		{"empty", rocops.ErrEmpty, true, nil, 3, nil, nil, a, alpha, Config{}},
 		{"overflow", ErrOverflow, true, z, 3, y, nil, []float64{0, 1e160, 0}, alpha, Config{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"github.com/rocops/rocops/internal/check"
 )
 
 // Config holds the loss's settings. The zero value is the margin m = 1 of Yuan et al.
@@ -18,21 +16,10 @@ type Config struct {
 // pkg prefixes the package's error messages.
 const pkg = "aucm"
 
-// Errors returned by this package, wrapped with details; test for them with errors.Is. The
-// input errors, from ErrEmpty to ErrNode, are the module's shared vocabulary: the same values
-// as in packages pairwise, metrics and the others. ErrNoPositives and ErrNoNegatives both
-// match ErrOneClass.
+// Errors of the package's own settings, wrapped with details; test for them with errors.Is.
+// Bad input (scores, labels, nodes) is reported with the module's shared vocabulary,
+// [rocops.ErrEmpty] to [rocops.ErrNode].
 var (
-	ErrEmpty       = check.ErrEmpty
-	ErrLength      = check.ErrLength
-	ErrNonFinite   = check.ErrNonFinite
-	ErrLabel       = check.ErrLabel
-	ErrOneClass    = check.ErrOneClass
-	ErrNoPositives = check.ErrNoPositives
-	ErrNoNegatives = check.ErrNoNegatives
-	// ErrNode reports a node that cannot feed Loss: nil, of another graph or dtype, scores
-	// or labels that are not vectors of one known length, or a, b or α not a scalar.
-	ErrNode   = check.ErrNode
 	ErrMargin = errors.New("aucm: margin must be finite and not negative")
 	// ErrAux reports an auxiliary variable a, b or α that is NaN or infinite.
 	ErrAux = errors.New("aucm: a, b and alpha must be finite")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/fuzzbatch"
 )
 
@@ -29,7 +30,7 @@ func FuzzGradient(f *testing.F) {
 				return
 			}
 			known := false
-			for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -95,7 +96,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 				return
 			}
 			known := false
-			for _, e := range []error{ErrEmpty, ErrLength, ErrLabel, ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -157,7 +158,7 @@ func FuzzMultilabelGradient(f *testing.F) {
 				return
 			}
 			known := false
-			for _, e := range []error{ErrEmpty, ErrLength, ErrLabel, ErrOneClass, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, ErrAux, ErrOverflow} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)

@@ -11,15 +11,11 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/opkit"
 )
-
-// ErrMachineReused reports a LispMachine run again, after Reset, on a graph with this
-// package's loss node (such a machine recomputes only the graph's last node, so the gradient
-// would be added twice): build a new LispMachine for every run, or reuse a TapeMachine. The
-// same value in every op package.
-var ErrMachineReused = opkit.ErrMachineReused
 
 // Loss returns the scalar node f(scores, labels, a, b, α) of [Evaluate]: scores are the raw
 // model outputs z (the op applies the sigmoid), labels their 0/1 labels, both vectors of one
@@ -34,7 +30,7 @@ var ErrMachineReused = opkit.ErrMachineReused
 // what the PESG optimiser of package train does with this node's gradients (it uses its
 // own ascent form for α).
 //
-// cfg and the nodes are checked here (errors wrap ErrMargin, ErrNode or ErrLength); the batch
+// cfg and the nodes are checked here (errors wrap ErrMargin, rocops.ErrNode or rocops.ErrLength); the batch
 // and a, b, α are checked when the graph runs (see Evaluate).
 func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	m, err := cfg.Validate()
@@ -50,13 +46,13 @@ func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Nod
 	}{{"a", a}, {"b", b}, {"alpha", alpha}} {
 		switch {
 		case s.n == nil:
-			return nil, check.Errorf(pkg, check.ErrNode, "%s must not be nil", s.name)
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s must not be nil", s.name)
 		case s.n.Graph() != scores.Graph():
-			return nil, check.Errorf(pkg, check.ErrNode, "%s belongs to another graph than the scores", s.name)
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s belongs to another graph than the scores", s.name)
 		case !s.n.IsScalar():
-			return nil, check.Errorf(pkg, check.ErrNode, "%s has type %v, want a scalar", s.name, s.n.Type())
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s has type %v, want a scalar", s.name, s.n.Type())
 		case s.n.Dtype() != scores.Dtype():
-			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v",
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s is %v but the scores are %v",
 				s.name, s.n.Dtype(), scores.Dtype())
 		}
 	}
@@ -70,14 +66,14 @@ func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Nod
 // per column, all of one dtype. Everything else is as for [Loss]: the node is differentiable
 // with respect to scores, a, b and α, the backward nodes reuse the forward's derivatives, and
 // the batch is checked when the graph runs (a label that is not an integer in 0…k−1 is
-// ErrLabel, a class without rows ErrOneClass).
+// rocops.ErrLabel, a class without rows rocops.ErrOneClass).
 func MulticlassLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	return columnsLoss(scores, labels, a, b, alpha, cfg, 1)
 }
 
 // MultilabelLoss is [MulticlassLoss] for k labels ([MultilabelGradient]): labels is the (n, k)
 // matrix of 0/1 labels, in the scores' dtype; a label column with one class fails the run with
-// ErrOneClass.
+// rocops.ErrOneClass.
 func MultilabelLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	return columnsLoss(scores, labels, a, b, alpha, cfg, 2)
 }
@@ -97,7 +93,7 @@ func columnsLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config, labelDi
 		if labelDims == 2 {
 			want = "an (n, k) matrix of 0/1 labels"
 		}
-		return nil, check.Errorf(pkg, check.ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
+		return nil, check.Errorf(pkg, rocops.ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
 	}
 	for _, s := range []struct {
 		name string
@@ -105,15 +101,15 @@ func columnsLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config, labelDi
 	}{{"a", a}, {"b", b}, {"alpha", alpha}} {
 		switch {
 		case s.n == nil:
-			return nil, check.Errorf(pkg, check.ErrNode, "%s must not be nil", s.name)
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s must not be nil", s.name)
 		case s.n.Graph() != scores.Graph():
-			return nil, check.Errorf(pkg, check.ErrNode, "%s belongs to another graph than the scores", s.name)
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s belongs to another graph than the scores", s.name)
 		case s.n.Dims() != 1 || len(s.n.Shape()) != 1:
-			return nil, check.Errorf(pkg, check.ErrNode, "%s has shape %v, want a (k) vector", s.name, s.n.Shape())
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s has shape %v, want a (k) vector", s.name, s.n.Shape())
 		case s.n.Shape()[0] != k:
-			return nil, check.Errorf(pkg, check.ErrLength, "%s has %d elements for k = %d columns", s.name, s.n.Shape()[0], k)
+			return nil, check.Errorf(pkg, rocops.ErrLength, "%s has %d elements for k = %d columns", s.name, s.n.Shape()[0], k)
 		case s.n.Dtype() != scores.Dtype():
-			return nil, check.Errorf(pkg, check.ErrNode, "%s is %v but the scores are %v",
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s is %v but the scores are %v",
 				s.name, s.n.Dtype(), scores.Dtype())
 		}
 	}
@@ -124,7 +120,7 @@ func columnsLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config, labelDi
 func apply(op *lossOp, scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
 	n, err := gorgonia.ApplyOp(op, scores, labels, a, b, alpha)
 	if err != nil {
-		return nil, check.Errorf(pkg, check.ErrNode, "%v", err)
+		return nil, check.Errorf(pkg, rocops.ErrNode, "%v", err)
 	}
 	return n, nil
 }
@@ -350,13 +346,13 @@ func (op *lossOp) SymDiff(in gorgonia.Nodes, output, grad *gorgonia.Node) (gorgo
 }
 
 // DoDiff adds upstream·∂f/∂x into the gradient of every differentiable input x
-// (LispMachine). A machine that runs it a second time gets ErrMachineReused.
+// (LispMachine). A machine that runs it a second time gets graph.ErrMachineReused.
 func (op *lossOp) DoDiff(ctx gorgonia.ExecutionContext, in gorgonia.Nodes, output *gorgonia.Node) error {
 	if len(in) != nInputs {
 		return fmt.Errorf("%s: %v has 5 inputs, DoDiff got %d", pkg, op, len(in))
 	}
 	if op.lisp.Again(ctx.External) {
-		return check.Errorf(pkg, ErrMachineReused,
+		return check.Errorf(pkg, graph.ErrMachineReused,
 			"%v differentiated twice by one LispMachine, which after Reset recomputes only the last node; "+
 				"build a new LispMachine for every run (or reuse a TapeMachine)", op)
 	}

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
@@ -127,11 +128,11 @@ func TestLossErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrMargin)
 	for name, n := range map[string]*gorgonia.Node{"nil": nil, "vector": vec, "float32": f32, "other graph": other} {
 		_, err = Loss(scores, labels, a, n, a, Config{})
-		require.ErrorIs(t, err, ErrNode, name)
+		require.ErrorIs(t, err, rocops.ErrNode, name)
 		require.ErrorContains(t, err, "aucm: ", name)
 	}
 	_, err = Loss(scores, vec, a, a, a, Config{})
-	require.ErrorIs(t, err, ErrLength)
+	require.ErrorIs(t, err, rocops.ErrLength)
 
 	// One class is seen when the graph runs.
 	one, err := graph.Input(g, tensor.Float64, "one", []float64{0, 0, 0})
@@ -142,7 +143,7 @@ func TestLossErrors(t *testing.T) {
 	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
-	require.ErrorIs(t, graph.RunAll(vm), ErrOneClass)
+	require.ErrorIs(t, graph.RunAll(vm), rocops.ErrOneClass)
 }
 
 // TestLossColumnScores: scores of shape (n, 1), as gorgonia.Mul(x, W) returns them, feed the

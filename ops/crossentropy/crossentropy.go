@@ -3,6 +3,7 @@ package crossentropy
 import (
 	"errors"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/logistic"
 )
@@ -10,18 +11,10 @@ import (
 // pkg prefixes the package's error messages.
 const pkg = "crossentropy"
 
-// Errors returned for invalid input, wrapped with details; test for them with errors.Is. The
-// input errors are the module's shared vocabulary: the same values as in packages
-// kdequantile, pairwise, metrics and the others.
+// Errors of the package's results, wrapped with details; test for them with errors.Is. Bad
+// input (scores, labels, nodes) is reported with the module's shared vocabulary,
+// [rocops.ErrEmpty] to [rocops.ErrNode].
 var (
-	ErrEmpty     = check.ErrEmpty
-	ErrLength    = check.ErrLength
-	ErrNonFinite = check.ErrNonFinite
-	ErrLabel     = check.ErrLabel
-	// ErrNode reports a scores or labels node that cannot feed Loss: nil, of two graphs, of
-	// a dtype other than float32/float64 or not matching, not a vector, or of unknown or
-	// zero length.
-	ErrNode = check.ErrNode
 	// ErrOverflow reports a result beyond the float type. The binary loss cannot produce it: it
 	// is accumulated as Σ term/n with every term at most |z| + log 2, so it is at most the
 	// largest |z| + log 2, and the gradient lies in [−1/n, 1/n]. The softmax loss can only for
@@ -51,7 +44,7 @@ func Gradient(scores, labels []float64) ([]float64, float64, error) {
 // for callers that reuse one buffer across steps. grad is unspecified on error.
 func GradientInto(grad, scores, labels []float64) (float64, error) {
 	if len(grad) != len(scores) {
-		return 0, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
+		return 0, check.Errorf(pkg, rocops.ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
 	}
 	return compute(scores, labels, grad)
 }

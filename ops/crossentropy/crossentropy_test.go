@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -49,10 +50,10 @@ func TestErrors(t *testing.T) {
 		z, y []float64
 		want error
 	}{
-		{"empty", nil, nil, ErrEmpty},
-		{"length", []float64{1}, []float64{1, 0}, ErrLength},
-		{"NaN", []float64{math.NaN()}, []float64{1}, ErrNonFinite},
-		{"label", []float64{1}, []float64{2}, ErrLabel},
+		{"empty", nil, nil, rocops.ErrEmpty},
+		{"length", []float64{1}, []float64{1, 0}, rocops.ErrLength},
+		{"NaN", []float64{math.NaN()}, []float64{1}, rocops.ErrNonFinite},
+		{"label", []float64{1}, []float64{2}, rocops.ErrLabel},
 	}
 	for _, c := range cases {
 		_, err := Evaluate(c.z, c.y)
@@ -93,5 +94,5 @@ func TestGradientInto(t *testing.T) {
 	require.Equal(t, wantL, l)
 	require.Equal(t, want, grad)
 	_, err = GradientInto(grad[:2], z, y)
-	require.ErrorIs(t, err, ErrLength)
+	require.ErrorIs(t, err, rocops.ErrLength)
 }

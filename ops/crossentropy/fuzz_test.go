@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // FuzzGradient decodes a batch from bytes (9 per element: float64 bits, then a label byte
@@ -33,7 +35,7 @@ func FuzzGradient(f *testing.F) {
 		}
 		g, l, err := Gradient(z, y)
 		if err != nil {
-			for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, ErrOverflow} {
 				if errors.Is(err, e) {
 					return
 				}

@@ -6,19 +6,11 @@ import (
 	"github.com/rocops/rocops/internal/opkit"
 )
 
-// ErrMachineReused reports a LispMachine run again, after Reset, on a graph with this
-// package's loss node: such a machine recomputes only the graph's last node, so the loss
-// would add its gradient a second time, from values not recomputed. Build a new LispMachine
-// for every run, or use a TapeMachine, which can be reused with Reset. A reused machine whose
-// last node is not the loss does not run the loss at all and cannot be detected: its
-// gradients are silently those of the first run. The same value in every op package.
-var ErrMachineReused = opkit.ErrMachineReused
-
 // Loss returns the scalar node L(scores, labels) of [Evaluate], differentiable with respect
 // to the scores by gorgonia.Grad with a TapeMachine and by a LispMachine; its backward pass is
 // [Gradient]. scores and labels are vectors of one dtype, float32 or float64, and one length;
 // the sums run in float64 and the result has the graph's dtype. The nodes are checked here
-// ([ErrNode], [ErrLength]); the values when the graph runs, whose error is then one of the
+// ([rocops.ErrNode], [rocops.ErrLength]); the values when the graph runs, whose error is then one of the
 // package's.
 func Loss(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	return opkit.Apply(kernel{}, scores, labels)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -24,8 +25,8 @@ import (
 // cross-entropy of [Evaluate] on the logit difference z_i1 − z_i0.
 //
 // Like the binary loss it is defined on any batch, also one in which some classes have no
-// rows. Errors: len(logits) ≠ n·k or k < 1 (ErrLength), no rows (ErrEmpty), a NaN or infinite
-// logit (ErrNonFinite), a label outside 0…k−1 (ErrLabel), and ErrOverflow for a loss beyond
+// rows. Errors: len(logits) ≠ n·k or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), a NaN or infinite
+// logit (rocops.ErrNonFinite), a label outside 0…k−1 (rocops.ErrLabel), and ErrOverflow for a loss beyond
 // float64, which needs logits of one row about 1e308 apart. Cost O(n·k).
 func SoftmaxGradient(logits []float64, k int, labels []int) (grad []float64, value float64, err error) {
 	if _, err := check.ClassIndices(pkg, logits, k, labels); err != nil {
@@ -68,14 +69,14 @@ func SoftmaxGradient(logits []float64, k int, labels []int) (grad []float64, val
 // rows by p_ic, as scikit-learn's roc_auc_score ranks predict_proba's columns. A probability
 // below about 1e-308 rounds to 0, so logits more than about 709 apart within a row tie there.
 //
-// Errors: len(logits) not a multiple of k, or k < 1 (ErrLength), no rows (ErrEmpty), and a
-// NaN or infinite logit (ErrNonFinite), as for [SoftmaxGradient]. Cost O(n·k).
+// Errors: len(logits) not a multiple of k, or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), and a
+// NaN or infinite logit (rocops.ErrNonFinite), as for [SoftmaxGradient]. Cost O(n·k).
 func Softmax(logits []float64, k int) ([]float64, error) {
 	if k < 1 || len(logits)%k != 0 {
-		return nil, check.Errorf(pkg, ErrLength, "%d logits for %d classes", len(logits), k)
+		return nil, check.Errorf(pkg, rocops.ErrLength, "%d logits for %d classes", len(logits), k)
 	}
 	if len(logits) == 0 {
-		return nil, check.Errorf(pkg, ErrEmpty, "")
+		return nil, check.Errorf(pkg, rocops.ErrEmpty, "")
 	}
 	if err := check.Finite(pkg, logits); err != nil {
 		return nil, err

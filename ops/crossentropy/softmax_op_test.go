@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -71,11 +72,11 @@ func TestSoftmaxLossErrors(t *testing.T) {
 		scores, labels *gorgonia.Node
 		want           error
 	}{
-		{"nil", nil, vec, crossentropy.ErrNode},
-		{"vector logits", vec, vec, crossentropy.ErrNode},
-		{"matrix labels", z, z, crossentropy.ErrNode},
-		{"rows", z, input(t, g, tensor.Float64, "y3", []float64{0, 1, 2}), crossentropy.ErrLength},
-		{"dtypes", z, input(t, g, tensor.Float32, "y32", []float64{0, 1}), crossentropy.ErrNode},
+		{"nil", nil, vec, rocops.ErrNode},
+		{"vector logits", vec, vec, rocops.ErrNode},
+		{"matrix labels", z, z, rocops.ErrNode},
+		{"rows", z, input(t, g, tensor.Float64, "y3", []float64{0, 1, 2}), rocops.ErrLength},
+		{"dtypes", z, input(t, g, tensor.Float32, "y32", []float64{0, 1}), rocops.ErrNode},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -92,7 +93,7 @@ func TestSoftmaxLossErrors(t *testing.T) {
 		m := gorgonia.NewTapeMachine(g)
 		err = graph.RunAll(m)
 		m.Close()
-		require.ErrorIs(t, err, crossentropy.ErrLabel, "label %v", bad)
+		require.ErrorIs(t, err, rocops.ErrLabel, "label %v", bad)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -134,13 +135,13 @@ func TestSoftmaxErrors(t *testing.T) {
 		y    []int
 		want error
 	}{
-		{"empty", nil, 2, nil, ErrEmpty},
-		{"k = 0", []float64{1, 2}, 0, []int{0, 0}, ErrLength},
-		{"not n·k", []float64{1, 2, 3}, 2, []int{0, 1}, ErrLength},
-		{"NaN", []float64{1, math.NaN()}, 2, []int{0}, ErrNonFinite},
-		{"−Inf", []float64{math.Inf(-1), 0}, 2, []int{0}, ErrNonFinite},
-		{"label k", []float64{1, 2}, 2, []int{2}, ErrLabel},
-		{"label −1", []float64{1, 2}, 2, []int{-1}, ErrLabel},
+		{"empty", nil, 2, nil, rocops.ErrEmpty},
+		{"k = 0", []float64{1, 2}, 0, []int{0, 0}, rocops.ErrLength},
+		{"not n·k", []float64{1, 2, 3}, 2, []int{0, 1}, rocops.ErrLength},
+		{"NaN", []float64{1, math.NaN()}, 2, []int{0}, rocops.ErrNonFinite},
+		{"−Inf", []float64{math.Inf(-1), 0}, 2, []int{0}, rocops.ErrNonFinite},
+		{"label k", []float64{1, 2}, 2, []int{2}, rocops.ErrLabel},
+		{"label −1", []float64{1, 2}, 2, []int{-1}, rocops.ErrLabel},
 		{"overflow", []float64{1.7e308, -1.7e308}, 2, []int{1}, ErrOverflow},
 	}
 	for _, c := range cases {
@@ -190,7 +191,7 @@ func FuzzSoftmaxGradient(f *testing.F) {
 		}
 		g, l, err := SoftmaxGradient(z, k, y)
 		if err != nil {
-			for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, ErrOverflow} {
 				if errors.Is(err, e) {
 					return
 				}
@@ -219,7 +220,7 @@ func FuzzSoftmaxGradient(f *testing.F) {
 // FuzzSoftmaxKernel drives what SoftmaxLoss runs when its graph runs, the kernel's ValueGrad on
 // float labels: byte 0 picks k ∈ {1, 2, 3}; then rows of k logit bytes and a label byte read
 // in quarters (so 0.25 and k are bad labels). It must give SoftmaxGradient's result on the
-// integer labels, or ErrLabel where one is not a class index.
+// integer labels, or rocops.ErrLabel where one is not a class index.
 func FuzzSoftmaxKernel(f *testing.F) {
 	f.Add([]byte{1, 10, 200, 4, 0, 0, 0})
 	f.Add([]byte{2, 1, 2, 3, 1, 4, 5, 6, 8})
@@ -244,13 +245,13 @@ func FuzzSoftmaxKernel(f *testing.F) {
 		}
 		l, g, err := softmaxKernel{k: k}.ValueGrad(z, y)
 		if !integer {
-			if !errors.Is(err, ErrLabel) {
-				t.Fatalf("labels %v: %v, want ErrLabel", y, err)
+			if !errors.Is(err, rocops.ErrLabel) {
+				t.Fatalf("labels %v: %v, want rocops.ErrLabel", y, err)
 			}
 			return
 		}
 		wg, wl, werr := SoftmaxGradient(z, k, labels)
-		if (err == nil) != (werr == nil) || (err != nil && !errors.Is(err, ErrEmpty)) {
+		if (err == nil) != (werr == nil) || (err != nil && !errors.Is(err, rocops.ErrEmpty)) {
 			t.Fatalf("kernel error %v, direct error %v", err, werr)
 		}
 		if err == nil && (l != wl || fmt.Sprint(g) != fmt.Sprint(wg)) {
@@ -297,12 +298,12 @@ func TestSoftmaxProbabilitiesErrors(t *testing.T) {
 		k    int
 		want error
 	}{
-		{"no logits", nil, 2, ErrEmpty},
-		{"no logits, k = 0", nil, 0, ErrLength},
-		{"k = 0", []float64{1}, 0, ErrLength},
-		{"ragged", []float64{1, 2, 3}, 2, ErrLength},
-		{"NaN", []float64{1, math.NaN()}, 2, ErrNonFinite},
-		{"Inf", []float64{math.Inf(-1), 0}, 2, ErrNonFinite},
+		{"no logits", nil, 2, rocops.ErrEmpty},
+		{"no logits, k = 0", nil, 0, rocops.ErrLength},
+		{"k = 0", []float64{1}, 0, rocops.ErrLength},
+		{"ragged", []float64{1, 2, 3}, 2, rocops.ErrLength},
+		{"NaN", []float64{1, math.NaN()}, 2, rocops.ErrNonFinite},
+		{"Inf", []float64{math.Inf(-1), 0}, 2, rocops.ErrNonFinite},
 	} {
 		_, err := Softmax(c.z, c.k)
 		require.ErrorIs(t, err, c.want, c.name)
@@ -334,7 +335,7 @@ func FuzzSoftmax(f *testing.F) {
 		}
 		p, err := Softmax(z, k)
 		if err != nil {
-			if !errors.Is(err, ErrLength) && !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrNonFinite) {
+			if !errors.Is(err, rocops.ErrLength) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrNonFinite) {
 				t.Fatalf("error %v is none of the package's", err)
 			}
 			return

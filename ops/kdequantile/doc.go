@@ -50,7 +50,7 @@
 //
 //   - Build a new LispMachine for every run. One run again after Reset recomputes only the
 //     graph's last node: when that is this loss, the op recognises the machine and the run
-//     fails with [ErrMachineReused] rather than add the loss's gradient again (2×, 3×, …)
+//     fails with [graph.ErrMachineReused] rather than add the loss's gradient again (2×, 3×, …)
 //     from values not recomputed; when it is not, the loss is not run at all and the
 //     gradients stay those of the first run, which nothing can detect.
 //   - Every RunAll of a LispMachine that fails (a NaN score, a batch with one class) leaks a

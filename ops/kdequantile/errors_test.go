@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 func TestBadInput(t *testing.T) {
@@ -16,25 +18,25 @@ func TestBadInput(t *testing.T) {
 		cfg            Config
 		want           error
 	}{
-		{"empty", nil, nil, Config{Alpha: 0.1}, ErrEmpty},
-		{"length mismatch", ok, okLabels[:2], Config{Alpha: 0.1}, ErrLength},
-		{"NaN score", []float64{0.5, math.NaN(), 2}, okLabels, Config{Alpha: 0.1}, ErrNonFinite},
-		{"+Inf score", []float64{0.5, -1, math.Inf(1)}, okLabels, Config{Alpha: 0.1}, ErrNonFinite},
-		{"-Inf score", []float64{math.Inf(-1), -1, 2}, okLabels, Config{Alpha: 0.1}, ErrNonFinite},
-		{"label 0.5", ok, []float64{1, 0.5, 0}, Config{Alpha: 0.1}, ErrLabel},
-		{"label -1", ok, []float64{1, -1, 0}, Config{Alpha: 0.1}, ErrLabel},
-		{"NaN label", ok, []float64{1, math.NaN(), 0}, Config{Alpha: 0.1}, ErrLabel},
-		{"no positives", ok, []float64{0, 0, 0}, Config{Alpha: 0.1}, ErrNoPositives},
-		{"no negatives", ok, []float64{1, 1, 1}, Config{Alpha: 0.1}, ErrNoNegatives},
+		{"empty", nil, nil, Config{Alpha: 0.1}, rocops.ErrEmpty},
+		{"length mismatch", ok, okLabels[:2], Config{Alpha: 0.1}, rocops.ErrLength},
+		{"NaN score", []float64{0.5, math.NaN(), 2}, okLabels, Config{Alpha: 0.1}, rocops.ErrNonFinite},
+		{"+Inf score", []float64{0.5, -1, math.Inf(1)}, okLabels, Config{Alpha: 0.1}, rocops.ErrNonFinite},
+		{"-Inf score", []float64{math.Inf(-1), -1, 2}, okLabels, Config{Alpha: 0.1}, rocops.ErrNonFinite},
+		{"label 0.5", ok, []float64{1, 0.5, 0}, Config{Alpha: 0.1}, rocops.ErrLabel},
+		{"label -1", ok, []float64{1, -1, 0}, Config{Alpha: 0.1}, rocops.ErrLabel},
+		{"NaN label", ok, []float64{1, math.NaN(), 0}, Config{Alpha: 0.1}, rocops.ErrLabel},
+		{"no positives", ok, []float64{0, 0, 0}, Config{Alpha: 0.1}, rocops.ErrNoPositives},
+		{"no negatives", ok, []float64{1, 1, 1}, Config{Alpha: 0.1}, rocops.ErrNoNegatives},
 		{"zero config", ok, okLabels, Config{}, ErrOperatingPoint},
 		{"alpha and recall", ok, okLabels, Config{Alpha: 0.1, Recall: 0.9}, ErrOperatingPoint},
 		{"recall 1", ok, okLabels, Config{Recall: 1}, ErrRecall},
 		{"recall negative", ok, okLabels, Config{Recall: -0.5}, ErrRecall},
 		{"recall NaN", ok, okLabels, Config{Recall: math.NaN()}, ErrRecall},
 		{"recall 1e-320, where 1 − recall rounds to 1", ok, okLabels, Config{Recall: 1e-320}, ErrRecall},
-		{"mirror: no positives", ok, []float64{0, 0, 0}, Config{Recall: 0.9}, ErrNoPositives},
-		{"mirror: no negatives", ok, []float64{1, 1, 1}, Config{Recall: 0.9}, ErrNoNegatives},
-		{"mirror: label 2", ok, []float64{1, 2, 0}, Config{Recall: 0.9}, ErrLabel},
+		{"mirror: no positives", ok, []float64{0, 0, 0}, Config{Recall: 0.9}, rocops.ErrNoPositives},
+		{"mirror: no negatives", ok, []float64{1, 1, 1}, Config{Recall: 0.9}, rocops.ErrNoNegatives},
+		{"mirror: label 2", ok, []float64{1, 2, 0}, Config{Recall: 0.9}, rocops.ErrLabel},
 		{"alpha 1", ok, okLabels, Config{Alpha: 1}, ErrAlpha},
 		{"alpha negative", ok, okLabels, Config{Alpha: -0.1}, ErrAlpha},
 		{"alpha NaN", ok, okLabels, Config{Alpha: math.NaN()}, ErrAlpha},

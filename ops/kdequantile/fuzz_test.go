@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // The fuzz tests decode a batch from bytes: 9 bytes per element, a float64 score (little-endian
@@ -86,8 +88,8 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 	case err != nil && !bad && !(expectRange && errors.Is(err, ErrRange)):
 		t.Fatalf("error %v for valid input %v %v %+v", err, scores, labels, cfg)
 	case err != nil:
-		for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrNoPositives,
-			ErrNoNegatives, ErrAlpha, ErrRecall, ErrOperatingPoint, ErrBandwidth, ErrRange} {
+		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrNoPositives,
+			rocops.ErrNoNegatives, ErrAlpha, ErrRecall, ErrOperatingPoint, ErrBandwidth, ErrRange} {
 			if errors.Is(err, e) {
 				return false
 			}

@@ -3,12 +3,13 @@ package kdequantile
 import (
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
 // TestGradientInto: one buffer reused across batches, as the trainer reuses it, holds after
 // each call exactly (bit for bit) the gradient of Gradient, and the Result is Gradient's,
-// for both operating points and the tail; a buffer of another length is ErrLength, and
+// for both operating points and the tail; a buffer of another length is rocops.ErrLength, and
 // invalid input gives Gradient's error.
 func TestGradientInto(t *testing.T) {
 	const n = 300
@@ -21,8 +22,8 @@ func TestGradientInto(t *testing.T) {
 		require.Equal(t, wantRes, res, "%+v", cfg)
 		require.Equal(t, want, grad, "%+v", cfg)
 		_, err = GradientInto(grad[:n-1], scores, labels, cfg)
-		require.ErrorIs(t, err, ErrLength)
+		require.ErrorIs(t, err, rocops.ErrLength)
 	}
 	_, err := GradientInto(make([]float64, 2), []float64{1, 2}, []float64{1, 1}, Config{Alpha: 0.1})
-	require.ErrorIs(t, err, ErrNoNegatives)
+	require.ErrorIs(t, err, rocops.ErrNoNegatives)
 }

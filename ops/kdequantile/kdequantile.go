@@ -5,29 +5,17 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
 // pkg prefixes the package's error messages.
 const pkg = "kdequantile"
 
-// Errors returned for invalid input. Every error of this package wraps one of them, so callers
-// can test for them with errors.Is. The input errors, from ErrEmpty to ErrNode, are the
-// module's shared vocabulary: the same values as in packages pairwise, metrics and the
-// others, so errors.Is(err, pairwise.ErrLength) holds for this package's length error too.
-// ErrNoPositives and ErrNoNegatives both match ErrOneClass.
+// Errors of the package's own settings. Bad input (scores, labels, nodes) is reported with the
+// module's shared vocabulary, [rocops.ErrEmpty] to [rocops.ErrNode]; every error wraps one of
+// them or of these, so callers can test for them with errors.Is.
 var (
-	ErrEmpty       = check.ErrEmpty
-	ErrLength      = check.ErrLength
-	ErrNonFinite   = check.ErrNonFinite
-	ErrLabel       = check.ErrLabel
-	ErrOneClass    = check.ErrOneClass
-	ErrNoPositives = check.ErrNoPositives
-	ErrNoNegatives = check.ErrNoNegatives
-	// ErrNode reports a scores or labels node that cannot feed the ops: nil, of two graphs,
-	// of a dtype other than float32/float64 or not matching, not a vector, or of unknown or
-	// zero length.
-	ErrNode   = check.ErrNode
 	ErrAlpha  = errors.New("kdequantile: alpha must be in (0, 1)")
 	ErrRecall = errors.New("kdequantile: recall must be in (0, 1)")
 	// ErrOperatingPoint reports a Config that sets both Alpha and Recall, or neither.
@@ -119,11 +107,11 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
 }
 
 // GradientInto is [Gradient] writing ∂L/∂f into grad, which must have the scores' length
-// (ErrLength otherwise), for callers that reuse one buffer across steps: every element of
+// (rocops.ErrLength otherwise), for callers that reuse one buffer across steps: every element of
 // grad is overwritten. grad is unspecified on error.
 func GradientInto(grad, scores, labels []float64, cfg Config) (Result, error) {
 	if len(grad) != len(scores) {
-		return Result{}, check.Errorf(pkg, ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
+		return Result{}, check.Errorf(pkg, rocops.ErrLength, "%d scores, a gradient buffer of %d", len(scores), len(grad))
 	}
 	p, err := newProblem(scores, labels, cfg)
 	if err != nil {

@@ -7,14 +7,6 @@ import (
 	"gorgonia.org/gorgonia"
 )
 
-// ErrMachineReused reports a LispMachine run again, after Reset, on a graph with this
-// package's loss node: such a machine recomputes only the graph's last node, so the loss
-// would add its gradient a second time, from values not recomputed. Build a new LispMachine
-// for every run, or use a TapeMachine, which can be reused with Reset. A reused machine whose
-// last node is not the loss does not run the loss at all and cannot be detected: its
-// gradients are silently those of the first run. The same value in every op package.
-var ErrMachineReused = opkit.ErrMachineReused
-
 // Threshold returns the scalar node τ = F̂_0⁻¹(1 − α) of the scores (a float32 or float64
 // vector) and their 0/1 labels (a vector of the same dtype and length). Its gradient with
 // respect to the scores is ∂τ/∂f_i = w_i, the softmax weights of the package documentation,
@@ -26,7 +18,7 @@ var ErrMachineReused = opkit.ErrMachineReused
 // Invalid configurations are reported here; invalid batches (NaN scores, one class, labels not
 // 0/1) by the machine's RunAll, as the package's Err values. A TapeMachine wraps them in an
 // error that hides them from errors.Is; run it with graph.RunAll (package
-// github.com/rocops/rocops/graph) to test them with errors.Is(err, ErrNonFinite) and so on.
+// github.com/rocops/rocops/graph) to test them with errors.Is(err, rocops.ErrNonFinite) and so on.
 // The op computes in float64; a τ or gradient that does not fit in the graph's dtype
 // (float32: beyond about 3.4e38) fails the run with ErrRange.
 func Threshold(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {

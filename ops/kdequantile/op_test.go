@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/race"
@@ -253,7 +254,7 @@ func TestOpErrors(t *testing.T) {
 	g := gorgonia.NewGraph()
 	three := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("three"), gorgonia.WithShape(3))
 	two := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("two"), gorgonia.WithShape(2))
-	if _, err := Loss(three, two, Config{Alpha: 0.1}); !errors.Is(err, ErrLength) {
+	if _, err := Loss(three, two, Config{Alpha: 0.1}); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("Loss on 3 scores and 2 labels: %v", err)
 	}
 	cases := []struct {
@@ -261,11 +262,11 @@ func TestOpErrors(t *testing.T) {
 		scores, labels []float64
 		want           error
 	}{
-		{"NaN score", []float64{0, math.NaN(), 1}, []float64{0, 0, 1}, ErrNonFinite},
-		{"infinite score", []float64{0, math.Inf(1), 1}, []float64{0, 0, 1}, ErrNonFinite},
-		{"no positives", []float64{0, 1, 2}, []float64{0, 0, 0}, ErrNoPositives},
-		{"no negatives", []float64{0, 1, 2}, []float64{1, 1, 1}, ErrNoNegatives},
-		{"label 2", []float64{0, 1, 2}, []float64{0, 2, 1}, ErrLabel},
+		{"NaN score", []float64{0, math.NaN(), 1}, []float64{0, 0, 1}, rocops.ErrNonFinite},
+		{"infinite score", []float64{0, math.Inf(1), 1}, []float64{0, 0, 1}, rocops.ErrNonFinite},
+		{"no positives", []float64{0, 1, 2}, []float64{0, 0, 0}, rocops.ErrNoPositives},
+		{"no negatives", []float64{0, 1, 2}, []float64{1, 1, 1}, rocops.ErrNoNegatives},
+		{"label 2", []float64{0, 1, 2}, []float64{0, 2, 1}, rocops.ErrLabel},
 	}
 	for _, c := range cases {
 		for _, m := range machines {

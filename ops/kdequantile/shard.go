@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -55,14 +56,14 @@ type Shard struct {
 // NewShard returns the shard of scores f and labels y of one worker. Every worker of a batch
 // must use the same cfg, also given to [NewSolver]. A shard may be empty or hold one class
 // only; the batch as a whole must hold both (NewSolver checks). Errors: an invalid cfg
-// (ErrOperatingPoint, ErrAlpha, ErrRecall, ErrBandwidth), ErrLength, and ErrNonFinite or
-// ErrLabel naming the element by its index in this shard.
+// (ErrOperatingPoint, ErrAlpha, ErrRecall, ErrBandwidth), rocops.ErrLength, and rocops.ErrNonFinite or
+// rocops.ErrLabel naming the element by its index in this shard.
 func NewShard(scores, labels []float64, cfg Config) (*Shard, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	if len(scores) != len(labels) {
-		return nil, check.Errorf(pkg, ErrLength, "%d scores, %d labels", len(scores), len(labels))
+		return nil, check.Errorf(pkg, rocops.ErrLength, "%d scores, %d labels", len(scores), len(labels))
 	}
 	s := &Shard{labels: labels}
 	s.cfg, s.mirror = cfg.solverConfig()
@@ -218,8 +219,8 @@ type Solver struct {
 }
 
 // NewSolver returns the solver of a batch whose shards' statistics add up to total, for the
-// cfg every shard was made with. Errors: an invalid cfg, ErrEmpty, ErrNoPositives or
-// ErrNoNegatives for the whole batch, and ErrRange when τ's bracket overflows.
+// cfg every shard was made with. Errors: an invalid cfg, rocops.ErrEmpty, rocops.ErrNoPositives or
+// rocops.ErrNoNegatives for the whole batch, and ErrRange when τ's bracket overflows.
 func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -227,7 +228,7 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	s := &Solver{n0: total.Neg.N, n1: total.Pos.N}
 	s.cfg, s.mirror = cfg.solverConfig()
 	if s.n0+s.n1 == 0 {
-		return nil, check.Errorf(pkg, ErrEmpty, "no scores in any shard")
+		return nil, check.Errorf(pkg, rocops.ErrEmpty, "no scores in any shard")
 	}
 	nPos, nNeg := int(s.n1), int(s.n0)
 	if s.mirror {
@@ -466,7 +467,7 @@ func (s *Shard) Gradient(fin Final) []float64 {
 // messages between machines, and equals [Gradient] on the concatenated batch up to rounding.
 func ShardedGradient(scores, labels [][]float64, cfg Config) (grads [][]float64, res Result, passes int, err error) {
 	if len(scores) != len(labels) {
-		return nil, Result{}, 0, check.Errorf(pkg, ErrLength, "%d score shards, %d label shards", len(scores), len(labels))
+		return nil, Result{}, 0, check.Errorf(pkg, rocops.ErrLength, "%d score shards, %d label shards", len(scores), len(labels))
 	}
 	shards := make([]*Shard, len(scores))
 	var stats ShardStats

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // tolShard bounds the sharded gradient's difference from Gradient on the whole batch,
@@ -160,13 +162,13 @@ func TestShardedGradientErrors(t *testing.T) {
 		cfg            Config
 		want           error
 	}{
-		{"no positives", neg, zeros, cfg, ErrNoPositives},
-		{"no negatives", neg, ones, cfg, ErrNoNegatives},
-		{"recall, no positives", neg, zeros, Config{Recall: 0.9}, ErrNoPositives},
-		{"empty", [][]float64{{}, {}}, [][]float64{{}, {}}, cfg, ErrEmpty},
-		{"length", [][]float64{{1, 2}}, [][]float64{{0}}, cfg, ErrLength},
-		{"NaN", [][]float64{{1}, {math.NaN(), 2}}, [][]float64{{0}, {1, 0}}, cfg, ErrNonFinite},
-		{"label", [][]float64{{1}, {2}}, [][]float64{{0}, {2}}, cfg, ErrLabel},
+		{"no positives", neg, zeros, cfg, rocops.ErrNoPositives},
+		{"no negatives", neg, ones, cfg, rocops.ErrNoNegatives},
+		{"recall, no positives", neg, zeros, Config{Recall: 0.9}, rocops.ErrNoPositives},
+		{"empty", [][]float64{{}, {}}, [][]float64{{}, {}}, cfg, rocops.ErrEmpty},
+		{"length", [][]float64{{1, 2}}, [][]float64{{0}}, cfg, rocops.ErrLength},
+		{"NaN", [][]float64{{1}, {math.NaN(), 2}}, [][]float64{{0}, {1, 0}}, cfg, rocops.ErrNonFinite},
+		{"label", [][]float64{{1}, {2}}, [][]float64{{0}, {2}}, cfg, rocops.ErrLabel},
 		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, ErrOperatingPoint},
 	}
 	for _, c := range cases {

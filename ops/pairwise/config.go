@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"github.com/rocops/rocops/internal/check"
 )
 
 // Config chooses the surrogate and how the pairs are visited. The zero value is the exact
@@ -36,22 +34,10 @@ type Config struct {
 // pkg prefixes the package's error messages.
 const pkg = "pairwise"
 
-// Errors returned by this package, wrapped with details; test for them with errors.Is. The
-// input errors, from ErrEmpty to ErrNode, are the module's shared vocabulary: the same values
-// as in packages kdequantile, metrics and the others. ErrNoPositives and ErrNoNegatives both
-// match ErrOneClass.
+// Errors of the package's own settings, wrapped with details; test for them with errors.Is.
+// Bad input (scores, labels, nodes) is reported with the module's shared vocabulary,
+// [rocops.ErrEmpty] to [rocops.ErrNode].
 var (
-	ErrEmpty       = check.ErrEmpty
-	ErrLength      = check.ErrLength
-	ErrNonFinite   = check.ErrNonFinite
-	ErrLabel       = check.ErrLabel
-	ErrOneClass    = check.ErrOneClass
-	ErrNoPositives = check.ErrNoPositives
-	ErrNoNegatives = check.ErrNoNegatives
-	// ErrNode reports a scores or labels node that cannot feed Loss: nil, of two graphs, of
-	// a dtype other than float32/float64 or not matching, not a vector, or of unknown or
-	// zero length.
-	ErrNode      = check.ErrNode
 	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
 	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
 	ErrSurrogate = errors.New("pairwise: unknown surrogate")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/fuzzbatch"
 )
 
@@ -49,7 +50,7 @@ func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, 
 			return
 		}
 		known := false
-		for _, e := range []error{ErrEmpty, ErrLength, ErrNonFinite, ErrLabel, ErrOneClass, ErrMargin, ErrPairs, ErrSurrogate} {
+		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrPairs, ErrSurrogate} {
 			known = known || errors.Is(err, e)
 		}
 		require.True(t, known, "unexpected error %v", err)

@@ -4,12 +4,13 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 )
 
 // TestGradientInto: for every surrogate, over all pairs and sampled, GradientInto overwrites
 // a buffer of NaN with the gradient of Gradient, bit for bit, and returns its loss; a buffer
-// of another length is ErrLength, and invalid input gives Gradient's error.
+// of another length is rocops.ErrLength, and invalid input gives Gradient's error.
 func TestGradientInto(t *testing.T) {
 	f, y := randomBatch(5, 120, 0.25, 1)
 	for _, s := range []Surrogate{Logistic, Exponential, Square, Hinge, SquaredHinge} {
@@ -22,11 +23,11 @@ func TestGradientInto(t *testing.T) {
 			require.Equal(t, wantLoss, loss, "%+v", cfg)
 			require.Equal(t, want, grad, "%+v", cfg)
 			_, err = GradientInto(grad[1:], f, y, cfg)
-			require.ErrorIs(t, err, ErrLength)
+			require.ErrorIs(t, err, rocops.ErrLength)
 		}
 	}
 	_, err := GradientInto(make([]float64, 2), []float64{1, math.NaN()}, []float64{1, 0}, Config{})
-	require.ErrorIs(t, err, ErrNonFinite)
+	require.ErrorIs(t, err, rocops.ErrNonFinite)
 }
 
 // filled returns n copies of v.

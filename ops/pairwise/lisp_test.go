@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/race"
 )
@@ -30,8 +31,8 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		vm := gorgonia.NewTapeMachine(g)
-		if err := graph.RunAll(vm); !errors.Is(err, ErrNonFinite) {
-			t.Fatalf("RunAll: %v, want ErrNonFinite", err)
+		if err := graph.RunAll(vm); !errors.Is(err, rocops.ErrNonFinite) {
+			t.Fatalf("RunAll: %v, want rocops.ErrNonFinite", err)
 		}
 		vm.Close()
 	}
@@ -63,8 +64,8 @@ func TestFailedLispRunsLeak(t *testing.T) {
 			t.Fatal(err)
 		}
 		vm := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(vm); !errors.Is(err, ErrNonFinite) {
-			t.Fatalf("RunAll: %v, want ErrNonFinite", err)
+		if err := graph.RunAll(vm); !errors.Is(err, rocops.ErrNonFinite) {
+			t.Fatalf("RunAll: %v, want rocops.ErrNonFinite", err)
 		}
 		vm.Close()
 	}

@@ -45,9 +45,9 @@ type Multiclass struct {
 // (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): each
 // comparison's estimate is unbiased, so their mean is, and the comparisons' draws differ.
 //
-// Errors: those of [Config.Validate]; len(scores) ≠ n·k or k < 1 (ErrLength); no rows
-// (ErrEmpty); a NaN or infinite score (ErrNonFinite); a label outside 0…k−1 (ErrLabel); k < 2
-// or a class with no rows (ErrOneClass, naming the class), since its comparisons have no
+// Errors: those of [Config.Validate]; len(scores) ≠ n·k or k < 1 (rocops.ErrLength); no rows
+// (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label outside 0…k−1 (rocops.ErrLabel); k < 2
+// or a class with no rows (rocops.ErrOneClass, naming the class), since its comparisons have no
 // positives; ErrOverflow naming the comparison.
 func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (
 	grad []float64, value float64, err error) {
@@ -123,9 +123,9 @@ func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (
 // Cost: k binary losses on n rows; memory O(n·k). With Pairs > 0 column c draws its pairs from
 // the seed derived for comparison t = c as in [MulticlassGradient].
 //
-// Errors: those of [Config.Validate]; lengths that are not n·k or k < 1 (ErrLength); no rows
-// (ErrEmpty); a NaN or infinite score (ErrNonFinite); a label other than 0 or 1 (ErrLabel); a
-// label column with one class (ErrNoPositives or ErrNoNegatives, both matching ErrOneClass,
+// Errors: those of [Config.Validate]; lengths that are not n·k or k < 1 (rocops.ErrLength); no rows
+// (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label other than 0 or 1 (rocops.ErrLabel); a
+// label column with one class (rocops.ErrNoPositives or rocops.ErrNoNegatives, both matching rocops.ErrOneClass,
 // naming the column); ErrOverflow naming the column.
 func MultilabelGradient(scores []float64, k int, labels []float64, cfg Config) (
 	grad []float64, value float64, err error) {

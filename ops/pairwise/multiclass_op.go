@@ -5,6 +5,7 @@ import (
 
 	"gorgonia.org/gorgonia"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/opkit"
 )
@@ -14,9 +15,9 @@ import (
 // LispMachine; the forward pass computes value and gradient at once and the backward pass
 // reuses the gradient. scores is an (n, k) matrix, one row per example, and labels an (n)
 // vector of class indices 0…k−1 held in the scores' dtype, float32 or float64; the sums run in
-// float64 and the result has the graph's dtype. cfg and the nodes are checked here (ErrNode,
-// ErrLength); the values when the graph runs (a label that is not an integer in 0…k−1 is
-// ErrLabel, a class without rows ErrOneClass). Sampled pairs are drawn as MulticlassGradient
+// float64 and the result has the graph's dtype. cfg and the nodes are checked here (rocops.ErrNode,
+// rocops.ErrLength); the values when the graph runs (a label that is not an integer in 0…k−1 is
+// rocops.ErrLabel, a class without rows rocops.ErrOneClass). Sampled pairs are drawn as MulticlassGradient
 // draws them, a function of the seed, the comparison and the class sizes only, so the forward
 // and backward passes and a gradient check see the same pairs (see [Loss]).
 func MulticlassLoss(scores, labels *gorgonia.Node, cfg Multiclass) (*gorgonia.Node, error) {
@@ -29,7 +30,7 @@ func MulticlassLoss(scores, labels *gorgonia.Node, cfg Multiclass) (*gorgonia.No
 
 // MultilabelLoss returns the scalar node L(scores, labels) of [MultilabelGradient]: scores and
 // labels are (n, k) matrices of one dtype, float32 or float64, labels 0 or 1. Everything else
-// is as for [MulticlassLoss]; a label column with one class fails the run with ErrOneClass.
+// is as for [MulticlassLoss]; a label column with one class fails the run with rocops.ErrOneClass.
 func MultilabelLoss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	k, err := checkRows(scores, labels, cfg, 2)
 	if err != nil {
@@ -53,7 +54,7 @@ func checkRows(scores, labels *gorgonia.Node, cfg Config, labelDims int) (int, e
 		if labelDims == 2 {
 			want = "an (n, k) matrix of 0/1 labels"
 		}
-		return 0, check.Errorf(pkg, ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
+		return 0, check.Errorf(pkg, rocops.ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
 	}
 	return k, nil
 }

@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 )
@@ -146,23 +147,23 @@ func TestMulticlassLossErrors(t *testing.T) {
 	v3, err := graph.Input(g, tensor.Float64, "v3", []float64{0, 1, 2})
 	require.NoError(t, err)
 	_, err = MulticlassLoss(m, m, Multiclass{})
-	require.ErrorIs(t, err, ErrNode, "matrix labels for classes")
+	require.ErrorIs(t, err, rocops.ErrNode, "matrix labels for classes")
 	_, err = MultilabelLoss(m, v, Config{})
-	require.ErrorIs(t, err, ErrNode, "vector labels for multi-label")
+	require.ErrorIs(t, err, rocops.ErrNode, "vector labels for multi-label")
 	_, err = MulticlassLoss(v, v, Multiclass{})
-	require.ErrorIs(t, err, ErrNode, "vector scores")
+	require.ErrorIs(t, err, rocops.ErrNode, "vector scores")
 	_, err = MulticlassLoss(m, v3, Multiclass{})
-	require.ErrorIs(t, err, ErrLength)
+	require.ErrorIs(t, err, rocops.ErrLength)
 	_, err = MulticlassLoss(m, v, Multiclass{Config: Config{Margin: -1}})
 	require.ErrorIs(t, err, ErrMargin)
 	_, err = MulticlassLoss(nil, v, Multiclass{})
-	require.ErrorIs(t, err, ErrNode)
+	require.ErrorIs(t, err, rocops.ErrNode)
 
 	// Bad values fail the run with the package's error.
 	for _, c := range []struct {
 		labels []float64
 		want   error
-	}{{[]float64{0, 3}, ErrLabel}, {[]float64{0, 0.5}, ErrLabel}, {[]float64{0, 0}, ErrOneClass}} {
+	}{{[]float64{0, 3}, rocops.ErrLabel}, {[]float64{0, 0.5}, rocops.ErrLabel}, {[]float64{0, 0}, rocops.ErrOneClass}} {
 		g := gorgonia.NewGraph()
 		m, err := graph.Input(g, tensor.Float64, "m", []float64{1, 2, 3, 4, 5, 6}, 2, 3)
 		require.NoError(t, err)
@@ -209,7 +210,7 @@ func FuzzMulticlassKernels(f *testing.F) {
 				t.Fatalf("kernel error %v, direct error %v", err, werr)
 			}
 			if err != nil {
-				for _, e := range []error{ErrEmpty, ErrLabel, ErrOneClass} {
+				for _, e := range []error{rocops.ErrEmpty, rocops.ErrLabel, rocops.ErrOneClass} {
 					if errors.Is(err, e) && errors.Is(werr, e) {
 						return
 					}
@@ -224,7 +225,7 @@ func FuzzMulticlassKernels(f *testing.F) {
 			y := make([]int, n)
 			for i, c := range classes {
 				if c != math.Trunc(c) {
-					return nil, 0, ErrLabel
+					return nil, 0, rocops.ErrLabel
 				}
 				y[i] = int(c)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/fuzzbatch"
 )
 
@@ -246,14 +247,14 @@ func TestMulticlassErrors(t *testing.T) {
 		want   error
 		says   string
 	}{
-		{"empty", nil, 3, nil, Multiclass{}, ErrEmpty, ""},
-		{"k = 0", ok, 0, okLabels, Multiclass{}, ErrLength, "k = 0"},
-		{"not n·k", ok[:10], 3, okLabels, Multiclass{}, ErrLength, ""},
-		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, Multiclass{OvO: true}, ErrOneClass, "k = 1"},
-		{"NaN", append([]float64{math.NaN()}, ok[1:]...), 3, okLabels, Multiclass{}, ErrNonFinite, ""},
-		{"class index 3", ok, 3, []int{0, 1, 3, 2}, Multiclass{}, ErrLabel, "labels[2] = 3"},
-		{"class index −1", ok, 3, []int{-1, 1, 0, 2}, Multiclass{OvO: true}, ErrLabel, "labels[0] = -1"},
-		{"class without rows", ok, 3, []int{0, 2, 0, 2}, Multiclass{OvO: true}, ErrOneClass, "class 1 has no rows"},
+		{"empty", nil, 3, nil, Multiclass{}, rocops.ErrEmpty, ""},
+		{"k = 0", ok, 0, okLabels, Multiclass{}, rocops.ErrLength, "k = 0"},
+		{"not n·k", ok[:10], 3, okLabels, Multiclass{}, rocops.ErrLength, ""},
+		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, Multiclass{OvO: true}, rocops.ErrOneClass, "k = 1"},
+		{"NaN", append([]float64{math.NaN()}, ok[1:]...), 3, okLabels, Multiclass{}, rocops.ErrNonFinite, ""},
+		{"class index 3", ok, 3, []int{0, 1, 3, 2}, Multiclass{}, rocops.ErrLabel, "labels[2] = 3"},
+		{"class index −1", ok, 3, []int{-1, 1, 0, 2}, Multiclass{OvO: true}, rocops.ErrLabel, "labels[0] = -1"},
+		{"class without rows", ok, 3, []int{0, 2, 0, 2}, Multiclass{OvO: true}, rocops.ErrOneClass, "class 1 has no rows"},
 		{"margin", ok, 3, okLabels, Multiclass{Config: Config{Margin: -1}}, ErrMargin, ""},
 		{"pairs", ok, 3, okLabels, Multiclass{Config: Config{Pairs: -1}}, ErrPairs, ""},
 		{"surrogate", ok, 3, okLabels, Multiclass{Config: Config{Surrogate: 9}}, ErrSurrogate, ""},
@@ -280,13 +281,13 @@ func TestMultilabelErrors(t *testing.T) {
 		want           error
 		says           string
 	}{
-		{"empty", nil, nil, 2, ErrEmpty, ""},
-		{"k = 0", ok, okLabels, 0, ErrLength, "k = 0"},
-		{"lengths", ok, okLabels[:4], 2, ErrLength, ""},
-		{"label 2", ok, []float64{0, 1, 2, 0, 0, 1}, 2, ErrLabel, "labels[2]"},
-		{"Inf", []float64{0.1, math.Inf(1), 0.3, 0.4, 0.35, 0.5}, okLabels, 2, ErrNonFinite, "scores[1]"},
-		{"no positives", ok, []float64{0, 1, 0, 0, 0, 1}, 2, ErrNoPositives, "label column 0"},
-		{"no negatives", ok, []float64{0, 1, 1, 1, 0, 1}, 2, ErrOneClass, "label column 1"},
+		{"empty", nil, nil, 2, rocops.ErrEmpty, ""},
+		{"k = 0", ok, okLabels, 0, rocops.ErrLength, "k = 0"},
+		{"lengths", ok, okLabels[:4], 2, rocops.ErrLength, ""},
+		{"label 2", ok, []float64{0, 1, 2, 0, 0, 1}, 2, rocops.ErrLabel, "labels[2]"},
+		{"Inf", []float64{0.1, math.Inf(1), 0.3, 0.4, 0.35, 0.5}, okLabels, 2, rocops.ErrNonFinite, "scores[1]"},
+		{"no positives", ok, []float64{0, 1, 0, 0, 0, 1}, 2, rocops.ErrNoPositives, "label column 0"},
+		{"no negatives", ok, []float64{0, 1, 1, 1, 0, 1}, 2, rocops.ErrOneClass, "label column 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -317,7 +318,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 		scores, labels := fuzzbatch.Classes(data, k, 24, func(b byte) float64 { return float64(b>>4) / 4 })
 		g, l, err := MulticlassGradient(scores, k, labels, Multiclass{Config: Config{Surrogate: s}, OvO: ovo})
 		if err != nil {
-			for _, e := range []error{ErrEmpty, ErrLabel, ErrOneClass} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLabel, rocops.ErrOneClass} {
 				if errors.Is(err, e) {
 					return
 				}
@@ -348,7 +349,7 @@ func FuzzMultilabelGradient(f *testing.F) {
 		}
 		g, l, err := MultilabelGradient(scores, k, labels, Config{Surrogate: s})
 		if err != nil {
-			if !errors.Is(err, ErrEmpty) && !errors.Is(err, ErrOneClass) {
+			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return

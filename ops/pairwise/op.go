@@ -8,14 +8,6 @@ import (
 	"github.com/rocops/rocops/internal/opkit"
 )
 
-// ErrMachineReused reports a LispMachine run again, after Reset, on a graph with this
-// package's loss node: such a machine recomputes only the graph's last node, so the loss
-// would add its gradient a second time, from values not recomputed. Build a new LispMachine
-// for every run, or use a TapeMachine, which can be reused with Reset. A reused machine whose
-// last node is not the loss does not run the loss at all and cannot be detected: its
-// gradients are silently those of the first run. The same value in every op package.
-var ErrMachineReused = opkit.ErrMachineReused
-
 //go:generate go run ../../cmd/docplots -out ../../docs/img/pairwise-weights.png
 
 // Loss returns the scalar node L(scores, labels) of [Evaluate], differentiable with respect

@@ -46,9 +46,9 @@ import (
 // AUC meets DRO: optimizing partial AUC for deep learning with non-convex convergence
 // guarantee", ICML 2022.
 //
-// Errors: the batch must be non-empty (ErrEmpty), scores and labels of one length
-// (ErrLength), scores finite (ErrNonFinite), labels 0 or 1 (ErrLabel) with both classes
-// present (ErrOneClass); cfg must name a surrogate (ErrSurrogate) with a finite, non-negative
+// Errors: the batch must be non-empty (rocops.ErrEmpty), scores and labels of one length
+// (rocops.ErrLength), scores finite (rocops.ErrNonFinite), labels 0 or 1 (rocops.ErrLabel) with both classes
+// present (rocops.ErrOneClass); cfg must name a surrogate (ErrSurrogate) with a finite, non-negative
 // margin (ErrMargin), Pairs ≥ 0 (ErrPairs), MaxFPR in [0, 1] (ErrMaxFPR) and MinTPR in
 // [0, 1) (ErrMinTPR). A result beyond the float64 range gives ErrOverflow.
 func Evaluate(scores, labels []float64, cfg Config) (float64, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/floats"
 )
 
@@ -195,14 +196,14 @@ func TestErrors(t *testing.T) {
 		want   error
 		detail string
 	}{
-		{"empty", nil, nil, Config{}, ErrEmpty, ""},
-		{"length", good, []float64{1}, Config{}, ErrLength, "2 scores, 1 labels"},
-		{"NaN score", []float64{math.NaN(), 0}, labels, Config{}, ErrNonFinite, "scores[0]"},
-		{"Inf score", []float64{0, math.Inf(-1)}, labels, Config{}, ErrNonFinite, "scores[1]"},
-		{"label 2", good, []float64{1, 2}, Config{}, ErrLabel, "labels[1] = 2"},
-		{"label NaN", good, []float64{math.NaN(), 0}, Config{}, ErrLabel, "labels[0]"},
-		{"no positives", good, []float64{0, 0}, Config{}, ErrOneClass, "no positives"},
-		{"no negatives", good, []float64{1, 1}, Config{}, ErrOneClass, "no negatives"},
+		{"empty", nil, nil, Config{}, rocops.ErrEmpty, ""},
+		{"length", good, []float64{1}, Config{}, rocops.ErrLength, "2 scores, 1 labels"},
+		{"NaN score", []float64{math.NaN(), 0}, labels, Config{}, rocops.ErrNonFinite, "scores[0]"},
+		{"Inf score", []float64{0, math.Inf(-1)}, labels, Config{}, rocops.ErrNonFinite, "scores[1]"},
+		{"label 2", good, []float64{1, 2}, Config{}, rocops.ErrLabel, "labels[1] = 2"},
+		{"label NaN", good, []float64{math.NaN(), 0}, Config{}, rocops.ErrLabel, "labels[0]"},
+		{"no positives", good, []float64{0, 0}, Config{}, rocops.ErrOneClass, "no positives"},
+		{"no negatives", good, []float64{1, 1}, Config{}, rocops.ErrOneClass, "no negatives"},
 		{"negative margin", good, labels, Config{Surrogate: Hinge, Margin: -1}, ErrMargin, "-1"},
 		{"NaN margin", good, labels, Config{Margin: math.NaN()}, ErrMargin, "NaN"},
 		{"Inf margin", good, labels, Config{Surrogate: Square, Margin: math.Inf(1)}, ErrMargin, "+Inf"},
