@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/rocops/rocops/metrics"
 )
@@ -38,4 +39,36 @@ func ExampleClopperPearson() {
 	fmt.Printf("FPR 0.03 [%.4f, %.4f]\n", lo, hi)
 	// Output:
 	// FPR 0.03 [0.0062, 0.0852]
+}
+
+// The price of the guarantee at confidence 1 − δ = 0.95, by the number n of validation
+// negatives: the smallest α any threshold can promise (1 − δ^(1/n)), and for three targets α
+// the false-positive rate the threshold gives on the validation negatives themselves, (n −
+// k*)/n, against α: the share of negatives the rule leaves unflagged beyond the plain one,
+// which it pays for in true-positive rate. "–" where no threshold keeps the promise.
+func ExampleNPOrder_price() {
+	const delta = 0.05
+	fmt.Println("n (negatives)  smallest α  α=0.01  α=0.05   α=0.1")
+	for _, n := range []int{20, 59, 100, 300, 1000, 3000, 10000, 100000} {
+		fmt.Printf("%13d  %10.2g", n, 1-math.Pow(delta, 1/float64(n)))
+		for _, alpha := range []float64{0.01, 0.05, 0.1} {
+			k, err := metrics.NPOrder(n, alpha, delta)
+			if err != nil {
+				fmt.Printf("  %6s", "–")
+				continue
+			}
+			fmt.Printf("  %6.4f", float64(n-k)/float64(n))
+		}
+		fmt.Println()
+	}
+	// Output:
+	// n (negatives)  smallest α  α=0.01  α=0.05   α=0.1
+	//            20        0.14       –       –       –
+	//            59        0.05       –  0.0000  0.0169
+	//           100        0.03       –  0.0100  0.0400
+	//           300      0.0099  0.0000  0.0267  0.0700
+	//          1000       0.003  0.0040  0.0380  0.0840
+	//          3000       0.001  0.0067  0.0433  0.0907
+	//         10000      0.0003  0.0083  0.0463  0.0950
+	//        100000       3e-05  0.0095  0.0489  0.0984
 }

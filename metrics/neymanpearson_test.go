@@ -311,6 +311,32 @@ func TestThresholdNPGuarantee(t *testing.T) {
 	}
 }
 
+// TestPlainRuleViolates measures what the umbrella threshold mends: the plain rule
+// (ThresholdAtFPR) on 200 validation negatives at α = 0.05 sets t = s(191), whose rate on fresh
+// negatives exceeds α when at least 191 of 200 fall below the 0.95-quantile, with probability
+// P(Binomial(200, 0.95) ≥ 191) = 0.4547; the simulated share matches it.
+func TestPlainRuleViolates(t *testing.T) {
+	const reps, n, alpha = 4000, 200, 0.05
+	rng := rand.New(rand.NewPCG(23, 29))
+	scores := make([]float64, n+1)
+	labels := make([]float64, n+1)
+	scores[n], labels[n] = 2, 1 // one positive, above every negative
+	violations := 0
+	for r := 0; r < reps; r++ {
+		for i := range n {
+			scores[i] = rng.Float64() // uniform: FPR(t) = 1 − t
+		}
+		th, _, _, err := ThresholdAtFPR(scores, labels, alpha)
+		require.NoError(t, err)
+		if 1-th > alpha {
+			violations++
+		}
+	}
+	want := binomialTail(191, n, 1-alpha)
+	require.InDelta(t, 0.4547, want, 5e-5)
+	require.InDelta(t, want, float64(violations)/reps, 4*math.Sqrt(want*(1-want)/reps))
+}
+
 // TestThresholdNPRecallMirrors: the recall threshold flags exactly the positives that the
 // false-positive threshold of the mirrored batch (−score, 1 − label) at α = 1 − recall leaves
 // unflagged, and its guarantee holds in simulation.
