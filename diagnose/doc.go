@@ -26,7 +26,7 @@
 // [MulticlassWeightShares] run the binary function on every binary comparison of k-class
 // scores — one-vs-rest, or the ordered one-vs-one pairs (metrics.OvR, metrics.OvO) — and return
 // each class's mean over its comparisons and the macro mean over classes; the macro
-// misranking is 1 − the macro multi-class AUC (metrics.MulticlassAUC) of the same method.
+// misranking is 1 − the macro multi-class AUC (metrics.TaskAUC) of the same method.
 //
 // # Along a direction
 //

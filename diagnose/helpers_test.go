@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // randomBatch returns n scores from N(0, spread²) and labels with about a share pos of
@@ -70,4 +72,22 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	if !(math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))) {
 		t.Errorf("%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
 	}
+}
+
+// asFloats returns class indices as the float64 labels of a rocops.Classes task.
+func asFloats[T int | float64](ys []T) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = float64(y)
+	}
+	return out
+}
+
+// labelTask is the task of k label columns: rocops.Labels(k), and for one column the binary
+// task, which is the task of one label per row.
+func labelTask(k int) rocops.Task {
+	if k == 1 {
+		return rocops.Task{}
+	}
+	return rocops.Labels(k)
 }

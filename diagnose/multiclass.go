@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // The multi-class diagnostics split k-class scores into the binary comparisons of
-// metrics.MulticlassAUC and pairwise.MulticlassGradient and run the binary diagnostic on each.
+// metrics.TaskAUC and pairwise.MulticlassGradient and run the binary diagnostic on each.
 // scores is row-major n×k (s_ic = scores[i·k + c]) and labels holds the class indices
 // y_i ∈ {0, …, k−1}. With D(f, P, N) the binary diagnostic of the scores f_i of the rows P as
 // positives and of the rows N as negatives, and s_·c column c of the scores, class c's value is
@@ -20,12 +21,12 @@ import (
 //
 // and the macro value is (1/k) Σ_c D_c, for one-vs-one the mean over the k(k−1) ordered pairs.
 // The one-vs-one comparison (a, b) ranks class a's rows above class b's on column a, the term
-// whose AUC is half of Hand and Till's S_ab (metrics.MulticlassAUC); so the macro
+// whose AUC is half of Hand and Till's S_ab (metrics.TaskAUC); so the macro
 // MulticlassMisranking is 1 − the macro multi-class AUC of the same method. Cost: one-vs-rest
 // is k binary diagnostics on n rows, one-vs-one k(k−1) on the rows of two classes, 2(k−1)·n
 // rows in all; memory O(n).
 //
-// Errors: an unknown method (metrics.ErrMethod); len(scores) ≠ n·k or k < 1 (rocops.ErrLength); no
+// Errors: an unknown method (rocops.ErrConfig); len(scores) ≠ n·k or k < 1 (rocops.ErrLength); no
 // rows (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label outside 0…k−1 (rocops.ErrLabel);
 // k < 2 or a class with no rows (rocops.ErrOneClass, naming the class); and the binary diagnostic's
 // own, naming the comparison.
@@ -161,7 +162,7 @@ func classComparer(scores []float64, k int, labels []int, method metrics.Method)
 func eachComparison(scores []float64, k int, labels []int, method metrics.Method,
 	f func(cmp Comparison, rows []int, s, y []float64) error) error {
 	if method != metrics.OvR && method != metrics.OvO {
-		return fmt.Errorf("%w: %d", metrics.ErrMethod, int(method))
+		return check.Errorf(pkg, rocops.ErrConfig, "unknown multi-class method %d", int(method))
 	}
 	if _, err := check.Multiclass(pkg, scores, k, labels); err != nil {
 		return err

@@ -197,8 +197,8 @@ func TestMulticlassDirectionErrors(t *testing.T) {
 	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.OvR, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
 	}
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.Method(5), cfg, 1); !errors.Is(err, metrics.ErrMethod) {
-		t.Errorf("unknown method: error %v, want metrics.ErrMethod", err)
+	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.Method(5), cfg, 1); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("unknown method: error %v, want rocops.ErrConfig", err)
 	}
 	if _, err := diagnose.MulticlassSevereDirection(m, x, 4, labels, metrics.OvR, cfg, 1); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("k = 4 for a model of 3 outputs: error %v, want ErrLength", err)

@@ -190,13 +190,13 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			auc, err := metrics.MulticlassAUC(scores, k, labels, method, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
 			if err != nil {
 				t.Fatal(err)
 			}
 			near(t, fmt.Sprintf("seed %d %v macro misranking", seed, method), macro, 1-auc, aucTol)
 			if method == metrics.OvR {
-				aucs, err := metrics.ClassAUCs(scores, k, labels)
+				aucs, err := metrics.ClassAUCs(scores, asFloats(labels), rocops.Classes(k))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -241,7 +241,7 @@ func TestMulticlassDiagnosticsErrors(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"unknown method", second(diagnose.MulticlassMisranking(scores, 3, labels, metrics.Method(9))), metrics.ErrMethod},
+		{"unknown method", second(diagnose.MulticlassMisranking(scores, 3, labels, metrics.Method(9))), rocops.ErrConfig},
 		{"class without rows", second(diagnose.MulticlassMisranking(scores, 3, missing, metrics.OvO)), rocops.ErrOneClass},
 		{"label ≥ k", second(diagnose.MulticlassMisranking(scores, 3, big, metrics.OvR)), rocops.ErrLabel},
 		{"NaN score", second(diagnose.MulticlassCEBound(nan, 3, labels, metrics.OvR, 1)), rocops.ErrNonFinite},
@@ -292,7 +292,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 				}
 				continue
 			}
-			auc, err := metrics.MulticlassAUC(scores, k, labels, method, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
 			if err != nil {
 				t.Fatal(err)
 			}

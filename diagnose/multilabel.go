@@ -14,7 +14,7 @@ import (
 //	D_c = D(s_·c, {i : Y_ic = 1}, {i : Y_ic = 0}),
 //
 // one comparison per column over all n rows, and the macro value is (1/k) Σ_c D_c: the
-// comparisons of metrics.MultilabelAUC and pairwise.MultilabelGradient, so the macro
+// comparisons of metrics.TaskAUC of the Labels task and pairwise.MultilabelGradient, so the macro
 // MultilabelMisranking is 1 − the macro label-wise AUC. Cost: k binary diagnostics on n rows.
 //
 // Errors: len(scores) or len(labels) not n·k, or k < 1 (rocops.ErrLength); no rows (rocops.ErrEmpty); a NaN

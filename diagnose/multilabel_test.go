@@ -84,7 +84,7 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			auc, err := metrics.MultilabelAUC(scores, k, labels, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +285,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			}
 			return
 		}
-		auc, err := metrics.MultilabelAUC(scores, k, labels, metrics.Macro)
+		auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -10,9 +9,6 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
-
-// ErrCount reports a negative count in a [ScoreCount].
-var ErrCount = errors.New("metrics: negative count")
 
 // ScoreCount counts the rows that share one score: Pos positives and Neg negatives score
 // exactly Score.
@@ -39,7 +35,7 @@ type Counts struct {
 // NewCounts merges counts into a Counts: it sorts a copy of them by score and adds the counts
 // of equal scores (a score may appear any number of times, in any order; +0 and −0 are one
 // score). A NaN or infinite score gives an [rocops.ErrNonFinite] error, a negative count an
-// [ErrCount] error, no rows at all [rocops.ErrEmpty], and no positive or no negative row
+// [rocops.ErrRange] error, no rows at all [rocops.ErrEmpty], and no positive or no negative row
 // [rocops.ErrNoPositives] or [rocops.ErrNoNegatives].
 func NewCounts(counts []ScoreCount) (*Counts, error) {
 	asc := make([]ScoreCount, 0, len(counts))
@@ -49,7 +45,7 @@ func NewCounts(counts []ScoreCount) (*Counts, error) {
 			return nil, check.Errorf(pkg, rocops.ErrNonFinite, "score %v", c.Score)
 		}
 		if c.Pos < 0 || c.Neg < 0 {
-			return nil, fmt.Errorf("%w: score %v has %d positives and %d negatives", ErrCount, c.Score, c.Pos, c.Neg)
+			return nil, check.Errorf(pkg, rocops.ErrRange, "score %v has %d positives and %d negatives; counts are never negative", c.Score, c.Pos, c.Neg)
 		}
 		if c.Pos == 0 && c.Neg == 0 {
 			continue

@@ -146,7 +146,7 @@ func TestNewCountsErrors(t *testing.T) {
 		{"only zero counts", []ScoreCount{{Score: 1}, {Score: 2}}, rocops.ErrEmpty},
 		{"NaN", []ScoreCount{{Score: math.NaN(), Pos: 1}, {Score: 0, Neg: 1}}, rocops.ErrNonFinite},
 		{"Inf", []ScoreCount{{Score: 1, Pos: 1}, {Score: math.Inf(-1), Neg: 1}}, rocops.ErrNonFinite},
-		{"negative", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Neg: -1}}, ErrCount},
+		{"negative", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Neg: -1}}, rocops.ErrRange},
 		{"no negatives", []ScoreCount{{Score: 1, Pos: 2}, {Score: 0, Pos: 1}}, rocops.ErrNoNegatives},
 		{"no positives", []ScoreCount{{Score: 1, Neg: 2}}, rocops.ErrNoPositives},
 	} {
@@ -161,11 +161,11 @@ func TestNewCountsErrors(t *testing.T) {
 	_, _, err = c.DeLong()
 	require.ErrorIs(t, err, ErrTooFew)
 	_, err = c.PartialAUC(0)
-	require.ErrorIs(t, err, ErrFPR)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	_, err = c.TPRAtFPR(1.5)
-	require.ErrorIs(t, err, ErrFPR)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	_, _, _, err = c.ThresholdAtFPR(-0.1)
-	require.ErrorIs(t, err, ErrFPR)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 }
 
 func TestThinROC(t *testing.T) {

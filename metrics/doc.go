@@ -18,9 +18,10 @@
 // scores therefore give one diagonal segment, which is what makes a tie between a positive and
 // a negative count ½ in the AUC.
 //
-// For more than two classes, [MulticlassAUC] (one-vs-rest and one-vs-one, macro, weighted or
-// micro), [ClassAUCs] and [MultilabelAUC] take row-major n×k scores with class indices or an
-// n×k 0/1 indicator and equal scikit-learn's multi-class and multi-label roc_auc_score.
+// For more than two classes or labels, [TaskAUC] (one-vs-rest and one-vs-one, macro, weighted or
+// micro) and [ClassAUCs] take the task as a rocops.Task value and row-major n×k scores with
+// float64 labels, class indices or an n×k 0/1 indicator, and equal scikit-learn's multi-class and
+// multi-label roc_auc_score; the binary task is the one comparison, [AUC].
 //
 // Scores are sorted once per call, so every function is O(n log n) in time and O(n) in memory,
 // except Bootstrap, which calls its statistic once per resample. To read several figures of the

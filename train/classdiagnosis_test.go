@@ -204,7 +204,7 @@ func TestMulticlassDiagnoses(t *testing.T) {
 			// The last diagnosis is of the final weights: its misranking is 1 − their AUC.
 			scores, err := nn.Scores(m, pool.X, pool.Rows)
 			require.NoError(t, err)
-			auc, err := metrics.MulticlassAUC(scores, 3, classIndices(pool), c.method, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, pool.Y, rocops.Classes(3), c.method, metrics.Macro)
 			require.NoError(t, err)
 			require.InDelta(t, 1-auc, h.Diagnoses[3].Misranking, 1e-12)
 		})
@@ -257,7 +257,7 @@ func TestMultilabelDiagnoses(t *testing.T) {
 			}
 			scores, err := nn.Scores(m, pool.X, pool.Rows)
 			require.NoError(t, err)
-			auc, err := metrics.MultilabelAUC(scores, 3, pool.Y, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, pool.Y, rocops.Labels(3), metrics.OvR, metrics.Macro)
 			require.NoError(t, err)
 			require.InDelta(t, 1-auc, h.Diagnoses[3].Misranking, 1e-12)
 		})

@@ -50,6 +50,15 @@ var (
 
 const kCols = 3
 
+// floats returns class indices as the float64 labels of a rocops.Classes task.
+func floats(ys []int) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = float64(y)
+	}
+	return out
+}
+
 // with returns a copy of xs with xs[i] = v.
 func with[T any](xs []T, i int, v T) []T {
 	out := append([]T(nil), xs...)
@@ -87,7 +96,7 @@ func multiclassCases() []vocabCase[kIn] {
 		{name: "labels short", in: in(kScores, kCols, kClasses[:5]), want: rocops.ErrLength, labels: true},
 		{name: "scores of an extra row", in: in(extraRow, kCols, kClasses), want: rocops.ErrLength, labels: true},
 		{name: "ragged scores", in: in(kScores[:17], kCols, kClasses), want: rocops.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true, noTask: true},
 		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kClasses), want: rocops.ErrNonFinite},
 		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kClasses), want: rocops.ErrNonFinite},
 		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kClasses), want: rocops.ErrNonFinite},
@@ -95,7 +104,8 @@ func multiclassCases() []vocabCase[kIn] {
 		{name: "label -1", in: in(kScores, kCols, with(kClasses, 5, -1)), want: rocops.ErrLabel, labels: true},
 		{name: "class without rows", in: in(kScores, kCols, []int{0, 2, 0, 0, 2, 2}), want: rocops.ErrOneClass,
 			oneClass: true, labels: true},
-		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true},
+		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true,
+			noTask: true},
 	}
 }
 
@@ -108,7 +118,7 @@ func multilabelCases() []vocabCase[kIn] {
 		{name: "scores of an extra row", in: in(extraRow, kCols, kIndicator), want: rocops.ErrLength, labels: true},
 		{name: "ragged labels", in: in(kScores, kCols, kIndicator[:17]), want: rocops.ErrLength, shape: true},
 		{name: "ragged scores", in: in(kScores[:17], kCols, kIndicator), want: rocops.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true, noTask: true},
 		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kIndicator), want: rocops.ErrNonFinite},
 		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kIndicator), want: rocops.ErrNonFinite},
 		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kIndicator), want: rocops.ErrNonFinite},
@@ -130,9 +140,9 @@ func multiclassEntries() []entry[kIn] {
 			avgs = append(avgs, metrics.Micro)
 		}
 		for _, avg := range avgs {
-			out = append(out, entry[kIn]{name: "metrics.MulticlassAUC, " + m.String() + ", " + avg.String(),
-				prefix: "metrics", call: func(in kIn) error {
-					_, err := metrics.MulticlassAUC(in.scores, in.k, in.classes, m, avg)
+			out = append(out, entry[kIn]{name: "metrics.TaskAUC, " + m.String() + ", " + avg.String(),
+				prefix: "metrics", task: true, call: func(in kIn) error {
+					_, err := metrics.TaskAUC(in.scores, floats(in.classes), rocops.Classes(in.k), m, avg)
 					return err
 				}})
 		}
@@ -192,8 +202,8 @@ func multiclassEntries() []entry[kIn] {
 		)
 	}
 	return append(out,
-		entry[kIn]{name: "metrics.ClassAUCs", prefix: "metrics", call: func(in kIn) error {
-			_, err := metrics.ClassAUCs(in.scores, in.k, in.classes)
+		entry[kIn]{name: "metrics.ClassAUCs", prefix: "metrics", task: true, call: func(in kIn) error {
+			_, err := metrics.ClassAUCs(in.scores, floats(in.classes), rocops.Classes(in.k))
 			return err
 		}},
 		entry[kIn]{name: "crossentropy.SoftmaxGradient", prefix: "crossentropy", oneOK: true, call: func(in kIn) error {
@@ -220,10 +230,11 @@ func multiclassEntries() []entry[kIn] {
 func multilabelEntries() []entry[kIn] {
 	var out []entry[kIn]
 	for _, avg := range []metrics.Average{metrics.Macro, metrics.Weighted, metrics.Micro} {
-		out = append(out, entry[kIn]{name: "metrics.MultilabelAUC, " + avg.String(), prefix: "metrics",
+		out = append(out, entry[kIn]{name: "metrics.TaskAUC, labels, " + avg.String(), prefix: "metrics",
 			oneOK: avg == metrics.Micro, // one AUC over all n·k labels: a column of one class is fine
+			task:  true,
 			call: func(in kIn) error {
-				_, err := metrics.MultilabelAUC(in.scores, in.k, in.labels, avg)
+				_, err := metrics.TaskAUC(in.scores, in.labels, rocops.Labels(in.k), metrics.OvR, avg)
 				return err
 			}})
 	}
