@@ -34,8 +34,8 @@ type Counts struct {
 
 // NewCounts merges counts into a Counts: it sorts a copy of them by score and adds the counts
 // of equal scores (a score may appear any number of times, in any order; +0 and −0 are one
-// score). A NaN or infinite score gives an [rocops.ErrNonFinite] error, a negative count an
-// [rocops.ErrRange] error, no rows at all [rocops.ErrEmpty], and no positive or no negative row
+// score). A NaN or infinite score gives an [rocops.ErrNonFinite] error, a negative count, or
+// counts totalling more rows than an int holds, an [rocops.ErrRange] error, no rows at all [rocops.ErrEmpty], and no positive or no negative row
 // [rocops.ErrNoPositives] or [rocops.ErrNoNegatives].
 func NewCounts(counts []ScoreCount) (*Counts, error) {
 	asc := make([]ScoreCount, 0, len(counts))
@@ -53,12 +53,18 @@ func NewCounts(counts []ScoreCount) (*Counts, error) {
 		if c.Score == 0 {
 			c.Score = 0 // −0 and +0 are one score, as == has it
 		}
+		if c.Pos > math.MaxInt-nPos || c.Neg > math.MaxInt-nNeg {
+			return nil, check.Errorf(pkg, rocops.ErrRange, "the counts up to score %v total more than %d positives or negatives", c.Score, math.MaxInt)
+		}
 		nPos += c.Pos
 		nNeg += c.Neg
 		asc = append(asc, c)
 	}
 	if nPos+nNeg == 0 {
 		return nil, check.Errorf(pkg, rocops.ErrEmpty, "no rows counted")
+	}
+	if nPos > math.MaxInt-nNeg {
+		return nil, check.Errorf(pkg, rocops.ErrRange, "%d positives and %d negatives total more than %d rows", nPos, nNeg, math.MaxInt)
 	}
 	if err := check.Classes(pkg, int(nPos), int(nNeg)); err != nil {
 		return nil, err
@@ -190,8 +196,8 @@ func (c *Counts) DeLong() (auc, variance float64, err error) {
 	return auc, s10/(p-1)/p + s01/(n-1)/n, nil
 }
 
-// ThinROC thins a ROC curve (fpr and tpr of equal length, both non-decreasing, as [ROC] and
-// [Counts.ROC] return them) to at most maxPoints ≥ 2 of its points for plotting. It keeps the
+// ThinROC thins a ROC curve (fpr and tpr of equal length, both non-decreasing in [0, 1], as [ROC]
+// and [Counts.ROC] return them) to at most maxPoints ≥ 2 of its points for plotting. It keeps the
 // first and the last point exactly and, walking the curve, every point at least
 //
 //	δ = 2/(maxPoints − 2)
@@ -201,12 +207,30 @@ func (c *Counts) DeLong() (auc, variance float64, err error) {
 // ends, and every stretch of the curve longer than δ keeps a point: steep and flat parts alike
 // stay as sharp as the plot can show. A curve of at most maxPoints points comes back whole
 // (as copies).
+//
+// Errors: fpr and tpr of different lengths, [rocops.ErrLength]; maxPoints < 2,
+// [rocops.ErrConfig]; a rate that is NaN, outside [0, 1] or below the one before it, which no ROC
+// curve has, [rocops.ErrRange] naming it.
 func ThinROC(fpr, tpr []float64, maxPoints int) (thinFPR, thinTPR []float64, err error) {
 	if len(fpr) != len(tpr) {
 		return nil, nil, check.Errorf(pkg, rocops.ErrLength, "%d false-positive rates, %d true-positive rates", len(fpr), len(tpr))
 	}
 	if maxPoints < 2 {
-		return nil, nil, fmt.Errorf("metrics: maxPoints = %d, want at least 2", maxPoints)
+		return nil, nil, check.Errorf(pkg, rocops.ErrConfig, "maxPoints = %d, want at least 2", maxPoints)
+	}
+	for _, rates := range []struct {
+		name string
+		x    []float64
+	}{{"fpr", fpr}, {"tpr", tpr}} {
+		for i, x := range rates.x {
+			switch {
+			case !(x >= 0 && x <= 1):
+				return nil, nil, check.Errorf(pkg, rocops.ErrRange, "%s[%d] = %v, want a rate in [0, 1]", rates.name, i, x)
+			case i > 0 && x < rates.x[i-1]:
+				return nil, nil, check.Errorf(pkg, rocops.ErrRange, "%s[%d] = %v after %v; a ROC curve's rates never fall",
+					rates.name, i, x, rates.x[i-1])
+			}
+		}
 	}
 	if len(fpr) <= maxPoints {
 		return slices.Clone(fpr), slices.Clone(tpr), nil
