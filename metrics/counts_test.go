@@ -64,7 +64,7 @@ func TestCountsMatchInProcess(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 20))
 				scores, labels := randomProblem(rng, tc.n, tc.p, tc.levels)
 				atLeastTwoEach(labels)
-				c, err := NewCounts(shardCounts(scores, labels, tc.shards))
+				c, err := NewCurveFromCounts(shardCounts(scores, labels, tc.shards))
 				require.NoError(t, err)
 				var nPos int
 				for _, y := range labels {
@@ -109,6 +109,19 @@ func TestCountsMatchInProcess(t *testing.T) {
 					require.NoError(t, err)
 					require.InDelta(t, want, got, tolCounts, "PartialAUC(%v)", x)
 				}
+				for _, r := range rates01 {
+					want, err := FPRAtTPR(scores, labels, r)
+					require.NoError(t, err)
+					got, err := c.FPRAtTPR(r)
+					require.NoError(t, err)
+					require.InDelta(t, want, got, tolCounts, "FPRAtTPR(%v)", r)
+				}
+
+				// The rows' own curve counts them as the shards do.
+				rows, err := NewCurve(scores, labels)
+				require.NoError(t, err)
+				require.Equal(t, rows.Counts(), c.Counts())
+				require.Equal(t, rows.N(), c.N())
 
 				wf, wt, wth, err := ROC(scores, labels)
 				require.NoError(t, err)
@@ -125,9 +138,9 @@ func TestCountsMatchInProcess(t *testing.T) {
 func TestCountsRatesAt(t *testing.T) {
 	scores := []float64{0.1, 0.4, 0.4, 0.35, 0.8, -0.0, 0}
 	labels := []float64{0, 0, 1, 1, 1, 0, 1}
-	c, err := NewCounts(shardCounts(scores, labels, 2))
+	c, err := NewCurveFromCounts(shardCounts(scores, labels, 2))
 	require.NoError(t, err)
-	require.Equal(t, 5, c.Distinct(), "−0 and +0 are one score")
+	require.Len(t, c.Counts(), 5, "−0 and +0 are one score")
 	for _, th := range []float64{math.Inf(-1), -1, 0, 0.05, 0.1, 0.35, 0.39, 0.4, 0.8, 0.9, math.Inf(1)} {
 		wf, wt := rates(scores, labels, th)
 		gf, gt := c.RatesAt(th)
@@ -156,7 +169,7 @@ func TestNewCountsErrors(t *testing.T) {
 		{"negatives past MaxInt", []ScoreCount{{Score: 1, Neg: math.MaxInt64}, {Score: 1, Neg: 1}, {Score: 2, Pos: 1}}, rocops.ErrRange},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := NewCounts(tc.counts)
+			_, err := NewCurveFromCounts(tc.counts)
 			require.ErrorIs(t, err, tc.want)
 			require.Regexp(t, "^metrics: ", err.Error())
 		})
@@ -164,11 +177,11 @@ func TestNewCountsErrors(t *testing.T) {
 	// Counts up to an int's range: the trapezoids' heights tp + tp_prev reach 2·P, beyond it.
 	// Positives 2⁶² at score 2 and 2⁶² − 2 tied with the one negative at 1: AUC (2⁶² + ½(2⁶² −
 	// 2))/(2⁶³ − 2) = ¾ to 17 digits.
-	c, err := NewCounts([]ScoreCount{{Score: 2, Pos: 1 << 62}, {Score: 1, Pos: 1<<62 - 2, Neg: 1}})
+	c, err := NewCurveFromCounts([]ScoreCount{{Score: 2, Pos: 1 << 62}, {Score: 1, Pos: 1<<62 - 2, Neg: 1}})
 	require.NoError(t, err)
 	require.Equal(t, math.MaxInt64, c.N())
 	require.InDelta(t, 0.75, c.AUC(), 1e-15)
-	c, err = NewCounts([]ScoreCount{{Score: 1, Pos: 1}, {Score: 0, Neg: 5}})
+	c, err = NewCurveFromCounts([]ScoreCount{{Score: 1, Pos: 1}, {Score: 0, Neg: 5}})
 	require.NoError(t, err)
 	_, _, err = c.DeLong()
 	require.ErrorIs(t, err, ErrTooFew)
@@ -178,6 +191,22 @@ func TestNewCountsErrors(t *testing.T) {
 	require.ErrorIs(t, err, rocops.ErrConfig)
 	_, _, _, err = c.ThresholdAtFPR(-0.1)
 	require.ErrorIs(t, err, rocops.ErrConfig)
+	// What needs the rows: a curve of counts keeps none.
+	c, err = NewCurveFromCounts([]ScoreCount{{Score: 1, Pos: 3}, {Score: 0, Pos: 1, Neg: 5}})
+	require.NoError(t, err)
+	rows, err := NewCurve([]float64{1, 1, 1, 0, 0, 0, 0, 0, 0}, []float64{1, 1, 1, 1, 0, 0, 0, 0, 0})
+	require.NoError(t, err)
+	for _, pair := range [][2]*Curve{{c, rows}, {rows, c}} {
+		_, _, _, err = pair[0].DeLongPaired(pair[1])
+		require.ErrorIs(t, err, rocops.ErrConfig)
+		require.Contains(t, err.Error(), "DeLongPaired needs the rows of NewCurve")
+	}
+	_, _, err = c.Bootstrap(func(c *Curve) (float64, error) { return c.AUC(), nil }, 10, 0.9, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.Contains(t, err.Error(), "Bootstrap needs the rows")
+	// The figures that need only the vertices are there, the same as the rows'.
+	require.Equal(t, rows.AUC(), c.AUC())
+	require.Equal(t, rows.Counts(), c.Counts())
 }
 
 func TestThinROC(t *testing.T) {
@@ -303,12 +332,12 @@ func FuzzThinROC(f *testing.F) {
 	})
 }
 
-// FuzzNewCounts: counts of any sign and size, on scores of a few levels (±0, NaN and ±Inf
+// FuzzNewCurveFromCounts: counts of any sign and size, on scores of a few levels (±0, NaN and ±Inf
 // among them), give a valid summary or a named error, never a panic or a wrapped total; a
 // valid summary's figures are those of its rows, when there are few enough to list. Bytes:
 // triples of a score level, a count of positives and one of negatives (the counts are the
 // bytes read as int8 and scaled, so that negative and huge counts occur).
-func FuzzNewCounts(f *testing.F) {
+func FuzzNewCurveFromCounts(f *testing.F) {
 	f.Add([]byte{1, 2, 0, 2, 0, 3, 3, 1, 1})
 	f.Add([]byte{0, 1, 0, 7, 0, 1})
 	f.Add([]byte{5, 127, 0, 1, 127, 0, 2, 0, 3})
@@ -334,7 +363,7 @@ func FuzzNewCounts(f *testing.F) {
 			pos.Add(pos, big.NewInt(c.Pos))
 			neg.Add(neg, big.NewInt(c.Neg))
 		}
-		c, err := NewCounts(counts)
+		c, err := NewCurveFromCounts(counts)
 		if bad || pos.Sign() == 0 || neg.Sign() == 0 {
 			require.Error(t, err)
 			require.True(t, errors.Is(err, rocops.ErrNonFinite) || errors.Is(err, rocops.ErrRange) ||
@@ -371,17 +400,17 @@ func FuzzNewCounts(f *testing.F) {
 }
 
 // Two shards counted apart, by distinct score, give the figures of all their rows together.
-func ExampleNewCounts() {
+func ExampleNewCurveFromCounts() {
 	shardA := []ScoreCount{{Score: 0.9, Pos: 3}, {Score: 0.5, Pos: 1, Neg: 2}, {Score: 0.1, Neg: 5}}
 	shardB := []ScoreCount{{Score: 0.5, Pos: 1, Neg: 1}, {Score: 0.2, Pos: 1, Neg: 4}}
-	c, err := NewCounts(append(shardA, shardB...))
+	c, err := NewCurveFromCounts(append(shardA, shardB...))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	auc, variance, _ := c.DeLong()
 	tpr, _ := c.TPRAtFPR(0.25)
-	fmt.Printf("%d rows, %d positives, %d distinct scores\n", c.N(), c.Positives(), c.Distinct())
+	fmt.Printf("%d rows, %d positives, %d distinct scores\n", c.N(), c.Positives(), len(c.Counts()))
 	fmt.Printf("AUC %.4f, variance %.4f, TPR at FPR 0.25 %.4f\n", auc, variance, tpr)
 
 	scores := []float64{0.9, 0.9, 0.9, 0.5, 0.5, 0.5, 0.1, 0.1, 0.1, 0.1, 0.1, 0.5, 0.5, 0.2, 0.2, 0.2, 0.2, 0.2}

@@ -25,8 +25,10 @@
 //
 // Scores are sorted once per call, so every function is O(n log n) in time and O(n) in memory,
 // except Bootstrap, which calls its statistic once per resample. To read several figures of the
-// same scores, rank them once with NewCurve: its methods return exactly what the functions return,
-// and Curve.Bootstrap counts each resample's curve from it in O(n) instead of sorting it again.
+// same scores, rank them once with [NewCurve]: its methods return exactly what the functions
+// return, and Curve.Bootstrap counts each resample's curve from it in O(n) instead of sorting it
+// again. [NewCurveFromCounts] makes the same Curve from counts per distinct score, such as the
+// merged counts of a sharded job, in memory that follows the distinct scores, not the rows.
 // Invalid input — empty or mismatched slices, NaN or infinite scores, labels other than 0 and 1, a
 // single class, a false-positive rate out of range — gives an error wrapping one of the exported
 // Err values; nothing panics.

@@ -105,7 +105,7 @@ func checkTPR(tpr float64) error {
 	return nil
 }
 
-// ratesAt is RatesAt of the vertices pts (a [Curve]'s or a [Counts]'s, in descending threshold)
+// ratesAt is RatesAt of the vertices pts (a [Curve]'s, in descending threshold)
 // of a curve with nPos positives and nNeg negatives.
 func ratesAt(pts []point, nPos, nNeg int, t float64) (fpr, tpr float64) {
 	// The vertices with threshold ≥ t come first; the last of them counts the flagged rows.
