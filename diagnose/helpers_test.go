@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
 )
 
 // randomBatch returns n scores from N(0, spread²) and labels with about a share pos of
@@ -90,4 +92,21 @@ func labelTask(k int) rocops.Task {
 		return rocops.Task{}
 	}
 	return rocops.Labels(k)
+}
+
+// classCmp is the comparisons of k classes by method, one-vs-rest or one-vs-one.
+func classCmp(k int, method metrics.Method) diagnose.Comparisons {
+	return diagnose.Comparisons{Task: rocops.Classes(k), OvO: method == metrics.OvO}
+}
+
+// labelCmp is the comparisons of k label columns (the binary task's one for k = 1).
+func labelCmp(k int) diagnose.Comparisons { return diagnose.Comparisons{Task: labelTask(k)} }
+
+// classInts returns class labels as the ints pairwise.MulticlassGradient takes.
+func classInts(labels []float64) []int {
+	out := make([]int, len(labels))
+	for i, y := range labels {
+		out[i] = int(y)
+	}
+	return out
 }

@@ -147,34 +147,37 @@ func multiclassEntries() []entry[kIn] {
 				}})
 		}
 		name := ", " + m.String()
+		cmp := func(in kIn) diagnose.Comparisons {
+			return diagnose.Comparisons{Task: rocops.Classes(in.k), OvO: m == metrics.OvO}
+		}
 		out = append(out,
-			entry[kIn]{name: "diagnose.MulticlassMisranking" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassMisranking(in.scores, in.k, in.classes, m)
+			entry[kIn]{name: "diagnose.Comparisons.Misranking" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).Misranking(in.scores, floats(in.classes))
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassSevereMass" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassSevereMass(in.scores, in.k, in.classes, m, 1)
+			entry[kIn]{name: "diagnose.Comparisons.SevereMass" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).SevereMass(in.scores, floats(in.classes), 1)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassCEBound" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassCEBound(in.scores, in.k, in.classes, m, 1)
+			entry[kIn]{name: "diagnose.Comparisons.CEBound" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).CEBound(in.scores, floats(in.classes), 1)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassWeightShares" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassWeightShares(in.scores, in.k, in.classes, m, pcfg, edges)
+			entry[kIn]{name: "diagnose.Comparisons.WeightShares" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).WeightShares(in.scores, floats(in.classes), pcfg, edges)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassProject" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, err := diagnose.MulticlassProject(in.scores, in.k, in.classes, zeroCopies(in.scores), m, pcfg)
+			entry[kIn]{name: "diagnose.Comparisons.Project" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, err := cmp(in).Project(in.scores, floats(in.classes), zeroCopies(in.scores), pcfg)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassSevereDirection" + name, prefix: "diagnose", model: true,
+			entry[kIn]{name: "diagnose.Comparisons.SevereDirection" + name, prefix: "diagnose", model: true, task: true,
 				call: func(in kIn) error {
 					model, x, err := scoresModel(in.scores, in.k)
 					if err != nil {
 						return err
 					}
-					_, err = diagnose.MulticlassSevereDirection(model, x, in.k, in.classes, m, pcfg, severityM)
+					_, err = cmp(in).SevereDirection(model, x, floats(in.classes), pcfg, severityM)
 					return err
 				}},
 		)
@@ -262,36 +265,40 @@ func multilabelEntries() []entry[kIn] {
 		entry[kIn]{name: "aucm.MultilabelLoss", prefix: "aucm", graph: true, call: func(in kIn) error {
 			return runRows(aucmRows(aucm.MultilabelLoss), in)
 		}},
-		entry[kIn]{name: "diagnose.MultilabelMisranking", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelMisranking(in.scores, in.k, in.labels)
+		entry[kIn]{name: "diagnose.Comparisons.Misranking, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).Misranking(in.scores, in.labels)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelSevereMass", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelSevereMass(in.scores, in.k, in.labels, 1)
+		entry[kIn]{name: "diagnose.Comparisons.SevereMass, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).SevereMass(in.scores, in.labels, 1)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelCEBound", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelCEBound(in.scores, in.k, in.labels, 1)
+		entry[kIn]{name: "diagnose.Comparisons.CEBound, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).CEBound(in.scores, in.labels, 1)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelWeightShares", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelWeightShares(in.scores, in.k, in.labels, pcfg, edges)
+		entry[kIn]{name: "diagnose.Comparisons.WeightShares, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).WeightShares(in.scores, in.labels, pcfg, edges)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelProject", prefix: "diagnose", call: func(in kIn) error {
-			_, err := diagnose.MultilabelProject(in.scores, in.k, in.labels, zeroCopies(in.scores), pcfg)
+		entry[kIn]{name: "diagnose.Comparisons.Project, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, err := labelCmp(in).Project(in.scores, in.labels, zeroCopies(in.scores), pcfg)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelSevereDirection", prefix: "diagnose", model: true, call: func(in kIn) error {
-			model, x, err := scoresModel(in.scores, in.k)
-			if err != nil {
+		entry[kIn]{name: "diagnose.Comparisons.SevereDirection, labels", prefix: "diagnose", model: true, task: true,
+			call: func(in kIn) error {
+				model, x, err := scoresModel(in.scores, in.k)
+				if err != nil {
+					return err
+				}
+				_, err = labelCmp(in).SevereDirection(model, x, in.labels, pcfg, severityM)
 				return err
-			}
-			_, err = diagnose.MultilabelSevereDirection(model, x, in.k, in.labels, pcfg, severityM)
-			return err
-		}},
+			}},
 	)
 }
+
+// labelCmp is the comparisons of in's k label columns.
+func labelCmp(in kIn) diagnose.Comparisons { return diagnose.Comparisons{Task: rocops.Labels(in.k)} }
 
 // TestVocabularyKClass runs every bad k-class and k-label input of the shared list through
 // every multi-class and multi-label entry point, with the driver of TestVocabulary.
