@@ -30,6 +30,10 @@
 // again. [NewCurveFromCounts] makes the same Curve from counts per distinct score, such as the
 // merged counts of a sharded job, in memory that follows the distinct scores, not the rows.
 // Invalid input — empty or mismatched slices, NaN or infinite scores, labels other than 0 and 1, a
-// single class, a false-positive rate out of range — gives an error wrapping one of the exported
-// Err values; nothing panics.
+// single class — gives an error wrapping one of the module's shared errors (rocops.ErrEmpty …
+// rocops.ErrNoNegatives), a setting out of range (a false-positive rate, a bootstrap level, an
+// average that does not apply) rocops.ErrConfig naming it, and counts beyond an int's range
+// rocops.ErrRange; the package's own are [ErrTooFew] (too few rows of a class for DeLong's
+// variance) and [ErrStatistic] (a bootstrap statistic that fails without an error of its own).
+// Nothing panics.
 package metrics
