@@ -43,9 +43,9 @@ type Direction struct {
 // that it is found whenever it is within float64's range.
 //
 // Errors: ErrNoSevere when the batch has no severe pair or L_M has a zero gradient; those of
-// Misranking for the model's scores and labels; ErrSeverity, ErrSurrogate, ErrPartial for a
-// partial-AUC cut; nn.ErrInput for x; ErrOverflow when an entry of the gradient or its norm is
-// beyond float64's range.
+// Misranking for the model's scores and labels; rocops.ErrConfig for a bad severity or
+// surrogate or a partial-AUC cut; nn.ErrInput for x; rocops.ErrRange when an entry of the
+// gradient or its norm is beyond float64's range.
 func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
 	if err := checkSeverity(m); err != nil {
 		return Direction{}, err
@@ -87,7 +87,7 @@ func unitDirection(g []float64, severe int) (Direction, error) {
 	for k, e := range g {
 		a := math.Abs(e)
 		if !(a <= math.MaxFloat64) {
-			return Direction{}, fmt.Errorf("%w: entry %d of the severe-pair gradient is %v", ErrOverflow, k, e)
+			return Direction{}, check.Errorf(pkg, rocops.ErrRange, "entry %d of the severe-pair gradient is %v", k, e)
 		}
 		big = max(big, a)
 	}
@@ -103,7 +103,7 @@ func unitDirection(g []float64, severe int) (Direction, error) {
 	unit := math.Sqrt(sum) // ‖g‖/scale, in [1, 2·sqrt(len(g)))
 	norm := unit * scale
 	if math.IsInf(norm, 0) {
-		return Direction{}, fmt.Errorf("%w: the norm of the severe-pair gradient exceeds %g", ErrOverflow, math.MaxFloat64)
+		return Direction{}, check.Errorf(pkg, rocops.ErrRange, "the norm of the severe-pair gradient exceeds %g", math.MaxFloat64)
 	}
 	for k := range g {
 		g[k] /= -unit
@@ -111,10 +111,10 @@ func unitDirection(g []float64, severe int) (Direction, error) {
 	return Direction{V: g, Norm: norm, Severe: severe}, nil
 }
 
-// SevereLoss returns L_M of SevereDirection for the scores f and the fixed pair set S given
+// severeLoss returns L_M of SevereDirection for the scores f and the fixed pair set S given
 // by the scores s0 (the pairs with margin below −m at s0), and |S|. It is the function whose
 // descent SevereDirection measures; with f = s0 it is the severe-pair loss at θ.
-func SevereLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (float64, int, error) {
+func severeLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (float64, int, error) {
 	if err := checkSeverity(m); err != nil {
 		return 0, 0, err
 	}
@@ -238,19 +238,19 @@ func weightedScoreGradient(model nn.Model, x []float64, rows int, c []float64) (
 // error is O(ε²) times the third derivative (zero for ReLU networks between kinks). The
 // parameters are restored exactly afterwards, also on error.
 //
-// Errors: ErrDirection when v's length is not the model's number of parameters or v is not
-// finite; nn.ErrInput for bad rows.
+// Errors: rocops.ErrLength when v's length is not the model's number of parameters,
+// rocops.ErrNonFinite when v is not finite; nn.ErrInput for bad rows.
 func ScoreTangents(model nn.Model, x []float64, rows int, v []float64) ([]float64, error) {
 	n, err := nn.NumParams(model)
 	if err != nil {
 		return nil, err
 	}
 	if len(v) != n {
-		return nil, fmt.Errorf("%w: %d values for a model of %d parameters", ErrDirection, len(v), n)
+		return nil, check.Errorf(pkg, rocops.ErrLength, "direction of %d values for a model of %d parameters", len(v), n)
 	}
 	for k, e := range v {
 		if math.IsNaN(e) || math.IsInf(e, 0) {
-			return nil, fmt.Errorf("%w: v[%d] = %v", ErrDirection, k, e)
+			return nil, check.Errorf(pkg, rocops.ErrNonFinite, "direction v[%d] = %v", k, e)
 		}
 	}
 	if d, ok := model.(nn.Directional); ok {

@@ -137,11 +137,11 @@ func TestLinearTangentsExact(t *testing.T) {
 		want := x[r*in]*v[0] + x[r*in+1]*v[1] + x[r*in+2]*v[2] + v[3]
 		near(t, "tangent", got[r], want, 1e-15)
 	}
-	if _, err := diagnose.ScoreTangents(lin, x, rows, v[:3]); !errors.Is(err, diagnose.ErrDirection) {
-		t.Errorf("short direction: error %v, want ErrDirection", err)
+	if _, err := diagnose.ScoreTangents(lin, x, rows, v[:3]); !errors.Is(err, rocops.ErrLength) {
+		t.Errorf("short direction: error %v, want rocops.ErrLength", err)
 	}
-	if _, err := diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0}); !errors.Is(err, diagnose.ErrDirection) {
-		t.Errorf("NaN direction: error %v, want ErrDirection", err)
+	if _, err := diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0}); !errors.Is(err, rocops.ErrNonFinite) {
+		t.Errorf("NaN direction: error %v, want rocops.ErrNonFinite", err)
 	}
 }
 
@@ -250,8 +250,8 @@ func TestSevereDirectionErrors(t *testing.T) {
 	if _, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
 	}
-	if _, err := diagnose.SevereDirection(m, x, labels, cfg, -1); !errors.Is(err, diagnose.ErrSeverity) {
-		t.Errorf("negative M: error %v, want ErrSeverity", err)
+	if _, err := diagnose.SevereDirection(m, x, labels, cfg, -1); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("negative M: error %v, want rocops.ErrConfig", err)
 	}
 	zeros := make([]float64, len(labels))
 	if _, err := diagnose.SevereDirection(m, x, zeros, cfg, 1); !errors.Is(err, rocops.ErrNoPositives) {

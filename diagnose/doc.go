@@ -20,13 +20,15 @@
 // Each is O(n log n) in the batch size (one sort and binary searches), without a pair
 // matrix, except WeightShares for the logistic surrogate, which visits all pairs.
 //
-// # Multi-class
+// # Every task
 //
-// [MulticlassMisranking], [MulticlassSevereMass], [MulticlassCEBound] and
-// [MulticlassWeightShares] run the binary function on every binary comparison of k-class
-// scores — one-vs-rest, or the ordered one-vs-one pairs (metrics.OvR, metrics.OvO) — and return
-// each class's mean over its comparisons and the macro mean over classes; the macro
-// misranking is 1 − the macro multi-class AUC (metrics.MulticlassAUC) of the same method.
+// [Comparisons] is the task as a value (rocops.Task: binary, k classes or k labels, and OvO for
+// the one-vs-one pairs of classes): its methods Misranking, SevereMass, CEBound and
+// WeightShares run the binary function on every binary comparison of the task's row-major n×K
+// scores and float64 labels — one-vs-rest, the ordered one-vs-one pairs, or each label column
+// over all rows — and return each output's mean over its comparisons and the macro mean over
+// the outputs. The binary task is the one comparison, whose figures are the binary functions'
+// own; the macro misranking is 1 − the macro AUC of the same task and method (metrics.TaskAUC).
 //
 // # Along a direction
 //
@@ -45,31 +47,30 @@
 // escapes take much longer. Project costs O(n₊n₋) on the logging pool: a pool of 2000
 // examples takes milliseconds (BenchmarkProject).
 //
-// For a model of k outputs, [MulticlassSevereDirection] is the direction of the mean over the
-// binary comparisons of their severe-pair losses, and [MulticlassProject] the Split of every
+// For a model of K outputs, [Comparisons.SevereDirection] is the direction of the mean over the
+// binary comparisons of their severe-pair losses, and [Comparisons.Project] the Split of every
 // comparison's pair term on its column's scores and tangents ([ComparisonSplit]); the mean of
-// their drifts is the rate at which the multi-class pairwise loss moves along V.
-//
-// # Multi-label
-//
-// [MultilabelMisranking], [MultilabelSevereMass], [MultilabelCEBound],
-// [MultilabelWeightShares], [MultilabelSevereDirection] and [MultilabelProject] do the same over
-// the label columns of an n×k 0/1 indicator, one comparison per column over all rows.
+// their drifts is the rate at which the task's pairwise loss moves along V.
 //
 // # Errors
 //
 // Bad (scores, labels) input gives the module's shared errors: rocops.ErrEmpty, rocops.ErrLength,
 // rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrNoPositives and rocops.ErrNoNegatives (both match rocops.ErrOneClass).
 //
-// Every function that takes a pairwise.Config uses only its Surrogate and Margin and weighs
-// every (positive, negative) pair, so it refuses a partial-AUC cut (MaxFPR ≠ 0 or MinTPR ≠ 0)
-// with ErrPartial rather than report the full loss's diagnostics for a run that trains the
-// cut one; [CheckSurrogate] gives that error, or ErrSurrogate, for a configuration alone.
+// A bad setting — a severity M that is not finite and positive, interval edges, a surrogate or
+// margin pairwise refuses, batch sizes, a Comparisons that does not validate — is
+// rocops.ErrConfig naming it. Every function that takes a pairwise.Config uses only its
+// Surrogate and Margin and weighs every (positive, negative) pair, so it refuses a partial-AUC
+// cut (MaxFPR ≠ 0 or MinTPR ≠ 0) with rocops.ErrConfig naming the cut rather than report the
+// full loss's diagnostics for a run that trains the cut one; [CheckSurrogate] gives that error,
+// or pairwise's own wrapped in rocops.ErrConfig, for a configuration alone.
 //
 // Scores and pair terms of any finite magnitude are taken: where a sum or a square would
 // leave float64's range on the way to a result that is within it, the computation runs on
 // the inputs divided by a power of two near their largest magnitude and scales back. A result
-// that is itself beyond the range is ErrOverflow, one that cancels below its rounding error
-// ErrCancellation, and counts past MaxCount, MaxPairs or MaxBatchSize ErrTooLarge or
-// ErrSizes; no function returns NaN or ±Inf for them.
+// that is itself beyond the range, or that cancels below its rounding error, is
+// rocops.ErrRange, and so are counts past 2^27 of a class or 2^40 pair evaluations (batch sizes
+// past 2^20, or more evaluations, are rocops.ErrConfig); no function returns NaN or ±Inf for
+// them. [ErrNoSevere] and [ErrDegenerate] are the package's own: a batch that defines no
+// correction direction, and batch means that do not vary.
 package diagnose

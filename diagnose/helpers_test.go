@@ -4,6 +4,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/metrics"
 )
 
 // randomBatch returns n scores from N(0, spread²) and labels with about a share pos of
@@ -70,4 +74,39 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	if !(math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))) {
 		t.Errorf("%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
 	}
+}
+
+// asFloats returns class indices as the float64 labels of a rocops.Classes task.
+func asFloats[T int | float64](ys []T) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = float64(y)
+	}
+	return out
+}
+
+// labelTask is the task of k label columns: rocops.Labels(k), and for one column the binary
+// task, which is the task of one label per row.
+func labelTask(k int) rocops.Task {
+	if k == 1 {
+		return rocops.Task{}
+	}
+	return rocops.Labels(k)
+}
+
+// classCmp is the comparisons of k classes by method, one-vs-rest or one-vs-one.
+func classCmp(k int, method metrics.Method) diagnose.Comparisons {
+	return diagnose.Comparisons{Task: rocops.Classes(k), OvO: method == metrics.OvO}
+}
+
+// labelCmp is the comparisons of k label columns (the binary task's one for k = 1).
+func labelCmp(k int) diagnose.Comparisons { return diagnose.Comparisons{Task: labelTask(k)} }
+
+// classInts returns class labels as the ints pairwise.MulticlassGradient takes.
+func classInts(labels []float64) []int {
+	out := make([]int, len(labels))
+	for i, y := range labels {
+		out[i] = int(y)
+	}
+	return out
 }

@@ -71,8 +71,8 @@ func (s Split) FirstOrderShare(bPos, bNeg int) float64 {
 // units, so that nothing overflows before the result itself would.
 //
 // Errors: nPos or nNeg below 1 (rocops.ErrNoPositives, rocops.ErrNoNegatives), a nil h (rocops.ErrEmpty), a NaN or
-// infinite value of h (rocops.ErrNonFinite), more than MaxCount of a class or MaxPairs pairs
-// (ErrTooLarge), and a variance beyond float64's range (ErrOverflow, as when |h| reaches
+// infinite value of h (rocops.ErrNonFinite), more than 2^27 of a class or 2^40 pairs
+// (rocops.ErrRange), and a variance beyond float64's range (rocops.ErrRange, as when |h| reaches
 // about 1e154 and varies on that scale).
 func Hoeffding(nPos, nNeg int, h func(i, j int) float64) (Split, error) {
 	switch {
@@ -162,7 +162,7 @@ func finite(xs ...float64) bool {
 }
 
 // scaled returns the Split of 2^k·h given s, the Split of h: the mean times 2^k and the
-// variances times 2^2k, each rounded once (math.Ldexp), or ErrOverflow naming the first part
+// variances times 2^2k, each rounded once (math.Ldexp), or rocops.ErrRange naming the first part
 // that leaves float64's range.
 func (s Split) scaled(k int) (Split, error) {
 	s.Mean = math.Ldexp(s.Mean, k)
@@ -172,7 +172,7 @@ func (s Split) scaled(k int) (Split, error) {
 		x    float64
 	}{{"the mean", s.Mean}, {"VarPos", s.VarPos}, {"VarNeg", s.VarNeg}, {"VarResidual", s.VarResidual}} {
 		if math.IsInf(v.x, 0) {
-			return Split{}, fmt.Errorf("%w: %s of the pair term exceeds %g", ErrOverflow, v.name, math.MaxFloat64)
+			return Split{}, check.Errorf(pkg, rocops.ErrRange, "%s of the pair term exceeds %g", v.name, math.MaxFloat64)
 		}
 	}
 	return s, nil
@@ -192,8 +192,8 @@ func (s Split) scaled(k int) (Split, error) {
 //
 // Errors: those of Misranking for scores and labels; rocops.ErrLength when p and scores differ in
 // length; rocops.ErrNonFinite for a NaN or infinite p_k, or a weight or difference of p that
-// overflows; ErrSurrogate for a bad cfg, ErrPartial for a partial-AUC cut; those of
-// Hoeffding for the sizes and ErrOverflow for a result beyond float64's range.
+// overflows; rocops.ErrConfig for a bad cfg or a partial-AUC cut; those of Hoeffding for the
+// sizes and rocops.ErrRange for a result beyond float64's range.
 func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
 	m, err := margin(cfg)
 	if err != nil {

@@ -15,15 +15,15 @@ import (
 // classSetup returns a tanh MLP of k = 3 outputs at its random initialisation and 45 rows of 4
 // features labelled by the largest of the first three features: the untrained model ranks
 // them about at random, so every comparison has severe pairs at M = 0.1.
-func classSetup(t *testing.T) (nn.Model, []float64, []int) {
+func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in, k = 45, 4, 3
 	x := randomRows(5, rows, in)
-	labels := make([]int, rows)
+	labels := make([]float64, rows)
 	for r := range labels {
 		for c := 1; c < k; c++ {
-			if x[r*in+c] > x[r*in+labels[r]] {
-				labels[r] = c
+			if x[r*in+c] > x[r*in+int(labels[r])] {
+				labels[r] = float64(c)
 			}
 		}
 	}
@@ -95,7 +95,7 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 		for _, s := range pairwise.Surrogates() {
 			cfg := pairwise.Config{Surrogate: s}
-			d, err := diagnose.MulticlassSevereDirection(m, x, k, labels, method, cfg, sev)
+			d, err := classCmp(k, method).SevereDirection(m, x, labels, cfg, sev)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestMulticlassProject(t *testing.T) {
 	}
 	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 		cfg := pairwise.Config{Surrogate: pairwise.Logistic}
-		splits, err := diagnose.MulticlassProject(scores, k, labels, p, method, cfg)
+		splits, err := classCmp(k, method).Project(scores, labels, p, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func TestMulticlassProject(t *testing.T) {
 			}
 			mean += s.Mean / float64(len(splits))
 		}
-		g, _, err := pairwise.MulticlassGradient(scores, k, labels, pairwise.Multiclass{Config: cfg, OvO: method == metrics.OvO})
+		g, _, err := pairwise.MulticlassGradient(scores, k, classInts(labels), pairwise.Multiclass{Config: cfg, OvO: method == metrics.OvO})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,26 +194,29 @@ func TestMulticlassProject(t *testing.T) {
 func TestMulticlassDirectionErrors(t *testing.T) {
 	m, x, labels := classSetup(t)
 	cfg := pairwise.Config{}
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.OvR, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
+	if _, err := classCmp(3, metrics.OvR).SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
 	}
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, labels, metrics.Method(5), cfg, 1); !errors.Is(err, metrics.ErrMethod) {
-		t.Errorf("unknown method: error %v, want metrics.ErrMethod", err)
+	if _, err := (diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("OvO on label columns: error %v, want rocops.ErrConfig", err)
 	}
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 4, labels, metrics.OvR, cfg, 1); !errors.Is(err, rocops.ErrLength) {
+	if _, err := (diagnose.Comparisons{Task: rocops.Classes(1)}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("one class: error %v, want rocops.ErrConfig", err)
+	}
+	if _, err := classCmp(4, metrics.OvR).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
 	}
-	ones := make([]int, len(labels))
-	if _, err := diagnose.MulticlassSevereDirection(m, x, 3, ones, metrics.OvR, cfg, 1); !errors.Is(err, rocops.ErrOneClass) {
+	ones := make([]float64, len(labels))
+	if _, err := classCmp(3, metrics.OvR).SevereDirection(m, x, ones, cfg, 1); !errors.Is(err, rocops.ErrOneClass) {
 		t.Errorf("one class: error %v, want ErrOneClass", err)
 	}
 	scores, _ := nn.Scores(m, x, len(labels))
-	if _, err := diagnose.MulticlassProject(scores, 3, labels, scores[1:], metrics.OvR, cfg); !errors.Is(err, rocops.ErrLength) {
+	if _, err := classCmp(3, metrics.OvR).Project(scores, labels, scores[1:], cfg); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("short tangents: error %v, want ErrLength", err)
 	}
 	bad := append([]float64(nil), scores...)
 	bad[4] = math.NaN()
-	if _, err := diagnose.MulticlassProject(scores, 3, labels, bad, metrics.OvO, cfg); !errors.Is(err, rocops.ErrNonFinite) {
+	if _, err := classCmp(3, metrics.OvO).Project(scores, labels, bad, cfg); !errors.Is(err, rocops.ErrNonFinite) {
 		t.Errorf("NaN tangent: error %v, want ErrNonFinite", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rocops/rocops"
@@ -13,6 +14,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"gorgonia.org/tensor"
 )
 
 // Tolerances of the multi-class diagnostics. meanTol: the per-class and macro values are
@@ -23,26 +25,28 @@ const meanTol, aucTol = 1e-14, 1e-12
 
 // classScores returns n row-major k-class scores on a grid of step ¼ (so that many tie) with
 // class c's column shifted up by shift on class c's rows, and labels with every class present.
-func classScores(seed uint64, n, k int, shift float64) ([]float64, []int) {
+func classScores(seed uint64, n, k int, shift float64) ([]float64, []float64) {
 	rng := rand.New(rand.NewPCG(seed, 9))
-	scores, labels := make([]float64, n*k), make([]int, n)
+	scores, labels := make([]float64, n*k), make([]float64, n)
 	for i := range labels {
-		labels[i] = i % k
+		y := i % k
 		if i >= k {
-			labels[i] = rng.IntN(k)
+			y = rng.IntN(k)
 		}
+		labels[i] = float64(y)
 		for c := range k {
 			scores[i*k+c] = math.Round(4*rng.NormFloat64()) / 4
 		}
-		scores[i*k+labels[i]] += shift
+		scores[i*k+y] += shift
 	}
 	return scores, labels
 }
 
 // comparisonOf returns column c of scores over the rows of class c and, for b ≥ 0, class b
 // (b < 0: every row), with labels 1 for class c: the binary problem of one comparison.
-func comparisonOf(scores []float64, k int, labels []int, c, b int) (f, y []float64) {
-	for i, l := range labels {
+func comparisonOf(scores []float64, k int, labels []float64, c, b int) (f, y []float64) {
+	for i, y0 := range labels {
+		l := int(y0)
 		if b >= 0 && l != c && l != b {
 			continue
 		}
@@ -58,7 +62,7 @@ func comparisonOf(scores []float64, k int, labels []int, c, b int) (f, y []float
 
 // bruteClassMeans runs d on every comparison of method, built by comparisonOf, and returns
 // each class's mean and the macro mean, skipping NaN values as MulticlassWeightShares does.
-func bruteClassMeans(t *testing.T, scores []float64, k int, labels []int, method metrics.Method,
+func bruteClassMeans(t *testing.T, scores []float64, k int, labels []float64, method metrics.Method,
 	d func(f, y []float64) ([]float64, error)) (perClass [][]float64, macro []float64) {
 	t.Helper()
 	mean := func(vs [][]float64) []float64 {
@@ -125,13 +129,13 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 					d     func(f, y []float64) (float64, error)
 				}{
 					{"Misranking", func() ([]float64, float64, error) {
-						return diagnose.MulticlassMisranking(scores, k, labels, method)
+						return classCmp(k, method).Misranking(scores, labels)
 					}, diagnose.Misranking},
 					{"SevereMass", func() ([]float64, float64, error) {
-						return diagnose.MulticlassSevereMass(scores, k, labels, method, m)
+						return classCmp(k, method).SevereMass(scores, labels, m)
 					}, func(f, y []float64) (float64, error) { return diagnose.SevereMass(f, y, m) }},
 					{"CEBound", func() ([]float64, float64, error) {
-						return diagnose.MulticlassCEBound(scores, k, labels, method, m)
+						return classCmp(k, method).CEBound(scores, labels, m)
 					}, func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
 				}
 				for _, c := range cases {
@@ -145,7 +149,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 					}
 					near(t, c.name+" macro", macro, wantMacro[0], meanTol)
 				}
-				per, macro, err := diagnose.MulticlassWeightShares(scores, k, labels, method, sq, edges)
+				per, macro, err := classCmp(k, method).WeightShares(scores, labels, sq, edges)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -186,17 +190,17 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 		k := 2 + int(seed)
 		scores, labels := classScores(seed, 120, k, 1)
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
-			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)
+			per, macro, err := classCmp(k, method).Misranking(scores, labels)
 			if err != nil {
 				t.Fatal(err)
 			}
-			auc, err := metrics.MulticlassAUC(scores, k, labels, method, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
 			if err != nil {
 				t.Fatal(err)
 			}
 			near(t, fmt.Sprintf("seed %d %v macro misranking", seed, method), macro, 1-auc, aucTol)
 			if method == metrics.OvR {
-				aucs, err := metrics.ClassAUCs(scores, k, labels)
+				aucs, err := metrics.ClassAUCs(scores, asFloats(labels), rocops.Classes(k))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -204,11 +208,11 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 					near(t, fmt.Sprintf("seed %d class %d misranking", seed, c), per[c], 1-aucs[c], aucTol)
 				}
 			}
-			sev, sevMacro, err := diagnose.MulticlassSevereMass(scores, k, labels, method, 0.5)
+			sev, sevMacro, err := classCmp(k, method).SevereMass(scores, labels, 0.5)
 			if err != nil {
 				t.Fatal(err)
 			}
-			bound, boundMacro, err := diagnose.MulticlassCEBound(scores, k, labels, method, 0.5)
+			bound, boundMacro, err := classCmp(k, method).CEBound(scores, labels, 0.5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -227,12 +231,14 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 // TestMulticlassDiagnosticsErrors: bad input gives the shared errors, naming the class.
 func TestMulticlassDiagnosticsErrors(t *testing.T) {
 	scores, labels := classScores(1, 30, 3, 1)
-	missing := make([]int, len(labels)) // classes 0 and 1 only
+	missing := make([]float64, len(labels)) // classes 0 and 1 only
 	for i := range missing {
-		missing[i] = i % 2
+		missing[i] = float64(i % 2)
 	}
-	big := append([]int(nil), labels...)
+	big := append([]float64(nil), labels...)
 	big[4] = 3
+	half := append([]float64(nil), labels...)
+	half[2] = 0.5
 	nan := append([]float64(nil), scores...)
 	nan[7] = math.NaN()
 	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
@@ -241,15 +247,18 @@ func TestMulticlassDiagnosticsErrors(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"unknown method", second(diagnose.MulticlassMisranking(scores, 3, labels, metrics.Method(9))), metrics.ErrMethod},
-		{"class without rows", second(diagnose.MulticlassMisranking(scores, 3, missing, metrics.OvO)), rocops.ErrOneClass},
-		{"label ≥ k", second(diagnose.MulticlassMisranking(scores, 3, big, metrics.OvR)), rocops.ErrLabel},
-		{"NaN score", second(diagnose.MulticlassCEBound(nan, 3, labels, metrics.OvR, 1)), rocops.ErrNonFinite},
-		{"length", second(diagnose.MulticlassMisranking(scores[1:], 3, labels, metrics.OvR)), rocops.ErrLength},
-		{"severity", second(diagnose.MulticlassSevereMass(scores, 3, labels, metrics.OvR, 0)), diagnose.ErrSeverity},
-		{"edges", weightErr(diagnose.MulticlassWeightShares(scores, 3, labels, metrics.OvR, sq, []float64{1})), diagnose.ErrEdges},
-		{"surrogate", weightErr(diagnose.MulticlassWeightShares(scores, 3, labels, metrics.OvR,
-			pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1})), diagnose.ErrSurrogate},
+		{"OvO on label columns", second(diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}.Misranking(scores, labels)), rocops.ErrConfig},
+		{"OvO on the binary task", second(diagnose.Comparisons{OvO: true}.Misranking(scores[:30], labels)), rocops.ErrConfig},
+		{"k = 1", second(diagnose.Comparisons{Task: rocops.Classes(1)}.Misranking(scores[:30], labels)), rocops.ErrConfig},
+		{"label 0.5", second(classCmp(3, metrics.OvR).Misranking(scores, half)), rocops.ErrLabel},
+		{"class without rows", second(classCmp(3, metrics.OvO).Misranking(scores, missing)), rocops.ErrOneClass},
+		{"label ≥ k", second(classCmp(3, metrics.OvR).Misranking(scores, big)), rocops.ErrLabel},
+		{"NaN score", second(classCmp(3, metrics.OvR).CEBound(nan, labels, 1)), rocops.ErrNonFinite},
+		{"length", second(classCmp(3, metrics.OvR).Misranking(scores[1:], labels)), rocops.ErrLength},
+		{"severity", second(classCmp(3, metrics.OvR).SevereMass(scores, labels, 0)), rocops.ErrConfig},
+		{"edges", weightErr(classCmp(3, metrics.OvR).WeightShares(scores, labels, sq, []float64{1})), rocops.ErrConfig},
+		{"surrogate", weightErr(classCmp(3, metrics.OvR).WeightShares(scores, labels,
+			pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1})), rocops.ErrConfig},
 	}
 	for _, c := range cases {
 		if !errors.Is(c.err, c.want) {
@@ -278,30 +287,31 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		scores, labels := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
+		scores, classes := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
+		labels := asFloats(classes)
 		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
-			per, macro, err := diagnose.MulticlassMisranking(scores, k, labels, method)
+			per, macro, err := classCmp(k, method).Misranking(scores, labels)
 			if err != nil {
 				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel) {
 					t.Fatalf("unexpected error %v", err)
 				}
 				continue
 			}
-			auc, err := metrics.MulticlassAUC(scores, k, labels, method, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
 			if err != nil {
 				t.Fatal(err)
 			}
 			near(t, "macro misranking", macro, 1-auc, aucTol)
-			sev, _, err := diagnose.MulticlassSevereMass(scores, k, labels, method, 1)
+			sev, _, err := classCmp(k, method).SevereMass(scores, labels, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			bound, _, err := diagnose.MulticlassCEBound(scores, k, labels, method, 1)
+			bound, _, err := classCmp(k, method).CEBound(scores, labels, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +320,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 					t.Fatalf("class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
 				}
 			}
-			if _, _, err := diagnose.MulticlassWeightShares(scores, k, labels, method, sq, []float64{-2, 0, 2}); err != nil {
+			if _, _, err := classCmp(k, method).WeightShares(scores, labels, sq, []float64{-2, 0, 2}); err != nil {
 				t.Fatal(err)
 			}
 			// Tangents: the scores mirrored, any finite numbers. The mean drift is −⟨∇L, p⟩.
@@ -318,11 +328,11 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			for i := range p {
 				p[i] = scores[len(scores)-1-i]
 			}
-			splits, err := diagnose.MulticlassProject(scores, k, labels, p, method, sq)
+			splits, err := classCmp(k, method).Project(scores, labels, p, sq)
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _, err := pairwise.MulticlassGradient(scores, k, labels, pairwise.Multiclass{Config: sq, OvO: method == metrics.OvO})
+			g, _, err := pairwise.MulticlassGradient(scores, k, classInts(labels), pairwise.Multiclass{Config: sq, OvO: method == metrics.OvO})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +345,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			}
 			near(t, "mean drift", drift, -dir, 1e-9)
 			// The severe direction of a linear model of k outputs taking the scores as features.
-			d, err := diagnose.MulticlassSevereDirection(lin, scores, k, labels, method, sq, 1)
+			d, err := classCmp(k, method).SevereDirection(lin, scores, labels, sq, 1)
 			switch {
 			case errors.Is(err, diagnose.ErrNoSevere):
 			case err != nil:
@@ -351,4 +361,79 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestComparisonsBinary: the comparisons of the binary task are the one comparison, the binary
+// functions' own figures bit for bit, each as the one per-output value and the macro mean.
+func TestComparisonsBinary(t *testing.T) {
+	var one diagnose.Comparisons // the zero Task: binary
+	scores, labels := randomBatch(7, 60, 0.3, 2)
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	edges := []float64{math.Inf(-1), -1, 0, 1, math.Inf(1)}
+	for _, c := range []struct {
+		name    string
+		compare func() ([]float64, float64, error)
+		binary  func() (float64, error)
+	}{
+		{"Misranking", func() ([]float64, float64, error) { return one.Misranking(scores, labels) },
+			func() (float64, error) { return diagnose.Misranking(scores, labels) }},
+		{"SevereMass", func() ([]float64, float64, error) { return one.SevereMass(scores, labels, 0.5) },
+			func() (float64, error) { return diagnose.SevereMass(scores, labels, 0.5) }},
+		{"CEBound", func() ([]float64, float64, error) { return one.CEBound(scores, labels, 0.5) },
+			func() (float64, error) { return diagnose.CEBound(scores, labels, 0.5) }},
+	} {
+		per, macro, err := c.compare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.binary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(per) != 1 || per[0] != want || macro != want {
+			t.Errorf("%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
+		}
+	}
+	per, macro, err := one.WeightShares(scores, labels, sq, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := diagnose.WeightShares(scores, labels, sq, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(per) != 1 || fmt.Sprint(per[0]) != fmt.Sprint(want) || fmt.Sprint(macro) != fmt.Sprint(want) {
+		t.Errorf("WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
+	}
+
+	m, x, y := severeSetup(t, tensor.Float64)
+	d, err := one.SevereDirection(m, x, y, sq, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, err := diagnose.SevereDirection(m, x, y, sq, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.V, wd.V) || d.Norm != wd.Norm || d.Severe != wd.Severe {
+		t.Errorf("SevereDirection: %+v, want %+v", d, wd)
+	}
+	splits, err := one.Project(scores, labels, scores, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := diagnose.Project(scores, labels, scores, sq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(splits) != 1 || splits[0].Split != ws || splits[0].Class != 0 || splits[0].Other != -1 {
+		t.Errorf("Project: %+v, want one comparison of %+v", splits, ws)
+	}
+	if got := splits[0].Comparison.String(); got != "the binary comparison" {
+		t.Errorf("the comparison is %q", got)
+	}
+	// OvO compares classes: not the binary task's one comparison.
+	if _, _, err := (diagnose.Comparisons{OvO: true}).Misranking(scores, labels); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("OvO on the binary task: %v, want rocops.ErrConfig", err)
+	}
 }

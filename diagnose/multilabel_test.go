@@ -59,10 +59,10 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 				multi func() ([]float64, float64, error)
 				d     func(f, y []float64) (float64, error)
 			}{
-				{"Misranking", func() ([]float64, float64, error) { return diagnose.MultilabelMisranking(scores, k, labels) }, diagnose.Misranking},
-				{"SevereMass", func() ([]float64, float64, error) { return diagnose.MultilabelSevereMass(scores, k, labels, m) },
+				{"Misranking", func() ([]float64, float64, error) { return labelCmp(k).Misranking(scores, labels) }, diagnose.Misranking},
+				{"SevereMass", func() ([]float64, float64, error) { return labelCmp(k).SevereMass(scores, labels, m) },
 					func(f, y []float64) (float64, error) { return diagnose.SevereMass(f, y, m) }},
-				{"CEBound", func() ([]float64, float64, error) { return diagnose.MultilabelCEBound(scores, k, labels, m) },
+				{"CEBound", func() ([]float64, float64, error) { return labelCmp(k).CEBound(scores, labels, m) },
 					func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
 			} {
 				per, macro, err := c.multi()
@@ -80,16 +80,16 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 				}
 				near(t, c.name+" macro", macro, mean, meanTol)
 			}
-			_, macro, err := diagnose.MultilabelMisranking(scores, k, labels)
+			_, macro, err := labelCmp(k).Misranking(scores, labels)
 			if err != nil {
 				t.Fatal(err)
 			}
-			auc, err := metrics.MultilabelAUC(scores, k, labels, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
 			if err != nil {
 				t.Fatal(err)
 			}
 			near(t, "macro misranking", macro, 1-auc, aucTol)
-			per, _, err := diagnose.MultilabelWeightShares(scores, k, labels, sq, edges)
+			per, _, err := labelCmp(k).WeightShares(scores, labels, sq, edges)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 	}
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s}
-		d, err := diagnose.MultilabelSevereDirection(m, x, k, labels, cfg, sev)
+		d, err := labelCmp(k).SevereDirection(m, x, labels, cfg, sev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestMultilabelProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := pairwise.Config{Surrogate: pairwise.Logistic}
-	splits, err := diagnose.MultilabelProject(scores, k, labels, p, cfg)
+	splits, err := labelCmp(k).Project(scores, labels, p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,28 +232,35 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 	for i := 0; i < len(one); i += 3 {
 		one[i+1] = 1 // column 1 all 1
 	}
-	if _, _, err := diagnose.MultilabelMisranking(scores, 3, one); !errors.Is(err, rocops.ErrNoNegatives) {
+	if _, _, err := labelCmp(3).Misranking(scores, one); !errors.Is(err, rocops.ErrNoNegatives) {
 		t.Errorf("a column of ones: error %v, want ErrNoNegatives", err)
 	}
 	bad := append([]float64(nil), labels...)
 	bad[4] = 2
-	if _, _, err := diagnose.MultilabelCEBound(scores, 3, bad, 1); !errors.Is(err, rocops.ErrLabel) {
+	if _, _, err := labelCmp(3).CEBound(scores, bad, 1); !errors.Is(err, rocops.ErrLabel) {
 		t.Errorf("label 2: error %v, want ErrLabel", err)
 	}
-	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels[1:], 1); !errors.Is(err, rocops.ErrLength) {
+	if _, _, err := labelCmp(3).SevereMass(scores, labels[1:], 1); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("short labels: error %v, want ErrLength", err)
 	}
-	if _, _, err := diagnose.MultilabelSevereMass(scores, 3, labels, 0); !errors.Is(err, diagnose.ErrSeverity) {
-		t.Errorf("M = 0: error %v, want ErrSeverity", err)
+	if _, _, err := labelCmp(3).SevereMass(scores, labels, 0); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("M = 0: error %v, want rocops.ErrConfig", err)
 	}
 	m, x, ml := labelSetup(t)
-	if _, err := diagnose.MultilabelSevereDirection(m, x, 0, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("k = 0: error %v, want ErrLength", err)
+	// k is the task's: Labels(0) and Labels(1) are no task.
+	for _, k := range []int{0, 1} {
+		if _, err := (diagnose.Comparisons{Task: rocops.Labels(k)}).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrConfig) {
+			t.Errorf("k = %d: error %v, want rocops.ErrConfig", k, err)
+		}
 	}
-	if _, err := diagnose.MultilabelSevereDirection(m, x, 3, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
+	// Read as two columns, the labels of the rows of x are rows that x does not have.
+	if _, err := labelCmp(2).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, nn.ErrInput) {
+		t.Errorf("k = 2 for labels of 3 columns: error %v, want nn.ErrInput", err)
+	}
+	if _, err := labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
 	}
-	if _, err := diagnose.MultilabelProject(scores, 3, labels, scores[1:], pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
+	if _, err := labelCmp(3).Project(scores, labels, scores[1:], pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("short tangents: error %v, want ErrLength", err)
 	}
 }
@@ -278,23 +285,23 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		for i := range scores {
 			scores[i], labels[i] = float64(data[i]>>4)-8, float64(data[i]&1)
 		}
-		_, macro, err := diagnose.MultilabelMisranking(scores, k, labels)
+		_, macro, err := labelCmp(k).Misranking(scores, labels)
 		if err != nil {
 			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLength) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return
 		}
-		auc, err := metrics.MultilabelAUC(scores, k, labels, metrics.Macro)
+		auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
 		if err != nil {
 			t.Fatal(err)
 		}
 		near(t, "macro misranking", macro, 1-auc, aucTol)
-		sev, _, err := diagnose.MultilabelSevereMass(scores, k, labels, 1)
+		sev, _, err := labelCmp(k).SevereMass(scores, labels, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bound, _, err := diagnose.MultilabelCEBound(scores, k, labels, 1)
+		bound, _, err := labelCmp(k).CEBound(scores, labels, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +315,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		for i := range p {
 			p[i] = scores[len(scores)-1-i]
 		}
-		splits, err := diagnose.MultilabelProject(scores, k, labels, p, sq)
+		splits, err := labelCmp(k).Project(scores, labels, p, sq)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +335,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := diagnose.MultilabelSevereDirection(lin, scores, k, labels, sq, 1)
+		d, err := labelCmp(k).SevereDirection(lin, scores, labels, sq, 1)
 		switch {
 		case errors.Is(err, diagnose.ErrNoSevere):
 		case err != nil:

@@ -49,7 +49,7 @@ func TestOverflowCases(t *testing.T) {
 
 	t.Run("Hoeffding at 1e300 is ErrOverflow", func(t *testing.T) {
 		// Before: +Inf variances and no error. The variances are about 1e600.
-		if sp, err := diagnose.Hoeffding(9, 11, at(1e300)); !errors.Is(err, diagnose.ErrOverflow) {
+		if sp, err := diagnose.Hoeffding(9, 11, at(1e300)); !errors.Is(err, rocops.ErrRange) {
 			t.Fatalf("split %+v, error %v; want ErrOverflow", sp, err)
 		}
 	})
@@ -90,7 +90,7 @@ func TestOverflowCases(t *testing.T) {
 	t.Run("Project at 1e300 is ErrOverflow", func(t *testing.T) {
 		// Before: +Inf variances and no error: w ≈ 1e300 for the square surrogate.
 		sp, err := diagnose.Project(big, labels, p, pairwise.Config{Surrogate: pairwise.Square})
-		if !errors.Is(err, diagnose.ErrOverflow) {
+		if !errors.Is(err, rocops.ErrRange) {
 			t.Fatalf("split %+v, error %v; want ErrOverflow", sp, err)
 		}
 	})
@@ -136,7 +136,7 @@ func TestOverflowCases(t *testing.T) {
 		// to a few units.
 		sc, lb := []float64{1e300, -1e300, 1e300, -1e300}, []float64{1, 1, 0, 0}
 		got, err := diagnose.WeightShares(sc, lb, pairwise.Config{Surrogate: pairwise.Square}, edges)
-		if !errors.Is(err, diagnose.ErrCancellation) {
+		if !errors.Is(err, rocops.ErrRange) {
 			t.Fatalf("shares %v, error %v; want ErrCancellation", got, err)
 		}
 	})
@@ -235,7 +235,7 @@ func TestSizeBounds(t *testing.T) {
 		{"MaxPairs+1 pairs", diagnose.MaxPairs/(1<<20) + 1, 1 << 20},
 		{"MaxInt² pairs", math.MaxInt, math.MaxInt},
 	} {
-		if _, err := diagnose.Hoeffding(c.nPos, c.nNeg, h); !errors.Is(err, diagnose.ErrTooLarge) {
+		if _, err := diagnose.Hoeffding(c.nPos, c.nNeg, h); !errors.Is(err, rocops.ErrRange) {
 			t.Errorf("Hoeffding, %s: error %v, want ErrTooLarge", c.name, err)
 		}
 	}
@@ -249,7 +249,7 @@ func TestSizeBounds(t *testing.T) {
 		{"MaxInt reps", []int{2, 4, 8}, math.MaxInt},
 		{"reps·ΣB² past MaxPairs", []int{1 << 19, 2, 4}, diagnose.MaxPairs/(1<<38) + 1},
 	} {
-		if _, _, err := diagnose.BatchSlope(5, 5, h, c.sizes, c.reps, 1); !errors.Is(err, diagnose.ErrSizes) {
+		if _, _, err := diagnose.BatchSlope(5, 5, h, c.sizes, c.reps, 1); !errors.Is(err, rocops.ErrConfig) {
 			t.Errorf("BatchSlope, %s: error %v, want ErrSizes", c.name, err)
 		}
 	}

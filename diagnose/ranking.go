@@ -38,7 +38,7 @@ func Misranking(scores, labels []float64) (float64, error) {
 //
 //	π_M = (1/(n₊n₋)) Σ_{i∈P} Σ_{j∈N} 1{f_j > f_i + M},
 //
-// symbols as in [Misranking]; M > 0 is the severity (ErrSeverity otherwise). The pairs are
+// symbols as in [Misranking]; M > 0 is the severity (rocops.ErrConfig otherwise). The pairs are
 // counted by one sort of the negatives and one binary search per positive, O(n log n). The
 // comparison is made as f_j > f_i + M, which can differ from f_i − f_j < −M by one rounding
 // for a pair exactly at the boundary. Other errors are those of Misranking.

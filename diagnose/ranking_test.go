@@ -158,9 +158,9 @@ func TestScoreErrors(t *testing.T) {
 		{"label", []float64{0, 1}, []float64{1, 2}, 1, rocops.ErrLabel},
 		{"no positives", []float64{0, 1}, []float64{0, 0}, 1, rocops.ErrNoPositives},
 		{"no negatives", []float64{0, 1}, []float64{1, 1}, 1, rocops.ErrNoNegatives},
-		{"zero severity", []float64{0, 1}, good, 0, diagnose.ErrSeverity},
-		{"NaN severity", []float64{0, 1}, good, math.NaN(), diagnose.ErrSeverity},
-		{"infinite severity", []float64{0, 1}, good, math.Inf(1), diagnose.ErrSeverity},
+		{"zero severity", []float64{0, 1}, good, 0, rocops.ErrConfig},
+		{"NaN severity", []float64{0, 1}, good, math.NaN(), rocops.ErrConfig},
+		{"infinite severity", []float64{0, 1}, good, math.Inf(1), rocops.ErrConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errM := diagnose.Misranking(tc.scores, tc.labels)
@@ -174,7 +174,7 @@ func TestScoreErrors(t *testing.T) {
 					t.Errorf("%s: message %q does not start with the package name", name, err)
 				}
 			}
-			if tc.want != diagnose.ErrSeverity && !errors.Is(errM, tc.want) {
+			if tc.want != rocops.ErrConfig && !errors.Is(errM, tc.want) {
 				t.Errorf("Misranking: error %v, want %v", errM, tc.want)
 			}
 			if errors.Is(tc.want, rocops.ErrOneClass) != errors.Is(errS, rocops.ErrOneClass) {

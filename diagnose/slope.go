@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,8 +16,8 @@ import (
 // experiments of Chen et al., arXiv 2610.21743, appendix B.5 (B = 4 … 64).
 var DefaultSizes = []int{4, 8, 16, 32, 64}
 
-// DefaultReps is the number of resampled batches per size BatchSlope uses when given 0.
-const DefaultReps = 2000
+// defaultReps is the number of resampled batches per size BatchSlope uses when given 0.
+const defaultReps = 2000
 
 // BatchSlope measures how the variance of a mini-batch mean of h shrinks with the batch size.
 // For each B in sizes it draws reps batches, each of B positives from 0…nPos−1 and B negatives
@@ -28,16 +29,16 @@ const DefaultReps = 2000
 //
 // A slope near −1 says first-order (1/B) noise dominates over the sizes tried, near −2 that
 // only the pair interaction (1/B²) is left. nil sizes means DefaultSizes and reps = 0 means
-// DefaultReps; the draws come from a PCG generator seeded by seed. Cost: reps·Σ B² calls of h.
+// 2000 batches per size; the draws come from a PCG generator seeded by seed. Cost: reps·Σ B² calls of h.
 //
 // Values of h of any finite magnitude are taken: the batch means are formed on h divided by
 // a power of two at least its largest |h| so far (the running sums are rescaled exactly when
 // a larger one comes), and log V_B adds back twice its logarithm, so the slope is finite even
 // where V_B itself is beyond float64's range.
 //
-// Errors: those of Hoeffding for nPos, nNeg and h; ErrSizes for fewer than three sizes, a
-// size below 1 or above MaxBatchSize, two equal sizes, reps below 2, or reps·Σ B² above
-// MaxPairs calls of h; ErrDegenerate when V_B = 0 for some B; rocops.ErrNonFinite when h is not
+// Errors: those of Hoeffding for nPos, nNeg and h; rocops.ErrConfig for fewer than three sizes, a
+// size below 1 or above 2^20, two equal sizes, reps below 2, or reps·Σ B² above 2^40 calls of
+// h; ErrDegenerate when V_B = 0 for some B; rocops.ErrNonFinite when h is not
 // finite.
 func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int, seed uint64) (slope, stderr float64, err error) {
 	switch {
@@ -51,9 +52,7 @@ func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int,
 	if sizes == nil {
 		sizes = DefaultSizes
 	}
-	if reps == 0 {
-		reps = DefaultReps
-	}
+	reps = cmp.Or(reps, defaultReps)
 	if err := checkSizes(sizes, reps); err != nil {
 		return 0, 0, err
 	}
@@ -73,22 +72,22 @@ func BatchSlope(nPos, nNeg int, h func(i, j int) float64, sizes []int, reps int,
 
 func checkSizes(sizes []int, reps int) error {
 	if len(sizes) < 3 {
-		return fmt.Errorf("%w: %d sizes, want at least 3 to estimate a slope and its error", ErrSizes, len(sizes))
+		return check.Errorf(pkg, rocops.ErrConfig, "%d batch sizes, want at least 3 to estimate a slope and its error", len(sizes))
 	}
 	seen := make(map[int]bool, len(sizes))
 	var calls float64 // reps·Σ B², in float64 so that it cannot wrap
 	for _, b := range sizes {
-		if b < 1 || b > MaxBatchSize || seen[b] {
-			return fmt.Errorf("%w: sizes %v (want distinct sizes in [1, %d])", ErrSizes, sizes, MaxBatchSize)
+		if b < 1 || b > maxBatchSize || seen[b] {
+			return check.Errorf(pkg, rocops.ErrConfig, "batch sizes %v (want distinct sizes in [1, %d])", sizes, maxBatchSize)
 		}
 		seen[b] = true
 		calls += float64(b) * float64(b)
 	}
 	if reps < 2 {
-		return fmt.Errorf("%w: %d repetitions, want at least 2", ErrSizes, reps)
+		return check.Errorf(pkg, rocops.ErrConfig, "%d repetitions of the batch sizes, want at least 2", reps)
 	}
-	if calls *= float64(reps); calls > MaxPairs {
-		return fmt.Errorf("%w: %d repetitions of sizes %v call h %.3g times, more than MaxPairs = %d", ErrSizes, reps, sizes, calls, int64(MaxPairs))
+	if calls *= float64(reps); calls > maxPairs {
+		return check.Errorf(pkg, rocops.ErrConfig, "%d repetitions of batch sizes %v call h %.3g times, more than 2^40", reps, sizes, calls)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -95,10 +96,10 @@ func TestBatchSlopeErrors(t *testing.T) {
 		h     func(int, int) float64
 		want  error
 	}{
-		{"two sizes", []int{4, 8}, 10, h, diagnose.ErrSizes},
-		{"zero size", []int{0, 4, 8}, 10, h, diagnose.ErrSizes},
-		{"repeated size", []int{4, 4, 8}, 10, h, diagnose.ErrSizes},
-		{"one repetition", []int{2, 4, 8}, 1, h, diagnose.ErrSizes},
+		{"two sizes", []int{4, 8}, 10, h, rocops.ErrConfig},
+		{"zero size", []int{0, 4, 8}, 10, h, rocops.ErrConfig},
+		{"repeated size", []int{4, 4, 8}, 10, h, rocops.ErrConfig},
+		{"one repetition", []int{2, 4, 8}, 1, h, rocops.ErrConfig},
 		{"constant h", []int{2, 4, 8}, 10, func(int, int) float64 { return 3 }, diagnose.ErrDegenerate},
 	} {
 		if _, _, err := diagnose.BatchSlope(5, 5, tc.h, tc.sizes, tc.reps, 1); !errors.Is(err, tc.want) {

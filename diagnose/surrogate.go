@@ -3,15 +3,17 @@ package diagnose
 import (
 	"fmt"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // CheckSurrogate returns the error every diagnostic that takes a pairwise.Config returns for
-// cfg, before it looks at its other input: ErrSurrogate wrapping the error of
-// cfg.Validate for an unknown surrogate, a bad margin, Pairs, MaxFPR or MinTPR; ErrPartial
-// for a partial-AUC cut (MaxFPR ≠ 0 or MinTPR ≠ 0), since the diagnostics use only
-// cfg.Surrogate and cfg.Margin and weigh all pairs; nil otherwise. A trainer can call it
-// before training to refuse such a configuration up front.
+// cfg, before it looks at its other input: rocops.ErrConfig, wrapping the error of
+// cfg.Validate for an unknown surrogate, a bad margin, Pairs, MaxFPR or MinTPR, or naming a
+// partial-AUC cut (MaxFPR ≠ 0 or MinTPR ≠ 0), since the diagnostics use only cfg.Surrogate and
+// cfg.Margin and weigh all pairs; nil otherwise. A trainer can call it before training to
+// refuse such a configuration up front.
 func CheckSurrogate(cfg pairwise.Config) error {
 	_, err := margin(cfg)
 	return err
@@ -21,11 +23,11 @@ func CheckSurrogate(cfg pairwise.Config) error {
 func margin(cfg pairwise.Config) (float64, error) {
 	m, err := cfg.Validate()
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrSurrogate, err)
+		return 0, fmt.Errorf("%s: %w: surrogate: %w", pkg, rocops.ErrConfig, err)
 	}
 	if cfg.MaxFPR != 0 || cfg.MinTPR != 0 {
-		return 0, fmt.Errorf("%w: MaxFPR = %v, MinTPR = %v; the diagnostics are those of the full loss, "+
-			"MaxFPR = MinTPR = 0", ErrPartial, cfg.MaxFPR, cfg.MinTPR)
+		return 0, check.Errorf(pkg, rocops.ErrConfig, "partial-AUC cut MaxFPR = %v, MinTPR = %v not supported; the "+
+			"diagnostics are those of the full loss, MaxFPR = MinTPR = 0", cfg.MaxFPR, cfg.MinTPR)
 	}
 	return m, nil
 }

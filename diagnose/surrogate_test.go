@@ -8,6 +8,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -51,35 +52,36 @@ func configEntries(t *testing.T) map[string]func(cfg pairwise.Config) error {
 			return err
 		},
 		"MulticlassWeightShares": func(cfg pairwise.Config) error {
-			_, _, err := diagnose.MulticlassWeightShares(cs, 3, cy, metrics.OvO, cfg, edges)
+			_, _, err := classCmp(3, metrics.OvO).WeightShares(cs, cy, cfg, edges)
 			return err
 		},
 		"MulticlassSevereDirection": func(cfg pairwise.Config) error {
-			_, err := diagnose.MulticlassSevereDirection(cm, cx, 3, cy, metrics.OvR, cfg, sev)
+			_, err := classCmp(3, metrics.OvR).SevereDirection(cm, cx, cy, cfg, sev)
 			return err
 		},
 		"MulticlassProject": func(cfg pairwise.Config) error {
-			_, err := diagnose.MulticlassProject(cs, 3, cy, cs, metrics.OvR, cfg)
+			_, err := classCmp(3, metrics.OvR).Project(cs, cy, cs, cfg)
 			return err
 		},
 		"MultilabelWeightShares": func(cfg pairwise.Config) error {
-			_, _, err := diagnose.MultilabelWeightShares(ls, 3, ly, cfg, edges)
+			_, _, err := labelCmp(3).WeightShares(ls, ly, cfg, edges)
 			return err
 		},
 		"MultilabelSevereDirection": func(cfg pairwise.Config) error {
-			_, err := diagnose.MultilabelSevereDirection(lm, lx, 3, ly, cfg, sev)
+			_, err := labelCmp(3).SevereDirection(lm, lx, ly, cfg, sev)
 			return err
 		},
 		"MultilabelProject": func(cfg pairwise.Config) error {
-			_, err := diagnose.MultilabelProject(ls, 3, ly, ls, cfg)
+			_, err := labelCmp(3).Project(ls, ly, ls, cfg)
 			return err
 		},
 	}
 }
 
 // TestPartialRefused: every diagnostic that takes a pairwise.Config refuses a partial-AUC cut
-// with ErrPartial naming MaxFPR and MinTPR, and takes the same configuration without the cut;
-// a cut out of range is ErrSurrogate, pairwise's error.
+// with rocops.ErrConfig naming the partial-AUC cut, MaxFPR and MinTPR, and takes the same
+// configuration without the cut; a cut out of range is rocops.ErrConfig wrapping pairwise's
+// error.
 func TestPartialRefused(t *testing.T) {
 	full := pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: 0.5}
 	cut := func(maxFPR, minTPR float64) pairwise.Config {
@@ -93,8 +95,8 @@ func TestPartialRefused(t *testing.T) {
 		}
 		for _, cfg := range []pairwise.Config{cut(0.1, 0), cut(0, 0.2), cut(0.1, 0.2), cut(1, 0)} {
 			err := call(cfg)
-			if !errors.Is(err, diagnose.ErrPartial) || errors.Is(err, diagnose.ErrSurrogate) {
-				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want ErrPartial", name, cfg.MaxFPR, cfg.MinTPR, err)
+			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) || errors.Is(err, pairwise.ErrMaxFPR) || errors.Is(err, pairwise.ErrMinTPR) {
+				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
 				continue
 			}
 			if msg := err.Error(); !strings.HasPrefix(msg, "diagnose: ") || !strings.Contains(msg, "MaxFPR") ||
@@ -104,15 +106,19 @@ func TestPartialRefused(t *testing.T) {
 		}
 		for _, cfg := range []pairwise.Config{cut(1.5, 0), cut(0, 1), cut(math.NaN(), 0)} {
 			err := call(cfg)
-			if !errors.Is(err, diagnose.ErrSurrogate) || !errors.Is(err, pairwise.ErrMaxFPR) && !errors.Is(err, pairwise.ErrMinTPR) {
-				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want ErrSurrogate", name, cfg.MaxFPR, cfg.MinTPR, err)
+			if !errors.Is(err, rocops.ErrConfig) || isCut(err) || !errors.Is(err, pairwise.ErrMaxFPR) && !errors.Is(err, pairwise.ErrMinTPR) {
+				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig wrapping pairwise's", name, cfg.MaxFPR, cfg.MinTPR, err)
 			}
 		}
 	}
 }
 
+// isCut reports whether err is the refusal of a partial-AUC cut.
+func isCut(err error) bool { return strings.Contains(err.Error(), "partial-AUC cut") }
+
 // FuzzCheckSurrogate: CheckSurrogate is nil exactly for a configuration pairwise accepts without
-// a cut, ErrPartial for one it accepts with a cut and ErrSurrogate otherwise, and every
+// a cut, the cut's rocops.ErrConfig for one it accepts with a cut and rocops.ErrConfig wrapping
+// pairwise's error otherwise, and every
 // diagnostic taking a configuration (here WeightShares and Project on a valid batch) fails
 // with the same error for it.
 func FuzzCheckSurrogate(f *testing.F) {
@@ -129,12 +135,12 @@ func FuzzCheckSurrogate(f *testing.F) {
 		_, verr := cfg.Validate()
 		switch {
 		case verr != nil:
-			if !errors.Is(err, diagnose.ErrSurrogate) || !strings.HasSuffix(err.Error(), ": "+verr.Error()) {
-				t.Fatalf("%+v: %v; want ErrSurrogate wrapping %v", cfg, err, verr)
+			if !errors.Is(err, rocops.ErrConfig) || !strings.HasSuffix(err.Error(), ": "+verr.Error()) {
+				t.Fatalf("%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
 			}
 		case maxFPR != 0 || minTPR != 0:
-			if !errors.Is(err, diagnose.ErrPartial) {
-				t.Fatalf("%+v: %v; want ErrPartial", cfg, err)
+			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) {
+				t.Fatalf("%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
 			}
 		case err != nil:
 			t.Fatalf("%+v: %v; want nil", cfg, err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
@@ -73,7 +74,8 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 
 // TestTrainRefusesPartialDiagnosis: a Fit with Diagnose of a pairwise loss with a partial-AUC
 // cut, or with such a Diagnose.Surrogate for another loss, fails before its first epoch with
-// ErrPartial (and train.ErrConfig), rather than diagnosing the full loss.
+// diagnose's rocops.ErrConfig naming the partial-AUC cut (and train.ErrConfig), rather than
+// diagnosing the full loss.
 func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 	ds, err := data.WDBC()
 	if err != nil {
@@ -102,8 +104,8 @@ func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 			t.Fatalf("%s: New: %v", c.name, err)
 		}
 		_, err = tr.Fit(context.Background(), ds, nil)
-		if !errors.Is(err, diagnose.ErrPartial) || !errors.Is(err, train.ErrConfig) {
-			t.Errorf("%s: Fit: %v; want ErrPartial and train.ErrConfig", c.name, err)
+		if !errors.Is(err, rocops.ErrConfig) || !errors.Is(err, train.ErrConfig) || !isCut(err) {
+			t.Errorf("%s: Fit: %v; want the partial-AUC cut's rocops.ErrConfig and train.ErrConfig", c.name, err)
 		}
 		if epochs != 0 {
 			t.Errorf("%s: %d epochs ran before the error", c.name, epochs)

@@ -1,10 +1,11 @@
 package diagnose
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -29,10 +30,10 @@ import (
 // f_j, and no exact sub-quadratic method is known to us, so Logistic visits every pair once:
 // O(n₊n₋) exponentials, tens of milliseconds per million pairs (BenchmarkScoreDiagnostics).
 //
-// Errors: those of Misranking for the scores and labels; ErrEdges for fewer than two edges, a NaN
-// edge or edges not strictly increasing; ErrSurrogate for an unknown surrogate or a bad margin;
-// ErrPartial for a partial-AUC cut (MaxFPR or MinTPR); pairwise.ErrOverflow when an exponential
-// weight leaves the float64 range; ErrCancellation when the square surrogate's total weight W,
+// Errors: those of Misranking for the scores and labels; rocops.ErrConfig for fewer than two
+// edges, a NaN edge or edges not strictly increasing, an unknown surrogate or a bad margin, or a
+// partial-AUC cut (MaxFPR or MinTPR); rocops.ErrRange when an exponential weight leaves the
+// float64 range, and when the square surrogate's total weight W,
 // whose terms take both signs, cancels to within its rounding error, so that every ρ_k would be
 // noise (as with scores near ±1e300, where W is a few units and its terms about 1e300). For Hinge,
 // SquaredHinge and Square, which are homogeneous (scaling the scores, the margin and the edges by
@@ -79,7 +80,7 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 		}
 	}
 	if math.IsInf(total, 0) || math.IsNaN(total) {
-		return nil, fmt.Errorf("diagnose: weight shares of %v: %w: the total weight is %v", cfg.Surrogate, pairwise.ErrOverflow, total)
+		return nil, check.Errorf(pkg, rocops.ErrRange, "weight shares of %v: the total weight is %v", cfg.Surrogate, total)
 	}
 	n := pairs(c)
 	if cfg.Surrogate == pairwise.Square {
@@ -90,7 +91,7 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 			math.Abs(pairwise.Weight(pairwise.Square, m, slices.Max(c.pos)-neg[0])))
 		adds := float64(len(neg) + len(c.pos)*(K+2))
 		if bound := 8 * epsilon * adds * n * maxW; math.Abs(total) <= bound {
-			return nil, fmt.Errorf("%w: the square surrogate's total weight %v is within its rounding error %.3g", ErrCancellation, total, bound)
+			return nil, check.Errorf(pkg, rocops.ErrRange, "the square surrogate's total weight %v is lost to cancellation, within its rounding error %.3g", total, bound)
 		}
 	}
 	out := make([]float64, K)
@@ -106,14 +107,14 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 
 func checkEdges(edges []float64) error {
 	if len(edges) < 2 {
-		return fmt.Errorf("%w: %d edges, want at least 2", ErrEdges, len(edges))
+		return check.Errorf(pkg, rocops.ErrConfig, "%d interval edges, want at least 2", len(edges))
 	}
 	for k, e := range edges {
 		if math.IsNaN(e) {
-			return fmt.Errorf("%w: edges[%d] is NaN", ErrEdges, k)
+			return check.Errorf(pkg, rocops.ErrConfig, "interval edges[%d] is NaN", k)
 		}
 		if k > 0 && !(e > edges[k-1]) {
-			return fmt.Errorf("%w: edges[%d] = %v does not exceed edges[%d] = %v", ErrEdges, k, e, k-1, edges[k-1])
+			return check.Errorf(pkg, rocops.ErrConfig, "interval edges[%d] = %v does not exceed edges[%d] = %v", k, e, k-1, edges[k-1])
 		}
 	}
 	return nil

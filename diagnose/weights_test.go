@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -104,18 +105,18 @@ func TestWeightSharesErrors(t *testing.T) {
 		edges []float64
 		want  error
 	}{
-		{"one edge", ok, []float64{0}, diagnose.ErrEdges},
-		{"NaN edge", ok, []float64{0, math.NaN()}, diagnose.ErrEdges},
-		{"not increasing", ok, []float64{0, 0}, diagnose.ErrEdges},
-		{"bad surrogate", pairwise.Config{Surrogate: 9}, []float64{0, 1}, diagnose.ErrSurrogate},
-		{"bad margin", pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1}, diagnose.ErrSurrogate},
+		{"one edge", ok, []float64{0}, rocops.ErrConfig},
+		{"NaN edge", ok, []float64{0, math.NaN()}, rocops.ErrConfig},
+		{"not increasing", ok, []float64{0, 0}, rocops.ErrConfig},
+		{"bad surrogate", pairwise.Config{Surrogate: 9}, []float64{0, 1}, rocops.ErrConfig},
+		{"bad margin", pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1}, rocops.ErrConfig},
 	} {
 		if _, err := diagnose.WeightShares(scores, labels, tc.cfg, tc.edges); !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}
 	}
 	// The exponential weight e^{−x} of x = −800 overflows.
-	if _, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0}); !errors.Is(err, pairwise.ErrOverflow) {
-		t.Errorf("overflow: error %v, want pairwise.ErrOverflow", err)
+	if _, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0}); !errors.Is(err, rocops.ErrRange) {
+		t.Errorf("overflow: error %v, want rocops.ErrRange", err)
 	}
 }

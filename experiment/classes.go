@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -24,9 +25,9 @@ type ClassMeasurement struct {
 	// outputs are the scores. TestScores are the test scores, row-major n×k.
 	Probabilities bool
 	TestScores    []float64
-	// OvR is the macro one-vs-rest test AUC, metrics.MulticlassAUC(OvR, Macro) (multi-label:
-	// the macro label-wise AUC, metrics.MultilabelAUC), and OvO Hand and Till's macro
-	// one-vs-one AUC, metrics.MulticlassAUC(OvO, Macro), nil for multi-label data.
+	// OvR is the macro one-vs-rest test AUC, metrics.TaskAUC(OvR, Macro) (multi-label: the
+	// macro label-wise AUC), and OvO Hand and Till's macro one-vs-one AUC,
+	// metrics.TaskAUC(OvO, Macro), nil for multi-label data.
 	OvR float64
 	OvO *float64
 	// Class holds each class's one-vs-rest figures, in class order.
@@ -67,17 +68,15 @@ func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	}
 	r := &ClassMeasurement{Names: te.Classes, Multilabel: te.Labels != nil, Probabilities: probabilities,
 		TestScores: scores, Class: make([]ClassFigures, k)}
+	task := classTask(k, r.Multilabel)
 	if r.Multilabel {
 		r.Names = te.Labels
-		if r.OvR, err = metrics.MultilabelAUC(scores, k, te.Y, metrics.Macro); err != nil {
-			return nil, err
-		}
-	} else {
-		y := indices(te)
-		if r.OvR, err = metrics.MulticlassAUC(scores, k, y, metrics.OvR, metrics.Macro); err != nil {
-			return nil, err
-		}
-		ovo, err := metrics.MulticlassAUC(scores, k, y, metrics.OvO, metrics.Macro)
+	}
+	if r.OvR, err = metrics.TaskAUC(scores, te.Y, task, metrics.OvR, metrics.Macro); err != nil {
+		return nil, err
+	}
+	if !r.Multilabel {
+		ovo, err := metrics.TaskAUC(scores, te.Y, task, metrics.OvO, metrics.Macro)
 		if err != nil {
 			return nil, err
 		}
@@ -129,6 +128,18 @@ func classScores(m nn.Model, ds *data.Dataset, probabilities bool) ([]float64, e
 	return crossentropy.Softmax(s, ds.Outputs())
 }
 
+// classTask is the task of k classes, or of k label columns (binary for one column: one label
+// per row).
+func classTask(k int, multilabel bool) rocops.Task {
+	switch {
+	case !multilabel:
+		return rocops.Classes(k)
+	case k > 1:
+		return rocops.Labels(k)
+	}
+	return rocops.Task{}
+}
+
 // Column returns column c of the row-major n×k scores.
 func Column(scores []float64, k, c int) []float64 {
 	out := make([]float64, len(scores)/k)
@@ -152,15 +163,6 @@ func Indicator(ds *data.Dataset, c int) []float64 {
 		}
 	}
 	return out
-}
-
-// indices returns the class indices of a multi-class ds.
-func indices(ds *data.Dataset) []int {
-	y := make([]int, ds.Rows)
-	for i, v := range ds.Y {
-		y[i] = int(v)
-	}
-	return y
 }
 
 // mean is the mean of f over the classes of m.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
@@ -59,15 +60,12 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 		}
 		te, val := scores(sp.Test), scores(sp.Val)
 		require.Equal(t, te, got.TestScores)
-		y := make([]int, sp.Test.Rows)
-		for i, v := range sp.Test.Y {
-			y[i] = int(v)
-		}
-		ovr, err := metrics.MulticlassAUC(te, 4, y, metrics.OvR, metrics.Macro)
+		y := sp.Test.Y
+		ovr, err := metrics.TaskAUC(te, y, rocops.Classes(4), metrics.OvR, metrics.Macro)
 		require.NoError(t, err)
-		ovo, err := metrics.MulticlassAUC(te, 4, y, metrics.OvO, metrics.Macro)
+		ovo, err := metrics.TaskAUC(te, y, rocops.Classes(4), metrics.OvO, metrics.Macro)
 		require.NoError(t, err)
-		aucs, err := metrics.ClassAUCs(te, 4, y)
+		aucs, err := metrics.ClassAUCs(te, y, rocops.Classes(4))
 		require.NoError(t, err)
 		require.Equal(t, ovr, got.OvR)
 		require.Equal(t, ovo, *got.OvO)

@@ -24,40 +24,23 @@ func compareClasses(r, first *Result, labels []float64, boot int, seed uint64) e
 	k := len(m.Names)
 	strata := classStrata(labels, k, m.Multilabel)
 	a, b := r.TestScores, first.TestScores
-	// The drawn rows' labels, converted once for both runs: a multi-class row's class is its
-	// stratum, a multi-label row's labels are its k columns.
-	drawn := func(rows []int) (c []int, y []float64) {
-		if !m.Multilabel {
-			c = make([]int, len(rows))
-			for i, from := range rows {
-				c[i] = strata[from]
-			}
-			return c, nil
-		}
-		y = make([]float64, len(rows)*k)
-		for i, from := range rows {
-			copy(y[i*k:(i+1)*k], labels[from*k:(from+1)*k])
-		}
-		return nil, y
-	}
-	auc := func(s []float64, c []int, y []float64) (float64, error) {
-		if m.Multilabel {
-			return metrics.MultilabelAUC(s, k, y, metrics.Macro)
-		}
-		return metrics.MulticlassAUC(s, k, c, metrics.OvR, metrics.Macro)
+	task, w := classTask(k, m.Multilabel), 1 // the task and its labels per row
+	if m.Multilabel {
+		w = k
 	}
 	diff := func(rows []int) (float64, error) {
 		sa, sb := make([]float64, len(rows)*k), make([]float64, len(rows)*k)
+		y := make([]float64, len(rows)*w) // the drawn rows' labels, once for both runs
 		for i, from := range rows {
 			copy(sa[i*k:(i+1)*k], a[from*k:(from+1)*k])
 			copy(sb[i*k:(i+1)*k], b[from*k:(from+1)*k])
+			copy(y[i*w:(i+1)*w], labels[from*w:(from+1)*w])
 		}
-		c, y := drawn(rows)
-		va, err := auc(sa, c, y)
+		va, err := metrics.TaskAUC(sa, y, task, metrics.OvR, metrics.Macro)
 		if err != nil {
 			return 0, err
 		}
-		vb, err := auc(sb, c, y)
+		vb, err := metrics.TaskAUC(sb, y, task, metrics.OvR, metrics.Macro)
 		return va - vb, err
 	}
 	d, lo, hi, err := metrics.BootstrapRows(strata, diff, boot, 0.95, seed)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
 	"github.com/stretchr/testify/require"
 )
@@ -60,11 +61,7 @@ func TestCompareClassesReversedClass(t *testing.T) {
 	}
 	r := classRun(rev)
 	require.NoError(t, CompareWithFirst(r, classRun(scores), labels, MeasureConfig{Boot: 300, Seed: 2}))
-	y := make([]int, len(labels))
-	for i, v := range labels {
-		y[i] = int(v)
-	}
-	want, err := metrics.ClassAUCs(scores, 3, y)
+	want, err := metrics.ClassAUCs(scores, labels, rocops.Classes(3))
 	require.NoError(t, err)
 	p := r.TestVsFirst[KeyAUCOvR]
 	require.InDelta(t, (1-2*want[1])/3, p.Diff, 1e-12)
@@ -87,8 +84,8 @@ func TestCompareClassesBruteForce(t *testing.T) {
 	r := classRun(other)
 	require.NoError(t, CompareWithFirst(r, classRun(scores), labels, MeasureConfig{Boot: reps, Seed: seed}))
 
-	macro := func(s []float64, y []int) float64 {
-		a, err := metrics.MulticlassAUC(s, 3, y, metrics.OvR, metrics.Macro)
+	macro := func(s []float64, y []float64) float64 {
+		a, err := metrics.TaskAUC(s, y, rocops.Classes(3), metrics.OvR, metrics.Macro)
 		require.NoError(t, err)
 		return a
 	}
@@ -100,12 +97,12 @@ func TestCompareClassesBruteForce(t *testing.T) {
 	diffs := make([]float64, reps)
 	for k := range reps {
 		rng := rand.New(rand.NewPCG(seed, uint64(k)))
-		sa, sb, y := make([]float64, 0, 3*n), make([]float64, 0, 3*n), make([]int, n)
+		sa, sb, y := make([]float64, 0, 3*n), make([]float64, 0, 3*n), make([]float64, n)
 		for i := range n {
 			from := members[int(labels[i])][rng.IntN(n/3)]
 			sa = append(sa, other[3*from:3*from+3]...)
 			sb = append(sb, scores[3*from:3*from+3]...)
-			y[i] = int(labels[from])
+			y[i] = labels[from]
 		}
 		diffs[k] = macro(sa, y) - macro(sb, y)
 	}
@@ -118,12 +115,8 @@ func TestCompareClassesBruteForce(t *testing.T) {
 		}
 		return diffs[lo] + (h-float64(lo))*(diffs[lo+1]-diffs[lo])
 	}
-	y := make([]int, n)
-	for i, v := range labels {
-		y[i] = int(v)
-	}
 	p := r.TestVsFirst[KeyAUCOvR]
-	require.Equal(t, macro(other, y)-macro(scores, y), p.Diff)
+	require.Equal(t, macro(other, labels)-macro(scores, labels), p.Diff)
 	require.InDelta(t, q(0.025), p.CI95[0], 1e-15)
 	require.InDelta(t, q(0.975), p.CI95[1], 1e-15)
 	require.Less(t, p.CI95[0], p.CI95[1])

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
 )
@@ -21,18 +22,18 @@ func trapezoid(x, y []float64) float64 {
 }
 
 // The macro ROC curve of k classes' one-vs-rest curves is a polyline from (0, 0) to (1, 1)
-// whose area is the macro one-vs-rest AUC (metrics.MulticlassAUC), ties included; a single
+// whose area is the macro one-vs-rest AUC (metrics.TaskAUC), ties included; a single
 // curve is its own macro curve, vertex for vertex up to repeated points.
 func TestMacroROC(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 5))
 	const n, k = 300, 4
 	scores := make([]float64, n*k)
-	labels := make([]int, n)
+	labels := make([]float64, n)
 	for i := range n {
-		labels[i] = rng.IntN(k)
+		labels[i] = float64(rng.IntN(k))
 		for c := range k {
 			s := math.Round(4*rng.NormFloat64()) / 4 // heavily tied
-			if c == labels[i] {
+			if float64(c) == labels[i] {
 				s += 0.5
 			}
 			scores[i*k+c] = s
@@ -43,7 +44,7 @@ func TestMacroROC(t *testing.T) {
 		col, lab := make([]float64, n), make([]float64, n)
 		for i := range n {
 			col[i] = scores[i*k+c]
-			if labels[i] == c {
+			if labels[i] == float64(c) {
 				lab[i] = 1
 			}
 		}
@@ -52,7 +53,7 @@ func TestMacroROC(t *testing.T) {
 		fprs, tprs = append(fprs, f), append(tprs, tp)
 	}
 	fpr, tpr := experiment.MacroROC(fprs, tprs)
-	want, err := metrics.MulticlassAUC(scores, k, labels, metrics.OvR, metrics.Macro)
+	want, err := metrics.TaskAUC(scores, labels, rocops.Classes(k), metrics.OvR, metrics.Macro)
 	require.NoError(t, err)
 	require.InDelta(t, want, trapezoid(fpr, tpr), 1e-12)
 	require.Equal(t, [2]float64{0, 0}, [2]float64{fpr[0], tpr[0]})

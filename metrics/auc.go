@@ -19,12 +19,14 @@ func AUC(scores, labels []float64) (float64, error) {
 // auc is [AUC] of the ranked scores.
 func (r ranked) auc() float64 { return trapezoids(r.vertices()) }
 
-// trapezoids sums the trapezoids of the ROC curve v in counts, exactly while P·N < 2⁵².
+// trapezoids sums the trapezoids of the ROC curve v in counts, exactly while P·N < 2⁵². The
+// heights tp + tp_prev are added in float64, which is exact below 2⁵³ and cannot wrap for
+// counts of any size.
 func trapezoids(v vertices) float64 {
 	var twiceArea float64 // Σ Δfp·(tp + tp_prev), P·N times twice the area
 	var prev point
 	for p, ok := v.next(); ok; p, ok = v.next() {
-		twiceArea += float64(p.fp-prev.fp) * float64(p.tp+prev.tp)
+		twiceArea += float64(p.fp-prev.fp) * (float64(p.tp) + float64(prev.tp))
 		prev = p
 	}
 	return twiceArea / (2 * float64(v.nPos) * float64(v.nNeg))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 var sink float64
@@ -90,7 +92,7 @@ func BenchmarkMulticlassAUC(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/k=%d/%v-%v", n, k, c.m, c.avg), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				auc, err := MulticlassAUC(scores, k, labels, c.m, c.avg)
+				auc, err := TaskAUC(scores, labels, rocops.Classes(k), c.m, c.avg)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -105,7 +107,7 @@ func BenchmarkMulticlassAUC(b *testing.B) {
 			cols[c] = column(scores, k, c)
 			ys[c] = make([]float64, n)
 			for i, l := range labels {
-				if l == c {
+				if int(l) == c {
 					ys[c][i] = 1
 				}
 			}
@@ -130,7 +132,7 @@ func BenchmarkMultilabelAUC(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/k=%d/%v", n, k, avg), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				auc, err := MultilabelAUC(scores, k, labels, avg)
+				auc, err := TaskAUC(scores, labels, rocops.Labels(k), OvR, avg)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,18 +8,15 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/parallel"
 )
 
-// Errors of [Bootstrap].
-var (
-	ErrBootstrap = errors.New("metrics: bad bootstrap setting")
-	ErrStatistic = errors.New("metrics: bootstrap statistic is not finite")
-	// ErrPanic reports a statistic that panicked; the error names the resample and gives the
-	// panic value, which it also wraps when that is an error.
-	ErrPanic = errors.New("metrics: bootstrap statistic panicked")
-)
+// ErrStatistic reports a bootstrap statistic that returned NaN or ±Inf, or that panicked: the
+// error names the resample (or the data themselves) and, for a panic, gives the panic value,
+// which it also wraps when that is an error.
+var ErrStatistic = errors.New("metrics: bootstrap statistic failed")
 
 // MaxBootstrapReps is the most resamples [Bootstrap] takes: it keeps one value per resample,
 // and a thousand times the thousand or so a stable 95% interval needs is plenty.
@@ -42,10 +39,10 @@ const MaxBootstrapReps = 1_000_000
 // concurrent use (the package's metrics are); it must not keep the slices it is given, which are
 // rewritten for the next resample. Resample k draws from its own random stream, so the interval
 // depends only on the data, reps, level and seed. reps must be in [1, MaxBootstrapReps], and about
-// 1000 or more for a 95% interval whose ends are stable to the second decimal. Bad settings give an
-// [ErrBootstrap] error, a statistic that fails on a resample its error, one that returns NaN or
-// ±Inf an [ErrStatistic] error, and one that panics an [ErrPanic] error (the panic does not escape,
-// on whichever goroutine it happens).
+// 1000 or more for a 95% interval whose ends are stable to the second decimal. Bad settings (a nil
+// stat, reps or level out of range) give an [rocops.ErrConfig] error, a statistic that fails on a
+// resample its error, and one that returns NaN or ±Inf or panics an [ErrStatistic] error (the panic
+// does not escape, on whichever goroutine it happens).
 func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (lo, hi float64, err error) {
 	if err := checkBootstrap(stat == nil, reps, level); err != nil {
@@ -73,11 +70,11 @@ func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (fl
 func checkBootstrap(noStat bool, reps int, level float64) error {
 	switch {
 	case noStat:
-		return fmt.Errorf("%w: no statistic", ErrBootstrap)
+		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap without a statistic")
 	case reps < 1 || reps > MaxBootstrapReps:
-		return fmt.Errorf("%w: reps = %d, want it in [1, %d]", ErrBootstrap, reps, MaxBootstrapReps)
+		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap reps = %d, want it in [1, %d]", reps, MaxBootstrapReps)
 	case !(level > 0 && level < 1):
-		return fmt.Errorf("%w: level = %v, want it in (0, 1)", ErrBootstrap, level)
+		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap level = %v, want it in (0, 1)", level)
 	}
 	return nil
 }
@@ -128,7 +125,7 @@ func percentile(reps int, level float64, newWorker func() func(k int) (float64, 
 			case err != nil:
 				errs[k] = fmt.Errorf("metrics: bootstrap resample %d: %w", k, err)
 			case math.IsNaN(v) || math.IsInf(v, 0):
-				errs[k] = fmt.Errorf("%w: %v on resample %d", ErrStatistic, v, k)
+				errs[k] = fmt.Errorf("%w: it returned %v on resample %d", ErrStatistic, v, k)
 			}
 			values[k] = v
 		}
@@ -146,15 +143,15 @@ func percentile(reps int, level float64, newWorker func() func(k int) (float64, 
 }
 
 // callStat returns stat(k), the statistic of resample k (k = −1: of the data themselves),
-// turning a panic into an ErrPanic error naming the resample.
+// turning a panic into an ErrStatistic error naming the resample.
 func callStat(stat func(k int) (float64, error), k int) (v float64, panicked bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			where := fmt.Sprintf(" on resample %d", k)
+			where := fmt.Sprintf(": it panicked on resample %d", k)
 			if k < 0 {
-				where = " on the data"
+				where = ": it panicked on the data"
 			}
-			panicked, err = true, parallel.PanicError(ErrPanic, where, r)
+			panicked, err = true, parallel.PanicError(ErrStatistic, where, r)
 		}
 	}()
 	v, err = stat(k)

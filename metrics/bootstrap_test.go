@@ -111,16 +111,16 @@ func TestBootstrapErrors(t *testing.T) {
 		level float64
 		want  error
 	}{
-		{"no statistic", nil, 10, 0.95, ErrBootstrap},
-		{"no reps", AUC, 0, 0.95, ErrBootstrap},
-		{"level 0", AUC, 10, 0, ErrBootstrap},
-		{"level 1", AUC, 10, 1, ErrBootstrap},
-		{"level NaN", AUC, 10, math.NaN(), ErrBootstrap},
+		{"no statistic", nil, 10, 0.95, rocops.ErrConfig},
+		{"no reps", AUC, 0, 0.95, rocops.ErrConfig},
+		{"level 0", AUC, 10, 0, rocops.ErrConfig},
+		{"level 1", AUC, 10, 1, rocops.ErrConfig},
+		{"level NaN", AUC, 10, math.NaN(), rocops.ErrConfig},
 		{"NaN statistic", func(s, y []float64) (float64, error) { return math.NaN(), nil }, 10, 0.95, ErrStatistic},
-		{"statistic fails", func(s, y []float64) (float64, error) { return TPRAtFPR(s, y, 2) }, 10, 0.95, ErrFPR},
-		{"reps past the bound", AUC, MaxBootstrapReps + 1, 0.95, ErrBootstrap},
-		{"reps MaxInt", AUC, math.MaxInt, 0.95, ErrBootstrap},
-		{"statistic panics", func(s, y []float64) (float64, error) { panic("bad statistic") }, 10, 0.95, ErrPanic},
+		{"statistic fails", func(s, y []float64) (float64, error) { return TPRAtFPR(s, y, 2) }, 10, 0.95, rocops.ErrConfig},
+		{"reps past the bound", AUC, MaxBootstrapReps + 1, 0.95, rocops.ErrConfig},
+		{"reps MaxInt", AUC, math.MaxInt, 0.95, rocops.ErrConfig},
+		{"statistic panics", func(s, y []float64) (float64, error) { panic("bad statistic") }, 10, 0.95, ErrStatistic},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := Bootstrap(scores, labels, c.stat, c.reps, c.level, 1)
@@ -147,7 +147,7 @@ func TestBootstrapRepsBound(t *testing.T) {
 	require.Equal(t, []float64{1, 3}, []float64{lo, hi})
 }
 
-// A statistic that panics on one resample, run on a worker goroutine, gives an ErrPanic
+// A statistic that panics on one resample, run on a worker goroutine, gives an ErrStatistic
 // error naming that resample, which a caller sees; before, the panic killed the process.
 func TestBootstrapStatisticPanics(t *testing.T) {
 	scores, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
@@ -160,9 +160,9 @@ func TestBootstrapStatisticPanics(t *testing.T) {
 		return AUC(s, y)
 	}
 	_, _, err := Bootstrap(scores, labels, stat, 200, 0.95, 1)
-	require.ErrorIs(t, err, ErrPanic)
+	require.ErrorIs(t, err, ErrStatistic)
 	require.ErrorIs(t, err, boom)
-	require.Regexp(t, `^metrics: bootstrap statistic panicked on resample \d+: boom$`, err.Error())
+	require.Regexp(t, `^metrics: bootstrap statistic failed: it panicked on resample \d+: boom$`, err.Error())
 }
 
 // pROC 1.18.0 (R 4.2.2), ci.auc(roc(aSAH$outcome, aSAH$s100b), method = "bootstrap",

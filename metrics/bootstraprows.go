@@ -54,7 +54,7 @@ func BootstrapRows(strata []int, stat func(rows []int) (float64, error), reps in
 		return 0, 0, 0, err
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, 0, 0, fmt.Errorf("%w: %v on the data", ErrStatistic, v)
+		return 0, 0, 0, fmt.Errorf("%w: it returned %v on the data", ErrStatistic, v)
 	}
 	lo, hi, err = percentile(reps, level, func() func(k int) (float64, error) {
 		drawn := make([]int, len(strata)) // this worker's

@@ -63,11 +63,11 @@ func TestBootstrapRowsErrors(t *testing.T) {
 	}{
 		{"no rows", nil, ok, 10, rocops.ErrEmpty},
 		{"negative stratum", []int{0, -1}, ok, 10, rocops.ErrLabel},
-		{"no statistic", []int{0, 1}, nil, 10, ErrBootstrap},
-		{"no reps", []int{0, 1}, ok, 0, ErrBootstrap},
+		{"no statistic", []int{0, 1}, nil, 10, rocops.ErrConfig},
+		{"no reps", []int{0, 1}, ok, 0, rocops.ErrConfig},
 		{"infinite", []int{0, 1}, func([]int) (float64, error) { return 1 / zero(), nil }, 10, ErrStatistic},
-		// A panic on the data themselves, before any resample, is ErrPanic as on a resample.
-		{"panics", []int{0, 1}, func([]int) (float64, error) { panic("bad statistic") }, 10, ErrPanic},
+		// A panic on the data themselves, before any resample, is ErrStatistic as on a resample.
+		{"panics", []int{0, 1}, func([]int) (float64, error) { panic("bad statistic") }, 10, ErrStatistic},
 	} {
 		_, _, _, err := BootstrapRows(c.strata, c.stat, c.reps, 0.95, 1)
 		require.ErrorIs(t, err, c.want, c.name)

@@ -9,20 +9,27 @@ import (
 	"github.com/rocops/rocops/internal/check"
 )
 
-// Curve is the ROC curve of one set of scores against their labels, ranked once: every
-// figure of this package is read off it without validating or sorting the scores again, and
-// [Curve.Bootstrap] resamples it without sorting. Each method returns exactly, bit for bit,
-// what the package function of the same name returns on the scores the curve was made from
-// (with [Curve.RatesAt] the rates of flagging score ≥ t, and [Curve.DeLongPaired] the paired
-// test of two curves of the same labels).
+// Curve is the ROC curve of a set of scores against their labels, ranked once: every figure of
+// this package is read off it without validating or sorting the scores again. It is made in one
+// of two ways:
 //
-// A Curve is immutable and safe for concurrent use. It holds the curve's vertices and, for
-// DeLong's variance and the bootstrap, the vertex and the class of every row: O(n) memory.
+//   - [NewCurve] ranks the rows themselves. Each method returns exactly, bit for bit, what the
+//     package function of the same name returns on those scores (with [Curve.RatesAt] the rates
+//     of flagging score ≥ t, and [Curve.DeLongPaired] the paired test of two curves of the same
+//     labels), and [Curve.Bootstrap] resamples the rows without sorting. It holds the vertices
+//     and the vertex and class of every row: O(n) memory.
+//   - [NewCurveFromCounts] merges counts per distinct score, from shards of the data say, and
+//     keeps only the vertices: O(distinct scores) memory, whatever the number of rows. Every
+//     figure equals the function's on the rows the counts describe (DeLong's variance within a
+//     few roundings, its components being summed by groups of tied rows). What needs the rows
+//     themselves — the paired test and the bootstrap — is an [rocops.ErrConfig] error.
+//
+// A Curve is immutable and safe for concurrent use.
 type Curve struct {
 	nPos, nNeg int
 	pts        []point // the vertices after (0, 0), in descending order of threshold
-	row        []int32 // row i's score is pts[row[i]].threshold
-	pos        []bool  // row i is a positive
+	row        []int32 // row i's score is pts[row[i]].threshold; nil for a curve of counts
+	pos        []bool  // row i is a positive; nil for a curve of counts
 }
 
 // NewCurve validates scores and labels (1 = positive), as every function of the package does,
@@ -72,11 +79,19 @@ func NewCurve(scores, labels []float64) (*Curve, error) {
 // vertices starts a walk down the curve's vertices.
 func (c *Curve) vertices() vertices { return vertices{nPos: c.nPos, nNeg: c.nNeg, list: c.pts} }
 
+// N counts the rows, positives and negatives.
+func (c *Curve) N() int { return c.nPos + c.nNeg }
+
 // Positives counts the positive rows.
 func (c *Curve) Positives() int { return c.nPos }
 
-// Negatives counts the negative rows.
-func (c *Curve) Negatives() int { return c.nNeg }
+// rows returns an rocops.ErrConfig error naming what for a curve of counts, which keeps no rows.
+func (c *Curve) rows(what string) error {
+	if c.row == nil {
+		return check.Errorf(pkg, rocops.ErrConfig, "%s needs the rows of NewCurve; a curve of counts keeps none", what)
+	}
+	return nil
+}
 
 // AUC is [AUC] of the curve's scores.
 func (c *Curve) AUC() float64 { return trapezoids(c.vertices()) }
@@ -127,8 +142,23 @@ func (c *Curve) RatesAt(t float64) (fpr, tpr float64) {
 }
 
 // DeLong is [DeLong] of the curve's scores: the AUC as the mean of the structural
-// components and its variance; an [ErrTooFew] error with fewer than two rows of a class.
+// components and its variance; an [ErrTooFew] error with fewer than two rows of a class. For a
+// curve of counts the components are summed by groups of tied rows (see [NewCurveFromCounts]):
+//
+//	V10(t) = (N₀ + b/2) / N,   V01(t) = 1 − (P₀ + a/2) / P
+//	S10    = Σ_t a·(V10(t) − AUC)² / (P − 1),   S01 = Σ_t b·(V01(t) − AUC)² / (N − 1)
+//	Var    = S10/P + S01/N
+//
+// for each distinct score t held by a positives and b negatives, with P₀ positives and N₀
+// negatives below it, of P positives and N negatives in all.
 func (c *Curve) DeLong() (auc, variance float64, err error) {
+	if c.row == nil {
+		if c.nPos < 2 || c.nNeg < 2 {
+			return 0, 0, fmt.Errorf("%w: %d positives, %d negatives", ErrTooFew, c.nPos, c.nNeg)
+		}
+		auc, variance = c.countsDeLong()
+		return auc, variance, nil
+	}
 	s, err := c.components()
 	if err != nil {
 		return 0, 0, err
@@ -139,9 +169,15 @@ func (c *Curve) DeLong() (auc, variance float64, err error) {
 }
 
 // DeLongPaired is [DeLongPaired] of the scores of c and other, two scorers of the same rows:
-// the curves must have the same labels, row by row (an [rocops.ErrLength] or [rocops.ErrLabel] error
-// otherwise).
+// the curves must have the same labels, row by row (an [rocops.ErrLength] or [rocops.ErrLabel]
+// error otherwise), and be made by [NewCurve] ([rocops.ErrConfig] for a curve of counts).
 func (c *Curve) DeLongPaired(other *Curve) (diff, variance, p float64, err error) {
+	if err := c.rows("DeLongPaired"); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := other.rows("DeLongPaired"); err != nil {
+		return 0, 0, 0, err
+	}
 	if len(c.pos) != len(other.pos) {
 		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "scorer a has %d scores, scorer b %d",
 			len(c.pos), len(other.pos))
@@ -199,7 +235,8 @@ func (c *Curve) components() (structural, error) {
 // Bootstrap is [Bootstrap] of the curve's scores with a statistic of a curve: the same
 // resamples (for the same reps, level and seed), the same interval, but each resample's curve
 // is counted from this one's vertices in O(n), without sorting. stat is called concurrently;
-// the curve it is given is rewritten for the next resample, so it must not keep it.
+// the curve it is given is rewritten for the next resample, so it must not keep it. A curve of
+// counts has no rows to resample: [rocops.ErrConfig].
 func (c *Curve) Bootstrap(
 	stat func(*Curve) (float64, error),
 	reps int,
@@ -207,6 +244,9 @@ func (c *Curve) Bootstrap(
 	seed uint64,
 ) (lo, hi float64, err error) {
 	if err := checkBootstrap(stat == nil, reps, level); err != nil {
+		return 0, 0, err
+	}
+	if err := c.rows("Bootstrap"); err != nil {
 		return 0, 0, err
 	}
 	return percentile(reps, level, func() func(k int) (float64, error) {

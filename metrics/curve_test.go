@@ -303,22 +303,22 @@ func TestCurveErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cv.PartialAUC(0); !errors.Is(err, ErrFPR) {
+	if _, err := cv.PartialAUC(0); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("PartialAUC(0): %v", err)
 	}
-	if _, err := cv.TPRAtFPR(1.5); !errors.Is(err, ErrFPR) {
+	if _, err := cv.TPRAtFPR(1.5); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("TPRAtFPR(1.5): %v", err)
 	}
-	if _, _, _, err := cv.ThresholdAtFPR(-1); !errors.Is(err, ErrFPR) {
+	if _, _, _, err := cv.ThresholdAtFPR(-1); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("ThresholdAtFPR(-1): %v", err)
 	}
-	if _, err := cv.FPRAtTPR(math.NaN()); !errors.Is(err, ErrTPR) {
+	if _, err := cv.FPRAtTPR(math.NaN()); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("FPRAtTPR(NaN): %v", err)
 	}
 	if _, _, err := cv.DeLong(); !errors.Is(err, ErrTooFew) {
 		t.Errorf("DeLong of one positive: %v", err)
 	}
-	if _, _, err := cv.Bootstrap(nil, 10, 0.9, 1); !errors.Is(err, ErrBootstrap) {
+	if _, _, err := cv.Bootstrap(nil, 10, 0.9, 1); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("Bootstrap without a statistic: %v", err)
 	}
 	if _, _, err := cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1); !errors.Is(

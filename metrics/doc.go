@@ -18,15 +18,22 @@
 // scores therefore give one diagonal segment, which is what makes a tie between a positive and
 // a negative count ½ in the AUC.
 //
-// For more than two classes, [MulticlassAUC] (one-vs-rest and one-vs-one, macro, weighted or
-// micro), [ClassAUCs] and [MultilabelAUC] take row-major n×k scores with class indices or an
-// n×k 0/1 indicator and equal scikit-learn's multi-class and multi-label roc_auc_score.
+// For more than two classes or labels, [TaskAUC] (one-vs-rest and one-vs-one, macro, weighted or
+// micro) and [ClassAUCs] take the task as a rocops.Task value and row-major n×k scores with
+// float64 labels, class indices or an n×k 0/1 indicator, and equal scikit-learn's multi-class and
+// multi-label roc_auc_score; the binary task is the one comparison, [AUC].
 //
 // Scores are sorted once per call, so every function is O(n log n) in time and O(n) in memory,
 // except Bootstrap, which calls its statistic once per resample. To read several figures of the
-// same scores, rank them once with NewCurve: its methods return exactly what the functions return,
-// and Curve.Bootstrap counts each resample's curve from it in O(n) instead of sorting it again.
+// same scores, rank them once with [NewCurve]: its methods return exactly what the functions
+// return, and Curve.Bootstrap counts each resample's curve from it in O(n) instead of sorting it
+// again. [NewCurveFromCounts] makes the same Curve from counts per distinct score, such as the
+// merged counts of a sharded job, in memory that follows the distinct scores, not the rows.
 // Invalid input — empty or mismatched slices, NaN or infinite scores, labels other than 0 and 1, a
-// single class, a false-positive rate out of range — gives an error wrapping one of the exported
-// Err values; nothing panics.
+// single class — gives an error wrapping one of the module's shared errors (rocops.ErrEmpty …
+// rocops.ErrNoNegatives), a setting out of range (a false-positive rate, a bootstrap level, an
+// average that does not apply) rocops.ErrConfig naming it, and counts beyond an int's range
+// rocops.ErrRange; the package's own are [ErrTooFew] (too few rows of a class for DeLong's
+// variance) and [ErrStatistic] (a bootstrap statistic that fails without an error of its own).
+// Nothing panics.
 package metrics

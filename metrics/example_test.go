@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -124,18 +125,19 @@ func ExampleBootstrap() {
 }
 
 // The one-vs-one case of scikit-learn's test_multiclass_ovo_roc_auc_toydata: four rows of three
-// classes' scores, row-major.
-func ExampleMulticlassAUC() {
+// classes' scores, row-major, and each row's class as a float.
+func ExampleTaskAUC() {
 	scores := []float64{
 		0.1, 0.8, 0.1,
 		0.3, 0.4, 0.3,
 		0.35, 0.5, 0.15,
 		0, 0.2, 0.8,
 	}
-	labels := []int{0, 1, 0, 2}
+	labels := []float64{0, 1, 0, 2}
+	task := rocops.Classes(3)
 	for _, m := range []metrics.Method{metrics.OvO, metrics.OvR} {
 		for _, avg := range []metrics.Average{metrics.Macro, metrics.Weighted} {
-			auc, err := metrics.MulticlassAUC(scores, 3, labels, m, avg)
+			auc, err := metrics.TaskAUC(scores, labels, task, m, avg)
 			if err != nil {
 				fmt.Println(err)
 				return
@@ -143,21 +145,22 @@ func ExampleMulticlassAUC() {
 			fmt.Printf("%v %v: %.4f\n", m, avg, auc)
 		}
 	}
-	_, err := metrics.MulticlassAUC(scores, 3, labels, metrics.OvO, metrics.Micro)
+	_, err := metrics.TaskAUC(scores, labels, task, metrics.OvO, metrics.Micro)
 	fmt.Println(err)
-	aucs, _ := metrics.ClassAUCs(scores, 3, labels)
+	aucs, _ := metrics.ClassAUCs(scores, labels, task)
 	fmt.Printf("per class: %.4f\n", aucs)
 	// Output:
 	// ovo macro: 0.7500
 	// ovo weighted: 0.7188
 	// ovr macro: 0.6944
 	// ovr weighted: 0.7083
-	// metrics: unsupported average: micro with ovo; want macro or weighted for ovo, or micro for ovr
+	// metrics: invalid setting: average micro with ovo; want macro or weighted for ovo, or micro for ovr
 	// per class: [0.7500 0.3333 1.0000]
 }
 
-func ExampleMultilabelAUC() {
-	// Two labels per row. Label 0: positives .9, .2 against negatives .4, .6, AUC 2/4; label 1:
+// Two labels per row, the task Labels(2).
+func ExampleTaskAUC_labels() {
+	// Label 0: positives .9, .2 against negatives .4, .6, AUC 2/4; label 1:
 	// positives .8, .7 above negatives .1, .3, AUC 1. Raveled, the positives .9, .8, .7 beat all
 	// four negatives and .2 beats .1: 13/16.
 	scores := []float64{
@@ -173,7 +176,7 @@ func ExampleMultilabelAUC() {
 		1, 0,
 	}
 	for _, avg := range []metrics.Average{metrics.Macro, metrics.Weighted, metrics.Micro} {
-		auc, err := metrics.MultilabelAUC(scores, 2, labels, avg)
+		auc, err := metrics.TaskAUC(scores, labels, rocops.Labels(2), metrics.OvR, avg)
 		if err != nil {
 			fmt.Println(err)
 			return

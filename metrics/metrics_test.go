@@ -280,20 +280,20 @@ func TestErrors(t *testing.T) {
 		{"label NaN", ok, []float64{math.NaN(), 1}, 0.1, rocops.ErrLabel},
 		{"only negatives", ok, []float64{0, 0}, 0.1, rocops.ErrOneClass},
 		{"only positives", ok, []float64{1, 1}, 0.1, rocops.ErrOneClass},
-		{"rate negative", ok, okLabels, -0.1, ErrFPR},
-		{"rate above 1", ok, okLabels, 1.5, ErrFPR},
-		{"rate NaN", ok, okLabels, math.NaN(), ErrFPR},
+		{"rate negative", ok, okLabels, -0.1, rocops.ErrConfig},
+		{"rate above 1", ok, okLabels, 1.5, rocops.ErrConfig},
+		{"rate NaN", ok, okLabels, math.NaN(), rocops.ErrConfig},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := AUC(c.scores, c.labels)
-			if c.want != ErrFPR {
+			if c.want != rocops.ErrConfig {
 				require.ErrorIs(t, err, c.want, "AUC")
 			} else {
 				require.NoError(t, err, "AUC takes no rate")
 			}
 			_, _, _, err = ROC(c.scores, c.labels)
-			if c.want != ErrFPR {
+			if c.want != rocops.ErrConfig {
 				require.ErrorIs(t, err, c.want, "ROC")
 			}
 			_, err = PartialAUC(c.scores, c.labels, c.rate)
@@ -306,7 +306,7 @@ func TestErrors(t *testing.T) {
 
 	// The partial AUC needs a positive width; the TPR at FPR 0 is well defined.
 	_, err := PartialAUC(ok, okLabels, 0)
-	require.ErrorIs(t, err, ErrFPR)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	got, err := TPRAtFPR(ok, okLabels, 0)
 	require.NoError(t, err)
 	require.Equal(t, 1.0, got)

@@ -1,10 +1,9 @@
 package metrics
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/enum"
 )
@@ -32,36 +31,29 @@ const (
 	Micro
 )
 
-// Errors of the multi-class metrics, besides the shared input vocabulary.
 var (
-	// ErrMethod reports a Method other than OvR and OvO.
-	ErrMethod = errors.New("metrics: unknown multi-class method")
-	// ErrAverage reports an Average that is not one of Macro, Weighted and Micro, or Micro with
-	// OvO, which scikit-learn rejects too.
-	ErrAverage = errors.New("metrics: unsupported average")
+	methods  = enum.New[Method]("method", rocops.ErrConfig, "ovr", "ovo")
+	averages = enum.New[Average]("average", rocops.ErrConfig, "macro", "weighted", "micro")
 )
 
-var (
-	methods  = enum.New[Method]("method", ErrMethod, "ovr", "ovo")
-	averages = enum.New[Average]("average", ErrAverage, "macro", "weighted", "micro")
-)
+func (m Method) String() string  { return methods.String(m) }
+func (a Average) String() string { return averages.String(a) }
 
-func (m Method) String() string                 { return methods.String(m) }
-func (m Method) MarshalText() ([]byte, error)   { return methods.MarshalText(m) }
-func (m *Method) UnmarshalText(b []byte) error  { return methods.UnmarshalText(m, b) }
-func (a Average) String() string                { return averages.String(a) }
-func (a Average) MarshalText() ([]byte, error)  { return averages.MarshalText(a) }
-func (a *Average) UnmarshalText(b []byte) error { return averages.UnmarshalText(a, b) }
-
-// MulticlassAUC returns the AUC of k-class scores, equal to scikit-learn's
+// TaskAUC returns the AUC of the scores of task t, equal to scikit-learn's
 // roc_auc_score(y, S, multi_class="ovr"|"ovo", average="macro"|"weighted"|"micro"), ties
 // counting ½ as in [AUC].
 //
-// scores is row-major n×k: s_ic = scores[i·k + c] is example i's score for class c; labels
-// holds the classes y_i ∈ {0, …, k−1}; n_c counts the rows of class c and A(c; P, N) is the
-// binary [AUC] of column c with the rows P as positives and the rows N as negatives.
+// scores is row-major n×K, K = t.K(): s_ic = scores[i·K + c] is example i's score for output c.
+// labels are as t says: n labels y_i ∈ {0, 1} for the binary task, n classes y_i ∈ {0, …, k−1}
+// held as floats for Classes(k), and the row-major n×k indicator Y_ic = labels[i·k + c] ∈ {0, 1}
+// for Labels(k). A(c; P, N) is the binary [AUC] of column c with the rows P as positives and the
+// rows N as negatives.
 //
-// OvR: A_c = A(c; {y = c}, {y ≠ c}), averaged as
+// The binary task is the one comparison: TaskAUC is [AUC] of scores and labels, whatever the
+// average (every average of one figure is that figure, as scikit-learn ignores average for
+// binary labels); OvO is an [rocops.ErrConfig] error there, as there is no pair of columns.
+//
+// Classes(k), with n_c the rows of class c. OvR: A_c = A(c; {y = c}, {y ≠ c}), averaged as
 //
 //	Macro    (1/k) Σ_c A_c
 //	Weighted (1/n) Σ_c n_c·A_c
@@ -78,31 +70,58 @@ func (a *Average) UnmarshalText(b []byte) error { return averages.UnmarshalText(
 //	Macro    (2/(k(k−1))) Σ_{a<b} S_ab        (Hand & Till's M)
 //	Weighted Σ_{a<b} (n_a + n_b)·S_ab / Σ_{a<b} (n_a + n_b),   the denominator being (k−1)·n
 //
+// and Micro with OvO is an [rocops.ErrConfig] error, as scikit-learn rejects it too.
 // scikit-learn checks that each row of scores sums to 1; this function takes any finite
 // scores, which differ from scikit-learn's results only where scikit-learn refuses them (and
 // for k = 2, where scikit-learn scores column 1 alone: the same when rows sum to a constant).
+//
+// Labels(k), with A_c the AUC of column c of scores against column c of labels (roc_auc_score
+// with an indicator matrix), averaged as
+//
+//	Macro    (1/k) Σ_c A_c
+//	Weighted Σ_c P_c·A_c / Σ_c P_c,   P_c the positives of label column c
+//	Micro    the AUC of all n·k scores against all n·k labels
+//
+// and OvO is an [rocops.ErrConfig] error: label columns are compared with their own rows only.
 //
 // Cost: each column is sorted within each class once, O(k·n log n), and every pair of
 // classes is compared by a merge of two sorted lists, O(k·n) in all (the binary AUC is
 // additive over the negatives' classes); Micro sorts the n·k scores. Memory O(n·k).
 //
-// Errors: len(scores) ≠ n·k or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), a NaN or infinite
-// score (rocops.ErrNonFinite), a label outside 0…k−1 (rocops.ErrLabel), k < 2 or a class with no rows
-// (rocops.ErrOneClass, naming the class: scikit-learn's "Number of classes in y_true not equal to the
-// number of columns in 'y_score'"), Micro with OvO or an unknown average (ErrAverage), an
-// unknown method (ErrMethod).
-func MulticlassAUC(scores []float64, k int, labels []int, m Method, avg Average) (float64, error) {
+// Errors: an unknown method or average, or a combination above that does not apply
+// (rocops.ErrConfig); a task that does not validate (rocops.ErrConfig); lengths that are not
+// the task's (rocops.ErrLength); no rows (rocops.ErrEmpty); a NaN or infinite score
+// (rocops.ErrNonFinite); a label that is not the task's (rocops.ErrLabel); a class with no rows
+// (rocops.ErrOneClass, naming the class: scikit-learn's "Number of classes in y_true not equal
+// to the number of columns in 'y_score'"); for Labels(k) with Macro or Weighted, a label column
+// of one class (rocops.ErrNoPositives or rocops.ErrNoNegatives, naming it, as scikit-learn
+// raises "Only one class present in y_true"; Micro needs both classes among all n·k labels only);
+// and the errors of [AUC] for the binary task.
+func TaskAUC(scores, labels []float64, t rocops.Task, m Method, avg Average) (float64, error) {
 	if !methods.Valid(m) {
-		return 0, fmt.Errorf("%w: %d", ErrMethod, int(m))
+		return 0, check.Errorf(pkg, rocops.ErrConfig, "unknown multi-class method %d", int(m))
 	}
-	if !averages.Valid(avg) || (m == OvO && avg == Micro) {
-		return 0, fmt.Errorf("%w: %v with %v; want macro or weighted for ovo, or micro for ovr",
-			ErrAverage, avg, m)
+	if !averages.Valid(avg) {
+		return 0, check.Errorf(pkg, rocops.ErrConfig, "unknown average %d", int(avg))
 	}
-	counts, err := check.Multiclass(pkg, scores, k, labels)
+	switch {
+	case m == OvO && t.Kind() != rocops.Multiclass:
+		return 0, check.Errorf(pkg, rocops.ErrConfig, "%v of a %v task; one-vs-one compares classes", m, t.Kind())
+	case m == OvO && avg == Micro:
+		return 0, check.Errorf(pkg, rocops.ErrConfig, "average %v with %v; want macro or weighted for ovo, or micro for ovr",
+			avg, m)
+	}
+	switch t.Kind() {
+	case rocops.Binary:
+		return AUC(scores, labels)
+	case rocops.Multilabel:
+		return labelAUC(scores, labels, t, avg)
+	}
+	counts, err := check.ForTask(pkg, t, scores, labels, true)
 	if err != nil {
 		return 0, err
 	}
+	k := t.K()
 	if avg == Micro {
 		return microAUC(scores, k, labels), nil
 	}
@@ -139,51 +158,32 @@ func MulticlassAUC(scores []float64, k int, labels []int, m Method, avg Average)
 	return sum / weights, nil
 }
 
-// ClassAUCs returns the one-vs-rest AUC of each class, A_c = A(c; {y = c}, {y ≠ c}) in the
-// notation of [MulticlassAUC]: scikit-learn's roc_auc_score(y, S, multi_class="ovr",
-// average=None). Its cost and errors are MulticlassAUC's.
-func ClassAUCs(scores []float64, k int, labels []int) ([]float64, error) {
-	counts, err := check.Multiclass(pkg, scores, k, labels)
-	if err != nil {
-		return nil, err
-	}
-	w := newWins(scores, k, labels, counts)
-	out := make([]float64, k)
-	for c := range out {
-		out[c] = w.ovr(c)
-	}
-	return out, nil
-}
-
-// MultilabelAUC returns the AUC of k-label scores, equal to scikit-learn's
-// roc_auc_score(Y, S, average=…) with an indicator matrix Y. scores and labels are row-major
-// n×k, labels 0 or 1; A_c is the binary [AUC] of column c of scores against column c of
-// labels, averaged as
-//
-//	Macro    (1/k) Σ_c A_c
-//	Weighted Σ_c P_c·A_c / Σ_c P_c,   P_c the positives of label column c
-//	Micro    the AUC of all n·k scores against all n·k labels
-//
-// Macro and Weighted need both classes in every label column: a column with one class is
-// rocops.ErrNoPositives or rocops.ErrNoNegatives (both match rocops.ErrOneClass) naming it, as scikit-learn raises
-// "Only one class present in y_true" for it; Micro needs both classes among all n·k labels
-// only. Other errors: lengths that are not n·k or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), a NaN
-// or infinite score (rocops.ErrNonFinite), a label other than 0 and 1 (rocops.ErrLabel), an unknown average
-// (ErrAverage). Cost O(k·n log n), memory O(n·k).
-func MultilabelAUC(scores []float64, k int, labels []float64, avg Average) (float64, error) {
-	if !averages.Valid(avg) {
-		return 0, fmt.Errorf("%w: %v", ErrAverage, avg)
-	}
-	pos, err := check.Multilabel(pkg, scores, k, labels, avg != Micro)
+// labelAUC is [TaskAUC] of a Labels task.
+func labelAUC(scores, labels []float64, t rocops.Task, avg Average) (float64, error) {
+	pos, err := check.ForTask(pkg, t, scores, labels, avg != Micro)
 	if err != nil {
 		return 0, err
 	}
 	if avg == Micro {
 		return AUC(scores, labels)
 	}
+	var sum, weights float64
+	eachLabel(scores, labels, t.K(), func(c int, a float64) {
+		wc := 1.0
+		if avg == Weighted {
+			wc = float64(pos[c])
+		}
+		sum += wc * a
+		weights += wc
+	})
+	return sum / weights, nil
+}
+
+// eachLabel calls f with the AUC of each label column c of the valid k-label scores and
+// labels, in column order.
+func eachLabel(scores, labels []float64, k int, f func(c int, auc float64)) {
 	n := len(labels) / k
 	p, q := make([]float64, 0, n), make([]float64, 0, n)
-	var sum, weights float64
 	for c := range k {
 		p, q = p[:0], q[:0]
 		for i := range n {
@@ -193,15 +193,36 @@ func MultilabelAUC(scores []float64, k int, labels []float64, avg Average) (floa
 				q = append(q, scores[i*k+c])
 			}
 		}
-		a := sortedAUC(p, q)
-		wc := 1.0
-		if avg == Weighted {
-			wc = float64(pos[c])
-		}
-		sum += wc * a
-		weights += wc
+		f(c, sortedAUC(p, q))
 	}
-	return sum / weights, nil
+}
+
+// ClassAUCs returns the AUC of each output of task t's scores, scikit-learn's
+// roc_auc_score(y, S, multi_class="ovr", average=None): for Classes(k) the one-vs-rest AUC of
+// each class, A_c = A(c; {y = c}, {y ≠ c}) in the notation of [TaskAUC]; for Labels(k) the AUC
+// of each label column; for the binary task the one AUC, [AUC] of scores and labels. Its input,
+// cost and errors are TaskAUC's with Macro (every class with rows, every label column with
+// both classes).
+func ClassAUCs(scores, labels []float64, t rocops.Task) ([]float64, error) {
+	counts, err := check.ForTask(pkg, t, scores, labels, true)
+	if err != nil {
+		return nil, err
+	}
+	k := t.K()
+	out := make([]float64, k)
+	switch t.Kind() {
+	case rocops.Binary:
+		out[0], err = AUC(scores, labels)
+		return out, err
+	case rocops.Multilabel:
+		eachLabel(scores, labels, k, func(c int, a float64) { out[c] = a })
+		return out, nil
+	}
+	w := newWins(scores, k, labels, counts)
+	for c := range out {
+		out[c] = w.ovr(c)
+	}
+	return out, nil
 }
 
 // wins holds, for every column c and every class j, the column's scores over the rows of
@@ -213,7 +234,7 @@ type wins struct {
 	sorted []float64 // k blocks of n: block c is column c with the rows grouped by class, each group sorted
 }
 
-func newWins(scores []float64, k int, labels []int, counts []int) *wins {
+func newWins(scores []float64, k int, labels []float64, counts []int) *wins {
 	n := len(labels)
 	w := &wins{k: k, counts: counts, start: make([]int, k+1), sorted: make([]float64, n*k)}
 	for j, m := range counts {
@@ -221,8 +242,8 @@ func newWins(scores []float64, k int, labels []int, counts []int) *wins {
 	}
 	fill := slices.Clone(w.start[:k])
 	for i, y := range labels {
-		at := fill[y]
-		fill[y]++
+		at := fill[int(y)]
+		fill[int(y)]++
 		for c := range k {
 			w.sorted[c*n+at] = scores[i*k+c]
 		}
@@ -263,12 +284,12 @@ func (w *wins) ovo(a, b int) float64 {
 }
 
 // microAUC is the AUC of the n·k scores against the indicators [y_i = c].
-func microAUC(scores []float64, k int, labels []int) float64 {
+func microAUC(scores []float64, k int, labels []float64) float64 {
 	n := len(labels)
 	pos, neg := make([]float64, 0, n), make([]float64, 0, n*(k-1))
 	for i, y := range labels {
 		for c, f := range scores[i*k : (i+1)*k] {
-			if c == y {
+			if float64(c) == y {
 				pos = append(pos, f)
 			} else {
 				neg = append(neg, f)

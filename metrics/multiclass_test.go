@@ -25,7 +25,7 @@ func TestMulticlassSklearnCases(t *testing.T) {
 		name    string
 		scores  []float64
 		k       int
-		labels  []int
+		labels  []float64
 		classes []float64 // ClassAUCs
 		want    []want
 	}{
@@ -58,7 +58,7 @@ func TestMulticlassSklearnCases(t *testing.T) {
 				0.35, 0.5, 0.15,
 				0, 0.2, 0.8,
 			},
-			k: 3, labels: []int{0, 1, 0, 2},
+			k: 3, labels: []float64{0, 1, 0, 2},
 			classes: []float64{0.75, 1.0 / 3, 1},
 			want: []want{
 				{OvO, Macro, 0.75}, {OvO, Weighted, 0.71875},
@@ -91,7 +91,7 @@ func TestMulticlassSklearnCases(t *testing.T) {
 				0.1, 0.1, 0.8,
 				0.3, 0.3, 0.4,
 			},
-			k: 3, labels: []int{0, 1, 2, 2},
+			k: 3, labels: []float64{0, 1, 2, 2},
 			classes: []float64{1, 1, 0.875},
 			want: []want{
 				{OvR, Macro, 23.0 / 24}, {OvR, Weighted, 0.9375}, {OvR, Micro, 0.984375},
@@ -111,7 +111,7 @@ func TestMulticlassSklearnCases(t *testing.T) {
 				0, 0, 1, 0,
 				0.75, 0.05, 0.05, 0.15,
 			},
-			k: 4, labels: []int{3, 1, 2, 0},
+			k: 4, labels: []float64{3, 1, 2, 0},
 			classes: []float64{1, 1, 1, 1},
 			want:    []want{{OvR, Macro, 1}, {OvR, Micro, 1}, {OvO, Macro, 1}, {OvR, Weighted, 1}, {OvO, Weighted, 1}},
 		},
@@ -127,7 +127,7 @@ func TestMulticlassSklearnCases(t *testing.T) {
 				0, 0, 1, 0,
 				0, 0, 0, 1,
 			},
-			k: 4, labels: []int{3, 1, 2, 0},
+			k: 4, labels: []float64{3, 1, 2, 0},
 			classes: []float64{0.5, 1, 1, 5.0 / 6},
 			want:    []want{{OvR, Macro, 5.0 / 6}},
 		},
@@ -136,18 +136,18 @@ func TestMulticlassSklearnCases(t *testing.T) {
 			// micro and ovo macro. Every comparison is all ties, ½.
 			name:   "chance",
 			scores: []float64{0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25},
-			k:      4, labels: []int{3, 1, 2, 0},
+			k:      4, labels: []float64{3, 1, 2, 0},
 			classes: []float64{0.5, 0.5, 0.5, 0.5},
 			want:    []want{{OvR, Macro, 0.5}, {OvR, Micro, 0.5}, {OvO, Macro, 0.5}},
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ClassAUCs(c.scores, c.k, c.labels)
+			got, err := ClassAUCs(c.scores, c.labels, rocops.Classes(c.k))
 			require.NoError(t, err)
 			require.InDeltaSlice(t, c.classes, got, tolExact)
 			for _, w := range c.want {
-				got, err := MulticlassAUC(c.scores, c.k, c.labels, w.m, w.avg)
+				got, err := TaskAUC(c.scores, c.labels, rocops.Classes(c.k), w.m, w.avg)
 				require.NoError(t, err)
 				require.InDelta(t, w.auc, got, tolExact, "%v %v", w.m, w.avg)
 			}
@@ -174,11 +174,11 @@ func TestMultilabelSklearnCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := MultilabelAUC(c.scores, 2, c.labels, Micro)
+			got, err := TaskAUC(c.scores, c.labels, rocops.Labels(2), OvR, Micro)
 			require.NoError(t, err)
 			require.InDelta(t, c.micro, got, tolExact)
 			for _, avg := range []Average{Macro, Weighted} {
-				got, err := MultilabelAUC(c.scores, 2, c.labels, avg)
+				got, err := TaskAUC(c.scores, c.labels, rocops.Labels(2), OvR, avg)
 				if c.macro < 0 {
 					require.ErrorIs(t, err, rocops.ErrOneClass, "%v", avg)
 					require.Contains(t, err.Error(), "label column 0")
@@ -192,7 +192,7 @@ func TestMultilabelSklearnCases(t *testing.T) {
 }
 
 // The brute-force references: every comparison by counting its pairs (pairAUC), straight
-// from the definitions in MulticlassAUC's documentation.
+// from the definitions in TaskAUC's documentation.
 
 func column(scores []float64, k, c int) []float64 {
 	out := make([]float64, 0, len(scores)/k)
@@ -202,10 +202,10 @@ func column(scores []float64, k, c int) []float64 {
 	return out
 }
 
-func bruteOvR(scores []float64, k int, labels []int, c int) float64 {
+func bruteOvR(scores []float64, k int, labels []float64, c int) float64 {
 	y := make([]float64, len(labels))
 	for i, l := range labels {
-		if l == c {
+		if int(l) == c {
 			y[i] = 1
 		}
 	}
@@ -213,12 +213,12 @@ func bruteOvR(scores []float64, k int, labels []int, c int) float64 {
 }
 
 // bruteOvOHalf is A(a; {y = a}, {y = b}): column a over the rows of classes a and b.
-func bruteOvOHalf(scores []float64, k int, labels []int, a, b int) float64 {
+func bruteOvOHalf(scores []float64, k int, labels []float64, a, b int) float64 {
 	var s, y []float64
 	for i, l := range labels {
-		if l == a || l == b {
+		if int(l) == a || int(l) == b {
 			s = append(s, scores[i*k+a])
-			y = append(y, float64(btoi(l == a)))
+			y = append(y, float64(btoi(int(l) == a)))
 		}
 	}
 	return pairAUC(s, y)
@@ -231,17 +231,17 @@ func btoi(b bool) int {
 	return 0
 }
 
-func bruteMulticlass(scores []float64, k int, labels []int, m Method, avg Average) float64 {
+func bruteMulticlass(scores []float64, k int, labels []float64, m Method, avg Average) float64 {
 	counts := make([]float64, k)
 	for _, l := range labels {
-		counts[l]++
+		counts[int(l)]++
 	}
 	n := float64(len(labels))
 	switch {
 	case avg == Micro:
 		y := make([]float64, len(scores))
 		for i, l := range labels {
-			y[i*k+l] = 1
+			y[i*k+int(l)] = 1
 		}
 		return pairAUC(scores, y)
 	case m == OvR:
@@ -293,8 +293,8 @@ func bruteMultilabel(scores []float64, k int, labels []float64, avg Average) flo
 // randomMulticlass draws n rows of k classes, unbalanced (class c has weight c + 1, the first
 // k rows hold every class), with scores normal plus signal on the true class, or on `levels`
 // values when levels > 0 (heavy ties).
-func randomMulticlass(rng *rand.Rand, n, k, levels int) ([]float64, []int) {
-	scores, labels := make([]float64, n*k), make([]int, n)
+func randomMulticlass(rng *rand.Rand, n, k, levels int) ([]float64, []float64) {
+	scores, labels := make([]float64, n*k), make([]float64, n)
 	total := k * (k + 1) / 2
 	for i := range n {
 		y := i
@@ -304,7 +304,7 @@ func randomMulticlass(rng *rand.Rand, n, k, levels int) ([]float64, []int) {
 				u -= y + 1
 			}
 		}
-		labels[i] = y
+		labels[i] = float64(y)
 		for c := range k {
 			var f float64
 			if levels > 0 {
@@ -334,12 +334,12 @@ func TestMulticlassAgainstBrute(t *testing.T) {
 							if m == OvO && avg == Micro {
 								continue
 							}
-							got, err := MulticlassAUC(scores, k, labels, m, avg)
+							got, err := TaskAUC(scores, labels, rocops.Classes(k), m, avg)
 							require.NoError(t, err)
 							require.InDelta(t, bruteMulticlass(scores, k, labels, m, avg), got, tolBrute, "%v %v", m, avg)
 						}
 					}
-					got, err := ClassAUCs(scores, k, labels)
+					got, err := ClassAUCs(scores, labels, rocops.Classes(k))
 					require.NoError(t, err)
 					for c := range k {
 						require.InDelta(t, bruteOvR(scores, k, labels, c), got[c], tolBrute, "class %d", c)
@@ -348,11 +348,11 @@ func TestMulticlassAgainstBrute(t *testing.T) {
 					// test_micro_averaged_ovr_roc_auc checks it with roc_curve and auc.
 					y := make([]float64, n*k)
 					for i, l := range labels {
-						y[i*k+l] = 1
+						y[i*k+int(l)] = 1
 					}
 					want, err := AUC(scores, y)
 					require.NoError(t, err)
-					got1, err := MulticlassAUC(scores, k, labels, OvR, Micro)
+					got1, err := TaskAUC(scores, labels, rocops.Classes(k), OvR, Micro)
 					require.NoError(t, err)
 					require.InDelta(t, want, got1, tolExact)
 				})
@@ -368,18 +368,18 @@ func TestMulticlassRelabel(t *testing.T) {
 	const k, n = 4, 50
 	scores, labels := randomMulticlass(rng, n, k, 3)
 	perm := []int{2, 0, 3, 1}
-	s2, l2 := make([]float64, n*k), make([]int, n)
+	s2, l2 := make([]float64, n*k), make([]float64, n)
 	for i := range n {
-		l2[i] = perm[labels[i]]
+		l2[i] = float64(perm[int(labels[i])])
 		for c := range k {
 			s2[i*k+perm[c]] = scores[i*k+c]
 		}
 	}
 	for _, m := range []Method{OvR, OvO} {
 		for _, avg := range []Average{Macro, Weighted} {
-			a, err := MulticlassAUC(scores, k, labels, m, avg)
+			a, err := TaskAUC(scores, labels, rocops.Classes(k), m, avg)
 			require.NoError(t, err)
-			b, err := MulticlassAUC(s2, k, l2, m, avg)
+			b, err := TaskAUC(s2, l2, rocops.Classes(k), m, avg)
 			require.NoError(t, err)
 			require.InDelta(t, a, b, tolExact, "%v %v", m, avg)
 		}
@@ -407,6 +407,15 @@ func randomMultilabel(rng *rand.Rand, n, k, levels int) ([]float64, []float64) {
 	return scores, labels
 }
 
+// labelTask is the task of k label columns: Labels(k), and for one column the binary task, which
+// is the task of one label per row.
+func labelTask(k int) rocops.Task {
+	if k == 1 {
+		return rocops.Task{}
+	}
+	return rocops.Labels(k)
+}
+
 func TestMultilabelAgainstBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 2))
 	for _, k := range []int{1, 2, 5} {
@@ -415,7 +424,7 @@ func TestMultilabelAgainstBrute(t *testing.T) {
 				scores, labels := randomMultilabel(rng, n, k, levels)
 				t.Run(fmt.Sprintf("k=%d/levels=%d/n=%d", k, levels, n), func(t *testing.T) {
 					for _, avg := range []Average{Macro, Weighted, Micro} {
-						got, err := MultilabelAUC(scores, k, labels, avg)
+						got, err := TaskAUC(scores, labels, labelTask(k), OvR, avg)
 						require.NoError(t, err)
 						require.InDelta(t, bruteMultilabel(scores, k, labels, avg), got, tolBrute, "%v", avg)
 					}
@@ -429,39 +438,42 @@ var nan = math.NaN()
 
 func TestMulticlassErrors(t *testing.T) {
 	ok := []float64{0.1, 0.8, 0.1, 0.3, 0.4, 0.3, 0.35, 0.5, 0.15, 0, 0.2, 0.8}
-	okLabels := []int{0, 1, 0, 2}
+	okLabels := []float64{0, 1, 0, 2}
 	cases := []struct {
 		name   string
 		scores []float64
 		k      int
-		labels []int
+		labels []float64
 		m      Method
 		avg    Average
 		want   error
 		says   string
 	}{
 		{"empty", nil, 3, nil, OvR, Macro, rocops.ErrEmpty, ""},
-		{"k = 0", ok, 0, okLabels, OvR, Macro, rocops.ErrLength, "k = 0"},
+		// A task of fewer than two classes does not validate: k is the task's, not a count.
+		{"k = 0", ok, 0, okLabels, OvR, Macro, rocops.ErrConfig, "task 0 classes"},
 		{"not n·k", ok[:11], 3, okLabels, OvR, Macro, rocops.ErrLength, "11 scores"},
-		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, OvR, Macro, rocops.ErrOneClass, "k = 1"},
+		{"k = 1", ok[:4], 1, []float64{0, 0, 0, 0}, OvR, Macro, rocops.ErrConfig, "task 1 classes"},
 		{"NaN", append([]float64{nan}, ok[1:]...), 3, okLabels, OvO, Macro, rocops.ErrNonFinite, "scores[0]"},
-		{"label 3", ok, 3, []int{0, 1, 3, 2}, OvR, Macro, rocops.ErrLabel, "labels[2] = 3"},
-		{"label −1", ok, 3, []int{0, -1, 0, 2}, OvO, Weighted, rocops.ErrLabel, "labels[1] = -1"},
+		{"label 3", ok, 3, []float64{0, 1, 3, 2}, OvR, Macro, rocops.ErrLabel, "labels[2] = 3"},
+		{"label −1", ok, 3, []float64{0, -1, 0, 2}, OvO, Weighted, rocops.ErrLabel, "labels[1] = -1"},
+		{"label 0.5", ok, 3, []float64{0, 1, 0.5, 2}, OvR, Macro, rocops.ErrLabel, "labels[2] = 0.5"},
+		{"label NaN", ok, 3, []float64{0, 1, nan, 2}, OvR, Macro, rocops.ErrLabel, "labels[2] = NaN"},
 		// test_roc_auc_score_multiclass_labels_error: y_true = [0, 2, 0, 2] with three columns,
 		// "Number of classes in y_true not equal to the number of columns in 'y_score'".
-		{"class without rows", ok, 3, []int{0, 2, 0, 2}, OvO, Macro, rocops.ErrOneClass, "class 1 has no rows"},
-		{"micro with ovo", ok, 3, okLabels, OvO, Micro, ErrAverage, "micro with ovo"},
-		{"unknown average", ok, 3, okLabels, OvR, Average(7), ErrAverage, ""},
-		{"unknown method", ok, 3, okLabels, Method(2), Macro, ErrMethod, ""},
+		{"class without rows", ok, 3, []float64{0, 2, 0, 2}, OvO, Macro, rocops.ErrOneClass, "class 1 has no rows"},
+		{"micro with ovo", ok, 3, okLabels, OvO, Micro, rocops.ErrConfig, "micro with ovo"},
+		{"unknown average", ok, 3, okLabels, OvR, Average(7), rocops.ErrConfig, "average 7"},
+		{"unknown method", ok, 3, okLabels, Method(2), Macro, rocops.ErrConfig, "method 2"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := MulticlassAUC(c.scores, c.k, c.labels, c.m, c.avg)
+			_, err := TaskAUC(c.scores, c.labels, rocops.Classes(c.k), c.m, c.avg)
 			require.ErrorIs(t, err, c.want)
 			require.Regexp(t, "^metrics: ", err.Error())
 			require.Contains(t, err.Error(), c.says)
-			if c.want != ErrAverage && c.want != ErrMethod {
-				_, err = ClassAUCs(c.scores, c.k, c.labels)
+			if c.m == OvR && c.avg == Macro {
+				_, err = ClassAUCs(c.scores, c.labels, rocops.Classes(c.k))
 				require.ErrorIs(t, err, c.want, "ClassAUCs")
 			}
 		})
@@ -480,7 +492,7 @@ func TestMultilabelErrors(t *testing.T) {
 		says           string
 	}{
 		{"empty", nil, nil, 2, Macro, rocops.ErrEmpty, ""},
-		{"k = 0", ok, okLabels, 0, Macro, rocops.ErrLength, "k = 0"},
+		{"k = 0", ok, okLabels, 0, Macro, rocops.ErrConfig, "task 0 labels"},
 		{"lengths", ok, okLabels[:4], 2, Macro, rocops.ErrLength, ""},
 		{"not rows", ok[:5], okLabels[:5], 2, Macro, rocops.ErrLength, ""},
 		{"Inf", []float64{0.1, inf, 0.3, 0.4, 0.35, 0.5}, okLabels, 2, Micro, rocops.ErrNonFinite, "scores[1]"},
@@ -488,25 +500,35 @@ func TestMultilabelErrors(t *testing.T) {
 		{"column without positives", ok, []float64{0, 1, 0, 0, 0, 1}, 2, Weighted, rocops.ErrNoPositives, "label column 0"},
 		{"column without negatives", ok, []float64{0, 1, 1, 1, 0, 1}, 2, Macro, rocops.ErrNoNegatives, "label column 1"},
 		{"micro, all 0", ok, make([]float64, 6), 2, Micro, rocops.ErrNoPositives, ""},
-		{"unknown average", ok, okLabels, 2, Average(-1), ErrAverage, ""},
+		{"unknown average", ok, okLabels, 2, Average(-1), rocops.ErrConfig, "average -1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := MultilabelAUC(c.scores, c.k, c.labels, c.avg)
+			_, err := TaskAUC(c.scores, c.labels, rocops.Labels(c.k), OvR, c.avg)
 			require.ErrorIs(t, err, c.want)
 			require.Regexp(t, "^metrics: ", err.Error())
 			require.Contains(t, err.Error(), c.says)
+			if c.avg != Micro && averages.Valid(c.avg) {
+				_, err = ClassAUCs(c.scores, c.labels, rocops.Labels(c.k))
+				require.ErrorIs(t, err, c.want, "ClassAUCs")
+			}
 		})
 	}
+	// One-vs-one compares classes: it does not apply to label columns, nor to the binary task.
+	_, err := TaskAUC(ok, okLabels, rocops.Labels(2), OvO, Macro)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.Contains(t, err.Error(), "ovo of a multi-label task")
+	_, err = TaskAUC(ok, okLabels, rocops.Task{}, OvO, Macro)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	// Micro needs both classes only overall: one column of one class is fine.
-	got, err := MultilabelAUC(ok, 2, []float64{0, 1, 0, 0, 0, 1}, Micro)
+	got, err := TaskAUC(ok, []float64{0, 1, 0, 0, 0, 1}, rocops.Labels(2), OvR, Micro)
 	require.NoError(t, err)
 	require.InDelta(t, pairAUC(ok, []float64{0, 1, 0, 0, 0, 1}), got, tolExact)
 }
 
-// FuzzMulticlassAUC: byte 0 picks k ∈ {2, 3, 4}; then each row is k + 1 bytes, the first the
+// FuzzTaskAUCClasses: byte 0 picks k ∈ {2, 3, 4}; then each row is k + 1 bytes, the first the
 // label (mod k + 1, so k is out of range), the others scores on eight levels (ties everywhere).
-func FuzzMulticlassAUC(f *testing.F) {
+func FuzzTaskAUCClasses(f *testing.F) {
 	f.Add([]byte{1, 0, 0x10, 0x80, 0x20, 1, 0x30, 0x40, 0x50, 2, 0x60, 0x70, 0x80})
 	f.Add([]byte{0, 0, 0x10, 0x20, 1, 0x30, 0x40, 0, 0x30, 0x40})
 	f.Add([]byte{2, 0, 1, 2, 3, 4, 1, 5, 6, 7, 8, 2, 9, 10, 11, 12, 3, 13, 14, 15, 16})
@@ -516,12 +538,13 @@ func FuzzMulticlassAUC(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		scores, labels := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
+		scores, ints := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
+		labels := asFloats(ints)
 		for _, m := range []Method{OvR, OvO} {
 			for _, avg := range []Average{Macro, Weighted, Micro} {
-				got, err := MulticlassAUC(scores, k, labels, m, avg)
+				got, err := TaskAUC(scores, labels, rocops.Classes(k), m, avg)
 				if m == OvO && avg == Micro {
-					require.ErrorIs(t, err, ErrAverage)
+					require.ErrorIs(t, err, rocops.ErrConfig)
 					continue
 				}
 				if err != nil {
@@ -533,7 +556,7 @@ func FuzzMulticlassAUC(f *testing.F) {
 				require.InDelta(t, bruteMulticlass(scores, k, labels, m, avg), got, tolBrute, "%v %v", m, avg)
 			}
 		}
-		aucs, err := ClassAUCs(scores, k, labels)
+		aucs, err := ClassAUCs(scores, labels, rocops.Classes(k))
 		if err == nil {
 			for c := range k {
 				require.InDelta(t, bruteOvR(scores, k, labels, c), aucs[c], tolBrute)
@@ -542,9 +565,18 @@ func FuzzMulticlassAUC(f *testing.F) {
 	})
 }
 
-// FuzzMultilabelAUC: byte 0 picks k ∈ {1, 2, 3}; every further byte is a cell, bit 0 its label
+// asFloats returns class indices as the float64 labels of a Classes task.
+func asFloats[T int | float64](ys []T) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = float64(y)
+	}
+	return out
+}
+
+// FuzzTaskAUCLabels: byte 0 picks k ∈ {1, 2, 3}; every further byte is a cell, bit 0 its label
 // and the high three bits its score.
-func FuzzMultilabelAUC(f *testing.F) {
+func FuzzTaskAUCLabels(f *testing.F) {
 	f.Add([]byte{1, 0x00, 0x11, 0x21, 0x30})
 	f.Add([]byte{2, 0x01, 0x10, 0x51, 0x50, 0x31, 0x30, 0xf1, 0x00, 0x01})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -559,7 +591,7 @@ func FuzzMultilabelAUC(f *testing.F) {
 			scores[i], labels[i] = float64(data[i]>>5), float64(data[i]&1)
 		}
 		for _, avg := range []Average{Macro, Weighted, Micro} {
-			got, err := MultilabelAUC(scores, k, labels, avg)
+			got, err := TaskAUC(scores, labels, labelTask(k), OvR, avg)
 			if err != nil {
 				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
 					t.Fatalf("unexpected error %v", err)

@@ -1,14 +1,12 @@
 package metrics
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"sort"
-)
 
-// ErrTPR reports a true-positive rate outside [0, 1].
-var ErrTPR = errors.New("metrics: true-positive rate out of range")
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
+)
 
 // ThresholdAtFPR returns the operating point a user can deploy at false-positive rate fpr ∈
 // [0, 1]: the smallest score threshold t such that flagging every row with score ≥ t keeps the
@@ -99,15 +97,15 @@ func fprAt(v vertices, tpr float64) float64 {
 	return 1 // not reached: the last vertex has TPR 1 ≥ tpr
 }
 
-// checkTPR returns an ErrTPR error unless tpr lies in [0, 1].
+// checkTPR returns an [rocops.ErrConfig] error unless tpr lies in [0, 1].
 func checkTPR(tpr float64) error {
 	if !(tpr >= 0 && tpr <= 1) {
-		return fmt.Errorf("%w: tpr = %v, want it in [0, 1]", ErrTPR, tpr)
+		return check.Errorf(pkg, rocops.ErrConfig, "true-positive rate tpr = %v, want it in [0, 1]", tpr)
 	}
 	return nil
 }
 
-// ratesAt is RatesAt of the vertices pts (a [Curve]'s or a [Counts]'s, in descending threshold)
+// ratesAt is RatesAt of the vertices pts (a [Curve]'s, in descending threshold)
 // of a curve with nPos positives and nNeg negatives.
 func ratesAt(pts []point, nPos, nNeg int, t float64) (fpr, tpr float64) {
 	// The vertices with threshold ≥ t come first; the last of them counts the flagged rows.

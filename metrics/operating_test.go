@@ -202,9 +202,9 @@ func TestOperatingPointErrors(t *testing.T) {
 	ok, okLabels := []float64{0.2, 0.7}, []float64{0, 1}
 	for _, rate := range []float64{-0.1, 1.5, math.NaN()} {
 		_, _, _, err := ThresholdAtFPR(ok, okLabels, rate)
-		require.ErrorIs(t, err, ErrFPR)
+		require.ErrorIs(t, err, rocops.ErrConfig)
 		_, err = FPRAtTPR(ok, okLabels, rate)
-		require.ErrorIs(t, err, ErrTPR)
+		require.ErrorIs(t, err, rocops.ErrConfig)
 		require.Regexp(t, "^metrics: ", err.Error())
 	}
 	for _, c := range []struct {

@@ -29,7 +29,7 @@ import (
 func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (d, lo, hi float64, err error) {
 	if stat == nil {
-		return 0, 0, 0, fmt.Errorf("%w: no statistic", ErrBootstrap)
+		return 0, 0, 0, check.Errorf(pkg, rocops.ErrConfig, "bootstrap without a statistic")
 	}
 	if len(a) != len(b) {
 		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "%d scores of the first scorer, %d of the second", len(a), len(b))
@@ -48,7 +48,7 @@ func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64)
 		return 0, 0, 0, err
 	}
 	if d = da - db; math.IsNaN(d) || math.IsInf(d, 0) {
-		return 0, 0, 0, fmt.Errorf("%w: %v − %v on the data", ErrStatistic, da, db)
+		return 0, 0, 0, fmt.Errorf("%w: it returned %v − %v on the data", ErrStatistic, da, db)
 	}
 	// Bootstrap resamples row numbers: row i of a resample holds the number of the row it
 	// drew, and the statistic reads both scorers' scores of those rows.

@@ -127,8 +127,8 @@ func TestBootstrapPairedErrors(t *testing.T) {
 	}{
 		{"lengths", a, b[:49], y, tpr, 10, rocops.ErrLength},
 		{"labels", a, b, y[:49], tpr, 10, rocops.ErrLength},
-		{"no statistic", a, b, y, nil, 10, metrics.ErrBootstrap},
-		{"reps", a, b, y, tpr, 0, metrics.ErrBootstrap},
+		{"no statistic", a, b, y, nil, 10, rocops.ErrConfig},
+		{"reps", a, b, y, tpr, 0, rocops.ErrConfig},
 		{"one class", a, b, make([]float64, 50), tpr, 10, rocops.ErrOneClass},
 	} {
 		t.Run(c.name, func(t *testing.T) {

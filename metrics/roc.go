@@ -1,6 +1,12 @@
 package metrics
 
-import "math"
+import (
+	"math"
+	"slices"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
+)
 
 // point is one vertex of the ROC curve, in counts: tp positives and fp negatives score at or
 // above threshold.
@@ -138,4 +144,58 @@ func TPRAtFPR(scores, labels []float64, fpr float64) (float64, error) {
 	}
 	_, t := upTo(r.vertices(), fpr)
 	return t, nil
+}
+
+// ThinROC thins a ROC curve (fpr and tpr of equal length, both non-decreasing in [0, 1], as [ROC]
+// and [Curve.ROC] return them) to at most maxPoints ≥ 2 of its points for plotting. It keeps the
+// first and the last point exactly and, walking the curve, every point at least
+//
+//	δ = 2/(maxPoints − 2)
+//
+// from the last point kept in the L1 distance Δfpr + Δtpr. The curve's whole L1 length is
+// 2 (fpr and tpr each rise from 0 to 1), so at most maxPoints − 2 points are kept between the
+// ends, and every stretch of the curve longer than δ keeps a point: steep and flat parts alike
+// stay as sharp as the plot can show. A curve of at most maxPoints points comes back whole
+// (as copies).
+//
+// Errors: fpr and tpr of different lengths, [rocops.ErrLength]; maxPoints < 2,
+// [rocops.ErrConfig]; a rate that is NaN, outside [0, 1] or below the one before it, which no ROC
+// curve has, [rocops.ErrRange] naming it.
+func ThinROC(fpr, tpr []float64, maxPoints int) (thinFPR, thinTPR []float64, err error) {
+	if len(fpr) != len(tpr) {
+		return nil, nil, check.Errorf(pkg, rocops.ErrLength, "%d false-positive rates, %d true-positive rates", len(fpr), len(tpr))
+	}
+	if maxPoints < 2 {
+		return nil, nil, check.Errorf(pkg, rocops.ErrConfig, "maxPoints = %d, want at least 2", maxPoints)
+	}
+	for _, rates := range []struct {
+		name string
+		x    []float64
+	}{{"fpr", fpr}, {"tpr", tpr}} {
+		for i, x := range rates.x {
+			switch {
+			case !(x >= 0 && x <= 1):
+				return nil, nil, check.Errorf(pkg, rocops.ErrRange, "%s[%d] = %v, want a rate in [0, 1]", rates.name, i, x)
+			case i > 0 && x < rates.x[i-1]:
+				return nil, nil, check.Errorf(pkg, rocops.ErrRange, "%s[%d] = %v after %v; a ROC curve's rates never fall",
+					rates.name, i, x, rates.x[i-1])
+			}
+		}
+	}
+	if len(fpr) <= maxPoints {
+		return slices.Clone(fpr), slices.Clone(tpr), nil
+	}
+	step := 2 / float64(maxPoints-2)
+	last := len(fpr) - 1
+	thinFPR = append(make([]float64, 0, maxPoints), fpr[0])
+	thinTPR = append(make([]float64, 0, maxPoints), tpr[0])
+	kept := 0
+	for i := 1; i < last; i++ {
+		if (fpr[i]-fpr[kept])+(tpr[i]-tpr[kept]) >= step && len(thinFPR) < maxPoints-1 {
+			thinFPR = append(thinFPR, fpr[i])
+			thinTPR = append(thinTPR, tpr[i])
+			kept = i
+		}
+	}
+	return append(thinFPR, fpr[last]), append(thinTPR, tpr[last]), nil
 }

@@ -1,20 +1,15 @@
 package metrics
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
 // pkg prefixes the package's error messages.
 const pkg = "metrics"
-
-// ErrFPR reports a false-positive rate out of range. Bad (scores, labels) input is reported
-// with the module's shared vocabulary, [rocops.ErrEmpty] to [rocops.ErrNoNegatives].
-var ErrFPR = errors.New("metrics: false-positive rate out of range")
 
 // ranked holds the scores of each class sorted in ascending order.
 type ranked struct {
@@ -36,15 +31,15 @@ func rank(scores, labels []float64) (ranked, error) {
 	return r, nil
 }
 
-// checkRate returns an ErrFPR error unless x, the argument called name, lies in [0, 1], or in
-// (0, 1] when zeroAllowed is false.
+// checkRate returns an [rocops.ErrConfig] error unless x, the false-positive rate called name,
+// lies in [0, 1], or in (0, 1] when zeroAllowed is false.
 func checkRate(name string, x float64, zeroAllowed bool) error {
 	if x > 1 || x < 0 || (x == 0 && !zeroAllowed) || math.IsNaN(x) {
 		interval := "[0, 1]"
 		if !zeroAllowed {
 			interval = "(0, 1]"
 		}
-		return fmt.Errorf("%w: %s = %v, want it in %s", ErrFPR, name, x, interval)
+		return check.Errorf(pkg, rocops.ErrConfig, "false-positive rate %s = %v, want it in %s", name, x, interval)
 	}
 	return nil
 }

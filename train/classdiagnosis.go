@@ -10,36 +10,33 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
-	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // classDiagnoser runs the multi-class or multi-label part of a Fit's diagnostics: the binary
-// comparisons of method on the class indices of the pool and the selection batch, or the label
-// columns of their indicators, with each comparison's composition in the training batch.
+// comparisons of cmp on the labels of the pool and the selection batch, the classes or the label
+// columns, with each comparison's composition in the training batch.
 type classDiagnoser struct {
-	k           int
-	multilabel  bool
-	method      metrics.Method // the multi-class comparisons
-	sel, pool   *data.Dataset
-	selY, poolY []int // class indices (multi-class)
-	quota       []int // rows of each class, or positives of each label column, in a training batch
-	batch       int   // rows of a training batch
+	k          int
+	multilabel bool
+	cmp        diagnose.Comparisons
+	sel, pool  *data.Dataset
+	quota      []int // rows of each class, or positives of each label column, in a training batch
+	batch      int   // rows of a training batch
 }
 
 // newClassDiagnoser returns the multi-class or multi-label diagnoser of a Fit of loss on train
 // in batches of b rows, on the selection batch sel and the logging pool pool drawn from train.
 func newClassDiagnoser(loss Loss, train, sel, pool *data.Dataset, b int) *classDiagnoser {
-	cd := &classDiagnoser{k: train.Outputs(), sel: sel, pool: pool, batch: b}
+	cd := &classDiagnoser{k: train.Outputs(), sel: sel, pool: pool, batch: b, cmp: diagnose.Comparisons{Task: datasetTask(train)}}
 	if taskOf(train) == multilabelTask {
 		cd.multilabel, cd.quota = true, labelQuotas(train, b)
 		return cd
 	}
 	if l, ok := loss.(MulticlassPairwise); ok && l.Config.OvO {
-		cd.method = metrics.OvO
+		cd.cmp.OvO = true
 	}
-	cd.selY, cd.poolY = classIndices(sel), classIndices(pool)
 	cd.quota = classQuotas(classCounts(train), b)
 	return cd
 }
@@ -71,41 +68,19 @@ func (cd *classDiagnoser) composition(c diagnose.Comparison) (int, int) {
 	return cd.quota[c.Class], cd.quota[c.Other]
 }
 
-// scalar returns the multi-class diagnostic mc or the multi-label one ml of the pool's scores.
-func (cd *classDiagnoser) scalar(scores []float64,
-	mc func(scores []float64, k int, labels []int, method metrics.Method) ([]float64, float64, error),
-	ml func(scores []float64, k int, labels []float64) ([]float64, float64, error)) ([]float64, float64, error) {
-	if cd.multilabel {
-		return ml(scores, cd.k, cd.pool.Y)
-	}
-	return mc(scores, cd.k, cd.poolY, cd.method)
-}
-
 // diagnose measures the multi-class or multi-label diagnostics of model, whose pool scores are
 // scores, at severity m with surrogate s into dg (see Diagnosis).
 func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Config, m float64, scores []float64) error {
 	k := cd.k
-	mis, misMacro, err := cd.scalar(scores, diagnose.MulticlassMisranking, diagnose.MultilabelMisranking)
+	mis, misMacro, err := cd.cmp.Misranking(scores, cd.pool.Y)
 	if err != nil {
 		return err
 	}
-	sev, sevMacro, err := cd.scalar(scores,
-		func(s []float64, k int, y []int, method metrics.Method) ([]float64, float64, error) {
-			return diagnose.MulticlassSevereMass(s, k, y, method, m)
-		},
-		func(s []float64, k int, y []float64) ([]float64, float64, error) {
-			return diagnose.MultilabelSevereMass(s, k, y, m)
-		})
+	sev, sevMacro, err := cd.cmp.SevereMass(scores, cd.pool.Y, m)
 	if err != nil {
 		return err
 	}
-	bound, boundMacro, err := cd.scalar(scores,
-		func(s []float64, k int, y []int, method metrics.Method) ([]float64, float64, error) {
-			return diagnose.MulticlassCEBound(s, k, y, method, m)
-		},
-		func(s []float64, k int, y []float64) ([]float64, float64, error) {
-			return diagnose.MultilabelCEBound(s, k, y, m)
-		})
+	bound, boundMacro, err := cd.cmp.CEBound(scores, cd.pool.Y, m)
 	if err != nil {
 		return err
 	}
@@ -114,12 +89,7 @@ func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Con
 	for c := range dg.Classes {
 		dg.Classes[c] = ClassDiagnosis{Misranking: mis[c], SevereMass: sev[c], CEBound: bound[c], Drift: math.NaN()}
 	}
-	var dir diagnose.Direction
-	if cd.multilabel {
-		dir, err = diagnose.MultilabelSevereDirection(model, cd.sel.X, k, cd.sel.Y, s, m)
-	} else {
-		dir, err = diagnose.MulticlassSevereDirection(model, cd.sel.X, k, cd.selY, cd.method, s, m)
-	}
+	dir, err := cd.cmp.SevereDirection(model, cd.sel.X, cd.sel.Y, s, m)
 	switch {
 	case errors.Is(err, diagnose.ErrNoSevere):
 		return nil
@@ -131,12 +101,7 @@ func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Con
 	if err != nil {
 		return err
 	}
-	var splits []diagnose.ComparisonSplit
-	if cd.multilabel {
-		splits, err = diagnose.MultilabelProject(scores, k, cd.pool.Y, p, s)
-	} else {
-		splits, err = diagnose.MulticlassProject(scores, k, cd.poolY, p, cd.method, s)
-	}
+	splits, err := cd.cmp.Project(scores, cd.pool.Y, p, s)
 	if err != nil {
 		return err
 	}

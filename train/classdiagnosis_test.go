@@ -29,25 +29,31 @@ import (
 func expectedDiagnosis(t *testing.T, model nn.Model, sel, pool *data.Dataset, method metrics.Method,
 	cfg pairwise.Config, m float64, quota []int, b int) Diagnosis {
 	t.Helper()
-	k := len(pool.Classes)
-	y := classIndices(pool)
+	cmp := diagnose.Comparisons{Task: rocops.Classes(len(pool.Classes)), OvO: method == metrics.OvO}
+	return expectedComparisons(t, model, sel, pool, cmp, cfg, m, quota, b)
+}
+
+// expectedComparisons is expectedDiagnosis over the comparisons cmp.
+func expectedComparisons(t *testing.T, model nn.Model, sel, pool *data.Dataset, cmp diagnose.Comparisons,
+	cfg pairwise.Config, m float64, quota []int, b int) Diagnosis {
+	t.Helper()
 	scores, err := nn.Scores(model, pool.X, pool.Rows)
 	require.NoError(t, err)
-	mis, misMacro, err := diagnose.MulticlassMisranking(scores, k, y, method)
+	mis, misMacro, err := cmp.Misranking(scores, pool.Y)
 	require.NoError(t, err)
-	sev, sevMacro, err := diagnose.MulticlassSevereMass(scores, k, y, method, m)
+	sev, sevMacro, err := cmp.SevereMass(scores, pool.Y, m)
 	require.NoError(t, err)
-	bound, boundMacro, err := diagnose.MulticlassCEBound(scores, k, y, method, m)
+	bound, boundMacro, err := cmp.CEBound(scores, pool.Y, m)
 	require.NoError(t, err)
 	d := scoreDiagnosis(mis, sev, bound, misMacro, sevMacro, boundMacro)
-	dir, err := diagnose.MulticlassSevereDirection(model, sel.X, k, classIndices(sel), method, cfg, m)
+	dir, err := cmp.SevereDirection(model, sel.X, sel.Y, cfg, m)
 	if errors.Is(err, diagnose.ErrNoSevere) {
 		return d
 	}
 	require.NoError(t, err)
 	p, err := diagnose.ScoreTangents(model, pool.X, pool.Rows, dir.V)
 	require.NoError(t, err)
-	splits, err := diagnose.MulticlassProject(scores, k, y, p, method, cfg)
+	splits, err := cmp.Project(scores, pool.Y, p, cfg)
 	require.NoError(t, err)
 	projected(&d, dir, splits, quota, b)
 	return d
@@ -58,27 +64,7 @@ func expectedDiagnosis(t *testing.T, model nn.Model, sel, pool *data.Dataset, me
 func expectedLabelDiagnosis(t *testing.T, model nn.Model, sel, pool *data.Dataset, cfg pairwise.Config, m float64,
 	quota []int, b int) Diagnosis {
 	t.Helper()
-	k := len(pool.Labels)
-	scores, err := nn.Scores(model, pool.X, pool.Rows)
-	require.NoError(t, err)
-	mis, misMacro, err := diagnose.MultilabelMisranking(scores, k, pool.Y)
-	require.NoError(t, err)
-	sev, sevMacro, err := diagnose.MultilabelSevereMass(scores, k, pool.Y, m)
-	require.NoError(t, err)
-	bound, boundMacro, err := diagnose.MultilabelCEBound(scores, k, pool.Y, m)
-	require.NoError(t, err)
-	d := scoreDiagnosis(mis, sev, bound, misMacro, sevMacro, boundMacro)
-	dir, err := diagnose.MultilabelSevereDirection(model, sel.X, k, sel.Y, cfg, m)
-	if errors.Is(err, diagnose.ErrNoSevere) {
-		return d
-	}
-	require.NoError(t, err)
-	p, err := diagnose.ScoreTangents(model, pool.X, pool.Rows, dir.V)
-	require.NoError(t, err)
-	splits, err := diagnose.MultilabelProject(scores, k, pool.Y, p, cfg)
-	require.NoError(t, err)
-	projected(&d, dir, splits, quota, b)
-	return d
+	return expectedComparisons(t, model, sel, pool, diagnose.Comparisons{Task: rocops.Labels(len(pool.Labels))}, cfg, m, quota, b)
 }
 
 // scoreDiagnosis returns a Diagnosis of the per-class and macro score figures, its projected
@@ -204,7 +190,7 @@ func TestMulticlassDiagnoses(t *testing.T) {
 			// The last diagnosis is of the final weights: its misranking is 1 − their AUC.
 			scores, err := nn.Scores(m, pool.X, pool.Rows)
 			require.NoError(t, err)
-			auc, err := metrics.MulticlassAUC(scores, 3, classIndices(pool), c.method, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, pool.Y, rocops.Classes(3), c.method, metrics.Macro)
 			require.NoError(t, err)
 			require.InDelta(t, 1-auc, h.Diagnoses[3].Misranking, 1e-12)
 		})
@@ -257,7 +243,7 @@ func TestMultilabelDiagnoses(t *testing.T) {
 			}
 			scores, err := nn.Scores(m, pool.X, pool.Rows)
 			require.NoError(t, err)
-			auc, err := metrics.MultilabelAUC(scores, 3, pool.Y, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, pool.Y, rocops.Labels(3), metrics.OvR, metrics.Macro)
 			require.NoError(t, err)
 			require.InDelta(t, 1-auc, h.Diagnoses[3].Misranking, 1e-12)
 		})

@@ -7,6 +7,7 @@ import (
 	"log"
 	"math/rand/v2"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -57,11 +58,8 @@ func ExampleMulticlassPairwise() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	labels := make([]int, val.Rows)
-	for i, y := range val.Y {
-		labels[i] = int(y)
-	}
-	aucs, err := metrics.ClassAUCs(scores, 3, labels)
+	aucs, err := metrics.ClassAUCs(scores, val.Y, rocops.Classes(3)) // val.Y: each row's class
+
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func TestMultilabelTrains(t *testing.T) {
 			require.Equal(t, Warmup, h.Epochs[0].Phase)
 			scores, err := nn.Scores(m, val.X, val.Rows)
 			require.NoError(t, err)
-			auc, err := metrics.MultilabelAUC(scores, 3, val.Y, metrics.Macro)
+			auc, err := metrics.TaskAUC(scores, val.Y, rocops.Labels(3), metrics.OvR, metrics.Macro)
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, auc, minAUC)
 			require.InDelta(t, auc, h.Epochs[h.Best].Metric, 1e-12)
@@ -481,7 +481,7 @@ func TestMulticlassFromCSV(t *testing.T) {
 	require.NoError(t, err)
 	scores, err := nn.Scores(m, test.X, test.Rows)
 	require.NoError(t, err)
-	auc, err := metrics.MulticlassAUC(scores, 3, classIndices(test), metrics.OvO, metrics.Macro)
+	auc, err := metrics.TaskAUC(scores, test.Y, rocops.Classes(3), metrics.OvO, metrics.Macro)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, auc, 0.95)
 }

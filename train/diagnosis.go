@@ -53,7 +53,7 @@ type Diagnose struct {
 	// when Config.Loss is not a Pairwise or MulticlassPairwise loss; such a loss's own
 	// configuration is used otherwise. The zero value is the logistic surrogate. The
 	// diagnostics weigh every pair, so a configuration with a partial-AUC cut (MaxFPR or
-	// MinTPR set, here or in the loss's own) is refused with diagnose.ErrPartial.
+	// MinTPR set, here or in the loss's own) is refused with diagnose's rocops.ErrConfig.
 	Surrogate pairwise.Config
 	// Seed draws the selection batch and the logging pool.
 	Seed uint64
@@ -126,12 +126,12 @@ func (d Decision) String() string {
 // the logging pool along the severe-error direction V of the selection batch
 // (diagnose.Project); they are NaN when the selection batch has no severe pair (SeverePairs =
 // 0). On multi-class data (see Diagnose) each figure is the mean over the binary comparisons of
-// the comparison's figure (diagnose.MulticlassMisranking, MulticlassSevereMass,
-// MulticlassCEBound; V from diagnose.MulticlassSevereDirection, the projections from
-// diagnose.MulticlassProject), each comparison's first-order variance and share taken at its
+// the comparison's figure (diagnose.Comparisons' Misranking, SevereMass and CEBound; V from
+// its SevereDirection, the projections from its Project), each comparison's first-order
+// variance and share taken at its
 // own composition in the training batch: class c's rows against the rest of the batch, or
 // against class b's rows. On multi-label data the comparisons are the label columns
-// (diagnose.MultilabelMisranking and the rest), column c's composition B₊ = round(1 + (b −
+// (diagnose.Comparisons of the Labels task), column c's composition B₊ = round(1 + (b −
 // 2)·π_c) rows of label 1 of a batch of b, π_c the column's share of 1s (exact in expectation
 // for independent labels: the batch's guaranteed 1 and 0 of the column, and b − 2 rows at its
 // share), and B₋ = b − B₊.
@@ -247,7 +247,7 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 	case MultilabelPairwise:
 		d.surrogate = l.Config
 	}
-	if err := diagnose.CheckSurrogate(d.surrogate); err != nil { // ErrPartial for a cut
+	if err := diagnose.CheckSurrogate(d.surrogate); err != nil { // rocops.ErrConfig for a cut
 		return nil, fmt.Errorf("%w: Config.Diagnose: %w", ErrConfig, err)
 	}
 	var err error

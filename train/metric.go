@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -53,12 +54,12 @@ func TPRAtFPR(fpr float64) Metric { return Metric{kind: tprMetric, at: fpr} }
 // turned into one where larger is better.
 func TNRAtTPR(tpr float64) Metric { return Metric{kind: tnrMetric, at: tpr} }
 
-// MacroAUC is the macro-averaged multi-class AUC of method m, metrics.MulticlassAUC with
+// MacroAUC is the macro-averaged multi-class AUC of method m, metrics.TaskAUC with
 // metrics.Macro: the mean over classes of each class's one-vs-rest AUC (metrics.OvR), or
 // Hand and Till's mean over pairs of classes (metrics.OvO), of the model's softmax
 // probabilities after a softmax cross-entropy epoch and of its raw outputs after any other
 // (see [Metric]). On multi-label data MacroAUC(OvR) is the mean over label columns of each
-// column's AUC of the raw outputs (metrics.MultilabelAUC); OvO is ErrTask there. On binary data
+// column's AUC of the raw outputs (metrics.TaskAUC of the Labels task); OvO is ErrTask there. On binary data
 // MacroAUC is ErrTask too: binary data takes the binary metrics ([AUC] and the others).
 func MacroAUC(m metrics.Method) Metric { return Metric{kind: macroMetric, method: m} }
 
@@ -93,20 +94,31 @@ func (m Metric) eval(scores, labels []float64) (float64, error) {
 // With probs set, the outputs of multi-class data are logits, ranked by their softmax
 // probabilities (see [Metric]); probs does not apply to other data.
 func (m Metric) evalData(scores []float64, ds *data.Dataset, probs bool) (float64, error) {
-	switch taskOf(ds) {
-	case multiclassTask:
-		k := len(ds.Classes)
+	t := datasetTask(ds)
+	switch t.Kind() {
+	case rocops.Binary:
+		return m.eval(scores, ds.Y)
+	case rocops.Multiclass:
 		if probs {
 			var err error
-			if scores, err = crossentropy.Softmax(scores, k); err != nil {
+			if scores, err = crossentropy.Softmax(scores, t.K()); err != nil {
 				return 0, err
 			}
 		}
-		return metrics.MulticlassAUC(scores, k, classIndices(ds), m.method, metrics.Macro)
-	case multilabelTask:
-		return metrics.MultilabelAUC(scores, len(ds.Labels), ds.Y, metrics.Macro)
 	}
-	return m.eval(scores, ds.Y)
+	return metrics.TaskAUC(scores, ds.Y, t, m.method, metrics.Macro)
+}
+
+// datasetTask returns the task of ds's labels: k classes, k ≥ 2 label columns, or binary (also
+// for one label column, which is one label per row).
+func datasetTask(ds *data.Dataset) rocops.Task {
+	switch {
+	case ds.Classes != nil:
+		return rocops.Classes(len(ds.Classes))
+	case len(ds.Labels) > 1:
+		return rocops.Labels(len(ds.Labels))
+	}
+	return rocops.Task{}
 }
 
 // checkTask reports, as ErrTask, a metric that does not apply to data of task t.

@@ -44,6 +44,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
@@ -249,17 +250,13 @@ func mcAUC(m nn.Model, te *data.Dataset, prob bool) (ovo, ovr float64, err error
 		}
 	}
 	if te.Labels != nil {
-		ovr, err = metrics.MultilabelAUC(s, k, te.Y, metrics.Macro)
+		ovr, err = metrics.TaskAUC(s, te.Y, rocops.Labels(k), metrics.OvR, metrics.Macro)
 		return 0, ovr, err
 	}
-	y := make([]int, te.Rows)
-	for i, v := range te.Y {
-		y[i] = int(v)
-	}
-	if ovo, err = metrics.MulticlassAUC(s, k, y, metrics.OvO, metrics.Macro); err != nil {
+	if ovo, err = metrics.TaskAUC(s, te.Y, rocops.Classes(k), metrics.OvO, metrics.Macro); err != nil {
 		return 0, 0, err
 	}
-	ovr, err = metrics.MulticlassAUC(s, k, y, metrics.OvR, metrics.Macro)
+	ovr, err = metrics.TaskAUC(s, te.Y, rocops.Classes(k), metrics.OvR, metrics.Macro)
 	return ovo, ovr, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -36,13 +37,13 @@ func TestAUCMMulticlassSeparable(t *testing.T) {
 			require.NoError(t, err)
 			s, err := nn.Scores(m, test.X, test.Rows)
 			require.NoError(t, err)
-			auc, err := metrics.MulticlassAUC(s, 3, classIndices(test), metrics.OvR, metrics.Macro)
+			auc, err := metrics.TaskAUC(s, test.Y, rocops.Classes(3), metrics.OvR, metrics.Macro)
 			require.NoError(t, err)
 			t.Logf("test macro OvR AUC %.5f", auc)
 			require.GreaterOrEqual(t, auc, 0.99)
 			vs, err := nn.Scores(m, val.X, val.Rows)
 			require.NoError(t, err)
-			vauc, err := metrics.MulticlassAUC(vs, 3, classIndices(val), metrics.OvR, metrics.Macro)
+			vauc, err := metrics.TaskAUC(vs, val.Y, rocops.Classes(3), metrics.OvR, metrics.Macro)
 			require.NoError(t, err)
 			require.InDelta(t, vauc, h.Epochs[h.Best].Metric, 1e-12, "the best epoch's metric is the validation macro OvR AUC")
 			require.Len(t, st.A, 3)
@@ -65,7 +66,7 @@ func TestAUCMMultilabelTrains(t *testing.T) {
 	require.NoError(t, err)
 	scores, err := nn.Scores(m, val.X, val.Rows)
 	require.NoError(t, err)
-	auc, err := metrics.MultilabelAUC(scores, 3, val.Y, metrics.Macro)
+	auc, err := metrics.TaskAUC(scores, val.Y, rocops.Labels(3), metrics.OvR, metrics.Macro)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, auc, 0.9)
 	require.InDelta(t, auc, h.Epochs[h.Best].Metric, 1e-12)

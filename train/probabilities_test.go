@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -87,7 +88,7 @@ func macroOf(t testing.TB, model nn.Model, ds *data.Dataset, m metrics.Method, p
 		s, err = crossentropy.Softmax(s, 3)
 		require.NoError(t, err)
 	}
-	auc, err := metrics.MulticlassAUC(s, 3, classIndices(ds), m, metrics.Macro)
+	auc, err := metrics.TaskAUC(s, ds.Y, rocops.Classes(3), m, metrics.Macro)
 	require.NoError(t, err)
 	return auc
 }

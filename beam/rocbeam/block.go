@@ -138,8 +138,8 @@ func (t *tally) flush(emit func(int64, Block)) {
 	clear(t.counts)
 }
 
-// gather turns the merged blocks of every bucket, in any order, into metrics.Counts.
-func gather(blocks []Block) (*metrics.Counts, error) {
+// gather turns the merged blocks of every bucket, in any order, into a metrics.Curve.
+func gather(blocks []Block) (*metrics.Curve, error) {
 	var n int
 	for _, b := range blocks {
 		n += b.Len()
@@ -150,5 +150,5 @@ func gather(blocks []Block) (*metrics.Counts, error) {
 			all = append(all, metrics.ScoreCount{Score: x, Pos: b.Pos[k], Neg: b.Neg[k]})
 		}
 	}
-	return metrics.NewCounts(all)
+	return metrics.NewCurveFromCounts(all)
 }

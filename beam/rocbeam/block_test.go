@@ -84,7 +84,7 @@ func TestTallyAndMerge(t *testing.T) {
 	for i, x := range scores {
 		direct[i] = metrics.ScoreCount{Score: x, Pos: int64(labels[i]), Neg: 1 - int64(labels[i])}
 	}
-	want, err := metrics.NewCounts(direct)
+	want, err := metrics.NewCurveFromCounts(direct)
 	require.NoError(t, err)
-	require.Equal(t, want.Scores(), got.Scores())
+	require.Equal(t, want.Counts(), got.Counts())
 }

@@ -15,7 +15,7 @@
 // emits the map as sorted blocks, one per bucket — the top 16 bits of the score's order key
 // (the float's bits made to sort as the scores do), a few hundred buckets for probabilities
 // in (0, 1) — and a combine merges the blocks of each bucket. One last step hands the merged
-// counts to [metrics.NewCounts], whose one sorted pass gives the figures, and writes
+// counts to [metrics.NewCurveFromCounts], whose one sorted pass gives the figures, and writes
 // metrics.json; a bad row, shards with different columns or no rows fail the pipeline before
 // it is written. Memory follows the number of distinct scores, not of rows.
 //

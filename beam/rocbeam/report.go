@@ -28,7 +28,7 @@ type Report struct {
 	TPRAtFPR float64 `json:"tpr_at_fpr"`
 	PAUC     float64 `json:"pauc"`
 	// The deployed operating point, with a model: its sidecar's threshold t, and the false- and
-	// true-positive rates of flagging score ≥ t measured on these rows (metrics.Counts.RatesAt).
+	// true-positive rates of flagging score ≥ t measured on these rows (metrics.Curve.RatesAt).
 	// DeployedThreshold is null when t is +Inf (the model flags nothing; both rates 0). All
 	// three are null without a model.
 	DeployedThreshold *float64 `json:"deployed_threshold"`
@@ -47,7 +47,7 @@ type Curve struct {
 
 // Summarize computes the Report of counts at false-positive rate alpha ∈ (0, 1], with the
 // deployed threshold when threshold is not nil.
-func Summarize(c *metrics.Counts, alpha float64, threshold *float64) (Report, error) {
+func Summarize(c *metrics.Curve, alpha float64, threshold *float64) (Report, error) {
 	r := Report{N: c.N(), Positives: c.Positives(), AUC: c.AUC(), Alpha: alpha}
 	var err error
 	if r.PAUC, err = c.PartialAUC(alpha); err != nil {

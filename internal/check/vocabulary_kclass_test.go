@@ -50,6 +50,15 @@ var (
 
 const kCols = 3
 
+// floats returns class indices as the float64 labels of a rocops.Classes task.
+func floats(ys []int) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = float64(y)
+	}
+	return out
+}
+
 // with returns a copy of xs with xs[i] = v.
 func with[T any](xs []T, i int, v T) []T {
 	out := append([]T(nil), xs...)
@@ -87,7 +96,7 @@ func multiclassCases() []vocabCase[kIn] {
 		{name: "labels short", in: in(kScores, kCols, kClasses[:5]), want: rocops.ErrLength, labels: true},
 		{name: "scores of an extra row", in: in(extraRow, kCols, kClasses), want: rocops.ErrLength, labels: true},
 		{name: "ragged scores", in: in(kScores[:17], kCols, kClasses), want: rocops.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true, noTask: true},
 		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kClasses), want: rocops.ErrNonFinite},
 		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kClasses), want: rocops.ErrNonFinite},
 		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kClasses), want: rocops.ErrNonFinite},
@@ -95,7 +104,8 @@ func multiclassCases() []vocabCase[kIn] {
 		{name: "label -1", in: in(kScores, kCols, with(kClasses, 5, -1)), want: rocops.ErrLabel, labels: true},
 		{name: "class without rows", in: in(kScores, kCols, []int{0, 2, 0, 0, 2, 2}), want: rocops.ErrOneClass,
 			oneClass: true, labels: true},
-		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true},
+		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true,
+			noTask: true},
 	}
 }
 
@@ -108,7 +118,7 @@ func multilabelCases() []vocabCase[kIn] {
 		{name: "scores of an extra row", in: in(extraRow, kCols, kIndicator), want: rocops.ErrLength, labels: true},
 		{name: "ragged labels", in: in(kScores, kCols, kIndicator[:17]), want: rocops.ErrLength, shape: true},
 		{name: "ragged scores", in: in(kScores[:17], kCols, kIndicator), want: rocops.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true, noTask: true},
 		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kIndicator), want: rocops.ErrNonFinite},
 		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kIndicator), want: rocops.ErrNonFinite},
 		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kIndicator), want: rocops.ErrNonFinite},
@@ -130,41 +140,44 @@ func multiclassEntries() []entry[kIn] {
 			avgs = append(avgs, metrics.Micro)
 		}
 		for _, avg := range avgs {
-			out = append(out, entry[kIn]{name: "metrics.MulticlassAUC, " + m.String() + ", " + avg.String(),
-				prefix: "metrics", call: func(in kIn) error {
-					_, err := metrics.MulticlassAUC(in.scores, in.k, in.classes, m, avg)
+			out = append(out, entry[kIn]{name: "metrics.TaskAUC, " + m.String() + ", " + avg.String(),
+				prefix: "metrics", task: true, call: func(in kIn) error {
+					_, err := metrics.TaskAUC(in.scores, floats(in.classes), rocops.Classes(in.k), m, avg)
 					return err
 				}})
 		}
 		name := ", " + m.String()
+		cmp := func(in kIn) diagnose.Comparisons {
+			return diagnose.Comparisons{Task: rocops.Classes(in.k), OvO: m == metrics.OvO}
+		}
 		out = append(out,
-			entry[kIn]{name: "diagnose.MulticlassMisranking" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassMisranking(in.scores, in.k, in.classes, m)
+			entry[kIn]{name: "diagnose.Comparisons.Misranking" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).Misranking(in.scores, floats(in.classes))
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassSevereMass" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassSevereMass(in.scores, in.k, in.classes, m, 1)
+			entry[kIn]{name: "diagnose.Comparisons.SevereMass" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).SevereMass(in.scores, floats(in.classes), 1)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassCEBound" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassCEBound(in.scores, in.k, in.classes, m, 1)
+			entry[kIn]{name: "diagnose.Comparisons.CEBound" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).CEBound(in.scores, floats(in.classes), 1)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassWeightShares" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, _, err := diagnose.MulticlassWeightShares(in.scores, in.k, in.classes, m, pcfg, edges)
+			entry[kIn]{name: "diagnose.Comparisons.WeightShares" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, _, err := cmp(in).WeightShares(in.scores, floats(in.classes), pcfg, edges)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassProject" + name, prefix: "diagnose", call: func(in kIn) error {
-				_, err := diagnose.MulticlassProject(in.scores, in.k, in.classes, zeroCopies(in.scores), m, pcfg)
+			entry[kIn]{name: "diagnose.Comparisons.Project" + name, prefix: "diagnose", task: true, call: func(in kIn) error {
+				_, err := cmp(in).Project(in.scores, floats(in.classes), zeroCopies(in.scores), pcfg)
 				return err
 			}},
-			entry[kIn]{name: "diagnose.MulticlassSevereDirection" + name, prefix: "diagnose", model: true,
+			entry[kIn]{name: "diagnose.Comparisons.SevereDirection" + name, prefix: "diagnose", model: true, task: true,
 				call: func(in kIn) error {
 					model, x, err := scoresModel(in.scores, in.k)
 					if err != nil {
 						return err
 					}
-					_, err = diagnose.MulticlassSevereDirection(model, x, in.k, in.classes, m, pcfg, severityM)
+					_, err = cmp(in).SevereDirection(model, x, floats(in.classes), pcfg, severityM)
 					return err
 				}},
 		)
@@ -192,8 +205,8 @@ func multiclassEntries() []entry[kIn] {
 		)
 	}
 	return append(out,
-		entry[kIn]{name: "metrics.ClassAUCs", prefix: "metrics", call: func(in kIn) error {
-			_, err := metrics.ClassAUCs(in.scores, in.k, in.classes)
+		entry[kIn]{name: "metrics.ClassAUCs", prefix: "metrics", task: true, call: func(in kIn) error {
+			_, err := metrics.ClassAUCs(in.scores, floats(in.classes), rocops.Classes(in.k))
 			return err
 		}},
 		entry[kIn]{name: "crossentropy.SoftmaxGradient", prefix: "crossentropy", oneOK: true, call: func(in kIn) error {
@@ -220,10 +233,11 @@ func multiclassEntries() []entry[kIn] {
 func multilabelEntries() []entry[kIn] {
 	var out []entry[kIn]
 	for _, avg := range []metrics.Average{metrics.Macro, metrics.Weighted, metrics.Micro} {
-		out = append(out, entry[kIn]{name: "metrics.MultilabelAUC, " + avg.String(), prefix: "metrics",
+		out = append(out, entry[kIn]{name: "metrics.TaskAUC, labels, " + avg.String(), prefix: "metrics",
 			oneOK: avg == metrics.Micro, // one AUC over all n·k labels: a column of one class is fine
+			task:  true,
 			call: func(in kIn) error {
-				_, err := metrics.MultilabelAUC(in.scores, in.k, in.labels, avg)
+				_, err := metrics.TaskAUC(in.scores, in.labels, rocops.Labels(in.k), metrics.OvR, avg)
 				return err
 			}})
 	}
@@ -251,36 +265,40 @@ func multilabelEntries() []entry[kIn] {
 		entry[kIn]{name: "aucm.MultilabelLoss", prefix: "aucm", graph: true, call: func(in kIn) error {
 			return runRows(aucmRows(aucm.MultilabelLoss), in)
 		}},
-		entry[kIn]{name: "diagnose.MultilabelMisranking", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelMisranking(in.scores, in.k, in.labels)
+		entry[kIn]{name: "diagnose.Comparisons.Misranking, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).Misranking(in.scores, in.labels)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelSevereMass", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelSevereMass(in.scores, in.k, in.labels, 1)
+		entry[kIn]{name: "diagnose.Comparisons.SevereMass, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).SevereMass(in.scores, in.labels, 1)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelCEBound", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelCEBound(in.scores, in.k, in.labels, 1)
+		entry[kIn]{name: "diagnose.Comparisons.CEBound, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).CEBound(in.scores, in.labels, 1)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelWeightShares", prefix: "diagnose", call: func(in kIn) error {
-			_, _, err := diagnose.MultilabelWeightShares(in.scores, in.k, in.labels, pcfg, edges)
+		entry[kIn]{name: "diagnose.Comparisons.WeightShares, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, _, err := labelCmp(in).WeightShares(in.scores, in.labels, pcfg, edges)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelProject", prefix: "diagnose", call: func(in kIn) error {
-			_, err := diagnose.MultilabelProject(in.scores, in.k, in.labels, zeroCopies(in.scores), pcfg)
+		entry[kIn]{name: "diagnose.Comparisons.Project, labels", prefix: "diagnose", task: true, call: func(in kIn) error {
+			_, err := labelCmp(in).Project(in.scores, in.labels, zeroCopies(in.scores), pcfg)
 			return err
 		}},
-		entry[kIn]{name: "diagnose.MultilabelSevereDirection", prefix: "diagnose", model: true, call: func(in kIn) error {
-			model, x, err := scoresModel(in.scores, in.k)
-			if err != nil {
+		entry[kIn]{name: "diagnose.Comparisons.SevereDirection, labels", prefix: "diagnose", model: true, task: true,
+			call: func(in kIn) error {
+				model, x, err := scoresModel(in.scores, in.k)
+				if err != nil {
+					return err
+				}
+				_, err = labelCmp(in).SevereDirection(model, x, in.labels, pcfg, severityM)
 				return err
-			}
-			_, err = diagnose.MultilabelSevereDirection(model, x, in.k, in.labels, pcfg, severityM)
-			return err
-		}},
+			}},
 	)
 }
+
+// labelCmp is the comparisons of in's k label columns.
+func labelCmp(in kIn) diagnose.Comparisons { return diagnose.Comparisons{Task: rocops.Labels(in.k)} }
 
 // TestVocabularyKClass runs every bad k-class and k-label input of the shared list through
 // every multi-class and multi-label entry point, with the driver of TestVocabulary.

@@ -221,6 +221,7 @@ type vocabCase[In any] struct {
 	oneClass bool // bad only in lacking a class: valid for an entry that is oneOK
 	labels   bool // bad only in its labels or in how they pair with the scores: valid for an entry without labels
 	shape    bool // a shape a matrix node or a model's outputs cannot have (ragged, k = 0): not run on those
+	noTask   bool // a k of no rocops.Task (k < 2 classes or labels): rocops.ErrConfig for a task entry
 }
 
 // entry is one public function of (scores, labels) input and what the vocabulary asks of it.
@@ -234,6 +235,7 @@ type entry[In any] struct {
 	// both checked by package nn as for diagnose.SevereDirection.
 	model    bool
 	noLabels bool // takes no labels (crossentropy.Softmax)
+	task     bool // takes k as a rocops.Task, which a k < 2 does not make
 	call     func(In) error
 }
 
@@ -260,6 +262,8 @@ func checkVocabulary[In any](t *testing.T, entries []entry[In], valid In, cases 
 			}
 			want, prefix := c.want, e.prefix
 			switch {
+			case e.task && c.noTask:
+				want = rocops.ErrConfig
 			case e.graph && want == rocops.ErrEmpty:
 				want = rocops.ErrNode
 			case e.model && want == rocops.ErrLength && c.labels:
@@ -271,7 +275,7 @@ func checkVocabulary[In any](t *testing.T, entries []entry[In], valid In, cases 
 				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)
 				continue
 			}
-			if c.oneClass && !errors.Is(err, rocops.ErrOneClass) {
+			if c.oneClass && !(e.task && c.noTask) && !errors.Is(err, rocops.ErrOneClass) {
 				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
 			}
 			// A graph op's error from a run is the op's own inside the machine's RunError.

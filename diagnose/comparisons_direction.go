@@ -5,35 +5,43 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
-	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
-// MulticlassSevereDirection is [SevereDirection] for a model of k outputs over the binary
-// comparisons γ of method (see [MulticlassMisranking]): with S_γ the severe pairs of γ, its
-// positives i and negatives j whose margin s_ic − s_jc on γ's column c is below −M, and Γ the
-// comparisons with S_γ ≠ ∅, it returns V = −∇θ L_M/‖∇θ L_M‖ of
+// SevereDirection is [SevereDirection] for a model of K = Task.K() outputs over the binary
+// comparisons γ of cs (see [Comparisons]): with S_γ the severe pairs of γ, its positives i and
+// negatives j whose margin s_ic − s_jc on γ's column c is below −M, and Γ the comparisons with
+// S_γ ≠ ∅, it returns V = −∇θ L_M/‖∇θ L_M‖ of
 //
 //	L_M(θ) = (1/|Γ|) Σ_{γ∈Γ} (1/|S_γ|) Σ_{(i,j)∈S_γ} ℓ(s_ic(θ) − s_jc(θ)),
 //
-// the mean over the comparisons of the binary severe-pair loss, as the multi-class pairwise
-// loss is the mean of the binary losses (pairwise.MulticlassGradient; Chen et al., arXiv
+// the mean over the comparisons of the binary severe-pair loss, as the pairwise loss of k
+// classes or labels is the mean of the binary losses (pairwise.Config; Chen et al., arXiv
 // 2610.21743, appendix C.1, aggregate over the binary comparisons). Direction.Severe is
-// Σ_γ |S_γ|. x holds len(labels) rows of model.InputSize() features, row-major.
+// Σ_γ |S_γ|. x holds the rows of labels (n rows: len(labels) for the binary and Classes tasks,
+// len(labels)/k for Labels(k)), model.InputSize() features each, row-major. For the binary task
+// it is the package function [SevereDirection].
 //
 // Errors: ErrNoSevere when no comparison has a severe pair or L_M has a zero gradient; those of
-// MulticlassMisranking for the model's scores and labels (also when the model does not give k
-// scores per row: rocops.ErrLength); ErrSeverity, ErrSurrogate, ErrPartial; nn.ErrInput for x;
-// ErrOverflow as SevereDirection. Cost O(Σ_γ n₊n₋) pair visits and one gradient of the model.
-func MulticlassSevereDirection(model nn.Model, x []float64, k int, labels []int, method metrics.Method,
-	cfg pairwise.Config, m float64) (Direction, error) {
-	return severeDirection(model, x, len(labels), k, func(scores []float64) comparer {
-		return classComparer(scores, k, labels, method)
+// [Comparisons] for the model's scores and labels (also when the model does not give K scores
+// per row: rocops.ErrLength); rocops.ErrConfig for a bad severity, surrogate or partial-AUC
+// cut; nn.ErrInput for x; rocops.ErrRange as SevereDirection. Cost O(Σ_γ n₊n₋) pair visits and
+// one gradient of the model.
+func (cs Comparisons) SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
+	if err := cs.Validate(); err != nil {
+		return Direction{}, err
+	}
+	if cs.Task.Kind() == rocops.Binary {
+		return SevereDirection(model, x, labels, cfg, m)
+	}
+	k := cs.Task.K()
+	return severeDirection(model, x, len(labels)/cs.Task.LabelsPerRow(), k, func(scores []float64) comparer {
+		return cs.comparer(scores, labels)
 	}, cfg, m)
 }
 
-// severeDirection is MulticlassSevereDirection over the comparisons of rows rows of x, which
+// severeDirection is Comparisons.SevereDirection over the comparisons of rows rows of x, which
 // comparerOf returns for the model's scores.
 func severeDirection(model nn.Model, x []float64, rows, k int, comparerOf func(scores []float64) comparer,
 	cfg pairwise.Config, m float64) (Direction, error) {
@@ -93,22 +101,32 @@ type ComparisonSplit struct {
 	Split
 }
 
-// MulticlassProject returns [Project] of every binary comparison γ of method (see
-// [MulticlassMisranking]), in their order (by class, then by the class compared with): the
-// Split of h(i, j) = w(s_ic − s_jc)·(p_ic − p_jc) over γ's positives i and negatives j on its
-// column c, where tangents p (row-major n×k, p_ic = ⟨∇θ s_ic, v⟩, from ScoreTangents on a
-// model of k outputs) are the scores' derivatives along v. The multi-class pairwise loss, the
-// mean of the comparisons' binary losses, therefore has directional derivative −(mean over γ of
-// Split.Mean) along v. cfg.Pairs and cfg.Seed are ignored.
+// Project returns the package function [Project] of every binary comparison γ of cs (see
+// [Comparisons]), in their order (by class, then by the class compared with): the Split of
+// h(i, j) = w(s_ic − s_jc)·(p_ic − p_jc) over γ's positives i and negatives j on its column c,
+// where tangents p (row-major n×K, p_ic = ⟨∇θ s_ic, v⟩, from ScoreTangents on a model of K
+// outputs) are the scores' derivatives along v. The pairwise loss of the task, the mean of the
+// comparisons' binary losses, therefore has directional derivative −(mean over γ of
+// Split.Mean) along v. For the binary task it is one ComparisonSplit, of Project itself.
+// cfg.Pairs and cfg.Seed are ignored.
 //
-// Errors: those of MulticlassMisranking for scores and labels; rocops.ErrLength when tangents and
+// Errors: those of [Comparisons] for scores and labels; rocops.ErrLength when tangents and
 // scores differ in length; those of Project, naming the comparison.
-func MulticlassProject(scores []float64, k int, labels []int, tangents []float64, method metrics.Method,
-	cfg pairwise.Config) ([]ComparisonSplit, error) {
-	return project(scores, k, tangents, classComparer(scores, k, labels, method), cfg)
+func (cs Comparisons) Project(scores, labels, tangents []float64, cfg pairwise.Config) ([]ComparisonSplit, error) {
+	if err := cs.Validate(); err != nil {
+		return nil, err
+	}
+	if cs.Task.Kind() == rocops.Binary {
+		s, err := Project(scores, labels, tangents, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return []ComparisonSplit{{Comparison: Comparison{Other: -1}, Split: s}}, nil
+	}
+	return project(scores, cs.Task.K(), tangents, cs.comparer(scores, labels), cfg)
 }
 
-// project is MulticlassProject over the comparisons of each.
+// project is Comparisons.Project over the comparisons of each.
 func project(scores []float64, k int, tangents []float64, each comparer, cfg pairwise.Config) ([]ComparisonSplit, error) {
 	if _, err := margin(cfg); err != nil {
 		return nil, err
