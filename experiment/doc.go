@@ -17,19 +17,16 @@
 // the same test rows ([CompareWithFirst]: DeLong's paired AUC test and a paired bootstrap of
 // the other figures), which tables list from the figure the loss targets ([Target]). A result
 // says how many of its training's phases the kept weights went through ([PhasesOf]), so that a
-// recipe that fell back to its first phase is reported as such; [Merge] and [MergeDiagnoses]
-// group runs that are one model bit for bit, for plots that draw them once. [ParseRun] and
-// [RunsUsage] read and list run names, [ForData] fits a run's recipes to multi-class or
-// multi-label data, [RunLabel] is a run's one name, and [Progress] and
-// [LoadProgress] tell a user how far a grid and a data file's loading have come.
+// recipe that fell back to its first phase is reported as such. [ParseRun] reads run names,
+// [ForData] fits a run's recipes to multi-class or multi-label data, [RunLabel] is a run's one
+// name, and [Progress] tells a user how far a grid has come.
 //
 // On multi-class and multi-label data (the data's Classes or Labels set) a [Split] is
 // stratified by class (by label pattern for multi-label data), [MeasureClasses] reads the
 // figures one-vs-rest per class — on the softmax probabilities of a softmax-trained model
 // ([Probabilities]) — with the macro one-vs-rest and one-vs-one AUC, [NewClassResult] makes
-// them a result, [Summarise] averages and compares them over the seeds like the binary
-// figures, [ClassTables] prints them, and [MacroROC], [PlottedClasses] and [ClassView] give a
-// plot its per-class and macro-average curves.
+// them a result, and [Summarise] averages and compares them over the seeds like the binary
+// figures.
 //
 // cmd/roctrain, cmd/corrective and the results harness of package train (build tag results)
 // are built on it; they keep only their flags, tables and plots.

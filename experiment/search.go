@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/rocops/rocops/nn"
@@ -171,19 +170,4 @@ func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model,
 		st = nil
 	}
 	return m, h, st, err
-}
-
-// LogFailures is a Hooks.Done that writes each candidate that failed to w as
-// "<prefix><name>: <error> (…)", saying whether the candidate is skipped (no epoch finished)
-// or competes with its best epoch, which it names.
-func LogFailures(w io.Writer, prefix, name string) func(Candidate, *train.History, error) {
-	return func(_ Candidate, h *train.History, err error) {
-		switch {
-		case err == nil:
-		case h == nil || h.Best < 0:
-			fmt.Fprintf(w, "%s%s: %v (no epoch finished; skipped)\n", prefix, name, err)
-		default:
-			fmt.Fprintf(w, "%s%s: %v (keeping its best epoch, %d)\n", prefix, name, err, h.Epochs[h.Best].Index)
-		}
-	}
 }

@@ -311,21 +311,6 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-// LogFailures says nothing of a candidate that succeeded, and of one that failed whether it
-// is skipped or keeps its best epoch.
-func TestLogFailures(t *testing.T) {
-	var b strings.Builder
-	log := experiment.LogFailures(&b, "cmd: ", "kde")
-	boom := errors.New("boom")
-	log(experiment.Candidate{}, &train.History{Best: 0, Epochs: []train.Epoch{{Index: 3}}}, nil)
-	log(experiment.Candidate{}, nil, boom)
-	log(experiment.Candidate{}, &train.History{Best: 0, Epochs: []train.Epoch{{Index: 3}}}, boom)
-	want := "cmd: kde: boom (no epoch finished; skipped)\ncmd: kde: boom (keeping its best epoch, 3)\n"
-	if b.String() != want {
-		t.Errorf("logged %q, want %q", b.String(), want)
-	}
-}
-
 // A search over a train.AUCM recipe keeps the PESG state of the candidate it keeps: the state
 // a direct AUCM Fit of that candidate (its learning rate, the split's seed and initial weights)
 // ends with, a, b and α included. Every candidate trains with a State of its own, so the

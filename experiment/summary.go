@@ -238,27 +238,6 @@ func summariseRun(seeds []Result) Summary {
 	return s
 }
 
-// MostFinished returns the results of the seed, of seeds in order, that the most runs
-// finished (the first such seed), one per run that finished it.
-func MostFinished(results []Summary, seeds []uint64) ([]Result, uint64) {
-	var best []Result
-	var bestSeed uint64
-	for _, seed := range seeds {
-		var runs []Result
-		for _, r := range results {
-			for _, s := range r.PerSeed {
-				if s.Seed == seed {
-					runs = append(runs, s)
-				}
-			}
-		}
-		if len(runs) > len(best) {
-			best, bestSeed = runs, seed
-		}
-	}
-	return best, bestSeed
-}
-
 // pairedDiffs compares run with first on the seeds both finished: for each figure, the mean
 // difference d̄ over the k common seeds and the paired-t interval
 //

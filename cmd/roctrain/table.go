@@ -19,8 +19,8 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, strings.ReplaceAll(strings.Trim(fmt.Sprint(o.hiddenSizes), "[]"), " ", "→"))
 	}
 	rows, selected := fmt.Sprintf("%d positive", ds.all.Positives()), "pAUC@α"
-	if t := classTables(o, ds); t != nil {
-		rows, selected, arch = t.Describe(arch)
+	if t := classTablesOf(o, ds); t != nil {
+		rows, selected, arch = t.describe(arch)
 	}
 	fmt.Fprintf(w, "data: %s, %d rows (%s), %d features; split %d/%d/%d (train/validation/test)\n",
 		ds.name, ds.all.Rows, rows, ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
@@ -28,8 +28,8 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		selected = o.metric().String()
 	}
 	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %s\n", arch, o.alpha, selected)
-	if t := classTables(o, ds); t != nil {
-		t.Write(w, results)
+	if t := classTablesOf(o, ds); t != nil {
+		t.write(w, results)
 		printFallbacks(w, results)
 	} else if o.seeds == 1 {
 		printSingle(w, o, results)
@@ -44,7 +44,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
 		for _, g := range f.groups {
 			if len(g) > 1 {
-				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", experiment.Label(g))
+				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", label(g))
 			}
 		}
 		if o.diagnose {
@@ -59,9 +59,9 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	}
 }
 
-// classTables are the tables of multi-class or multi-label data, nil for binary data.
-func classTables(o *options, ds *dataset) *experiment.ClassTables {
-	t := experiment.NewClassTables(ds.all, o.alpha, o.seeds, o.seed)
+// classTablesOf are the tables of multi-class or multi-label data, nil for binary data.
+func classTablesOf(o *options, ds *dataset) *classTables {
+	t := newClassTables(ds.all, o.alpha, o.seeds, o.seed)
 	if t != nil {
 		t.Boot = o.boot
 	}
@@ -112,7 +112,7 @@ func printFallbacks(w io.Writer, results []experiment.Summary) {
 		}
 		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the others",
 			r.Name, later, *r.LaterPhaseKept, r.Seeds)
-		if same := experiment.SameAs(r, results); len(same) > 0 {
+		if same := sameAs(r, results); len(same) > 0 {
 			line += "; = " + strings.Join(same, ", ") + " bit for bit"
 		}
 		fmt.Fprintln(w, line)
