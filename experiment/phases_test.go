@@ -29,7 +29,7 @@ func TestPhasesOf(t *testing.T) {
 		for k, p := range c.phases {
 			h.Epochs = append(h.Epochs, train.Epoch{Index: k + 1, Phase: p})
 		}
-		phases, kept := PhasesOf(h)
+		phases, kept := phasesOf(h)
 		require.Equal(t, [2]int{c.want, c.wantKp}, [2]int{phases, kept}, c.name)
 	}
 }
@@ -52,25 +52,25 @@ func TestCompareWithFirst(t *testing.T) {
 	}
 	a, b := res(sa, 0.5), res(sb, 0.3)
 	self := res(sa, 0.5)
-	require.NoError(t, CompareWithFirst(self, a, labels, cfg))
+	require.NoError(t, compareWithFirst(self, a, labels, cfg))
 	require.Len(t, self.TestVsFirst, 3)
 	for key, p := range self.TestVsFirst {
 		require.Equal(t, Paired{}, p, key)
 	}
 	require.Equal(t, 0.0, self.TestAUCVsFirst.Diff)
 
-	require.NoError(t, CompareWithFirst(b, a, labels, cfg))
+	require.NoError(t, compareWithFirst(b, a, labels, cfg))
 	d, lo, hi, err := metrics.BootstrapPaired(sb, sa, labels,
 		func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, 0.25) }, 200, 0.95, 3)
 	require.NoError(t, err)
-	require.Equal(t, Paired{Diff: d, CI95: Interval{lo, hi}}, b.TestVsFirst[KeyTPR])
-	require.InDelta(t, b.DeployedTestTPR-a.DeployedTestTPR, b.TestVsFirst[KeyDeployedTPR].Diff, 1e-15)
-	require.NotZero(t, b.TestVsFirst[KeyDeployedTPR].Diff) // 3 of 5 positives flagged against 4 of 5
-	require.LessOrEqual(t, b.TestVsFirst[KeyPAUC].CI95[0], b.TestVsFirst[KeyPAUC].CI95[1])
+	require.Equal(t, Paired{Diff: d, CI95: Interval{lo, hi}}, b.TestVsFirst[keyTPR])
+	require.InDelta(t, b.DeployedTestTPR-a.DeployedTestTPR, b.TestVsFirst[keyDeployedTPR].Diff, 1e-15)
+	require.NotZero(t, b.TestVsFirst[keyDeployedTPR].Diff) // 3 of 5 positives flagged against 4 of 5
+	require.LessOrEqual(t, b.TestVsFirst[keyPAUC].CI95[0], b.TestVsFirst[keyPAUC].CI95[1])
 
 	cfg.Boot = 0
 	c := res(sb, 0.3)
-	require.NoError(t, CompareWithFirst(c, a, labels, cfg))
+	require.NoError(t, compareWithFirst(c, a, labels, cfg))
 	require.Nil(t, c.TestVsFirst, "no resamples: DeLong only")
 	require.NotNil(t, c.TestAUCVsFirst)
 }

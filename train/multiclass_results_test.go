@@ -316,7 +316,7 @@ func TestMulticlassResults(t *testing.T) {
 					if err != nil {
 						return fmt.Errorf("%s %s seed %d: %w", task.name, rn, sp.Seed, err)
 					}
-					row := mcRow{task.name, sp.Seed, rn, best.LearningRate, best.Score(), 0, 0, best.Epoch(), 0}
+					row := mcRow{task.name, sp.Seed, rn, best.LearningRate, best.History.Epochs[best.History.Best].Metric, 0, 0, best.Epoch(), 0}
 					if row.OvO, row.OvR, err = mcAUC(best.Model, sp.Test, best.History.Probabilities); err != nil {
 						return fmt.Errorf("%s %s seed %d: %w", task.name, rn, sp.Seed, err)
 					}

@@ -271,7 +271,7 @@ func TestResults(t *testing.T) {
 						if m.FPRAtTPR != nil {
 							fpr = *m.FPRAtTPR
 						}
-						return enc.Encode(resultsRow{task.name, point.Alpha, point.Recall, sp.Seed, rn, best.LearningRate, best.Score(),
+						return enc.Encode(resultsRow{task.name, point.Alpha, point.Recall, sp.Seed, rn, best.LearningRate, best.History.Epochs[best.History.Best].Metric,
 							m.TPR, fpr, m.AUC, m.PartialAUC, best.Epoch(), time.Since(start).Seconds(), sp.Test.Rows - sp.Test.Positives()})
 					},
 				},

@@ -79,10 +79,7 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 	fmt.Fprintf(tw, "run\t%s%s\t%stest macro pAUC@%g\ttest macro TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", seeds, ovr, ovo, t.Alpha, t.Alpha)
 	for k := range results {
 		r := &results[k]
-		sd := r.SD
-		if sd == nil {
-			sd = &experiment.Spread{}
-		}
+		sd := orZero(r.SD)
 		line := runCell(*r) + "\t"
 		if t.Seeds > 1 {
 			line += fmt.Sprintf("%d\t", r.Seeds)
@@ -114,11 +111,11 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 }
 
 // writeVsFirst is the table of each run's paired bootstrap difference from the first on the
-// one seed's test rows (experiment.CompareWithFirst), nothing when no run has one.
+// one seed's test rows (the figure test_auc_ovr of experiment.Figures.TestVsFirst), nothing when no run has one.
 func (t classTables) writeVsFirst(w io.Writer, results []experiment.Summary) {
 	var rows []*experiment.Summary
 	for k := 1; k < len(results); k++ {
-		if _, ok := results[k].TestVsFirst[experiment.KeyAUCOvR]; ok {
+		if _, ok := results[k].TestVsFirst[keyAUCOvR]; ok {
 			rows = append(rows, &results[k])
 		}
 	}
@@ -134,8 +131,8 @@ func (t classTables) writeVsFirst(w io.Writer, results []experiment.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\t%s\t\n", what)
 	for _, r := range rows {
-		p := r.TestVsFirst[experiment.KeyAUCOvR]
-		fmt.Fprintf(tw, "%s\t%+.4f [%+.3f, %+.3f]%s\t\n", runCell(*r), p.Diff, p.CI95[0], p.CI95[1], map[bool]string{true: "*"}[p.Excludes0()])
+		p := r.TestVsFirst[keyAUCOvR]
+		fmt.Fprintf(tw, "%s\t%+.4f [%+.3f, %+.3f]%s\t\n", runCell(*r), p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
 	}
 	tw.Flush()
 }
@@ -146,9 +143,9 @@ func (t classTables) writeDiffs(w io.Writer, results []experiment.Summary) {
 		return
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
-	keys, header := []string{"test_auc_ovr", "test_auc_ovo", experiment.KeyTPR, experiment.KeyDeployedTPR}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
+	keys, header := []string{keyAUCOvR, keyAUCOvO, keyTPR, keyDeployedTPR}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
 	if t.Multilabel {
-		keys, header = []string{"test_auc_ovr", experiment.KeyTPR, experiment.KeyDeployedTPR}, "run\tΔ test macro AUC (labels)\t"
+		keys, header = []string{keyAUCOvR, keyTPR, keyDeployedTPR}, "run\tΔ test macro AUC (labels)\t"
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%sΔ test macro TPR@FPR=%g\tΔ deployed TPR\t\n", header, t.Alpha)
@@ -161,7 +158,7 @@ func (t classTables) writeDiffs(w io.Writer, results []experiment.Summary) {
 				line += "\t–"
 				continue
 			}
-			line += fmt.Sprintf("\t%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], map[bool]string{true: "*"}[p.Excludes0()])
+			line += fmt.Sprintf("\t%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
 		}
 		fmt.Fprintln(tw, line+"\t")
 	}
