@@ -24,9 +24,11 @@
 // a softmax-trained model — with the macro one-vs-rest and one-vs-one AUC, which Summarise
 // averages and compares over the seeds like the binary figures.
 //
-// [ParseRun] reads run names, [ForData] fits a run's recipes to multi-class or multi-label
-// data, [RunLabel] is a run's one name and [Target] the figure its loss optimises.
+// A [Log] keeps an experiment's runs as JSON lines, each appended as its run finishes, so that
+// an interrupted experiment resumes where it stopped. [ParseRun] reads run names, [ForData]
+// fits a run's recipes to multi-class or multi-label data, [RunLabel] is a run's one name and
+// [Target] the figure its loss optimises.
 //
-// cmd/roctrain, cmd/corrective and the results harness are built on it; they keep only their flags,
+// cmd/roctrain, cmd/corrective and cmd/results are built on it; they keep only their flags,
 // tables and plots.
 package experiment
