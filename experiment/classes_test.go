@@ -200,3 +200,15 @@ func b2f(b bool) float64 {
 	}
 	return 0
 }
+
+// A multi-label data set whose rows share one label pattern gives one stratum, which a
+// stratified split cannot deal out: an error naming the rows and the strata.
+func TestNewSplitMultilabelNeedsTwoStrata(t *testing.T) {
+	ds := &data.Dataset{Rows: 40, Cols: 1, FeatureNames: []string{"x"}, Labels: []string{"p", "q"}}
+	for i := range 40 {
+		ds.X = append(ds.X, float64(i))
+		ds.Y = append(ds.Y, 1, 0)
+	}
+	_, err := NewSplit(ds, 1)
+	require.ErrorContains(t, err, "experiment: the 40 rows' label patterns give 1 strata")
+}
