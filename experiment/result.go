@@ -20,7 +20,8 @@ type Result struct {
 	// Phases is the number of phases the kept candidate trained (2 for a warm-up or a
 	// cross-entropy first phase followed by the run's loss, else 1), and KeptPhases how many of
 	// them its kept weights went through: KeptPhases < Phases when validation did not keep the
-	// later phase, and the model is the earlier phase's (phasesOf).
+	// later phase, and the model is the earlier phase's (train's FineTune restores them when
+	// its second phase does not improve the validation metric).
 	Phases     int `json:"phases"`
 	KeptPhases int `json:"kept_phases"`
 	// ChosenRecipe is the candidate validation chose, for a search of several recipes (such as
@@ -90,7 +91,7 @@ type Figures struct {
 	// (metrics.FPRAtTPR); both left out without a recall.
 	Recall       float64  `json:"recall,omitempty"`
 	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
-	// Multi-class and multi-label data only (newClassResult), left out otherwise: the macro
+	// Multi-class and multi-label data only ([Compare] on them), left out otherwise: the macro
 	// one-vs-rest AUC (multi-label: label-wise), equal to TestAUC; Hand and Till's macro
 	// one-vs-one AUC (multi-class only); and in class order each class's one-vs-rest AUC and
 	// TPR at FPR α. TestPAUC, TestTPR and the deployed rates are then the macro means of the
@@ -124,7 +125,7 @@ type Figures struct {
 	// has fewer than two test rows.
 	TestAUCVsFirst *aucDiff `json:"test_auc_vs_first"`
 	// TestVsFirst holds the paired bootstrap comparisons with the first run on the same seed
-	// and test rows (compareWithFirst), by figure: "test_pauc", "test_tpr_at_fpr",
+	// and test rows ([Compare]), by figure: "test_pauc", "test_tpr_at_fpr",
 	// "deployed_test_tpr" and with a recall "test_fpr_at_tpr"; null when TestAUCVsFirst is, or
 	// without α or resamples. For multi-class and multi-label runs, whose TestAUCVsFirst is
 	// null, it holds "test_auc_ovr" alone (the paired bootstrap of the macro one-vs-rest AUC,

@@ -6,14 +6,18 @@ import (
 )
 
 // Compare runs the grid g and measures what each search kept on each seed: search k's result on
-// split sp is newResult of its best candidate measured by [Measure] (cfg, with the split's seed
-// as the bootstrap's), completed by finish (which names the result and may save the model; nil for
-// nothing), then compared with search 0's result on the same seed by compareWithFirst. On
-// multi-class and multi-label data the result is newClassResult of measureClasses (the softmax
-// probabilities when usesProbabilities says so), whose comparison with search 0's on the seed is
-// the paired bootstrap of the macro one-vs-rest AUC alone. perRun[k] lists search k's results
-// in the order of the seeds; only search 0's keep Test and TestScores, which the comparisons
-// read.
+// split sp is its best candidate measured by [Measure] (cfg, with the split's seed as the
+// bootstrap's) — the AUC as DeLong's estimate with its interval, the deployed point, the
+// learning rate, epoch, phases and diagnostics — completed by finish (which names the result
+// and may save the model; nil for nothing), then compared with search 0's result on the same
+// seed and test rows: DeLong's paired AUC test (TestAUCVsFirst) and, with cfg.Alpha and
+// cfg.Boot, the paired bootstrap of the partial AUC, the TPR at FPR α, the deployed TPR and
+// with cfg.Recall the FPR at that TPR (TestVsFirst). On multi-class and multi-label data the
+// result holds each class's one-vs-rest figures and their macro means (Result.Classes), read on
+// the softmax probabilities of a model whose kept weights the softmax cross-entropy trained,
+// and its comparison with search 0's is the paired bootstrap of the macro one-vs-rest AUC
+// alone, the rows drawn within each class. perRun[k] lists search k's results in the order of
+// the seeds; only search 0's keep Test and TestScores, which the comparisons read.
 //
 // A search that fails on a seed, or whose measurement, finish or comparison fails, is left
 // out of that seed and its error, naming the search and the seed, is one of failed; the
