@@ -11,11 +11,11 @@ import (
 	"github.com/rocops/rocops/ops/crossentropy"
 )
 
-// ClassMeasurement is a model of k outputs measured on the test part of a multi-class or
+// classMeasurement is a model of k outputs measured on the test part of a multi-class or
 // multi-label split (the data's Classes or Labels set): every figure is read one-vs-rest, class
 // c's column of scores against the indicator of class c (multi-label: label column c), and
 // averaged over the classes (macro).
-type ClassMeasurement struct {
+type classMeasurement struct {
 	// Names are the k classes (multi-class) or label columns (multi-label), in output order;
 	// Multilabel says which.
 	Names      []string
@@ -31,12 +31,12 @@ type ClassMeasurement struct {
 	OvR float64
 	OvO *float64
 	// Class holds each class's one-vs-rest figures, in class order.
-	Class []ClassFigures
+	Class []classFigures
 }
 
-// ClassFigures are one class's one-vs-rest figures: the class the positives, every other row
+// classFigures are one class's one-vs-rest figures: the class the positives, every other row
 // (multi-label: the rows where the label is 0) the negatives.
-type ClassFigures struct {
+type classFigures struct {
 	// AUC is the test AUC; PartialAUC (up to α) and TPR (at FPR α) are read at MeasureConfig's
 	// Alpha (0 without it).
 	AUC, PartialAUC, TPR float64
@@ -50,24 +50,24 @@ type ClassFigures struct {
 	Positives      int
 }
 
-// MeasureClasses scores the test and (with cfg.Alpha) validation rows of the multi-class or
+// measureClasses scores the test and (with cfg.Alpha) validation rows of the multi-class or
 // multi-label split sp with the k-output model m (nn.Scores), applies crossentropy.Softmax to
-// every row of scores when probabilities is set, and reads the figures of [ClassMeasurement]:
+// every row of scores when probabilities is set, and reads the figures of classMeasurement:
 // the macro AUCs and, per class, the AUC, the partial AUC and TPR at FPR cfg.Alpha and the
 // threshold chosen on validation at α. cfg.Recall and cfg.Boot are not used: a
 // per-class interval or FPR at a recall is not read.
-func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*ClassMeasurement, error) {
+func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*classMeasurement, error) {
 	te := sp.Test
 	k := te.Outputs()
 	if te.Classes == nil && te.Labels == nil {
-		return nil, fmt.Errorf("experiment: MeasureClasses needs multi-class or multi-label data; %q is binary", te.LabelName)
+		return nil, fmt.Errorf("experiment: a per-class measurement needs multi-class or multi-label data; %q is binary", te.LabelName)
 	}
 	scores, err := classScores(m, te, probabilities)
 	if err != nil {
 		return nil, err
 	}
-	r := &ClassMeasurement{Names: te.Classes, Multilabel: te.Labels != nil, Probabilities: probabilities,
-		TestScores: scores, Class: make([]ClassFigures, k)}
+	r := &classMeasurement{Names: te.Classes, Multilabel: te.Labels != nil, Probabilities: probabilities,
+		TestScores: scores, Class: make([]classFigures, k)}
 	task := classTask(k, r.Multilabel)
 	if r.Multilabel {
 		r.Names = te.Labels
@@ -90,7 +90,7 @@ func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	}
 	for c := range k {
 		f := &r.Class[c]
-		test, err := metrics.NewCurve(Column(scores, k, c), Indicator(te, c))
+		test, err := metrics.NewCurve(column(scores, k, c), indicator(te, c))
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
 		}
@@ -106,7 +106,7 @@ func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		if f.TPR, err = test.TPRAtFPR(cfg.Alpha); err != nil {
 			return nil, err
 		}
-		val, err := metrics.NewCurve(Column(valScores, k, c), Indicator(sp.Val, c))
+		val, err := metrics.NewCurve(column(valScores, k, c), indicator(sp.Val, c))
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q, validation: %w", r.Names[c], err)
 		}
@@ -140,8 +140,8 @@ func classTask(k int, multilabel bool) rocops.Task {
 	return rocops.Task{}
 }
 
-// Column returns column c of the row-major n×k scores.
-func Column(scores []float64, k, c int) []float64 {
+// column returns column c of the row-major n×k scores.
+func column(scores []float64, k, c int) []float64 {
 	out := make([]float64, len(scores)/k)
 	for i := range out {
 		out[i] = scores[i*k+c]
@@ -149,9 +149,9 @@ func Column(scores []float64, k, c int) []float64 {
 	return out
 }
 
-// Indicator returns the 0/1 labels of class c one-vs-rest: 1 for the rows of class c of a
+// indicator returns the 0/1 labels of class c one-vs-rest: 1 for the rows of class c of a
 // multi-class ds, label column c of a multi-label one.
-func Indicator(ds *data.Dataset, c int) []float64 {
+func indicator(ds *data.Dataset, c int) []float64 {
 	out := make([]float64, ds.Rows)
 	k := ds.LabelWidth()
 	for i := range out {
@@ -166,7 +166,7 @@ func Indicator(ds *data.Dataset, c int) []float64 {
 }
 
 // mean is the mean of f over the classes of m.
-func (m *ClassMeasurement) mean(f func(*ClassFigures) float64) float64 {
+func (m *classMeasurement) mean(f func(*classFigures) float64) float64 {
 	var s float64
 	for c := range m.Class {
 		s += f(&m.Class[c])
@@ -175,7 +175,7 @@ func (m *ClassMeasurement) mean(f func(*ClassFigures) float64) float64 {
 }
 
 // perClass lists f over the classes of m.
-func (m *ClassMeasurement) perClass(f func(*ClassFigures) float64) []float64 {
+func (m *classMeasurement) perClass(f func(*classFigures) float64) []float64 {
 	out := make([]float64, len(m.Class))
 	for c := range m.Class {
 		out[c] = f(&m.Class[c])
@@ -183,29 +183,29 @@ func (m *ClassMeasurement) perClass(f func(*ClassFigures) float64) []float64 {
 	return out
 }
 
-// NewClassResult is the result of the candidate best measured by the class measurement m,
-// as [NewResult] is for binary data: test_auc and test_auc_ovr are the macro one-vs-rest AUC,
+// newClassResult is the result of the candidate best measured by the class measurement m,
+// as newResult is for binary data: test_auc and test_auc_ovr are the macro one-vs-rest AUC,
 // test_auc_ovo the macro one-vs-one AUC (multi-class), test_class_auc the per-class AUCs,
 // test_pauc, test_tpr_at_fpr and the deployed rates the macro means of the per-class
 // one-vs-rest figures; the single-split intervals and the binary deployed threshold are left
-// null, and so are the comparisons with the first run, which [CompareWithFirst] sets.
-func NewClassResult(best *Best, m *ClassMeasurement) Result {
+// null, and so are the comparisons with the first run, which compareWithFirst sets.
+func newClassResult(best *Best, m *classMeasurement) Result {
 	r := Result{
 		Figures: Figures{TestAUC: m.OvR, TestAUCOvR: ptr(m.OvR), TestAUCOvO: m.OvO,
-			TestClassAUC:    m.perClass(func(f *ClassFigures) float64 { return f.AUC }),
-			TestClassTPR:    m.perClass(func(f *ClassFigures) float64 { return f.TPR }),
-			TestPAUC:        m.mean(func(f *ClassFigures) float64 { return f.PartialAUC }),
-			TestTPR:         m.mean(func(f *ClassFigures) float64 { return f.TPR }),
-			DeployedTestFPR: m.mean(func(f *ClassFigures) float64 { return f.TestFPR }),
-			DeployedTestTPR: m.mean(func(f *ClassFigures) float64 { return f.TestTPR }),
+			TestClassAUC:    m.perClass(func(f *classFigures) float64 { return f.AUC }),
+			TestClassTPR:    m.perClass(func(f *classFigures) float64 { return f.TPR }),
+			TestPAUC:        m.mean(func(f *classFigures) float64 { return f.PartialAUC }),
+			TestTPR:         m.mean(func(f *classFigures) float64 { return f.TPR }),
+			DeployedTestFPR: m.mean(func(f *classFigures) float64 { return f.TestFPR }),
+			DeployedTestTPR: m.mean(func(f *classFigures) float64 { return f.TestTPR }),
 			LearningRate:    best.LearningRate},
-		BestEpoch: best.Epoch(), Diagnostics: DiagnosesOf(best.History),
+		BestEpoch: best.Epoch(), Diagnostics: diagnosesOf(best.History),
 		TestScores: m.TestScores, ScoresHash: hashScores(m.TestScores), Classes: m,
 	}
-	r.Phases, r.KeptPhases = PhasesOf(best.History)
-	r.ValFPR = m.mean(func(f *ClassFigures) float64 { return f.ValFPR })
-	r.ValTPR = m.mean(func(f *ClassFigures) float64 { return f.ValTPR })
-	thresholds := m.perClass(func(f *ClassFigures) float64 { return f.Threshold })
+	r.Phases, r.KeptPhases = phasesOf(best.History)
+	r.ValFPR = m.mean(func(f *classFigures) float64 { return f.ValFPR })
+	r.ValTPR = m.mean(func(f *classFigures) float64 { return f.ValTPR })
+	thresholds := m.perClass(func(f *classFigures) float64 { return f.Threshold })
 	r.DeployedThresholds = make([]*float64, len(thresholds))
 	for c, t := range thresholds {
 		if !math.IsInf(t, 1) {
@@ -215,10 +215,10 @@ func NewClassResult(best *Best, m *ClassMeasurement) Result {
 	return r
 }
 
-// Probabilities reports whether best's model is measured and deployed on the softmax
+// usesProbabilities reports whether best's model is measured and deployed on the softmax
 // probabilities of its outputs: a multi-class model whose kept weights the softmax
 // cross-entropy trained (train.History.Probabilities), whose outputs are logits defined up to
 // a shift per row.
-func Probabilities(best *Best, sp *Split) bool {
+func usesProbabilities(best *Best, sp *Split) bool {
 	return sp.Train.Classes != nil && best.History != nil && best.History.Probabilities
 }

@@ -1,4 +1,4 @@
-package experiment_test
+package experiment
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -33,12 +32,12 @@ func classData(n, k int) *data.Dataset {
 	return ds
 }
 
-// MeasureClasses gives what the metric functions give on the model's scores (after
+// measureClasses gives what the metric functions give on the model's scores (after
 // crossentropy.Softmax with probabilities): the macro OvR and OvO AUC, each class's AUC, TPR at
 // FPR α and partial AUC, and the threshold chosen on the validation column one-vs-rest
 // (metrics.ThresholdAtFPR) with the test rates of flagging score ≥ it, counted here.
 func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
-	sp, err := experiment.NewSplit(classData(400, 4), 3)
+	sp, err := NewSplit(classData(400, 4), 3)
 	require.NoError(t, err)
 	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Outputs: 4, Seed: 3})
 	require.NoError(t, err)
@@ -47,7 +46,7 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 	require.NoError(t, err)
 	const alpha = 0.2
 	for _, probabilities := range []bool{false, true} {
-		got, err := experiment.MeasureClasses(m, sp, experiment.MeasureConfig{Alpha: alpha}, probabilities)
+		got, err := measureClasses(m, sp, MeasureConfig{Alpha: alpha}, probabilities)
 		require.NoError(t, err)
 		scores := func(ds *data.Dataset) []float64 {
 			s, err := nn.Scores(m, ds.X, ds.Rows)
@@ -73,7 +72,7 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 		require.Equal(t, probabilities, got.Probabilities)
 		for c := range 4 {
 			f := got.Class[c]
-			col, lab := experiment.Column(te, 4, c), experiment.Indicator(sp.Test, c)
+			col, lab := column(te, 4, c), indicator(sp.Test, c)
 			require.InDelta(t, aucs[c], f.AUC, 1e-15)
 			tpr, err := metrics.TPRAtFPR(col, lab, alpha)
 			require.NoError(t, err)
@@ -81,7 +80,7 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 			pauc, err := metrics.PartialAUC(col, lab, alpha)
 			require.NoError(t, err)
 			require.InDelta(t, pauc, f.PartialAUC, 1e-15)
-			th, vfpr, vtpr, err := metrics.ThresholdAtFPR(experiment.Column(val, 4, c), experiment.Indicator(sp.Val, c), alpha)
+			th, vfpr, vtpr, err := metrics.ThresholdAtFPR(column(val, 4, c), indicator(sp.Val, c), alpha)
 			require.NoError(t, err)
 			require.Equal(t, [3]float64{th, vfpr, vtpr}, [3]float64{f.Threshold, f.ValFPR, f.ValTPR})
 			require.LessOrEqual(t, f.ValFPR, alpha)
@@ -96,7 +95,7 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 			}
 			require.Equal(t, [2]float64{fp / neg, tp / pos}, [2]float64{f.TestFPR, f.TestTPR})
 		}
-		r := experiment.NewClassResult(&experiment.Best{Model: m, History: &train.History{Epochs: []train.Epoch{{Index: 1}}}}, got)
+		r := newClassResult(&Best{Model: m, History: &train.History{Epochs: []train.Epoch{{Index: 1}}}}, got)
 		require.Equal(t, ovr, r.TestAUC)
 		require.InDelta(t, (got.Class[0].TPR+got.Class[1].TPR+got.Class[2].TPR+got.Class[3].TPR)/4, r.TestTPR, 1e-15)
 		require.Len(t, r.DeployedThresholds, 4)
@@ -111,20 +110,16 @@ func TestMeasureClassesEqualsTheMetricFunctions(t *testing.T) {
 		}
 		require.InDelta(t, fpr, r.DeployedTestFPR, 1e-15)
 		require.InDelta(t, tpr, r.DeployedTestTPR, 1e-15)
-		op := r.OperatingPoint("y")
-		require.Equal(t, got.Names, op.Classes)
-		require.Equal(t, probabilities, op.Probabilities)
-		require.Len(t, op.Thresholds, 4)
 	}
 }
 
-// Column and Indicator read class c one-vs-rest, for multi-class and multi-label data.
+// column and indicator read class c one-vs-rest, for multi-class and multi-label data.
 func TestColumnAndIndicator(t *testing.T) {
-	require.Equal(t, []float64{2, 5}, experiment.Column([]float64{1, 2, 3, 4, 5, 6}, 3, 1))
+	require.Equal(t, []float64{2, 5}, column([]float64{1, 2, 3, 4, 5, 6}, 3, 1))
 	mc := &data.Dataset{Rows: 3, Y: []float64{2, 0, 2}, Classes: []string{"a", "b", "c"}}
-	require.Equal(t, []float64{1, 0, 1}, experiment.Indicator(mc, 2))
+	require.Equal(t, []float64{1, 0, 1}, indicator(mc, 2))
 	ml := &data.Dataset{Rows: 2, Y: []float64{1, 0, 0, 1}, Labels: []string{"p", "q"}}
-	require.Equal(t, []float64{0, 1}, experiment.Indicator(ml, 1))
+	require.Equal(t, []float64{0, 1}, indicator(ml, 1))
 }
 
 // NewSplit of multi-label data keeps every row once, with its own labels, in one of the
@@ -144,7 +139,7 @@ func TestNewSplitMultilabel(t *testing.T) {
 		ds.Y = append(ds.Y, p, q, r)
 	}
 	require.NoError(t, ds.Validate())
-	sp, err := experiment.NewSplit(ds, 5)
+	sp, err := NewSplit(ds, 5)
 	require.NoError(t, err)
 	seen := make([]int, n)
 	patterns := map[string][3]int{}
@@ -152,7 +147,7 @@ func TestNewSplitMultilabel(t *testing.T) {
 		require.Equal(t, ds.Labels, part.Labels)
 		require.NoError(t, part.Validate())
 		for c := range 3 {
-			col := experiment.Indicator(part, c)
+			col := indicator(part, c)
 			ones := slices.Index(col, 1) >= 0
 			zeros := slices.Index(col, 0) >= 0
 			require.True(t, ones && zeros, "part %d, label %d", p, c)
@@ -202,4 +197,16 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// A multi-label data set whose rows share one label pattern gives one stratum, which a
+// stratified split cannot deal out: an error naming the rows and the strata.
+func TestNewSplitMultilabelNeedsTwoStrata(t *testing.T) {
+	ds := &data.Dataset{Rows: 40, Cols: 1, FeatureNames: []string{"x"}, Labels: []string{"p", "q"}}
+	for i := range 40 {
+		ds.X = append(ds.X, float64(i))
+		ds.Y = append(ds.Y, 1, 0)
+	}
+	_, err := NewSplit(ds, 1)
+	require.ErrorContains(t, err, "experiment: the 40 rows' label patterns give 1 strata")
 }

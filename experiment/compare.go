@@ -7,16 +7,16 @@ import (
 	"github.com/rocops/rocops/metrics"
 )
 
-// The keys of [Figures.TestVsFirst]: the figures compared by the paired bootstrap.
+// The keys of Figures.TestVsFirst: the figures compared by the paired bootstrap.
 const (
-	KeyPAUC        = "test_pauc"
-	KeyTPR         = "test_tpr_at_fpr"
-	KeyDeployedTPR = "deployed_test_tpr"
+	keyPAUC        = "test_pauc"
+	keyTPR         = "test_tpr_at_fpr"
+	keyDeployedTPR = "deployed_test_tpr"
 )
 
-// CompareWithFirst compares r with first, two runs on one seed scored on the same test rows
+// compareWithFirst compares r with first, two runs on one seed scored on the same test rows
 // (whose labels are labels), and sets r.TestAUCVsFirst, DeLong's paired AUC test
-// ([CompareAUC]), and with cfg.Alpha and cfg.Boot resamples r.TestVsFirst: for the partial
+// (compareAUC), and with cfg.Alpha and cfg.Boot resamples r.TestVsFirst: for the partial
 // AUC up to α, the TPR at FPR α, the deployed TPR and with cfg.Recall the FPR at that TPR,
 // r's figure minus first's and the 95%
 // percentile interval of metrics.BootstrapPaired, which draws the same stratified resamples
@@ -27,10 +27,10 @@ const (
 // intervals of [Measure].
 //
 // For two multi-class or multi-label runs (r.Classes set) it sets, with cfg.Boot resamples,
-// r.TestVsFirst[KeyAUCOvR] alone: the paired bootstrap of the difference in macro one-vs-rest
+// r.TestVsFirst[keyAUCOvR] alone: the paired bootstrap of the difference in macro one-vs-rest
 // AUC, drawing the rows within each class (see compareClasses), and leaves r.TestAUCVsFirst
 // nil; without resamples it sets nothing.
-func CompareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) error {
+func compareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) error {
 	if r.Classes != nil || first.Classes != nil {
 		if r.Classes == nil || first.Classes == nil || cfg.Boot == 0 {
 			return nil
@@ -38,7 +38,7 @@ func CompareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) err
 		return compareClasses(r, first, labels, cfg.Boot, cfg.Seed)
 	}
 	var err error
-	if r.TestAUCVsFirst, err = CompareAUC(r, first); err != nil || r.TestAUCVsFirst == nil || cfg.Alpha == 0 || cfg.Boot == 0 {
+	if r.TestAUCVsFirst, err = compareAUC(r, first); err != nil || r.TestAUCVsFirst == nil || cfg.Alpha == 0 || cfg.Boot == 0 {
 		return err
 	}
 	alpha := cfg.Alpha
@@ -50,13 +50,13 @@ func CompareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) err
 		stat func(s, y []float64) (float64, error)
 	}
 	compared := []figure{
-		{KeyPAUC, r.TestScores, first.TestScores, pauc},
-		{KeyTPR, r.TestScores, first.TestScores, tpr},
-		{KeyDeployedTPR, flags(r), flags(first), positiveMean},
+		{keyPAUC, r.TestScores, first.TestScores, pauc},
+		{keyTPR, r.TestScores, first.TestScores, tpr},
+		{keyDeployedTPR, flags(r), flags(first), positiveMean},
 	}
 	if recall := cfg.Recall; recall > 0 {
 		fpr := func(s, y []float64) (float64, error) { return metrics.FPRAtTPR(s, y, recall) }
-		compared = append(compared, figure{RecallKey, r.TestScores, first.TestScores, fpr})
+		compared = append(compared, figure{recallKey, r.TestScores, first.TestScores, fpr})
 	}
 	out := make(map[string]Paired, len(compared))
 	for _, f := range compared {

@@ -7,13 +7,13 @@ import (
 	"github.com/rocops/rocops/metrics"
 )
 
-// KeyAUCOvR is the key of [Figures.TestVsFirst] for multi-class and multi-label runs: the
+// keyAUCOvR is the key of Figures.TestVsFirst for multi-class and multi-label runs: the
 // macro one-vs-rest AUC (label-wise for multi-label data), test_auc_ovr.
-const KeyAUCOvR = "test_auc_ovr"
+const keyAUCOvR = "test_auc_ovr"
 
-// compareClasses sets r.TestVsFirst[KeyAUCOvR] for two multi-class or multi-label runs on
+// compareClasses sets r.TestVsFirst[keyAUCOvR] for two multi-class or multi-label runs on
 // the same test rows, whose labels are labels (class indices, or the row-major n×k 0/1
-// label matrix): A(r) − A(first), A the macro one-vs-rest AUC of [ClassMeasurement.OvR] of
+// label matrix): A(r) − A(first), A the macro one-vs-rest AUC of classMeasurement.OvR of
 // the run's test scores, and the 95% percentile interval of metrics.BootstrapRows over
 // boot resamples, each drawing the rows within each class (multi-label: within each set of
 // labels a row has, so that every label column keeps its positives) and scoring both runs
@@ -47,7 +47,7 @@ func compareClasses(r, first *Result, labels []float64, boot int, seed uint64) e
 	if err != nil {
 		return err
 	}
-	r.TestVsFirst = map[string]Paired{KeyAUCOvR: {Diff: d, CI95: Interval{lo, hi}}}
+	r.TestVsFirst = map[string]Paired{keyAUCOvR: {Diff: d, CI95: Interval{lo, hi}}}
 	return nil
 }
 

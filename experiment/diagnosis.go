@@ -35,8 +35,8 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(f))
 }
 
-// DiagnosesOf converts a History's diagnoses for the JSON output; nil without diagnoses.
-func DiagnosesOf(h *train.History) []Diagnosis {
+// diagnosesOf converts a History's diagnoses for the JSON output; nil without diagnoses.
+func diagnosesOf(h *train.History) []Diagnosis {
 	if h == nil || len(h.Diagnoses) == 0 {
 		return nil
 	}

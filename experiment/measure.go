@@ -33,10 +33,10 @@ type Measurement struct {
 	TestScores []float64
 	// AUC is the area under the test ROC curve (metrics.AUC).
 	AUC float64
-	// DeLong is DeLong's estimate of the AUC (the mean of its structural components, equal to
-	// AUC up to rounding) with its variance and 95% interval; nil with fewer than two test rows
-	// of a class.
-	DeLong *DeLongAUC
+	// DeLong is DeLong's estimate of the AUC (AUC, the mean of its structural components, equal
+	// to the AUC above up to rounding) with its Variance and its 95% interval CI, AUC ± 1.96·√Var
+	// clipped to [0, 1] as pROC clips it; nil with fewer than two test rows of a class.
+	DeLong *deLongAUC
 	// With Alpha: the partial AUC up to α and the TPR at FPR α, with their 95% stratified
 	// percentile bootstrap intervals (nil without Boot).
 	PartialAUC, TPR     float64
@@ -50,9 +50,9 @@ type Measurement struct {
 	FPRAtTPR *float64
 }
 
-// DeLongAUC is DeLong's AUC and variance with the 95% interval AUC ± 1.96·√Var, clipped to
+// deLongAUC is DeLong's AUC and variance with the 95% interval AUC ± 1.96·√Var, clipped to
 // [0, 1] as pROC clips it.
-type DeLongAUC struct {
+type deLongAUC struct {
 	AUC, Variance float64
 	CI            Interval
 }
@@ -85,7 +85,7 @@ func Measure(m nn.Model, sp *Split, cfg MeasureConfig) (*Measurement, error) {
 		return nil, err
 	default:
 		lo, hi := metrics.AUCInterval95(auc, variance)
-		r.DeLong = &DeLongAUC{AUC: auc, Variance: variance, CI: Interval{lo, hi}}
+		r.DeLong = &deLongAUC{AUC: auc, Variance: variance, CI: Interval{lo, hi}}
 	}
 	if cfg.Recall > 0 {
 		fpr, err := c.FPRAtTPR(cfg.Recall)

@@ -1,4 +1,4 @@
-package experiment_test
+package experiment
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
@@ -33,7 +32,7 @@ func storedBoth(ds *data.Dataset) (r64, r32 *data.Dataset) {
 // dataset of the same values, its parts rounded to float32, and measuring a model on it (the
 // parts scored by nn.Scores32, never widened) gives every figure of its parts widened to
 // float64 bit for bit, and for a float32 model those of the float64 split — for a binary
-// dataset (Measure) and a multi-label one (MeasureClasses, whose split goes through
+// dataset (Measure) and a multi-label one (measureClasses, whose split goes through
 // splitMultilabel), for float32 and float64 models.
 func TestMeasureFloat32Storage(t *testing.T) {
 	ds, err := data.Teacher(data.TeacherConfig{Rows: 1200, Cols: 6, Positive: 0.2, Seed: 5})
@@ -45,9 +44,9 @@ func TestMeasureFloat32Storage(t *testing.T) {
 				if multilabel {
 					r64.Labels, r32.Labels = []string{"y"}, []string{"y"}
 				}
-				sp64, err := experiment.NewSplit(r64, 3)
+				sp64, err := NewSplit(r64, 3)
 				require.NoError(t, err)
-				sp32, err := experiment.NewSplit(r32, 3)
+				sp32, err := NewSplit(r32, 3)
 				require.NoError(t, err)
 				require.Equal(t, sp64.Std, sp32.Std)
 				for p, pair := range [][2]*data.Dataset{{sp64.Train, sp32.Train}, {sp64.Val, sp32.Val}, {sp64.Test, sp32.Test}} {
@@ -64,27 +63,27 @@ func TestMeasureFloat32Storage(t *testing.T) {
 				cfg := train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}
 				_, err = (train.Plain{}).Fit(context.Background(), m, cfg, sp64.Train, sp64.Val)
 				require.NoError(t, err)
-				mc := experiment.MeasureConfig{Alpha: 0.1, Recall: 0.8, Boot: 50, Seed: 9}
-				wide := &experiment.Split{Seed: sp32.Seed, Train: sp32.Train.Float64(), Val: sp32.Val.Float64(),
+				mc := MeasureConfig{Alpha: 0.1, Recall: 0.8, Boot: 50, Seed: 9}
+				wide := &Split{Seed: sp32.Seed, Train: sp32.Train.Float64(), Val: sp32.Val.Float64(),
 					Test: sp32.Test.Float64(), Std: sp32.Std}
 				// The float32 split against its widening, and, for a float32 model (which rounds
 				// its input to float32), against the float64 split.
-				against := []*experiment.Split{wide}
+				against := []*Split{wide}
 				if dt == tensor.Float32 {
 					against = append(against, sp64)
 				}
 				for _, other := range against {
 					if multilabel {
-						a, err := experiment.MeasureClasses(m, other, mc, false)
+						a, err := measureClasses(m, other, mc, false)
 						require.NoError(t, err)
-						b, err := experiment.MeasureClasses(m, sp32, mc, false)
+						b, err := measureClasses(m, sp32, mc, false)
 						require.NoError(t, err)
 						require.Equal(t, a, b)
 						continue
 					}
-					a, err := experiment.Measure(m, other, mc)
+					a, err := Measure(m, other, mc)
 					require.NoError(t, err)
-					b, err := experiment.Measure(m, sp32, mc)
+					b, err := Measure(m, sp32, mc)
 					require.NoError(t, err)
 					require.Equal(t, a.TestScores, b.TestScores)
 					a.Test, b.Test = nil, nil // the curves of those scores

@@ -35,16 +35,6 @@ func TestParseRun(t *testing.T) {
 	require.Len(t, rs, len(train.KDEWeights), "one candidate per weight λ")
 }
 
-// RunsUsage lists every name of the registry, each of which ParseRun reads.
-func TestRunsUsage(t *testing.T) {
-	u := RunsUsage()
-	for _, r := range train.Recipes() {
-		require.Contains(t, u, "\n  "+r.Name+" ", r.Name)
-		_, _, err := ParseRun(r.Name, 0, kdequantile.Config{Alpha: 0.1})
-		require.NoError(t, err, r.Name)
-	}
-}
-
 func TestRunLabel(t *testing.T) {
 	require.Equal(t, "sqhinge+wu(10)", RunLabel("sqhinge+wu", 10))
 	require.Equal(t, "kde", RunLabel("kde", 0))

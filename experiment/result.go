@@ -20,7 +20,8 @@ type Result struct {
 	// Phases is the number of phases the kept candidate trained (2 for a warm-up or a
 	// cross-entropy first phase followed by the run's loss, else 1), and KeptPhases how many of
 	// them its kept weights went through: KeptPhases < Phases when validation did not keep the
-	// later phase, and the model is the earlier phase's ([PhasesOf]).
+	// later phase, and the model is the earlier phase's (train's FineTune restores them when
+	// its second phase does not improve the validation metric).
 	Phases     int `json:"phases"`
 	KeptPhases int `json:"kept_phases"`
 	// ChosenRecipe is the candidate validation chose, for a search of several recipes (such as
@@ -38,29 +39,38 @@ type Result struct {
 
 	FPR, TPR       []float64      `json:"-"` // the test ROC curve
 	ValFPR, ValTPR float64        `json:"-"` // the rates of the deployed threshold on the validation part
-	Test           *metrics.Curve `json:"-"` // the test part's curve, for CompareAUC
-	TestScores     []float64      `json:"-"` // the test scores in row order, for CompareWithFirst
-	ScoresHash     uint64         `json:"-"` // a hash of TestScores' bits, for SameScores
+	Test           *metrics.Curve `json:"-"` // the test part's curve, for the comparison with the first run
+	TestScores     []float64      `json:"-"` // the test scores in row order, likewise
+	// ScoresHash is an FNV-1a hash of the bits of the test scores, in order: two runs with
+	// equal hashes scored every test row alike, bit for bit (up to a 2⁻⁶⁴ chance of a
+	// collision), such as runs a plot draws once.
+	ScoresHash uint64 `json:"-"`
 	// Classes is the measurement of a multi-class or multi-label run (nil for binary data),
-	// for the per-class tables, plots and deployment; Test, FPR and TPR are then nil.
-	Classes *ClassMeasurement `json:"-"`
+	// for the per-class tables, plots and deployment; Test, FPR and TPR are then nil. It holds
+	// the classes or label columns in output order (Names; Multilabel says which), whether the
+	// scores are the softmax probabilities of the outputs (Probabilities), the macro AUCs (OvR,
+	// and OvO for multi-class data) and in Class each class's one-vs-rest figures: its test
+	// AUC, PartialAUC and TPR at FPR α, the Threshold chosen on validation with its ValFPR and
+	// ValTPR and the TestFPR and TestTPR it gives, its test ROC curve (ROCFPR, ROCTPR) and its
+	// test rows (Positives).
+	Classes *classMeasurement `json:"-"`
 }
 
-// NewResult is the result of the candidate best, measured by m: its test figures (the AUC as
+// newResult is the result of the candidate best, measured by m: its test figures (the AUC as
 // DeLong's estimate when m has it, with its interval), the deployed point, the learning rate,
 // epoch and diagnostics. The caller names the run and sets Loss, WarmupEpochs, Alpha, Seed,
 // Recall and TrainSeconds.
-func NewResult(best *Best, m *Measurement) Result {
+func newResult(best *Best, m *Measurement) Result {
 	r := Result{
 		Figures: Figures{TestAUC: m.AUC, TestPAUC: m.PartialAUC, TestTPR: m.TPR, TestFPRAtTPR: m.FPRAtTPR,
 			TestPAUCCI: m.PartialAUCCI, TestTPRCI: m.TPRCI,
 			DeployedTestFPR: m.TestFPR, DeployedTestTPR: m.TestTPR,
 			LearningRate: best.LearningRate},
-		BestEpoch: best.Epoch(), Diagnostics: DiagnosesOf(best.History),
+		BestEpoch: best.Epoch(), Diagnostics: diagnosesOf(best.History),
 		ValFPR: m.ValFPR, ValTPR: m.ValTPR, Test: m.Test,
 		TestScores: m.TestScores, ScoresHash: hashScores(m.TestScores),
 	}
-	r.Phases, r.KeptPhases = PhasesOf(best.History)
+	r.Phases, r.KeptPhases = phasesOf(best.History)
 	if m.DeLong != nil {
 		r.TestAUC, r.TestAUCCI = m.DeLong.AUC, &m.DeLong.CI
 	}
@@ -81,7 +91,7 @@ type Figures struct {
 	// (metrics.FPRAtTPR); both left out without a recall.
 	Recall       float64  `json:"recall,omitempty"`
 	TestFPRAtTPR *float64 `json:"test_fpr_at_tpr,omitempty"`
-	// Multi-class and multi-label data only ([NewClassResult]), left out otherwise: the macro
+	// Multi-class and multi-label data only ([Compare] on them), left out otherwise: the macro
 	// one-vs-rest AUC (multi-label: label-wise), equal to TestAUC; Hand and Till's macro
 	// one-vs-one AUC (multi-class only); and in class order each class's one-vs-rest AUC and
 	// TPR at FPR α. TestPAUC, TestTPR and the deployed rates are then the macro means of the
@@ -109,11 +119,13 @@ type Figures struct {
 	// then null.
 	DeployedThresholds []*float64 `json:"deployed_thresholds,omitempty"`
 	// TestAUCVsFirst compares this run's test AUC with the first run's on the same seed, on
-	// the same test rows, by DeLong's paired test ([CompareAUC]); null for the first run, when
-	// that failed on this seed, or when a class has fewer than two test rows.
-	TestAUCVsFirst *AUCDiff `json:"test_auc_vs_first"`
+	// the same test rows, by DeLong's paired test (metrics.Curve.DeLongPaired): the difference
+	// (diff), its 95% interval diff ± 1.96·√Var (ci95) and the two-sided p-value of "no
+	// difference" (p); null for the first run, when that failed on this seed, or when a class
+	// has fewer than two test rows.
+	TestAUCVsFirst *aucDiff `json:"test_auc_vs_first"`
 	// TestVsFirst holds the paired bootstrap comparisons with the first run on the same seed
-	// and test rows ([CompareWithFirst]), by figure: "test_pauc", "test_tpr_at_fpr",
+	// and test rows ([Compare]), by figure: "test_pauc", "test_tpr_at_fpr",
 	// "deployed_test_tpr" and with a recall "test_fpr_at_tpr"; null when TestAUCVsFirst is, or
 	// without α or resamples. For multi-class and multi-label runs, whose TestAUCVsFirst is
 	// null, it holds "test_auc_ovr" alone (the paired bootstrap of the macro one-vs-rest AUC,
@@ -123,17 +135,17 @@ type Figures struct {
 	LearningRate float64           `json:"learning_rate"`
 }
 
-// AUCDiff is DeLong's paired comparison of two AUCs on the same rows: the difference, its
+// aucDiff is DeLong's paired comparison of two AUCs on the same rows: the difference, its
 // 95% interval diff ± 1.96·√Var and the two-sided p-value of "no difference".
-type AUCDiff struct {
+type aucDiff struct {
 	Diff float64  `json:"diff"`
 	CI95 Interval `json:"ci95"`
 	P    float64  `json:"p"`
 }
 
-// CompareAUC is DeLong's paired test of r's test AUC against first's, both scored on the
+// compareAUC is DeLong's paired test of r's test AUC against first's, both scored on the
 // same test rows (metrics.Curve.DeLongPaired); nil when a class has fewer than two test rows.
-func CompareAUC(r, first *Result) (*AUCDiff, error) {
+func compareAUC(r, first *Result) (*aucDiff, error) {
 	diff, variance, p, err := r.Test.DeLongPaired(first.Test)
 	if errors.Is(err, metrics.ErrTooFew) {
 		return nil, nil
@@ -142,8 +154,5 @@ func CompareAUC(r, first *Result) (*AUCDiff, error) {
 		return nil, err
 	}
 	half := metrics.Z975 * math.Sqrt(variance)
-	return &AUCDiff{Diff: diff, CI95: Interval{diff - half, diff + half}, P: p}, nil
+	return &aucDiff{Diff: diff, CI95: Interval{diff - half, diff + half}, P: p}, nil
 }
-
-// Excludes0 reports whether the interval lies wholly on one side of 0.
-func (iv Interval) Excludes0() bool { return iv[0] > 0 || iv[1] < 0 }

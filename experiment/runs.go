@@ -6,14 +6,18 @@ import (
 )
 
 // Compare runs the grid g and measures what each search kept on each seed: search k's result on
-// split sp is [NewResult] of its best candidate measured by [Measure] (cfg, with the split's seed
-// as the bootstrap's), completed by finish (which names the result and may save the model; nil for
-// nothing), then compared with search 0's result on the same seed by [CompareWithFirst]. On
-// multi-class and multi-label data the result is [NewClassResult] of [MeasureClasses] (the softmax
-// probabilities when [Probabilities] says so), whose comparison with search 0's on the seed is
-// the paired bootstrap of the macro one-vs-rest AUC alone. perRun[k] lists search k's results
-// in the order of the seeds; only search 0's keep Test and TestScores, which the comparisons
-// read.
+// split sp is its best candidate measured by [Measure] (cfg, with the split's seed as the
+// bootstrap's) — the AUC as DeLong's estimate with its interval, the deployed point, the
+// learning rate, epoch, phases and diagnostics — completed by finish (which names the result
+// and may save the model; nil for nothing), then compared with search 0's result on the same
+// seed and test rows: DeLong's paired AUC test (TestAUCVsFirst) and, with cfg.Alpha and
+// cfg.Boot, the paired bootstrap of the partial AUC, the TPR at FPR α, the deployed TPR and
+// with cfg.Recall the FPR at that TPR (TestVsFirst). On multi-class and multi-label data the
+// result holds each class's one-vs-rest figures and their macro means (Result.Classes), read on
+// the softmax probabilities of a model whose kept weights the softmax cross-entropy trained,
+// and its comparison with search 0's is the paired bootstrap of the macro one-vs-rest AUC
+// alone, the rows drawn within each class. perRun[k] lists search k's results in the order of
+// the seeds; only search 0's keep Test and TestScores, which the comparisons read.
 //
 // A search that fails on a seed, or whose measurement, finish or comparison fails, is left
 // out of that seed and its error, naming the search and the seed, is one of failed; the
@@ -41,7 +45,7 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 		if err == nil && k > 0 && first != nil && first.Seed == sp.Seed {
 			c := cfg
 			c.Seed = sp.Seed
-			err = CompareWithFirst(&r, first, sp.Test.Y, c)
+			err = compareWithFirst(&r, first, sp.Test.Y, c)
 		}
 		if err != nil {
 			failed = append(failed, fmt.Errorf("run %s, seed %d: %w", g.Searches[k].Name, sp.Seed, err))
@@ -62,23 +66,23 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 	return perRun, failed, grid.Run(ctx)
 }
 
-// measure is search k's result on sp, measured by Measure, or MeasureClasses on
+// measure is search k's result on sp, measured by Measure, or measureClasses on
 // multi-class and multi-label data, and completed by finish.
 func measure(sp *Split, k int, best *Best, cfg MeasureConfig, finish func(*Split, int, *Best, *Result) error) (Result, error) {
 	cfg.Seed = sp.Seed
 	var r Result
 	if sp.Test.Classes != nil || sp.Test.Labels != nil {
-		m, err := MeasureClasses(best.Model, sp, cfg, Probabilities(best, sp))
+		m, err := measureClasses(best.Model, sp, cfg, usesProbabilities(best, sp))
 		if err != nil {
 			return Result{}, err
 		}
-		r = NewClassResult(best, m)
+		r = newClassResult(best, m)
 	} else {
 		m, err := Measure(best.Model, sp, cfg)
 		if err != nil {
 			return Result{}, err
 		}
-		r = NewResult(best, m)
+		r = newResult(best, m)
 	}
 	r.Seed, r.Alpha, r.Recall = sp.Seed, cfg.Alpha, cfg.Recall
 	if finish != nil {

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
 
-// ErrNoCandidate reports a search with nothing to try: no recipe or no learning rate.
-var ErrNoCandidate = errors.New("experiment: a search needs at least one recipe and one learning rate")
+// errNoCandidate reports a search with nothing to try: no recipe or no learning rate.
+var errNoCandidate = errors.New("experiment: a search needs at least one recipe and one learning rate")
 
 // Search trains every candidate, each recipe of Recipes at each learning rate of
 // LearningRates, on a split's training part and keeps the candidate whose best validation
@@ -88,14 +87,11 @@ type Best struct {
 // Epoch is the 1-based index of the kept epoch, warm-up epochs included.
 func (b *Best) Epoch() int { return b.History.Epochs[b.History.Best].Index }
 
-// Score is the kept epoch's validation metric.
-func (b *Best) Score() float64 { return b.History.Epochs[b.History.Best].Metric }
-
 // Run searches on the split sp. It returns the best candidate, or, when no candidate
 // finished an epoch, the candidates' errors joined.
 func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 	if len(s.Recipes) == 0 || len(s.LearningRates) == 0 {
-		return nil, fmt.Errorf("%w (%q)", ErrNoCandidate, s.Name)
+		return nil, fmt.Errorf("%w (%q)", errNoCandidate, s.Name)
 	}
 	var (
 		best      *Best
@@ -171,19 +167,4 @@ func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model,
 		st = nil
 	}
 	return m, h, st, err
-}
-
-// LogFailures is a Hooks.Done that writes each candidate that failed to w as
-// "<prefix><name>: <error> (…)", saying whether the candidate is skipped (no epoch finished)
-// or competes with its best epoch, which it names.
-func LogFailures(w io.Writer, prefix, name string) func(Candidate, *train.History, error) {
-	return func(_ Candidate, h *train.History, err error) {
-		switch {
-		case err == nil:
-		case h == nil || h.Best < 0:
-			fmt.Fprintf(w, "%s%s: %v (no epoch finished; skipped)\n", prefix, name, err)
-		default:
-			fmt.Fprintf(w, "%s%s: %v (keeping its best epoch, %d)\n", prefix, name, err, h.Epochs[h.Best].Index)
-		}
-	}
 }

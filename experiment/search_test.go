@@ -105,13 +105,13 @@ func TestSearchKeepsTheBestEpochOfAnyLearningRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.LearningRate != 0.2 || best.Epoch() != 2 || best.Score() != 0.90 || best.Index != 1 ||
+	if best.LearningRate != 0.2 || best.Epoch() != 2 || best.History.Epochs[best.History.Best].Metric != 0.90 || best.Index != 1 ||
 		best.Failed != nil {
 		t.Errorf(
 			"kept lr %v epoch %d score %v (candidate %d, failed %v), want lr 0.2 epoch 2 score 0.9 (candidate 1)",
 			best.LearningRate,
 			best.Epoch(),
-			best.Score(),
+			best.History.Epochs[best.History.Best].Metric,
 			best.Index,
 			best.Failed,
 		)
@@ -219,9 +219,10 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 		!strings.Contains(err.Error(), "learning rate 0.2") {
 		t.Errorf("every candidate failed: error %v, want both", err)
 	}
-	s = &experiment.Search{Recipes: []train.Recipe{none}}
-	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, experiment.ErrNoCandidate) {
-		t.Errorf("no learning rate: %v, want ErrNoCandidate", err)
+	s = &experiment.Search{Name: "r", Recipes: []train.Recipe{none}}
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); err == nil ||
+		err.Error() != `experiment: a search needs at least one recipe and one learning rate ("r")` {
+		t.Errorf("no learning rate: %v, want the search's error naming it", err)
 	}
 }
 
@@ -269,11 +270,11 @@ func TestSearchWithTheTrainer(t *testing.T) {
 			bestScore, bestLR = v, lr
 		}
 	}
-	if best.LearningRate != bestLR || best.Score() != bestScore {
+	if best.LearningRate != bestLR || best.History.Epochs[best.History.Best].Metric != bestScore {
 		t.Errorf(
 			"kept lr %v with %v; training each alone gives lr %v with %v",
 			best.LearningRate,
-			best.Score(),
+			best.History.Epochs[best.History.Best].Metric,
 			bestLR,
 			bestScore,
 		)
@@ -308,21 +309,6 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 	_, err := s.Run(ctx, tinySplit(t, 1))
 	if !errors.Is(err, context.Canceled) || started != 1 {
 		t.Errorf("error %v after %d candidates, want context.Canceled after 1", err, started)
-	}
-}
-
-// LogFailures says nothing of a candidate that succeeded, and of one that failed whether it
-// is skipped or keeps its best epoch.
-func TestLogFailures(t *testing.T) {
-	var b strings.Builder
-	log := experiment.LogFailures(&b, "cmd: ", "kde")
-	boom := errors.New("boom")
-	log(experiment.Candidate{}, &train.History{Best: 0, Epochs: []train.Epoch{{Index: 3}}}, nil)
-	log(experiment.Candidate{}, nil, boom)
-	log(experiment.Candidate{}, &train.History{Best: 0, Epochs: []train.Epoch{{Index: 3}}}, boom)
-	want := "cmd: kde: boom (no epoch finished; skipped)\ncmd: kde: boom (keeping its best epoch, 3)\n"
-	if b.String() != want {
-		t.Errorf("logged %q, want %q", b.String(), want)
 	}
 }
 

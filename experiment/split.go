@@ -26,17 +26,3 @@ func NewSplit(ds *data.Dataset, seed uint64) (*Split, error) {
 	}
 	return &Split{Seed: seed, Train: tr, Val: val, Test: te, Std: std}, nil
 }
-
-// NewSplitInPlace is NewSplit consuming ds (data.SplitStandardizedInPlace) instead of copying
-// it, for the last split a caller makes of ds: ds is not usable afterwards. A multi-label ds
-// is split as NewSplit splits it, with a copy.
-func NewSplitInPlace(ds *data.Dataset, seed uint64) (*Split, error) {
-	if ds.Labels != nil {
-		return splitMultilabel(ds, seed)
-	}
-	tr, val, te, std, err := data.SplitStandardizedInPlace(ds, data.SplitConfig{Seed: seed})
-	if err != nil {
-		return nil, err
-	}
-	return &Split{Seed: seed, Train: tr, Val: val, Test: te, Std: std}, nil
-}

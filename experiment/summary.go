@@ -25,8 +25,10 @@ type Summary struct {
 	// run trained (Result.KeptPhases = Result.Phases); null for a run of one phase. A count
 	// below Seeds means the run fell back to its earlier phase on the other seeds.
 	LaterPhaseKept *int `json:"later_phase_kept"`
-	// SD holds the sample standard deviations over the seeds (divided by N − 1).
-	SD *Spread `json:"sd"`
+	// SD holds the sample standard deviations over the seeds (divided by N − 1) of TestAUC,
+	// TestPAUC, TestTPR, DeployedTestFPR and DeployedTestTPR, and of TestFPRAtTPR,
+	// TestAUCOvR and TestAUCOvO where every seed has them; null with one seed.
+	SD *spread `json:"sd"`
 	// PairedVsFirst holds, for every run but the first, the mean over the seeds of this run's
 	// figure minus the first run's on the same seed, with its 95% paired-t interval.
 	PairedVsFirst map[string]Paired `json:"paired_vs_first"`
@@ -38,8 +40,8 @@ type Summary struct {
 	Target string `json:"target"` // as Result.Target
 }
 
-// Spread is the "sd" object: one standard deviation per figure.
-type Spread struct {
+// spread is the "sd" object: one standard deviation per figure.
+type spread struct {
 	TestAUC         float64  `json:"test_auc"`
 	TestPAUC        float64  `json:"test_pauc"`
 	TestTPR         float64  `json:"test_tpr_at_fpr"`
@@ -55,9 +57,6 @@ type Paired struct {
 	Diff float64  `json:"diff"`
 	CI95 Interval `json:"ci95"`
 }
-
-// Excludes0 reports whether the interval lies wholly on one side of 0.
-func (p Paired) Excludes0() bool { return p.CI95.Excludes0() }
 
 // The per-seed figures that are averaged, spread and compared.
 var (
@@ -80,19 +79,19 @@ var figures = []struct {
 	{"deployed_test_tpr", deployedTestTPR},
 }
 
-// RecallKey is the JSON key of the figure of runs measured at a recall.
-const RecallKey = "test_fpr_at_tpr"
+// recallKey is the JSON key of the figure of runs measured at a recall.
+const recallKey = "test_fpr_at_tpr"
 
 // recallFigure is the figure of runs measured at a recall, compared like the others when every seed
 // has it.
 var recallFigure = struct {
 	key string
 	get func(*Result) float64
-}{RecallKey, func(r *Result) float64 { return *r.TestFPRAtTPR }}
+}{recallKey, func(r *Result) float64 { return *r.TestFPRAtTPR }}
 
 // The figures of multi-class (OvO) and multi-label data (OvR), compared like the others when
 // every seed has them.
-var classFigures = []struct {
+var macroFigures = []struct {
 	key string
 	get func(*Result) float64
 }{
@@ -100,7 +99,7 @@ var classFigures = []struct {
 	{"test_auc_ovo", func(r *Result) float64 { return *r.TestAUCOvO }},
 }
 
-// hasClassFigure reports whether every seed result holds class figure k of classFigures.
+// hasClassFigure reports whether every seed result holds class figure k of macroFigures.
 func hasClassFigure(rs []*Result, k int) bool {
 	for _, p := range rs {
 		if k == 0 && p.TestAUCOvR == nil || k == 1 && p.TestAUCOvO == nil {
@@ -192,7 +191,7 @@ func summariseRun(seeds []Result) Summary {
 			if s.LaterPhaseKept == nil {
 				s.LaterPhaseKept = new(int)
 			}
-			if !seeds[k].Fallback() {
+			if !seeds[k].fallback() {
 				*s.LaterPhaseKept++
 			}
 		}
@@ -208,7 +207,7 @@ func summariseRun(seeds []Result) Summary {
 	hasClass := [2]bool{hasClassFigure(ptrs, 0), hasClassFigure(ptrs, 1)}
 	for k, dst := range []**float64{&s.TestAUCOvR, &s.TestAUCOvO} {
 		if hasClass[k] {
-			*dst = ptr(stat.Mean(col(classFigures[k].get), nil))
+			*dst = ptr(stat.Mean(col(macroFigures[k].get), nil))
 		}
 	}
 	s.TestClassAUC = meanLists(seeds, func(r *Result) []float64 { return r.TestClassAUC })
@@ -220,7 +219,7 @@ func summariseRun(seeds []Result) Summary {
 		s.Diagnostics = r0.Diagnostics
 		return s
 	}
-	s.SD = &Spread{
+	s.SD = &spread{
 		TestAUC:         stat.StdDev(col(testAUC), nil),
 		TestPAUC:        stat.StdDev(col(testPAUC), nil),
 		TestTPR:         stat.StdDev(col(testTPR), nil),
@@ -232,31 +231,10 @@ func summariseRun(seeds []Result) Summary {
 	}
 	for k, dst := range []**float64{&s.SD.TestAUCOvR, &s.SD.TestAUCOvO} {
 		if hasClass[k] {
-			*dst = ptr(stat.StdDev(col(classFigures[k].get), nil))
+			*dst = ptr(stat.StdDev(col(macroFigures[k].get), nil))
 		}
 	}
 	return s
-}
-
-// MostFinished returns the results of the seed, of seeds in order, that the most runs
-// finished (the first such seed), one per run that finished it.
-func MostFinished(results []Summary, seeds []uint64) ([]Result, uint64) {
-	var best []Result
-	var bestSeed uint64
-	for _, seed := range seeds {
-		var runs []Result
-		for _, r := range results {
-			for _, s := range r.PerSeed {
-				if s.Seed == seed {
-					runs = append(runs, s)
-				}
-			}
-		}
-		if len(runs) > len(best) {
-			best, bestSeed = runs, seed
-		}
-	}
-	return best, bestSeed
 }
 
 // pairedDiffs compares run with first on the seeds both finished: for each figure, the mean
@@ -287,7 +265,7 @@ func pairedDiffs(run, first []Result) map[string]Paired {
 	if hasRecall(run) && hasRecall(first) {
 		compared = append(compared[:len(compared):len(compared)], recallFigure)
 	}
-	for k, f := range classFigures {
+	for k, f := range macroFigures {
 		if hasClassFigure(mine, k) && hasClassFigure(theirs, k) {
 			compared = append(compared[:len(compared):len(compared)], f)
 		}

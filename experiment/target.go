@@ -11,9 +11,9 @@ func Target(recipes []train.Recipe, recall bool) string {
 	for _, r := range recipes {
 		if trainsKDE(r) {
 			if recall {
-				return RecallKey
+				return recallKey
 			}
-			return KeyTPR
+			return keyTPR
 		}
 	}
 	return "test_auc"

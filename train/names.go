@@ -12,7 +12,7 @@ import (
 )
 
 // A RecipeName is one entry of the registry of recipe names, [Recipes]: a name as
-// cmd/roctrain's -losses, the results harness and docs/results.md spell it, the options it
+// cmd/roctrain's -losses, cmd/results and docs/results.md spell it, the options it
 // takes after colons, and the recipes it stands for.
 type RecipeName struct {
 	Name    string         // such as "kde"

@@ -25,9 +25,9 @@
 //	               rule (train.Intervene with its defaults): runs named "<loss>+iv"
 //	-summarise     train nothing: recompute the summary and the plot from -out's runs.jsonl
 //
-// Every run appends one JSON line to runs.jsonl as soon as it finishes, and runs already in the
-// file are skipped, so an interrupted experiment resumes where it stopped. The summary is
-// computed from runs.jsonl alone (-summarise only recomputes it).
+// Every run appends one JSON line to runs.jsonl (an experiment.Log) as soon as it finishes, and
+// runs already in the file are skipped, so an interrupted experiment resumes where it stopped.
+// The summary is computed from runs.jsonl alone (-summarise only recomputes it).
 //
 // Each run: the data are split 60/20/20 stratified by the seed and standardised on the
 // training part; an MLP (one hidden layer of 32 ReLU units) initialised by the seed trains with
@@ -39,9 +39,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -215,15 +213,15 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		return err
 	}
 	path := filepath.Join(o.out, "runs.jsonl")
-	done, err := readRecords(path)
+	log, done, err := experiment.OpenLog(path, record.key)
 	if err != nil {
 		return err
 	}
 	if !o.summariseOnly {
-		if err := trainAll(ctx, o, path, done, stderr); err != nil {
+		if err := trainAll(ctx, o, log, done, stderr); err != nil {
 			return err
 		}
-		if done, err = readRecords(path); err != nil {
+		if _, done, err = experiment.OpenLog(path, record.key); err != nil {
 			return err
 		}
 	}
@@ -233,28 +231,6 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprint(stdout, sum)
 	return plotTrajectories(filepath.Join(o.out, "trajectories.png"), o.plotData, done)
-}
-
-func readRecords(path string) ([]record, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for line := 1; sc.Scan(); line++ {
-		var r record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w (a run cut off mid-line? delete the line)", path, line, err)
-		}
-		out = append(out, r)
-	}
-	return out, sc.Err()
 }
 
 func loadDataset(o *options, name string) (*data.Dataset, error) {
@@ -270,30 +246,22 @@ func loadDataset(o *options, name string) (*data.Dataset, error) {
 	return data.LoadCSV(filepath.Join(o.panel, name+".csv"), data.CSVConfig{})
 }
 
-func trainAll(ctx context.Context, o *options, path string, done []record, stderr io.Writer) error {
-	have := map[string]bool{}
+// trainAll trains every run of every data set and seed that log does not hold yet, appending
+// each to log as it finishes. done are the runs on file, which must have been made with o's
+// -epochs and -lr.
+func trainAll(ctx context.Context, o *options, log *experiment.Log[record], done []record, stderr io.Writer) error {
 	for _, r := range done {
 		if r.Epochs != 0 && (r.Epochs != o.epochs || !slices.Equal(r.LRs, o.lrs)) {
 			return fmt.Errorf("%s: run %s was made with -epochs %d -lr %v, not %d and %v: resume with its flags or use another -out",
-				path, r.key(), r.Epochs, r.LRs, o.epochs, o.lrs)
+				filepath.Join(o.out, "runs.jsonl"), r.key(), r.Epochs, r.LRs, o.epochs, o.lrs)
 		}
-		have[r.key()] = true
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
 	all := specs(o)
-	prog := &experiment.Progress{W: stderr, Total: len(o.datasets) * o.seeds * len(all)}
-	var (
-		sets   diagnosticSets
-		rec    record         // the run being trained
-		cps    [][]checkpoint // its checkpoints, one list per candidate
-		search = make([]*experiment.Search, len(all))
-	)
+	t := &trainer{o: o, log: log, runs: all, searches: make([]*experiment.Search, len(all)),
+		prog: &experiment.Progress{W: stderr, Total: len(o.datasets) * o.seeds * len(all)}}
 	for k, s := range all {
-		if search[k], err = o.search(s, &sets, &cps); err != nil {
+		var err error
+		if t.searches[k], err = o.search(s, &t.sets, &t.cps); err != nil {
 			return err
 		}
 	}
@@ -306,54 +274,64 @@ func trainAll(ctx context.Context, o *options, path string, done []record, stder
 		if err != nil {
 			return err
 		}
-		g := &experiment.Grid{
-			Seeds:    seeds,
-			Split:    func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(ds, seed) },
-			Searches: search,
-			Hooks: experiment.GridHooks{
-				Split: func(sp *experiment.Split) error {
-					// The trainer's own selection batch and logging pool for this seed, so that
-					// the checkpoints measure along the direction History.Diagnoses uses.
-					var err error
-					sets.seed = sp.Seed
-					sets.sel, sets.pool, err = train.DiagnosticSets(sp.Train, train.Diagnose{Seed: sp.Seed})
-					return err
-				},
-				Start: func(sp *experiment.Split, k int) bool {
-					s := all[k]
-					rec = record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: sp.Seed, Epochs: o.epochs, LRs: o.lrs}
-					if have[rec.key()] {
-						prog.Skip()
-						return false
-					}
-					prog.Start(fmt.Sprintf("%s seed %d %s", name, sp.Seed, s.name()))
-					cps = make([][]checkpoint, len(o.lrs))
-					return true
-				},
-				Done: func(sp *experiment.Split, _ int, best *experiment.Best, err error) error {
-					if err == nil {
-						err = fill(&rec, sp, best, cps[best.Index])
-					}
-					if err != nil {
-						return fmt.Errorf("%s: %w", rec.key(), err)
-					}
-					line, err := json.Marshal(rec)
-					if err != nil {
-						return err
-					}
-					if _, err := f.Write(append(line, '\n')); err != nil {
-						return err
-					}
-					prog.Finish()
-					return nil
-				},
-			},
-		}
+		g := &experiment.Grid{Seeds: seeds, Searches: t.searches, Hooks: t.hooks(name),
+			Split: func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(ds, seed) }}
 		if err := g.Run(ctx); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// trainer is the state of trainAll across its grids, one per data set.
+type trainer struct {
+	o        *options
+	log      *experiment.Log[record]
+	runs     []spec
+	searches []*experiment.Search // one per run
+	prog     *experiment.Progress
+	sets     diagnosticSets // the seed's, which the checkpoints measure along
+	rec      record         // the run being trained
+	cps      [][]checkpoint // its checkpoints, one list per candidate
+}
+
+// hooks are the grid hooks of data set name: a run already on file is skipped, and every run
+// that finishes is appended to the log.
+func (t *trainer) hooks(name string) experiment.GridHooks {
+	return experiment.GridHooks{
+		Split: func(sp *experiment.Split) error {
+			// The trainer's own selection batch and logging pool for this seed, so that the
+			// checkpoints measure along the direction History.Diagnoses uses.
+			var err error
+			t.sets.seed = sp.Seed
+			t.sets.sel, t.sets.pool, err = train.DiagnosticSets(sp.Train, train.Diagnose{Seed: sp.Seed})
+			return err
+		},
+		Start: func(sp *experiment.Split, k int) bool {
+			s := t.runs[k]
+			t.rec = record{Dataset: name, Run: s.name(), Loss: s.loss, Warmup: s.warmup, Seed: sp.Seed, Epochs: t.o.epochs, LRs: t.o.lrs}
+			if t.log.Has(t.rec.key()) {
+				t.prog.Skip()
+				return false
+			}
+			t.prog.Start(fmt.Sprintf("%s seed %d %s", name, sp.Seed, s.name()))
+			t.cps = make([][]checkpoint, len(t.o.lrs))
+			return true
+		},
+		Done: func(sp *experiment.Split, _ int, best *experiment.Best, err error) error {
+			if err == nil {
+				err = fill(&t.rec, sp, best, t.cps[best.Index])
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.rec.key(), err)
+			}
+			if err := t.log.Add(t.rec); err != nil {
+				return err
+			}
+			t.prog.Finish()
+			return nil
+		},
+	}
 }
 
 // diagnosticSets are one seed's selection batch and logging pool of the checkpoints.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops/experiment"
 )
 
 // TestSmallExperimentResumes runs every run of the experiment on the embedded data for two
@@ -25,7 +27,7 @@ func TestSmallExperimentResumes(t *testing.T) {
 	if err := run(context.Background(), o, &out, &log); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := readRecords(filepath.Join(dir, "runs.jsonl"))
+	_, recs, err := experiment.OpenLog(filepath.Join(dir, "runs.jsonl"), record.key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -78,7 +79,7 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	}
 	m := modelPath(o, spec, sp.Seed)
 	name := strings.TrimSuffix(filepath.Base(m), ".params")
-	if _, err := deploy.Save(o.out, name, best.Model, r.OperatingPoint(sp.Train.LabelName), sp.Std, sp.Train.FeatureNames); err != nil {
+	if _, err := deploy.Save(o.out, name, best.Model, operatingPoint(r, sp.Train.LabelName), sp.Std, sp.Train.FeatureNames); err != nil {
 		return err
 	}
 	if best.PESG != nil { // training state, not deployment: beside the model, not in its unit
@@ -87,6 +88,41 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 		}
 	}
 	return nil
+}
+
+// operatingPoint is what deploy.Save records of r: its deployed threshold (+Inf, which flags
+// nothing, when no threshold kept validation FPR ≤ α), its validation and test rates, how it
+// was trained, and label, the training data's label column. For a result on data of classes
+// (Classes set) it records the classes or labels, the per-class thresholds chosen on
+// validation one-vs-rest (+Inf for a class none kept at validation FPR ≤ α), their per-class
+// rates with their macro means, and whether the scores are softmax probabilities; a
+// multi-label model records no label, its label columns being its classes.
+func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
+	threshold := math.Inf(1)
+	if r.DeployedThreshold != nil {
+		threshold = *r.DeployedThreshold
+	}
+	op := deploy.OperatingPoint{
+		Alpha: r.Alpha, Threshold: threshold, ValFPR: r.ValFPR, ValTPR: r.ValTPR,
+		TestFPR: r.DeployedTestFPR, TestTPR: r.DeployedTestTPR, Label: label,
+		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate},
+	}
+	m := r.Classes
+	if m == nil {
+		return op
+	}
+	op.Classes, op.Multilabel, op.Probabilities = m.Names, m.Multilabel, m.Probabilities
+	if m.Multilabel {
+		op.Label = ""
+	}
+	k := len(m.Class)
+	op.Thresholds, op.ClassValFPR, op.ClassValTPR = make([]float64, k), make([]float64, k), make([]float64, k)
+	op.ClassTestFPR, op.ClassTestTPR = make([]float64, k), make([]float64, k)
+	for c, f := range m.Class {
+		op.Thresholds[c], op.ClassValFPR[c], op.ClassValTPR[c] = f.Threshold, f.ValFPR, f.ValTPR
+		op.ClassTestFPR[c], op.ClassTestTPR[c] = f.TestFPR, f.TestTPR
+	}
+	return op
 }
 
 // pesgPath is the file of the PESG state -out saves beside an aucm run's model m

@@ -64,7 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.label, "label", "", "label column (0/1, or more than two classes: numbers or names); several, comma-separated, name the 0/1 columns of multi-label data; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
-	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", experiment.RunsUsage())
+	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", runsUsage())
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated, at most 8 layers of 1…4096 units; "" for a linear scorer`)
 	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one. aucm searches PESG's own, "+rateSet(train.PESGRates)+", unless aucm:lr=η fixes one")
 	fs.StringVar(&opt.dtype, "dtype", "float64", "the models' parameters and arithmetic: float64 or float32")

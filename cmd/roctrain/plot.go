@@ -16,7 +16,7 @@ import (
 	"github.com/rocops/rocops/internal/plotkit"
 )
 
-// figure is one seed's runs as both PNGs show them: experiment.Merge's groups (runs with equal
+// figure is one seed's runs as both PNGs show them: merge's groups (runs with equal
 // test scores drawn once) and, with several seeds, a note naming the seed.
 type figure struct {
 	groups [][]seedResult
@@ -57,18 +57,22 @@ func plotClassROC(path string, f figure, alpha float64) error {
 	view := func(c int) figure {
 		fc := figure{note: f.note, seeds: f.seeds, groups: make([][]seedResult, len(f.groups))}
 		for i, g := range f.groups {
-			fc.groups[i] = append([]seedResult{experiment.ClassView(g[0], c)}, g[1:]...)
+			fc.groups[i] = append([]seedResult{classView(g[0], c)}, g[1:]...)
 		}
 		return fc
 	}
-	legend, classes := plotkit.NewLegend(), experiment.PlottedClasses(m)
-	if _, err := rocPanel(view(experiment.Macro), alpha, 1, 0, "", legend); err != nil {
+	positives := make([]int, len(m.Class))
+	for c := range m.Class {
+		positives[c] = m.Class[c].Positives
+	}
+	legend, classes := plotkit.NewLegend(), plottedClasses(positives)
+	if _, err := rocPanel(view(macroClass), alpha, 1, 0, "", legend); err != nil {
 		return err
 	}
 	grid := make([][]*plot.Plot, (len(classes)+2)/3)
 	for k, c := range classes {
 		title := "macro average of the classes' curves"
-		if c != experiment.Macro {
+		if c != macroClass {
 			title = fmt.Sprintf("%q one-vs-rest: %d test rows", m.Names[c], m.Class[c].Positives)
 		}
 		if k == 0 && f.note != "" {
@@ -124,7 +128,7 @@ func rocPanel(f figure, alpha, xMax, yMin float64, title string, legend *plot.Le
 			return nil, err
 		}
 		p.Add(l)
-		add(fmt.Sprintf("%s (TPR@α %.3f)", experiment.Label(g), r.TestTPR), l)
+		add(fmt.Sprintf("%s (TPR@α %.3f)", label(g), r.TestTPR), l)
 		if r.DeployedTestFPR <= xMax && r.DeployedTestTPR >= yMin {
 			deployed = append(deployed, plotkit.Mark{X: r.DeployedTestFPR, Y: r.DeployedTestTPR, Color: plotutil.Color(i)})
 		}
@@ -168,7 +172,7 @@ func plotDiagnostics(path string, f figure) error {
 		title += " (" + f.note + ")"
 	}
 	legend := plotkit.NewLegend()
-	runs := experiment.MergeDiagnoses(f.groups)
+	runs := mergeDiagnoses(f.groups)
 	mis, err := diagnosticsPanel(runs, title+"\nshare of positive–negative pairs ranked the wrong way; lower = better",
 		"misranking ratio", true, legend, func(d experiment.Diagnosis) float64 { return float64(d.Misranking) })
 	if err != nil {
@@ -187,17 +191,17 @@ func plotDiagnostics(path string, f figure) error {
 // diagnosticsPanel plots get(d) against the epoch for every series, with a marker where each
 // series' next phase starts, over the epochs of every series (so that panels align); with logY
 // only positive values, for a logarithmic axis. It adds the entries to legend.
-func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool, legend *plot.Legend,
+func diagnosticsPanel(runs []series, title, ylabel string, logY bool, legend *plot.Legend,
 	get func(experiment.Diagnosis) float64) (*plot.Plot, error) {
 	p := plotkit.NewPanel(title, "epoch", ylabel)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var drawn []int // the series with a point in this panel
 	p.X.Min, p.X.Max = 0, 1
 	for c, s := range runs {
-		p.X.Max = max(p.X.Max, float64(s.Result.Diagnostics[len(s.Result.Diagnostics)-1].Epoch))
-		name := strings.Join(s.Names, " = ")
+		p.X.Max = max(p.X.Max, float64(s.result.Diagnostics[len(s.result.Diagnostics)-1].Epoch))
+		name := strings.Join(s.names, " = ")
 		var pts plotter.XYs
-		for _, d := range s.Result.Diagnostics {
+		for _, d := range s.result.Diagnostics {
 			if v := get(d); !math.IsNaN(v) && !math.IsInf(v, 0) && (v > 0 || !logY) {
 				pts = append(pts, plotter.XY{X: float64(d.Epoch), Y: v})
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -207,7 +211,7 @@ func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool,
 			continue
 		}
 		var dashes []vg.Length
-		if s.Result.Phases > 1 {
+		if s.result.Phases > 1 {
 			dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		}
 		l, err := plotkit.Line(name, pts, plotutil.Color(c), dashes)
@@ -226,8 +230,8 @@ func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool,
 		p.Y.Min, p.Y.Max = 0, 1
 	}
 	for _, c := range drawn {
-		s, name := runs[c].Result, strings.Join(runs[c].Names, " = ")
-		e := s.NextPhase()
+		s, name := runs[c].result, strings.Join(runs[c].names, " = ")
+		e := nextPhase(&s)
 		if e == 0 {
 			continue
 		}
@@ -243,7 +247,7 @@ func diagnosticsPanel(runs []experiment.Series, title, ylabel string, logY bool,
 			what = s.Loss
 		}
 		what = fmt.Sprintf("%s: %s from %d", name, what, e)
-		if s.Fallback() {
+		if s.KeptPhases < s.Phases {
 			what += ", not kept"
 		}
 		legend.Add(what, m)

@@ -19,13 +19,13 @@ func TestPlottedSeed(t *testing.T) {
 	require.Equal(t, "seed 2 of seeds 1–3", f.note)
 	require.True(t, f.seeds)
 	require.Len(t, f.groups, 2)
-	require.Equal(t, []string{"a", "b"}, []string{experiment.Label(f.groups[0]), experiment.Label(f.groups[1])})
+	require.Equal(t, []string{"a", "b"}, []string{label(f.groups[0]), label(f.groups[1])})
 	for _, g := range f.groups {
 		require.Equal(t, uint64(2), g[0].Seed)
 	}
 	f = plotted(&options{seed: 3, seeds: 1}, []experiment.Summary{{PerSeed: results[0].PerSeed[1:]}, {PerSeed: results[1].PerSeed[2:]}})
 	require.Len(t, f.groups, 1, "the same scores on seed 3: drawn once")
-	require.Equal(t, "a = b", experiment.Label(f.groups[0]))
+	require.Equal(t, "a = b", label(f.groups[0]))
 	o.seeds = 1
 	f = plotted(o, results[1:])
 	require.Equal(t, "", f.note)

@@ -43,16 +43,16 @@ func loadData(o *options) (*dataset, error) {
 		return &dataset{name: "embedded WDBC", all: ds}, err
 	}
 	debug.SetGCPercent(dataGCPercent)
-	prog := &experiment.LoadProgress{Name: o.data, Begin: time.Now()}
+	prog := &loadProgress{Name: o.data, Begin: time.Now()}
 	if !o.json && term.IsTerminal(int(os.Stderr.Fd())) {
 		prog.W = os.Stderr
 	}
-	cfg := data.CSVConfig{Label: o.label, Progress: prog.Update, Float32: o.dtype == "float32"}
+	cfg := data.CSVConfig{Label: o.label, Progress: prog.update, Float32: o.dtype == "float32"}
 	if o.labels != nil {
 		cfg.Label, cfg.Labels = "", o.labels
 	}
 	ds, err := data.Load(o.data, cfg)
-	prog.Done()
+	prog.done()
 	return &dataset{name: o.data, all: ds}, err
 }
 
@@ -60,9 +60,23 @@ func loadData(o *options) (*dataset, error) {
 // later split needs the original.
 func (o *options) split(ds *data.Dataset, seed uint64) (*experiment.Split, error) {
 	if seed == o.seed+uint64(o.seeds-1) {
-		return experiment.NewSplitInPlace(ds, seed)
+		return splitInPlace(ds, seed)
 	}
 	return experiment.NewSplit(ds, seed)
+}
+
+// splitInPlace is experiment.NewSplit consuming ds (data.SplitStandardizedInPlace) instead of
+// copying it, for the last split roctrain makes of ds: ds is not usable afterwards. A
+// multi-label ds is split as experiment.NewSplit splits it, with a copy.
+func splitInPlace(ds *data.Dataset, seed uint64) (*experiment.Split, error) {
+	if ds.Labels != nil {
+		return experiment.NewSplit(ds, seed)
+	}
+	tr, val, te, std, err := data.SplitStandardizedInPlace(ds, data.SplitConfig{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	return &experiment.Split{Seed: seed, Train: tr, Val: val, Test: te, Std: std}, nil
 }
 
 // compare trains every run on every seed and reports the results. A run that fails on a
@@ -138,7 +152,7 @@ func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *exp
 	return &experiment.Search{
 		Name: spec.label, Recipes: spec.recipes, LearningRates: rates,
 		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype, Outputs: all.Outputs()}, Config: cfg,
-		Hooks: experiment.Hooks{Done: experiment.LogFailures(stderr, "roctrain: ", spec.name)},
+		Hooks: experiment.Hooks{Done: logFailures(stderr, spec.name)},
 	}
 }
 
@@ -211,7 +225,7 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 			Multilabel bool                 `json:"multilabel,omitempty"`
 			Results    []experiment.Summary `json:"results"`
 		}{Results: results}
-		if t := classTables(o, ds); t != nil {
+		if t := classTablesOf(o, ds); t != nil {
 			out.Classes, out.Multilabel = t.Names, t.Multilabel
 		}
 		if err := enc.Encode(out); err != nil {
@@ -222,7 +236,7 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 	}
 	if o.plot != "" {
 		f, draw := plotted(o, results), func(path string, f figure, alpha float64) error { return plotROC(path, f, alpha, ds.testPositives) }
-		if classTables(o, ds) != nil {
+		if classTablesOf(o, ds) != nil {
 			draw = plotClassROC
 		}
 		if err := draw(o.plot, f, o.alpha); err != nil {
@@ -238,13 +252,28 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 }
 
 // plotted picks the runs to draw: those of the first seed the most runs finished (every run,
-// unless some failed), grouped by experiment.Merge, and a note naming that seed when there
+// unless some failed), grouped by merge, and a note naming that seed when there
 // are several.
 func plotted(o *options, results []experiment.Summary) figure {
-	best, bestSeed := experiment.MostFinished(results, o.seedList())
-	f := figure{groups: experiment.Merge(best)}
+	best, bestSeed := mostFinished(results, o.seedList())
+	f := figure{groups: merge(best)}
 	if o.seeds > 1 && len(best) > 0 {
 		f.note, f.seeds = fmt.Sprintf("seed %d of seeds %d–%d", bestSeed, o.seed, o.seed+uint64(o.seeds)-1), true
 	}
 	return f
+}
+
+// logFailures is a Hooks.Done that writes each candidate of run name that failed to w as
+// "roctrain: <name>: <error> (…)", saying whether the candidate is skipped (no epoch
+// finished) or competes with its best epoch, which it names.
+func logFailures(w io.Writer, name string) func(experiment.Candidate, *train.History, error) {
+	return func(_ experiment.Candidate, h *train.History, err error) {
+		switch {
+		case err == nil:
+		case h == nil || h.Best < 0:
+			fmt.Fprintf(w, "roctrain: %s: %v (no epoch finished; skipped)\n", name, err)
+		default:
+			fmt.Fprintf(w, "roctrain: %s: %v (keeping its best epoch, %d)\n", name, err, h.Epochs[h.Best].Index)
+		}
+	}
 }

@@ -19,8 +19,8 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, strings.ReplaceAll(strings.Trim(fmt.Sprint(o.hiddenSizes), "[]"), " ", "→"))
 	}
 	rows, selected := fmt.Sprintf("%d positive", ds.all.Positives()), "pAUC@α"
-	if t := classTables(o, ds); t != nil {
-		rows, selected, arch = t.Describe(arch)
+	if t := classTablesOf(o, ds); t != nil {
+		rows, selected, arch = t.describe(arch)
 	}
 	fmt.Fprintf(w, "data: %s, %d rows (%s), %d features; split %d/%d/%d (train/validation/test)\n",
 		ds.name, ds.all.Rows, rows, ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
@@ -28,8 +28,8 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		selected = o.metric().String()
 	}
 	fmt.Fprintf(w, "model: %s; α = %g; the learning rate and epoch of each run maximise validation %s\n", arch, o.alpha, selected)
-	if t := classTables(o, ds); t != nil {
-		t.Write(w, results)
+	if t := classTablesOf(o, ds); t != nil {
+		t.write(w, results)
 		printFallbacks(w, results)
 	} else if o.seeds == 1 {
 		printSingle(w, o, results)
@@ -44,7 +44,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
 		for _, g := range f.groups {
 			if len(g) > 1 {
-				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", experiment.Label(g))
+				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", label(g))
 			}
 		}
 		if o.diagnose {
@@ -59,13 +59,41 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	}
 }
 
-// classTables are the tables of multi-class or multi-label data, nil for binary data.
-func classTables(o *options, ds *dataset) *experiment.ClassTables {
-	t := experiment.NewClassTables(ds.all, o.alpha, o.seeds, o.seed)
+// classTablesOf are the tables of multi-class or multi-label data, nil for binary data.
+func classTablesOf(o *options, ds *dataset) *classTables {
+	t := newClassTables(ds.all, o.alpha, o.seeds, o.seed)
 	if t != nil {
 		t.Boot = o.boot
 	}
 	return t
+}
+
+// The JSON keys of the figures the tables compare, those of experiment.Figures.
+const (
+	keyAUC         = "test_auc"
+	keyPAUC        = "test_pauc"
+	keyTPR         = "test_tpr_at_fpr"
+	keyDeployedTPR = "deployed_test_tpr"
+	keyRecall      = "test_fpr_at_tpr"
+	keyAUCOvR      = "test_auc_ovr"
+	keyAUCOvO      = "test_auc_ovo"
+)
+
+// mark is "*" for an interval that lies wholly on one side of 0, else "".
+func mark(ci experiment.Interval) string {
+	if ci[0] > 0 || ci[1] < 0 {
+		return "*"
+	}
+	return ""
+}
+
+// orZero is p, or a pointer to a zero T for nil (such as the standard deviations of a run
+// that finished one seed).
+func orZero[T any](p *T) *T {
+	if p == nil {
+		return new(T)
+	}
+	return p
 }
 
 // printSingle is the table of one seed, with each figure's 95% interval on the test part.
@@ -112,7 +140,7 @@ func printFallbacks(w io.Writer, results []experiment.Summary) {
 		}
 		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the others",
 			r.Name, later, *r.LaterPhaseKept, r.Seeds)
-		if same := experiment.SameAs(r, results); len(same) > 0 {
+		if same := sameAs(r, results); len(same) > 0 {
 			line += "; = " + strings.Join(same, ", ") + " bit for bit"
 		}
 		fmt.Fprintln(w, line)
@@ -120,7 +148,8 @@ func printFallbacks(w io.Writer, results []experiment.Summary) {
 }
 
 // printVsFirst lists each run's paired comparisons with the first run on the same test rows
-// (experiment.CompareWithFirst), the figure its loss targets (experiment.Target) first.
+// (experiment.Figures' TestAUCVsFirst and TestVsFirst), the figure its loss targets
+// (experiment.Target) first.
 func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 	var rows []experiment.Summary
 	for _, r := range results[1:] {
@@ -137,12 +166,12 @@ func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 	}
 	fmt.Fprintf(w, "\neach run minus %s on the same test rows: difference [95%% interval], first on the figure its loss targets; "+
 		"AUC: DeLong's paired test%s; * where the interval excludes 0\n\n", results[0].Name, boot)
-	names := map[string]string{"test_auc": "AUC", experiment.KeyPAUC: fmt.Sprintf("pAUC@%g", o.alpha),
-		experiment.KeyTPR: fmt.Sprintf("TPR@%g", o.alpha), experiment.RecallKey: fmt.Sprintf("FPR@TPR=%g", o.recall)}
-	keys := []string{experiment.KeyPAUC, experiment.KeyTPR, experiment.KeyDeployedTPR}
+	names := map[string]string{keyAUC: "AUC", keyPAUC: fmt.Sprintf("pAUC@%g", o.alpha),
+		keyTPR: fmt.Sprintf("TPR@%g", o.alpha), keyRecall: fmt.Sprintf("FPR@TPR=%g", o.recall)}
+	keys := []string{keyPAUC, keyTPR, keyDeployedTPR}
 	header := fmt.Sprintf("run\ttarget\tΔ target\tΔ AUC\tp\tΔ pAUC@%g\tΔ TPR@%g\tΔ deployed TPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
-		keys = append(keys, experiment.RecallKey)
+		keys = append(keys, keyRecall)
 		header += fmt.Sprintf("Δ FPR@TPR=%g\t", o.recall)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -152,8 +181,8 @@ func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 		if m == nil {
 			m = map[string]experiment.Paired{}
 		}
-		m["test_auc"] = experiment.Paired{Diff: d.Diff, CI95: d.CI95}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.3g", runCell(r), names[r.Target], cellOf(m, r.Target), cellOf(m, "test_auc"), d.P)
+		m[keyAUC] = experiment.Paired{Diff: d.Diff, CI95: d.CI95}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.3g", runCell(r), names[r.Target], cellOf(m, r.Target), cellOf(m, keyAUC), d.P)
 		for _, key := range keys {
 			line += "\t" + cellOf(m, key)
 		}
@@ -169,8 +198,7 @@ func cellOf(m map[string]experiment.Paired, key string) string {
 	if !ok {
 		return "–"
 	}
-	mark := map[bool]string{true: "*"}[p.Excludes0()]
-	return fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark)
+	return fmt.Sprintf("%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
 }
 
 // printSeeds is the table of means ± standard deviations over the seeds, then each run's
@@ -180,10 +208,7 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
-		sd := r.SD
-		if sd == nil {
-			sd = &experiment.Spread{} // a run that finished one seed only
-		}
+		sd := orZero(r.SD) // zero for a run that finished one seed only
 		fmt.Fprintf(tw, "%s\t%d\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%s%.4f ± %.4f\t%.4f ± %.4f\t%.1f\t\n",
 			runCell(r), r.Seeds, r.TestAUC, sd.TestAUC, r.TestPAUC, sd.TestPAUC, r.TestTPR, sd.TestTPR,
 			recallCell(r.TestFPRAtTPR, sd.TestFPRAtTPR), r.DeployedTestFPR, sd.DeployedTestFPR, r.DeployedTestTPR, sd.DeployedTestTPR, r.TrainSeconds)
@@ -196,10 +221,10 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	keys := []string{"test_auc", "test_pauc", "test_tpr_at_fpr", "deployed_test_tpr"}
+	keys := []string{keyAUC, keyPAUC, keyTPR, keyDeployedTPR}
 	header := fmt.Sprintf("run\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
-		keys = append(keys, experiment.RecallKey)
+		keys = append(keys, keyRecall)
 		header += fmt.Sprintf("Δ test FPR@TPR=%g\t", o.recall)
 	}
 	fmt.Fprintln(tw, header)

@@ -1,4 +1,4 @@
-package experiment
+package main
 
 import (
 	"fmt"
@@ -8,11 +8,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/experiment"
 )
 
-// ClassTables are the tables of a comparison on multi-class or multi-label data, for a
+// classTables are the tables of a comparison on multi-class or multi-label data, for a
 // terminal.
-type ClassTables struct {
+type classTables struct {
 	// Names are the classes or label columns, Multilabel says which.
 	Names      []string
 	Multilabel bool
@@ -26,23 +27,23 @@ type ClassTables struct {
 	Boot int
 }
 
-// NewClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
+// newClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
 // is nil or binary.
-func NewClassTables(ds *data.Dataset, alpha float64, seeds int, firstSeed uint64) *ClassTables {
+func newClassTables(ds *data.Dataset, alpha float64, seeds int, firstSeed uint64) *classTables {
 	if ds == nil || ds.Classes == nil && ds.Labels == nil {
 		return nil
 	}
-	t := &ClassTables{Names: ds.Classes, Alpha: alpha, Seeds: seeds, FirstSeed: firstSeed}
+	t := &classTables{Names: ds.Classes, Alpha: alpha, Seeds: seeds, FirstSeed: firstSeed}
 	if ds.Labels != nil {
 		t.Names, t.Multilabel = ds.Labels, true
 	}
 	return t
 }
 
-// Describe returns what a table's heading says of the data and the selection: the number of
+// describe returns what a table's heading says of the data and the selection: the number of
 // classes or labels, the validation metric, and arch, a model's description ending in its one
 // output ("MLP 18→64→1"), with the k outputs instead.
-func (t ClassTables) Describe(arch string) (rows, selected, archK string) {
+func (t classTables) describe(arch string) (rows, selected, archK string) {
 	archK = strings.TrimSuffix(arch, "→1") + fmt.Sprintf("→%d", len(t.Names))
 	if t.Multilabel {
 		return fmt.Sprintf("%d labels", len(t.Names)), "macro AUC of the labels", archK
@@ -50,14 +51,14 @@ func (t ClassTables) Describe(arch string) (rows, selected, archK string) {
 	return fmt.Sprintf("%d classes", len(t.Names)), "macro AUC (OvO for the ovo runs, else OvR)", archK
 }
 
-// Write prints the macro figures of every run — the one-vs-rest AUC (label-wise for
+// write prints the macro figures of every run — the one-vs-rest AUC (label-wise for
 // multi-label data), Hand and Till's one-vs-one AUC (multi-class), the partial AUC and TPR at
 // FPR α and the deployed rates, each the mean over the classes of its one-vs-rest figure —
 // with one seed as they are followed by each run's paired bootstrap difference from the first
 // run in macro one-vs-rest AUC on the same test rows (with Boot resamples), with several as
 // mean ± sd over the seeds followed by each run's paired difference from the first run; then
 // the per-class AUC of every run (the mean over the seeds).
-func (t ClassTables) Write(w io.Writer, results []Summary) {
+func (t classTables) write(w io.Writer, results []experiment.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	ovr, ovo := "test macro AUC (OvR)", "test macro AUC (OvO)\t"
 	if t.Multilabel {
@@ -78,11 +79,8 @@ func (t ClassTables) Write(w io.Writer, results []Summary) {
 	fmt.Fprintf(tw, "run\t%s%s\t%stest macro pAUC@%g\ttest macro TPR@FPR=%g\tdeployed FPR\tdeployed TPR\ttrain s\t\n", seeds, ovr, ovo, t.Alpha, t.Alpha)
 	for k := range results {
 		r := &results[k]
-		sd := r.SD
-		if sd == nil {
-			sd = &Spread{}
-		}
-		line := runName(r) + "\t"
+		sd := orZero(r.SD)
+		line := runCell(*r) + "\t"
 		if t.Seeds > 1 {
 			line += fmt.Sprintf("%d\t", r.Seeds)
 		} else {
@@ -113,11 +111,11 @@ func (t ClassTables) Write(w io.Writer, results []Summary) {
 }
 
 // writeVsFirst is the table of each run's paired bootstrap difference from the first on the
-// one seed's test rows ([CompareWithFirst]), nothing when no run has one.
-func (t ClassTables) writeVsFirst(w io.Writer, results []Summary) {
-	var rows []*Summary
+// one seed's test rows (the figure test_auc_ovr of experiment.Figures.TestVsFirst), nothing when no run has one.
+func (t classTables) writeVsFirst(w io.Writer, results []experiment.Summary) {
+	var rows []*experiment.Summary
 	for k := 1; k < len(results); k++ {
-		if _, ok := results[k].TestVsFirst[KeyAUCOvR]; ok {
+		if _, ok := results[k].TestVsFirst[keyAUCOvR]; ok {
 			rows = append(rows, &results[k])
 		}
 	}
@@ -133,34 +131,34 @@ func (t ClassTables) writeVsFirst(w io.Writer, results []Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\t%s\t\n", what)
 	for _, r := range rows {
-		p := r.TestVsFirst[KeyAUCOvR]
-		fmt.Fprintf(tw, "%s\t%+.4f [%+.3f, %+.3f]%s\t\n", runName(r), p.Diff, p.CI95[0], p.CI95[1], map[bool]string{true: "*"}[p.Excludes0()])
+		p := r.TestVsFirst[keyAUCOvR]
+		fmt.Fprintf(tw, "%s\t%+.4f [%+.3f, %+.3f]%s\t\n", runCell(*r), p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
 	}
 	tw.Flush()
 }
 
 // writeDiffs is the table of each run's paired difference from the first over the seeds.
-func (t ClassTables) writeDiffs(w io.Writer, results []Summary) {
+func (t classTables) writeDiffs(w io.Writer, results []experiment.Summary) {
 	if len(results) < 2 {
 		return
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
-	keys, header := []string{"test_auc_ovr", "test_auc_ovo", KeyTPR, KeyDeployedTPR}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
+	keys, header := []string{keyAUCOvR, keyAUCOvO, keyTPR, keyDeployedTPR}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
 	if t.Multilabel {
-		keys, header = []string{"test_auc_ovr", KeyTPR, KeyDeployedTPR}, "run\tΔ test macro AUC (labels)\t"
+		keys, header = []string{keyAUCOvR, keyTPR, keyDeployedTPR}, "run\tΔ test macro AUC (labels)\t"
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%sΔ test macro TPR@FPR=%g\tΔ deployed TPR\t\n", header, t.Alpha)
 	for k := range results[1:] {
 		r := &results[k+1]
-		line := runName(r)
+		line := runCell(*r)
 		for _, key := range keys {
 			p, ok := r.PairedVsFirst[key]
 			if !ok {
 				line += "\t–"
 				continue
 			}
-			line += fmt.Sprintf("\t%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], map[bool]string{true: "*"}[p.Excludes0()])
+			line += fmt.Sprintf("\t%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
 		}
 		fmt.Fprintln(tw, line+"\t")
 	}
@@ -168,7 +166,7 @@ func (t ClassTables) writeDiffs(w io.Writer, results []Summary) {
 }
 
 // writePerClass is the table of every class's test AUC by run.
-func (t ClassTables) writePerClass(w io.Writer, results []Summary) {
+func (t classTables) writePerClass(w io.Writer, results []experiment.Summary) {
 	what := "test AUC of each class, one-vs-rest"
 	if t.Multilabel {
 		what = "test AUC of each label"
@@ -180,7 +178,7 @@ func (t ClassTables) writePerClass(w io.Writer, results []Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	names := make([]string, len(results))
 	for k := range results {
-		names[k] = runName(&results[k])
+		names[k] = runCell(results[k])
 	}
 	fmt.Fprintf(tw, "%s\t%s\t\n", map[bool]string{true: "label", false: "class"}[t.Multilabel], strings.Join(names, "\t"))
 	for c, name := range t.Names {
@@ -195,15 +193,6 @@ func (t ClassTables) writePerClass(w io.Writer, results []Summary) {
 		fmt.Fprintln(tw, line+"\t")
 	}
 	tw.Flush()
-}
-
-// runName is a run's name in the tables, marked "†" when it fell back to its earlier phase on
-// some seed.
-func runName(r *Summary) string {
-	if r.LaterPhaseKept != nil && *r.LaterPhaseKept < r.Seeds {
-		return r.Name + "†"
-	}
-	return r.Name
 }
 
 // orNil is p when ok, else nil.

@@ -1,4 +1,4 @@
-package experiment
+package main
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"github.com/rocops/rocops/train"
 )
 
-// RunsUsage is the help of a list of run names ([ParseRun]), such as roctrain's -losses:
+// runsUsage is the help of -losses, a list of run names (experiment.ParseRun):
 // every name of train's registry (train.Recipes) with what it trains and the options it
 // takes, then every option once, with an example.
-func RunsUsage() string {
+func runsUsage() string {
 	var b strings.Builder
 	b.WriteString("comma-separated runs, each a name with options after colons (kde:lr=0.3:pool=1024) " +
 		"and a \"+wu\" suffix that runs a plain loss after -warmup epochs of cross-entropy (sqhinge+wu):\n")

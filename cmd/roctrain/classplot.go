@@ -1,16 +1,16 @@
-package experiment
+package main
 
 import (
 	"slices"
 	"sort"
 )
 
-// maxMacroGrid bounds the false-positive rates at which MacroROC averages the curves: the
+// maxMacroGrid bounds the false-positive rates at which macroROC averages the curves: the
 // union of the curves' own rates when it holds at most this many, else this many evenly
 // spaced rates.
 const maxMacroGrid = 2001
 
-// MacroROC is the macro-average of k ROC curves, curve c given by its vertices fprs[c] and
+// macroROC is the macro-average of k ROC curves, curve c given by its vertices fprs[c] and
 // tprs[c] (nondecreasing, from (0, 0) to (1, 1), as metrics.ROC returns them): at each
 // false-positive rate x of a grid, the mean over the curves of each curve's true-positive rate
 // at x on its polyline, twice where some curve rises vertically at x (the mean of the lowest and
@@ -19,7 +19,7 @@ const maxMacroGrid = 2001
 // the curve is then the mean of the curves' areas (the macro one-vs-rest AUC). Otherwise the
 // grid is maxMacroGrid evenly spaced rates in [0, 1], and the area differs from that mean by
 // the curvature between grid points.
-func MacroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
+func macroROC(fprs, tprs [][]float64) (fpr, tpr []float64) {
 	var grid []float64
 	for _, f := range fprs {
 		grid = append(grid, f...)
@@ -73,42 +73,43 @@ func rateAt(fpr, tpr []float64, x float64) (lo, hi float64) {
 	return t, t
 }
 
-// MaxClassPanels is the most classes a plot of data of classes draws one panel each; with
-// more, [PlottedClasses] picks that many.
-const MaxClassPanels = 6
+// maxClassPanels is the most classes a plot of data of classes draws one panel each; with
+// more, plottedClasses picks that many.
+const maxClassPanels = 6
 
-// Macro stands for the macro-average curve among the classes of [PlottedClasses] and
-// [ClassView].
-const Macro = -1
+// macroClass stands for the macro-average curve among the classes of plottedClasses and
+// classView.
+const macroClass = -1
 
-// PlottedClasses returns the classes of m a plot draws a one-vs-rest panel of, in class order:
-// every class, or with more than MaxClassPanels classes the MaxClassPanels with the fewest
-// test rows (the first in class order on ties), followed by Macro.
-func PlottedClasses(m *ClassMeasurement) []int {
-	all := make([]int, len(m.Class))
+// plottedClasses returns the classes a plot draws a one-vs-rest panel of, in class order, of
+// classes whose test rows are positives[c]: every class, or with more than maxClassPanels
+// classes the maxClassPanels with the fewest test rows (the first in class order on ties),
+// followed by macroClass.
+func plottedClasses(positives []int) []int {
+	all := make([]int, len(positives))
 	for c := range all {
 		all[c] = c
 	}
-	if len(all) <= MaxClassPanels {
+	if len(all) <= maxClassPanels {
 		return all
 	}
-	slices.SortStableFunc(all, func(a, b int) int { return m.Class[a].Positives - m.Class[b].Positives })
-	picked := slices.Sorted(slices.Values(all[:MaxClassPanels]))
-	return append(picked, Macro)
+	slices.SortStableFunc(all, func(a, b int) int { return positives[a] - positives[b] })
+	picked := slices.Sorted(slices.Values(all[:maxClassPanels]))
+	return append(picked, macroClass)
 }
 
-// ClassView is r, a result on data of classes, as a binary result of class c one-vs-rest for
+// classView is r, a result on data of classes, as a binary result of class c one-vs-rest for
 // a plot: FPR and TPR are the class's test ROC curve, TestTPR its TPR at FPR α, and the
-// deployed rates its own. For c = Macro they are the macro-average curve ([MacroROC]) and the
-// macro figures of r.
-func ClassView(r Result, c int) Result {
+// deployed rates its own. For c = macroClass they are the macro-average curve (macroROC) and
+// the macro figures of r.
+func classView(r seedResult, c int) seedResult {
 	m := r.Classes
-	if c == Macro {
+	if c == macroClass {
 		fprs, tprs := make([][]float64, len(m.Class)), make([][]float64, len(m.Class))
 		for k, f := range m.Class {
 			fprs[k], tprs[k] = f.ROCFPR, f.ROCTPR
 		}
-		r.FPR, r.TPR = MacroROC(fprs, tprs)
+		r.FPR, r.TPR = macroROC(fprs, tprs)
 		return r
 	}
 	f := m.Class[c]

@@ -1,4 +1,4 @@
-package experiment
+package main
 
 import (
 	"fmt"
@@ -6,14 +6,14 @@ import (
 	"time"
 )
 
-// LoadProgress reports the rows and megabytes read and the rate while a data file loads, one
+// loadProgress reports the rows and megabytes read and the rate while a data file loads, one
 // line on W redrawn in place at most every 200 ms ("loading x.csv: 65536 rows, 20 MB,
-// 10 MB/s") and ended by the totals. A nil W prints nothing. Update is a
+// 10 MB/s") and ended by the totals. A nil W prints nothing. update is a
 // data.CSVConfig.Progress callback.
-type LoadProgress struct {
+type loadProgress struct {
 	W     io.Writer
 	Name  string    // the file's name, as the line shows it
-	Begin time.Time // when loading began; the zero value = the first Update
+	Begin time.Time // when loading began; the zero value = the first update
 
 	last  time.Time
 	shown bool
@@ -21,8 +21,8 @@ type LoadProgress struct {
 	bytes int64
 }
 
-// Update records rows and bytes read so far and redraws the line when 200 ms have passed.
-func (p *LoadProgress) Update(rows int, bytes int64) {
+// update records rows and bytes read so far and redraws the line when 200 ms have passed.
+func (p *loadProgress) update(rows int, bytes int64) {
 	now := time.Now()
 	if p.Begin.IsZero() {
 		p.Begin = now
@@ -35,17 +35,14 @@ func (p *LoadProgress) Update(rows int, bytes int64) {
 	fmt.Fprintf(p.W, "\rloading %s: %s\x1b[K", p.Name, p.figures(now))
 }
 
-// Rows is the number of rows read so far.
-func (p *LoadProgress) Rows() int { return p.rows }
-
 // figures are the rows and megabytes read so far and the rate since the start.
-func (p *LoadProgress) figures(now time.Time) string {
+func (p *loadProgress) figures(now time.Time) string {
 	mb := float64(p.bytes) / 1e6
 	return fmt.Sprintf("%d rows, %.0f MB, %.0f MB/s", p.rows, mb, mb/max(now.Sub(p.Begin).Seconds(), 1e-3))
 }
 
-// Done ends the line with the totals and the time taken, when one was drawn.
-func (p *LoadProgress) Done() {
+// done ends the line with the totals and the time taken, when one was drawn.
+func (p *loadProgress) done() {
 	if p.W != nil && p.shown {
 		now := time.Now()
 		fmt.Fprintf(p.W, "\rloaded %s: %s in %v\x1b[K\n", p.Name, p.figures(now), now.Sub(p.Begin).Round(100*time.Millisecond))

@@ -1,4 +1,4 @@
-package experiment_test
+package main
 
 import (
 	"math"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -52,7 +51,7 @@ func TestMacroROC(t *testing.T) {
 		require.NoError(t, err)
 		fprs, tprs = append(fprs, f), append(tprs, tp)
 	}
-	fpr, tpr := experiment.MacroROC(fprs, tprs)
+	fpr, tpr := macroROC(fprs, tprs)
 	want, err := metrics.TaskAUC(scores, labels, rocops.Classes(k), metrics.OvR, metrics.Macro)
 	require.NoError(t, err)
 	require.InDelta(t, want, trapezoid(fpr, tpr), 1e-12)
@@ -61,7 +60,7 @@ func TestMacroROC(t *testing.T) {
 	for i := 1; i < len(fpr); i++ {
 		require.True(t, fpr[i] >= fpr[i-1] && tpr[i] >= tpr[i-1], "vertex %d", i)
 	}
-	one, oneT := experiment.MacroROC(fprs[:1], tprs[:1])
+	one, oneT := macroROC(fprs[:1], tprs[:1])
 	require.InDelta(t, trapezoid(fprs[0], tprs[0]), trapezoid(one, oneT), 1e-15)
 	// Past the grid bound the grid is even, and the area stays close.
 	many, manyT := fprs, tprs
@@ -75,21 +74,14 @@ func TestMacroROC(t *testing.T) {
 		}
 		many[c] = f
 	}
-	g, gT := experiment.MacroROC(many, manyT)
+	g, gT := macroROC(many, manyT)
 	require.InDelta(t, want, trapezoid(g, gT), 5e-3)
 }
 
-// PlottedClasses draws every class up to MaxClassPanels, else the MaxClassPanels with the
+// plottedClasses draws every class up to maxClassPanels, else the maxClassPanels with the
 // fewest test rows, in class order (ties by class order), then the macro curve.
 func TestPlottedClasses(t *testing.T) {
-	m := func(rows ...int) *experiment.ClassMeasurement {
-		cm := &experiment.ClassMeasurement{}
-		for _, n := range rows {
-			cm.Class = append(cm.Class, experiment.ClassFigures{Positives: n})
-		}
-		return cm
-	}
-	require.Equal(t, []int{0, 1, 2}, experiment.PlottedClasses(m(5, 1, 9)))
-	require.Equal(t, []int{0, 1, 2, 3, 4, 5}, experiment.PlottedClasses(m(6, 5, 4, 3, 2, 1)))
-	require.Equal(t, []int{1, 2, 3, 5, 6, 7, experiment.Macro}, experiment.PlottedClasses(m(9, 1, 2, 3, 9, 3, 4, 5, 6)))
+	require.Equal(t, []int{0, 1, 2}, plottedClasses([]int{5, 1, 9}))
+	require.Equal(t, []int{0, 1, 2, 3, 4, 5}, plottedClasses([]int{6, 5, 4, 3, 2, 1}))
+	require.Equal(t, []int{1, 2, 3, 5, 6, 7, macroClass}, plottedClasses([]int{9, 1, 2, 3, 9, 3, 4, 5, 6}))
 }
