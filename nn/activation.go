@@ -22,7 +22,7 @@ const (
 	Identity
 )
 
-var activations = enum.New[Activation]("activation", ErrConfig, "relu", "tanh", "identity")
+var activations = enum.New[Activation]("activation", errConfig, "relu", "tanh", "identity")
 
 // String returns the activation's name: "relu", "tanh" or "identity".
 func (a Activation) String() string { return activations.String(a) }
@@ -46,5 +46,5 @@ func (a Activation) apply(u *gorgonia.Node) (*gorgonia.Node, error) {
 	case Identity:
 		return u, nil
 	}
-	return nil, fmt.Errorf("%w: unknown activation %d", ErrConfig, int(a))
+	return nil, fmt.Errorf("%w: unknown activation %d", errConfig, int(a))
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // named is what Activation and Init share: an enumeration with names for flags.
@@ -38,16 +40,16 @@ func testNames[T named, P interface {
 		}
 	}
 	for _, s := range []string{"sigmoid", "", " " + names[0]} {
-		if _, err := parse(s); !errors.Is(err, ErrConfig) {
-			t.Errorf("parse(%q): error %v, want ErrConfig", s, err)
+		if _, err := parse(s); !errors.Is(err, rocops.ErrConfig) {
+			t.Errorf("parse(%q): error %v, want rocops.ErrConfig", s, err)
 		}
 	}
 	bad := T(len(all) + 3)
 	if got := bad.String(); !strings.HasSuffix(got, fmt.Sprintf("(%d)", len(all)+3)) {
 		t.Errorf("String of an invalid value = %q, want it to show the number", got)
 	}
-	if _, err := bad.MarshalText(); !errors.Is(err, ErrConfig) {
-		t.Errorf("MarshalText of an invalid value: error %v, want ErrConfig", err)
+	if _, err := bad.MarshalText(); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("MarshalText of an invalid value: error %v, want rocops.ErrConfig", err)
 	}
 
 	var v T

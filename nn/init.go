@@ -26,7 +26,7 @@ const (
 	He
 )
 
-var inits = enum.New[Init]("initialisation", ErrConfig, "auto", "glorot", "he")
+var inits = enum.New[Init]("initialisation", errConfig, "auto", "glorot", "he")
 
 // String returns the initialisation's name: "auto", "glorot" or "he".
 func (i Init) String() string { return inits.String(i) }
@@ -70,7 +70,7 @@ func (i Init) fill(w *tensor.Dense, rng *rand.Rand) error {
 		sigma := math.Sqrt(2 / float64(fanIn))
 		draw = func() float64 { return sigma * rng.NormFloat64() }
 	default:
-		return fmt.Errorf("%w: initialisation %v cannot draw weights", ErrConfig, i)
+		return fmt.Errorf("%w: initialisation %v cannot draw weights", errConfig, i)
 	}
 	switch d := w.Data().(type) {
 	case []float64:
@@ -78,7 +78,7 @@ func (i Init) fill(w *tensor.Dense, rng *rand.Rand) error {
 	case []float32:
 		fillWith(d, draw)
 	default:
-		return fmt.Errorf("%w: unsupported dtype %v", ErrConfig, w.Dtype())
+		return fmt.Errorf("%w: unsupported dtype %v", errConfig, w.Dtype())
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ type LinearConfig struct {
 // network with the same parameters, and a checkpoint of either loads into the other.
 type Linear = MLP
 
-// NewLinear returns an initialised linear scorer, or an error wrapping ErrConfig.
+// NewLinear returns an initialised linear scorer, or an error wrapping rocops.ErrConfig.
 func NewLinear(cfg LinearConfig) (*Linear, error) {
 	return NewMLP(MLPConfig{
 		In: cfg.In, Init: cfg.Init, Seed: cfg.Seed, Dtype: cfg.Dtype, Outputs: cfg.Outputs,

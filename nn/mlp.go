@@ -30,7 +30,7 @@ type MLP struct {
 	act    Activation
 }
 
-// NewMLP returns an initialised MLP, or an error wrapping ErrConfig.
+// NewMLP returns an initialised MLP, or an error wrapping [rocops.ErrConfig].
 func NewMLP(cfg MLPConfig) (*MLP, error) {
 	n, err := newNetwork(cfg.In, cfg.Hidden, cfg.Outputs, cfg.Activation, cfg.Init, cfg.Seed, cfg.Dtype)
 	if err != nil {

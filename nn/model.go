@@ -7,18 +7,20 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
+// errConfig is the package's rocops.ErrConfig: an invalid model configuration, activation or
+// initialisation name, "nn: invalid setting: …".
+var errConfig = check.Errorf("nn", rocops.ErrConfig, "")
+
 var (
-	// ErrConfig reports an invalid model configuration, activation or initialisation name.
-	ErrConfig = errors.New("nn: invalid configuration")
 	// ErrInput reports an input a model cannot take: a batch node of the wrong shape or dtype,
 	// rows that do not match the model's input size, a nil model, or a model whose parameters
 	// are inconsistent.
 	ErrInput = errors.New("nn: invalid input")
-	// ErrRange reports a value beyond the range of the model's dtype: a feature a float32
-	// model cannot hold (a magnitude above about 3.4e38), or a score that overflows to ±Inf.
-	ErrRange = errors.New("nn: value beyond the range of the model's dtype")
 )
 
 // Param is one learnable tensor of a model. Value is the model's own tensor, not a copy:

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
 )
@@ -213,8 +214,8 @@ func TestBadConfigs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.build()
-			if !errors.Is(err, ErrConfig) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want ErrConfig mentioning %q", err, tc.inMsg)
+			if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), tc.inMsg) {
+				t.Fatalf("error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
 			}
 		})
 	}
@@ -548,22 +549,22 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 }
 
 // TestScoresRange: a feature a float32 model cannot hold (beyond 3.4e38), or a score that
-// overflows the model's dtype, is ErrRange naming the row, never a ±Inf score.
+// overflows the model's dtype, is rocops.ErrRange naming the row, never a ±Inf score.
 func TestScoresRange(t *testing.T) {
 	m, err := NewLinear(LinearConfig{In: 2, Dtype: tensor.Float32})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = Scores(m, []float64{1, 2, 3, 1e39}, 2)
-	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
-		t.Fatalf("feature 1e39 in a float32 model: %v, want ErrRange naming row 1, feature 1", err)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
+		t.Fatalf("feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
 	}
 	// Weights of 1e30 on features of 1e10: x·w = 2e40 fits in float64 but not in float32.
 	w := m.Params()[0].Value.Data().([]float32)
 	w[0], w[1] = 1e30, 1e30
 	got, err := Scores(m, []float64{0, 0, 1e10, 1e10}, 2)
-	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "row 1") {
-		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want ErrRange naming row 1", err, got)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1") {
+		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
 	}
 	// The same features in a float64 model are fine.
 	m64, err := NewLinear(LinearConfig{In: 2})

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -138,5 +139,5 @@ func TestOutputsCheckpoint(t *testing.T) {
 		require.Equal(t, encoded(t, one), encoded(t, mk))
 	}
 	_, err := NewMLP(MLPConfig{In: 5, Outputs: -1})
-	require.True(t, errors.Is(err, ErrConfig), "%v", err)
+	require.True(t, errors.Is(err, rocops.ErrConfig), "%v", err)
 }

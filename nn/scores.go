@@ -8,7 +8,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 )
@@ -26,7 +28,7 @@ const scoreChunk = 4096
 //
 // A non-finite feature, or a model that is nil or does not match x, is ErrInput. A feature
 // beyond the range of the model's dtype (float32 holds magnitudes up to about 3.4e38) and a
-// score that overflows to ±Inf are ErrRange, naming the row: Scores never returns a
+// score that overflows to ±Inf are [rocops.ErrRange], naming the row: Scores never returns a
 // non-finite score.
 func Scores(m Model, x []float64, rows int) ([]float64, error) { return scoresOf(m, x, rows) }
 
@@ -77,7 +79,7 @@ func NewScorer(m Model) (*Scorer, error) {
 
 // CheckInput reports whether x holds rows rows of m's features that m can take: rows·InputSize
 // finite values (else ErrInput), and for a float32 model none beyond float32's range (else
-// ErrRange). The error names the first bad row and feature.
+// rocops.ErrRange). The error names the first bad row and feature.
 func CheckInput(m Model, x []float64, rows int) error { return checkInput(m, x, rows) }
 
 // CheckInput32 is [CheckInput] of features held in float32; none is beyond a model's range.
@@ -108,7 +110,7 @@ func checkInput[T floats.Float](m Model, x []T, rows int) error {
 			return fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
 		if f32 && !floats.Fits[float32](v) {
-			return fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
+			return check.Errorf("nn", rocops.ErrRange, "row %d, feature %d is %g, beyond float32", i/in, i%in, v)
 		}
 	}
 	return nil
@@ -139,7 +141,7 @@ func scoreRows[T floats.Float](s *Scorer, x []T, rows int) ([]float64, error) {
 	}
 	for i, v := range out {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i/k, v, s.m.Dtype())
+			return nil, check.Errorf("nn", rocops.ErrRange, "the score of row %d is %v in %v", i/k, v, s.m.Dtype())
 		}
 	}
 	return out, nil

@@ -7,12 +7,13 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 )
 
 // TestFitRejectsFeaturesBeyondFloat32: training rows are narrowed to the model's dtype; a
-// feature a float32 model cannot hold is nn.ErrRange naming the row, not a batch of ±Inf.
+// feature a float32 model cannot hold is rocops.ErrRange naming the row, not a batch of ±Inf.
 func TestFitRejectsFeaturesBeyondFloat32(t *testing.T) {
 	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Dtype: tensor.Float32})
 	if err != nil {
@@ -24,7 +25,7 @@ func TestFitRejectsFeaturesBeyondFloat32(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = fit(t, m, Config{Epochs: 1}, ds, nil)
-	if !errors.Is(err, nn.ErrRange) || !strings.Contains(err.Error(), "row 2, feature 0") {
-		t.Fatalf("Fit: %v, want nn.ErrRange naming row 2, feature 0", err)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 2, feature 0") {
+		t.Fatalf("Fit: %v, want rocops.ErrRange naming row 2, feature 0", err)
 	}
 }

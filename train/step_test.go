@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/race"
 	"github.com/rocops/rocops/nn"
@@ -129,7 +130,7 @@ func (v valueGrad) Value() gorgonia.Value         { return v.n.Value() }
 func (v valueGrad) Grad() (gorgonia.Value, error) { return v.g, nil }
 
 // TestDirectStepFloat32Range: a score gradient that is finite in float64 but beyond float32
-// fails a float32 step with nn.ErrRange instead of writing ±Inf into the weights, and leaves
+// fails a float32 step with rocops.ErrRange instead of writing ±Inf into the weights, and leaves
 // the weights unchanged.
 func TestDirectStepFloat32Range(t *testing.T) {
 	const batch, in = 8, 2
@@ -143,7 +144,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 	before, err := nn.Snapshot(m)
 	require.NoError(t, err)
 	_, err = st.run(ds, idx)
-	require.ErrorIs(t, err, nn.ErrRange)
+	require.ErrorIs(t, err, rocops.ErrRange)
 	require.Equal(t, before[0].Value.Data(), m.Params()[0].Value.Data())
 }
 

@@ -263,7 +263,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // epoch seen so far (the last weights when val is nil), and the History so far is
 // returned. Cancelling ctx stops training after the current step with ctx's error. The data
 // are checked before training: both classes, the model's number of features, and for a
-// float32 model no feature beyond float32's range (nn.ErrRange).
+// float32 model no feature beyond float32's range (rocops.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
 	if t.defaultLoss && train != nil {
 		t.cfg.Loss = crossEntropyFor(taskOf(train))
