@@ -31,16 +31,10 @@ var (
 	ErrDamaged = errors.New("damaged checkpoint")
 )
 
-// Errors of Load, Read and Restore about the fit of saved parameters to the model.
-var (
-	// ErrDtype: the checkpoint's dtype is not the model's.
-	ErrDtype = errors.New("nn: dtype mismatch")
-	// ErrArchitecture: the checkpoint has other parameters, or another architecture
-	// description (see Describer), than the model.
-	ErrArchitecture = errors.New("nn: architecture mismatch")
-	// ErrShape: a parameter's shape differs from the model's.
-	ErrShape = errors.New("nn: parameter shape mismatch")
-)
+// ErrArchitecture is the error of Load, Read and Restore for saved parameters that do not fit
+// the model: another dtype, other parameters (in number or names), a parameter of another
+// shape, or another architecture description (see Describer). The message says which.
+var ErrArchitecture = errors.New("nn: architecture mismatch")
 
 // A checkpoint (format version 1) is a frame of internal/frame, every integer little-endian:
 //
@@ -124,8 +118,8 @@ func Load(path string, m Model) error {
 // Read reads a checkpoint from r, to its end, into m's parameters, in place. It first checks
 // everything — magic, version, size, checksums, structure, no trailing data, then the dtype,
 // parameter names and shapes, and architecture description against m — and changes m only
-// if all is well. Its errors wrap ErrNotCheckpoint, ErrVersion, ErrDamaged, ErrDtype,
-// ErrArchitecture, ErrShape or ErrInput, or are I/O errors of r.
+// if all is well. Its errors wrap ErrNotCheckpoint, ErrVersion, ErrDamaged, ErrArchitecture
+// or ErrInput, or are I/O errors of r.
 func Read(r io.Reader, m Model) error {
 	ps, err := checkModel(m)
 	if err != nil {
@@ -136,7 +130,7 @@ func Read(r io.Reader, m Model) error {
 		return err
 	}
 	if c.dtype != m.Dtype() {
-		return fmt.Errorf("%w: the checkpoint holds %v parameters, the model is %v", ErrDtype, c.dtype, m.Dtype())
+		return fmt.Errorf("%w: the checkpoint holds %v parameters, the model is %v", ErrArchitecture, c.dtype, m.Dtype())
 	}
 	if err := matchParams(ps, c.params); err != nil {
 		return err

@@ -290,13 +290,13 @@ func TestReadRejectsOtherModels(t *testing.T) {
 		want   error
 		inMsg  string
 	}{
-		{"wider hidden layer", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{6}}) }, ErrShape, `"layer0.weight" has shape (4, 5)`},
-		{"fewer inputs", saved, func() Model { return newMLP(t, MLPConfig{In: 3, Hidden: []int{5}}) }, ErrShape, "(3, 5)"},
+		{"wider hidden layer", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{6}}) }, ErrArchitecture, `"layer0.weight" has shape (4, 5)`},
+		{"fewer inputs", saved, func() Model { return newMLP(t, MLPConfig{In: 3, Hidden: []int{5}}) }, ErrArchitecture, "(3, 5)"},
 		{"deeper", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5, 2}}) }, ErrArchitecture, "4 parameters saved, the model has 6"},
 		{"other activation", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Activation: Tanh}) }, ErrArchitecture, "activation=tanh"},
-		{"float32 model", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Dtype: tensor.Float32}) }, ErrDtype, "float64 parameters"},
+		{"float32 model", saved, func() Model { return newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Dtype: tensor.Float32}) }, ErrArchitecture, "float64 parameters"},
 		{"model without description", saved, func() Model { return plainModel{newMLP(t, MLPConfig{In: 4, Hidden: []int{5}})} }, ErrArchitecture, `model is ""`},
-		{"linear into a wider linear", encoded(t, linear), func() Model { return newMLP(t, MLPConfig{In: 5}) }, ErrShape, "has shape (4, 1)"},
+		{"linear into a wider linear", encoded(t, linear), func() Model { return newMLP(t, MLPConfig{In: 5}) }, ErrArchitecture, "has shape (4, 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, tc.target, tc.want)

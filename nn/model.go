@@ -119,7 +119,7 @@ func Snapshot(m Model) ([]Param, error) {
 // Restore copies the values of saved, as returned by Snapshot, into m's parameters in place,
 // so that every graph built from m sees them. saved must match m.Params() one to one, in
 // order, name, shape and dtype; otherwise Restore changes nothing and returns an error
-// wrapping ErrArchitecture (a different number or names of parameters), ErrShape or ErrDtype.
+// wrapping ErrArchitecture (a different number or names of parameters, a shape or a dtype).
 func Restore(m Model, saved []Param) error {
 	ps, err := checkModel(m)
 	if err != nil {
@@ -145,9 +145,9 @@ func matchParams(ps, saved []Param) error {
 		case s.Value == nil:
 			return fmt.Errorf("%w: saved parameter %q has no value", ErrInput, s.Name)
 		case s.Value.Dtype() != p.Value.Dtype():
-			return fmt.Errorf("%w: saved parameter %q is %v, the model's is %v", ErrDtype, s.Name, s.Value.Dtype(), p.Value.Dtype())
+			return fmt.Errorf("%w: saved parameter %q is %v, the model's is %v", ErrArchitecture, s.Name, s.Value.Dtype(), p.Value.Dtype())
 		case !s.Value.Shape().Eq(p.Value.Shape()):
-			return fmt.Errorf("%w: saved parameter %q has shape %v, the model's has %v", ErrShape, s.Name, s.Value.Shape(), p.Value.Shape())
+			return fmt.Errorf("%w: saved parameter %q has shape %v, the model's has %v", ErrArchitecture, s.Name, s.Value.Shape(), p.Value.Shape())
 		case s.Value.RequiresIterator():
 			return fmt.Errorf("%w: saved parameter %q is a view, not a contiguous tensor", ErrInput, s.Name)
 		}

@@ -528,18 +528,19 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 		name  string
 		saved []Param
 		want  error
+		inMsg string
 	}{
-		{"fewer", good[:3], ErrArchitecture},
-		{"deeper", snapOf(MLPConfig{In: 3, Hidden: []int{4, 4}}), ErrArchitecture},
-		{"renamed", renamed, ErrArchitecture},
-		{"wider", snapOf(MLPConfig{In: 3, Hidden: []int{5}}), ErrShape},
-		{"float32", snapOf(MLPConfig{In: 3, Hidden: []int{4}, Dtype: tensor.Float32}), ErrDtype},
-		{"nil value", append(append([]Param(nil), good[:3]...), Param{Name: "layer1.bias"}), ErrInput},
+		{"fewer", good[:3], ErrArchitecture, "3 parameters saved, the model has 4"},
+		{"deeper", snapOf(MLPConfig{In: 3, Hidden: []int{4, 4}}), ErrArchitecture, "6 parameters saved"},
+		{"renamed", renamed, ErrArchitecture, `is "head.weight"`},
+		{"wider", snapOf(MLPConfig{In: 3, Hidden: []int{5}}), ErrArchitecture, "has shape (3, 5)"},
+		{"float32", snapOf(MLPConfig{In: 3, Hidden: []int{4}, Dtype: tensor.Float32}), ErrArchitecture, "is float32, the model's is float64"},
+		{"nil value", append(append([]Param(nil), good[:3]...), Param{Name: "layer1.bias"}), ErrInput, "has no value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := paramBits(t, m)
-			if err := Restore(m, tc.saved); !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
+			if err := Restore(m, tc.saved); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.inMsg) {
+				t.Fatalf("error %v, want %v saying %q", err, tc.want, tc.inMsg)
 			}
 			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(before) {
 				t.Fatal("a failed Restore changed the model")

@@ -127,8 +127,11 @@ func TestOutputsCheckpoint(t *testing.T) {
 	require.NoError(t, Read(bytes.NewReader(data), back))
 	require.True(t, sameParams(t, m, back))
 
-	readFails(t, data, func() Model { return newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Seed: 4}) }, ErrShape)
-	readFails(t, data, func() Model { return newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Outputs: 4, Seed: 4}) }, ErrShape)
+	for _, k := range []int{1, 4} { // the output layer's shape differs
+		target := func() Model { return newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Outputs: k, Seed: 4}) }
+		readFails(t, data, target, ErrArchitecture)
+		require.ErrorContains(t, Read(bytes.NewReader(data), target()), `"layer1.weight" has shape (7, 3)`)
+	}
 
 	one := newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Seed: 4})
 	for _, k := range []int{0, 1} {
