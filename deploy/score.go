@@ -148,7 +148,7 @@ func (s *Scorer) scoreStandardized(z []float64, rows int) ([]float64, error) {
 	if s.scorer == nil {
 		return nil, errors.New("deploy: the scorer is closed")
 	}
-	scores, err := s.scorer.Scores(z, rows)
+	scores, err := nn.ScoresWith(s.scorer, z, rows)
 	if err != nil || !s.sc.op.Probabilities {
 		return scores, err
 	}

@@ -61,7 +61,7 @@ func BenchmarkScorer(b *testing.B) {
 			defer s.Close()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := s.Scores(x, n); err != nil {
+				if _, err := ScoresWith(s, x, n); err != nil {
 					b.Fatal(err)
 				}
 			}

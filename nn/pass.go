@@ -62,9 +62,15 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
 	}
+	width := max(1, n.in) // the widest matrix of a row: the input or a layer's output
+	for _, l := range n.layers {
+		width = max(width, l.weight.Shape()[1])
+	}
 	switch {
 	case rows < 1:
 		return nil, fmt.Errorf("%w: a pass needs at least one row, got %d", ErrInput, rows)
+	case rows > math.MaxInt/width:
+		return nil, fmt.Errorf("%w: a pass of %d rows of %d values overflows a slice", ErrInput, rows, width)
 	case len(n.layers) == 0:
 		return nil, fmt.Errorf("%w: a network without layers (make it with NewMLP or NewLinear)", ErrInput)
 	case n.dtype != tensor.Float64 && n.dtype != tensor.Float32:

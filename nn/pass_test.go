@@ -197,14 +197,14 @@ func TestScorerReuse(t *testing.T) {
 				case 2:
 					m.Params()[0].Value.Float64s()[0] += 0.5 // an update between calls
 				}
-				got, err := s.Scores(in, rows)
+				got, err := ScoresWith(s, in, rows)
 				if err != nil {
 					t.Fatal(err)
 				}
 				want := referenceScores(t, m.Params(), ReLU, in, rows)
 				assertClose(t, fmt.Sprintf("call %d", call), got, want, tol)
 			}
-			short, err := s.Scores(x[:3*5], 3) // another tail size replaces the cached one
+			short, err := ScoresWith(s, x[:3*5], 3) // another tail size replaces the cached one
 			if err != nil {
 				t.Fatal(err)
 			}

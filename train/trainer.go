@@ -458,7 +458,7 @@ func (r *fitRun) evaluate(val *data.Dataset, probs bool) (float64, error) {
 // checkFeatures is nn.CheckInput of ds's features, in float64 (X) or float32 (X32).
 func checkFeatures(m nn.Model, ds *data.Dataset) error {
 	if ds.Float32() {
-		return nn.CheckInput32(m, ds.X32, ds.Rows)
+		return nn.CheckInput(m, ds.X32, ds.Rows)
 	}
 	return nn.CheckInput(m, ds.X, ds.Rows)
 }
@@ -467,9 +467,9 @@ func checkFeatures(m nn.Model, ds *data.Dataset) error {
 // in float32 is scored without widening it.
 func scoreData(s *nn.Scorer, ds *data.Dataset) ([]float64, error) {
 	if ds.Float32() {
-		return s.Scores32(ds.X32, ds.Rows)
+		return nn.ScoresWith(s, ds.X32, ds.Rows)
 	}
-	return s.Scores(ds.X, ds.Rows)
+	return nn.ScoresWith(s, ds.X, ds.Rows)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the
