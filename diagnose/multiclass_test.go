@@ -279,7 +279,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		k := 2 + int(data[0]%3)
 		data = data[1:]
 		scores, labels := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
-		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
+		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}

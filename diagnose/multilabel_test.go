@@ -324,7 +324,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			dir += g[i] * p[i]
 		}
 		near(t, "mean drift", drift, -dir, 1e-9)
-		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
+		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}

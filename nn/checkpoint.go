@@ -142,7 +142,7 @@ func Read(r io.Reader, m Model) error {
 }
 
 // legacyLinear is how checkpoints of an MLP without hidden layers described it before the
-// Linear model became that MLP: with an activation that no layer applies.
+// linear scorer became that MLP: with an activation that no layer applies.
 var legacyLinear = regexp.MustCompile(`^MLP\(in=([0-9]+), hidden=\[\], activation=[a-z]+\)$`)
 
 // currentArchitecture returns the architecture description arch of a checkpoint as the

@@ -12,7 +12,7 @@ import (
 )
 
 // TestCheckpointBytesUnchanged: the checkpoints of two fixed models (a float64 MLP with a
-// hidden layer and a float32 Linear model) hash to the SHA-256 of the bytes this package
+// hidden layer and a float32 linear one) hash to the SHA-256 of the bytes this package
 // wrote before the framing moved to internal/frame, so files written by either version read
 // with the other.
 func TestCheckpointBytesUnchanged(t *testing.T) {

@@ -129,7 +129,7 @@ func TestCheckpointRoundTripKeepsSpecialValues(t *testing.T) {
 // TestCheckpointLayout writes the documented format by hand for a small model with known
 // values and compares it with Write's output byte for byte.
 func TestCheckpointLayout(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 2})
+	m, err := NewMLP(MLPConfig{In: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestReadRejectsForeignAndTrailingData(t *testing.T) {
 // TestReadRejectsMalformedPayload seals inconsistent payloads with valid checksums, as a
 // faulty writer would produce them.
 func TestReadRejectsMalformedPayload(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 2})
+	m, err := NewMLP(MLPConfig{In: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestReadRejectsMalformedPayload(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, func() Model {
-				l, err := NewLinear(LinearConfig{In: 2, Seed: 9})
+				l, err := NewMLP(MLPConfig{In: 2, Seed: 9})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -279,7 +279,7 @@ func TestReadRejectsMalformedPayload(t *testing.T) {
 
 func TestReadRejectsOtherModels(t *testing.T) {
 	saved := encoded(t, newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Seed: 1}))
-	linear, err := NewLinear(LinearConfig{In: 4})
+	linear, err := NewMLP(MLPConfig{In: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,23 +466,28 @@ type failingWriter struct{ err error }
 
 func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }
 
-// Linear is the MLP without hidden layers: the same parameters for the same seed, and a
-// checkpoint of either loads into the other.
-func TestLinearIsTheMLPWithoutHiddenLayers(t *testing.T) {
-	lin, err := NewLinear(LinearConfig{In: 4, Seed: 9})
-	if err != nil {
-		t.Fatal(err)
+// The MLP without hidden layers is the linear scorer s = x·w + b: it describes itself as
+// Linear(in=4), its parameters are a (4, 1) weight and a (1) bias, the same seed gives the
+// same checkpoint, and a checkpoint of one loads into another of another seed.
+func TestMLPWithoutHiddenLayersIsLinear(t *testing.T) {
+	lin := newMLP(t, MLPConfig{In: 4, Seed: 9})
+	if got := lin.Architecture(); got != "Linear(in=4)" {
+		t.Fatalf("Architecture = %q, want Linear(in=4)", got)
 	}
-	mlp := newMLP(t, MLPConfig{In: 4, Seed: 9})
-	if !bytes.Equal(encoded(t, lin), encoded(t, mlp)) {
-		t.Fatal("NewLinear and NewMLP without hidden layers encode differently")
+	ps := lin.Params()
+	if len(ps) != 2 || ps[0].Name != "layer0.weight" || !ps[0].Value.Shape().Eq(tensor.Shape{4, 1}) ||
+		ps[1].Name != "layer0.bias" || !ps[1].Value.Shape().Eq(tensor.Shape{1}) {
+		t.Fatalf("parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
+	}
+	if !bytes.Equal(encoded(t, lin), encoded(t, newMLP(t, MLPConfig{In: 4, Seed: 9}))) {
+		t.Fatal("two linear scorers of one seed encode differently")
 	}
 	other := newMLP(t, MLPConfig{In: 4, Seed: 10})
 	if err := Read(bytes.NewReader(encoded(t, lin)), other); err != nil {
-		t.Fatalf("a Linear checkpoint does not load into an MLP without hidden layers: %v", err)
+		t.Fatalf("a linear scorer's checkpoint does not load into another: %v", err)
 	}
 	if !bytes.Equal(encoded(t, other), encoded(t, lin)) {
-		t.Fatal("the loaded MLP differs from the saved Linear")
+		t.Fatal("the loaded scorer differs from the saved one")
 	}
 }
 
@@ -495,7 +500,7 @@ type describedAs struct {
 
 func (d describedAs) Architecture() string { return d.arch }
 
-// A checkpoint of an MLP without hidden layers written before Linear became that MLP
+// A checkpoint of an MLP without hidden layers written before the linear scorer became that MLP
 // described it with an activation; it loads into today's model, and a legacy description of
 // another network still does not.
 func TestLegacyLinearCheckpointLoads(t *testing.T) {

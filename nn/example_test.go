@@ -71,7 +71,7 @@ func Example() {
 // changes what everything else that reads the model computes — other graphs built from it,
 // and Scores.
 func ExampleModel_sharedParameters() {
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

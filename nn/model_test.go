@@ -41,7 +41,7 @@ func testModels() []testModel {
 	}
 	return []testModel{
 		{"linear", Identity, func(dt tensor.Dtype) (Model, error) {
-			return NewLinear(LinearConfig{In: 5, Dtype: dt, Seed: 3})
+			return NewMLP(MLPConfig{In: 5, Dtype: dt, Seed: 3})
 		}},
 		{"mlp-relu", ReLU, mlp(MLPConfig{In: 5, Hidden: []int{7}, Seed: 4})},
 		{"mlp-tanh-2", Tanh, mlp(MLPConfig{In: 5, Hidden: []int{6, 4}, Activation: Tanh, Seed: 5})},
@@ -92,7 +92,7 @@ func TestScoresChunks(t *testing.T) {
 }
 
 func TestScoresRejectsBadInput(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 2})
+	m, err := NewMLP(MLPConfig{In: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,10 +199,10 @@ func TestBadConfigs(t *testing.T) {
 		build func() error
 		inMsg string
 	}{
-		{"linear in 0", func() error { _, err := NewLinear(LinearConfig{}); return err }, "input size 0"},
-		{"linear in -2", func() error { _, err := NewLinear(LinearConfig{In: -2}); return err }, "input size -2"},
-		{"linear int dtype", func() error { _, err := NewLinear(LinearConfig{In: 2, Dtype: tensor.Int}); return err }, "dtype int"},
-		{"linear bad init", func() error { _, err := NewLinear(LinearConfig{In: 2, Init: Init(9)}); return err }, "initialisation 9"},
+		{"linear in 0", func() error { _, err := NewMLP(MLPConfig{}); return err }, "input size 0"},
+		{"linear in -2", func() error { _, err := NewMLP(MLPConfig{In: -2}); return err }, "input size -2"},
+		{"linear int dtype", func() error { _, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Int}); return err }, "dtype int"},
+		{"linear bad init", func() error { _, err := NewMLP(MLPConfig{In: 2, Init: Init(9)}); return err }, "initialisation 9"},
 		{"mlp in 0", func() error { _, err := NewMLP(MLPConfig{Hidden: []int{2}}); return err }, "input size 0"},
 		{"mlp hidden 0", func() error { _, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3, 0}}); return err }, "hidden layer 1 has size 0"},
 		{"mlp hidden negative", func() error { _, err := NewMLP(MLPConfig{In: 2, Hidden: []int{-4}}); return err }, "hidden layer 0 has size -4"},
@@ -552,7 +552,7 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 // TestScoresRange: a feature a float32 model cannot hold (beyond 3.4e38), or a score that
 // overflows the model's dtype, is rocops.ErrRange naming the row, never a ±Inf score.
 func TestScoresRange(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 2, Dtype: tensor.Float32})
+	m, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Float32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,7 +568,7 @@ func TestScoresRange(t *testing.T) {
 		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
 	}
 	// The same features in a float64 model are fine.
-	m64, err := NewLinear(LinearConfig{In: 2})
+	m64, err := NewMLP(MLPConfig{In: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,8 @@ type layer struct {
 	act    Activation    // φ
 }
 
-// network is a stack of layers ending in one score per row, or k. Linear and MLP are
-// networks; their exported methods come from here.
+// network is a stack of layers ending in one score per row, or k. An MLP is a network; its
+// exported methods come from here.
 type network struct {
 	in     int
 	dtype  tensor.Dtype

@@ -16,10 +16,10 @@ import (
 )
 
 // ErrNoPass is returned (wrapped) by NewPass for a model that is not one of this package's
-// networks ([Linear] or [MLP]); such a model is trained and scored through its Gorgonia graph.
+// networks ([MLP]); such a model is trained and scored through its Gorgonia graph.
 var ErrNoPass = errors.New("nn: no direct pass for this model")
 
-// Pass is the forward and backward pass of a [Linear] or [MLP] over batches of a fixed
+// Pass is the forward and backward pass of an [MLP] over batches of a fixed
 // number of rows B, computed with BLAS matrix products (the one gorgonia.WhichBLAS returns
 // when the pass is made) into buffers allocated once. A float32 pass under gonum's pure-Go
 // BLAS, Gorgonia's default, multiplies with this module's AVX2 kernels instead where the
@@ -52,12 +52,12 @@ type passRunner interface {
 	backward(dscores []float64)
 }
 
-// NewPass returns the pass of m for batches of rows rows. m must be a *Linear or an *MLP
+// NewPass returns the pass of m for batches of rows rows. m must be a *MLP or an *MLP
 // (otherwise the error wraps ErrNoPass) and rows at least 1.
 func NewPass(m Model, rows int) (*Pass, error) {
 	var n *network
 	switch m := m.(type) {
-	case *MLP: // and *Linear, the same type
+	case *MLP: // and *MLP, the same type
 		n = &m.network
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
@@ -72,7 +72,7 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	case rows > math.MaxInt/width:
 		return nil, fmt.Errorf("%w: a pass of %d rows of %d values overflows a slice", ErrInput, rows, width)
 	case len(n.layers) == 0:
-		return nil, fmt.Errorf("%w: a network without layers (make it with NewMLP or NewLinear)", ErrInput)
+		return nil, fmt.Errorf("%w: a network without layers (make it with NewMLP)", ErrInput)
 	case n.dtype != tensor.Float64 && n.dtype != tensor.Float32:
 		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
 	}

@@ -16,7 +16,7 @@ import (
 // activation and more than one hidden layer.
 func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
 	t.Helper()
-	lin, err := NewLinear(LinearConfig{In: 5, Seed: 3, Dtype: dt})
+	lin, err := NewMLP(MLPConfig{In: 5, Seed: 3, Dtype: dt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestPassSeesUpdates(t *testing.T) {
 }
 
 func TestPassErrors(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 3})
+	m, err := NewMLP(MLPConfig{In: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +168,8 @@ func TestPassErrors(t *testing.T) {
 	}
 }
 
-// otherModel is a model of another package: it wraps a Linear but is not one.
-type otherModel struct{ *Linear }
+// otherModel is a model of another package: it wraps an MLP but is not one.
+type otherModel struct{ *MLP }
 
 // TestScorerReuse: one Scorer, called again and again, gives the scores of the reference
 // forward pass — over a full 4096-row chunk plus a tail, for an MLP (a Pass) and for a model
@@ -182,7 +182,7 @@ func TestScorerReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&Linear{network: mlp.network}}} {
+	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&MLP{network: mlp.network}}} {
 		t.Run(name, func(t *testing.T) {
 			s, err := NewScorer(m)
 			if err != nil {

@@ -21,7 +21,7 @@ func TestScoresFloat32Storage(t *testing.T) {
 				m, err := tm.new(dt)
 				require.NoError(t, err)
 				models := []Model{m}
-				if l, ok := m.(*Linear); ok {
+				if l, ok := m.(*MLP); ok {
 					models = append(models, otherModel{l}) // scored through a graph
 				}
 				x64 := randomRows(5, rows, m.InputSize())

@@ -254,7 +254,7 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%s/%v", dt, model, c.loss), func(t *testing.T) {
 					build := func() nn.Model {
 						if model == "linear" {
-							m, err := nn.NewLinear(nn.LinearConfig{In: in, Outputs: k, Seed: 2, Dtype: dt})
+							m, err := nn.NewMLP(nn.MLPConfig{In: in, Outputs: k, Seed: 2, Dtype: dt})
 							require.NoError(t, err)
 							return m
 						}

@@ -15,7 +15,7 @@ import (
 // TestFitRejectsFeaturesBeyondFloat32: training rows are narrowed to the model's dtype; a
 // feature a float32 model cannot hold is rocops.ErrRange naming the row, not a batch of ±Inf.
 func TestFitRejectsFeaturesBeyondFloat32(t *testing.T) {
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Dtype: tensor.Float32})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Dtype: tensor.Float32})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%s/%v", dt, model, loss), func(t *testing.T) {
 					build := func() nn.Model {
 						if model == "linear" {
-							m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 2, Dtype: dt})
+							m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 2, Dtype: dt})
 							require.NoError(t, err)
 							return m
 						}
@@ -136,7 +136,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 	const batch, in = 8, 2
 	ds := blobs(t, batch, in, 0.5, 1, 4)
 	idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1, Dtype: tensor.Float32})
+	m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1, Dtype: tensor.Float32})
 	require.NoError(t, err)
 	st, err := newStep(m, huge{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
 	require.NoError(t, err)
