@@ -9,8 +9,7 @@ import (
 )
 
 // Activation is the function φ applied element by element after a hidden layer's affine map.
-// The zero value is ReLU. It implements encoding.TextMarshaler and encoding.TextUnmarshaler,
-// so it can be a command-line flag (flag.TextVar) or a JSON field.
+// The zero value is ReLU.
 type Activation int
 
 const (
@@ -29,12 +28,6 @@ func (a Activation) String() string { return activations.String(a) }
 
 // ParseActivation returns the activation named s ("relu", "tanh" or "identity", in any case).
 func ParseActivation(s string) (Activation, error) { return activations.Parse(s) }
-
-// MarshalText returns the activation's name.
-func (a Activation) MarshalText() ([]byte, error) { return activations.MarshalText(a) }
-
-// UnmarshalText sets a to the activation named text, as ParseActivation does.
-func (a *Activation) UnmarshalText(text []byte) error { return activations.UnmarshalText(a, text) }
 
 // apply returns φ(u).
 func (a Activation) apply(u *gorgonia.Node) (*gorgonia.Node, error) {

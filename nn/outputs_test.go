@@ -66,7 +66,7 @@ func TestOutputsGraphPassAndScores(t *testing.T) {
 
 				p, err := NewPass(m, rows)
 				require.NoError(t, err)
-				require.NoError(t, p.SetInput(x))
+				require.NoError(t, p.setInput(x))
 				assertClose(t, "pass scores", p.Forward(), ref, tol[dt])
 				require.NoError(t, p.Backward(w))
 				for i, l := range learnables {

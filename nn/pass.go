@@ -102,16 +102,6 @@ func (p *Pass) Rows() int { return p.rows }
 // before Forward.
 func (p *Pass) Input() *tensor.Dense { return p.input }
 
-// SetInput copies x, B rows of InputSize() features one row after the other, into the input
-// matrix, converting to the model's dtype.
-func (p *Pass) SetInput(x []float64) error {
-	if len(x) != p.input.Len() {
-		return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), p.input.Len())
-	}
-	copyInto(p.input, x)
-	return nil
-}
-
 // copyInto copies x into the float32 or float64 tensor d of the same length, converting
 // (rounding to nearest for a float64 x and a float32 d).
 func copyInto[T floats.Float](d *tensor.Dense, x []T) {

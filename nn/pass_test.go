@@ -70,7 +70,7 @@ func TestPassMatchesGraph(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := p.SetInput(x); err != nil {
+				if err := p.setInput(x); err != nil {
 					t.Fatal(err)
 				}
 				assertClose(t, "scores", p.Forward(), wantScores, tol[dt])
@@ -111,7 +111,7 @@ func TestPassSeesUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.SetInput(x); err != nil {
+	if err := p.setInput(x); err != nil {
 		t.Fatal(err)
 	}
 	ones := []float64{1, 1, 1, 1, 1, 1}
@@ -153,14 +153,14 @@ func TestPassErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.SetInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
+	if err := p.setInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
 		t.Fatalf("short input: %v, want ErrInput", err)
 	}
 	p32, err := NewPass(newMLP(t, MLPConfig{In: 3, Dtype: tensor.Float32}), 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p32.SetInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
+	if err := p32.setInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
 		t.Fatalf("long float32 input: %v, want ErrInput", err)
 	}
 	if err := p.Backward(make([]float64, 3)); !errors.Is(err, ErrInput) {
@@ -241,7 +241,7 @@ func TestPassIndependentOfAddress(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if err := p.SetInput(x); err != nil {
+						if err := p.setInput(x); err != nil {
 							t.Fatal(err)
 						}
 						scores = append(scores, p.Forward()...)
@@ -289,4 +289,14 @@ func moved(d *tensor.Dense, off int) *tensor.Dense {
 		backing = append(make([]float64, off, off+len(v)), v...)[off:]
 	}
 	return tensor.New(tensor.WithShape(d.Shape()...), tensor.WithBacking(backing))
+}
+
+// setInput copies x, B rows of InputSize() features one row after the other, into the input
+// matrix, converting to the model's dtype.
+func (p *Pass) setInput(x []float64) error {
+	if len(x) != p.input.Len() {
+		return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), p.input.Len())
+	}
+	copyInto(p.input, x)
+	return nil
 }
