@@ -19,19 +19,23 @@ import (
 
 // Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened. An empty
 // file, a bad label and a label column of one class are the module's shared
-// [rocops.ErrEmpty], [rocops.ErrLabel] and [rocops.ErrOneClass].
+// [rocops.ErrEmpty], [rocops.ErrLabel] and [rocops.ErrOneClass]; a finite feature beyond
+// float32's range (magnitude above about 3.4e38, rounding to ±Inf in float32) in input read
+// with CSVConfig.Float32 is [rocops.ErrRange]; a bad list of label columns is
+// [rocops.ErrConfig].
 var (
-	ErrMalformed  = errors.New("data: malformed CSV")
-	ErrHeader     = errors.New("data: bad header")
-	ErrFieldCount = errors.New("data: wrong number of fields")
-	ErrMissing    = errors.New("data: missing value")
-	ErrNotNumber  = errors.New("data: not a finite number")
+	// ErrMalformed reports text that is not CSV: broken quoting, or a row with another number
+	// of fields than the header.
+	ErrMalformed = errors.New("data: malformed CSV")
+	ErrHeader    = errors.New("data: bad header")
+	// ErrMissing reports a missing value: an empty field or a marker such as NA (see
+	// [ReadCSV]), or a null in Parquet. The package does not impute; a caller that does
+	// tells this error from the others.
+	ErrMissing   = errors.New("data: missing value")
+	ErrNotNumber = errors.New("data: not a finite number")
 	// ErrTooLong reports a field or a row longer, or a row of more fields, than CSVConfig's
 	// limits.
 	ErrTooLong = errors.New("data: field or row too long")
-	// ErrRange reports a finite feature beyond float32's range (magnitude above about
-	// 3.4e38, rounding to ±Inf in float32) in input read with CSVConfig.Float32.
-	ErrRange = errors.New("data: value beyond float32's range")
 )
 
 // A CSVError reports bad CSV input: where it is and what is wrong. It wraps one of the
@@ -90,9 +94,9 @@ type CSVConfig struct {
 	// float64 (Dataset.X): for a float32 model, which rounds its input to float32 anyway.
 	// Each value is parsed as a float64 and rounded to the nearest float32, as a float32
 	// model rounds a float64 feature, so a float32 model trains on the same numbers either
-	// way; a finite value beyond float32's range is [ErrRange], naming its line and column.
+	// way; a finite value beyond float32's range is [rocops.ErrRange], naming its line and column.
 	// false (the zero value) = float64. [LoadParquet] stores a Parquet file's features the
-	// same way, a value beyond float32's range there being ErrRange naming its column and row.
+	// same way, a value beyond float32's range there being rocops.ErrRange naming its column and row.
 	Float32 bool
 	// Progress, when not nil, is called while loading with the rows and the bytes of input
 	// read so far: every 65,536 rows of a CSV and after every row group of a Parquet file, and
@@ -156,7 +160,7 @@ func countLines(f *os.File) (int, error) {
 // [MaxClasses] classes ([ErrTooManyClasses]) is an error naming its line. An empty field and the
 // usual missing-value markers NA, N/A, NaN, null and ? (in any case) are reported as missing
 // ([ErrMissing]): the package does not impute. Other errors are a wrong number of fields
-// ([ErrFieldCount]), a value that is not a finite number ([ErrNotNumber]), one or two label values
+// ([ErrMalformed]), a value that is not a finite number ([ErrNotNumber]), one or two label values
 // other than 0 and 1 ([rocops.ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
 // header or no data rows ([rocops.ErrEmpty]), a single class ([rocops.ErrOneClass]), broken quoting
 // ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg ([ErrTooLong]);
@@ -164,7 +168,7 @@ func countLines(f *os.File) (int, error) {
 // those columns, each of the numbers 0 and 1 and holding both, are its Labels, Y holds them row
 // by row in cfg.Labels' order, and the other columns are the features; a label column that is
 // missing ([ErrHeader]), holds another value ([rocops.ErrLabel], naming its line and column) or one
-// value only ([rocops.ErrOneClass]) is an error naming it, as is a bad list ([ErrLabelList]). Messages
+// value only ([rocops.ErrOneClass]) is an error naming it, as is a bad list ([rocops.ErrConfig]). Messages
 // quote at most the first 40 bytes of a bad value. A failure of r itself is a *CSVError
 // wrapping r's error. A nil r is rocops.ErrEmpty.
 //
@@ -228,7 +232,7 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 			continue // a line of spaces, as blank as an empty one
 		}
 		if len(record) != len(names) {
-			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrFieldCount,
+			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrMalformed,
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
 		}
 		for j, field := range record {
@@ -539,7 +543,7 @@ func (f *featureBlocks) add(v float64) bool {
 
 // rangeError is the error of a field whose value add refused.
 func (f *featureBlocks) rangeError(field []byte, line int, column string) *CSVError {
-	return &CSVError{Line: line, Column: column, Err: ErrRange,
+	return &CSVError{Line: line, Column: column, Err: rocops.ErrRange,
 		Reason: quote(string(bytes.TrimSpace(field))) + " is beyond float32's range (CSVConfig.Float32)"}
 }
 

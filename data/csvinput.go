@@ -174,7 +174,7 @@ func (t *TableReader) HeaderLine() int { return t.headerLine }
 func (t *TableReader) Names() []string { return t.names }
 
 // Next advances to the next data row and returns the line it starts on, or io.EOF after the
-// last. A row with another number of fields than the header is ErrFieldCount; a row beyond
+// last. A row with another number of fields than the header is ErrMalformed, as is a row beyond
 // the limits or with broken quoting ErrTooLong or ErrMalformed; each a *CSVError naming the
 // line.
 func (t *TableReader) Next() (line int, err error) {
@@ -189,7 +189,7 @@ func (t *TableReader) Next() (line int, err error) {
 		}
 		if len(rec) != len(t.names) {
 			t.rec = nil
-			return 0, &CSVError{Line: line, Err: ErrFieldCount,
+			return 0, &CSVError{Line: line, Err: ErrMalformed,
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.names))}
 		}
 		t.rec, t.line = rec, line
@@ -209,7 +209,7 @@ func (t *TableReader) Label(j int) (float64, error) { return t.parse(j, true) }
 // by [ClassName]; its error is a *CSVError naming the line and the column.
 func (t *TableReader) Class(j int) (string, error) {
 	if t.rec == nil || j < 0 || j >= len(t.rec) {
-		return "", &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+		return "", &CSVError{Line: t.line, Err: ErrMalformed, Reason: fmt.Sprintf("no field %d in the row", j+1)}
 	}
 	name, err := ClassName(t.rec[j])
 	if err != nil {
@@ -235,7 +235,7 @@ func ClassName(field string) (string, error) {
 
 func (t *TableReader) parse(j int, isLabel bool) (float64, error) {
 	if t.rec == nil || j < 0 || j >= len(t.rec) {
-		return 0, &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+		return 0, &CSVError{Line: t.line, Err: ErrMalformed, Reason: fmt.Sprintf("no field %d in the row", j+1)}
 	}
 	v, ce := parseField(t.rec[j], isLabel)
 	if ce != nil {

@@ -12,11 +12,9 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// Errors about datasets built or indexed by hand.
-var (
-	ErrShape = errors.New("data: inconsistent shape")
-	ErrIndex = errors.New("data: row index out of range")
-)
+// ErrShape reports a dataset built by hand whose fields do not fit each other (see
+// [Dataset.Validate]), a row index beyond its rows, or a Standardizer of other features.
+var ErrShape = errors.New("data: inconsistent shape")
 
 // A Dataset is a table of Rows labelled rows with Cols features each.
 //
@@ -219,7 +217,7 @@ func (ds *Dataset) Subset(idx []int) (*Dataset, error) {
 	}
 	for _, i := range idx {
 		if i < 0 || i >= ds.Rows {
-			return nil, fmt.Errorf("%w: %d, dataset has %d rows", ErrIndex, i, ds.Rows)
+			return nil, fmt.Errorf("%w: row index %d, dataset has %d rows", ErrShape, i, ds.Rows)
 		}
 	}
 	return ds.subset(idx), nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/dataset"
 	"github.com/stretchr/testify/require"
 )
@@ -80,7 +81,7 @@ func TestReadCSVFloat32(t *testing.T) {
 	requireNarrowed(t, d64, d32)
 }
 
-// TestReadCSVFloat32Range: with Float32 a finite value beyond float32's range is ErrRange
+// TestReadCSVFloat32Range: with Float32 a finite value beyond float32's range is rocops.ErrRange
 // naming its line and column, in single-label and multi-label input; float32's largest value
 // loads, and without Float32 so does the value beyond it.
 func TestReadCSVFloat32Range(t *testing.T) {
@@ -88,7 +89,7 @@ func TestReadCSVFloat32Range(t *testing.T) {
 	for _, cfg := range []CSVConfig{{Float32: true}, {Labels: []string{"y"}, Float32: true}} {
 		ds, err := ReadCSV(strings.NewReader(text), cfg)
 		require.Nil(t, ds)
-		require.ErrorIs(t, err, ErrRange)
+		require.ErrorIs(t, err, rocops.ErrRange)
 		ce, ok := errors.AsType[*CSVError](err)
 		require.True(t, ok)
 		require.Equal(t, 4, ce.Line)
@@ -178,7 +179,7 @@ func TestDatasetFloat32(t *testing.T) {
 }
 
 // FuzzReadCSVFloat32: any CSV read with Float32 either fails as the float64 read does, or
-// with ErrRange where that one loads, or loads the float64 read's values rounded to float32.
+// with rocops.ErrRange where that one loads, or loads the float64 read's values rounded to float32.
 func FuzzReadCSVFloat32(f *testing.F) {
 	f.Add("a,y\n1.5,0\n2,1\n")
 	f.Add("a,y\n1e39,0\n2,1\n")
@@ -190,7 +191,7 @@ func FuzzReadCSVFloat32(f *testing.F) {
 		case err64 != nil:
 			require.Error(t, err32)
 		case err32 != nil:
-			require.ErrorIs(t, err32, ErrRange)
+			require.ErrorIs(t, err32, rocops.ErrRange)
 			ce, ok := errors.AsType[*CSVError](err32)
 			require.True(t, ok)
 			require.Positive(t, ce.Line)

@@ -12,11 +12,9 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// Errors of Split.
-var (
-	ErrSplitFractions = errors.New("data: bad split fractions")
-	ErrClassTooSmall  = errors.New("data: class too small to split")
-)
+// ErrClassTooSmall is the error of Split for a class with fewer rows than the parts. Bad
+// fractions are [rocops.ErrConfig].
+var ErrClassTooSmall = errors.New("data: class too small to split")
 
 // SplitConfig says how [Split] divides a dataset. The zero value gives 60% training, 20%
 // validation and 20% test rows, shuffled with seed 0.
@@ -39,11 +37,11 @@ func (c SplitConfig) fractions() ([3]float64, error) {
 	}
 	for _, f := range fr {
 		if !(f > 0) {
-			return fr, fmt.Errorf("%w: %v, %v, %v: each must be positive", ErrSplitFractions, fr[0], fr[1], fr[2])
+			return fr, check.Errorf("data", rocops.ErrConfig, "split fractions %v, %v, %v: each must be positive", fr[0], fr[1], fr[2])
 		}
 	}
 	if sum := fr[0] + fr[1] + fr[2]; math.Abs(sum-1) > tolSum {
-		return fr, fmt.Errorf("%w: %v, %v, %v sum to %v, not 1", ErrSplitFractions, fr[0], fr[1], fr[2], sum)
+		return fr, check.Errorf("data", rocops.ErrConfig, "split fractions %v, %v, %v sum to %v, not 1", fr[0], fr[1], fr[2], sum)
 	}
 	return fr, nil
 }
