@@ -148,8 +148,8 @@ func TestSplitStandardizedFloat32(t *testing.T) {
 }
 
 // TestDatasetFloat32 covers the storage checks: Validate refuses both X and X32 and a
-// non-finite float32; Row and Row32 refuse the other storage loudly; Float64 widens exactly;
-// Subset keeps the storage.
+// non-finite float32; Row widens a float32 row (a copy) and shares a float64 one; Float64
+// widens exactly; Subset keeps the storage.
 func TestDatasetFloat32(t *testing.T) {
 	_, r32 := rounded(randomDataset(t, 20, 3, 2))
 	require.NoError(t, r32.Validate())
@@ -165,17 +165,25 @@ func TestDatasetFloat32(t *testing.T) {
 	bad.X32[7] = float32(math.Inf(-1))
 	require.EqualError(t, bad.Validate(), `data: not a finite number: row 2, feature "x2" is -Inf`)
 
-	require.PanicsWithValue(t, "data: Row of a dataset stored in float32; use Row32", func() { r32.Row(0) })
 	w := r32.Float64()
-	require.PanicsWithValue(t, "data: Row32 of a dataset stored in float64; use Row", func() { w.Row32(0) })
 	require.Same(t, w, w.Float64())
 	requireNarrowed(t, w, r32)
-	require.Equal(t, r32.X32[3:6], r32.Row32(1))
+	for i := range r32.Rows {
+		require.Equal(t, w.X[3*i:3*i+3], r32.Row(i), "row %d", i)
+		require.Equal(t, w.X[3*i:3*i+3], w.Row(i), "row %d", i)
+	}
+	r, before := r32.Row(1), r32.X32[3]
+	r[0] = 99 // a float32 dataset's row is a copy
+	require.Equal(t, before, r32.X32[3])
+	r = w.Row(1)
+	require.Equal(t, 3, cap(r)) // a float64 dataset's row is a capped view of X
+	r[0] = 99
+	require.Equal(t, 99.0, w.X[3])
 
 	sub, err := r32.Subset([]int{4, 1, 4})
 	require.NoError(t, err)
 	require.True(t, sub.Float32())
-	require.Equal(t, slices.Concat(r32.Row32(4), r32.Row32(1), r32.Row32(4)), sub.X32)
+	require.Equal(t, slices.Concat(r32.X32[12:15], r32.X32[3:6], r32.X32[12:15]), sub.X32)
 }
 
 // FuzzReadCSVFloat32: any CSV read with Float32 either fails as the float64 read does, or

@@ -24,7 +24,7 @@ func TestReadCSVMultilabel(t *testing.T) {
 	require.Equal(t, 4, ds.Rows)
 	require.Equal(t, []float64{0.5, 2, 1.5, 3, 2.5, 4, 3.5, 5}, ds.X)
 	require.Equal(t, []float64{0, 1, 1, 0, 1, 1, 0, 0}, ds.Y) // (a, b) per row
-	require.Equal(t, 2, ds.Outputs())
+	require.Equal(t, 2, ds.Task().K())
 }
 
 // TestReadCSVMultilabelErrors: each bad input is a *CSVError wrapping its Err value, and

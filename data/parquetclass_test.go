@@ -72,7 +72,7 @@ func TestParquetClassesEqualCSV(t *testing.T) {
 			require.Equal(t, fromCSV.FeatureNames, fromParquet.FeatureNames)
 			require.Equal(t, fromCSV, fromParquet)
 			if c.classes != nil {
-				require.Equal(t, len(c.classes), fromParquet.Outputs())
+				require.Equal(t, len(c.classes), fromParquet.Task().K())
 			}
 		})
 	}

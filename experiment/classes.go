@@ -57,7 +57,7 @@ type ClassFigures struct {
 // per-class interval or FPR at a recall is not read.
 func MeasureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*ClassMeasurement, error) {
 	te := sp.Test
-	k := te.Outputs()
+	k := te.Task().K()
 	if te.Classes == nil && te.Labels == nil {
 		return nil, fmt.Errorf("experiment: MeasureClasses needs multi-class or multi-label data; %q is binary", te.LabelName)
 	}
@@ -126,7 +126,7 @@ func classScores(m nn.Model, ds *data.Dataset, probabilities bool) ([]float64, e
 	if err != nil || !probabilities {
 		return s, err
 	}
-	return crossentropy.Softmax(s, ds.Outputs())
+	return crossentropy.Softmax(s, ds.Task().K())
 }
 
 // Column returns column c of the row-major n×k scores.
@@ -142,7 +142,7 @@ func Column(scores []float64, k, c int) []float64 {
 // multi-class ds, label column c of a multi-label one.
 func Indicator(ds *data.Dataset, c int) []float64 {
 	out := make([]float64, ds.Rows)
-	k := ds.LabelWidth()
+	k := ds.Task().LabelsPerRow()
 	for i := range out {
 		switch {
 		case ds.Labels != nil:

@@ -31,7 +31,7 @@ type classDiagnoser struct {
 // newClassDiagnoser returns the multi-class or multi-label diagnoser of a Fit of loss on train
 // in batches of b rows, on the selection batch sel and the logging pool pool drawn from train.
 func newClassDiagnoser(loss Loss, train, sel, pool *data.Dataset, b int) *classDiagnoser {
-	cd := &classDiagnoser{k: train.Outputs(), sel: sel, pool: pool, batch: b}
+	cd := &classDiagnoser{k: train.Task().K(), sel: sel, pool: pool, batch: b}
 	if taskOf(train) == multilabelTask {
 		cd.multilabel, cd.quota = true, labelQuotas(train, b)
 		return cd

@@ -525,7 +525,7 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 			}
 			return
 		}
-		w := ds.LabelWidth()
+		w := ds.Task().LabelsPerRow()
 		seen := map[int]bool{}
 		for _, s := range []*data.Dataset{sel, pool} {
 			if multilabel {

@@ -89,7 +89,7 @@ func (m Metric) eval(scores, labels []float64) (float64, error) {
 	return metrics.AUC(scores, labels)
 }
 
-// evalData returns the metric of the outputs of a model on ds's rows (ds.Outputs() per row).
+// evalData returns the metric of the outputs of a model on ds's rows (ds.Task().K() per row).
 // With probs set, the outputs of multi-class data are logits, ranked by their softmax
 // probabilities (see [Metric]); probs does not apply to other data.
 func (m Metric) evalData(scores []float64, ds *data.Dataset, probs bool) (float64, error) {

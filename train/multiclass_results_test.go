@@ -238,7 +238,7 @@ type mcRow struct {
 // mcAUC returns the macro OvO and OvR AUC of m on the part te (multi-label: 0 and the macro
 // label-wise AUC), of m's softmax probabilities when prob is set.
 func mcAUC(m nn.Model, te *data.Dataset, prob bool) (ovo, ovr float64, err error) {
-	k := te.Outputs()
+	k := te.Task().K()
 	s, err := nn.Scores(m, te.X, te.Rows)
 	if err != nil {
 		return 0, 0, err
@@ -302,7 +302,7 @@ func TestMulticlassResults(t *testing.T) {
 			Seeds: seeds,
 			Split: func(seed uint64) (*experiment.Split, error) {
 				sp := task.split(t, seed)
-				k := sp.Train.Outputs()
+				k := sp.Train.Task().K()
 				for _, s := range searches {
 					s.Model.Outputs = k
 				}

@@ -398,7 +398,7 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 	}
 	tk, k := binaryTask, 1
 	if train != nil && taskOf(train) != binaryTask {
-		tk, k = taskOf(train), train.Outputs()
+		tk, k = taskOf(train), train.Task().K()
 	}
 	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, k, cfg.Seed), task: tk}
 	if r.Resume != nil {

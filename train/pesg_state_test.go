@@ -103,7 +103,7 @@ func TestPESGStateResumeFromDisk(t *testing.T) {
 // run decodes to the same state, field for field, and encodes to the same bytes again.
 func TestPESGStateRoundTrip(t *testing.T) {
 	for _, ds := range []*data.Dataset{blobs(t, 120, 3, 0.3, 2, 1), classBlobs(t, 120, 3, []float64{1, 1, 1}, 2, 1)} {
-		m, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: ds.Outputs(), Seed: 1})
+		m, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: ds.Task().K(), Seed: 1})
 		require.NoError(t, err)
 		var st PESGState
 		set := DefaultPESG()
