@@ -117,25 +117,38 @@ func (ds *Dataset) Validate() error {
 
 // checkShape is the O(1) part of Validate, run by every function taking a Dataset.
 func (ds *Dataset) checkShape() error {
+	if err := ds.checkLabelShape(); err != nil {
+		return err
+	}
 	switch {
-	case ds == nil:
-		return fmt.Errorf("%w: nil dataset", ErrShape)
-	case ds.Rows < 0 || ds.Cols < 1:
+	case ds.Cols < 1:
 		return fmt.Errorf("%w: %d rows, %d features", ErrShape, ds.Rows, ds.Cols)
 	case ds.X != nil && ds.X32 != nil:
 		return fmt.Errorf("%w: both X and X32 are set", ErrShape)
-	case ds.features() != ds.Rows*ds.Cols:
+	case ds.features()%ds.Cols != 0 || ds.features()/ds.Cols != ds.Rows: // not Rows·Cols, which could overflow
 		return fmt.Errorf("%w: %d feature values for %d rows of %d", ErrShape, ds.features(), ds.Rows, ds.Cols)
+	case len(ds.FeatureNames) != ds.Cols:
+		return fmt.Errorf("%w: %d feature names for %d features", ErrShape, len(ds.FeatureNames), ds.Cols)
+	}
+	return nil
+}
+
+// checkLabelShape is the part of checkShape about the labels: Rows, Y, Classes and Labels.
+func (ds *Dataset) checkLabelShape() error {
+	switch {
+	case ds == nil:
+		return fmt.Errorf("%w: nil dataset", ErrShape)
+	case ds.Rows < 0:
+		return fmt.Errorf("%w: %d rows, %d features", ErrShape, ds.Rows, ds.Cols)
 	case ds.Classes != nil && ds.Labels != nil:
 		return fmt.Errorf("%w: both Classes and Labels are set", ErrShape)
 	case ds.Classes != nil && len(ds.Classes) < 2:
 		return fmt.Errorf("%w: %d classes, a multi-class dataset needs at least 2", ErrShape, len(ds.Classes))
 	case ds.Labels != nil && len(ds.Labels) < 1:
 		return fmt.Errorf("%w: a multi-label dataset needs at least one label column", ErrShape)
-	case len(ds.Y)%ds.Task().LabelsPerRow() != 0 || len(ds.Y)/ds.Task().LabelsPerRow() != ds.Rows:
-		return fmt.Errorf("%w: %d labels for %d rows of %d", ErrShape, len(ds.Y), ds.Rows, ds.Task().LabelsPerRow())
-	case len(ds.FeatureNames) != ds.Cols:
-		return fmt.Errorf("%w: %d feature names for %d features", ErrShape, len(ds.FeatureNames), ds.Cols)
+	}
+	if w := ds.Task().LabelsPerRow(); len(ds.Y)%w != 0 || len(ds.Y)/w != ds.Rows {
+		return fmt.Errorf("%w: %d labels for %d rows of %d", ErrShape, len(ds.Y), ds.Rows, w)
 	}
 	return nil
 }

@@ -24,7 +24,7 @@
 // [LoadProgress] tell a user how far a grid and a data file's loading have come.
 //
 // On multi-class and multi-label data (the data's Classes or Labels set) a [Split] is
-// stratified by class (by label pattern for multi-label data), [MeasureClasses] reads the
+// stratified by class (by set of labels for multi-label data), [MeasureClasses] reads the
 // figures one-vs-rest per class — on the softmax probabilities of a softmax-trained model
 // ([Probabilities]) — with the macro one-vs-rest and one-vs-one AUC, [NewClassResult] makes
 // them a result, [Summarise] averages and compares them over the seeds like the binary
