@@ -85,10 +85,13 @@ type CSVConfig struct {
 	// Comma is the field delimiter; 0 means ','.
 	Comma rune
 	// MaxField and MaxLine bound the bytes of one field and of one row (for a quoted field
-	// spanning several lines, all of them), MaxColumns the fields of a row; 0 means
-	// DefaultMaxField (64 KiB), DefaultMaxLine (16 MiB) and DefaultMaxColumns (65,536), and so
-	// does a negative value. A longer field or row stops reading with ErrTooLong. With a
-	// delimiter of more than one byte only MaxLine applies.
+	// spanning several lines, all of them, the header included), MaxColumns the fields of a
+	// row; 0 means 64 KiB, 16 MiB and 65,536, and so does a negative value. A longer field or
+	// row stops reading with ErrTooLong. With a delimiter of more than one byte only MaxLine
+	// applies. A number needs a few dozen bytes, so real data stay far below the defaults;
+	// they bound what a broken or hostile input (a file without newlines, an unterminated
+	// quote, a row of nothing but delimiters) can make ReadCSV hold in memory: about
+	// 3×MaxLine bytes of text plus 80 bytes per column.
 	MaxField, MaxLine, MaxColumns int
 	// Float32 stores the features in float32 (Dataset.X32, half the memory) instead of
 	// float64 (Dataset.X): for a float32 model, which rounds its input to float32 anyway.
@@ -379,13 +382,13 @@ func boundedReader(r io.Reader, cfg CSVConfig) *csv.Reader {
 func boundedInput(r io.Reader, cfg CSVConfig) (io.Reader, rune) {
 	maxField, maxLine, maxCols := cfg.MaxField, cfg.MaxLine, cfg.MaxColumns
 	if maxField <= 0 {
-		maxField = DefaultMaxField
+		maxField = defaultMaxField
 	}
 	if maxLine <= 0 {
-		maxLine = DefaultMaxLine
+		maxLine = defaultMaxLine
 	}
 	if maxCols <= 0 {
-		maxCols = DefaultMaxColumns
+		maxCols = defaultMaxColumns
 	}
 	comma := cfg.Comma
 	if comma == 0 {
@@ -394,24 +397,23 @@ func boundedInput(r io.Reader, cfg CSVConfig) (io.Reader, rune) {
 	return newCSVInput(r, comma, maxField, maxLine, maxCols), comma
 }
 
-// RowReader streams the rows of a CSV with the limits and error reporting of [ReadCSV], for
-// callers that handle each row themselves rather than load a Dataset (roctrain -predict).
-// Its first row is the header.
-type RowReader struct {
+// rowReader streams the rows of a CSV with the limits and error reporting of [ReadCSV], for
+// [TableReader]. Its first row is the header.
+type rowReader struct {
 	cr    *csv.Reader
 	names []string // the header's fields, trimmed, once read
 }
 
-// NewRowReader returns a RowReader of r; of cfg it uses Comma and the limits.
-func NewRowReader(r io.Reader, cfg CSVConfig) *RowReader {
-	return &RowReader{cr: boundedReader(r, cfg)}
+// newRowReader returns a rowReader of r; of cfg it uses Comma and the limits.
+func newRowReader(r io.Reader, cfg CSVConfig) *rowReader {
+	return &rowReader{cr: boundedReader(r, cfg)}
 }
 
-// Read returns the next row's fields, valid until the next call, and the line it starts on.
+// read returns the next row's fields, valid until the next call, and the line it starts on.
 // At the end of the input it returns io.EOF; a row beyond the limits or with broken quoting
 // is a [*CSVError] (ErrTooLong, ErrMalformed) naming its line, and a failure of the reader a
 // *CSVError wrapping it. The caller checks the fields' number and values.
-func (rr *RowReader) Read() (fields []string, line int, err error) {
+func (rr *rowReader) read() (fields []string, line int, err error) {
 	rec, err := rr.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, 0, io.EOF

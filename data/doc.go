@@ -15,9 +15,8 @@
 // and must be finite: the package does not impute missing values, it reports them. Loading
 // streams the input, so memory stays proportional to the numbers kept (8 bytes per value, 4
 // for float32 features, plus slack), never to the text read; a field, a row and the number of
-// columns have documented limits ([DefaultMaxField], [DefaultMaxLine], [DefaultMaxColumns],
-// set in [CSVConfig]) beyond which reading stops with [ErrTooLong], so no input can exhaust
-// memory.
+// columns have documented limits (64 KiB, 16 MiB and 65,536 by default, set in [CSVConfig])
+// beyond which reading stops with [ErrTooLong], so no input can exhaust memory.
 //
 // Functions validate their input and return errors wrapping the exported Err values, to be
 // tested with errors.Is; input errors of a CSV are [*CSVError] values carrying the line and

@@ -204,7 +204,7 @@ func TestScoreCSVLongerThanAChunk(t *testing.T) {
 func TestScoreCSVRules(t *testing.T) {
 	s, err := Load(newFixture(t, 3).save(t, t.TempDir(), "ce"))
 	require.NoError(t, err)
-	long := strings.Repeat("9", data.DefaultMaxField+1)
+	long := strings.Repeat("9", 64<<10+1)
 	cases := []struct {
 		name, text string
 		err        error
