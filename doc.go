@@ -4,8 +4,8 @@
 //
 //   - data: CSV and Parquet loading (0/1, class-name or class-number labels), the embedded WDBC
 //     data, stratified splits, standardisation.
-//   - nn: scoring models (Linear, MLP, with one or k outputs), initialisation, the direct pass,
-//     checkpoints.
+//   - nn: scoring models (MLP with one or k outputs, the linear scorer among them),
+//     initialisation, the direct pass, checkpoints.
 //   - ops/kdequantile: the KDE-quantile loss — the smoothed false-negative rate at a target
 //     false-positive rate α — as Gorgonia ops with an exact, stable backward pass.
 //   - ops/pairwise: pairwise AUC surrogates (logistic, exponential, square, hinge, squared

@@ -32,7 +32,8 @@ func (k Kind) String() string {
 //
 //   - binary (the zero Task): K = 1, n labels of 0 or 1;
 //   - Classes(k), k ≥ 2: K = k, n class indices 0…k−1 (as float64, like every label);
-//   - Labels(k), k ≥ 2: K = k, n·k labels of 0 or 1, row-major (column c is label c).
+//   - Labels(k), k ≥ 1: K = k, n·k labels of 0 or 1, row-major (column c is label c); one label
+//     column holds what a binary task holds, in the multi-label layout.
 //
 // Binary data is the task of one output: every task-general function of the module treats it
 // as k = 1. Tasks are comparable with ==.
@@ -66,16 +67,16 @@ func (t Task) LabelsPerRow() int {
 	return 1
 }
 
-// Validate reports, as ErrConfig, a task of fewer than two classes or labels, or of an unknown
-// kind.
+// Validate reports, as ErrConfig, a task of fewer than two classes or than one label, or of
+// an unknown kind.
 func (t Task) Validate() error {
 	switch {
 	case t.kind == Binary && t.k == 0:
 		return nil
-	case (t.kind == Multiclass || t.kind == Multilabel) && t.k >= 2:
+	case t.kind == Multiclass && t.k >= 2, t.kind == Multilabel && t.k >= 1:
 		return nil
 	}
-	return fmt.Errorf("rocops: %w: task of %d %v outputs; classes and labels need k ≥ 2", ErrConfig, t.k, t.kind)
+	return fmt.Errorf("rocops: %w: a %v task of k = %d; classes need k ≥ 2, labels k ≥ 1", ErrConfig, t.kind, t.k)
 }
 
 // String names the task: "binary", "4 classes" or "3 labels".

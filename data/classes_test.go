@@ -13,8 +13,9 @@ func TestMulticlassDataset(t *testing.T) {
 	mc := &Dataset{X: []float64{1, 2, 3, 4}, Y: []float64{0, 2, 1, 2}, Rows: 4, Cols: 1,
 		FeatureNames: []string{"x"}, Classes: []string{"a", "b", "c"}}
 	require.NoError(t, mc.Validate())
-	require.Equal(t, 1, mc.LabelWidth())
-	require.Equal(t, 3, mc.Outputs())
+	require.Equal(t, rocops.Classes(3), mc.Task())
+	require.Equal(t, 1, mc.Task().LabelsPerRow())
+	require.Equal(t, 3, mc.Task().K())
 	sub, err := mc.Subset([]int{3, 0})
 	require.NoError(t, err)
 	require.Equal(t, []float64{2, 0}, sub.Y)
@@ -23,8 +24,9 @@ func TestMulticlassDataset(t *testing.T) {
 	ml := &Dataset{X: []float64{1, 2, 3}, Y: []float64{0, 1, 1, 1, 0, 0}, Rows: 3, Cols: 1,
 		FeatureNames: []string{"x"}, Labels: []string{"p", "q"}}
 	require.NoError(t, ml.Validate())
-	require.Equal(t, 2, ml.LabelWidth())
-	require.Equal(t, 2, ml.Outputs())
+	require.Equal(t, rocops.Labels(2), ml.Task())
+	require.Equal(t, 2, ml.Task().LabelsPerRow())
+	require.Equal(t, 2, ml.Task().K())
 	sub, err = ml.Subset([]int{2, 0, 2})
 	require.NoError(t, err)
 	require.Equal(t, []float64{0, 0, 0, 1, 0, 0}, sub.Y)

@@ -19,19 +19,23 @@ import (
 
 // Errors about CSV input. Each is wrapped in a [*CSVError] saying where it happened. An empty
 // file, a bad label and a label column of one class are the module's shared
-// [rocops.ErrEmpty], [rocops.ErrLabel] and [rocops.ErrOneClass].
+// [rocops.ErrEmpty], [rocops.ErrLabel] and [rocops.ErrOneClass]; a finite feature beyond
+// float32's range (magnitude above about 3.4e38, rounding to ±Inf in float32) in input read
+// with CSVConfig.Float32 is [rocops.ErrRange]; a bad list of label columns is
+// [rocops.ErrConfig].
 var (
-	ErrMalformed  = errors.New("data: malformed CSV")
-	ErrHeader     = errors.New("data: bad header")
-	ErrFieldCount = errors.New("data: wrong number of fields")
-	ErrMissing    = errors.New("data: missing value")
-	ErrNotNumber  = errors.New("data: not a finite number")
+	// ErrMalformed reports text that is not CSV: broken quoting, or a row with another number
+	// of fields than the header.
+	ErrMalformed = errors.New("data: malformed CSV")
+	ErrHeader    = errors.New("data: bad header")
+	// ErrMissing reports a missing value: an empty field or a marker such as NA (see
+	// [ReadCSV]), or a null in Parquet. The package does not impute; a caller that does
+	// tells this error from the others.
+	ErrMissing   = errors.New("data: missing value")
+	ErrNotNumber = errors.New("data: not a finite number")
 	// ErrTooLong reports a field or a row longer, or a row of more fields, than CSVConfig's
 	// limits.
 	ErrTooLong = errors.New("data: field or row too long")
-	// ErrRange reports a finite feature beyond float32's range (magnitude above about
-	// 3.4e38, rounding to ±Inf in float32) in input read with CSVConfig.Float32.
-	ErrRange = errors.New("data: value beyond float32's range")
 )
 
 // A CSVError reports bad CSV input: where it is and what is wrong. It wraps one of the
@@ -81,18 +85,21 @@ type CSVConfig struct {
 	// Comma is the field delimiter; 0 means ','.
 	Comma rune
 	// MaxField and MaxLine bound the bytes of one field and of one row (for a quoted field
-	// spanning several lines, all of them), MaxColumns the fields of a row; 0 means
-	// DefaultMaxField (64 KiB), DefaultMaxLine (16 MiB) and DefaultMaxColumns (65,536), and so
-	// does a negative value. A longer field or row stops reading with ErrTooLong. With a
-	// delimiter of more than one byte only MaxLine applies.
+	// spanning several lines, all of them, the header included), MaxColumns the fields of a
+	// row; 0 means 64 KiB, 16 MiB and 65,536, and so does a negative value. A longer field or
+	// row stops reading with ErrTooLong. With a delimiter of more than one byte only MaxLine
+	// applies. A number needs a few dozen bytes, so real data stay far below the defaults;
+	// they bound what a broken or hostile input (a file without newlines, an unterminated
+	// quote, a row of nothing but delimiters) can make ReadCSV hold in memory: about
+	// 3×MaxLine bytes of text plus 80 bytes per column.
 	MaxField, MaxLine, MaxColumns int
 	// Float32 stores the features in float32 (Dataset.X32, half the memory) instead of
 	// float64 (Dataset.X): for a float32 model, which rounds its input to float32 anyway.
 	// Each value is parsed as a float64 and rounded to the nearest float32, as a float32
 	// model rounds a float64 feature, so a float32 model trains on the same numbers either
-	// way; a finite value beyond float32's range is [ErrRange], naming its line and column.
+	// way; a finite value beyond float32's range is [rocops.ErrRange], naming its line and column.
 	// false (the zero value) = float64. [LoadParquet] stores a Parquet file's features the
-	// same way, a value beyond float32's range there being ErrRange naming its column and row.
+	// same way, a value beyond float32's range there being rocops.ErrRange naming its column and row.
 	Float32 bool
 	// Progress, when not nil, is called while loading with the rows and the bytes of input
 	// read so far: every 65,536 rows of a CSV and after every row group of a Parquet file, and
@@ -156,7 +163,7 @@ func countLines(f *os.File) (int, error) {
 // [MaxClasses] classes ([ErrTooManyClasses]) is an error naming its line. An empty field and the
 // usual missing-value markers NA, N/A, NaN, null and ? (in any case) are reported as missing
 // ([ErrMissing]): the package does not impute. Other errors are a wrong number of fields
-// ([ErrFieldCount]), a value that is not a finite number ([ErrNotNumber]), one or two label values
+// ([ErrMalformed]), a value that is not a finite number ([ErrNotNumber]), one or two label values
 // other than 0 and 1 ([rocops.ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
 // header or no data rows ([rocops.ErrEmpty]), a single class ([rocops.ErrOneClass]), broken quoting
 // ([ErrMalformed]) and a field, row or number of columns beyond the limits of cfg ([ErrTooLong]);
@@ -164,7 +171,7 @@ func countLines(f *os.File) (int, error) {
 // those columns, each of the numbers 0 and 1 and holding both, are its Labels, Y holds them row
 // by row in cfg.Labels' order, and the other columns are the features; a label column that is
 // missing ([ErrHeader]), holds another value ([rocops.ErrLabel], naming its line and column) or one
-// value only ([rocops.ErrOneClass]) is an error naming it, as is a bad list ([ErrLabelList]). Messages
+// value only ([rocops.ErrOneClass]) is an error naming it, as is a bad list ([rocops.ErrConfig]). Messages
 // quote at most the first 40 bytes of a bad value. A failure of r itself is a *CSVError
 // wrapping r's error. A nil r is rocops.ErrEmpty.
 //
@@ -228,7 +235,7 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 			continue // a line of spaces, as blank as an empty one
 		}
 		if len(record) != len(names) {
-			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrFieldCount,
+			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrMalformed,
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
 		}
 		for j, field := range record {
@@ -375,13 +382,13 @@ func boundedReader(r io.Reader, cfg CSVConfig) *csv.Reader {
 func boundedInput(r io.Reader, cfg CSVConfig) (io.Reader, rune) {
 	maxField, maxLine, maxCols := cfg.MaxField, cfg.MaxLine, cfg.MaxColumns
 	if maxField <= 0 {
-		maxField = DefaultMaxField
+		maxField = defaultMaxField
 	}
 	if maxLine <= 0 {
-		maxLine = DefaultMaxLine
+		maxLine = defaultMaxLine
 	}
 	if maxCols <= 0 {
-		maxCols = DefaultMaxColumns
+		maxCols = defaultMaxColumns
 	}
 	comma := cfg.Comma
 	if comma == 0 {
@@ -390,24 +397,23 @@ func boundedInput(r io.Reader, cfg CSVConfig) (io.Reader, rune) {
 	return newCSVInput(r, comma, maxField, maxLine, maxCols), comma
 }
 
-// RowReader streams the rows of a CSV with the limits and error reporting of [ReadCSV], for
-// callers that handle each row themselves rather than load a Dataset (roctrain -predict).
-// Its first row is the header.
-type RowReader struct {
+// rowReader streams the rows of a CSV with the limits and error reporting of [ReadCSV], for
+// [TableReader]. Its first row is the header.
+type rowReader struct {
 	cr    *csv.Reader
 	names []string // the header's fields, trimmed, once read
 }
 
-// NewRowReader returns a RowReader of r; of cfg it uses Comma and the limits.
-func NewRowReader(r io.Reader, cfg CSVConfig) *RowReader {
-	return &RowReader{cr: boundedReader(r, cfg)}
+// newRowReader returns a rowReader of r; of cfg it uses Comma and the limits.
+func newRowReader(r io.Reader, cfg CSVConfig) *rowReader {
+	return &rowReader{cr: boundedReader(r, cfg)}
 }
 
-// Read returns the next row's fields, valid until the next call, and the line it starts on.
+// read returns the next row's fields, valid until the next call, and the line it starts on.
 // At the end of the input it returns io.EOF; a row beyond the limits or with broken quoting
 // is a [*CSVError] (ErrTooLong, ErrMalformed) naming its line, and a failure of the reader a
 // *CSVError wrapping it. The caller checks the fields' number and values.
-func (rr *RowReader) Read() (fields []string, line int, err error) {
+func (rr *rowReader) read() (fields []string, line int, err error) {
 	rec, err := rr.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, 0, io.EOF
@@ -539,7 +545,7 @@ func (f *featureBlocks) add(v float64) bool {
 
 // rangeError is the error of a field whose value add refused.
 func (f *featureBlocks) rangeError(field []byte, line int, column string) *CSVError {
-	return &CSVError{Line: line, Column: column, Err: ErrRange,
+	return &CSVError{Line: line, Column: column, Err: rocops.ErrRange,
 		Reason: quote(string(bytes.TrimSpace(field))) + " is beyond float32's range (CSVConfig.Float32)"}
 }
 

@@ -53,11 +53,11 @@ func TestReadCSVBoundsLines(t *testing.T) {
 		column string
 		limit  int // bytes the limit lets through
 	}{
-		{"endless field", &endless{prefix: "a,b,y\n1,", fill: '7'}, CSVConfig{}, 2, "b", DefaultMaxField},
-		{"endless header", &endless{prefix: "a,", fill: 'x'}, CSVConfig{}, 1, "", DefaultMaxField},
+		{"endless field", &endless{prefix: "a,b,y\n1,", fill: '7'}, CSVConfig{}, 2, "b", defaultMaxField},
+		{"endless header", &endless{prefix: "a,", fill: 'x'}, CSVConfig{}, 1, "", defaultMaxField},
 		// A row of delimiters: every field is empty, but each costs the parser ~80 bytes.
-		{"endless delimiters", &endless{prefix: "a,y\n", fill: ','}, CSVConfig{}, 2, "", 100 * DefaultMaxColumns},
-		{"endless quoted field over lines", &endless{prefix: "a,y\n1,0\n\"", fill: '\n'}, CSVConfig{}, 3, "a", DefaultMaxField},
+		{"endless delimiters", &endless{prefix: "a,y\n", fill: ','}, CSVConfig{}, 2, "", 100 * defaultMaxColumns},
+		{"endless quoted field over lines", &endless{prefix: "a,y\n1,0\n\"", fill: '\n'}, CSVConfig{}, 3, "a", defaultMaxField},
 		{"smaller limits", &endless{prefix: "a,y\n", fill: ' '}, CSVConfig{MaxField: 100, MaxLine: 50}, 2, "", 50},
 	}
 	for _, c := range cases {
@@ -157,14 +157,14 @@ func TestReadCSVSmallDefects(t *testing.T) {
 	})
 }
 
-// RowReader streams rows with the lines they start on, ends with io.EOF, and stops an endless
+// rowReader streams rows with the lines they start on, ends with io.EOF, and stops an endless
 // field at ReadCSV's limit with a *CSVError naming the line and the header's column.
 func TestRowReader(t *testing.T) {
-	rr := NewRowReader(strings.NewReader("a, b\n1,2\n\n\"3\n\",4\n"), CSVConfig{})
+	rr := newRowReader(strings.NewReader("a, b\n1,2\n\n\"3\n\",4\n"), CSVConfig{})
 	var lines []int
 	var rows [][]string
 	for {
-		rec, line, err := rr.Read()
+		rec, line, err := rr.read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -180,11 +180,11 @@ func TestRowReader(t *testing.T) {
 		t.Errorf("rows %q", rows)
 	}
 
-	rr = NewRowReader(&endless{prefix: "x,y\n1,", fill: '7'}, CSVConfig{MaxField: 1000})
-	if _, _, err := rr.Read(); err != nil {
+	rr = newRowReader(&endless{prefix: "x,y\n1,", fill: '7'}, CSVConfig{MaxField: 1000})
+	if _, _, err := rr.read(); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := rr.Read()
+	_, _, err := rr.read()
 	var ce *CSVError
 	if !errors.Is(err, ErrTooLong) || !errors.As(err, &ce) || ce.Line != 2 || ce.Column != "y" {
 		t.Fatalf("endless field: %v (%+v), want ErrTooLong at line 2, column y", err, ce)

@@ -62,9 +62,10 @@ func TestReadCSVErrors(t *testing.T) {
 		{"NaN", header + good + "1, nan ,0\n", ErrMissing, 4, "texture", ""},
 		{"question mark", header + good + "?,1,0\n", ErrMissing, 4, "mean_radius", ""},
 		{"missing label", header + good + "1,2,\n", ErrMissing, 4, "label", ""},
-		{"too few fields", header + good + "1,2\n", ErrFieldCount, 4, "",
+		{"too few fields", header + good + "1,2\n", ErrMalformed, 4, "",
 			`data: line 4: 2 fields, the header has 3`},
-		{"too many fields", header + "1,2,0,5\n" + good, ErrFieldCount, 2, "", ""},
+		{"too many fields", header + "1,2,0,5\n" + good, ErrMalformed, 2, "",
+			`data: line 2: 4 fields, the header has 3`},
 		// A third label value makes the column multi-class, whose classes need 3 rows each;
 		// the stray value is the class reported.
 		{"label 2", header + good + "1,2,2\n", ErrClassTooSmall, 4, "label",

@@ -11,14 +11,12 @@ import (
 	"github.com/rocops/rocops"
 )
 
-// Limits of one CSV row that ReadCSV applies unless CSVConfig sets others. A number needs a
-// few dozen bytes, so real data stays far below them; they bound what a broken or hostile
-// input (a file without newlines, an unterminated quote, a row of nothing but delimiters)
-// can make ReadCSV hold in memory: about 3×MaxLine bytes of text plus 80 bytes per column.
+// Limits of one CSV row that ReadCSV applies unless CSVConfig sets others (see its MaxField,
+// MaxLine and MaxColumns).
 const (
-	DefaultMaxField   = 64 << 10 // bytes per field: 64 KiB
-	DefaultMaxLine    = 16 << 20 // bytes per row, the header included: 16 MiB
-	DefaultMaxColumns = 1 << 16  // fields per row: 65,536
+	defaultMaxField   = 64 << 10 // bytes per field: 64 KiB
+	defaultMaxLine    = 16 << 20 // bytes per row, the header included: 16 MiB
+	defaultMaxColumns = 1 << 16  // fields per row: 65,536
 )
 
 // csvInput is the reader ReadCSV hands to encoding/csv. It drops a leading UTF-8 byte-order
@@ -135,7 +133,7 @@ func (in *csvInput) step(c byte) error {
 // same rules for numbers, labels and missing values, reported with the same *CSVError values.
 // Unlike ReadCSV it needs no label column and reads only the fields it is asked for.
 type TableReader struct {
-	rr         *RowReader
+	rr         *rowReader
 	names      []string
 	headerLine int
 	rec        []string // the current row's fields
@@ -148,8 +146,8 @@ func NewTableReader(r io.Reader, cfg CSVConfig) (*TableReader, error) {
 	if r == nil {
 		return nil, &CSVError{Reason: "no input (nil reader)", Err: rocops.ErrEmpty}
 	}
-	rr := NewRowReader(r, cfg)
-	header, line, err := rr.Read()
+	rr := newRowReader(r, cfg)
+	header, line, err := rr.read()
 	if errors.Is(err, io.EOF) {
 		return nil, &CSVError{Reason: "no header row", Err: rocops.ErrEmpty}
 	}
@@ -174,12 +172,12 @@ func (t *TableReader) HeaderLine() int { return t.headerLine }
 func (t *TableReader) Names() []string { return t.names }
 
 // Next advances to the next data row and returns the line it starts on, or io.EOF after the
-// last. A row with another number of fields than the header is ErrFieldCount; a row beyond
+// last. A row with another number of fields than the header is ErrMalformed, as is a row beyond
 // the limits or with broken quoting ErrTooLong or ErrMalformed; each a *CSVError naming the
 // line.
 func (t *TableReader) Next() (line int, err error) {
 	for {
-		rec, line, err := t.rr.Read()
+		rec, line, err := t.rr.read()
 		if err != nil {
 			t.rec = nil
 			return 0, err
@@ -189,7 +187,7 @@ func (t *TableReader) Next() (line int, err error) {
 		}
 		if len(rec) != len(t.names) {
 			t.rec = nil
-			return 0, &CSVError{Line: line, Err: ErrFieldCount,
+			return 0, &CSVError{Line: line, Err: ErrMalformed,
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(t.names))}
 		}
 		t.rec, t.line = rec, line
@@ -209,7 +207,7 @@ func (t *TableReader) Label(j int) (float64, error) { return t.parse(j, true) }
 // by [ClassName]; its error is a *CSVError naming the line and the column.
 func (t *TableReader) Class(j int) (string, error) {
 	if t.rec == nil || j < 0 || j >= len(t.rec) {
-		return "", &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+		return "", &CSVError{Line: t.line, Err: ErrMalformed, Reason: fmt.Sprintf("no field %d in the row", j+1)}
 	}
 	name, err := ClassName(t.rec[j])
 	if err != nil {
@@ -235,7 +233,7 @@ func ClassName(field string) (string, error) {
 
 func (t *TableReader) parse(j int, isLabel bool) (float64, error) {
 	if t.rec == nil || j < 0 || j >= len(t.rec) {
-		return 0, &CSVError{Line: t.line, Err: ErrFieldCount, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+		return 0, &CSVError{Line: t.line, Err: ErrMalformed, Reason: fmt.Sprintf("no field %d in the row", j+1)}
 	}
 	v, ce := parseField(t.rec[j], isLabel)
 	if ce != nil {

@@ -12,11 +12,9 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// Errors about datasets built or indexed by hand.
-var (
-	ErrShape = errors.New("data: inconsistent shape")
-	ErrIndex = errors.New("data: row index out of range")
-)
+// ErrShape reports a dataset built by hand whose fields do not fit each other (see
+// [Dataset.Validate]), a row index beyond its rows, or a Standardizer of other features.
+var ErrShape = errors.New("data: inconsistent shape")
 
 // A Dataset is a table of Rows labelled rows with Cols features each.
 //
@@ -55,22 +53,18 @@ type Dataset struct {
 	Labels []string
 }
 
-// LabelWidth returns the number of labels each row holds in Y: k for a multi-label dataset,
-// 1 otherwise.
-func (ds *Dataset) LabelWidth() int {
-	if ds.Labels != nil {
-		return len(ds.Labels)
+// Task returns the task of ds's labels: [rocops.Classes](k) for a multi-class dataset of k
+// classes (Classes set), [rocops.Labels](k) for a multi-label one of k label columns (Labels
+// set), the binary task otherwise. Its K() is the number of scores per row a model of ds gives,
+// its LabelsPerRow() the number of labels each row holds in Y.
+func (ds *Dataset) Task() rocops.Task {
+	switch {
+	case ds.Classes != nil:
+		return rocops.Classes(len(ds.Classes))
+	case ds.Labels != nil:
+		return rocops.Labels(len(ds.Labels))
 	}
-	return 1
-}
-
-// Outputs returns the number of scores per row a model of ds gives: k for a multi-class or
-// multi-label dataset of k classes or labels, 1 for a binary one.
-func (ds *Dataset) Outputs() int {
-	if ds.Classes != nil {
-		return len(ds.Classes)
-	}
-	return ds.LabelWidth()
+	return rocops.Task{}
 }
 
 // New returns a dataset over x (row-major, cols features per row) and labels y, after
@@ -109,7 +103,7 @@ func (ds *Dataset) Validate() error {
 		}
 		return nil
 	}
-	w := ds.LabelWidth()
+	w := ds.Task().LabelsPerRow()
 	for i, y := range ds.Y {
 		if y != 0 && y != 1 {
 			if w > 1 {
@@ -123,25 +117,38 @@ func (ds *Dataset) Validate() error {
 
 // checkShape is the O(1) part of Validate, run by every function taking a Dataset.
 func (ds *Dataset) checkShape() error {
+	if err := ds.checkLabelShape(); err != nil {
+		return err
+	}
 	switch {
-	case ds == nil:
-		return fmt.Errorf("%w: nil dataset", ErrShape)
-	case ds.Rows < 0 || ds.Cols < 1:
+	case ds.Cols < 1:
 		return fmt.Errorf("%w: %d rows, %d features", ErrShape, ds.Rows, ds.Cols)
 	case ds.X != nil && ds.X32 != nil:
 		return fmt.Errorf("%w: both X and X32 are set", ErrShape)
-	case ds.features() != ds.Rows*ds.Cols:
+	case ds.features()%ds.Cols != 0 || ds.features()/ds.Cols != ds.Rows: // not Rows·Cols, which could overflow
 		return fmt.Errorf("%w: %d feature values for %d rows of %d", ErrShape, ds.features(), ds.Rows, ds.Cols)
+	case len(ds.FeatureNames) != ds.Cols:
+		return fmt.Errorf("%w: %d feature names for %d features", ErrShape, len(ds.FeatureNames), ds.Cols)
+	}
+	return nil
+}
+
+// checkLabelShape is the part of checkShape about the labels: Rows, Y, Classes and Labels.
+func (ds *Dataset) checkLabelShape() error {
+	switch {
+	case ds == nil:
+		return fmt.Errorf("%w: nil dataset", ErrShape)
+	case ds.Rows < 0:
+		return fmt.Errorf("%w: %d rows, %d features", ErrShape, ds.Rows, ds.Cols)
 	case ds.Classes != nil && ds.Labels != nil:
 		return fmt.Errorf("%w: both Classes and Labels are set", ErrShape)
 	case ds.Classes != nil && len(ds.Classes) < 2:
 		return fmt.Errorf("%w: %d classes, a multi-class dataset needs at least 2", ErrShape, len(ds.Classes))
 	case ds.Labels != nil && len(ds.Labels) < 1:
 		return fmt.Errorf("%w: a multi-label dataset needs at least one label column", ErrShape)
-	case len(ds.Y)%ds.LabelWidth() != 0 || len(ds.Y)/ds.LabelWidth() != ds.Rows:
-		return fmt.Errorf("%w: %d labels for %d rows of %d", ErrShape, len(ds.Y), ds.Rows, ds.LabelWidth())
-	case len(ds.FeatureNames) != ds.Cols:
-		return fmt.Errorf("%w: %d feature names for %d features", ErrShape, len(ds.FeatureNames), ds.Cols)
+	}
+	if w := ds.Task().LabelsPerRow(); len(ds.Y)%w != 0 || len(ds.Y)/w != ds.Rows {
+		return fmt.Errorf("%w: %d labels for %d rows of %d", ErrShape, len(ds.Y), ds.Rows, w)
 	}
 	return nil
 }
@@ -162,23 +169,15 @@ func (ds *Dataset) features() int { return len(ds.X) + len(ds.X32) }
 // Float32 reports whether ds stores its features in float32 (X32) rather than float64 (X).
 func (ds *Dataset) Float32() bool { return ds.X32 != nil }
 
-// Row returns the features of row i of a dataset stored in float64, sharing memory with ds.X
-// (capped, so appending to it cannot overwrite the next row). Like a slice index, it panics if
-// i is out of range, and it panics on a dataset stored in float32 (see [Dataset.Row32]).
+// Row returns the features of row i in float64, whatever the storage: for a dataset stored in
+// float64, row i of ds.X, sharing its memory (capped, so appending to it cannot overwrite the
+// next row); for one stored in float32, a new slice holding row i of ds.X32 widened (exactly).
+// Like a slice index, it panics if i is out of range.
 func (ds *Dataset) Row(i int) []float64 {
 	if ds.X32 != nil {
-		panic("data: Row of a dataset stored in float32; use Row32")
+		return floats.To64(rowOf(ds.X32, i, ds.Cols))
 	}
 	return rowOf(ds.X, i, ds.Cols)
-}
-
-// Row32 is [Dataset.Row] of a dataset stored in float32: row i of ds.X32. It panics on a
-// dataset stored in float64.
-func (ds *Dataset) Row32(i int) []float32 {
-	if ds.X32 == nil && ds.X != nil {
-		panic("data: Row32 of a dataset stored in float64; use Row")
-	}
-	return rowOf(ds.X32, i, ds.Cols)
 }
 
 // rowOf returns row i of the row-major matrix x of c columns, capped.
@@ -219,7 +218,7 @@ func (ds *Dataset) Subset(idx []int) (*Dataset, error) {
 	}
 	for _, i := range idx {
 		if i < 0 || i >= ds.Rows {
-			return nil, fmt.Errorf("%w: %d, dataset has %d rows", ErrIndex, i, ds.Rows)
+			return nil, fmt.Errorf("%w: row index %d, dataset has %d rows", ErrShape, i, ds.Rows)
 		}
 	}
 	return ds.subset(idx), nil
@@ -227,7 +226,7 @@ func (ds *Dataset) Subset(idx []int) (*Dataset, error) {
 
 // subset is Subset after validation.
 func (ds *Dataset) subset(idx []int) *Dataset {
-	w := ds.LabelWidth()
+	w := ds.Task().LabelsPerRow()
 	out := &Dataset{
 		Y:            make([]float64, 0, len(idx)*w),
 		Rows:         len(idx),

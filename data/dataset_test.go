@@ -62,7 +62,7 @@ func TestSubset(t *testing.T) {
 
 	for _, idx := range [][]int{{3}, {-1}} {
 		_, err = ds.Subset(idx)
-		require.ErrorIs(t, err, ErrIndex)
+		require.ErrorIs(t, err, ErrShape)
 	}
 }
 

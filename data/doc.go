@@ -8,15 +8,15 @@
 // Labels are 0 and 1, 1 being the positive class. A multi-class Dataset (Classes set) holds
 // each row's class index 0…k−1 in Y; a multi-label one (Labels set) a Rows×k 0/1 indicator.
 // ReadCSV makes a label column of more than two distinct values, numbers or text, multi-class
-// (see [ReadCSV]), and the 0/1 columns CSVConfig.Labels names multi-label; Split deals every
-// class to every part, and a multi-label dataset is not split. Features are float64 (X), or
+// (see [ReadCSV]), and the 0/1 columns CSVConfig.Labels names multi-label. [Dataset.Strata]
+// groups the rows by their labels (a binary row's label, a row's class, a multi-label row's set
+// of labels) for every stratified draw: Split deals every stratum to every part. Features are float64 (X), or
 // float32 (X32) for a float32 model when CSVConfig.Float32 asks (CSV and Parquet input alike),
 // and must be finite: the package does not impute missing values, it reports them. Loading
 // streams the input, so memory stays proportional to the numbers kept (8 bytes per value, 4
 // for float32 features, plus slack), never to the text read; a field, a row and the number of
-// columns have documented limits ([DefaultMaxField], [DefaultMaxLine], [DefaultMaxColumns],
-// set in [CSVConfig]) beyond which reading stops with [ErrTooLong], so no input can exhaust
-// memory.
+// columns have documented limits (64 KiB, 16 MiB and 65,536 by default, set in [CSVConfig])
+// beyond which reading stops with [ErrTooLong], so no input can exhaust memory.
 //
 // Functions validate their input and return errors wrapping the exported Err values, to be
 // tested with errors.Is; input errors of a CSV are [*CSVError] values carrying the line and

@@ -70,3 +70,63 @@ func ExampleSplit() {
 	// 115 rows, 43 positive
 	// 113 rows, 42 positive
 }
+
+// The strata of a dataset group its rows by their labels, for every stratified draw: here the
+// rows of each set of labels of a multi-label dataset, the sets in lexicographic order. PerRow
+// gives each row's stratum, as metrics.BootstrapRows takes them.
+func ExampleDataset_Strata() {
+	const text = `x,spam,urgent
+1,0,1
+2,1,0
+3,0,1
+4,1,1
+5,0,1
+`
+	ds, err := data.ReadCSV(strings.NewReader(text), data.CSVConfig{Labels: []string{"spam", "urgent"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	strata, err := ds.Strata()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ds.Task(), "in", len(strata), "strata:", strata)
+	fmt.Println("per row:", strata.PerRow())
+	// Output:
+	// 2 labels in 3 strata: [[0 2 4] [1] [3]]
+	// per row: [0 1 0 2 0]
+}
+
+// Split deals every stratum to every part: multi-label rows by their set of labels, so each
+// part holds each common set in proportion.
+func ExampleSplit_multilabel() {
+	ds := &data.Dataset{Cols: 1, FeatureNames: []string{"x"}, Labels: []string{"a", "b"}}
+	for i := range 40 { // sets 00, 01, 10 and 11 on 10 rows each
+		ds.X = append(ds.X, float64(i))
+		ds.Y = append(ds.Y, float64(i%4/2), float64(i%2))
+		ds.Rows++
+	}
+	train, val, test, err := data.Split(ds, data.SplitConfig{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, part := range []*data.Dataset{train, val, test} {
+		strata, err := part.Strata()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		sizes := []int{}
+		for _, rows := range strata {
+			sizes = append(sizes, len(rows))
+		}
+		fmt.Println(part.Rows, "rows, per set of labels", sizes)
+	}
+	// Output:
+	// 24 rows, per set of labels [6 6 6 6]
+	// 8 rows, per set of labels [2 2 2 2]
+	// 8 rows, per set of labels [2 2 2 2]
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/dataset"
 	"github.com/stretchr/testify/require"
 )
@@ -80,7 +81,7 @@ func TestReadCSVFloat32(t *testing.T) {
 	requireNarrowed(t, d64, d32)
 }
 
-// TestReadCSVFloat32Range: with Float32 a finite value beyond float32's range is ErrRange
+// TestReadCSVFloat32Range: with Float32 a finite value beyond float32's range is rocops.ErrRange
 // naming its line and column, in single-label and multi-label input; float32's largest value
 // loads, and without Float32 so does the value beyond it.
 func TestReadCSVFloat32Range(t *testing.T) {
@@ -88,7 +89,7 @@ func TestReadCSVFloat32Range(t *testing.T) {
 	for _, cfg := range []CSVConfig{{Float32: true}, {Labels: []string{"y"}, Float32: true}} {
 		ds, err := ReadCSV(strings.NewReader(text), cfg)
 		require.Nil(t, ds)
-		require.ErrorIs(t, err, ErrRange)
+		require.ErrorIs(t, err, rocops.ErrRange)
 		ce, ok := errors.AsType[*CSVError](err)
 		require.True(t, ok)
 		require.Equal(t, 4, ce.Line)
@@ -147,8 +148,8 @@ func TestSplitStandardizedFloat32(t *testing.T) {
 }
 
 // TestDatasetFloat32 covers the storage checks: Validate refuses both X and X32 and a
-// non-finite float32; Row and Row32 refuse the other storage loudly; Float64 widens exactly;
-// Subset keeps the storage.
+// non-finite float32; Row widens a float32 row (a copy) and shares a float64 one; Float64
+// widens exactly; Subset keeps the storage.
 func TestDatasetFloat32(t *testing.T) {
 	_, r32 := rounded(randomDataset(t, 20, 3, 2))
 	require.NoError(t, r32.Validate())
@@ -164,21 +165,29 @@ func TestDatasetFloat32(t *testing.T) {
 	bad.X32[7] = float32(math.Inf(-1))
 	require.EqualError(t, bad.Validate(), `data: not a finite number: row 2, feature "x2" is -Inf`)
 
-	require.PanicsWithValue(t, "data: Row of a dataset stored in float32; use Row32", func() { r32.Row(0) })
 	w := r32.Float64()
-	require.PanicsWithValue(t, "data: Row32 of a dataset stored in float64; use Row", func() { w.Row32(0) })
 	require.Same(t, w, w.Float64())
 	requireNarrowed(t, w, r32)
-	require.Equal(t, r32.X32[3:6], r32.Row32(1))
+	for i := range r32.Rows {
+		require.Equal(t, w.X[3*i:3*i+3], r32.Row(i), "row %d", i)
+		require.Equal(t, w.X[3*i:3*i+3], w.Row(i), "row %d", i)
+	}
+	r, before := r32.Row(1), r32.X32[3]
+	r[0] = 99 // a float32 dataset's row is a copy
+	require.Equal(t, before, r32.X32[3])
+	r = w.Row(1)
+	require.Equal(t, 3, cap(r)) // a float64 dataset's row is a capped view of X
+	r[0] = 99
+	require.Equal(t, 99.0, w.X[3])
 
 	sub, err := r32.Subset([]int{4, 1, 4})
 	require.NoError(t, err)
 	require.True(t, sub.Float32())
-	require.Equal(t, slices.Concat(r32.Row32(4), r32.Row32(1), r32.Row32(4)), sub.X32)
+	require.Equal(t, slices.Concat(r32.X32[12:15], r32.X32[3:6], r32.X32[12:15]), sub.X32)
 }
 
 // FuzzReadCSVFloat32: any CSV read with Float32 either fails as the float64 read does, or
-// with ErrRange where that one loads, or loads the float64 read's values rounded to float32.
+// with rocops.ErrRange where that one loads, or loads the float64 read's values rounded to float32.
 func FuzzReadCSVFloat32(f *testing.F) {
 	f.Add("a,y\n1.5,0\n2,1\n")
 	f.Add("a,y\n1e39,0\n2,1\n")
@@ -190,7 +199,7 @@ func FuzzReadCSVFloat32(f *testing.F) {
 		case err64 != nil:
 			require.Error(t, err32)
 		case err32 != nil:
-			require.ErrorIs(t, err32, ErrRange)
+			require.ErrorIs(t, err32, rocops.ErrRange)
 			ce, ok := errors.AsType[*CSVError](err32)
 			require.True(t, ok)
 			require.Positive(t, ce.Line)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
 // MaxClasses bounds the distinct values of a multi-class label column.
@@ -163,18 +164,14 @@ func (lc *labelColumn) finish(y []float64, column string) (classes []string, err
 	return classes, nil
 }
 
-// ErrLabelList reports a bad list of label columns (ParseLabelList, CSVConfig.Labels): an
-// empty name, a name given twice, or Labels together with Label.
-var ErrLabelList = errors.New("data: bad list of label columns")
-
 // ParseLabelList reads a comma-separated list of label columns, such as roctrain's
 // "-label a,b,c": the names, trimmed of spaces, in order. A list of one name is a single
 // label column; of several, the columns of a multi-label dataset ([CSVConfig].Labels). An
-// empty list, an empty name (as in "a,,b" or "a,") or a name given twice is [ErrLabelList]
+// empty list, an empty name (as in "a,,b" or "a,") or a name given twice is [rocops.ErrConfig]
 // naming it. A column whose name holds a comma cannot be named in such a list.
 func ParseLabelList(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("%w: no column named", ErrLabelList)
+		return nil, check.Errorf("data", rocops.ErrConfig, "label columns: no column named")
 	}
 	names := strings.Split(s, ",")
 	seen := make(map[string]bool, len(names))
@@ -182,9 +179,9 @@ func ParseLabelList(s string) ([]string, error) {
 		n = strings.TrimSpace(n)
 		switch {
 		case n == "":
-			return nil, fmt.Errorf("%w: name %d of %q is empty", ErrLabelList, k+1, s)
+			return nil, check.Errorf("data", rocops.ErrConfig, "label columns: name %d of %q is empty", k+1, s)
 		case seen[n]:
-			return nil, fmt.Errorf("%w: %q is named twice", ErrLabelList, n)
+			return nil, check.Errorf("data", rocops.ErrConfig, "label columns: %q is named twice", n)
 		}
 		seen[n], names[k] = true, n
 	}
@@ -198,10 +195,10 @@ func ParseLabelList(s string) ([]string, error) {
 func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header []string, rows int) (*Dataset, error) {
 	line := cr.fieldLine(0)
 	if cfg.Label != "" {
-		return nil, &CSVError{Err: ErrLabelList, Reason: fmt.Sprintf("label column %q and label columns %q: name one or the other", cfg.Label, cfg.Labels)}
+		return nil, &CSVError{Err: rocops.ErrConfig, Reason: fmt.Sprintf("label column %q and label columns %q: name one or the other", cfg.Label, cfg.Labels)}
 	}
 	if _, err := ParseLabelList(strings.Join(cfg.Labels, ",")); err != nil || slices.ContainsFunc(cfg.Labels, func(n string) bool { return strings.Contains(n, ",") }) {
-		return nil, &CSVError{Err: ErrLabelList, Reason: fmt.Sprintf("label columns %q: each named once, none empty", cfg.Labels)}
+		return nil, &CSVError{Err: rocops.ErrConfig, Reason: fmt.Sprintf("label columns %q: each named once, none empty", cfg.Labels)}
 	}
 	names, _, err := parseHeader(header, "", line)
 	if err != nil {
@@ -248,7 +245,7 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 			continue
 		}
 		if len(record) != len(names) {
-			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrFieldCount,
+			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrMalformed,
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
 		}
 		for j, field := range record {

@@ -43,7 +43,7 @@ func TestReadCSVMulticlass(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, c.classes, ds.Classes)
 			require.Equal(t, c.y, ds.Y)
-			require.Equal(t, len(c.classes), ds.Outputs())
+			require.Equal(t, len(c.classes), ds.Task().K())
 			require.NoError(t, ds.Validate())
 		})
 	}

@@ -24,7 +24,7 @@ func TestReadCSVMultilabel(t *testing.T) {
 	require.Equal(t, 4, ds.Rows)
 	require.Equal(t, []float64{0.5, 2, 1.5, 3, 2.5, 4, 3.5, 5}, ds.X)
 	require.Equal(t, []float64{0, 1, 1, 0, 1, 1, 0, 0}, ds.Y) // (a, b) per row
-	require.Equal(t, 2, ds.Outputs())
+	require.Equal(t, 2, ds.Task().K())
 }
 
 // TestReadCSVMultilabelErrors: each bad input is a *CSVError wrapping its Err value, and
@@ -43,11 +43,11 @@ func TestReadCSVMultilabelErrors(t *testing.T) {
 		{"missing value", "a,b,x\n0,,1\n1,0,2\n", CSVConfig{Labels: []string{"a", "b"}}, ErrMissing, []string{"line 2", `column "b"`}},
 		{"one class", "a,b,x\n0,1,1\n1,1,2\n1,1,3\n", CSVConfig{Labels: []string{"a", "b"}}, rocops.ErrOneClass, []string{`"b"`, "1 on all 3 rows"}},
 		{"no features", "a,b\n0,1\n1,0\n", CSVConfig{Labels: []string{"a", "b"}}, ErrHeader, []string{"at least one feature"}},
-		{"both", good, CSVConfig{Label: "a", Labels: []string{"a", "b"}}, ErrLabelList, []string{`"a"`}},
-		{"twice", good, CSVConfig{Labels: []string{"a", "a"}}, ErrLabelList, nil},
-		{"empty name", good, CSVConfig{Labels: []string{"a", ""}}, ErrLabelList, nil},
+		{"both", good, CSVConfig{Label: "a", Labels: []string{"a", "b"}}, rocops.ErrConfig, []string{`"a"`}},
+		{"twice", good, CSVConfig{Labels: []string{"a", "a"}}, rocops.ErrConfig, nil},
+		{"empty name", good, CSVConfig{Labels: []string{"a", ""}}, rocops.ErrConfig, nil},
 		{"no rows", "a,b,x\n", CSVConfig{Labels: []string{"a", "b"}}, rocops.ErrEmpty, nil},
-		{"field count", "a,b,x\n0,1\n", CSVConfig{Labels: []string{"a", "b"}}, ErrFieldCount, []string{"line 2"}},
+		{"field count", "a,b,x\n0,1\n", CSVConfig{Labels: []string{"a", "b"}}, ErrMalformed, []string{"line 2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadCSV(strings.NewReader(c.in), c.cfg)
@@ -73,13 +73,13 @@ func TestParseLabelList(t *testing.T) {
 		"": "no column", " ": "no column", "a,": "name 2", ",a": "name 1", "a,,b": "name 2", "a, b ,a": `"a" is named twice`,
 	} {
 		_, err := ParseLabelList(in)
-		require.ErrorIs(t, err, ErrLabelList, in)
+		require.ErrorIs(t, err, rocops.ErrConfig, in)
 		require.Contains(t, err.Error(), msg, in)
 	}
 }
 
 // FuzzParseLabelList: a list either parses into trimmed, distinct, non-empty names, which
-// joined with commas parse back to themselves, or is ErrLabelList; it never panics.
+// joined with commas parse back to themselves, or is rocops.ErrConfig; it never panics.
 func FuzzParseLabelList(f *testing.F) {
 	for _, s := range []string{"y", "a,b,c", "a,,b", " a , a ", ""} {
 		f.Add(s)
@@ -87,7 +87,7 @@ func FuzzParseLabelList(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		names, err := ParseLabelList(s)
 		if err != nil {
-			require.ErrorIs(t, err, ErrLabelList)
+			require.ErrorIs(t, err, rocops.ErrConfig)
 			return
 		}
 		require.NotEmpty(t, names)

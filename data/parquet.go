@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 )
 
@@ -41,7 +42,7 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // [ErrColumnType] naming it. A null is [ErrMissing] and a NaN or infinite feature
 // [ErrNotNumber], each naming the column and the 0-based row; no rows is [rocops.ErrEmpty]. With
 // cfg.Float32 the features are stored in float32 (Dataset.X32), each rounded to nearest as
-// ReadCSV rounds them, and a value beyond float32's range is [ErrRange].
+// ReadCSV rounds them, and a value beyond float32's range is [rocops.ErrRange].
 //
 // The label column may hold those types or text (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), and is
 // read as [ReadCSV] reads a label column, each value as the CSV field that spells it: text as
@@ -59,10 +60,10 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // gives, one row group and page at a time: memory holds the numbers plus one page of the
 // file. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
 // values written in full precision, multi-class ones included. Multi-label columns
-// (cfg.Labels, [ErrLabelList]) are read from CSV only.
+// (cfg.Labels; here [rocops.ErrConfig]) are read from CSV only.
 func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	if len(cfg.Labels) > 0 {
-		return nil, fmt.Errorf("%w: %s: multi-label columns %q are read from CSV only, not Parquet", ErrLabelList, path, cfg.Labels)
+		return nil, check.Errorf("data", rocops.ErrConfig, "%s: multi-label columns %q are read from CSV only, not Parquet", path, cfg.Labels)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -337,7 +338,7 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 			case math.IsNaN(f) || math.IsInf(f, 0):
 				return fmt.Errorf("%w: column %q, row %d: %v", ErrNotNumber, name, pr.row+i, f)
 			case !isLabel && pr.f32 && !floats.Fits[float32](f):
-				return fmt.Errorf("%w: column %q, row %d: %v is beyond float32's range (CSVConfig.Float32)", ErrRange, name, pr.row+i, f)
+				return fmt.Errorf("%w: column %q, row %d: %v is beyond float32's range (CSVConfig.Float32)", rocops.ErrRange, name, pr.row+i, f)
 			}
 			store(i, f)
 		}

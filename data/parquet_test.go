@@ -258,7 +258,7 @@ var WriteMixed = writeMixed
 
 // TestParquetFloat32: with Float32 a Parquet file's features are stored in float32, equal bit
 // for bit to the float32 dataset of a CSV of the same values and to the float64 Parquet
-// dataset rounded to nearest; a value beyond float32's range is ErrRange naming its column
+// dataset rounded to nearest; a value beyond float32's range is rocops.ErrRange naming its column
 // and 0-based row, and loads unchanged without Float32.
 func TestParquetFloat32(t *testing.T) {
 	pq, cp := writeMixed(t, t.TempDir(), 5000, 1024, 5)
@@ -280,7 +280,7 @@ func TestParquetFloat32(t *testing.T) {
 	path := writeSchema(t, parquet.Group{"a": dbl, "y": dbl},
 		[]parquet.Row{row(math.MaxFloat32, 0), row(-4e38, 1), row(1, 0)})
 	_, err = LoadParquet(path, CSVConfig{Label: "y", Float32: true})
-	require.ErrorIs(t, err, ErrRange)
+	require.ErrorIs(t, err, rocops.ErrRange)
 	require.ErrorContains(t, err, `column "a", row 1: -4e+38 is beyond float32's range`)
 	ds, err := LoadParquet(path, CSVConfig{Label: "y"})
 	require.NoError(t, err)

@@ -12,11 +12,9 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// Errors of Split.
-var (
-	ErrSplitFractions = errors.New("data: bad split fractions")
-	ErrClassTooSmall  = errors.New("data: class too small to split")
-)
+// ErrClassTooSmall is the error of Split for a class with fewer rows than the parts. Bad
+// fractions are [rocops.ErrConfig].
+var ErrClassTooSmall = errors.New("data: class too small to split")
 
 // SplitConfig says how [Split] divides a dataset. The zero value gives 60% training, 20%
 // validation and 20% test rows, shuffled with seed 0.
@@ -39,23 +37,27 @@ func (c SplitConfig) fractions() ([3]float64, error) {
 	}
 	for _, f := range fr {
 		if !(f > 0) {
-			return fr, fmt.Errorf("%w: %v, %v, %v: each must be positive", ErrSplitFractions, fr[0], fr[1], fr[2])
+			return fr, check.Errorf("data", rocops.ErrConfig, "split fractions %v, %v, %v: each must be positive", fr[0], fr[1], fr[2])
 		}
 	}
 	if sum := fr[0] + fr[1] + fr[2]; math.Abs(sum-1) > tolSum {
-		return fr, fmt.Errorf("%w: %v, %v, %v sum to %v, not 1", ErrSplitFractions, fr[0], fr[1], fr[2], sum)
+		return fr, check.Errorf("data", rocops.ErrConfig, "split fractions %v, %v, %v sum to %v, not 1", fr[0], fr[1], fr[2], sum)
 	}
 	return fr, nil
 }
 
-// Split divides ds into training, validation and test parts, stratified by class: the rows
-// of each class are shuffled (math/rand/v2 PCG seeded with cfg.Seed) and dealt to the parts
-// in proportion to the fractions, so every part keeps the class ratio of ds up to rounding.
-// Each part's count of a class is within one row of its exact share, except that a part
-// that would get no row of a class takes one from the largest part: every part holds both
-// classes, or every class of a multi-class dataset (Classes set). A class with fewer than 3
-// rows is therefore an error ([ErrClassTooSmall]), naming the class. A multi-label dataset is
-// not split (rocops.ErrLabel).
+// Split divides ds into training, validation and test parts, stratified by its [Strata]: the
+// rows of each stratum are shuffled (math/rand/v2 PCG seeded with cfg.Seed, one stream for the
+// strata in their order) and dealt to the parts in proportion to the fractions, so every part
+// keeps the strata's ratio of ds up to rounding. Each part's count of a stratum is within one
+// row of its exact share, except that a part that would get no row of a stratum takes one
+// from the largest part: every part holds both classes of binary data and every class of a
+// multi-class dataset (Classes set). A class with fewer than 3 rows is therefore an error
+// ([ErrClassTooSmall]), naming the class. A multi-label dataset (Labels set) is stratified by
+// its rows' sets of labels, each set of at least [MinClassRows] rows a stratum of its own and
+// the rarer sets one stratum together (joined to the largest stratum when they hold fewer than
+// MinClassRows rows), so that every part holds each common set of labels in proportion; fewer
+// than two such strata is ErrClassTooSmall.
 //
 // The parts are new datasets, disjoint, covering ds, each keeping the rows in the order of
 // ds and its storage (X or X32). The same ds and cfg give the same split.
@@ -74,9 +76,9 @@ func Split(ds *Dataset, cfg SplitConfig) (train, val, test *Dataset, err error) 
 
 // splitOrder returns the rows of the parts of Split one after the other, each part's in
 // increasing order, and the parts' sizes. It needs no memory but the one index per row it
-// returns: the rows are grouped by class, each class shuffled in place, and the class-major
-// layout A0 A1 A2 B0 B1 B2 (class A's share of part 0, …) turned into the part-major
-// A0 B0 A1 B1 A2 B2 by two rotations.
+// returns (a multi-label dataset's strata, pooled, take a second): the strata's backing
+// array, each stratum shuffled in place, with each row's part (its place in its stratum's
+// shuffled order says which) marked in the index while the rows are gathered part by part.
 func splitOrder(ds *Dataset, cfg SplitConfig) (order []int, sizes [3]int, err error) {
 	if err := ds.checkShape(); err != nil {
 		return nil, sizes, err
@@ -85,87 +87,86 @@ func splitOrder(ds *Dataset, cfg SplitConfig) (order []int, sizes [3]int, err er
 	if err != nil {
 		return nil, sizes, err
 	}
-	if ds.Classes != nil || ds.Labels != nil {
-		return splitClassOrder(ds, fr, cfg.Seed)
+	strata, order, name, err := ds.splitStrata()
+	if err != nil {
+		return nil, sizes, err
 	}
-	pos := 0
-	for i, y := range ds.Y {
-		if y != 0 && y != 1 {
-			return nil, sizes, check.Errorf("data", rocops.ErrLabel, "row %d has label %v", i, y)
-		}
-		pos += int(y)
-	}
-	n0 := ds.Rows - pos
-	for class, n := range [2]int{n0, pos} {
-		if n < len(sizes) {
-			return nil, sizes, fmt.Errorf("%w: class %d has %d rows, need one in each of the %d parts",
-				ErrClassTooSmall, class, n, len(sizes))
-		}
-	}
-	order = make([]int, ds.Rows)
-	k0, k1 := 0, n0
-	for i, y := range ds.Y {
-		if y == 0 {
-			order[k0], k0 = i, k0+1
-		} else {
-			order[k1], k1 = i, k1+1
+	for s, rows := range strata {
+		if n := len(rows); n < len(sizes) {
+			return nil, sizes, fmt.Errorf("%w: %s has %d rows, need one in each of the %d parts",
+				ErrClassTooSmall, name(s), n, len(sizes))
 		}
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, splitStream))
-	a, b := order[:n0], order[n0:]
-	rng.Shuffle(len(a), func(i, j int) { a[i], a[j] = a[j], a[i] })
-	rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
-	ca, cb := apportion(len(a), fr), apportion(len(b), fr)
-	// A0 [A1 A2 B0] B1 B2 → A0 B0 A1 A2 B1 B2, then A0 B0 A1 [A2 B1] B2 → A0 B0 A1 B1 A2 B2.
-	rotate(order[ca[0]:n0+cb[0]], ca[1]+ca[2])
-	rotate(order[ca[0]+cb[0]+ca[1]:n0+cb[0]+cb[1]], ca[2])
-	lo := 0
-	for k := range sizes {
-		sizes[k] = ca[k] + cb[k]
-		slices.Sort(order[lo : lo+sizes[k]])
-		lo += sizes[k]
+	for _, rows := range strata {
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		counts := apportion(len(rows), fr)
+		for p, n := range counts {
+			for q := range n {
+				rows[q] = rows[q]*len(sizes) + p // the row and its part
+			}
+			rows = rows[n:]
+			sizes[p] += n
+		}
+	}
+	// Gather the rows part by part (a three-way partition by the part marked), then unmark them
+	// and sort each part.
+	lo, mid, hi := 0, 0, len(order)
+	for mid < hi {
+		switch order[mid] % len(sizes) {
+		case 0:
+			order[lo], order[mid] = order[mid], order[lo]
+			lo, mid = lo+1, mid+1
+		case 1:
+			mid++
+		default:
+			hi--
+			order[mid], order[hi] = order[hi], order[mid]
+		}
+	}
+	for i := range order {
+		order[i] /= len(sizes)
+	}
+	lo = 0
+	for _, n := range sizes {
+		slices.Sort(order[lo : lo+n])
+		lo += n
 	}
 	return order, sizes, nil
-}
-
-// rotate moves the first k elements of s to its end, in place.
-func rotate(s []int, k int) {
-	slices.Reverse(s[:k])
-	slices.Reverse(s[k:])
-	slices.Reverse(s)
 }
 
 // permuteRows reorders the rows of ds in place so that row p holds what row order[p] held;
 // order is a permutation of the rows, used up as scratch. It moves each row once, following
 // the permutation's cycles with one row of buffer.
 func permuteRows(ds *Dataset, order []int) {
+	w := ds.Task().LabelsPerRow()
 	if ds.X32 != nil {
-		permute(ds.X32, ds.Y, ds.Cols, order)
+		permute(ds.X32, ds.Y, ds.Cols, w, order)
 	} else {
-		permute(ds.X, ds.Y, ds.Cols, order)
+		permute(ds.X, ds.Y, ds.Cols, w, order)
 	}
 }
 
-// permute is permuteRows of the features x (c columns) and the labels y, one per row.
-func permute[T floats.Float](x []T, y []float64, c int, order []int) {
-	tmp := make([]T, c)
+// permute is permuteRows of the features x (c columns) and the labels y (w per row).
+func permute[T floats.Float](x []T, y []float64, c, w int, order []int) {
+	tmp, ty := make([]T, c), make([]float64, w)
 	for start := range order {
 		if order[start] < 0 || order[start] == start {
 			continue
 		}
 		copy(tmp, rowOf(x, start, c))
-		ty := y[start]
+		copy(ty, rowOf(y, start, w))
 		q := start
 		for {
 			src := order[q]
 			order[q] = -1
 			if src == start {
 				copy(rowOf(x, q, c), tmp)
-				y[q] = ty
+				copy(rowOf(y, q, w), ty)
 				break
 			}
 			copy(rowOf(x, q, c), rowOf(x, src, c))
-			y[q] = y[src]
+			copy(rowOf(y, q, w), rowOf(y, src, w))
 			q = src
 		}
 	}
@@ -174,9 +175,9 @@ func permute[T floats.Float](x []T, y []float64, c int, order []int) {
 // view returns the rows [lo, hi) of ds as a dataset sharing its memory, capped so that
 // appending to its slices cannot overwrite the next rows.
 func (ds *Dataset) view(lo, hi int) *Dataset {
-	c := ds.Cols
-	v := &Dataset{Y: ds.Y[lo:hi:hi], Rows: hi - lo, Cols: c,
-		FeatureNames: slices.Clone(ds.FeatureNames), LabelName: ds.LabelName, Classes: slices.Clone(ds.Classes)}
+	c, w := ds.Cols, ds.Task().LabelsPerRow()
+	v := &Dataset{Y: ds.Y[lo*w : hi*w : hi*w], Rows: hi - lo, Cols: c, FeatureNames: slices.Clone(ds.FeatureNames),
+		LabelName: ds.LabelName, Classes: slices.Clone(ds.Classes), Labels: slices.Clone(ds.Labels)}
 	if ds.X32 != nil {
 		v.X32 = ds.X32[lo*c : hi*c : hi*c]
 	} else {

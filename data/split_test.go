@@ -129,7 +129,7 @@ func TestSplitErrors(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(cfg), func(t *testing.T) {
 			_, _, _, err := Split(ds, cfg)
-			require.ErrorIs(t, err, ErrSplitFractions)
+			require.ErrorIs(t, err, rocops.ErrConfig)
 		})
 	}
 	_, _, _, err := Split(nil, SplitConfig{})

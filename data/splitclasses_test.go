@@ -91,8 +91,9 @@ func TestSplitMulticlass(t *testing.T) {
 	}
 }
 
-// TestSplitMulticlassErrors: a class of two rows, a label outside the classes and a
-// multi-label dataset are refused.
+// TestSplitMulticlassErrors: a class of two rows and a label outside the classes are refused;
+// so are a multi-label dataset too small for two strata of three rows and one with a label
+// other than 0 or 1 (multi-label data are split since Split stratifies by Strata).
 func TestSplitMulticlassErrors(t *testing.T) {
 	ds := multiclassData(t, []int{10, 10, 2}, 1)
 	_, _, _, err := Split(ds, SplitConfig{})
@@ -107,5 +108,10 @@ func TestSplitMulticlassErrors(t *testing.T) {
 	ml := &Dataset{X: []float64{1, 2, 3}, Y: []float64{0, 1, 1, 0, 0, 1}, Rows: 3, Cols: 1,
 		FeatureNames: []string{"x"}, Labels: []string{"p", "q"}}
 	_, _, _, err = Split(ml, SplitConfig{})
+	require.ErrorIs(t, err, ErrClassTooSmall)
+	require.ErrorContains(t, err, "the 3 rows' label sets give 1 strata of at least 3 rows")
+	ml.Y[3] = 2
+	_, _, _, err = Split(ml, SplitConfig{})
 	require.ErrorIs(t, err, rocops.ErrLabel)
+	require.ErrorContains(t, err, `row 1, label "q" is 2`)
 }

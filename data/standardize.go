@@ -1,12 +1,12 @@
 package data
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/compensated"
 	"github.com/rocops/rocops/internal/floats"
 )
@@ -23,16 +23,15 @@ import (
 //
 // A feature constant on the training rows has Std_j = 1 (not 0) and Mean_j equal to its
 // value, so it becomes 0 there instead of NaN.
+//
+// A feature that cannot be standardised in float64 is [rocops.ErrRange], naming the feature:
+// on the training rows, a spread (standard deviation) below the smallest normal float64, about
+// 2.2e-308 — a column of subnormal values, which hold too few significant bits to divide by —
+// or, when applying, a value that standardises beyond the float64 range (the float32 range for
+// a dataset stored in float32).
 type Standardizer struct {
 	Mean, Std []float64 // one per feature
 }
-
-// ErrStandardize reports a feature that cannot be standardised in float64: on the training
-// rows, a spread (standard deviation) below the smallest normal float64, about 2.2e-308 — a
-// column of subnormal values, which hold too few significant bits to divide by — or, when
-// applying, a value that standardises beyond the float64 range (the float32 range for a
-// dataset stored in float32). The error names the feature.
-var ErrStandardize = errors.New("data: feature cannot be standardised")
 
 // FitStandardizer computes the mean and standard deviation of every feature of train.
 //
@@ -48,7 +47,7 @@ var ErrStandardize = errors.New("data: feature cannot be standardised")
 // where the second term removes the rounding error of ū; then Mean = ū·2^e and
 // Std = √(Var u)·2^e. Sums of x or of (x − Mean)² are never formed, so nothing overflows or
 // underflows, and the relative error is a few roundings. A column whose spread is below the
-// normal float64 range cannot be standardised: [ErrStandardize] names it.
+// normal float64 range cannot be standardised: [rocops.ErrRange] names it.
 //
 // A dataset stored in float32 is fitted in float64 on its values widened (exactly): the
 // Standardizer equals that of the float64 dataset holding the same values.
@@ -57,7 +56,7 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 		return Standardizer{}, err
 	}
 	if train.Rows == 0 {
-		return Standardizer{}, fmt.Errorf("%w: no rows to fit a standardizer on", rocops.ErrEmpty)
+		return Standardizer{}, check.Errorf("data", rocops.ErrEmpty, "no rows to fit a standardizer on")
 	}
 	if train.X32 != nil {
 		return fitStandardizer(train, train.X32)
@@ -111,8 +110,8 @@ func fitStandardizer[T floats.Float](train *Dataset, x []T) (Standardizer, error
 		s.Mean[j] = math.Ldexp(mean[j], exp[j])
 		s.Std[j] = math.Ldexp(math.Sqrt(max(ss[j]-sd[j]*sd[j]/n, 0)/n), exp[j])
 		if s.Std[j] < minNormal {
-			return Standardizer{}, fmt.Errorf("%w: feature %q has standard deviation %g on %d rows, below the normal float64 range (%g)",
-				ErrStandardize, train.FeatureNames[j], s.Std[j], train.Rows, minNormal)
+			return Standardizer{}, check.Errorf("data", rocops.ErrRange, "feature %q cannot be standardised: standard deviation %g on %d rows, below the normal float64 range (%g)",
+				train.FeatureNames[j], s.Std[j], train.Rows, minNormal)
 		}
 	}
 	return s, nil
@@ -145,7 +144,7 @@ func (s scaler) apply(x float64) float64 {
 
 // Apply returns a standardised copy of ds, in ds's storage: a dataset stored in float32 is
 // standardised in float64 and each result rounded to float32, and a result beyond float32's
-// range is [ErrStandardize]. ds is unchanged.
+// range is [rocops.ErrRange]. ds is unchanged.
 func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 	if err := ds.checkShape(); err != nil {
 		return nil, err
@@ -186,8 +185,8 @@ func applyRows[T floats.Float](s Standardizer, dst, src []T, ds *Dataset, where 
 		copy(orig, rowOf(src, i, c))
 		row := rowOf(dst, i, c)
 		if j := transform(s, row, orig); j >= 0 {
-			return fmt.Errorf("%w: row %d%s, feature %q: %g standardises to %g (mean %g, standard deviation %g)",
-				ErrStandardize, i, where, ds.FeatureNames[j], float64(orig[j]), float64(row[j]), s.Mean[j], s.Std[j])
+			return check.Errorf("data", rocops.ErrRange, "row %d%s, feature %q: %g standardises to %g (mean %g, standard deviation %g)",
+				i, where, ds.FeatureNames[j], float64(orig[j]), float64(row[j]), s.Mean[j], s.Std[j])
 		}
 	}
 	return nil
@@ -200,8 +199,8 @@ func (s Standardizer) Transform(row []float64) ([]float64, error) {
 	}
 	out := make([]float64, len(row))
 	if j := transform(s, out, row); j >= 0 {
-		return nil, fmt.Errorf("%w: feature %d: %g standardises to %g (mean %g, standard deviation %g)",
-			ErrStandardize, j, row[j], out[j], s.Mean[j], s.Std[j])
+		return nil, check.Errorf("data", rocops.ErrRange, "feature %d: %g standardises to %g (mean %g, standard deviation %g)",
+			j, row[j], out[j], s.Mean[j], s.Std[j])
 	}
 	return out, nil
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // tolExtreme bounds the relative error of Mean and Std against the exact moments: a few
@@ -121,8 +123,8 @@ func TestStandardizerRejectsUnresolvableColumn(t *testing.T) {
 	}
 	ds.FeatureNames = []string{"ok", "tiny"}
 	_, err = FitStandardizer(ds)
-	if !errors.Is(err, ErrStandardize) || !strings.Contains(err.Error(), `"tiny"`) {
-		t.Fatalf("FitStandardizer: %v, want ErrStandardize naming \"tiny\"", err)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), `"tiny"`) {
+		t.Fatalf("FitStandardizer: %v, want rocops.ErrRange naming \"tiny\"", err)
 	}
 	for i := range 4 {
 		ds.X[2*i+1] = 5e-324
@@ -145,10 +147,10 @@ func TestStandardizerApplyOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Apply(ds)
-	if !errors.Is(err, ErrStandardize) || !strings.Contains(err.Error(), `row 1, feature "x1"`) {
-		t.Fatalf("Apply: %v, want ErrStandardize naming row 1, feature \"x1\"", err)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), `row 1, feature "x1"`) {
+		t.Fatalf("Apply: %v, want rocops.ErrRange naming row 1, feature \"x1\"", err)
 	}
-	if _, err := s.Transform([]float64{1e10}); !errors.Is(err, ErrStandardize) {
-		t.Fatalf("Transform: %v, want ErrStandardize", err)
+	if _, err := s.Transform([]float64{1e10}); !errors.Is(err, rocops.ErrRange) {
+		t.Fatalf("Transform: %v, want rocops.ErrRange", err)
 	}
 }

@@ -107,5 +107,5 @@ func TestSplitStandardized(t *testing.T) {
 		require.Equal(t, applied, pair[0], "part %d", i)
 	}
 	_, _, _, _, err = SplitStandardized(ds, SplitConfig{Train: 0.5, Validation: 0.6, Test: 0.1})
-	require.ErrorIs(t, err, ErrSplitFractions)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 }

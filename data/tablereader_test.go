@@ -31,7 +31,7 @@ func TestTableReader(t *testing.T) {
 		{line: 2, col: 0, want: 1},
 		{line: 5, col: 1, err: ErrMissing, at: "b"},
 		{line: 6, col: 2, lab: true, err: rocops.ErrLabel, at: "y"},
-		{line: 7, err: ErrFieldCount},
+		{line: 7, err: ErrMalformed},
 	}
 	for _, s := range steps {
 		line, err := tr.Next()
@@ -58,8 +58,8 @@ func TestTableReader(t *testing.T) {
 			t.Errorf("line %d: %v (%+v), want %v at column %s", s.line, err, ce, s.err, s.at)
 		}
 	}
-	if _, err := tr.Next(); !errors.Is(err, ErrFieldCount) || !strings.Contains(err.Error(), "line 8") {
-		t.Errorf("long row: %v, want ErrFieldCount on line 8", err)
+	if _, err := tr.Next(); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "line 8") {
+		t.Errorf("long row: %v, want ErrMalformed on line 8", err)
 	}
 	if _, err := tr.Next(); !errors.Is(err, io.EOF) {
 		t.Errorf("after the last row: %v, want io.EOF", err)
@@ -117,7 +117,7 @@ func TestTableReaderClass(t *testing.T) {
 			t.Errorf("line %d: %v, want %v at column y", s.line, err, s.err)
 		}
 	}
-	if _, err := tr.Class(5); !errors.Is(err, ErrFieldCount) {
+	if _, err := tr.Class(5); !errors.Is(err, ErrMalformed) {
 		t.Errorf("field 6 of 2: %v", err)
 	}
 }

@@ -2,10 +2,12 @@ package data
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
 // TeacherConfig configures Teacher. Every zero value is a documented default.
@@ -26,7 +28,8 @@ type TeacherConfig struct {
 // with y = 1 for the Positive share of rows with the largest t(x). Then label noise: a share
 // Noise of the positives, chosen at random, become negatives and as many random negatives
 // become positives, which keeps the share of positives. The same configuration gives the same
-// data. Errors: a negative size, Positive outside [0, 1) or Noise outside [0, 1] wrap ErrShape.
+// data. Errors: a negative size, Positive outside [0, 1) or Noise outside [0, 1] are
+// [rocops.ErrConfig].
 func Teacher(cfg TeacherConfig) (*Dataset, error) {
 	if cfg.Rows == 0 {
 		cfg.Rows = 4000
@@ -42,9 +45,9 @@ func Teacher(cfg TeacherConfig) (*Dataset, error) {
 	}
 	switch {
 	case cfg.Rows < 2, cfg.Cols < 1, cfg.Hidden < 1:
-		return nil, fmt.Errorf("%w: teacher with %d rows, %d features, %d hidden units", ErrShape, cfg.Rows, cfg.Cols, cfg.Hidden)
+		return nil, check.Errorf("data", rocops.ErrConfig, "teacher with %d rows, %d features, %d hidden units", cfg.Rows, cfg.Cols, cfg.Hidden)
 	case !(cfg.Positive > 0 && cfg.Positive < 1), !(cfg.Noise >= 0 && cfg.Noise <= 1):
-		return nil, fmt.Errorf("%w: teacher with Positive %v, Noise %v", ErrShape, cfg.Positive, cfg.Noise)
+		return nil, check.Errorf("data", rocops.ErrConfig, "teacher with Positive %v, Noise %v", cfg.Positive, cfg.Noise)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x746561636865)) // "teache"
 	w := make([]float64, cfg.Hidden*cfg.Cols)

@@ -2,7 +2,10 @@ package data
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 func TestTeacher(t *testing.T) {
@@ -38,8 +41,8 @@ func TestTeacher(t *testing.T) {
 		}
 	}
 	for _, bad := range []TeacherConfig{{Rows: -1}, {Positive: 1}, {Noise: 2}, {Cols: -3}} {
-		if _, err := Teacher(bad); !errors.Is(err, ErrShape) {
-			t.Errorf("%+v: error %v, want ErrShape", bad, err)
+		if _, err := Teacher(bad); !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "data: invalid setting: teacher with ") {
+			t.Errorf("%+v: error %v, want rocops.ErrConfig", bad, err)
 		}
 	}
 }

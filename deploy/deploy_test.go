@@ -204,7 +204,7 @@ func TestScoreCSVLongerThanAChunk(t *testing.T) {
 func TestScoreCSVRules(t *testing.T) {
 	s, err := Load(newFixture(t, 3).save(t, t.TempDir(), "ce"))
 	require.NoError(t, err)
-	long := strings.Repeat("9", data.DefaultMaxField+1)
+	long := strings.Repeat("9", 64<<10+1)
 	cases := []struct {
 		name, text string
 		err        error
@@ -212,8 +212,8 @@ func TestScoreCSVRules(t *testing.T) {
 		written    int
 	}{
 		{"duplicate column", "a,b,c,a,y\n1,2,3,4,0\n", data.ErrHeader, 1, 0},
-		{"more fields", "a,b,c\n1,2,3\n1,2,3,4\n", data.ErrFieldCount, 3, 1},
-		{"fewer fields", "a,b,c\n1,2\n", data.ErrFieldCount, 2, 0},
+		{"more fields", "a,b,c\n1,2,3\n1,2,3,4\n", data.ErrMalformed, 3, 1},
+		{"fewer fields", "a,b,c\n1,2\n", data.ErrMalformed, 2, 0},
 		{"missing value", "a,b,c\n1,2,3\n1,NA,3\n", data.ErrMissing, 3, 1},
 		{"infinite value", "a,b,c\n1,2,1e999\n", data.ErrNotNumber, 2, 0},
 		{"bad label", "a,b,c,y\n1,2,3,0\n1,2,3,2\n", rocops.ErrLabel, 3, 1},

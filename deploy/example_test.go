@@ -15,7 +15,7 @@ import (
 // b′ = b, with the threshold 1, then load it and score CSV rows: (12, 1) gives s = 2·1 − 1 +
 // 0.5 = 1.5, flagged; (10, 3) gives −2.5; (14, 0) gives 4.5.
 func Example() {
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func Example() {
 // (8, −2) gives (−1, −1, 2.5), flagged fox; (10, 0) gives (0, 0, 0.5), flagged nothing, and
 // its label owl, a class the model does not know, is copied as it is.
 func Example_multiclass() {
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Outputs: 3})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Outputs: 3})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -118,8 +118,8 @@ func (s *Scorer) FlagClass(c int, score float64) bool {
 // score of row i and class c at i·k + c), the softmax of the outputs when Probabilities(). It
 // standardises the rows with the training part's statistics, as ScoreCSV does, so the same
 // row gets the same scores bit for bit. A wrong length, a non-finite value (an error naming
-// the row and the feature), a value that standardises beyond float64 (data.ErrStandardize) or
-// a score that overflows (nn.ErrRange) is an error, and then no score is returned.
+// the row and the feature), a value that standardises beyond float64 or a score that overflows
+// (both rocops.ErrRange) is an error, and then no score is returned.
 func (s *Scorer) Score(x []float64, rows int) ([]float64, error) {
 	in := len(s.sc.features)
 	if rows < 1 || len(x) != rows*in {
@@ -148,7 +148,7 @@ func (s *Scorer) scoreStandardized(z []float64, rows int) ([]float64, error) {
 	if s.scorer == nil {
 		return nil, errors.New("deploy: the scorer is closed")
 	}
-	scores, err := s.scorer.Scores(z, rows)
+	scores, err := nn.ScoresWith(s.scorer, z, rows)
 	if err != nil || !s.sc.op.Probabilities {
 		return scores, err
 	}

@@ -17,7 +17,7 @@ import (
 // architecture line the model gives as an [nn.Describer], which its checkpoint records too,
 // and its dtype. Load rebuilds every model package nn makes:
 //
-//	Linear(in=n)                                   nn.NewLinear
+//	Linear(in=n)                                   nn.NewMLP without hidden layers
 //	MLP(in=n, hidden=[h₁ h₂ …], activation=φ)      nn.NewMLP, φ one of relu, tanh, identity
 //	Linear(in=n, outputs=k)                        the same with k outputs (nn.MLPConfig.Outputs)
 //	MLP(in=n, hidden=[h₁ h₂ …], activation=φ, outputs=k)

@@ -228,7 +228,7 @@ func weightedScoreGradient(model nn.Model, x []float64, rows int, c []float64) (
 
 // ScoreTangents returns p_r = ⟨∇θ f(x_r), v⟩ for every row r of x (rows rows, row-major),
 // the derivative of each score along v in parameter space (layout of [Direction]). Models that
-// implement nn.Directional (nn.Linear, nn.MLP) give it exactly by forward-mode
+// implement nn.Directional (nn.MLP, the linear scorer included) give it exactly by forward-mode
 // differentiation at about five times the cost of scoring (nn's BenchmarkScoresAlong); for
 // other models it is the central difference
 //

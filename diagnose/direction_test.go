@@ -39,7 +39,7 @@ func unit(seed uint64, n int) []float64 {
 	return v
 }
 
-// TestScoreTangentsForwardVsCentral checks the exact forward mode of nn.Linear and nn.MLP
+// TestScoreTangentsForwardVsCentral checks the exact forward mode of nn.MLP (linear or not)
 // against central differences. Tolerances: for float64 the central difference's error is
 // O(ε²·f‴) with ε ≈ 6e-6·‖θ‖, below 1e-7 here; for float32 the scores round to about 1e-7
 // relative, divided by 2ε ≈ 1e-2, so 1e-3 of the tangents' scale.
@@ -61,7 +61,7 @@ func TestScoreTangentsForwardVsCentral(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lin, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 4, Dtype: tc.dt})
+			lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 4, Dtype: tc.dt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func equalDense(a, b *tensor.Dense) bool {
 func TestLinearTangentsExact(t *testing.T) {
 	const rows, in = 6, 3
 	x := randomRows(2, rows, in)
-	lin, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1})
+	lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,8 @@
 //
 // [SevereDirection] gives V, the unit steepest-descent direction in parameter space of the
 // surrogate loss over the severe pairs of a selection batch. [ScoreTangents] projects every
-// example's score gradient on it, p_k = ⟨∇θ f_k, V⟩, exactly by forward mode for nn.Linear and
-// nn.MLP. [Project] forms the pair term h(i, j) = w(f_i − f_j)·(p_i − p_j) on an independent
+// example's score gradient on it, p_k = ⟨∇θ f_k, V⟩, exactly by forward mode for nn.MLP
+// (the linear scorer included). [Project] forms the pair term h(i, j) = w(f_i − f_j)·(p_i − p_j) on an independent
 // logging pool, whose mean is the projected drift (how fast a gradient step moves along V),
 // and splits its variance into the first-order parts VarPos, VarNeg (noise ∝ 1/B) and the
 // pair interaction VarResidual (noise ∝ 1/B²): [Split], [Split.BatchVariance],

@@ -289,7 +289,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		data = data[1:]
 		scores, classes := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
 		labels := asFloats(classes)
-		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
+		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -247,15 +247,15 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 		t.Errorf("M = 0: error %v, want rocops.ErrConfig", err)
 	}
 	m, x, ml := labelSetup(t)
-	// k is the task's: Labels(0) and Labels(1) are no task.
-	for _, k := range []int{0, 1} {
-		if _, err := (diagnose.Comparisons{Task: rocops.Labels(k)}).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrConfig) {
-			t.Errorf("k = %d: error %v, want rocops.ErrConfig", k, err)
-		}
+	// k is the task's: Labels(0) is no task.
+	if _, err := (diagnose.Comparisons{Task: rocops.Labels(0)}).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("k = 0: error %v, want rocops.ErrConfig", err)
 	}
-	// Read as two columns, the labels of the rows of x are rows that x does not have.
-	if _, err := labelCmp(2).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, nn.ErrInput) {
-		t.Errorf("k = 2 for labels of 3 columns: error %v, want nn.ErrInput", err)
+	// Read as one or two columns, the labels of the rows of x are rows that x does not have.
+	for _, k := range []int{1, 2} {
+		if _, err := labelCmp(k).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, nn.ErrInput) {
+			t.Errorf("k = %d for labels of 3 columns: error %v, want nn.ErrInput", k, err)
+		}
 	}
 	if _, err := labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
@@ -331,7 +331,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			dir += g[i] * p[i]
 		}
 		near(t, "mean drift", drift, -dir, 1e-9)
-		lin, err := nn.NewLinear(nn.LinearConfig{In: k, Outputs: k, Seed: uint64(k)})
+		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -186,7 +186,7 @@ func TestOverflowCases(t *testing.T) {
 			}
 		}
 		dir := func(scale float64) diagnose.Direction {
-			m, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 2})
+			m, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}

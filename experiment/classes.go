@@ -58,7 +58,7 @@ type classFigures struct {
 // per-class interval or FPR at a recall is not read.
 func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*classMeasurement, error) {
 	te := sp.Test
-	k := te.Outputs()
+	k := te.Task().K()
 	if te.Classes == nil && te.Labels == nil {
 		return nil, fmt.Errorf("experiment: a per-class measurement needs multi-class or multi-label data; %q is binary", te.LabelName)
 	}
@@ -125,19 +125,15 @@ func classScores(m nn.Model, ds *data.Dataset, probabilities bool) ([]float64, e
 	if err != nil || !probabilities {
 		return s, err
 	}
-	return crossentropy.Softmax(s, ds.Outputs())
+	return crossentropy.Softmax(s, ds.Task().K())
 }
 
-// classTask is the task of k classes, or of k label columns (binary for one column: one label
-// per row).
+// classTask is the task of k classes, or of k label columns.
 func classTask(k int, multilabel bool) rocops.Task {
-	switch {
-	case !multilabel:
-		return rocops.Classes(k)
-	case k > 1:
+	if multilabel {
 		return rocops.Labels(k)
 	}
-	return rocops.Task{}
+	return rocops.Classes(k)
 }
 
 // column returns column c of the row-major n×k scores.
@@ -153,7 +149,7 @@ func column(scores []float64, k, c int) []float64 {
 // multi-class ds, label column c of a multi-label one.
 func indicator(ds *data.Dataset, c int) []float64 {
 	out := make([]float64, ds.Rows)
-	k := ds.LabelWidth()
+	k := ds.Task().LabelsPerRow()
 	for i := range out {
 		switch {
 		case ds.Labels != nil:

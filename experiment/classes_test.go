@@ -208,5 +208,5 @@ func TestNewSplitMultilabelNeedsTwoStrata(t *testing.T) {
 		ds.Y = append(ds.Y, 1, 0)
 	}
 	_, err := NewSplit(ds, 1)
-	require.ErrorContains(t, err, "experiment: the 40 rows' label patterns give 1 strata")
+	require.ErrorContains(t, err, "data: class too small to split: the 40 rows' label sets give 1 strata")
 }

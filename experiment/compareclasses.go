@@ -1,9 +1,7 @@
 package experiment
 
 import (
-	"strconv"
-	"strings"
-
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -15,14 +13,22 @@ const keyAUCOvR = "test_auc_ovr"
 // the same test rows, whose labels are labels (class indices, or the row-major n×k 0/1
 // label matrix): A(r) − A(first), A the macro one-vs-rest AUC of classMeasurement.OvR of
 // the run's test scores, and the 95% percentile interval of metrics.BootstrapRows over
-// boot resamples, each drawing the rows within each class (multi-label: within each set of
-// labels a row has, so that every label column keeps its positives) and scoring both runs
-// on the same drawn rows. Two runs that score every row alike get 0 and [0, 0].
-// r.TestAUCVsFirst stays nil: DeLong's paired test is a binary one.
+// boot resamples, each drawing the rows within each of the test rows' strata (data.Strata:
+// each class; multi-label, each set of labels a row has, so that every label column keeps
+// its positives) and scoring both runs on the same drawn rows. Two runs that score every row
+// alike get 0 and [0, 0]. r.TestAUCVsFirst stays nil: DeLong's paired test is a binary one.
 func compareClasses(r, first *Result, labels []float64, boot int, seed uint64) error {
 	m := r.Classes
 	k := len(m.Names)
-	strata := classStrata(labels, k, m.Multilabel)
+	test := &data.Dataset{Y: labels, Rows: len(labels), Classes: m.Names} // the test rows' labels alone
+	if m.Multilabel {
+		test.Rows, test.Classes, test.Labels = len(labels)/k, nil, m.Names
+	}
+	rows, err := test.Strata()
+	if err != nil {
+		return err
+	}
+	strata := rows.PerRow()
 	a, b := r.TestScores, first.TestScores
 	task, w := classTask(k, m.Multilabel), 1 // the task and its labels per row
 	if m.Multilabel {
@@ -49,33 +55,4 @@ func compareClasses(r, first *Result, labels []float64, boot int, seed uint64) e
 	}
 	r.TestVsFirst = map[string]Paired{keyAUCOvR: {Diff: d, CI95: Interval{lo, hi}}}
 	return nil
-}
-
-// classStrata numbers the rows' strata of the paired class bootstrap: a multi-class row's
-// class, a multi-label row's set of labels (numbered in the order they first occur).
-func classStrata(labels []float64, k int, multilabel bool) []int {
-	if !multilabel {
-		out := make([]int, len(labels))
-		for i, y := range labels {
-			out[i] = int(y)
-		}
-		return out
-	}
-	out := make([]int, len(labels)/k)
-	seen := map[string]int{}
-	var key strings.Builder
-	for i := range out {
-		key.Reset()
-		for _, y := range labels[i*k : (i+1)*k] {
-			key.WriteString(strconv.FormatFloat(y, 'g', -1, 64))
-			key.WriteByte(',')
-		}
-		s, ok := seen[key.String()]
-		if !ok {
-			s = len(seen)
-			seen[key.String()] = s
-		}
-		out[i] = s
-	}
-	return out
 }

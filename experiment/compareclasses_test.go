@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/stretchr/testify/require"
 )
@@ -134,5 +135,16 @@ func TestCompareClassesMultilabelSelf(t *testing.T) {
 	r.Classes.Multilabel, first.Classes.Multilabel = true, true
 	require.NoError(t, compareWithFirst(r, first, labels, MeasureConfig{Boot: 100, Seed: 3}))
 	require.Equal(t, map[string]Paired{keyAUCOvR: {}}, r.TestVsFirst)
-	require.Equal(t, []int{0, 1, 2, 3, 0, 4}, classStrata(labels, 3, true)[:6])
+	// The strata drawn within: rows share one exactly when their sets of labels are equal (the
+	// first six rows' sets are 0, 1, 2, 3, 0, 4 in order of first appearance).
+	rows, err := (&data.Dataset{Y: labels, Rows: len(labels) / 3, Labels: []string{"a", "b", "c"}}).Strata()
+	require.NoError(t, err)
+	per := rows.PerRow()
+	for i := range per {
+		for j := range per {
+			require.Equal(t, slices.Equal(labels[3*i:3*i+3], labels[3*j:3*j+3]), per[i] == per[j], "rows %d and %d", i, j)
+		}
+	}
+	require.Equal(t, per[0], per[4])
+	require.Len(t, map[int]bool{per[0]: true, per[1]: true, per[2]: true, per[3]: true, per[5]: true}, 5)
 }

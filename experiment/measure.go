@@ -57,11 +57,11 @@ type deLongAUC struct {
 	CI            Interval
 }
 
-// scoreData scores ds's features with m: nn.Scores of X, or nn.Scores32 of X32 for a
-// dataset stored in float32, which is never widened whole.
+// scoreData scores ds's features with m: nn.Scores of X, or of X32 for a dataset stored in
+// float32, which is never widened whole.
 func scoreData(m nn.Model, ds *data.Dataset) ([]float64, error) {
 	if ds.Float32() {
-		return nn.Scores32(m, ds.X32, ds.Rows)
+		return nn.Scores(m, ds.X32, ds.Rows)
 	}
 	return nn.Scores(m, ds.X, ds.Rows)
 }

@@ -30,10 +30,10 @@ func storedBoth(ds *data.Dataset) (r64, r32 *data.Dataset) {
 
 // TestMeasureFloat32Storage: a split of a dataset stored in float32 is that of the float64
 // dataset of the same values, its parts rounded to float32, and measuring a model on it (the
-// parts scored by nn.Scores32, never widened) gives every figure of its parts widened to
+// parts scored by nn.Scores of X32, never widened) gives every figure of its parts widened to
 // float64 bit for bit, and for a float32 model those of the float64 split — for a binary
-// dataset (Measure) and a multi-label one (measureClasses, whose split goes through
-// splitMultilabel), for float32 and float64 models.
+// dataset (Measure) and a multi-label one (measureClasses, whose split stratifies by the rows'
+// sets of labels), for float32 and float64 models.
 func TestMeasureFloat32Storage(t *testing.T) {
 	ds, err := data.Teacher(data.TeacherConfig{Rows: 1200, Cols: 6, Positive: 0.2, Seed: 5})
 	require.NoError(t, err)

@@ -12,14 +12,10 @@ type Split struct {
 	Std data.Standardizer
 }
 
-// NewSplit splits ds 60/20/20 by label (stratified) with the given seed and standardises the
-// three parts with the training part's statistics (data.SplitStandardized). A multi-label
-// ds (Labels set), which data.Split does not take, is stratified by its rows' label patterns
-// instead, the rarest patterns together.
+// NewSplit splits ds 60/20/20, stratified by its strata (by label, by class, or for multi-label
+// data by the rows' sets of labels, the rarest sets together), with the given seed and
+// standardises the three parts with the training part's statistics (data.SplitStandardized).
 func NewSplit(ds *data.Dataset, seed uint64) (*Split, error) {
-	if ds.Labels != nil {
-		return splitMultilabel(ds, seed)
-	}
 	tr, val, te, std, err := data.SplitStandardized(ds, data.SplitConfig{Seed: seed})
 	if err != nil {
 		return nil, err

@@ -1,34 +1,32 @@
 package graph
 
 import (
-	"errors"
-	"fmt"
-
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 )
-
-// ErrInput is returned, wrapped with details, when an input node cannot be built: a nil graph,
-// a dtype other than float32/float64, no data, a shape that does not match the data, or for a
-// float32 input a finite value beyond float32's range (about 3.4e38), which would become ±Inf.
-var ErrInput = errors.New("graph: bad input")
 
 // Input returns an input node of g named name, of dtype dt (tensor.Float32 or tensor.Float64),
 // holding a copy of xs in row-major order. With no shape it is a vector of len(xs); shape
 // () (an empty, non-nil slice such as []int{}) makes a scalar of the single element of xs;
 // otherwise the product of shape must be len(xs). The node can be checked by gradcheck and
 // differentiated by gorgonia.Grad.
+//
+// A node that cannot be built — a nil graph, a dtype other than float32 or float64, no data, or a
+// shape that does not match the data — is [rocops.ErrNode]; for a float32 input, a finite value
+// beyond float32's range (about 3.4e38), which would become ±Inf, is [rocops.ErrRange].
 func Input(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, shape ...int) (*gorgonia.Node, error) {
 	if g == nil {
-		return nil, fmt.Errorf("%w: %q: nil graph", ErrInput, name)
+		return nil, check.Errorf("graph", rocops.ErrNode, "%q: nil graph", name)
 	}
 	if dt != tensor.Float64 && dt != tensor.Float32 {
-		return nil, fmt.Errorf("%w: %q: dtype %v; want float32 or float64", ErrInput, name, dt)
+		return nil, check.Errorf("graph", rocops.ErrNode, "%q: dtype %v; want float32 or float64", name, dt)
 	}
 	if len(xs) == 0 {
-		return nil, fmt.Errorf("%w: %q: no data", ErrInput, name)
+		return nil, check.Errorf("graph", rocops.ErrNode, "%q: no data", name)
 	}
 	if shape == nil {
 		shape = []int{len(xs)}
@@ -36,17 +34,17 @@ func Input(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64, sh
 	size := 1
 	for _, d := range shape {
 		if d <= 0 {
-			return nil, fmt.Errorf("%w: %q: shape %v has a dimension ≤ 0", ErrInput, name, shape)
+			return nil, check.Errorf("graph", rocops.ErrNode, "%q: shape %v has a dimension ≤ 0", name, shape)
 		}
 		size *= d
 	}
 	if size != len(xs) {
-		return nil, fmt.Errorf("%w: %q: shape %v holds %d elements, got %d", ErrInput, name, shape, size, len(xs))
+		return nil, check.Errorf("graph", rocops.ErrNode, "%q: shape %v holds %d elements, got %d", name, shape, size, len(xs))
 	}
 	if dt == tensor.Float32 {
 		for i, x := range xs {
 			if !floats.Fits[float32](x) {
-				return nil, fmt.Errorf("%w: %q: element %d, %g, is beyond float32's range", ErrInput, name, i, x)
+				return nil, check.Errorf("graph", rocops.ErrRange, "%q: element %d, %g, is beyond float32's range", name, i, x)
 			}
 		}
 	}

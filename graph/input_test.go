@@ -3,8 +3,10 @@ package graph
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -80,7 +82,8 @@ func TestInputErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Input(c.g, c.dt, c.name, c.xs, c.shape...)
 			require.Error(t, err)
-			require.True(t, errors.Is(err, ErrInput), "%v", err)
+			require.True(t, errors.Is(err, rocops.ErrNode), "%v", err)
+			require.True(t, strings.HasPrefix(err.Error(), "graph: "), "%v", err)
 		})
 	}
 }
@@ -94,8 +97,8 @@ func TestInputFloat32Range(t *testing.T) {
 		if shape == nil {
 			xs = []float64{1, 2, 1e39}
 		}
-		if _, err := Input(g, tensor.Float32, "x", xs, shape...); !errors.Is(err, ErrInput) {
-			t.Errorf("float32 input %v (shape %v): %v, want ErrInput", xs, shape, err)
+		if _, err := Input(g, tensor.Float32, "x", xs, shape...); !errors.Is(err, rocops.ErrRange) {
+			t.Errorf("float32 input %v (shape %v): %v, want rocops.ErrRange", xs, shape, err)
 		}
 		if _, err := Input(g, tensor.Float64, "x64", xs, shape...); err != nil {
 			t.Errorf("float64 input %v: %v", xs, err)

@@ -9,8 +9,7 @@ import (
 )
 
 // Activation is the function φ applied element by element after a hidden layer's affine map.
-// The zero value is ReLU. It implements encoding.TextMarshaler and encoding.TextUnmarshaler,
-// so it can be a command-line flag (flag.TextVar) or a JSON field.
+// The zero value is ReLU.
 type Activation int
 
 const (
@@ -22,19 +21,13 @@ const (
 	Identity
 )
 
-var activations = enum.New[Activation]("activation", ErrConfig, "relu", "tanh", "identity")
+var activations = enum.New[Activation]("activation", errConfig, "relu", "tanh", "identity")
 
 // String returns the activation's name: "relu", "tanh" or "identity".
 func (a Activation) String() string { return activations.String(a) }
 
 // ParseActivation returns the activation named s ("relu", "tanh" or "identity", in any case).
 func ParseActivation(s string) (Activation, error) { return activations.Parse(s) }
-
-// MarshalText returns the activation's name.
-func (a Activation) MarshalText() ([]byte, error) { return activations.MarshalText(a) }
-
-// UnmarshalText sets a to the activation named text, as ParseActivation does.
-func (a *Activation) UnmarshalText(text []byte) error { return activations.UnmarshalText(a, text) }
 
 // apply returns φ(u).
 func (a Activation) apply(u *gorgonia.Node) (*gorgonia.Node, error) {
@@ -46,5 +39,5 @@ func (a Activation) apply(u *gorgonia.Node) (*gorgonia.Node, error) {
 	case Identity:
 		return u, nil
 	}
-	return nil, fmt.Errorf("%w: unknown activation %d", ErrConfig, int(a))
+	return nil, fmt.Errorf("%w: unknown activation %d", errConfig, int(a))
 }

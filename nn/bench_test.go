@@ -61,7 +61,7 @@ func BenchmarkScorer(b *testing.B) {
 			defer s.Close()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := s.Scores(x, n); err != nil {
+				if _, err := ScoresWith(s, x, n); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -110,7 +110,7 @@ func BenchmarkPass(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := p.SetInput(randomRows(1, n, 30)); err != nil {
+				if err := p.setInput(randomRows(1, n, 30)); err != nil {
 					b.Fatal(err)
 				}
 				d := randomRows(2, n, 1)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
@@ -12,7 +13,7 @@ import (
 // accept and refuse exactly what the exact tests do: at float32's edge, a float64 above
 // MaxFloat32 by less than half of float32's last ulp there (2¹⁰⁴, IEEE 754 round to nearest)
 // rounds to MaxFloat32 and fits, while the halfway value 2¹²⁸ − 2¹⁰³ rounds to +Inf (ties to
-// even: MaxFloat32's significand is odd) and is ErrRange. The error names the first bad row
+// even: MaxFloat32's significand is odd) and is rocops.ErrRange. The error names the first bad row
 // and feature, also after values that only the exact tests pass.
 func TestCheckInputEdges(t *testing.T) {
 	half := math.Ldexp(1, 103) // half of float32's ulp at MaxFloat32
@@ -34,8 +35,8 @@ func TestCheckInputEdges(t *testing.T) {
 	}{
 		{"float32 max", []float64{0, math.MaxFloat32, -math.MaxFloat32, 1}, m32, nil, "", ""},
 		{"float32 rounds down", []float64{fitsAbove, -fitsAbove, 0, 1}, m32, nil, "", ""},
-		{"float32 halfway", []float64{fitsAbove, 0, 1, math.MaxFloat32 + half}, m32, ErrRange, "row 1", "feature 1"},
-		{"float32 1e39", []float64{0, 0, -1e39, 0}, m32, ErrRange, "row 1", "feature 0"},
+		{"float32 halfway", []float64{fitsAbove, 0, 1, math.MaxFloat32 + half}, m32, rocops.ErrRange, "row 1", "feature 1"},
+		{"float32 1e39", []float64{0, 0, -1e39, 0}, m32, rocops.ErrRange, "row 1", "feature 0"},
 		{"float64 1e39", []float64{0, 0, -1e39, math.MaxFloat64}, m64, nil, "", ""},
 		{"NaN after a fitting value", []float64{fitsAbove, 0, 0, math.NaN()}, m32, ErrInput, "row 1", "feature 1"},
 		{"NaN float64", []float64{math.NaN(), 0, 0, 0}, m64, ErrInput, "row 0", "feature 0"},

@@ -15,27 +15,26 @@ import (
 	"github.com/rocops/rocops/internal/frame"
 )
 
-// Errors of Load and Read, each wrapped with the details. Load and Read leave the model
-// unchanged whenever they return an error.
+// Errors of Load, Read and Describe about the file itself, each wrapped with the details. They
+// are also the errors of train's PESG state files (train.LoadPESGState), which are checkpoints of
+// an optimiser: their text names no package, the messages wrapping them do ("nn: damaged
+// checkpoint: truncated: …", "train: PESG state: damaged checkpoint: …"). Load and Read leave
+// the model unchanged whenever they return an error.
 var (
-	// ErrNotCheckpoint: the data does not start with the checkpoint magic.
-	ErrNotCheckpoint = errors.New("nn: not a rocops parameter file")
+	// ErrNotCheckpoint: the data do not start with the format's magic: another kind of file,
+	// or a checkpoint of the other format (an nn checkpoint read as a PESG state).
+	ErrNotCheckpoint = errors.New("not a checkpoint of this kind")
 	// ErrVersion: the checkpoint's format version is not one this package reads.
-	ErrVersion = errors.New("nn: unsupported checkpoint version")
-	// ErrTruncated: the data ends before the checkpoint does.
-	ErrTruncated = errors.New("nn: checkpoint is truncated")
-	// ErrCorrupt: a checksum does not match, or the content is inconsistent.
-	ErrCorrupt = errors.New("nn: checkpoint is corrupt")
-	// ErrTrailingData: more data follows the checkpoint.
-	ErrTrailingData = errors.New("nn: unexpected data after the checkpoint")
-	// ErrDtype: the checkpoint's dtype is not the model's.
-	ErrDtype = errors.New("nn: dtype mismatch")
-	// ErrArchitecture: the checkpoint has other parameters, or another architecture
-	// description (see Describer), than the model.
-	ErrArchitecture = errors.New("nn: architecture mismatch")
-	// ErrShape: a parameter's shape differs from the model's.
-	ErrShape = errors.New("nn: parameter shape mismatch")
+	ErrVersion = errors.New("unsupported checkpoint version")
+	// ErrDamaged: the data end before the checkpoint does, more data follow it, a checksum
+	// does not match, or the content is inconsistent. The message says which.
+	ErrDamaged = errors.New("damaged checkpoint")
 )
+
+// ErrArchitecture is the error of Load, Read and Restore for saved parameters that do not fit
+// the model: another dtype, other parameters (in number or names), a parameter of another
+// shape, or another architecture description (see Describer). The message says which.
+var ErrArchitecture = errors.New("nn: architecture mismatch")
 
 // A checkpoint (format version 1) is a frame of internal/frame, every integer little-endian:
 //
@@ -65,8 +64,8 @@ const (
 var checkpointFormat = frame.Format{
 	Magic:   magic,
 	Version: 1,
-	Errors:  frame.Errors{NotFrame: ErrNotCheckpoint, Version: ErrVersion, Truncated: ErrTruncated, Corrupt: ErrCorrupt, TrailingData: ErrTrailingData},
-	Reading: "nn: reading checkpoint",
+	Errors:  frame.Errors{NotFrame: ErrNotCheckpoint, Version: ErrVersion, Damaged: ErrDamaged},
+	Prefix:  "nn",
 }
 
 // Save writes m's parameters to the file at path, replacing it atomically: the checkpoint
@@ -119,8 +118,8 @@ func Load(path string, m Model) error {
 // Read reads a checkpoint from r, to its end, into m's parameters, in place. It first checks
 // everything — magic, version, size, checksums, structure, no trailing data, then the dtype,
 // parameter names and shapes, and architecture description against m — and changes m only
-// if all is well. Its errors wrap ErrNotCheckpoint, ErrVersion, ErrTruncated, ErrCorrupt,
-// ErrTrailingData, ErrDtype, ErrArchitecture, ErrShape or ErrInput, or are I/O errors of r.
+// if all is well. Its errors wrap ErrNotCheckpoint, ErrVersion, ErrDamaged, ErrArchitecture
+// or ErrInput, or are I/O errors of r.
 func Read(r io.Reader, m Model) error {
 	ps, err := checkModel(m)
 	if err != nil {
@@ -131,7 +130,7 @@ func Read(r io.Reader, m Model) error {
 		return err
 	}
 	if c.dtype != m.Dtype() {
-		return fmt.Errorf("%w: the checkpoint holds %v parameters, the model is %v", ErrDtype, c.dtype, m.Dtype())
+		return fmt.Errorf("%w: the checkpoint holds %v parameters, the model is %v", ErrArchitecture, c.dtype, m.Dtype())
 	}
 	if err := matchParams(ps, c.params); err != nil {
 		return err
@@ -143,7 +142,7 @@ func Read(r io.Reader, m Model) error {
 }
 
 // legacyLinear is how checkpoints of an MLP without hidden layers described it before the
-// Linear model became that MLP: with an activation that no layer applies.
+// linear scorer became that MLP: with an activation that no layer applies.
 var legacyLinear = regexp.MustCompile(`^MLP\(in=([0-9]+), hidden=\[\], activation=[a-z]+\)$`)
 
 // currentArchitecture returns the architecture description arch of a checkpoint as the
@@ -213,14 +212,14 @@ func decode(r io.Reader) (*checkpoint, error) {
 }
 
 // parsePayload decodes a payload whose checksum has been verified; an inconsistency here
-// means the file was written wrongly, and is reported as corruption.
+// means the file was written wrongly, and is reported as damage (ErrDamaged).
 func parsePayload(b []byte) (*checkpoint, error) {
 	c := frame.NewCursor(b)
 	code := c.U8()
 	arch := str(c)
 	count := c.Count(1) // every parameter takes at least one byte
 	if c.Err() != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, c.Err())
+		return nil, checkpointFormat.Corrupt("%w", c.Err())
 	}
 	cp := &checkpoint{arch: arch}
 	switch code {
@@ -229,7 +228,7 @@ func parsePayload(b []byte) (*checkpoint, error) {
 	case dtypeCodeF64:
 		cp.dtype = tensor.Float64
 	default:
-		return nil, fmt.Errorf("%w: unknown dtype code %d", ErrCorrupt, code)
+		return nil, checkpointFormat.Corrupt("unknown dtype code %d", code)
 	}
 	width := int(cp.dtype.Size())
 	cp.params = make([]Param, count)
@@ -240,20 +239,20 @@ func parsePayload(b []byte) (*checkpoint, error) {
 			shape[d] = int(c.U32())
 		}
 		if c.Err() != nil {
-			return nil, fmt.Errorf("%w: %w", ErrCorrupt, c.Err())
+			return nil, checkpointFormat.Corrupt("%w", c.Err())
 		}
 		elems, ok := shapeSize(shape, c.Len()/width)
 		if !ok {
-			return nil, fmt.Errorf("%w: parameter %q has shape %v, with %d bytes left", ErrCorrupt, name, shape, c.Len())
+			return nil, checkpointFormat.Corrupt("parameter %q has shape %v, with %d bytes left", name, shape, c.Len())
 		}
 		t := tensor.New(tensor.WithShape(shape...), tensor.Of(cp.dtype))
 		if _, err := binary.Decode(c.Take(elems*width), binary.LittleEndian, t.Data()); err != nil {
-			return nil, fmt.Errorf("%w: parameter %q: %v", ErrCorrupt, name, err)
+			return nil, checkpointFormat.Corrupt("parameter %q: %v", name, err)
 		}
 		cp.params[i] = Param{Name: name, Value: t}
 	}
 	if c.Len() > 0 {
-		return nil, fmt.Errorf("%w: %d bytes after the last parameter", ErrCorrupt, c.Len())
+		return nil, checkpointFormat.Corrupt("%d bytes after the last parameter", c.Len())
 	}
 	return cp, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/rocops/rocops/internal/frame"
 	"gorgonia.org/tensor"
 )
 
@@ -25,11 +26,11 @@ func TestDescribe(t *testing.T) {
 		if err != nil || arch != m.Architecture() || dt != m.Dtype() {
 			t.Errorf("Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
 		}
-		if _, _, err := Describe(bytes.NewReader(b[:len(b)-1])); !errors.Is(err, ErrTruncated) {
-			t.Errorf("truncated: %v, want ErrTruncated", err)
+		if _, _, err := Describe(bytes.NewReader(b[:len(b)-1])); !errors.Is(err, ErrDamaged) || !errors.Is(err, frame.ErrTruncated) {
+			t.Errorf("truncated: %v, want ErrDamaged (truncated)", err)
 		}
-		if _, _, err := Describe(bytes.NewReader(append(b, 0))); !errors.Is(err, ErrTrailingData) {
-			t.Errorf("trailing byte: %v, want ErrTrailingData", err)
+		if _, _, err := Describe(bytes.NewReader(append(b, 0))); !errors.Is(err, ErrDamaged) || !errors.Is(err, frame.ErrTrailingData) {
+			t.Errorf("trailing byte: %v, want ErrDamaged (trailing data)", err)
 		}
 	}
 }

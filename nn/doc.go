@@ -1,12 +1,8 @@
-// Package nn provides the scoring models of rocops — a linear scorer and a multilayer
-// perceptron (MLP) —, their seeded initialisation, and parameter checkpoints.
+// Package nn provides the scoring models of rocops — multilayer perceptrons (MLP), the linear
+// scorer among them —, their seeded initialisation, and parameter checkpoints.
 //
-// A model maps a batch of B rows of n features to one real score (a logit) per row. The linear
-// scorer computes
-//
-//	s = x·w + b
-//
-// and the MLP with L hidden layers computes
+// A model maps a batch of B rows of n features to one real score (a logit) per row. The MLP
+// with L hidden layers computes
 //
 //	h⁰ = x
 //	hˡ = φ(hˡ⁻¹·Wˡ + bˡ)        l = 1, …, L
@@ -15,7 +11,9 @@
 // where x ∈ ℝ^(B×n) is the batch, one example per row; Wˡ ∈ ℝ^(nₗ₋₁×nₗ) and bˡ ∈ ℝ^(nₗ) are
 // the weights and biases of layer l (the bias is added to every row), n₀ = n, n₁ … n_L are the
 // hidden sizes and n_(L+1) = 1; φ is the activation ([ReLU], [Tanh] or [Identity]) applied
-// element by element; and s ∈ ℝ^B is the score vector. A linear scorer is the case L = 0.
+// element by element; and s ∈ ℝ^B is the score vector. The linear scorer s = x·W¹ + b¹
+// (logistic regression when trained with cross-entropy) is the case L = 0:
+// NewMLP(MLPConfig{In: n}).
 // A model of k outputs (MLPConfig.Outputs = k ≥ 2, for k classes or labels) has
 // n_(L+1) = k and scores s ∈ ℝ^(B×k), row i holding example i's k scores.
 //

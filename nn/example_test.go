@@ -71,7 +71,7 @@ func Example() {
 // changes what everything else that reads the model computes — other graphs built from it,
 // and Scores.
 func ExampleModel_sharedParameters() {
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -114,4 +114,35 @@ func ExampleModel_sharedParameters() {
 	fmt.Printf("score change: %.3f\n", after[0]-before[0])
 	// Output:
 	// score change: -0.800
+}
+
+// A Scorer keeps what it builds for scoring, so that scoring again (validation after every
+// epoch, serving) builds nothing again; features held in float32 are scored as they are, to
+// the same scores as those values widened to float64.
+func ExampleScoresWith() {
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1}) // the linear scorer
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := nn.NewScorer(m)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	x64 := []float64{0.5, -1, 2, 0.25}
+	x32 := []float32{0.5, -1, 2, 0.25}
+	a, err := nn.ScoresWith(s, x64, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := nn.ScoresWith(s, x32, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Architecture(), len(a), "scores, the same from float32:", slices.Equal(a, b))
+	_, err = nn.ScoresWith(s, x64, 3)
+	fmt.Println(err)
+	// Output:
+	// Linear(in=2) 2 scores, the same from float32: true
+	// nn: invalid input: 4 values for 3 rows of 2 features
 }

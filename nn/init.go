@@ -13,7 +13,6 @@ import (
 
 // Init chooses how a layer's weights are drawn (see the package documentation for the
 // formulas). The zero value, AutoInit, picks He for a ReLU layer and Glorot for any other.
-// Like Activation, it can be a command-line flag.
 type Init int
 
 const (
@@ -26,19 +25,10 @@ const (
 	He
 )
 
-var inits = enum.New[Init]("initialisation", ErrConfig, "auto", "glorot", "he")
+var inits = enum.New[Init]("initialisation", errConfig, "auto", "glorot", "he")
 
 // String returns the initialisation's name: "auto", "glorot" or "he".
 func (i Init) String() string { return inits.String(i) }
-
-// ParseInit returns the initialisation named s ("auto", "glorot" or "he", in any case).
-func ParseInit(s string) (Init, error) { return inits.Parse(s) }
-
-// MarshalText returns the initialisation's name.
-func (i Init) MarshalText() ([]byte, error) { return inits.MarshalText(i) }
-
-// UnmarshalText sets i to the initialisation named text, as ParseInit does.
-func (i *Init) UnmarshalText(text []byte) error { return inits.UnmarshalText(i, text) }
 
 // resolve returns the initialisation a layer followed by act uses.
 func (i Init) resolve(act Activation) Init {
@@ -70,7 +60,7 @@ func (i Init) fill(w *tensor.Dense, rng *rand.Rand) error {
 		sigma := math.Sqrt(2 / float64(fanIn))
 		draw = func() float64 { return sigma * rng.NormFloat64() }
 	default:
-		return fmt.Errorf("%w: initialisation %v cannot draw weights", ErrConfig, i)
+		return fmt.Errorf("%w: initialisation %v cannot draw weights", errConfig, i)
 	}
 	switch d := w.Data().(type) {
 	case []float64:
@@ -78,7 +68,7 @@ func (i Init) fill(w *tensor.Dense, rng *rand.Rand) error {
 	case []float32:
 		fillWith(d, draw)
 	default:
-		return fmt.Errorf("%w: unsupported dtype %v", ErrConfig, w.Dtype())
+		return fmt.Errorf("%w: unsupported dtype %v", errConfig, w.Dtype())
 	}
 	return nil
 }

@@ -140,7 +140,7 @@ func TestAutoInitOutputLayerIsGlorot(t *testing.T) {
 
 func TestLinearDefaultInitIsGlorot(t *testing.T) {
 	const in = 2000
-	m, err := NewLinear(LinearConfig{In: in, Seed: 7})
+	m, err := NewMLP(MLPConfig{In: in, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

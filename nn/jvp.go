@@ -11,8 +11,8 @@ import (
 )
 
 // Directional is implemented by models that compute the exact directional derivative of
-// their scores along a direction in parameter space (forward-mode differentiation). Linear and
-// MLP implement it.
+// their scores along a direction in parameter space (forward-mode differentiation). An MLP
+// (the linear scorer included) implements it.
 type Directional interface {
 	// ScoresAlong returns the score s_r(θ) of every row r of x (rows rows of InputSize()
 	// features, row-major, as for Scores) and its directional derivative

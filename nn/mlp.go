@@ -23,14 +23,15 @@ type MLPConfig struct {
 // MLP is a multilayer perceptron ending in a linear layer with one output, the score (a
 // logit), or with k outputs, one score per class (MLPConfig.Outputs). Layer k, counted from 0
 // at the input, has parameters "layerk.weight" and "layerk.bias"; the last one is the output
-// layer.
+// layer. Without hidden layers it is the linear scorer s = x·w + b, whose parameters are
+// "layer0.weight", of shape (n, 1), and "layer0.bias", of shape (1).
 type MLP struct {
 	network
 	hidden []int
 	act    Activation
 }
 
-// NewMLP returns an initialised MLP, or an error wrapping ErrConfig.
+// NewMLP returns an initialised MLP, or an error wrapping [rocops.ErrConfig].
 func NewMLP(cfg MLPConfig) (*MLP, error) {
 	n, err := newNetwork(cfg.In, cfg.Hidden, cfg.Outputs, cfg.Activation, cfg.Init, cfg.Seed, cfg.Dtype)
 	if err != nil {

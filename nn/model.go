@@ -7,18 +7,20 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
+// errConfig is the package's rocops.ErrConfig: an invalid model configuration, activation or
+// initialisation name, "nn: invalid setting: …".
+var errConfig = check.Errorf("nn", rocops.ErrConfig, "")
+
 var (
-	// ErrConfig reports an invalid model configuration, activation or initialisation name.
-	ErrConfig = errors.New("nn: invalid configuration")
 	// ErrInput reports an input a model cannot take: a batch node of the wrong shape or dtype,
 	// rows that do not match the model's input size, a nil model, or a model whose parameters
 	// are inconsistent.
 	ErrInput = errors.New("nn: invalid input")
-	// ErrRange reports a value beyond the range of the model's dtype: a feature a float32
-	// model cannot hold (a magnitude above about 3.4e38), or a score that overflows to ±Inf.
-	ErrRange = errors.New("nn: value beyond the range of the model's dtype")
 )
 
 // Param is one learnable tensor of a model. Value is the model's own tensor, not a copy:
@@ -117,7 +119,7 @@ func Snapshot(m Model) ([]Param, error) {
 // Restore copies the values of saved, as returned by Snapshot, into m's parameters in place,
 // so that every graph built from m sees them. saved must match m.Params() one to one, in
 // order, name, shape and dtype; otherwise Restore changes nothing and returns an error
-// wrapping ErrArchitecture (a different number or names of parameters), ErrShape or ErrDtype.
+// wrapping ErrArchitecture (a different number or names of parameters, a shape or a dtype).
 func Restore(m Model, saved []Param) error {
 	ps, err := checkModel(m)
 	if err != nil {
@@ -143,9 +145,9 @@ func matchParams(ps, saved []Param) error {
 		case s.Value == nil:
 			return fmt.Errorf("%w: saved parameter %q has no value", ErrInput, s.Name)
 		case s.Value.Dtype() != p.Value.Dtype():
-			return fmt.Errorf("%w: saved parameter %q is %v, the model's is %v", ErrDtype, s.Name, s.Value.Dtype(), p.Value.Dtype())
+			return fmt.Errorf("%w: saved parameter %q is %v, the model's is %v", ErrArchitecture, s.Name, s.Value.Dtype(), p.Value.Dtype())
 		case !s.Value.Shape().Eq(p.Value.Shape()):
-			return fmt.Errorf("%w: saved parameter %q has shape %v, the model's has %v", ErrShape, s.Name, s.Value.Shape(), p.Value.Shape())
+			return fmt.Errorf("%w: saved parameter %q has shape %v, the model's has %v", ErrArchitecture, s.Name, s.Value.Shape(), p.Value.Shape())
 		case s.Value.RequiresIterator():
 			return fmt.Errorf("%w: saved parameter %q is a view, not a contiguous tensor", ErrInput, s.Name)
 		}

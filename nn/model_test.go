@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
 )
@@ -40,7 +41,7 @@ func testModels() []testModel {
 	}
 	return []testModel{
 		{"linear", Identity, func(dt tensor.Dtype) (Model, error) {
-			return NewLinear(LinearConfig{In: 5, Dtype: dt, Seed: 3})
+			return NewMLP(MLPConfig{In: 5, Dtype: dt, Seed: 3})
 		}},
 		{"mlp-relu", ReLU, mlp(MLPConfig{In: 5, Hidden: []int{7}, Seed: 4})},
 		{"mlp-tanh-2", Tanh, mlp(MLPConfig{In: 5, Hidden: []int{6, 4}, Activation: Tanh, Seed: 5})},
@@ -91,7 +92,7 @@ func TestScoresChunks(t *testing.T) {
 }
 
 func TestScoresRejectsBadInput(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 2})
+	m, err := NewMLP(MLPConfig{In: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,10 +199,10 @@ func TestBadConfigs(t *testing.T) {
 		build func() error
 		inMsg string
 	}{
-		{"linear in 0", func() error { _, err := NewLinear(LinearConfig{}); return err }, "input size 0"},
-		{"linear in -2", func() error { _, err := NewLinear(LinearConfig{In: -2}); return err }, "input size -2"},
-		{"linear int dtype", func() error { _, err := NewLinear(LinearConfig{In: 2, Dtype: tensor.Int}); return err }, "dtype int"},
-		{"linear bad init", func() error { _, err := NewLinear(LinearConfig{In: 2, Init: Init(9)}); return err }, "initialisation 9"},
+		{"linear in 0", func() error { _, err := NewMLP(MLPConfig{}); return err }, "input size 0"},
+		{"linear in -2", func() error { _, err := NewMLP(MLPConfig{In: -2}); return err }, "input size -2"},
+		{"linear int dtype", func() error { _, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Int}); return err }, "dtype int"},
+		{"linear bad init", func() error { _, err := NewMLP(MLPConfig{In: 2, Init: Init(9)}); return err }, "initialisation 9"},
 		{"mlp in 0", func() error { _, err := NewMLP(MLPConfig{Hidden: []int{2}}); return err }, "input size 0"},
 		{"mlp hidden 0", func() error { _, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3, 0}}); return err }, "hidden layer 1 has size 0"},
 		{"mlp hidden negative", func() error { _, err := NewMLP(MLPConfig{In: 2, Hidden: []int{-4}}); return err }, "hidden layer 0 has size -4"},
@@ -213,8 +214,8 @@ func TestBadConfigs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.build()
-			if !errors.Is(err, ErrConfig) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want ErrConfig mentioning %q", err, tc.inMsg)
+			if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), tc.inMsg) {
+				t.Fatalf("error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
 			}
 		})
 	}
@@ -527,18 +528,19 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 		name  string
 		saved []Param
 		want  error
+		inMsg string
 	}{
-		{"fewer", good[:3], ErrArchitecture},
-		{"deeper", snapOf(MLPConfig{In: 3, Hidden: []int{4, 4}}), ErrArchitecture},
-		{"renamed", renamed, ErrArchitecture},
-		{"wider", snapOf(MLPConfig{In: 3, Hidden: []int{5}}), ErrShape},
-		{"float32", snapOf(MLPConfig{In: 3, Hidden: []int{4}, Dtype: tensor.Float32}), ErrDtype},
-		{"nil value", append(append([]Param(nil), good[:3]...), Param{Name: "layer1.bias"}), ErrInput},
+		{"fewer", good[:3], ErrArchitecture, "3 parameters saved, the model has 4"},
+		{"deeper", snapOf(MLPConfig{In: 3, Hidden: []int{4, 4}}), ErrArchitecture, "6 parameters saved"},
+		{"renamed", renamed, ErrArchitecture, `is "head.weight"`},
+		{"wider", snapOf(MLPConfig{In: 3, Hidden: []int{5}}), ErrArchitecture, "has shape (3, 5)"},
+		{"float32", snapOf(MLPConfig{In: 3, Hidden: []int{4}, Dtype: tensor.Float32}), ErrArchitecture, "is float32, the model's is float64"},
+		{"nil value", append(append([]Param(nil), good[:3]...), Param{Name: "layer1.bias"}), ErrInput, "has no value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := paramBits(t, m)
-			if err := Restore(m, tc.saved); !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want %v", err, tc.want)
+			if err := Restore(m, tc.saved); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.inMsg) {
+				t.Fatalf("error %v, want %v saying %q", err, tc.want, tc.inMsg)
 			}
 			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(before) {
 				t.Fatal("a failed Restore changed the model")
@@ -548,25 +550,25 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 }
 
 // TestScoresRange: a feature a float32 model cannot hold (beyond 3.4e38), or a score that
-// overflows the model's dtype, is ErrRange naming the row, never a ±Inf score.
+// overflows the model's dtype, is rocops.ErrRange naming the row, never a ±Inf score.
 func TestScoresRange(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 2, Dtype: tensor.Float32})
+	m, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Float32})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = Scores(m, []float64{1, 2, 3, 1e39}, 2)
-	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
-		t.Fatalf("feature 1e39 in a float32 model: %v, want ErrRange naming row 1, feature 1", err)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
+		t.Fatalf("feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
 	}
 	// Weights of 1e30 on features of 1e10: x·w = 2e40 fits in float64 but not in float32.
 	w := m.Params()[0].Value.Data().([]float32)
 	w[0], w[1] = 1e30, 1e30
 	got, err := Scores(m, []float64{0, 0, 1e10, 1e10}, 2)
-	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "row 1") {
-		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want ErrRange naming row 1", err, got)
+	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1") {
+		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
 	}
 	// The same features in a float64 model are fine.
-	m64, err := NewLinear(LinearConfig{In: 2})
+	m64, err := NewMLP(MLPConfig{In: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

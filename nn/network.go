@@ -18,8 +18,8 @@ type layer struct {
 	act    Activation    // φ
 }
 
-// network is a stack of layers ending in one score per row, or k. Linear and MLP are
-// networks; their exported methods come from here.
+// network is a stack of layers ending in one score per row, or k. An MLP is a network; its
+// exported methods come from here.
 type network struct {
 	in     int
 	dtype  tensor.Dtype
@@ -36,24 +36,24 @@ func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, se
 	}
 	switch {
 	case in <= 0:
-		return nil, fmt.Errorf("%w: input size %d (want at least 1)", ErrConfig, in)
+		return nil, fmt.Errorf("%w: input size %d (want at least 1)", errConfig, in)
 	case outputs < 0:
-		return nil, fmt.Errorf("%w: %d outputs (want 0 or 1 for one score, or k ≥ 2)", ErrConfig, outputs)
+		return nil, fmt.Errorf("%w: %d outputs (want 0 or 1 for one score, or k ≥ 2)", errConfig, outputs)
 	case dt != tensor.Float64 && dt != tensor.Float32:
-		return nil, fmt.Errorf("%w: dtype %v (want float32 or float64)", ErrConfig, dt)
+		return nil, fmt.Errorf("%w: dtype %v (want float32 or float64)", errConfig, dt)
 	case !activations.Valid(act):
-		return nil, fmt.Errorf("%w: unknown activation %d", ErrConfig, int(act))
+		return nil, fmt.Errorf("%w: unknown activation %d", errConfig, int(act))
 	case !inits.Valid(init):
-		return nil, fmt.Errorf("%w: unknown initialisation %d", ErrConfig, int(init))
+		return nil, fmt.Errorf("%w: unknown initialisation %d", errConfig, int(init))
 	}
 	widths := append(append([]int(nil), hidden...), max(outputs, 1))
 	fanIn := in
 	for k, w := range widths {
 		if w <= 0 {
-			return nil, fmt.Errorf("%w: hidden layer %d has size %d (want at least 1)", ErrConfig, k, w)
+			return nil, fmt.Errorf("%w: hidden layer %d has size %d (want at least 1)", errConfig, k, w)
 		}
 		if fanIn > maxWeights/w {
-			return nil, fmt.Errorf("%w: layer %d has %d×%d weights (at most %d)", ErrConfig, k, fanIn, w, maxWeights)
+			return nil, fmt.Errorf("%w: layer %d has %d×%d weights (at most %d)", errConfig, k, fanIn, w, maxWeights)
 		}
 		fanIn = w
 	}

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -65,7 +66,7 @@ func TestOutputsGraphPassAndScores(t *testing.T) {
 
 				p, err := NewPass(m, rows)
 				require.NoError(t, err)
-				require.NoError(t, p.SetInput(x))
+				require.NoError(t, p.setInput(x))
 				assertClose(t, "pass scores", p.Forward(), ref, tol[dt])
 				require.NoError(t, p.Backward(w))
 				for i, l := range learnables {
@@ -126,8 +127,11 @@ func TestOutputsCheckpoint(t *testing.T) {
 	require.NoError(t, Read(bytes.NewReader(data), back))
 	require.True(t, sameParams(t, m, back))
 
-	readFails(t, data, func() Model { return newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Seed: 4}) }, ErrShape)
-	readFails(t, data, func() Model { return newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Outputs: 4, Seed: 4}) }, ErrShape)
+	for _, k := range []int{1, 4} { // the output layer's shape differs
+		target := func() Model { return newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Outputs: k, Seed: 4}) }
+		readFails(t, data, target, ErrArchitecture)
+		require.ErrorContains(t, Read(bytes.NewReader(data), target()), `"layer1.weight" has shape (7, 3)`)
+	}
 
 	one := newMLP(t, MLPConfig{In: 5, Hidden: []int{7}, Seed: 4})
 	for _, k := range []int{0, 1} {
@@ -138,5 +142,5 @@ func TestOutputsCheckpoint(t *testing.T) {
 		require.Equal(t, encoded(t, one), encoded(t, mk))
 	}
 	_, err := NewMLP(MLPConfig{In: 5, Outputs: -1})
-	require.True(t, errors.Is(err, ErrConfig), "%v", err)
+	require.True(t, errors.Is(err, rocops.ErrConfig), "%v", err)
 }

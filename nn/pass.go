@@ -16,10 +16,10 @@ import (
 )
 
 // ErrNoPass is returned (wrapped) by NewPass for a model that is not one of this package's
-// networks ([Linear] or [MLP]); such a model is trained and scored through its Gorgonia graph.
+// networks ([MLP]); such a model is trained and scored through its Gorgonia graph.
 var ErrNoPass = errors.New("nn: no direct pass for this model")
 
-// Pass is the forward and backward pass of a [Linear] or [MLP] over batches of a fixed
+// Pass is the forward and backward pass of an [MLP] over batches of a fixed
 // number of rows B, computed with BLAS matrix products (the one gorgonia.WhichBLAS returns
 // when the pass is made) into buffers allocated once. A float32 pass under gonum's pure-Go
 // BLAS, Gorgonia's default, multiplies with this module's AVX2 kernels instead where the
@@ -52,21 +52,27 @@ type passRunner interface {
 	backward(dscores []float64)
 }
 
-// NewPass returns the pass of m for batches of rows rows. m must be a *Linear or an *MLP
+// NewPass returns the pass of m for batches of rows rows. m must be a *MLP or an *MLP
 // (otherwise the error wraps ErrNoPass) and rows at least 1.
 func NewPass(m Model, rows int) (*Pass, error) {
 	var n *network
 	switch m := m.(type) {
-	case *MLP: // and *Linear, the same type
+	case *MLP: // and *MLP, the same type
 		n = &m.network
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
 	}
+	width := max(1, n.in) // the widest matrix of a row: the input or a layer's output
+	for _, l := range n.layers {
+		width = max(width, l.weight.Shape()[1])
+	}
 	switch {
 	case rows < 1:
 		return nil, fmt.Errorf("%w: a pass needs at least one row, got %d", ErrInput, rows)
+	case rows > math.MaxInt/width:
+		return nil, fmt.Errorf("%w: a pass of %d rows of %d values overflows a slice", ErrInput, rows, width)
 	case len(n.layers) == 0:
-		return nil, fmt.Errorf("%w: a network without layers (make it with NewMLP or NewLinear)", ErrInput)
+		return nil, fmt.Errorf("%w: a network without layers (make it with NewMLP)", ErrInput)
 	case n.dtype != tensor.Float64 && n.dtype != tensor.Float32:
 		return nil, fmt.Errorf("%w: model dtype %v (want float32 or float64)", ErrInput, n.dtype)
 	}
@@ -95,16 +101,6 @@ func (p *Pass) Rows() int { return p.rows }
 // Input returns the input matrix, B × InputSize() in the model's dtype, row-major. Fill it
 // before Forward.
 func (p *Pass) Input() *tensor.Dense { return p.input }
-
-// SetInput copies x, B rows of InputSize() features one row after the other, into the input
-// matrix, converting to the model's dtype.
-func (p *Pass) SetInput(x []float64) error {
-	if len(x) != p.input.Len() {
-		return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), p.input.Len())
-	}
-	copyInto(p.input, x)
-	return nil
-}
 
 // copyInto copies x into the float32 or float64 tensor d of the same length, converting
 // (rounding to nearest for a float64 x and a float32 d).

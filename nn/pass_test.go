@@ -16,7 +16,7 @@ import (
 // activation and more than one hidden layer.
 func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
 	t.Helper()
-	lin, err := NewLinear(LinearConfig{In: 5, Seed: 3, Dtype: dt})
+	lin, err := NewMLP(MLPConfig{In: 5, Seed: 3, Dtype: dt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestPassMatchesGraph(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := p.SetInput(x); err != nil {
+				if err := p.setInput(x); err != nil {
 					t.Fatal(err)
 				}
 				assertClose(t, "scores", p.Forward(), wantScores, tol[dt])
@@ -111,7 +111,7 @@ func TestPassSeesUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.SetInput(x); err != nil {
+	if err := p.setInput(x); err != nil {
 		t.Fatal(err)
 	}
 	ones := []float64{1, 1, 1, 1, 1, 1}
@@ -136,7 +136,7 @@ func TestPassSeesUpdates(t *testing.T) {
 }
 
 func TestPassErrors(t *testing.T) {
-	m, err := NewLinear(LinearConfig{In: 3})
+	m, err := NewMLP(MLPConfig{In: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,14 +153,14 @@ func TestPassErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.SetInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
+	if err := p.setInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
 		t.Fatalf("short input: %v, want ErrInput", err)
 	}
 	p32, err := NewPass(newMLP(t, MLPConfig{In: 3, Dtype: tensor.Float32}), 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p32.SetInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
+	if err := p32.setInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
 		t.Fatalf("long float32 input: %v, want ErrInput", err)
 	}
 	if err := p.Backward(make([]float64, 3)); !errors.Is(err, ErrInput) {
@@ -168,8 +168,8 @@ func TestPassErrors(t *testing.T) {
 	}
 }
 
-// otherModel is a model of another package: it wraps a Linear but is not one.
-type otherModel struct{ *Linear }
+// otherModel is a model of another package: it wraps an MLP but is not one.
+type otherModel struct{ *MLP }
 
 // TestScorerReuse: one Scorer, called again and again, gives the scores of the reference
 // forward pass — over a full 4096-row chunk plus a tail, for an MLP (a Pass) and for a model
@@ -182,7 +182,7 @@ func TestScorerReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&Linear{network: mlp.network}}} {
+	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&MLP{network: mlp.network}}} {
 		t.Run(name, func(t *testing.T) {
 			s, err := NewScorer(m)
 			if err != nil {
@@ -197,14 +197,14 @@ func TestScorerReuse(t *testing.T) {
 				case 2:
 					m.Params()[0].Value.Float64s()[0] += 0.5 // an update between calls
 				}
-				got, err := s.Scores(in, rows)
+				got, err := ScoresWith(s, in, rows)
 				if err != nil {
 					t.Fatal(err)
 				}
 				want := referenceScores(t, m.Params(), ReLU, in, rows)
 				assertClose(t, fmt.Sprintf("call %d", call), got, want, tol)
 			}
-			short, err := s.Scores(x[:3*5], 3) // another tail size replaces the cached one
+			short, err := ScoresWith(s, x[:3*5], 3) // another tail size replaces the cached one
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +241,7 @@ func TestPassIndependentOfAddress(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if err := p.SetInput(x); err != nil {
+						if err := p.setInput(x); err != nil {
 							t.Fatal(err)
 						}
 						scores = append(scores, p.Forward()...)
@@ -289,4 +289,14 @@ func moved(d *tensor.Dense, off int) *tensor.Dense {
 		backing = append(make([]float64, off, off+len(v)), v...)[off:]
 	}
 	return tensor.New(tensor.WithShape(d.Shape()...), tensor.WithBacking(backing))
+}
+
+// setInput copies x, B rows of InputSize() features one row after the other, into the input
+// matrix, converting to the model's dtype.
+func (p *Pass) setInput(x []float64) error {
+	if len(x) != p.input.Len() {
+		return fmt.Errorf("%w: %d values for an input of %d", ErrInput, len(x), p.input.Len())
+	}
+	copyInto(p.input, x)
+	return nil
 }

@@ -8,7 +8,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 )
@@ -19,36 +21,32 @@ const scoreChunk = 4096
 
 // Scores returns m's score for each row of x, which holds rows examples of m.InputSize() finite
 // features, one example after the other (row-major); for a model of k ≥ 2 outputs (see [Outputs])
-// it returns rows·k scores, row i's k scores at [i·k, (i+1)·k). It evaluates at most 4096 rows at a
-// time, through a [Pass] for a Linear or an MLP and through a Gorgonia graph for other models. It
-// reads m's parameters, so it must not run concurrently with a solver step on m. To score
-// repeatedly (validation after every epoch, serving) keep a [Scorer] instead.
+// it returns rows·k scores, row i's k scores at [i·k, (i+1)·k). The features may be held in
+// float64 or in float32 (such as a data.Dataset's X32): each chunk is copied into the model's
+// input as it is scored, so float32 features are never widened whole, and their scores equal
+// those of the same features widened to float64, bit for bit. It evaluates at most 4096 rows at
+// a time, through a [Pass] for an MLP and through a Gorgonia graph for other models. It reads
+// m's parameters, so it must not run concurrently with a solver step on m. To score repeatedly
+// (validation after every epoch, serving) keep a [Scorer] and call [ScoresWith] instead.
 //
-// A non-finite feature, or a model that is nil or does not match x, is ErrInput. A feature
-// beyond the range of the model's dtype (float32 holds magnitudes up to about 3.4e38) and a
-// score that overflows to ±Inf are ErrRange, naming the row: Scores never returns a
-// non-finite score.
-func Scores(m Model, x []float64, rows int) ([]float64, error) { return scoresOf(m, x, rows) }
-
-// Scores32 is [Scores] of features held in float32 (such as a data.Dataset's X32): each chunk
-// is copied into the model's input as it is scored, so the whole matrix is never widened. The
-// scores equal those of Scores on x widened to float64.
-func Scores32(m Model, x []float32, rows int) ([]float64, error) { return scoresOf(m, x, rows) }
-
-func scoresOf[T floats.Float](m Model, x []T, rows int) ([]float64, error) {
+// A non-finite feature, a length of x that is not rows·InputSize (rows ≥ 1), or a model that is
+// nil or does not match x, is ErrInput. A float64 feature beyond the range of a float32 model
+// (float32 holds magnitudes up to about 3.4e38) and a score that overflows to ±Inf are
+// [rocops.ErrRange], naming the row: Scores never returns a non-finite score.
+func Scores[T float32 | float64](m Model, x []T, rows int) ([]float64, error) {
 	s, err := NewScorer(m)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	return scoreRows(s, x, rows)
+	return ScoresWith(s, x, rows)
 }
 
-// Scorer scores rows with one model and keeps what it builds for that — the passes or
-// graphs for the full 4096-row chunks and for the last, shorter chunk size — across calls,
-// so that scoring the same data again builds nothing again. It reads the
-// model's parameters at every call, so it sees updates made in between. Close releases it.
-// A Scorer is not safe for concurrent use.
+// Scorer scores rows with one model ([ScoresWith]) and keeps what it builds for that — the
+// passes or graphs for the full 4096-row chunks and for the last, shorter chunk size — across
+// calls, so that scoring the same data again builds nothing again. It reads the model's
+// parameters at every call, so it sees updates made in between. Close releases it. A Scorer
+// is not safe for concurrent use.
 type Scorer struct {
 	m          Model
 	full, tail evaluator // for chunks of scoreChunk rows and of tail.rows() rows
@@ -75,17 +73,21 @@ func NewScorer(m Model) (*Scorer, error) {
 	return &Scorer{m: m}, nil
 }
 
-// CheckInput reports whether x holds rows rows of m's features that m can take: rows·InputSize
-// finite values (else ErrInput), and for a float32 model none beyond float32's range (else
-// ErrRange). The error names the first bad row and feature.
-func CheckInput(m Model, x []float64, rows int) error { return checkInput(m, x, rows) }
-
-// CheckInput32 is [CheckInput] of features held in float32; none is beyond a model's range.
-func CheckInput32(m Model, x []float32, rows int) error { return checkInput(m, x, rows) }
+// CheckInput reports whether x, features held in float64 or float32, holds rows rows of m's
+// features that m can take: rows ≥ 1 and rows·InputSize finite values (else ErrInput), and for
+// a float32 model none beyond float32's range (else [rocops.ErrRange]; float32 features never
+// are). The error names the first bad row and feature. It is the check [Scores] makes first.
+func CheckInput[T float32 | float64](m Model, x []T, rows int) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil model", ErrInput)
+	}
+	return checkInput(m, x, rows)
+}
 
 func checkInput[T floats.Float](m Model, x []T, rows int) error {
 	in := m.InputSize()
-	if rows <= 0 || in <= 0 || len(x) != rows*in {
+	// len(x)/in, not rows·in, which overflows for rows near MaxInt/in.
+	if rows <= 0 || in <= 0 || len(x)%in != 0 || len(x)/in != rows {
 		return fmt.Errorf("%w: %d values for %d rows of %d features", ErrInput, len(x), rows, in)
 	}
 	f32 := m.Dtype() == tensor.Float32
@@ -108,23 +110,29 @@ func checkInput[T floats.Float](m Model, x []T, rows int) error {
 			return fmt.Errorf("%w: row %d, feature %d is %v", ErrInput, i/in, i%in, v)
 		}
 		if f32 && !floats.Fits[float32](v) {
-			return fmt.Errorf("%w: row %d, feature %d is %g, beyond float32", ErrRange, i/in, i%in, v)
+			return check.Errorf("nn", rocops.ErrRange, "row %d, feature %d is %g, beyond float32", i/in, i%in, v)
 		}
 	}
 	return nil
 }
 
-// Scores returns the model's score for each row of x, as the function [Scores] does.
-func (s *Scorer) Scores(x []float64, rows int) ([]float64, error) { return scoreRows(s, x, rows) }
-
-// Scores32 is [Scorer.Scores] of features held in float32, as the function [Scores32] is.
-func (s *Scorer) Scores32(x []float32, rows int) ([]float64, error) { return scoreRows(s, x, rows) }
+// ScoresWith returns the scores of s's model for each row of x, features held in float64 or
+// float32, as [Scores] does, reusing what s built for earlier calls.
+func ScoresWith[T float32 | float64](s *Scorer, x []T, rows int) ([]float64, error) {
+	if s == nil || s.m == nil {
+		return nil, fmt.Errorf("%w: nil scorer", ErrInput)
+	}
+	return scoreRows(s, x, rows)
+}
 
 func scoreRows[T floats.Float](s *Scorer, x []T, rows int) ([]float64, error) {
 	if err := checkInput(s.m, x, rows); err != nil {
 		return nil, err
 	}
 	in, k := s.m.InputSize(), Outputs(s.m)
+	if rows > math.MaxInt/k {
+		return nil, fmt.Errorf("%w: %d rows of %d scores each overflow a slice", ErrInput, rows, k)
+	}
 	out := make([]float64, rows*k)
 	for start := 0; start < rows; start += scoreChunk {
 		n := min(scoreChunk, rows-start)
@@ -139,7 +147,7 @@ func scoreRows[T floats.Float](s *Scorer, x []T, rows int) ([]float64, error) {
 	}
 	for i, v := range out {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: the score of row %d is %v in %v", ErrRange, i/k, v, s.m.Dtype())
+			return nil, check.Errorf("nn", rocops.ErrRange, "the score of row %d is %v in %v", i/k, v, s.m.Dtype())
 		}
 	}
 	return out, nil

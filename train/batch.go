@@ -12,8 +12,8 @@ import (
 )
 
 // fillBatch copies the rows idx of ds into x (len(idx) × ds.Cols) and, when y is not nil,
-// their labels into y (len(idx) × ds.LabelWidth()), converting to the tensors' dtype: from
-// ds.X or, for a dataset stored in float32, ds.X32.
+// their labels into y (len(idx) × w, w = ds.Task().LabelsPerRow()), converting to the tensors'
+// dtype: from ds.X or, for a dataset stored in float32, ds.X32.
 func fillBatch(x, y *tensor.Dense, ds *data.Dataset, idx []int) error {
 	if ds.Float32() {
 		return fillFrom(x, y, ds.X32, ds, idx)
@@ -37,7 +37,7 @@ func fillFrom[S floats.Float](x, y *tensor.Dense, src []S, ds *data.Dataset, idx
 // gather copies the rows idx of src (ds's features) into x and their labels into y, each
 // value converted to T (rounded to nearest from float64 to float32).
 func gather[T, S floats.Float](x, y []T, src []S, ds *data.Dataset, idx []int) {
-	c, w := ds.Cols, ds.LabelWidth()
+	c, w := ds.Cols, ds.Task().LabelsPerRow()
 	for k, r := range idx {
 		row := src[r*c : (r+1)*c]
 		dst := x[k*c : (k+1)*c]
@@ -52,9 +52,9 @@ func gather[T, S floats.Float](x, y []T, src []S, ds *data.Dataset, idx []int) {
 	}
 }
 
-// gatherLabels copies the labels of the rows idx of ds into y (len(idx) × ds.LabelWidth()).
+// gatherLabels copies the labels of the rows idx of ds into y (len(idx) × the labels per row).
 func gatherLabels(y []float64, ds *data.Dataset, idx []int) {
-	w := ds.LabelWidth()
+	w := ds.Task().LabelsPerRow()
 	for k, r := range idx {
 		copy(y[k*w:(k+1)*w], ds.Y[r*w:(r+1)*w])
 	}

@@ -29,7 +29,7 @@ type classDiagnoser struct {
 // newClassDiagnoser returns the multi-class or multi-label diagnoser of a Fit of loss on train
 // in batches of b rows, on the selection batch sel and the logging pool pool drawn from train.
 func newClassDiagnoser(loss Loss, train, sel, pool *data.Dataset, b int) *classDiagnoser {
-	cd := &classDiagnoser{k: train.Outputs(), sel: sel, pool: pool, batch: b, cmp: diagnose.Comparisons{Task: datasetTask(train)}}
+	cd := &classDiagnoser{k: train.Task().K(), sel: sel, pool: pool, batch: b, cmp: diagnose.Comparisons{Task: train.Task()}}
 	if taskOf(train) == multilabelTask {
 		cd.multilabel, cd.quota = true, labelQuotas(train, b)
 		return cd
@@ -137,13 +137,10 @@ func (cd *classDiagnoser) diagnose(dg *Diagnosis, model nn.Model, s pairwise.Con
 
 // drawClassDiagnosticSets is drawDiagnosticSets on multi-class data: the selection batch and the
 // logging pool stratified by class, class c of n_c rows among N giving a set of n rows
-// max(1, round(n·n_c/N)) of them while keeping one for the pool (see DiagnosticSets).
-func drawClassDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
+// max(1, round(n·n_c/N)) of them while keeping one for the pool (see DiagnosticSets). rows are
+// train's strata (the rows of each class), permuted in place.
+func drawClassDiagnosticSets(train *data.Dataset, rows data.Strata, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
 	k := len(train.Classes)
-	rows := make([][]int, k)
-	for i, y := range train.Y {
-		rows[int(y)] = append(rows[int(y)], i)
-	}
 	counts := make([]int, k)
 	for c, r := range rows {
 		counts[c] = len(r)

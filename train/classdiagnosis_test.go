@@ -426,7 +426,7 @@ func TestMulticlassIntervention(t *testing.T) {
 				tr.Y[i] = float64(rng.IntN(3))
 			}
 		}
-		m, err := nn.NewLinear(nn.LinearConfig{In: 4, Outputs: 3, Seed: seed})
+		m, err := nn.NewMLP(nn.MLPConfig{In: 4, Outputs: 3, Seed: seed})
 		require.NoError(t, err)
 		const epochs = 25
 		var phases []Phase
@@ -511,7 +511,7 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 			}
 			return
 		}
-		w := ds.LabelWidth()
+		w := ds.Task().LabelsPerRow()
 		seen := map[int]bool{}
 		for _, s := range []*data.Dataset{sel, pool} {
 			if multilabel {

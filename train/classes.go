@@ -309,7 +309,7 @@ func (t *Trainer) checkTask(train, val *data.Dataset) (task, error) {
 		return 0, err
 	}
 	cfg := t.cfg
-	switch k := train.Outputs(); {
+	switch k := train.Task().K(); {
 	case lt != tk:
 		return 0, fmt.Errorf("%w: a %v loss %v on %v data", ErrTask, lt, cfg.Loss, tk)
 	case nn.Outputs(t.model) != k:

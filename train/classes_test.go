@@ -165,7 +165,7 @@ func TestClassSamplerComposition(t *testing.T) {
 	// b = 32: (b − k)·n_c = 29·300 = 8700 → 21 rem 321, 29·97 = 2813 → 7 rem 20, 29·2 = 58 → 0
 	// rem 58; 29 − 28 = 1 row left, to class 0 (largest remainder): q = (23, 8, 1).
 	want := []int{23, 8, 1}
-	s, err := newClassSampler(ds, 32, rand.New(rand.NewPCG(5, 6)))
+	s, err := newClassSampler(ds, strataOf(t, ds), 32, rand.New(rand.NewPCG(5, 6)))
 	require.NoError(t, err)
 	require.Equal(t, 32, s.size())
 	const batches = 13 // ⌈399/32⌉ = 13: one epoch
@@ -193,7 +193,7 @@ func TestClassSamplerComposition(t *testing.T) {
 		require.Len(t, seen[c], min(n, draws), "class %d", c)
 	}
 
-	_, err = newClassSampler(ds, 2, rand.New(rand.NewPCG(5, 6)))
+	_, err = newClassSampler(ds, strataOf(t, ds), 2, rand.New(rand.NewPCG(5, 6)))
 	require.ErrorIs(t, err, ErrClasses)
 }
 
@@ -254,7 +254,7 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%s/%v", dt, model, c.loss), func(t *testing.T) {
 					build := func() nn.Model {
 						if model == "linear" {
-							m, err := nn.NewLinear(nn.LinearConfig{In: in, Outputs: k, Seed: 2, Dtype: dt})
+							m, err := nn.NewMLP(nn.MLPConfig{In: in, Outputs: k, Seed: 2, Dtype: dt})
 							require.NoError(t, err)
 							return m
 						}

@@ -20,16 +20,13 @@ import (
 // proportions. The fallback for a class of fewer rows than the batches of an epoch ask of it
 // is the stratum's own: its rows are reshuffled and drawn again, so that class is resampled,
 // with replacement across passes, never left out. A batch smaller than k is ErrClasses, as is
-// a class without rows.
-func newClassSampler(ds *data.Dataset, b int, rng *rand.Rand) (*sampler, error) {
+// a class without rows. rows are ds's strata (data.Dataset.Strata: the rows of each class),
+// permuted in place.
+func newClassSampler(ds *data.Dataset, rows data.Strata, b int, rng *rand.Rand) (*sampler, error) {
 	k := len(ds.Classes)
 	if b < k {
 		return nil, fmt.Errorf("%w: a batch of %d rows cannot hold one row of each of %d classes; set BatchSize ≥ %d",
 			ErrClasses, b, k, k)
-	}
-	rows := make([][]int, k)
-	for i, y := range ds.Y {
-		rows[int(y)] = append(rows[int(y)], i)
 	}
 	counts := make([]int, k)
 	for c, r := range rows {

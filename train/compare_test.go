@@ -55,7 +55,7 @@ func trainTuned(t *testing.T, r Recipe, alpha float64, tr, val, test *data.Datas
 	t.Helper()
 	bestVal, bestTest := -1.0, 0.0
 	for _, lr := range []float64{0.001, 0.003, 0.01} {
-		m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+		m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1})
 		require.NoError(t, err)
 		cfg := Config{Epochs: 40, Patience: 8, BatchSize: 128, LearningRate: lr, Metric: PartialAUC(alpha), Seed: 2, Progress: io.Discard}
 		h, err := r.Fit(context.Background(), m, cfg, tr, val)

@@ -289,22 +289,19 @@ func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, e
 }
 
 // drawDiagnosticSets draws two disjoint sets of rows of train, each with the training data's
-// share of positives and at least one row of each class.
+// share of positives and at least one row of each class (within train's strata).
 func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
-	switch taskOf(train) {
-	case multiclassTask:
-		return drawClassDiagnosticSets(train, nSel, nPool, seed)
-	case multilabelTask:
+	if taskOf(train) == multilabelTask {
 		return drawLabelDiagnosticSets(train, nSel, nPool, seed)
 	}
-	var pos, neg []int
-	for i, y := range train.Y {
-		if y == 1 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
+	strata, err := train.Strata()
+	if err != nil {
+		return nil, nil, fmt.Errorf("train: training data: %w", err)
 	}
+	if taskOf(train) == multiclassTask {
+		return drawClassDiagnosticSets(train, strata, nSel, nPool, seed)
+	}
+	neg, pos := strata[0], strata[1]
 	if len(pos) < 2 || len(neg) < 2 {
 		return nil, nil, fmt.Errorf("train: diagnostics need at least 2 positives and 2 negatives in the training data, got %d and %d", len(pos), len(neg))
 	}

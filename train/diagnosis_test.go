@@ -122,7 +122,7 @@ func TestInterventionProtocol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := nn.NewLinear(nn.LinearConfig{In: ds.Cols, Seed: seed})
+		m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -90,8 +90,8 @@ func TestUserDirectLossTrainsDirectly(t *testing.T) {
 	}
 	require.LessOrEqual(t, lr*normMax, 1.0, "the step must be non-expansive for the bound")
 
-	train := func(loss Loss) (*nn.Linear, *History, int, float64) {
-		m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 4})
+	train := func(loss Loss) (*nn.MLP, *History, int, float64) {
+		m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 4})
 		require.NoError(t, err)
 		var steps int
 		var wMax float64
@@ -162,7 +162,7 @@ func TestWeightedDirectWithUserLoss(t *testing.T) {
 		{"user loss", mse(), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1})
+			m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1})
 			require.NoError(t, err)
 			st, err := newStep(m, c.loss, batch, in, Config{})
 			if !c.direct && err != nil { // a bad weight fails when the graph is built

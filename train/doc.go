@@ -90,12 +90,12 @@
 //
 // # The training step
 //
-// A Linear or MLP trained on a DirectLoss (CrossEntropy, KDE, Pairwise, Weighted sums of
-// DirectLosses, or a loss of your own with a ValueGradInto method) takes a direct step: an
-// nn.Pass computes the scores and, from the loss's gradient with respect to them, the
-// parameter gradients with BLAS products into buffers allocated once (no graph, no machine,
-// no gradient for the input rows), and the loss is computed on slices, value and gradient in
-// one call. Other models and losses are compiled into a Gorgonia graph and differentiated by
+// An nn.MLP (the linear scorer included) trained on a DirectLoss (CrossEntropy, KDE, Pairwise,
+// Weighted sums of DirectLosses, or a loss of your own with a ValueGradInto method) takes a
+// direct step: an nn.Pass computes the scores and, from the loss's gradient with respect to
+// them, the parameter gradients with BLAS products into buffers allocated once (no graph, no
+// machine, no gradient for the input rows), and the loss is computed on slices, value and
+// gradient in one call. Other models and losses are compiled into a Gorgonia graph and differentiated by
 // gorgonia.Grad, about four times slower for nn's networks. Both update the weights with the
 // same optimiser, written in place with Gorgonia's update rules (it reproduces Gorgonia's
 // solvers to the bit), and both give the same losses and gradients to float rounding.

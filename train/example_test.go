@@ -88,7 +88,7 @@ func ExampleKDERecipe() {
 	tr, _ = st.Apply(tr)
 	val, _ = st.Apply(val)
 
-	model, err := nn.NewLinear(nn.LinearConfig{In: tr.Cols, Seed: 1})
+	model, err := nn.NewMLP(nn.MLPConfig{In: tr.Cols, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

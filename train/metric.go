@@ -90,11 +90,11 @@ func (m Metric) eval(scores, labels []float64) (float64, error) {
 	return metrics.AUC(scores, labels)
 }
 
-// evalData returns the metric of the outputs of a model on ds's rows (ds.Outputs() per row).
+// evalData returns the metric of the outputs of a model on ds's rows (ds.Task().K() per row).
 // With probs set, the outputs of multi-class data are logits, ranked by their softmax
 // probabilities (see [Metric]); probs does not apply to other data.
 func (m Metric) evalData(scores []float64, ds *data.Dataset, probs bool) (float64, error) {
-	t := datasetTask(ds)
+	t := ds.Task()
 	switch t.Kind() {
 	case rocops.Binary:
 		return m.eval(scores, ds.Y)
@@ -107,18 +107,6 @@ func (m Metric) evalData(scores []float64, ds *data.Dataset, probs bool) (float6
 		}
 	}
 	return metrics.TaskAUC(scores, ds.Y, t, m.method, metrics.Macro)
-}
-
-// datasetTask returns the task of ds's labels: k classes, k ≥ 2 label columns, or binary (also
-// for one label column, which is one label per row).
-func datasetTask(ds *data.Dataset) rocops.Task {
-	switch {
-	case ds.Classes != nil:
-		return rocops.Classes(len(ds.Classes))
-	case len(ds.Labels) > 1:
-		return rocops.Labels(len(ds.Labels))
-	}
-	return rocops.Task{}
 }
 
 // checkTask reports, as ErrTask, a metric that does not apply to data of task t.

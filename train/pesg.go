@@ -307,8 +307,8 @@ func (p *pesg) resume(st PESGState) error {
 // the batches (with both classes, Config.PositiveFraction and NegativePool), the validation
 // metric and the best epoch's weights, Config.Patience, hooks and the progress bar.
 // Config.Optimizer is not used (PESG is the optimiser) and Config.WeightDecay must be 0
-// (PESG has its own). nn's Linear and MLP take the direct step (an nn.Pass and the loss on
-// slices); any other model a Gorgonia graph of the model and the aucm.Loss op, with the same
+// (PESG has its own). nn's MLP (the linear scorer included) takes the direct step (an nn.Pass
+// and the loss on slices); any other model a Gorgonia graph of the model and the aucm.Loss op, with the same
 // result up to rounding.
 //
 // On a dataset with Classes (k classes, a model of k outputs) the loss is AUC-M one-vs-rest
@@ -398,7 +398,7 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 	}
 	tk, k := binaryTask, 1
 	if train != nil && taskOf(train) != binaryTask {
-		tk, k = taskOf(train), train.Outputs()
+		tk, k = taskOf(train), train.Task().K()
 	}
 	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, k, cfg.Seed), task: tk}
 	if r.Resume != nil {

@@ -29,7 +29,7 @@ func TestAUCMMulticlassSeparable(t *testing.T) {
 			tr := classBlobs(t, 600, 4, weights, 5, seed)
 			val := classBlobs(t, 300, 4, weights, 5, seed+100)
 			test := classBlobs(t, 1000, 4, weights, 5, seed+200)
-			m, err := nn.NewLinear(nn.LinearConfig{In: 4, Outputs: 3, Seed: seed})
+			m, err := nn.NewMLP(nn.MLPConfig{In: 4, Outputs: 3, Seed: seed})
 			require.NoError(t, err)
 			var st PESGState
 			h, err := AUCM{State: &st}.Fit(context.Background(), m,
@@ -80,7 +80,7 @@ func TestAUCMMultilabelTrains(t *testing.T) {
 // a_c and b_c just updated.
 func TestAUCMMulticlassFirstStep(t *testing.T) {
 	tr := classBlobs(t, 90, 3, []float64{1, 1, 1}, 2, 9)
-	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Outputs: 3, Seed: 2})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: 3, Seed: 2})
 	require.NoError(t, err)
 	s, err := nn.Scores(m, tr.X, tr.Rows)
 	require.NoError(t, err)
@@ -148,12 +148,12 @@ func TestAUCMMulticlassGraphStep(t *testing.T) {
 func TestAUCMMulticlassBadInput(t *testing.T) {
 	tr := classBlobs(t, 120, 3, []float64{1, 1, 1}, 2, 3)
 	cfg := Config{Epochs: 1, BatchSize: 30, Progress: io.Discard}
-	m2, err := nn.NewLinear(nn.LinearConfig{In: 3, Outputs: 2, Seed: 1})
+	m2, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: 2, Seed: 1})
 	require.NoError(t, err)
 	_, err = AUCM{}.Fit(context.Background(), m2, cfg, tr, nil)
 	require.ErrorIs(t, err, ErrTask)
 
-	m3, err := nn.NewLinear(nn.LinearConfig{In: 3, Outputs: 3, Seed: 1})
+	m3, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: 3, Seed: 1})
 	require.NoError(t, err)
 	gap := &data.Dataset{X: tr.X, Y: append([]float64(nil), tr.Y...), Rows: tr.Rows, Cols: tr.Cols,
 		FeatureNames: tr.FeatureNames, LabelName: tr.LabelName, Classes: tr.Classes}
@@ -170,7 +170,7 @@ func TestAUCMMulticlassBadInput(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, st.A, 3)
 	bin := blobs(t, 100, 3, 0.3, 2, 4)
-	m1, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 1})
+	m1, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 1})
 	require.NoError(t, err)
 	// A binary model of 4 parameters against a state of 3 classes: the a, b and α of 3
 	// columns are named first.

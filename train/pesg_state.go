@@ -11,20 +11,7 @@ import (
 
 	"github.com/rocops/rocops/internal/atomicfile"
 	"github.com/rocops/rocops/internal/frame"
-)
-
-// Errors of [PESGState.UnmarshalBinary] and [LoadPESGState], each wrapped with the details;
-// the state is left unchanged whenever one is returned.
-var (
-	// ErrPESGFile: the data does not start with the PESG state magic (another file).
-	ErrPESGFile = errors.New("train: not a rocops PESG state")
-	// ErrPESGVersion: the state's format version is not one this package reads.
-	ErrPESGVersion = errors.New("train: unsupported PESG state version")
-	// ErrPESGTruncated: the data ends before the state does.
-	ErrPESGTruncated = errors.New("train: PESG state is truncated")
-	// ErrPESGCorrupt: a checksum does not match, the content is inconsistent, or more data
-	// follows the state.
-	ErrPESGCorrupt = errors.New("train: PESG state is corrupt")
+	"github.com/rocops/rocops/nn"
 )
 
 // A PESG state (format version 1) is laid out as follows, every integer little-endian and
@@ -48,10 +35,13 @@ var (
 // trust P before reading the payload.
 const pesgMagic = "ROCOPS-PESG"
 
+// pesgFormat reads and writes the frame; its errors are nn's checkpoint errors, "train: PESG
+// state: …".
 var pesgFormat = frame.Format{
 	Magic:   pesgMagic,
 	Version: 1,
-	Errors:  frame.Errors{NotFrame: ErrPESGFile, Version: ErrPESGVersion, Truncated: ErrPESGTruncated, Corrupt: ErrPESGCorrupt, TrailingData: ErrPESGCorrupt},
+	Errors:  frame.Errors{NotFrame: nn.ErrNotCheckpoint, Version: nn.ErrVersion, Damaged: nn.ErrDamaged},
+	Prefix:  "train: PESG state",
 }
 
 // MarshalBinary implements encoding.BinaryMarshaler: the state in the versioned,
@@ -98,10 +88,11 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: it reads a state written by
-// [PESGState.MarshalBinary]. Errors: ErrPESGFile (another kind of data), ErrPESGVersion,
-// ErrPESGTruncated (the data ends early) and ErrPESGCorrupt (a checksum mismatch, lengths
-// that do not add up, or trailing data). It does not judge the values: [AUCM].Resume checks
-// them against the run (ErrPESG).
+// [PESGState.MarshalBinary]. Its errors are those of nn's checkpoints: [nn.ErrNotCheckpoint]
+// (another kind of data, such as an nn checkpoint), [nn.ErrVersion] and [nn.ErrDamaged] (the
+// data end early, a checksum mismatch, lengths that do not add up, or trailing data), and the
+// state is left unchanged whenever one is returned. It does not judge the values: [AUCM].Resume
+// checks them against the run (ErrPESG).
 func (s *PESGState) UnmarshalBinary(data []byte) error {
 	payload, err := pesgFormat.Read(bytes.NewReader(data))
 	if err != nil {
@@ -124,7 +115,7 @@ func (s *PESGState) UnmarshalBinary(data []byte) error {
 		c.Fail(fmt.Errorf("%d payload bytes left over", c.Len()))
 	}
 	if c.Err() != nil {
-		return fmt.Errorf("%w: %w", ErrPESGCorrupt, c.Err())
+		return pesgFormat.Corrupt("%w", c.Err())
 	}
 	*s = st
 	return nil

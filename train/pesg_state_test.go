@@ -15,6 +15,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/frame"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/aucm"
 )
@@ -102,7 +103,7 @@ func TestPESGStateResumeFromDisk(t *testing.T) {
 // run decodes to the same state, field for field, and encodes to the same bytes again.
 func TestPESGStateRoundTrip(t *testing.T) {
 	for _, ds := range []*data.Dataset{blobs(t, 120, 3, 0.3, 2, 1), classBlobs(t, 120, 3, []float64{1, 1, 1}, 2, 1)} {
-		m, err := nn.NewLinear(nn.LinearConfig{In: 3, Outputs: ds.Outputs(), Seed: 1})
+		m, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: ds.Task().K(), Seed: 1})
 		require.NoError(t, err)
 		var st PESGState
 		set := DefaultPESG()
@@ -129,40 +130,50 @@ func validState() PESGState {
 	}
 }
 
-// TestPESGStateBadData: every proper prefix of a state is ErrPESGTruncated, other files
-// ErrPESGFile, a changed byte anywhere ErrPESGCorrupt (or ErrPESGFile in the magic), a version
-// other than 1 with a valid header checksum ErrPESGVersion, a byte after the state
-// ErrPESGCorrupt, and the state that failed to decode is left as it was.
+// TestPESGStateBadData: every proper prefix of a state is nn.ErrDamaged (truncated), other
+// files nn.ErrNotCheckpoint, a changed byte anywhere nn.ErrDamaged (corrupt; or
+// nn.ErrNotCheckpoint in the magic), a version other than 1 with a valid header checksum
+// nn.ErrVersion, a byte after the state nn.ErrDamaged (trailing data), and the state that
+// failed to decode is left as it was. Messages start "train: PESG state: ".
 func TestPESGStateBadData(t *testing.T) {
 	raw, err := validState().MarshalBinary()
 	require.NoError(t, err)
 	keep := validState()
 	for n := range len(raw) {
 		st := keep
-		require.ErrorIs(t, st.UnmarshalBinary(raw[:n]), ErrPESGTruncated, "prefix of %d bytes", n)
+		err := st.UnmarshalBinary(raw[:n])
+		require.ErrorIs(t, err, nn.ErrDamaged, "prefix of %d bytes", n)
+		require.ErrorIs(t, err, frame.ErrTruncated, "prefix of %d bytes", n)
+		require.Regexp(t, "^train: PESG state: damaged checkpoint: truncated: ", err.Error())
 		require.Equal(t, keep, st)
 	}
 	var ckpt bytes.Buffer
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1})
 	require.NoError(t, err)
 	require.NoError(t, nn.Write(&ckpt, m))
 	var st PESGState
-	require.ErrorIs(t, st.UnmarshalBinary(ckpt.Bytes()), ErrPESGFile, "an nn checkpoint")
-	require.ErrorIs(t, st.UnmarshalBinary([]byte(`{"A":[0]}`)), ErrPESGFile, "JSON")
+	require.ErrorIs(t, st.UnmarshalBinary(ckpt.Bytes()), nn.ErrNotCheckpoint, "an nn checkpoint")
+	require.ErrorIs(t, st.UnmarshalBinary([]byte(`{"A":[0]}`)), nn.ErrNotCheckpoint, "JSON")
 	for i := range raw {
 		bad := bytes.Clone(raw)
 		bad[i] ^= 0x10
-		want := ErrPESGCorrupt
+		err := st.UnmarshalBinary(bad)
 		if i < len(pesgMagic) {
-			want = ErrPESGFile
+			require.ErrorIs(t, err, nn.ErrNotCheckpoint, "byte %d", i)
+			require.NotErrorIs(t, err, nn.ErrDamaged, "byte %d", i)
+			continue
 		}
-		require.ErrorIs(t, st.UnmarshalBinary(bad), want, "byte %d", i)
+		require.ErrorIs(t, err, nn.ErrDamaged, "byte %d", i)
+		require.ErrorIs(t, err, frame.ErrCorrupt, "byte %d", i)
 	}
 	v2 := bytes.Clone(raw)
 	binary.LittleEndian.PutUint16(v2[len(pesgMagic):], 2)
 	binary.LittleEndian.PutUint32(v2[pesgHeader-4:], crc32.Checksum(v2[:pesgHeader-4], pesgCRC))
-	require.ErrorIs(t, st.UnmarshalBinary(v2), ErrPESGVersion)
-	require.ErrorIs(t, st.UnmarshalBinary(append(bytes.Clone(raw), 0)), ErrPESGCorrupt)
+	require.ErrorIs(t, st.UnmarshalBinary(v2), nn.ErrVersion)
+	require.NotErrorIs(t, st.UnmarshalBinary(v2), nn.ErrDamaged)
+	err = st.UnmarshalBinary(append(bytes.Clone(raw), 0))
+	require.ErrorIs(t, err, nn.ErrDamaged)
+	require.ErrorIs(t, err, frame.ErrTrailingData)
 
 	_, err = LoadPESGState(filepath.Join(t.TempDir(), "missing"))
 	require.Error(t, err)
@@ -181,7 +192,7 @@ func TestPESGStateBadData(t *testing.T) {
 	}
 }
 
-// FuzzPESGState: UnmarshalBinary never panics, fails only with its four errors, and what it
+// FuzzPESGState: UnmarshalBinary never panics, fails only with its three errors, and what it
 // accepts MarshalBinary writes back to the same bytes (the encoding is canonical).
 func FuzzPESGState(f *testing.F) {
 	raw, err := validState().MarshalBinary()
@@ -195,7 +206,7 @@ func FuzzPESGState(f *testing.F) {
 		err := st.UnmarshalBinary(data)
 		if err != nil {
 			known := false
-			for _, e := range []error{ErrPESGFile, ErrPESGVersion, ErrPESGTruncated, ErrPESGCorrupt} {
+			for _, e := range []error{nn.ErrNotCheckpoint, nn.ErrVersion, nn.ErrDamaged} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)

@@ -123,13 +123,13 @@ func TestAUCMSeparable(t *testing.T) {
 	tr := blobs(t, 600, 4, 0.2, 6, 1)
 	val := blobs(t, 300, 4, 0.2, 6, 2)
 	test := blobs(t, 1000, 4, 0.2, 6, 3)
-	m, err := nn.NewLinear(nn.LinearConfig{In: 4, Seed: 5})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 4, Seed: 5})
 	require.NoError(t, err)
 	setParams(m, []float64{-1, 0, 0, 0, 0})
 	scorer, err := nn.NewScorer(m)
 	require.NoError(t, err)
 	defer scorer.Close()
-	s, err := scorer.Scores(test.X, test.Rows)
+	s, err := nn.ScoresWith(scorer, test.X, test.Rows)
 	require.NoError(t, err)
 	before, err := metrics.AUC(s, test.Y)
 	require.NoError(t, err)
@@ -139,7 +139,7 @@ func TestAUCMSeparable(t *testing.T) {
 	h, err := AUCM{State: &st}.Fit(context.Background(), m, Config{Epochs: 10, BatchSize: 64, Progress: io.Discard}, tr, val)
 	require.NoError(t, err)
 	require.Len(t, h.Epochs, 10)
-	s, err = scorer.Scores(test.X, test.Rows)
+	s, err = nn.ScoresWith(scorer, test.X, test.Rows)
 	require.NoError(t, err)
 	auc, err := metrics.AUC(s, test.Y)
 	require.NoError(t, err)
@@ -152,7 +152,7 @@ func TestAUCMSeparable(t *testing.T) {
 // TestAUCMDecayEpochs: the learning rate is divided at each decay epoch and nowhere else.
 func TestAUCMDecayEpochs(t *testing.T) {
 	tr := blobs(t, 200, 3, 0.3, 2, 4)
-	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 1})
 	require.NoError(t, err)
 	set := DefaultPESG()
 	set.DecayEpochs, set.DecayFactor = []int{2, 3}, 4
@@ -167,7 +167,7 @@ func TestAUCMDecayEpochs(t *testing.T) {
 // below 1, a decay epoch below 1 and a negative margin are named errors.
 func TestAUCMBadSettings(t *testing.T) {
 	tr := blobs(t, 100, 2, 0.3, 2, 5)
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1})
 	require.NoError(t, err)
 	for name, mod := range map[string]func(*PESG){
 		"negative lr":       func(p *PESG) { p.LearningRate = -0.1 },
@@ -200,7 +200,7 @@ func TestAUCMBadSettings(t *testing.T) {
 // DecayEpochs.
 func TestAUCMResume(t *testing.T) {
 	tr := blobs(t, 200, 3, 0.3, 2, 6)
-	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 1})
 	require.NoError(t, err)
 	set := DefaultPESG()
 	set.DecayEpochs = []int{1, 2}

@@ -104,7 +104,7 @@ func TestNegativePoolGradient(t *testing.T) {
 	nPos, nNeg := batchComposition(batch, 0, float64(ds.Positives())/float64(ds.Rows))
 	nNeg = withPool(nNeg, pool, ds.Rows-ds.Positives())
 	idx := make([]int, nPos+nNeg)
-	newSampler(ds.Y, nPos, nNeg, rand.New(rand.NewPCG(1, 2))).next(idx)
+	newSampler(strataOf(t, ds), nPos, nNeg, rand.New(rand.NewPCG(1, 2))).next(idx)
 	point := kdequantile.Config{Alpha: 0.05}
 
 	numeric := func(m *nn.MLP, rows []int) []float64 {

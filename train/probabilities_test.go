@@ -55,7 +55,7 @@ func logitSet(t testing.TB, rows [][3]float64) *data.Dataset {
 // inputs: weight matrix the identity, biases 0.
 func identityModel(t testing.TB) *nn.MLP {
 	t.Helper()
-	m, err := nn.NewLinear(nn.LinearConfig{In: 3, Outputs: 3})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: 3})
 	require.NoError(t, err)
 	ps := m.Params()
 	require.Len(t, ps, 2)

@@ -47,7 +47,7 @@ func TestFineTuneKeepsCrossEntropyUnlessValidationImproves(t *testing.T) {
 // this test was written), and the model holds the weights of that main-phase epoch.
 func TestFineTuneKeepsAnImprovingSecondPhase(t *testing.T) {
 	tr, val := tiltedTask(t, 3000, 101), tiltedTask(t, 3000, 102)
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Seed: 1})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Seed: 1})
 	require.NoError(t, err)
 	cfg := Config{Epochs: 10, BatchSize: 250, LearningRate: 0.03, Metric: TPRAtFPR(0.05), Seed: 2, Progress: io.Discard}
 	h, err := KDERecipe(kdequantile.Config{Alpha: 0.05}).Fit(context.Background(), m, cfg, tr, val)

@@ -1,6 +1,10 @@
 package train
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/rocops/rocops/data"
+)
 
 // sampler draws fixed-size batches made of strata: each stratum is a set of rows of which
 // every batch holds a fixed number. A binary batch has two, the positives and the negatives;
@@ -21,18 +25,11 @@ type stratum struct {
 	at   int   // next unread position in rows
 }
 
-// newSampler returns a sampler over labels whose batches hold nPos positives and nNeg
-// negatives; both must be ≥ 1 and both classes must be present.
-func newSampler(labels []float64, nPos, nNeg int, rng *rand.Rand) *sampler {
-	var pos, neg []int
-	for i, y := range labels {
-		if y == 1 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
-	return newStrata(rng, stratum{rows: pos, per: nPos}, stratum{rows: neg, per: nNeg})
+// newSampler returns a sampler over the strata of binary data (the negatives, then the
+// positives: data.Dataset.Strata) whose batches hold nPos positives and nNeg negatives; both
+// must be ≥ 1 and both classes must be present. It permutes the strata's rows in place.
+func newSampler(strata data.Strata, nPos, nNeg int, rng *rand.Rand) *sampler {
+	return newStrata(rng, stratum{rows: strata[1], per: nPos}, stratum{rows: strata[0], per: nNeg})
 }
 
 // newStrata returns a sampler over strata, each non-empty, shuffling them in order.

@@ -4,8 +4,17 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rocops/rocops/data"
 	"github.com/stretchr/testify/require"
 )
+
+// strataOf returns ds.Strata(), failing t on an error.
+func strataOf(t testing.TB, ds *data.Dataset) data.Strata {
+	t.Helper()
+	s, err := ds.Strata()
+	require.NoError(t, err)
+	return s
+}
 
 func TestBatchComposition(t *testing.T) {
 	cases := []struct {
@@ -38,7 +47,7 @@ func TestSamplerCoversAndOversamples(t *testing.T) {
 		labels[i*20] = 1 // 5 positives, 95 negatives
 	}
 	draw := func(seed uint64) [][]int {
-		s := newSampler(labels, 4, 12, rand.New(rand.NewPCG(seed, 1)))
+		s := newSampler(strataOf(t, &data.Dataset{Y: labels, Rows: len(labels)}), 4, 12, rand.New(rand.NewPCG(seed, 1)))
 		var out [][]int
 		for range 10 {
 			b := make([]int, 16)

@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/floats"
@@ -93,7 +94,7 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 		l = float64(float32(l))
 		for i, d := range st.dscores { // as a float32 graph, never a silent ±Inf
 			if !floats.Fits[float32](d) {
-				return 0, fmt.Errorf("train: %w: the gradient of score %d, %g, does not fit in float32", nn.ErrRange, i, d)
+				return 0, fmt.Errorf("train: %w: the gradient of score %d, %g, does not fit in float32", rocops.ErrRange, i, d)
 			}
 		}
 	}

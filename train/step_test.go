@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/race"
 	"github.com/rocops/rocops/nn"
@@ -42,7 +43,7 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%s/%v", dt, model, loss), func(t *testing.T) {
 					build := func() nn.Model {
 						if model == "linear" {
-							m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 2, Dtype: dt})
+							m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 2, Dtype: dt})
 							require.NoError(t, err)
 							return m
 						}
@@ -129,13 +130,13 @@ func (v valueGrad) Value() gorgonia.Value         { return v.n.Value() }
 func (v valueGrad) Grad() (gorgonia.Value, error) { return v.g, nil }
 
 // TestDirectStepFloat32Range: a score gradient that is finite in float64 but beyond float32
-// fails a float32 step with nn.ErrRange instead of writing ±Inf into the weights, and leaves
+// fails a float32 step with rocops.ErrRange instead of writing ±Inf into the weights, and leaves
 // the weights unchanged.
 func TestDirectStepFloat32Range(t *testing.T) {
 	const batch, in = 8, 2
 	ds := blobs(t, batch, in, 0.5, 1, 4)
 	idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	m, err := nn.NewLinear(nn.LinearConfig{In: in, Seed: 1, Dtype: tensor.Float32})
+	m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1, Dtype: tensor.Float32})
 	require.NoError(t, err)
 	st, err := newStep(m, huge{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
 	require.NoError(t, err)
@@ -143,7 +144,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 	before, err := nn.Snapshot(m)
 	require.NoError(t, err)
 	_, err = st.run(ds, idx)
-	require.ErrorIs(t, err, nn.ErrRange)
+	require.ErrorIs(t, err, rocops.ErrRange)
 	require.Equal(t, before[0].Value.Data(), m.Params()[0].Value.Data())
 }
 

@@ -54,7 +54,7 @@ func paramBits(t *testing.T, m nn.Model) [][]uint64 {
 // the losses, the validation metrics and the diagnoses are identical bit for bit, for float32
 // and float64 models, through the direct step (cross-entropy, KDE) and the graph step
 // (pairwise). The batch gather reads X32 where it reads X, and the values are the same
-// numbers, so nothing may differ; the validation data are scored through nn.Scores32 and the
+// numbers, so nothing may differ; the validation data are scored through nn.Scores of X32 and the
 // diagnostic sets widened. The hidden layer is 16 wide: a float32 MLP with a hidden layer
 // narrower than 16 (the float32 kernels' tile width) does not give the same weights twice on
 // the same float64 data, a matter apart from the storage.

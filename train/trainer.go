@@ -263,12 +263,12 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // epoch seen so far (the last weights when val is nil), and the History so far is
 // returned. Cancelling ctx stops training after the current step with ctx's error. The data
 // are checked before training: both classes, the model's number of features, and for a
-// float32 model no feature beyond float32's range (nn.ErrRange).
+// float32 model no feature beyond float32's range (rocops.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
 	if t.defaultLoss && train != nil {
 		t.cfg.Loss = crossEntropyFor(taskOf(train))
 	}
-	tk, err := t.checkData(train, val)
+	tk, strata, err := t.checkData(train, val)
 	if err != nil {
 		return nil, err
 	}
@@ -279,13 +279,13 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	var nPos, nNeg int
 	switch tk {
 	case multiclassTask:
-		smp, err = newClassSampler(train, b, rng)
+		smp, err = newClassSampler(train, strata, b, rng)
 	case multilabelTask:
 		smp, err = newLabelSampler(train, b, rng)
 	default:
 		nPos, nNeg = batchComposition(b, cfg.PositiveFraction, float64(train.Positives())/float64(train.Rows))
 		nNeg = withPool(nNeg, cfg.NegativePool, train.Rows-train.Positives())
-		smp = newSampler(train.Y, nPos, nNeg, rng)
+		smp = newSampler(strata, nPos, nNeg, rng)
 	}
 	if err != nil {
 		return nil, err
@@ -396,11 +396,15 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	return run.hist, nil
 }
 
-// checkData checks train and val (which may be nil) as Fit documents and returns their task.
-func (t *Trainer) checkData(train, val *data.Dataset) (task, error) {
+// checkData checks train and val (which may be nil) as Fit documents and returns their task
+// and the training data's strata. Each part's features are read once, by nn.CheckInput (finite,
+// and within a float32 model's range), and its labels and shape by data.Dataset.Strata: what
+// Validate checks, without a second pass over the features.
+func (t *Trainer) checkData(train, val *data.Dataset) (task, data.Strata, error) {
 	if train == nil || train.Rows == 0 {
-		return 0, errors.New("train: no training data")
+		return 0, nil, errors.New("train: no training data")
 	}
+	var trainStrata data.Strata
 	for _, part := range []struct {
 		name string
 		ds   *data.Dataset
@@ -408,24 +412,29 @@ func (t *Trainer) checkData(train, val *data.Dataset) (task, error) {
 		if part.ds == nil {
 			continue
 		}
-		if err := part.ds.Validate(); err != nil {
-			return 0, fmt.Errorf("train: %s data: %w", part.name, err)
+		strata, err := part.ds.Strata()
+		if err != nil {
+			return 0, nil, fmt.Errorf("train: %s data: %w", part.name, err)
+		}
+		if part.ds == train {
+			trainStrata = strata
 		}
 		if part.ds.Cols != t.model.InputSize() {
-			return 0, fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+			return 0, nil, fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
 		}
 		if err := checkFeatures(t.model, part.ds); err != nil {
-			return 0, fmt.Errorf("train: %s data: %w", part.name, err)
+			return 0, nil, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
 		if taskOf(part.ds) != binaryTask {
 			if err := checkClasses(part.ds, part.name); err != nil {
-				return 0, err
+				return 0, nil, err
 			}
-		} else if p := part.ds.Positives(); p == 0 || p == part.ds.Rows {
-			return 0, fmt.Errorf("train: %s data needs both classes", part.name)
+		} else if len(strata[0]) == 0 || len(strata[1]) == 0 {
+			return 0, nil, fmt.Errorf("train: %s data needs both classes", part.name)
 		}
 	}
-	return t.checkTask(train, val)
+	tk, err := t.checkTask(train, val)
+	return tk, trainStrata, err
 }
 
 // paramTensors returns the value tensors of m's parameters, in Params order.
@@ -455,10 +464,11 @@ func (r *fitRun) evaluate(val *data.Dataset, probs bool) (float64, error) {
 	return r.t.cfg.Metric.evalData(scores, val, probs)
 }
 
-// checkFeatures is nn.CheckInput of ds's features, in float64 (X) or float32 (X32).
+// checkFeatures is nn.CheckInput of ds's features, in float64 (X) or float32 (X32), which
+// Strata has checked to be Rows·Cols values.
 func checkFeatures(m nn.Model, ds *data.Dataset) error {
 	if ds.Float32() {
-		return nn.CheckInput32(m, ds.X32, ds.Rows)
+		return nn.CheckInput(m, ds.X32, ds.Rows)
 	}
 	return nn.CheckInput(m, ds.X, ds.Rows)
 }
@@ -467,9 +477,9 @@ func checkFeatures(m nn.Model, ds *data.Dataset) error {
 // in float32 is scored without widening it.
 func scoreData(s *nn.Scorer, ds *data.Dataset) ([]float64, error) {
 	if ds.Float32() {
-		return s.Scores32(ds.X32, ds.Rows)
+		return nn.ScoresWith(s, ds.X32, ds.Rows)
 	}
-	return s.Scores(ds.X, ds.Rows)
+	return nn.ScoresWith(s, ds.X, ds.Rows)
 }
 
 // fitRun is the state of one Fit call: the compiled step of the current phase, the

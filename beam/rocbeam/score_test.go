@@ -25,7 +25,7 @@ import (
 // threshold 1, α 0.2 and label column y, and returns its path.
 func saveModel(t *testing.T, dir string) string {
 	t.Helper()
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2})
 	require.NoError(t, err)
 	copy(m.Params()[0].Value.Data().([]float64), []float64{2, -1}) // layer0.weight
 	copy(m.Params()[1].Value.Data().([]float64), []float64{0.5})   // layer0.bias
@@ -226,7 +226,7 @@ func TestScoreRefusesModelOfClasses(t *testing.T) {
 // saveClassesModel saves a linear model of three classes and returns its path.
 func saveClassesModel(t *testing.T, dir string) string {
 	t.Helper()
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Outputs: 3})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Outputs: 3})
 	require.NoError(t, err)
 	rates := []float64{0.1, 0.2, 0.3}
 	op := deploy.OperatingPoint{Alpha: 0.2, Label: "y", Classes: []string{"a", "b", "c"}, Thresholds: []float64{0, 0, 0},

@@ -211,7 +211,7 @@ func (r classRow) key() string { return fmt.Sprintf("%s/%d/%s", r.Task, r.Seed, 
 // classAUC returns the macro OvO and OvR AUC of m on the part te (multi-label: 0 and the macro
 // label-wise AUC), of m's softmax probabilities when prob is set.
 func classAUC(m nn.Model, te *data.Dataset, prob bool) (ovo, ovr float64, err error) {
-	k := te.Outputs()
+	k := te.Task().K()
 	s, err := nn.Scores(m, te.X, te.Rows)
 	if err != nil {
 		return 0, 0, err

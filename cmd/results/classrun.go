@@ -67,7 +67,7 @@ func (o *classOptions) grid(task classTask, log *experiment.Log[classRow], prog 
 			return nil, err
 		}
 		for _, s := range searches {
-			s.Model.Outputs = sp.Train.Outputs()
+			s.Model.Outputs = sp.Train.Task().K()
 		}
 		return sp, nil
 	}

@@ -22,7 +22,7 @@ import (
 // writes holds float32 parameters (nn.Describe) and its sidecar says so, and -predict scores
 // every row with exactly the scores of that float32 checkpoint on the sidecar's
 // standardisation. A float64 checkpoint of the same run is refused by the float32 model
-// (nn.ErrDtype), so the dtype did reach the model rather than only the files.
+// (nn.ErrArchitecture naming the dtypes), so the dtype did reach the model rather than only the files.
 func TestDtypeFloat32TrainsAndPredicts(t *testing.T) {
 	dir := t.TempDir()
 	models, csvPath := filepath.Join(dir, "models"), writeCSV(t, dir, 400)
@@ -68,7 +68,9 @@ func TestDtypeFloat32TrainsAndPredicts(t *testing.T) {
 		require.NoError(t, nn.Load(s.ModelPath(), m))
 		m64, err := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{8}})
 		require.NoError(t, err)
-		require.ErrorIs(t, nn.Load(s.ModelPath(), m64), nn.ErrDtype)
+		err = nn.Load(s.ModelPath(), m64)
+		require.ErrorIs(t, err, nn.ErrArchitecture)
+		require.ErrorContains(t, err, "the checkpoint holds float32 parameters, the model is float64")
 		std, err := s.Standardizer().Apply(ds)
 		require.NoError(t, err)
 		want, err := nn.Scores(m, std.X, std.Rows)

@@ -31,7 +31,7 @@ func trainModels(t *testing.T, extra ...string) (models, csvPath string) {
 
 // -predict scores a CSV longer than deploy's 4096-row chunk row by row in order, the scores
 // those of the saved model on the sidecar's standardisation, and stops a row beyond -data's
-// limits (data.DefaultMaxField) with an error naming its file and line.
+// limits (a field of at most 64 KiB) with an error naming its file and line.
 func TestPredictStreamsRowsInChunks(t *testing.T) {
 	models, _ := trainModels(t)
 	model := filepath.Join(models, "ce.params")
@@ -63,7 +63,7 @@ func TestPredictStreamsRowsInChunks(t *testing.T) {
 	}
 
 	long := filepath.Join(big, "long.csv")
-	require.NoError(t, os.WriteFile(long, []byte("a,y,b,c\n1,0,2,3\n1,1,"+strings.Repeat("9", data.DefaultMaxField+1)+",3\n"), 0o644))
+	require.NoError(t, os.WriteFile(long, []byte("a,y,b,c\n1,0,2,3\n1,1,"+strings.Repeat("9", 64<<10+1)+",3\n"), 0o644))
 	code, _, stderr = roctrain(t, "-predict", model, "-data", long)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, long+": line 3")

@@ -151,7 +151,7 @@ func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *exp
 	}
 	return &experiment.Search{
 		Name: spec.label, Recipes: spec.recipes, LearningRates: rates,
-		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype, Outputs: all.Outputs()}, Config: cfg,
+		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype, Outputs: all.Task().K()}, Config: cfg,
 		Hooks: experiment.Hooks{Done: logFailures(stderr, spec.name)},
 	}
 }

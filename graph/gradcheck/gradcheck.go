@@ -9,10 +9,14 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/enum"
 )
 
-// Errors returned by Check, wrapped with details; test them with errors.Is.
+// Errors returned by Check, wrapped with details; test them with errors.Is. A negative or
+// non-finite Step or Tol, an unknown LispMode, or a step too small for the precision of an
+// element is the module's [rocops.ErrConfig].
 var (
 	// ErrCost: the cost is nil, not a float32/float64 scalar node, or depends on an input
 	// without a value.
@@ -20,9 +24,6 @@ var (
 	// ErrWRT: a node to check is nil, repeated, not an input, without a value, of another dtype
 	// or graph than the cost, or one the cost does not depend on.
 	ErrWRT = errors.New("gradcheck: bad wrt node")
-	// ErrConfig: a negative or non-finite Step or Tol, an unknown LispMode, or a step too small
-	// for the precision of an element.
-	ErrConfig = errors.New("gradcheck: bad config")
 	// ErrLispUnsupported: Config.Lisp is LispRequire but an op between the wrt nodes and the
 	// cost has no DoDiff method (it is not a gorgonia.ADOp).
 	ErrLispUnsupported = errors.New("gradcheck: the LispMachine cannot differentiate this graph")
@@ -32,27 +33,13 @@ var (
 	ErrRun = errors.New("gradcheck: differentiating or running the graph failed")
 )
 
-// Default steps and tolerances, chosen by the cost's dtype when Config leaves them zero. The
-// five-point stencil (see the package documentation) has a truncation error h⁴·f⁽⁵⁾/30, which
-// for f(x) = e^{kx} is (hk)⁴/30 relative, and a rounding error about 1.5·δ/h when the forward
-// pass computes the cost to within δ.
-//
-// float64: δ ≈ ε·|cost| with ε ≈ 1.1e-16. At h = 1e-3 the rounding error is about 2e-13·|cost|,
-// and the truncation error stays below 1e-6 up to k ≈ 70 (features 1/70 wide). A tolerance of
-// 1e-6 thus leaves a wide margin on smooth costs, while a wrong factor, sign or missing term
-// larger than a millionth of the gradient fails.
-//
-// float32: the forward pass rounds to ε ≈ 6e-8, so rounding dominates; h = 1e-2 brings it to
-// about 1e-5·|cost| and keeps truncation below 1e-4 up to k ≈ 20. The machine gradients are
-// float32 too (about 1e-6 relative). A tolerance of 1e-3 leaves a margin of ~100 when the
-// gradient's largest entry is comparable to the cost, and still catches errors above a
-// thousandth of the gradient scale. Costs much larger than their gradients (a mean over a
-// large batch has entries of order |cost|/n) need a float64 graph or a larger Tol.
+// The default steps and tolerances, chosen by the cost's dtype when Config leaves them zero;
+// the package documentation ("Defaults") gives the reasoning.
 const (
-	DefaultStep64 = 1e-3
-	DefaultTol64  = 1e-6
-	DefaultStep32 = 1e-2
-	DefaultTol32  = 1e-3
+	defaultStep64 = 1e-3
+	defaultTol64  = 1e-6
+	defaultStep32 = 1e-2
+	defaultTol32  = 1e-3
 )
 
 // LispMode chooses whether Check also runs the LispMachine. The zero value is LispAuto.
@@ -69,26 +56,18 @@ const (
 	LispOff
 )
 
-var lispModes = enum.New[LispMode]("LispMode", ErrConfig, "LispAuto", "LispRequire", "LispOff")
+var lispModes = enum.New[LispMode]("LispMode", rocops.ErrConfig, "LispAuto", "LispRequire", "LispOff")
 
 // String returns the mode's name: "LispAuto", "LispRequire" or "LispOff".
 func (m LispMode) String() string { return lispModes.String(m) }
 
-// MarshalText returns the mode's name, so that a LispMode is a JSON field and, through
-// flag.TextVar, a command-line flag.
-func (m LispMode) MarshalText() ([]byte, error) { return lispModes.MarshalText(m) }
-
-// UnmarshalText sets m to the mode named text, in any case.
-func (m *LispMode) UnmarshalText(text []byte) error { return lispModes.UnmarshalText(m, text) }
-
 // Config sets up Check. The zero value is ready to use.
 type Config struct {
 	// Step is the relative finite-difference step: element x_i moves by
-	// h_i = Step·max(1, |x_i|). 0 means DefaultStep64 for float64 graphs and DefaultStep32 for
-	// float32 graphs.
+	// h_i = Step·max(1, |x_i|). 0 means 1e-3 for float64 graphs and 1e-2 for float32 graphs.
 	Step float64
-	// Tol is the largest relative error (see Comparison.MaxRel) Assert accepts. 0 means
-	// DefaultTol64 for float64 graphs and DefaultTol32 for float32 graphs.
+	// Tol is the largest relative error (see Comparison.MaxRel) Assert accepts. 0 means 1e-6
+	// for float64 graphs and 1e-3 for float32 graphs.
 	Tol float64
 	// Lisp chooses whether the LispMachine gradient is checked too; see LispMode.
 	Lisp LispMode
@@ -101,15 +80,15 @@ func (c Config) withDefaults(dt tensor.Dtype) (Config, error) {
 		v    float64
 	}{{"Step", c.Step}, {"Tol", c.Tol}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			return c, fmt.Errorf("%w: %s = %g; want a finite number ≥ 0", ErrConfig, f.name, f.v)
+			return c, check.Errorf("gradcheck", rocops.ErrConfig, "%s = %g; want a finite number ≥ 0", f.name, f.v)
 		}
 	}
 	if c.Lisp < LispAuto || c.Lisp > LispOff {
-		return c, fmt.Errorf("%w: unknown %v", ErrConfig, c.Lisp)
+		return c, check.Errorf("gradcheck", rocops.ErrConfig, "unknown %v", c.Lisp)
 	}
-	step, tol := DefaultStep64, DefaultTol64
+	step, tol := defaultStep64, defaultTol64
 	if dt == tensor.Float32 {
-		step, tol = DefaultStep32, DefaultTol32
+		step, tol = defaultStep32, defaultTol32
 	}
 	if c.Step == 0 {
 		c.Step = step

@@ -7,6 +7,8 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 )
 
@@ -140,7 +142,7 @@ func numericGrad(x elements, step, f0 float64, eval func() (float64, error)) ([]
 			for j, k := range stencil {
 				t[j] = x.Set(i, x0+k*h) - x0
 				if t[j] == 0 || (j > 0 && t[j] == t[j-1]) {
-					return fmt.Errorf("%w: element %d = %g cannot resolve the step %g in its dtype; raise the step", ErrConfig, i, x0, h)
+					return check.Errorf("gradcheck", rocops.ErrConfig, "element %d = %g cannot resolve the step %g in its dtype; raise the step", i, x0, h)
 				}
 				var err error
 				if f[j], err = eval(); err != nil {
@@ -193,16 +195,16 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Numeric returns the numerical gradient of fn at x, a function of a float64 slice rather than
 // a graph, by the five-point differences Check uses: element i is displaced by ±h_i and ±2h_i
-// with h_i = step·max(1, |x_i|), and step 0 means DefaultStep64. It is the module's one
+// with h_i = step·max(1, |x_i|), and step 0 means 1e-3, Check's float64 default. It is the module's one
 // finite-difference routine, for tests of graph-free gradients such as
 // kdequantile.Gradient. fn is called with x itself, perturbed in place, and must not keep or
 // modify it; x is restored exactly before Numeric returns, also when fn fails.
 func Numeric(fn func(x []float64) (float64, error), x []float64, step float64) ([]float64, error) {
 	if step == 0 {
-		step = DefaultStep64
+		step = defaultStep64
 	}
 	if !(step > 0) || math.IsInf(step, 0) {
-		return nil, fmt.Errorf("%w: step %v must be positive and finite", ErrConfig, step)
+		return nil, check.Errorf("gradcheck", rocops.ErrConfig, "step %v must be positive and finite", step)
 	}
 	f0, err := fn(x)
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -62,7 +64,7 @@ func TestNumericGradLargeThirdDerivative(t *testing.T) {
 	for i, x := range xs {
 		want[i] = k * math.Exp(k*x)
 	}
-	got, err := numericGrad(xs, DefaultStep64, expSum(k, xs), eval)
+	got, err := numericGrad(xs, defaultStep64, expSum(k, xs), eval)
 	require.NoError(t, err)
 	// Five-point truncation h⁴k⁴/30 ≈ 3e-10 relative at h = 1e-3.
 	require.Less(t, normRelErr(t, got, want), 1e-9)
@@ -70,7 +72,7 @@ func TestNumericGradLargeThirdDerivative(t *testing.T) {
 	// The two-point central difference at the same step misses 1e-6: its error h²k²/6 ≈ 1.7e-5.
 	central := make([]float64, len(xs))
 	for i, x := range xs {
-		h := DefaultStep64
+		h := defaultStep64
 		central[i] = (math.Exp(k*(x+h)) - math.Exp(k*(x-h))) / (2 * h)
 	}
 	require.Greater(t, normRelErr(t, central, want), 1e-6)
@@ -87,7 +89,7 @@ func TestNumericGradFloat32Displacements(t *testing.T) {
 		want[i] = math.Exp(float64(x))
 	}
 	eval := func() (float64, error) { return expSum(1, xs), nil }
-	got, err := numericGrad(xs, DefaultStep32, expSum(1, xs), eval)
+	got, err := numericGrad(xs, defaultStep32, expSum(1, xs), eval)
 	require.NoError(t, err)
 	require.Less(t, normRelErr(t, got, want), 1e-7)
 }
@@ -208,8 +210,8 @@ func TestNumericOnSlices(t *testing.T) {
 	if x[0] != 1.5 || x[1] != -0.7 {
 		t.Errorf("x not restored: %v", x)
 	}
-	if _, err := Numeric(f, x, -1); !errors.Is(err, ErrConfig) {
-		t.Errorf("negative step: %v, want ErrConfig", err)
+	if _, err := Numeric(f, x, -1); !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "gradcheck: ") {
+		t.Errorf("negative step: %v, want rocops.ErrConfig", err)
 	}
 	boom := errors.New("boom")
 	calls := 0

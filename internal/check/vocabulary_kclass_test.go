@@ -330,7 +330,7 @@ func TestScoresModel(t *testing.T) {
 // a model of one input and no x.
 func scoresModel(s []float64, k int) (nn.Model, []float64, error) {
 	r := len(s) / k
-	m, err := nn.NewLinear(nn.LinearConfig{In: max(r, 1), Outputs: k})
+	m, err := nn.NewMLP(nn.MLPConfig{In: max(r, 1), Outputs: k})
 	if err != nil || r == 0 {
 		return m, nil, err
 	}

@@ -231,7 +231,7 @@ type entry[In any] struct {
 	oneOK  bool   // defined on a batch that lacks a class (the cross-entropies)
 	graph  bool   // a graph op: an empty input is a node of zero rows, ErrNode
 	// model: the scores are a model's outputs on the rows of x (the severe directions). A score
-	// the model gives as NaN or ±Inf is nn.ErrRange, and x not of the labels' rows nn.ErrInput,
+	// the model gives as NaN or ±Inf is rocops.ErrRange, and x not of the labels' rows nn.ErrInput,
 	// both checked by package nn as for diagnose.SevereDirection.
 	model    bool
 	noLabels bool // takes no labels (crossentropy.Softmax)
@@ -269,7 +269,7 @@ func checkVocabulary[In any](t *testing.T, entries []entry[In], valid In, cases 
 			case e.model && want == rocops.ErrLength && c.labels:
 				want, prefix = nn.ErrInput, "nn"
 			case e.model && want == rocops.ErrNonFinite:
-				want, prefix = nn.ErrRange, "nn"
+				want, prefix = rocops.ErrRange, "nn"
 			}
 			if !errors.Is(err, want) {
 				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)

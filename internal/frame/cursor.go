@@ -9,7 +9,7 @@ import (
 
 // ErrPayload is wrapped by the errors of a Cursor: the payload ends before a read, or holds a
 // count that the rest of it cannot hold.
-var ErrPayload = errors.New("frame: inconsistent payload")
+var ErrPayload = errors.New("inconsistent payload")
 
 // Cursor reads a payload front to back, every integer little-endian and every float an
 // IEEE 754 binary64. Its first failure sticks: later reads return zero values (nil slices)

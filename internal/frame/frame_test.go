@@ -2,6 +2,7 @@ package frame
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,14 +16,12 @@ import (
 )
 
 var (
-	errMine     = errors.New("mine: not mine")
-	errMineV    = errors.New("mine: version")
-	errMineT    = errors.New("mine: truncated")
-	errMineC    = errors.New("mine: corrupt")
-	errMineData = errors.New("mine: trailing")
-	testFormat  = Format{Magic: "TEST", Version: 3}
-	mine        = Format{Magic: "TEST", Version: 3, Reading: "mine: reading",
-		Errors: Errors{NotFrame: errMine, Version: errMineV, Truncated: errMineT, Corrupt: errMineC, TrailingData: errMineData}}
+	errMine    = errors.New("not mine")
+	errMineV   = errors.New("version")
+	errMineD   = errors.New("damaged")
+	testFormat = Format{Magic: "TEST", Version: 3}
+	mine       = Format{Magic: "TEST", Version: 3, Prefix: "mine",
+		Errors: Errors{NotFrame: errMine, Version: errMineV, Damaged: errMineD}}
 )
 
 // seal builds a frame by hand from the documented layout, with any magic and version.
@@ -87,26 +86,26 @@ func TestBadFrames(t *testing.T) {
 		want     []error // of testFormat; mine's are the same index in the list below
 		wantMine []error
 	}{
-		{"empty", nil, []error{ErrTruncated}, []error{errMineT}},
-		{"inside the magic", good[:3], []error{ErrTruncated}, []error{errMineT}},
-		{"inside the version", good[:5], []error{ErrTruncated}, []error{errMineT}},
-		{"inside the header", good[:17], []error{ErrTruncated}, []error{errMineT}},
-		{"no payload", good[:18], []error{ErrTruncated}, []error{errMineT}},
-		{"no file CRC", good[:len(good)-4], []error{ErrTruncated}, []error{errMineT}},
-		{"half the file CRC", good[:len(good)-2], []error{ErrTruncated}, []error{errMineT}},
+		{"empty", nil, []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"inside the magic", good[:3], []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"inside the version", good[:5], []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"inside the header", good[:17], []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"no payload", good[:18], []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"no file CRC", good[:len(good)-4], []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"half the file CRC", good[:len(good)-2], []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
 		{"other magic", append([]byte("TESU"), good[4:]...), []error{ErrNotFrame}, []error{errMine}},
 		{"short other magic", []byte("X"), []error{ErrNotFrame}, []error{errMine}},
 		{"other version", seal("TEST", 4, []byte("payload bytes")), []error{ErrVersion}, []error{errMineV}},
 		{"short header of another version", seal("TEST", 4, nil)[:9], []error{ErrVersion}, []error{errMineV}},
-		{"flipped version", flip(4), []error{ErrVersion, ErrCorrupt}, []error{errMineV, errMineC}},
-		{"flipped size", flip(7), []error{ErrCorrupt}, []error{errMineC}},
-		{"flipped header CRC", flip(15), []error{ErrCorrupt}, []error{errMineC}},
-		{"flipped payload", flip(20), []error{ErrCorrupt}, []error{errMineC}},
-		{"flipped file CRC", flip(len(good) - 1), []error{ErrCorrupt}, []error{errMineC}},
-		{"size beyond int64", huge, []error{ErrCorrupt}, []error{errMineC}},
-		{"size beyond the data", claims, []error{ErrTruncated}, []error{errMineT}},
-		{"one more byte", append(bytes.Clone(good), 0), []error{ErrTrailingData}, []error{errMineData}},
-		{"two frames", append(bytes.Clone(good), good...), []error{ErrTrailingData}, []error{errMineData}},
+		{"flipped version", flip(4), []error{ErrVersion, ErrDamaged, ErrCorrupt}, []error{errMineV, errMineD, ErrCorrupt}},
+		{"flipped size", flip(7), []error{ErrDamaged, ErrCorrupt}, []error{errMineD, ErrCorrupt}},
+		{"flipped header CRC", flip(15), []error{ErrDamaged, ErrCorrupt}, []error{errMineD, ErrCorrupt}},
+		{"flipped payload", flip(20), []error{ErrDamaged, ErrCorrupt}, []error{errMineD, ErrCorrupt}},
+		{"flipped file CRC", flip(len(good) - 1), []error{ErrDamaged, ErrCorrupt}, []error{errMineD, ErrCorrupt}},
+		{"size beyond int64", huge, []error{ErrDamaged, ErrCorrupt}, []error{errMineD, ErrCorrupt}},
+		{"size beyond the data", claims, []error{ErrDamaged, ErrTruncated}, []error{errMineD, ErrTruncated}},
+		{"one more byte", append(bytes.Clone(good), 0), []error{ErrDamaged, ErrTrailingData}, []error{errMineD, ErrTrailingData}},
+		{"two frames", append(bytes.Clone(good), good...), []error{ErrDamaged, ErrTrailingData}, []error{errMineD, ErrTrailingData}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -121,6 +120,16 @@ func TestBadFrames(t *testing.T) {
 					for _, w := range f.want {
 						require.ErrorIs(t, err, w)
 					}
+					// Exactly one kind of damage, and the message starts with the prefix.
+					kinds := 0
+					for _, k := range []error{ErrTruncated, ErrCorrupt, ErrTrailingData} {
+						if errors.Is(err, k) {
+							kinds++
+						}
+					}
+					require.Equal(t, kinds, min(1, kinds), "%v", err)
+					require.Equal(t, kinds == 1, errors.Is(err, cmp.Or(f.f.Errors.Damaged, ErrDamaged)), "%v", err)
+					require.Regexp(t, "^"+cmp.Or(f.f.Prefix, "frame")+": ", err.Error())
 				}
 			}
 		})
@@ -134,6 +143,7 @@ func TestEveryPrefixAndByte(t *testing.T) {
 	for n := range len(good) {
 		_, err := both(t, testFormat, good[:n])
 		require.ErrorIs(t, err, ErrTruncated, "prefix of %d bytes", n)
+		require.ErrorIs(t, err, ErrDamaged, "prefix of %d bytes", n)
 	}
 	for i := range good {
 		bad := bytes.Clone(good)
@@ -145,14 +155,16 @@ func TestEveryPrefixAndByte(t *testing.T) {
 		case i < 6:
 			require.ErrorIs(t, err, ErrVersion, "byte %d", i)
 			require.ErrorIs(t, err, ErrCorrupt, "byte %d", i)
+			require.ErrorIs(t, err, ErrDamaged, "byte %d", i)
 		default:
 			require.ErrorIs(t, err, ErrCorrupt, "byte %d", i)
+			require.ErrorIs(t, err, ErrDamaged, "byte %d", i)
 		}
 	}
 }
 
 // TestReadIOErrors: the reader's own error, wherever it occurs, is returned wrapped with the
-// format's Reading prefix, and not taken for truncation.
+// format's prefix, and not taken for truncation.
 func TestReadIOErrors(t *testing.T) {
 	good := mine.Append(nil, []byte("some payload"))
 	errIO := errors.New("device unplugged")
@@ -182,7 +194,23 @@ func TestReadAllocatesAsDataArrives(t *testing.T) {
 	_, err := testFormat.Read(bytes.NewReader(claims))
 	runtime.ReadMemStats(&after)
 	require.ErrorIs(t, err, ErrTruncated)
+	require.ErrorIs(t, err, ErrDamaged)
 	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated by Read")
+}
+
+// TestCorrupt: a format's error for an inconsistent payload wraps its Damaged error,
+// ErrCorrupt and the cause, after its prefix.
+func TestCorrupt(t *testing.T) {
+	cause := NewCursor(nil)
+	cause.U8()
+	err := mine.Corrupt("%w", cause.Err())
+	require.ErrorIs(t, err, errMineD)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorIs(t, err, ErrPayload)
+	require.Equal(t, "mine: damaged: corrupt: inconsistent payload: a record needs 1 bytes, 0 are left", err.Error())
+	err = testFormat.Corrupt("unknown code %d", 7)
+	require.ErrorIs(t, err, ErrDamaged)
+	require.Equal(t, "frame: damaged: corrupt: unknown code 7", err.Error())
 }
 
 func TestCursor(t *testing.T) {

@@ -77,7 +77,7 @@ func TestRunFlagErrors(t *testing.T) {
 // saveClassesModel saves a linear model of three classes and returns its path.
 func saveClassesModel(t *testing.T) string {
 	t.Helper()
-	m, err := nn.NewLinear(nn.LinearConfig{In: 2, Outputs: 3})
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Outputs: 3})
 	require.NoError(t, err)
 	rates := []float64{0.1, 0.2, 0.3}
 	op := deploy.OperatingPoint{Alpha: 0.2, Label: "y", Classes: []string{"a", "b", "c"}, Thresholds: []float64{0, 0, 0},
