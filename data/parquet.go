@@ -22,6 +22,57 @@ import (
 // nor text, or a nested or repeated column. The error names the column.
 var ErrColumnType = errors.New("data: column is not numeric")
 
+// parquetError is an error of Parquet input, worded as a [CSVError] is:
+//
+//	data: train.parquet: column "amount", row 17: null
+//
+// with the row counted from 1, as the scored rows of package deploy are numbered. It wraps
+// one of the package's Err values and, for a reader's failure, that error too.
+type parquetError struct {
+	File   string // the file name given to LoadParquet; "" for a reader of an io.ReaderAt
+	Column string // the column at fault; "" when none is
+	Row    int    // 1-based row of the value at fault; 0 when no single row is
+	Reason string
+	Err    error // one of the package's Err values
+	cause  error // the Parquet reader's error, or nil
+}
+
+func (e *parquetError) Error() string {
+	var b strings.Builder
+	b.WriteString("data: ")
+	if e.File != "" {
+		b.WriteString(e.File + ": ")
+	}
+	if e.Column != "" {
+		fmt.Fprintf(&b, "column %q", e.Column)
+		if e.Row > 0 {
+			fmt.Fprintf(&b, ", row %d", e.Row)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// Unwrap returns the Err value e wraps, and the reader's error.
+func (e *parquetError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Err, e.cause}
+}
+
+// malformed is the error of data that the Parquet reader refuses: it is not Parquet, or its
+// structure is damaged.
+func malformed(column string, cause error) error {
+	return &parquetError{Column: column, Reason: "not a valid Parquet file: " + cause.Error(), Err: ErrMalformed, cause: cause}
+}
+
+// rowError is the error of the value of column in (1-based) row.
+func rowError(sentinel error, column string, row int, format string, args ...any) error {
+	return &parquetError{Column: column, Row: row, Reason: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
 // Load reads the dataset at path: Parquet when its name ends in ".parquet" (in any case),
 // CSV otherwise. Of cfg, Parquet uses Label, Float32 and Progress.
 func Load(path string, cfg CSVConfig) (*Dataset, error) {
@@ -39,9 +90,10 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // integers and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds),
 // with any encoding and compression; a column of another type, or nested or repeated, is
 // [ErrColumnType] naming it. A null is [ErrMissing] and a NaN or infinite feature
-// [ErrNotNumber], each naming the column and the 0-based row; no rows is [rocops.ErrEmpty]. With
-// cfg.Float32 the features are stored in float32 (Dataset.X32), each rounded to nearest as
-// ReadCSV rounds them, and a value beyond float32's range is [ErrRange].
+// [ErrNotNumber], each naming the column and the row, counted from 1 as deploy numbers the
+// rows it scores; a file without rows is [rocops.ErrEmpty]. With cfg.Float32 the features are
+// stored in float32 (Dataset.X32), each rounded to nearest as ReadCSV rounds them, and a value
+// beyond float32's range is [ErrRange]. The errors read "data: <file>: column "c", row r: …".
 //
 // The label column may hold those types or text (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), and is
 // read as [ReadCSV] reads a label column, each value as the CSV field that spells it: text as
@@ -52,7 +104,7 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // [MinClassRows] rows each. A null, a NaN, empty text or a missing-value marker (NA, N/A, NaN,
 // null, ?) is ErrMissing; one class is [rocops.ErrOneClass]; two values other than 0 and 1 are
 // [rocops.ErrLabel]; a class too small is [ErrClassTooSmall] and too many classes
-// [ErrTooManyClasses]: each names the label column and the 0-based row of the value at fault
+// [ErrTooManyClasses]: each names the label column and the row of the value at fault
 // (for a small class, its first row).
 //
 // The features are read straight into the dataset's matrix, whose size the file's metadata
@@ -75,14 +127,23 @@ func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	}
 	pr, err := newParquetReader(f, st.Size(), cfg, true)
 	if err != nil {
-		return nil, fmt.Errorf("data: %s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	pr.f32 = cfg.Float32
 	ds, err := pr.readAll()
 	if err != nil {
-		return nil, fmt.Errorf("data: %s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	return ds, nil
+}
+
+// inFile returns err of the Parquet file at path, naming it.
+func inFile(path string, err error) error {
+	if pe, ok := errors.AsType[*parquetError](err); ok {
+		pe.File = path
+		return pe
+	}
+	return fmt.Errorf("data: %s: %w", path, err)
 }
 
 // ParquetReader streams the rows of a Parquet file one row group at a time, with the
@@ -118,17 +179,17 @@ func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (*ParquetReader,
 func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*ParquetReader, error) {
 	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		return nil, malformed("", err)
 	}
 	fields := file.Schema().Fields()
 	if len(fields) < 2 {
-		return nil, fmt.Errorf("%w: %d columns; need a label and at least one feature", ErrHeader, len(fields))
+		return nil, &parquetError{Reason: fmt.Sprintf("%d columns; need a label and at least one feature", len(fields)), Err: ErrHeader}
 	}
 	label := len(fields) - 1
 	if cfg.Label != "" {
 		label = slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == cfg.Label })
 		if label < 0 {
-			return nil, fmt.Errorf("%w: no label column %q", ErrHeader, cfg.Label)
+			return nil, &parquetError{Reason: fmt.Sprintf("no label column %q", cfg.Label), Err: ErrHeader}
 		}
 	}
 	pr := &ParquetReader{file: file, label: fields[label].Name(), progress: cfg.Progress,
@@ -138,13 +199,13 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 	}
 	for j, fld := range fields {
 		if !fld.Leaf() || fld.Repeated() {
-			return nil, fmt.Errorf("%w: column %q is nested or repeated", ErrColumnType, fld.Name())
+			return nil, columnType(fld.Name(), "is nested or repeated")
 		}
 		switch k := fld.Type().Kind(); {
 		case k == parquet.Boolean, k == parquet.Int32, k == parquet.Int64, k == parquet.Float, k == parquet.Double:
 		case classes && j == label && (k == parquet.ByteArray || k == parquet.FixedLenByteArray):
 		default:
-			return nil, fmt.Errorf("%w: column %q has type %v", ErrColumnType, fld.Name(), k)
+			return nil, columnType(fld.Name(), "has type %v", k)
 		}
 		if j != label {
 			pr.names = append(pr.names, fld.Name())
@@ -163,7 +224,7 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (*ParquetReader, error) {
 	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		return nil, malformed("", err)
 	}
 	fields := file.Schema().Fields()
 	index := func(name string) int {
@@ -177,16 +238,16 @@ func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CS
 	for k, name := range wanted {
 		j := index(name)
 		if j < 0 {
-			return nil, fmt.Errorf("%w: no column %q, a feature of the model", ErrHeader, name)
+			return nil, &parquetError{Reason: fmt.Sprintf("no column %q, a feature of the model", name), Err: ErrHeader}
 		}
 		fld := fields[j]
 		if !fld.Leaf() || fld.Repeated() {
-			return nil, fmt.Errorf("%w: column %q is nested or repeated", ErrColumnType, name)
+			return nil, columnType(name, "is nested or repeated")
 		}
 		switch kind := fld.Type().Kind(); kind {
 		case parquet.Boolean, parquet.Int32, parquet.Int64, parquet.Float, parquet.Double:
 		default:
-			return nil, fmt.Errorf("%w: column %q has type %v", ErrColumnType, name, kind)
+			return nil, columnType(name, "has type %v", kind)
 		}
 		if k < len(features) {
 			pr.names = append(pr.names, name)
@@ -240,7 +301,7 @@ func grow(s []float64, n int) []float64 {
 func (pr *ParquetReader) readAll() (*Dataset, error) {
 	rows, cols := pr.NumRows(), len(pr.names)
 	if rows == 0 {
-		return nil, fmt.Errorf("%w: no rows", rocops.ErrEmpty)
+		return nil, &parquetError{Reason: "the Parquet file has no rows", Err: rocops.ErrEmpty}
 	}
 	ds := &Dataset{Y: make([]float64, rows), Rows: rows, Cols: cols,
 		FeatureNames: slices.Clone(pr.names), LabelName: pr.label}
@@ -270,17 +331,19 @@ func (pr *ParquetReader) readAll() (*Dataset, error) {
 }
 
 // labelError rewrites an error of the label column's labelColumn, a *CSVError whose Line is
-// the 1-based row, in the words of the Parquet errors: the column and the 0-based row.
+// the 1-based row, in the words of the Parquet errors: the column and the row.
 func (pr *ParquetReader) labelError(err error) error {
 	var ce *CSVError
 	if !errors.As(err, &ce) {
 		return err
 	}
-	if ce.Line == 0 {
-		return fmt.Errorf("%w: column %q: %s", ce.Err, pr.label, ce.Reason)
-	}
 	reason := strings.ReplaceAll(ce.Reason, "the first on this line", "the first in this row")
-	return fmt.Errorf("%w: column %q, row %d: %s", ce.Err, pr.label, ce.Line-1, reason)
+	return rowError(ce.Err, pr.label, ce.Line, "%s", reason)
+}
+
+// columnType is the ErrColumnType error of column.
+func columnType(column, format string, args ...any) error {
+	return &parquetError{Column: column, Reason: fmt.Sprintf(format, args...) + ", not a numeric or boolean type", Err: ErrColumnType}
 }
 
 // readGroup reads the next row group into x (or x32, when pr.f32) and y, at least its rows
@@ -322,7 +385,7 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 			i := start + k
 			v := &vs[k]
 			if v.IsNull() {
-				return fmt.Errorf("%w: column %q, row %d: null", ErrMissing, name, pr.row+i)
+				return rowError(ErrMissing, name, pr.row+i+1, "null")
 			}
 			if isLabel && pr.classes != nil {
 				if err := pr.classValue(i, *v, name, store); err != nil {
@@ -333,11 +396,11 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 			f := number(*v)
 			switch {
 			case isLabel && f != 0 && f != 1:
-				return fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)", rocops.ErrLabel, name, pr.row+i, f)
+				return rowError(rocops.ErrLabel, name, pr.row+i+1, "%v is not a label (want 0 or 1)", f)
 			case math.IsNaN(f) || math.IsInf(f, 0):
-				return fmt.Errorf("%w: column %q, row %d: %v", ErrNotNumber, name, pr.row+i, f)
+				return rowError(ErrNotNumber, name, pr.row+i+1, "%v is not a finite number", f)
 			case !isLabel && pr.f32 && !floats.Fits[float32](f):
-				return fmt.Errorf("%w: column %q, row %d: %v is beyond float32's range (CSVConfig.Float32)", ErrRange, name, pr.row+i, f)
+				return rowError(ErrRange, name, pr.row+i+1, "%v is beyond float32's range (CSVConfig.Float32)", f)
 			}
 			store(i, f)
 		}
@@ -359,7 +422,7 @@ func (pr *ParquetReader) classValue(i int, v parquet.Value, name string, store f
 	}
 	var missing string
 	if pr.spelled, missing = AppendParquetLabel(pr.spelled[:0], v); missing != "" {
-		return fmt.Errorf("%w: column %q, row %d: %s", ErrMissing, name, row, missing)
+		return rowError(ErrMissing, name, row+1, "%s", missing)
 	}
 	id, ce := pr.classes.parse(pr.spelled, row+1)
 	if ce != nil {
@@ -384,7 +447,7 @@ func readChunk(chunk parquet.ColumnChunk, n int, name string, values []parquet.V
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%w: column %q: %w", ErrMalformed, name, err)
+			return malformed(name, err)
 		}
 		err = readPage(page, &i, n, name, values, visit)
 		parquet.Release(page)
@@ -393,7 +456,7 @@ func readChunk(chunk parquet.ColumnChunk, n int, name string, values []parquet.V
 		}
 	}
 	if i != n {
-		return fmt.Errorf("%w: column %q holds %d values for %d rows", ErrMalformed, name, i, n)
+		return &parquetError{Column: name, Reason: fmt.Sprintf("the column chunk holds %d values for the %d rows of its row group", i, n), Err: ErrMalformed}
 	}
 	return nil
 }
@@ -404,7 +467,7 @@ func readPage(page parquet.Page, i *int, n int, name string, values []parquet.Va
 	for {
 		m, err := vr.ReadValues(values)
 		if *i+m > n {
-			return fmt.Errorf("%w: column %q holds more values than the %d rows of its row group", ErrMalformed, name, n)
+			return &parquetError{Column: name, Reason: fmt.Sprintf("the column chunk holds more values than the %d rows of its row group", n), Err: ErrMalformed}
 		}
 		if m > 0 {
 			if err := visit(*i, values[:m]); err != nil {
@@ -416,7 +479,7 @@ func readPage(page parquet.Page, i *int, n int, name string, values []parquet.Va
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%w: column %q: %w", ErrMalformed, name, err)
+			return malformed(name, err)
 		}
 	}
 }
@@ -441,7 +504,7 @@ type ParquetClassReader struct {
 func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetClassReader, error) {
 	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		return nil, malformed("", err)
 	}
 	fields := file.Schema().Fields()
 	j := slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == column })
@@ -450,12 +513,12 @@ func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetCl
 	}
 	fld := fields[j]
 	if !fld.Leaf() || fld.Repeated() {
-		return nil, fmt.Errorf("%w: label column %q is nested or repeated", ErrColumnType, column)
+		return nil, &parquetError{Column: column, Reason: "the label column is nested or repeated", Err: ErrColumnType}
 	}
 	switch kind := fld.Type().Kind(); kind {
 	case parquet.Boolean, parquet.Int32, parquet.Int64, parquet.Float, parquet.Double, parquet.ByteArray, parquet.FixedLenByteArray:
 	default:
-		return nil, fmt.Errorf("%w: label column %q has type %v", ErrColumnType, column, kind)
+		return nil, &parquetError{Column: column, Reason: fmt.Sprintf("the label column has type %v, which holds no class name", kind), Err: ErrColumnType}
 	}
 	return &ParquetClassReader{file: file, col: j, name: column, values: make([]parquet.Value, 1024)}, nil
 }
@@ -463,7 +526,7 @@ func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetCl
 // Next appends the class names of the next row group's rows to dst and returns it; at the
 // end of the file it returns dst and io.EOF. A null, a NaN, or text that ClassName refuses
 // (empty, or a missing-value marker) is [ErrMissing] naming the column and the row, counted
-// from 1 as a scorer numbers the rows it prints (LoadParquet's errors count from 0).
+// from 1 as LoadParquet's errors and a scorer's output count them.
 func (c *ParquetClassReader) Next(dst []string) ([]string, error) {
 	groups := c.file.RowGroups()
 	if c.group >= len(groups) {
@@ -476,11 +539,11 @@ func (c *ParquetClassReader) Next(dst []string) ([]string, error) {
 			row := c.row + start + k + 1
 			var missing string
 			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
-				return fmt.Errorf("%w: column %q, row %d: %s", ErrMissing, c.name, row, missing)
+				return rowError(ErrMissing, c.name, row, "%s", missing)
 			}
 			name, err := ClassName(string(c.spelled))
 			if err != nil {
-				return fmt.Errorf("%w: column %q, row %d: missing value %q", ErrMissing, c.name, row, c.spelled)
+				return rowError(ErrMissing, c.name, row, "missing value %q", c.spelled)
 			}
 			dst = append(dst, name)
 		}

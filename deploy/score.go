@@ -355,8 +355,8 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 			case op.Multilabel:
 				for c, v := range xi[in:] {
 					if v != 0 && v != 1 {
-						return out.rows, out.flagged, fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)",
-							rocops.ErrLabel, op.Classes[c], row, v)
+						return out.rows, out.flagged, &wrapError{fmt.Sprintf("deploy: column %q, row %d: %v is not a label (want 0 or 1)",
+							op.Classes[c], row, v), rocops.ErrLabel}
 					}
 					out.labels = append(out.labels, strconv.Itoa(int(v)))
 				}
@@ -376,10 +376,19 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		return out.rows, out.flagged, err
 	}
 	if out.rows == 0 {
-		return 0, 0, fmt.Errorf("%w: no rows in the Parquet file", rocops.ErrEmpty)
+		return 0, 0, &wrapError{"deploy: the Parquet file has no rows", rocops.ErrEmpty}
 	}
 	return out.rows, out.flagged, nil
 }
+
+// wrapError is an error that says msg and wraps err, whose own message it leaves out.
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string { return e.msg }
+func (e *wrapError) Unwrap() error { return e.err }
 
 // scoreWriter holds ScoreCSV's pending rows and writes them.
 type scoreWriter struct {
