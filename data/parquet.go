@@ -137,6 +137,28 @@ func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	return ds, nil
 }
 
+// openParquet opens the Parquet data in r (size bytes) and checks the row counts of its
+// footer: the file's is the sum of its row groups', none negative. (A count that the column
+// chunks do not hold is found when they are read.)
+func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
+	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, malformed("", err)
+	}
+	var sum int64
+	for g, rg := range file.RowGroups() {
+		n := rg.NumRows()
+		if n < 0 || n > math.MaxInt64-sum {
+			return nil, &parquetError{Reason: fmt.Sprintf("row group %d has %d rows", g, n), Err: ErrMalformed}
+		}
+		sum += n
+	}
+	if file.NumRows() != sum {
+		return nil, &parquetError{Reason: fmt.Sprintf("the footer gives %d rows, its row groups %d", file.NumRows(), sum), Err: ErrMalformed}
+	}
+	return file, nil
+}
+
 // inFile returns err of the Parquet file at path, naming it.
 func inFile(path string, err error) error {
 	if pe, ok := errors.AsType[*parquetError](err); ok {
@@ -177,9 +199,9 @@ func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (*ParquetReader,
 // newParquetReader is NewParquetReader; with classes, its label column is read as a class
 // column (LoadParquet) and may hold text.
 func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*ParquetReader, error) {
-	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	file, err := openParquet(r, size)
 	if err != nil {
-		return nil, malformed("", err)
+		return nil, err
 	}
 	fields := file.Schema().Fields()
 	if len(fields) < 2 {
@@ -222,9 +244,9 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 // ErrHeader naming it, a feature column that is not numeric or boolean ErrColumnType naming
 // it; values are checked as [LoadParquet] checks them. Of cfg it uses Label and Progress.
 func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (*ParquetReader, error) {
-	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	file, err := openParquet(r, size)
 	if err != nil {
-		return nil, malformed("", err)
+		return nil, err
 	}
 	fields := file.Schema().Fields()
 	index := func(name string) int {
@@ -502,9 +524,9 @@ type ParquetClassReader struct {
 // for data that is not Parquet, and [ErrColumnType] naming the column when it is nested,
 // repeated, or of a type that holds no class name (INT96).
 func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetClassReader, error) {
-	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	file, err := openParquet(r, size)
 	if err != nil {
-		return nil, malformed("", err)
+		return nil, err
 	}
 	fields := file.Schema().Fields()
 	j := slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == column })

@@ -1,0 +1,67 @@
+package data
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+	"github.com/stretchr/testify/require"
+)
+
+// Damaged Parquet files, made here from sound ones by rewriting their footer, load as
+// ErrMalformed: never as invented rows, a panic or an allocation the file does not back.
+
+// footerOf returns the decoded footer of the Parquet file b and where it starts.
+func footerOf(t testing.TB, b []byte) (format.FileMetaData, int) {
+	t.Helper()
+	n := len(b)
+	size := int(binary.LittleEndian.Uint32(b[n-8:]))
+	start := n - 8 - size
+	var meta format.FileMetaData
+	require.NoError(t, thrift.Unmarshal(new(thrift.CompactProtocol), b[start:n-8], &meta))
+	return meta, start
+}
+
+// withFooter returns the Parquet file b with its footer replaced by meta.
+func withFooter(t testing.TB, b []byte, start int, meta *format.FileMetaData) []byte {
+	t.Helper()
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), meta)
+	require.NoError(t, err)
+	out := append(append([]byte{}, b[:start]...), footer...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
+	return append(out, "PAR1"...)
+}
+
+// rewriteFooter writes a copy of the Parquet file at path with its footer changed by edit,
+// and returns the copy's path.
+func rewriteFooter(t *testing.T, path string, edit func(*format.FileMetaData)) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	meta, start := footerOf(t, b)
+	edit(&meta)
+	damaged := filepath.Join(t.TempDir(), "damaged.parquet")
+	require.NoError(t, os.WriteFile(damaged, withFooter(t, b, start, &meta), 0o644))
+	return damaged
+}
+
+// A footer whose row count is not the sum of its row groups' is ErrMalformed: more rows than
+// the row groups hold invented zero rows, fewer panicked.
+func TestParquetFooterRowCount(t *testing.T) {
+	pq, _ := writeMixed(t, t.TempDir(), 300, 100, 5)
+	for _, rows := range []int64{305, 200, 0, -1} {
+		damaged := rewriteFooter(t, pq, func(m *format.FileMetaData) { m.NumRows = rows })
+		_, err := LoadParquet(damaged, CSVConfig{Label: "class"})
+		require.ErrorIs(t, err, ErrMalformed, "num_rows %d", rows)
+		if rows >= 0 { // parquet-go refuses a negative one itself
+			require.ErrorContains(t, err, fmt.Sprintf("the footer gives %d rows, its row groups 300", rows))
+		}
+	}
+	ds, err := LoadParquet(rewriteFooter(t, pq, func(*format.FileMetaData) {}), CSVConfig{Label: "class"})
+	require.NoError(t, err, "the footer rewritten unchanged")
+	require.Equal(t, 300, ds.Rows)
+}
