@@ -107,9 +107,11 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // [ErrTooManyClasses]: each names the label column and the row of the value at fault
 // (for a small class, its first row).
 //
-// The features are read straight into the dataset's matrix, whose size the file's metadata
-// gives, one row group and page at a time: memory holds the numbers plus one page of the
-// file. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
+// The label column is read first, and then the features straight into the dataset's matrix,
+// sized by the rows the label column holds, one row group and page at a time: memory holds
+// the numbers plus one page of the file. The footer's row counts are checked, never trusted
+// for memory: a count that is not the sum of the row groups', or that a column chunk does not
+// hold, is [ErrMalformed]. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
 // values written in full precision, multi-class ones included. Multi-label columns
 // (cfg.Labels, [ErrLabelList]) are read from CSV only.
 func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
@@ -180,6 +182,7 @@ type ParquetReader struct {
 	row      int   // rows read so far
 	bytes    int64 // compressed bytes of the row groups read so far
 	values   []parquet.Value
+	first    []float64 // Next's first feature, read before the others without a label column
 	// classes, when not nil, reads the label column as ReadCSV does (LoadParquet), each row's
 	// y its id until readAll finishes it; nil = 0/1 labels only (Next).
 	classes *labelColumn
@@ -295,19 +298,38 @@ func (pr *ParquetReader) NumRows() int { return int(pr.file.NumRows()) }
 // Next reads the next row group into x (row-major, len(FeatureNames()) features per row)
 // and y, reusing their memory when large enough, and returns them with the group's rows (y
 // is left as zeros when the reader reads no label). At the end of the file it returns io.EOF.
+//
+// The label column (without one, the first feature) is read first, into memory that grows
+// with its values, so that x is sized by the rows the row group holds, not by the count its
+// footer claims: a count that no column chunk backs is ErrMalformed before x is allocated.
 func (pr *ParquetReader) Next(x, y []float64) ([]float64, []float64, error) {
 	groups := pr.file.RowGroups()
 	if pr.group >= len(groups) {
 		return x[:0], y[:0], io.EOF
 	}
-	n := int(groups[pr.group].NumRows())
-	x, y = grow(x, n*len(pr.names)), grow(y, n)
-	if pr.label == "" {
+	var err error
+	cols, from := len(pr.names), 0
+	if pr.label != "" {
+		y, err = pr.appendColumn(cols, y[:0])
+	} else {
+		pr.first, err = pr.appendColumn(0, pr.first[:0])
+		y, from = grow(y, len(pr.first)), 1
 		clear(y)
 	}
-	if err := pr.readGroup(x, nil, y); err != nil {
+	if err != nil {
 		return nil, nil, err
 	}
+	n := len(y)
+	x = grow(x, n*cols)
+	if from == 1 {
+		for i, v := range pr.first {
+			x[i*cols] = v
+		}
+	}
+	if err := pr.readFeatures(from, x, nil); err != nil {
+		return nil, nil, err
+	}
+	pr.endGroup()
 	return x, y, nil
 }
 
@@ -319,30 +341,46 @@ func grow(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// readAll reads every row group into one Dataset.
+// readAll reads every row group into one Dataset: first the label column of every row group,
+// into Y as its values come, so that the features' matrix is sized by the rows the file holds
+// (a row count of the footer that the column chunks do not back is ErrMalformed before it is
+// allocated), then the features, row group by row group.
 func (pr *ParquetReader) readAll() (*Dataset, error) {
 	rows, cols := pr.NumRows(), len(pr.names)
 	if rows == 0 {
 		return nil, &parquetError{Reason: "the Parquet file has no rows", Err: rocops.ErrEmpty}
 	}
-	ds := &Dataset{Y: make([]float64, rows), Rows: rows, Cols: cols,
-		FeatureNames: slices.Clone(pr.names), LabelName: pr.label}
+	// The footer's count is a capacity hint only, within the file's size: a real row takes
+	// more than a byte, and a file of fewer bytes than rows grows Y as it is read.
+	y := make([]float64, 0, min(int64(rows), pr.file.Size()))
+	groups := len(pr.file.RowGroups())
+	for pr.group < groups {
+		var err error
+		if y, err = pr.appendColumn(cols, y); err != nil {
+			return nil, err
+		}
+		pr.row, pr.group = len(y), pr.group+1
+	}
+	pr.row, pr.group = 0, 0
+	rows = len(y)
+	ds := &Dataset{Y: y, Rows: rows, Cols: cols, FeatureNames: slices.Clone(pr.names), LabelName: pr.label}
 	if pr.f32 {
 		ds.X32 = make([]float32, rows*cols)
 	} else {
 		ds.X = make([]float64, rows*cols)
 	}
-	for pr.group < len(pr.file.RowGroups()) {
+	for pr.group < groups {
 		lo := pr.row
 		var err error
 		if pr.f32 {
-			err = pr.readGroup(nil, ds.X32[lo*cols:], ds.Y[lo:])
+			err = pr.readFeatures(0, nil, ds.X32[lo*cols:])
 		} else {
-			err = pr.readGroup(ds.X[lo*cols:], nil, ds.Y[lo:])
+			err = pr.readFeatures(0, ds.X[lo*cols:], nil)
 		}
 		if err != nil {
 			return nil, err
 		}
+		pr.endGroup()
 	}
 	classes, err := pr.classes.finish(ds.Y, pr.label)
 	if err != nil {
@@ -368,39 +406,52 @@ func columnType(column, format string, args ...any) error {
 	return &parquetError{Column: column, Reason: fmt.Sprintf(format, args...) + ", not a numeric or boolean type", Err: ErrColumnType}
 }
 
-// readGroup reads the next row group into x (or x32, when pr.f32) and y, at least its rows
-// long, column by column, page by page, and reports progress.
-func (pr *ParquetReader) readGroup(x []float64, x32 []float32, y []float64) error {
+// appendColumn appends to dst the values of the current row group's column k (the label when
+// k is len(pr.names), else feature k), checked, as many as the chunk holds up to the group's
+// row count, which it must hold exactly.
+func (pr *ParquetReader) appendColumn(k int, dst []float64) ([]float64, error) {
+	rg := pr.file.RowGroups()[pr.group]
+	isLabel := k == len(pr.names)
+	name := pr.label
+	if !isLabel {
+		name = pr.names[k]
+	}
+	store := func(_ int, v float64) { dst = append(dst, v) } // the values come in order
+	err := pr.readColumn(rg.ColumnChunks()[pr.cols[k]], int(rg.NumRows()), name, isLabel, store)
+	return dst, err
+}
+
+// readFeatures reads the feature columns from, from+1, … of the current row group into x (or
+// x32, when pr.f32), row-major, at least the group's rows long, column by column, page by
+// page.
+func (pr *ParquetReader) readFeatures(from int, x []float64, x32 []float32) error {
 	rg := pr.file.RowGroups()[pr.group]
 	n, cols := int(rg.NumRows()), len(pr.names)
 	chunks := rg.ColumnChunks()
-	for k, c := range pr.cols {
-		isLabel := k == cols
-		name := pr.label
-		if !isLabel {
-			name = pr.names[k]
-		}
+	for k := from; k < cols; k++ {
 		store := func(i int, v float64) { x[i*cols+k] = v }
-		switch {
-		case isLabel:
-			store = func(i int, v float64) { y[i] = v }
-		case pr.f32:
+		if pr.f32 {
 			store = func(i int, v float64) { x32[i*cols+k] = float32(v) }
 		}
-		if err := pr.readColumn(chunks[c], n, name, isLabel, store); err != nil {
+		if err := pr.readColumn(chunks[pr.cols[k]], n, pr.names[k], false, store); err != nil {
 			return err
 		}
-	}
-	pr.bytes += pr.file.Metadata().RowGroups[pr.group].TotalCompressedSize
-	pr.group++
-	pr.row += n
-	if pr.progress != nil {
-		pr.progress(pr.row, pr.bytes)
 	}
 	return nil
 }
 
-// readColumn reads the n values of one column chunk, checking each, into store(row, value).
+// endGroup moves past the current row group and reports progress.
+func (pr *ParquetReader) endGroup() {
+	pr.bytes += pr.file.Metadata().RowGroups[pr.group].TotalCompressedSize
+	pr.row += int(pr.file.RowGroups()[pr.group].NumRows())
+	pr.group++
+	if pr.progress != nil {
+		pr.progress(pr.row, pr.bytes)
+	}
+}
+
+// readColumn reads the n values of one column chunk of the current row group, checking each,
+// into store(row in the group, value).
 func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name string, isLabel bool, store func(int, float64)) error {
 	return readChunk(chunk, n, name, pr.values, func(start int, vs []parquet.Value) error {
 		for k := range vs {

@@ -1,10 +1,12 @@
 package data
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -64,4 +66,46 @@ func TestParquetFooterRowCount(t *testing.T) {
 	ds, err := LoadParquet(rewriteFooter(t, pq, func(*format.FileMetaData) {}), CSVConfig{Label: "class"})
 	require.NoError(t, err, "the footer rewritten unchanged")
 	require.Equal(t, 300, ds.Rows)
+}
+
+// Row counts that the column chunks do not hold, the footer's and a row group's rewritten
+// alike, are ErrMalformed before memory is sized by them: 2^60 rows panicked in makeslice, and
+// 2^31 allocated 16 GiB a column before reading anything. LoadParquet, and NewParquetReader
+// and NewParquetColumnReader (with a label column and without), read at most what the file
+// holds.
+func TestParquetRowGroupCount(t *testing.T) {
+	pq, _ := writeMixed(t, t.TempDir(), 300, 100, 6)
+	for _, rows := range []int64{1 << 60, 1 << 31, 101, 99} {
+		damaged := rewriteFooter(t, pq, func(m *format.FileMetaData) {
+			m.RowGroups[1].NumRows = rows
+			m.NumRows = 200 + rows
+		})
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := LoadParquet(damaged, CSVConfig{Label: "class"})
+		runtime.ReadMemStats(&after)
+		require.ErrorIs(t, err, ErrMalformed, "%d rows", rows)
+		require.ErrorContains(t, err, fmt.Sprintf("the %d rows of its row group", rows))
+		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "%d rows: memory as the file holds", rows)
+
+		b, err := os.ReadFile(damaged)
+		require.NoError(t, err)
+		open := []func() (*ParquetReader, error){
+			func() (*ParquetReader, error) {
+				return NewParquetReader(bytes.NewReader(b), int64(len(b)), CSVConfig{Label: "class"})
+			},
+			func() (*ParquetReader, error) {
+				return NewParquetColumnReader(bytes.NewReader(b), int64(len(b)), []string{"f2", "f0"}, CSVConfig{})
+			},
+		}
+		for _, o := range open {
+			pr, err := o()
+			require.NoError(t, err)
+			var x, y []float64
+			for range 2 { // row group 1 is the damaged one
+				x, y, err = pr.Next(x, y)
+			}
+			require.ErrorIs(t, err, ErrMalformed, "%d rows", rows)
+		}
+	}
 }
