@@ -1,6 +1,7 @@
 package data
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -110,8 +111,10 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // The label column is read first, and then the features straight into the dataset's matrix,
 // sized by the rows the label column holds, one row group and page at a time: memory holds
 // the numbers plus one page of the file. The footer's row counts are checked, never trusted
-// for memory: a count that is not the sum of the row groups', or that a column chunk does not
-// hold, is [ErrMalformed]. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
+// for memory. Data that is not Parquet, or is damaged — a footer longer than the file, a row
+// count that is not the sum of the row groups' or that a column chunk does not hold, a page
+// the reader cannot decode (even one it panics on) — is [ErrMalformed]; the page index and
+// the bloom filters, which nothing here needs, are not read. A Dataset read from Parquet equals, bit for bit, the one read from a CSV of the same
 // values written in full precision, multi-class ones included. Multi-label columns
 // (cfg.Labels, [ErrLabelList]) are read from CSV only.
 func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
@@ -127,23 +130,43 @@ func LoadParquet(path string, cfg CSVConfig) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data: %w", err)
 	}
-	pr, err := newParquetReader(f, st.Size(), cfg, true)
-	if err != nil {
-		return nil, inFile(path, err)
-	}
-	pr.f32 = cfg.Float32
-	ds, err := pr.readAll()
+	ds, err := loadParquet(f, st.Size(), cfg)
 	if err != nil {
 		return nil, inFile(path, err)
 	}
 	return ds, nil
 }
 
-// openParquet opens the Parquet data in r (size bytes) and checks the row counts of its
-// footer: the file's is the sum of its row groups', none negative. (A count that the column
-// chunks do not hold is found when they are read.)
+// loadParquet is LoadParquet of the Parquet data in r (size bytes).
+func loadParquet(r io.ReaderAt, size int64, cfg CSVConfig) (_ *Dataset, err error) {
+	defer recoverMalformed(&err)
+	pr, err := newParquetReader(r, size, cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	pr.f32 = cfg.Float32
+	return pr.readAll()
+}
+
+// openParquet opens the Parquet data in r (size bytes) for rocops's readers, which read the
+// pages of column chunks and nothing else: the page index and the bloom filters are skipped,
+// and the footer's length is checked against the file's before the footer is read. It checks
+// the row counts of the footer: the file's is the sum of its row groups', none negative. (A
+// count that the column chunks do not hold is found when they are read.) Its callers turn a
+// panic of the reader on damaged data into ErrMalformed ([recoverMalformed]).
 func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
-	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
+	// A Parquet file is "PAR1", the data, the footer, its length (uint32) and "PAR1".
+	var tail [8]byte
+	if size < 12 {
+		return nil, &parquetError{Reason: fmt.Sprintf("not a valid Parquet file: %d bytes, fewer than the 12 of an empty one", size), Err: ErrMalformed}
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return nil, malformed("", err)
+	}
+	if n := binary.LittleEndian.Uint32(tail[:4]); string(tail[4:]) == "PAR1" && int64(n) > size-12 {
+		return nil, &parquetError{Reason: fmt.Sprintf("not a valid Parquet file: a footer of %d bytes in a file of %d", n, size), Err: ErrMalformed}
+	}
+	file, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, malformed("", err)
 	}
@@ -159,6 +182,14 @@ func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
 		return nil, &parquetError{Reason: fmt.Sprintf("the footer gives %d rows, its row groups %d", file.NumRows(), sum), Err: ErrMalformed}
 	}
 	return file, nil
+}
+
+// recoverMalformed, deferred, turns a panic of the Parquet reader (on data damaged in a way
+// it does not check) into an ErrMalformed *err.
+func recoverMalformed(err *error) {
+	if r := recover(); r != nil {
+		*err = &parquetError{Reason: fmt.Sprintf("not a valid Parquet file: the reader failed: %v", r), Err: ErrMalformed}
+	}
 }
 
 // inFile returns err of the Parquet file at path, naming it.
@@ -195,7 +226,9 @@ type ParquetReader struct {
 // NewParquetReader opens the Parquet data in r (size bytes) and checks its schema. Of cfg
 // it uses Label and Progress. Its label column must hold the numbers 0 and 1: the classes of
 // a multi-class label column are known only once every row is read, which [LoadParquet] does.
-func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (*ParquetReader, error) {
+// Damaged data is ErrMalformed, here and from Next, as for LoadParquet.
+func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (_ *ParquetReader, err error) {
+	defer recoverMalformed(&err)
 	return newParquetReader(r, size, cfg, false)
 }
 
@@ -246,7 +279,8 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 // (HasLabel), ignoring every other column, whatever its type. A missing feature column is
 // ErrHeader naming it, a feature column that is not numeric or boolean ErrColumnType naming
 // it; values are checked as [LoadParquet] checks them. Of cfg it uses Label and Progress.
-func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (*ParquetReader, error) {
+func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (_ *ParquetReader, err error) {
+	defer recoverMalformed(&err)
 	file, err := openParquet(r, size)
 	if err != nil {
 		return nil, err
@@ -302,12 +336,12 @@ func (pr *ParquetReader) NumRows() int { return int(pr.file.NumRows()) }
 // The label column (without one, the first feature) is read first, into memory that grows
 // with its values, so that x is sized by the rows the row group holds, not by the count its
 // footer claims: a count that no column chunk backs is ErrMalformed before x is allocated.
-func (pr *ParquetReader) Next(x, y []float64) ([]float64, []float64, error) {
+func (pr *ParquetReader) Next(x, y []float64) (_, _ []float64, err error) {
+	defer recoverMalformed(&err)
 	groups := pr.file.RowGroups()
 	if pr.group >= len(groups) {
 		return x[:0], y[:0], io.EOF
 	}
-	var err error
 	cols, from := len(pr.names), 0
 	if pr.label != "" {
 		y, err = pr.appendColumn(cols, y[:0])
@@ -572,9 +606,10 @@ type ParquetClassReader struct {
 
 // NewParquetClassReader opens the column named column of the Parquet data in r (size bytes)
 // as class names. It returns nil and no error when the file has no such column, ErrMalformed
-// for data that is not Parquet, and [ErrColumnType] naming the column when it is nested,
+// for data that is not Parquet or is damaged (as for LoadParquet, here and from Next), and [ErrColumnType] naming the column when it is nested,
 // repeated, or of a type that holds no class name (INT96).
-func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetClassReader, error) {
+func NewParquetClassReader(r io.ReaderAt, size int64, column string) (_ *ParquetClassReader, err error) {
+	defer recoverMalformed(&err)
 	file, err := openParquet(r, size)
 	if err != nil {
 		return nil, err
@@ -600,14 +635,15 @@ func NewParquetClassReader(r io.ReaderAt, size int64, column string) (*ParquetCl
 // end of the file it returns dst and io.EOF. A null, a NaN, or text that ClassName refuses
 // (empty, or a missing-value marker) is [ErrMissing] naming the column and the row, counted
 // from 1 as LoadParquet's errors and a scorer's output count them.
-func (c *ParquetClassReader) Next(dst []string) ([]string, error) {
+func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
+	defer recoverMalformed(&err)
 	groups := c.file.RowGroups()
 	if c.group >= len(groups) {
 		return dst, io.EOF
 	}
 	rg := groups[c.group]
 	n := int(rg.NumRows())
-	err := readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+	err = readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
 		for k, v := range vs {
 			row := c.row + start + k + 1
 			var missing string

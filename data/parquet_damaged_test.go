@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -108,4 +110,103 @@ func TestParquetRowGroupCount(t *testing.T) {
 			require.ErrorIs(t, err, ErrMalformed, "%d rows", rows)
 		}
 	}
+}
+
+// The page index, which rocops never reads, does not matter: with its offsets moved, past the
+// end of the file or before its start, a file loads as it did (parquet-go panicked on it,
+// "slice bounds out of range"), through every reader.
+func TestParquetPageIndexIgnored(t *testing.T) {
+	pq, _ := writeMixed(t, t.TempDir(), 300, 100, 7)
+	want, err := LoadParquet(pq, CSVConfig{Label: "class"})
+	require.NoError(t, err)
+	b, err := os.ReadFile(pq)
+	require.NoError(t, err)
+	meta, _ := footerOf(t, b)
+	require.Positive(t, meta.RowGroups[0].Columns[1].ColumnIndexOffset, "the writer wrote a page index")
+	for _, move := range []int64{-938, 5000, 1 << 40} {
+		damaged := rewriteFooter(t, pq, func(m *format.FileMetaData) {
+			c := &m.RowGroups[1].Columns[2]
+			c.ColumnIndexOffset += move
+			c.OffsetIndexOffset += move
+		})
+		got, err := LoadParquet(damaged, CSVConfig{Label: "class"})
+		require.NoError(t, err, "moved by %d", move)
+		requireSameBits(t, want, got)
+		raw, err := os.ReadFile(damaged)
+		require.NoError(t, err)
+		pr, err := NewParquetColumnReader(bytes.NewReader(raw), int64(len(raw)), []string{"f1"}, CSVConfig{Label: "class"})
+		require.NoError(t, err)
+		_, _, err = pr.Next(nil, nil)
+		require.NoError(t, err)
+		cr, err := NewParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "class")
+		require.NoError(t, err)
+		_, err = cr.Next(nil)
+		require.NoError(t, err)
+	}
+}
+
+// A footer length beyond the file, and a reader that panics on damaged data, are ErrMalformed.
+func TestParquetFooterLength(t *testing.T) {
+	pq, _ := writeMixed(t, t.TempDir(), 30, 10, 8)
+	b, err := os.ReadFile(pq)
+	require.NoError(t, err)
+	for _, length := range []uint32{uint32(len(b)) - 11, 1 << 31, math.MaxUint32} {
+		damaged := slices.Clone(b)
+		binary.LittleEndian.PutUint32(damaged[len(damaged)-8:], length)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := NewParquetReader(bytes.NewReader(damaged), int64(len(damaged)), CSVConfig{Label: "class"})
+		runtime.ReadMemStats(&after)
+		require.ErrorIs(t, err, ErrMalformed, "footer length %d", length)
+		require.ErrorContains(t, err, fmt.Sprintf("a footer of %d bytes", length))
+		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "footer length %d", length)
+	}
+	_, err = NewParquetReader(bytes.NewReader(b[:7]), 7, CSVConfig{})
+	require.ErrorIs(t, err, ErrMalformed)
+}
+
+// countingBytes counts the bytes read through it.
+type countingBytes struct {
+	r *bytes.Reader
+	n int
+}
+
+func (c *countingBytes) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// A data page whose header gives more nulls than values makes parquet-go panic ("number of
+// values out of range: -20"): every reader returns ErrMalformed instead.
+func TestParquetReaderPanic(t *testing.T) {
+	pq, _ := writeMixed(t, t.TempDir(), 30, 10, 10)
+	b, err := os.ReadFile(pq)
+	require.NoError(t, err)
+	meta, _ := footerOf(t, b)
+	at := meta.RowGroups[1].Columns[1].MetaData.DataPageOffset // f0's first page in row group 1
+	in := &countingBytes{r: bytes.NewReader(b[at:])}
+	var header format.PageHeader
+	require.NoError(t, thrift.NewDecoder(new(thrift.CompactProtocol).NewReader(in)).Decode(&header))
+	require.True(t, header.DataPageHeaderV2.Valid, "parquet-go writes version 2 data pages")
+	h := &header.DataPageHeaderV2.V
+	h.NumNulls = h.NumValues + 20 // 10 values and 30 nulls: each a byte
+
+	encoded, err := thrift.Marshal(new(thrift.CompactProtocol), &header)
+	require.NoError(t, err)
+	damaged := slices.Clone(b)
+	require.Equal(t, in.n, len(encoded), "the header rewritten in place")
+	copy(damaged[at:], encoded)
+	path := filepath.Join(t.TempDir(), "page.parquet")
+	require.NoError(t, os.WriteFile(path, damaged, 0o644))
+
+	_, err = LoadParquet(path, CSVConfig{Label: "class"})
+	require.ErrorIs(t, err, ErrMalformed)
+	require.ErrorContains(t, err, "the reader failed")
+	pr, err := NewParquetColumnReader(bytes.NewReader(damaged), int64(len(damaged)), []string{"f0"}, CSVConfig{})
+	require.NoError(t, err)
+	for err == nil {
+		_, _, err = pr.Next(nil, nil)
+	}
+	require.ErrorIs(t, err, ErrMalformed)
 }

@@ -304,12 +304,10 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: op.Label})
 		hasLabels = err == nil && pr.HasLabel()
 	case op.Multilabel: // the label columns read as more numeric columns, when all are there
-		if hasLabels, err = hasColumns(r, size, op.Classes); err == nil {
-			cols := s.sc.features
-			if hasLabels {
-				cols = append(slices.Clone(cols), op.Classes...)
-			}
-			pr, err = data.NewParquetColumnReader(r, size, cols, data.CSVConfig{})
+		pr, err = data.NewParquetColumnReader(r, size, append(slices.Clone(s.sc.features), op.Classes...), data.CSVConfig{})
+		hasLabels = err == nil
+		if errors.Is(err, data.ErrHeader) { // a column missing: a label column, or a feature this names
+			pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{})
 		}
 	default:
 		if pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{}); err == nil && op.Label != "" {
