@@ -90,7 +90,7 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 // DOUBLE, FLOAT, INT32, INT64 and BOOLEAN feature columns are read (BOOLEAN as 0 and 1,
 // integers and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds),
 // with any encoding and compression; a column of another type, or nested or repeated, is
-// [ErrColumnType] naming it. A null is [ErrMissing] and a NaN or infinite feature
+// [ErrColumnType] naming it, and two columns of one name are [ErrHeader], as in a CSV. A null is [ErrMissing] and a NaN or infinite feature
 // [ErrNotNumber], each naming the column and the row, counted from 1 as deploy numbers the
 // rows it scores; a file without rows is [rocops.ErrEmpty]. With cfg.Float32 the features are
 // stored in float32 (Dataset.X32), each rounded to nearest as ReadCSV rounds them, and a value
@@ -152,7 +152,8 @@ func loadParquet(r io.ReaderAt, size int64, cfg CSVConfig) (_ *Dataset, err erro
 // pages of column chunks and nothing else: the page index and the bloom filters are skipped,
 // and the footer's length is checked against the file's before the footer is read. It checks
 // the row counts of the footer: the file's is the sum of its row groups', none negative. (A
-// count that the column chunks do not hold is found when they are read.) Its callers turn a
+// count that the column chunks do not hold is found when they are read.) Two columns of one
+// name are ErrHeader, as in a CSV header. Its callers turn a
 // panic of the reader on damaged data into ErrMalformed ([recoverMalformed]).
 func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
 	// A Parquet file is "PAR1", the data, the footer, its length (uint32) and "PAR1".
@@ -180,6 +181,14 @@ func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
 	}
 	if file.NumRows() != sum {
 		return nil, &parquetError{Reason: fmt.Sprintf("the footer gives %d rows, its row groups %d", file.NumRows(), sum), Err: ErrMalformed}
+	}
+	fields := file.Schema().Fields()
+	seen := make(map[string]bool, len(fields))
+	for _, fld := range fields {
+		if seen[fld.Name()] {
+			return nil, &parquetError{Column: fld.Name(), Reason: "duplicate column name", Err: ErrHeader}
+		}
+		seen[fld.Name()] = true
 	}
 	return file, nil
 }
@@ -276,8 +285,8 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 
 // NewParquetColumnReader opens the Parquet data in r (size bytes) for scoring: it reads the
 // named feature columns, in the order given, and the label column when the file has one
-// (HasLabel), ignoring every other column, whatever its type. A missing feature column is
-// ErrHeader naming it, a feature column that is not numeric or boolean ErrColumnType naming
+// (HasLabel), ignoring every other column, whatever its type. A missing feature column, or two
+// columns of one name, is ErrHeader naming it, a feature column that is not numeric or boolean ErrColumnType naming
 // it; values are checked as [LoadParquet] checks them. Of cfg it uses Label and Progress.
 func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (_ *ParquetReader, err error) {
 	defer recoverMalformed(&err)

@@ -210,3 +210,28 @@ func TestParquetReaderPanic(t *testing.T) {
 	}
 	require.ErrorIs(t, err, ErrMalformed)
 }
+
+// Two columns of one name are ErrHeader on opening, as a CSV header that repeats a name is:
+// scoring read the first of them.
+func TestParquetDuplicateColumn(t *testing.T) {
+	pq, _ := writeMixed(t, t.TempDir(), 30, 10, 11)
+	damaged := rewriteFooter(t, pq, func(m *format.FileMetaData) {
+		for k := range m.Schema {
+			if m.Schema[k].Name == "f1" {
+				m.Schema[k].Name = "f0"
+			}
+		}
+	})
+	_, err := LoadParquet(damaged, CSVConfig{Label: "class"})
+	require.ErrorIs(t, err, ErrHeader)
+	require.ErrorContains(t, err, `column "f0": duplicate column name`)
+	raw, err := os.ReadFile(damaged)
+	require.NoError(t, err)
+	r, size := bytes.NewReader(raw), int64(len(raw))
+	_, err = NewParquetColumnReader(r, size, []string{"f0"}, CSVConfig{})
+	require.ErrorIs(t, err, ErrHeader)
+	_, err = NewParquetReader(r, size, CSVConfig{Label: "class"})
+	require.ErrorIs(t, err, ErrHeader)
+	_, err = NewParquetClassReader(r, size, "class")
+	require.ErrorIs(t, err, ErrHeader)
+}
