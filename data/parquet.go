@@ -529,8 +529,10 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 func (pr *ParquetReader) classValue(i int, v parquet.Value, name string, store func(int, float64)) error {
 	row := pr.row + i
 	if k := v.Kind(); k != parquet.ByteArray && k != parquet.FixedLenByteArray {
-		// A 0 or 1 seen before: what labelColumn.parse does with it, without spelling it.
-		if f := number(v); (f == 0 || f == 1) && pr.classes.counts != nil && pr.classes.counts[int(f)] > 0 {
+		// A 0 or 1 seen before spelled "0" or "1", as it is spelled again (a DOUBLE −0 is
+		// "-0"): what labelColumn.parse does with it, without spelling it.
+		if f := number(v); (f == 1 || f == 0 && !math.Signbit(f)) && pr.classes.counts != nil &&
+			pr.classes.counts[int(f)] > 0 && pr.classes.names[int(f)] == "01"[int(f):int(f)+1] {
 			pr.classes.counts[int(f)]++
 			store(i, f)
 			return nil
