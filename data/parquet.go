@@ -341,6 +341,10 @@ func (pr *ParquetReader) NumRows() int { return int(pr.file.NumRows()) }
 // Next reads the next row group into x (row-major, len(FeatureNames()) features per row)
 // and y, reusing their memory when large enough, and returns them with the group's rows (y
 // is left as zeros when the reader reads no label). At the end of the file it returns io.EOF.
+// A bad value (a null, a NaN, a label other than 0 and 1…) is an error naming its column and
+// row, returned with the rows of the group before that row, as ReadCSV reads rows up to a bad
+// one: the first bad value in the order of a CSV of the same rows, row by row and, within a
+// row, in the file's column order. A damaged group is ErrMalformed, returned with no rows.
 //
 // The label column (without one, the first feature) is read first, into memory that grows
 // with its values, so that x is sized by the rows the row group holds, not by the count its
@@ -351,26 +355,58 @@ func (pr *ParquetReader) Next(x, y []float64) (_, _ []float64, err error) {
 	if pr.group >= len(groups) {
 		return x[:0], y[:0], io.EOF
 	}
-	cols, from := len(pr.names), 0
-	if pr.label != "" {
-		y, err = pr.appendColumn(cols, y[:0])
-	} else {
-		pr.first, err = pr.appendColumn(0, pr.first[:0])
-		y, from = grow(y, len(pr.first)), 1
-		clear(y)
+	rg := groups[pr.group]
+	n, cols := int(rg.NumRows()), len(pr.names)
+	chunks := rg.ColumnChunks()
+	// bad is the first bad value found, at row badRow of the group (n when none) of the file's
+	// column badCol; the columns read after it are read only as far as it.
+	var bad error
+	badRow, badCol := n, math.MaxInt
+	found := func(err error, col int) error { // err when it is no bad value, else nil
+		pe, ok := errors.AsType[*parquetError](err)
+		if !ok || pe.Row == 0 {
+			return err
+		}
+		if r := pe.Row - 1 - pr.row; r < badRow || r == badRow && col < badCol {
+			bad, badRow, badCol = err, r, col
+		}
+		return nil
 	}
-	if err != nil {
+	first, from := cols, 0 // the label, or without one the first feature
+	if pr.label == "" {
+		first, from = 0, 1
+	}
+	dst := y[:0]
+	if first == 0 {
+		dst = pr.first[:0]
+	}
+	dst, err = pr.appendColumn(first, dst)
+	if err = found(err, pr.cols[first]); err != nil {
 		return nil, nil, err
 	}
-	n := len(y)
-	x = grow(x, n*cols)
-	if from == 1 {
-		for i, v := range pr.first {
+	rows := min(len(dst)+btoi(bad != nil), n) // with a bad value, its row is read too
+	x = grow(x, rows*cols)
+	if first == 0 {
+		pr.first = dst
+		y = grow(y, len(dst))
+		clear(y)
+		for i, v := range dst {
 			x[i*cols] = v
 		}
+	} else {
+		y = dst
 	}
-	if err := pr.readFeatures(from, x, nil); err != nil {
-		return nil, nil, err
+	for k := from; k < cols; k++ {
+		c := pr.cols[k]
+		stop := min(badRow+btoi(c < badCol && bad != nil), n)
+		store := func(i int, v float64) { x[i*cols+k] = v }
+		err := pr.readColumn(chunks[c], n, stop, pr.names[k], false, store)
+		if err = found(err, c); err != nil {
+			return nil, nil, err
+		}
+	}
+	if bad != nil {
+		return x[:badRow*cols], y[:badRow], bad
 	}
 	pr.endGroup()
 	return x, y, nil
@@ -460,7 +496,8 @@ func (pr *ParquetReader) appendColumn(k int, dst []float64) ([]float64, error) {
 		name = pr.names[k]
 	}
 	store := func(_ int, v float64) { dst = append(dst, v) } // the values come in order
-	err := pr.readColumn(rg.ColumnChunks()[pr.cols[k]], int(rg.NumRows()), name, isLabel, store)
+	n := int(rg.NumRows())
+	err := pr.readColumn(rg.ColumnChunks()[pr.cols[k]], n, n, name, isLabel, store)
 	return dst, err
 }
 
@@ -476,7 +513,7 @@ func (pr *ParquetReader) readFeatures(from int, x []float64, x32 []float32) erro
 		if pr.f32 {
 			store = func(i int, v float64) { x32[i*cols+k] = float32(v) }
 		}
-		if err := pr.readColumn(chunks[pr.cols[k]], n, pr.names[k], false, store); err != nil {
+		if err := pr.readColumn(chunks[pr.cols[k]], n, n, pr.names[k], false, store); err != nil {
 			return err
 		}
 	}
@@ -494,11 +531,17 @@ func (pr *ParquetReader) endGroup() {
 }
 
 // readColumn reads the n values of one column chunk of the current row group, checking each,
-// into store(row in the group, value).
-func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name string, isLabel bool, store func(int, float64)) error {
-	return readChunk(chunk, n, name, pr.values, func(start int, vs []parquet.Value) error {
+// into store(row in the group, value), or its first stop ≤ n values only.
+func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n, stop int, name string, isLabel bool, store func(int, float64)) error {
+	if stop == 0 && n > 0 {
+		return nil
+	}
+	err := readChunk(chunk, n, name, pr.values, func(start int, vs []parquet.Value) error {
 		for k := range vs {
 			i := start + k
+			if i == stop {
+				return errStop
+			}
 			v := &vs[k]
 			if v.IsNull() {
 				return rowError(ErrMissing, name, pr.row+i+1, "null")
@@ -522,7 +565,14 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n int, name strin
 		}
 		return nil
 	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
 }
+
+// errStop stops readColumn's visit of a chunk at its stop.
+var errStop = errors.New("data: stop")
 
 // classValue reads the label value v of row group row i, not null, into the class
 // accumulator and stores its id.

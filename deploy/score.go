@@ -290,8 +290,9 @@ func (s *Scorer) labelColumns() []string {
 // 0 or 1 (else rocops.ErrLabel); that of a multi-class model is text or numeric, its class names
 // written as [data.ClassName] reads them from text (trimmed; empty, a missing-value marker or
 // null is data.ErrMissing), integers in decimal and floating-point numbers in Go's shortest
-// formatting. It stops between row groups once ctx is done, after writing the rows read. A
-// file without rows is rocops.ErrEmpty.
+// formatting. A bad value is an error naming its column and row, after the rows before it
+// have been written, as ScoreCSV does; it stops between row groups once ctx is done, after
+// writing every row read. A file without rows is rocops.ErrEmpty.
 func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
 	op := s.sc.op
 	var (
@@ -327,24 +328,28 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 	var names []string
 	for {
 		if err := ctx.Err(); err != nil {
-			return out.rows, out.flagged, fmt.Errorf("deploy: scoring stopped: %w", err)
+			return out.fail(fmt.Errorf("deploy: scoring stopped: %w", err))
 		}
+		// A bad value comes back with the rows of its row group before it (data's Next; the
+		// class column's reader likewise), which are written before the error is returned.
 		x, y, err = pr.Next(x, y)
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err == nil && classes != nil {
-			names, err = classes.next(names[:0])
+		rows := len(y)
+		if classes != nil && (err == nil || rows > 0) {
+			var cerr error
+			names, cerr = classes.next(names[:0])
+			if cerr != nil && (err == nil || len(names) < rows) { // the class column's bad row comes first
+				rows, err = min(rows, len(names)), cerr
+			}
 		}
-		if err != nil {
-			return out.rows, out.flagged, err
-		}
-		for i := range y {
+		for i := range rows {
 			row := out.rows + out.pending() + 1
 			xi := x[i*width : (i+1)*width]
 			z, err := s.sc.st.Transform(xi[:in])
 			if err != nil {
-				return out.rows, out.flagged, fmt.Errorf("deploy: row %d: %w", row, err)
+				return out.fail(fmt.Errorf("deploy: row %d: %w", row, err))
 			}
 			switch {
 			case !hasLabels:
@@ -353,8 +358,9 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 			case op.Multilabel:
 				for c, v := range xi[in:] {
 					if v != 0 && v != 1 {
-						return out.rows, out.flagged, &wrapError{fmt.Sprintf("deploy: column %q, row %d: %v is not a label (want 0 or 1)",
-							op.Classes[c], row, v), rocops.ErrLabel}
+						out.labels = out.labels[:len(out.labels)-c]
+						return out.fail(&wrapError{fmt.Sprintf("deploy: column %q, row %d: %v is not a label (want 0 or 1)",
+							op.Classes[c], row, v), rocops.ErrLabel})
 					}
 					out.labels = append(out.labels, strconv.Itoa(int(v)))
 				}
@@ -368,6 +374,9 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 					return out.rows, out.flagged, err
 				}
 			}
+		}
+		if err != nil {
+			return out.fail(err)
 		}
 	}
 	if err := out.flush(); err != nil {
@@ -387,6 +396,15 @@ type wrapError struct {
 
 func (e *wrapError) Error() string { return e.msg }
 func (e *wrapError) Unwrap() error { return e.err }
+
+// fail writes the pending rows and returns err, with the rows written and flagged; a failure
+// to write them is returned in its place.
+func (o *scoreWriter) fail(err error) (rows, flagged int, _ error) {
+	if ferr := o.flush(); ferr != nil {
+		return o.rows, o.flagged, ferr
+	}
+	return o.rows, o.flagged, err
+}
 
 // scoreWriter holds ScoreCSV's pending rows and writes them.
 type scoreWriter struct {
