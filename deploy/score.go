@@ -11,8 +11,11 @@ import (
 	"strings"
 	"sync"
 
+	"gorgonia.org/tensor"
+
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
 )
@@ -190,7 +193,9 @@ func (s *Scorer) Close() {
 // row, no missing or non-finite feature, a 0/1 label (of a binary model, and each label
 // column of a multi-label one) and a class name neither empty nor a missing-value marker (of
 // a multi-class one, [data.ClassName]); each fault is a *data.CSVError naming the line and
-// column, after the rows before it have been written. No data row is rocops.ErrEmpty. It
+// column, after the rows before it have been written. So are a feature that standardises
+// beyond a float32 model's range and a row whose score overflows the model's dtype (wrapping
+// nn.ErrRange; the row, not its column, is named then). No data row is rocops.ErrEmpty. It
 // streams: it holds at most 4096 rows at a time, and writes them before reading on. A
 // failure to write (such as a closed pipe) is returned wrapped.
 func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err error) {
@@ -320,6 +325,7 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		return 0, 0, err
 	}
 	out := s.newScoreWriter(w, hasLabels)
+	out.parquet = true
 	if err := out.header(); err != nil {
 		return 0, 0, err
 	}
@@ -350,6 +356,9 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 			z, err := s.sc.st.Transform(xi[:in])
 			if err != nil {
 				return out.fail(fmt.Errorf("deploy: row %d: %w", row, err))
+			}
+			if err := out.checkRange(z, xi[:in], row); err != nil {
+				return out.fail(err)
 			}
 			switch {
 			case !hasLabels:
@@ -415,7 +424,8 @@ type scoreWriter struct {
 	z             []float64 // the pending rows' standardised features
 	labels        []string  // their label fields, row after row
 	lines         []int
-	rows, flagged int // written so far
+	rows, flagged int  // written so far
+	parquet       bool // the rows are a Parquet file's, numbered as rows, not lines
 }
 
 func (s *Scorer) newScoreWriter(w io.Writer, hasLabels bool) *scoreWriter {
@@ -460,6 +470,9 @@ func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []fl
 	if err != nil {
 		return &data.CSVError{Line: line, Reason: strings.TrimPrefix(err.Error(), "data: "), Err: err}
 	}
+	if err := o.checkRange(z, raw, line); err != nil {
+		return err
+	}
 	n := len(o.labels)
 	for _, j := range labels {
 		if o.s.sc.op.Classes != nil && !o.s.sc.op.Multilabel {
@@ -483,14 +496,34 @@ func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []fl
 	return nil
 }
 
-// flush scores and writes the pending rows, then flushes w.
+// flush scores and writes the pending rows, then flushes w. When a row's score overflows,
+// it writes the rows before it and returns an error naming its line (its row, for Parquet).
 func (o *scoreWriter) flush() error {
+	var overflow error
 	if n := len(o.lines); n > 0 {
+		nl := len(o.labels) / n // label fields per row
 		scores, err := o.s.scoreStandardized(o.z, n)
+		if errors.Is(err, nn.ErrRange) {
+			// The first row whose score overflows: the shortest prefix of the rows that fails.
+			in := len(o.z) / n
+			ok, bad := 0, n
+			for bad-ok > 1 {
+				mid := (ok + bad) / 2
+				if _, err := o.s.scoreStandardized(o.z[:mid*in], mid); err == nil {
+					ok = mid
+				} else {
+					bad = mid
+				}
+			}
+			overflow = o.rowError(o.lines[bad-1], "", nn.ErrRange, "the row's score overflows %v, the model's dtype", o.s.sc.spec.Dtype)
+			scores, err, n = nil, nil, ok
+			if n > 0 {
+				scores, err = o.s.scoreStandardized(o.z[:n*in], n)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("deploy: the rows of lines %d to %d: %w", o.lines[0], o.lines[n-1], err)
 		}
-		nl := len(o.labels) / n
 		rec := make([]string, 0, 1+nl+2*o.k)
 		for i := range n {
 			rec = append(rec[:0], strconv.Itoa(o.rows+1))
@@ -519,6 +552,33 @@ func (o *scoreWriter) flush() error {
 	}
 	if o.w.Flush(); o.w.Error() != nil {
 		return fmt.Errorf("deploy: writing scores: %w", o.w.Error())
+	}
+	return overflow
+}
+
+// rowError is the error of line (of row, for Parquet), in column when not "", wrapping err.
+func (o *scoreWriter) rowError(line int, column string, err error, format string, args ...any) error {
+	reason := fmt.Sprintf(format, args...)
+	if !o.parquet {
+		return &data.CSVError{Line: line, Column: column, Reason: reason, Err: err}
+	}
+	where := fmt.Sprintf("row %d", line)
+	if column != "" {
+		where = fmt.Sprintf("column %q, row %d", column, line)
+	}
+	return &wrapError{fmt.Sprintf("deploy: %s: %s", where, reason), err}
+}
+
+// checkRange returns an error naming the feature when a standardised row z has a value beyond
+// a float32 model's range, which the model would refuse (nn.ErrRange); raw is the row.
+func (o *scoreWriter) checkRange(z, raw []float64, line int) error {
+	if o.s.sc.spec.Dtype != tensor.Float32 {
+		return nil
+	}
+	for k, v := range z {
+		if !floats.Fits[float32](v) {
+			return o.rowError(line, o.s.sc.features[k], nn.ErrRange, "%g standardises to %g, beyond the range of the model's float32", raw[k], v)
+		}
 	}
 	return nil
 }
