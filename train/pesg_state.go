@@ -57,7 +57,8 @@ var pesgFormat = frame.Format{
 // MarshalBinary implements encoding.BinaryMarshaler: the state in the versioned,
 // checksummed format above, which [PESGState.UnmarshalBinary] reads back bit for bit. A
 // state that no run could have produced — a, b and α of different or zero lengths, Ref, Acc
-// and Momentum of different shapes, or negative counts — is ErrPESG.
+// and Momentum of different shapes, or counts negative or beyond 2^31 − 1 (which the reader
+// refuses) — is ErrPESG.
 func (s PESGState) MarshalBinary() ([]byte, error) {
 	k := len(s.A)
 	switch {
@@ -67,6 +68,9 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 		return nil, fmt.Errorf("%w: %d, %d and %d Ref, Acc and Momentum tensors", ErrPESG, len(s.Ref), len(s.Acc), len(s.Momentum))
 	case s.Steps < 0 || s.SinceReset < 0 || s.Epochs < 0:
 		return nil, fmt.Errorf("%w: negative counts %d, %d, %d", ErrPESG, s.Steps, s.SinceReset, s.Epochs)
+	case s.Steps > maxCount || s.SinceReset > maxCount || s.Epochs > maxCount: // as UnmarshalBinary refuses
+		return nil, fmt.Errorf("%w: counts %d, %d, %d of steps, steps since the reset and epochs: at most %d each",
+			ErrPESG, s.Steps, s.SinceReset, s.Epochs, maxCount)
 	case k > math.MaxUint32 || len(s.Ref) > math.MaxUint32:
 		return nil, fmt.Errorf("%w: too many columns or tensors", ErrPESG)
 	}
@@ -130,11 +134,14 @@ func (s *PESGState) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// stepCount reads a uint64 count of steps or epochs. No run takes 2^31 steps: refusing larger
-// counts keeps int conversions safe everywhere.
+// maxCount is the largest count of steps or epochs a state holds. No run takes 2^31 steps:
+// refusing larger counts keeps int conversions safe everywhere.
+const maxCount = math.MaxInt32
+
+// stepCount reads a uint64 count of steps or epochs, at most maxCount.
 func stepCount(c *frame.Cursor) int {
 	v := c.U64()
-	if v > math.MaxInt32 {
+	if v > maxCount {
 		c.Fail(fmt.Errorf("a count of %d", v))
 		return 0
 	}
