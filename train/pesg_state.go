@@ -27,32 +27,39 @@ var (
 	ErrPESGCorrupt = errors.New("train: PESG state is corrupt")
 )
 
-// A PESG state (format version 1) is laid out as follows, every integer little-endian and
+// A PESG state (format version 2) is laid out as follows, every integer little-endian and
 // every float an IEEE 754 binary64:
 //
 //	magic          11 bytes  "ROCOPS-PESG"
-//	version        uint16    1
+//	version        uint16    2
 //	payload size   uint64    P
 //	header CRC     uint32    CRC-32C (Castagnoli) of the 21 bytes above
 //	payload        P bytes:
 //	  k            uint32    the loss's columns, ≥ 1 (1 for binary data)
 //	  a, b, α      3k floats, a_1 … a_k, then b, then α
 //	  η            float
-//	  steps, since reset, epochs   3 × uint64
+//	  steps, since reset, epochs   3 × uint64, each at most 2^31 − 1
 //	  tensors      uint32    T, then for each tensor (the model's in Params order, then a
 //	                         and b): its length n (uint32), then n floats of the reference
 //	                         point, n of the iterate sum and n of the momentum buffer
+//	  model        32 bytes  PESGState.ModelSHA256: the SHA-256 of the model file saved with
+//	                         the state, all zeros for none
 //	file CRC       uint32    CRC-32C of everything before it
 //
+// Version 1, which UnmarshalBinary reads as well, is version 2 without the model's SHA-256.
 // It is a frame of internal/frame, as nn's checkpoints are: the header CRC lets a reader
 // trust P before reading the payload.
 const pesgMagic = "ROCOPS-PESG"
 
-var pesgFormat = frame.Format{
-	Magic:   pesgMagic,
-	Version: 1,
-	Errors:  frame.Errors{NotFrame: ErrPESGFile, Version: ErrPESGVersion, Truncated: ErrPESGTruncated, Corrupt: ErrPESGCorrupt, TrailingData: ErrPESGCorrupt},
-}
+// pesgFormat is the format MarshalBinary writes, pesgFormatV1 the first one's frame.
+var (
+	pesgFormat = frame.Format{
+		Magic:   pesgMagic,
+		Version: 2,
+		Errors:  frame.Errors{NotFrame: ErrPESGFile, Version: ErrPESGVersion, Truncated: ErrPESGTruncated, Corrupt: ErrPESGCorrupt, TrailingData: ErrPESGCorrupt},
+	}
+	pesgFormatV1 = frame.Format{Magic: pesgMagic, Version: 1, Errors: pesgFormat.Errors}
+)
 
 // MarshalBinary implements encoding.BinaryMarshaler: the state in the versioned,
 // checksummed format above, which [PESGState.UnmarshalBinary] reads back bit for bit. A
@@ -98,16 +105,22 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 		fs(s.Acc[i])
 		fs(s.Momentum[i])
 	}
+	p = append(p, s.ModelSHA256[:]...)
 	return pesgFormat.Append(nil, p), nil
 }
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: it reads a state written by
-// [PESGState.MarshalBinary]. Errors: ErrPESGFile (another kind of data), ErrPESGVersion,
-// ErrPESGTruncated (the data ends early) and ErrPESGCorrupt (a checksum mismatch, lengths
-// that do not add up, or trailing data). It does not judge the values: [AUCM].Resume checks
-// them against the run (ErrPESG).
+// [PESGState.MarshalBinary], of format version 2 or 1 (whose states have no ModelSHA256: it is
+// left zero). Errors: ErrPESGFile (another kind of data), ErrPESGVersion, ErrPESGTruncated
+// (the data ends early) and ErrPESGCorrupt (a checksum mismatch, lengths that do not add up,
+// or trailing data). It does not judge the values: [AUCM].Resume checks them against the run
+// (ErrPESG).
 func (s *PESGState) UnmarshalBinary(data []byte) error {
-	payload, err := pesgFormat.Read(bytes.NewReader(data))
+	format, m := pesgFormat, len(pesgMagic)
+	if len(data) >= m+2 && string(data[:m]) == pesgMagic && binary.LittleEndian.Uint16(data[m:]) == 1 {
+		format = pesgFormatV1
+	}
+	payload, err := format.Read(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -123,6 +136,9 @@ func (s *PESGState) UnmarshalBinary(data []byte) error {
 	for range c.Count(4) {
 		n := c.Count(3 * 8)
 		st.Ref, st.Acc, st.Momentum = append(st.Ref, c.Float64s(n)), append(st.Acc, c.Float64s(n)), append(st.Momentum, c.Float64s(n))
+	}
+	if format.Version >= 2 {
+		copy(st.ModelSHA256[:], c.Take(len(st.ModelSHA256)))
 	}
 	if c.Len() > 0 {
 		c.Fail(fmt.Errorf("%d payload bytes left over", c.Len()))
