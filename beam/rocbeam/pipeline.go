@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +32,10 @@ func init() {
 // Rows counts the rows read, a Beam counter that runners show while the job runs (the
 // Dataflow and Flink consoles do) and beam.PipelineResult returns after.
 var Rows = beam.NewCounter("rocbeam", "rows")
+
+// logger writes rocbeam's own lines (progress, a note that nothing is evaluated) to standard
+// error, apart from package log, through which the Beam SDK writes some of its own.
+var logger = log.New(os.Stderr, "", log.LstdFlags)
 
 // progressEvery is how many rows of a file a worker reads between two progress lines on its
 // standard error (on a cluster, the worker's log): 1,000,000 (a variable so that tests can
@@ -180,7 +185,7 @@ func (p *progress) row(ctx context.Context) {
 		p.unreported = 0
 	}
 	if p.n%progressEvery == 0 {
-		log.Printf("rocbeam: %s: %d rows", p.path, p.n)
+		logger.Printf("rocbeam: %s: %d rows", p.path, p.n)
 	}
 }
 
@@ -223,7 +228,7 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*in
 		}
 	}
 	if f.OptionalLabel != "" && !slices.Contains(strings.Split(firstHeader, ","), f.OptionalLabel) {
-		log.Printf("rocbeam: %s has no label column %q: rows scored, not evaluated (no metrics.json)", first, f.OptionalLabel)
+		logger.Printf("rocbeam: %s has no label column %q: rows scored, not evaluated (no metrics.json)", first, f.OptionalLabel)
 		return nil
 	}
 	var all []Block

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"log"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -274,8 +273,8 @@ func TestEvaluateProgress(t *testing.T) {
 	defer func(n int64) { progressEvery = n }(progressEvery)
 	progressEvery = 1000
 	var logged bytes.Buffer
-	log.SetOutput(&logged) // prism runs the workers in this process
-	defer log.SetOutput(os.Stderr)
+	logger.SetOutput(&logged) // prism runs the workers in this process
+	defer logger.SetOutput(os.Stderr)
 	rng := rand.New(rand.NewPCG(5, 5))
 	scores, labels := problem(rng, 4500, 0.2, 0)
 	in, out := t.TempDir(), t.TempDir()

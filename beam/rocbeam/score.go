@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"path"
 	"strconv"
 	"strings"
@@ -68,7 +67,7 @@ func Score(s beam.Scope, cfg Config) error {
 	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Input, fileio.MatchEmptyDisallow()))
 	blocks, headers := beam.ParDo2(s, &scoreFn{Model: cfg.Model, Output: cfg.Output}, files)
 	if cfg.Label == "" {
-		log.Printf("rocbeam: %s names no label column: rows scored, not evaluated (no metrics.json)", cfg.Model)
+		logger.Printf("rocbeam: %s names no label column: rows scored, not evaluated (no metrics.json)", cfg.Model)
 		return nil
 	}
 	report(s, cfg, blocks, headers, cfg.Label)
