@@ -24,7 +24,15 @@ import (
 
 func TestMain(m *testing.M) {
 	beamlog.LogLevel = "warn"
-	ptest.Main(m) // runs the pipelines on the embedded prism runner unless --runner says otherwise
+	// A temporary directory of the tests' own, for the file the loopback runner leaves at
+	// every run.
+	tmp, err := os.MkdirTemp("", "rocbeam-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := ptest.MainRet(m) // runs the pipelines on the embedded prism runner unless --runner says otherwise
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 // Tolerances against the in-process metrics, which sum the same terms: tolCurve for the

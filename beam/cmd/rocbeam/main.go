@@ -30,6 +30,7 @@
 // see docs/beam.md. A bad row, shards whose columns differ, and no rows at all fail the run
 // with a message naming the file (and line); metrics.json is then not written. The SDK's own
 // log lines are shown with -v only, so that rocbeam's error is the last line of a failed run.
+// A run keeps its temporary files in a directory of its own, removed at the end.
 package main
 
 import (
@@ -67,7 +68,7 @@ func main() {
 	}
 	beam.Init()
 	quietSDK(*verbose)
-	if err := run(context.Background()); err != nil {
+	if err := execute(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "rocbeam:", strings.TrimPrefix(err.Error(), "rocbeam: "))
 		os.Exit(1)
 	}
@@ -80,6 +81,26 @@ func quietSDK(verbose bool) {
 	if !verbose {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // package log too
 	}
+}
+
+// execute is run with the process's temporary directory set to one of its own, removed after
+// the run: the SDK's loopback runner leaves an empty beamloopbackworker-* file there at every
+// run, which would pile up in the system's.
+func execute(ctx context.Context) error {
+	dir, err := os.MkdirTemp("", "rocbeam-")
+	if err != nil {
+		return run(ctx)
+	}
+	defer os.RemoveAll(dir)
+	for _, name := range []string{"TMPDIR", "TMP", "TEMP"} {
+		if old, ok := os.LookupEnv(name); ok {
+			defer os.Setenv(name, old)
+		} else {
+			defer os.Unsetenv(name)
+		}
+		os.Setenv(name, dir)
+	}
+	return run(ctx)
 }
 
 func run(ctx context.Context) error {
