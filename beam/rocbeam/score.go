@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,9 @@ func init() {
 // Score adds to s the scoring of every row of the CSV shards cfg.Input with the deployed model
 // cfg.Model, and then the evaluation of those scores as [Evaluate] does.
 //
-// Each input shard dir/…/name.csv gives the scored shard cfg.Output/scored-name.csv, written
+// Each input shard dir/…/name.csv gives the scored shard cfg.Output/scored-name.csv (two
+// shards of one name, in two directories, are refused here, before the pipeline runs: the
+// launching program lists the glob), written
 // by [deploy.Scorer.ScoreCSV]: the header "row,<label>,score,flag", then one line per row in
 // the shard's order, the score in Go's shortest float formatting, the flag 1 when score ≥ the
 // model's threshold. The rows are counted by distinct score as they are written. When the
@@ -54,6 +57,9 @@ func Score(s beam.Scope, cfg Config) error {
 	if err := Binary(sc); err != nil {
 		return err
 	}
+	if err := distinctNames(cfg); err != nil {
+		return err
+	}
 	if cfg.Alpha == 0 {
 		cfg.Alpha = sc.Alpha()
 	}
@@ -71,6 +77,32 @@ func Score(s beam.Scope, cfg Config) error {
 		return nil
 	}
 	report(s, cfg, blocks, headers, cfg.Label)
+	return nil
+}
+
+// distinctNames lists the input shards of cfg and refuses two of one base name, which would
+// be scored into one output file.
+func distinctNames(cfg Config) error {
+	ctx := context.Background()
+	fsys, err := filesystem.New(ctx, cfg.Input)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	defer fsys.Close()
+	files, err := fsys.List(ctx, cfg.Input)
+	if err != nil {
+		return fmt.Errorf("rocbeam: listing %s: %w", cfg.Input, err)
+	}
+	slices.Sort(files)
+	seen := make(map[string]string, len(files))
+	for _, f := range files {
+		base := path.Base(f)
+		if other, ok := seen[base]; ok {
+			return fmt.Errorf("rocbeam: %s and %s would both be scored into %s: give the input shards distinct names",
+				other, f, join(cfg.Output, "scored-"+base))
+		}
+		seen[base] = f
+	}
 	return nil
 }
 

@@ -1,0 +1,62 @@
+package rocbeam
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
+	"github.com/rocops/rocops/nn"
+)
+
+// saveModelLabelled is saveModel with the label column label.
+func saveModelLabelled(t *testing.T, dir, label string) string {
+	t.Helper()
+	m, err := nn.NewLinear(nn.LinearConfig{In: 2})
+	require.NoError(t, err)
+	op := deploy.OperatingPoint{Alpha: 0.2, Threshold: 1, ValFPR: 0.2, ValTPR: 0.7, TestFPR: 0.2, TestTPR: 0.7, Label: label}
+	path, err := deploy.Save(dir, "linear", m, op, data.Standardizer{Mean: []float64{10, 0}, Std: []float64{2, 1}}, []string{"a", "b"})
+	require.NoError(t, err)
+	return path
+}
+
+// rowsOf returns n rows of the columns header (of a, b and y), y cycling 0, 1, 1.
+func rowsOf(header string, n int) string {
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	cols := strings.Split(header, ",")
+	for i := range n {
+		v := map[string]string{"a": fmt.Sprint(8 + i%9), "b": fmt.Sprint(i%5 - 2), "y": fmt.Sprint(min(i%3, 1))}
+		for k, c := range cols {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(v[c])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Input shards of one base name in different directories would be scored into one file, the
+// last writer's: they are refused before the pipeline runs, naming both (d/a/rows.csv and
+// d/b/rows.csv, 100 and 200 rows, printed "300 rows scored" and left scored-rows.csv with 200).
+func TestScoreRefusesShardsOfOneName(t *testing.T) {
+	model, in, out := saveModel(t, t.TempDir()), t.TempDir(), t.TempDir()
+	for dir, n := range map[string]int{"a": 100, "b": 200} {
+		require.NoError(t, os.MkdirAll(filepath.Join(in, dir), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(in, dir, "rows.csv"), []byte(rowsOf("b,y,a", n)), 0o644))
+	}
+	_, s := beam.NewPipelineWithRoot()
+	err := Score(s, Config{Input: filepath.Join(in, "*", "rows.csv"), Model: model, Output: out})
+	require.ErrorContains(t, err, filepath.Join(in, "a", "rows.csv")+" and "+filepath.Join(in, "b", "rows.csv")+" would both be scored into "+out+"/scored-rows.csv")
+	left, err := os.ReadDir(out)
+	require.NoError(t, err)
+	require.Empty(t, left, "nothing written")
+}
