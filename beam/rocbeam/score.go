@@ -43,7 +43,9 @@ func init() {
 // point, and again by every worker, from the same path: on a cluster, give a path every
 // worker can read (a shared file system, or the worker image). Bad rows fail the pipeline
 // with deploy's error naming the file, line and column, after which the scored shard of that
-// file is removed (shards of other files that completed stay). A multi-class or multi-label
+// file is removed (shards of other files that completed stay). A scored shard is written as
+// name.csv.tmp and renamed name.csv once complete, so that a run stopped midway (killed, say)
+// leaves no partial shard under the final name. A multi-class or multi-label
 // model, of several scores a row, is refused before the pipeline runs ([ErrClasses]).
 func Score(s beam.Scope, cfg Config) error {
 	if err := check(cfg.Input, cfg); err != nil {
@@ -105,6 +107,10 @@ func distinctNames(cfg Config) error {
 	}
 	return nil
 }
+
+// testBeforeRename, when tests set it, is called when a scored shard is complete under its
+// temporary name tmp, before it is renamed final.
+var testBeforeRename func(tmp, final string)
 
 // scoreFn scores input shards with a deployed model, writes the scored shards and counts their
 // rows per distinct score.
@@ -168,13 +174,16 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	}
 	header(file.Path, strings.Join(cleanHeader(names), ","))
 
+	// The scored shard is written under a temporary name and renamed once complete, so that a
+	// run stopped midway leaves no partial shard under the final name.
 	outPath := join(f.Output, "scored-"+path.Base(file.Path))
+	tmp := outPath + ".tmp"
 	fs, err := filesystem.New(ctx, outPath)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
 	defer fs.Close()
-	out, err := fs.OpenWrite(ctx, outPath)
+	out, err := fs.OpenWrite(ctx, tmp)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
@@ -186,9 +195,15 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err == nil {
 		err = tee.finish()
 	}
+	if err == nil && testBeforeRename != nil {
+		testBeforeRename(tmp, outPath)
+	}
+	if err == nil {
+		err = filesystem.Rename(ctx, fs, tmp, outPath)
+	}
 	if err != nil {
 		if rm, ok := fs.(filesystem.Remover); ok {
-			rm.Remove(ctx, outPath)
+			rm.Remove(ctx, tmp)
 		}
 		if ce, ok := errors.AsType[*data.CSVError](err); ok {
 			ce.File = file.Path

@@ -60,3 +60,29 @@ func TestScoreRefusesShardsOfOneName(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, left, "nothing written")
 }
+
+// A scored shard is written under a temporary name and renamed when complete: a run killed
+// mid-shard left scored-rows-*.csv files cut mid-number under their final names.
+func TestScoredShardRenamedWhenComplete(t *testing.T) {
+	model, in, out := saveModel(t, t.TempDir()), t.TempDir(), t.TempDir()
+	featureShards(t, in, 300, 2, true)
+	var seen []string
+	testBeforeRename = func(tmp, final string) {
+		_, errTmp := os.Stat(tmp)
+		_, errFinal := os.Stat(final)
+		seen = append(seen, fmt.Sprintf("%s %v %v", filepath.Base(final), errTmp == nil, os.IsNotExist(errFinal)))
+	}
+	defer func() { testBeforeRename = nil }()
+	require.NoError(t, runScore(t, Config{Input: filepath.Join(in, "rows-*.csv"), Model: model, Output: out}))
+	require.ElementsMatch(t, []string{"scored-rows-0.csv true true", "scored-rows-1.csv true true"}, seen,
+		"complete under the temporary name, the final one absent")
+	left, err := filepath.Glob(filepath.Join(out, "*.tmp"))
+	require.NoError(t, err)
+	require.Empty(t, left)
+	for k := range 2 {
+		want, _, _ := scoreInProcess(t, model, filepath.Join(in, fmt.Sprintf("rows-%d.csv", k)))
+		got, err := os.ReadFile(filepath.Join(out, fmt.Sprintf("scored-rows-%d.csv", k)))
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+	}
+}
