@@ -61,8 +61,8 @@ type Config struct {
 	// Input is the glob of the CSV shards of raw feature rows that [Score] scores, and Model
 	// the deployed model it scores them with (a path deploy.Load takes).
 	Input, Model string
-	// Label is the name of the label column: for Evaluate, "" means "label"; Score takes the
-	// model's, and scores input without it but does not evaluate it.
+	// Label is the name of the label column: for Evaluate, "" means "label" (and "score" is
+	// refused); Score takes the model's, and scores input without it but does not evaluate it.
 	Label string
 }
 
@@ -100,6 +100,9 @@ func check(glob string, cfg Config) (err error) {
 	}
 	if !(cfg.Alpha >= 0 && cfg.Alpha <= 1) {
 		return fmt.Errorf("rocbeam: alpha = %v, want it in (0, 1] (0: the default)", cfg.Alpha)
+	}
+	if cfg.Label == "score" && cfg.Input == "" {
+		return fmt.Errorf(`rocbeam: the label column "score" is the score column: name the label column`)
 	}
 	defer func() { // the SDK reports a file system it does not know by a panic
 		if r := recover(); r != nil {

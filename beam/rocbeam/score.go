@@ -46,7 +46,8 @@ func init() {
 // file is removed (shards of other files that completed stay). A scored shard is written as
 // name.csv.tmp and renamed name.csv once complete, so that a run stopped midway (killed, say)
 // leaves no partial shard under the final name. A multi-class or multi-label
-// model, of several scores a row, is refused before the pipeline runs ([ErrClasses]).
+// model, of several scores a row, is refused before the pipeline runs ([ErrClasses]), and so is
+// a model whose label column is named row, score or flag, as a column of the scored shards.
 func Score(s beam.Scope, cfg Config) error {
 	if err := check(cfg.Input, cfg); err != nil {
 		return err
@@ -58,6 +59,11 @@ func Score(s beam.Scope, cfg Config) error {
 	defer sc.Close()
 	if err := Binary(sc); err != nil {
 		return err
+	}
+	switch l := sc.Label(); l {
+	case "row", "score", "flag":
+		return fmt.Errorf("rocbeam: the model's label column %q is a column of the scored shards (row,%s,score,flag): "+
+			"its scores could not be told from its labels; name the label column otherwise in the data and train again", l, l)
 	}
 	if err := distinctNames(cfg); err != nil {
 		return err
@@ -187,7 +193,7 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
-	tee := &scoredTee{ctx: ctx, label: f.scorer.Label(), t: &f.t, emit: emit, prog: progress{path: file.Path}}
+	tee := &scoredTee{ctx: ctx, t: &f.t, emit: emit, prog: progress{path: file.Path}}
 	_, _, err = f.scorer.ScoreCSVContext(ctx, io.MultiReader(strings.NewReader(first), br), io.MultiWriter(out, tee))
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -220,12 +226,13 @@ func (f *scoreFn) FinishBundle(emit func(int64, Block), _ func(string, string)) 
 
 // scoredTee reads the scored CSV deploy writes, as it is written, and counts its rows: the
 // header "row,<label>,score,flag" or "row,score,flag", then lines of numbers (nothing quoted).
+// It takes the columns by their place in that header, not by name; rows are counted only when
+// the header has the label.
 type scoredTee struct {
-	ctx   context.Context
-	label string // the label column's name; rows are counted only when the header has it
-	t     *tally
-	emit  func(int64, Block)
-	prog  progress
+	ctx  context.Context
+	t    *tally
+	emit func(int64, Block)
+	prog progress
 
 	headerDone         bool
 	scoreCol, labelCol int // labelCol −1: no label column
@@ -268,17 +275,14 @@ func (w *scoredTee) line(l []byte) error {
 		if err != nil {
 			return fmt.Errorf("rocbeam: reading the scored header: %w", err)
 		}
-		w.headerDone, w.scoreCol, w.labelCol = true, -1, -1
-		for i, name := range names {
-			switch {
-			case name == "score":
-				w.scoreCol = i
-			case name == w.label && w.label != "" && i > 0:
-				w.labelCol = i
-			}
-		}
-		if w.scoreCol < 0 {
-			return fmt.Errorf("rocbeam: the scored header %q has no score column", l)
+		w.headerDone = true
+		switch {
+		case len(names) == 4 && names[0] == "row" && names[2] == "score" && names[3] == "flag":
+			w.labelCol, w.scoreCol = 1, 2
+		case len(names) == 3 && names[0] == "row" && names[1] == "score" && names[2] == "flag":
+			w.labelCol, w.scoreCol = -1, 1
+		default:
+			return fmt.Errorf("rocbeam: the scored header %q is not row,<label>,score,flag", l)
 		}
 		return nil
 	}

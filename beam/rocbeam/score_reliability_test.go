@@ -86,3 +86,17 @@ func TestScoredShardRenamedWhenComplete(t *testing.T) {
 		require.Equal(t, string(want), string(got))
 	}
 }
+
+// A model whose label column is named as a column of the scored shards (row, score, flag) is
+// refused before the pipeline runs, naming it, and so is -scores' label column "score": with
+// a label named flag, the scored header was "row,flag,score,flag" and the model's own flag was
+// read as the label (AUC 1.0 and 85 positives, where the truth was 0.866 and 158).
+func TestScoreRefusesLabelNamedAsOutput(t *testing.T) {
+	for _, label := range []string{"row", "score", "flag"} {
+		_, s := beam.NewPipelineWithRoot()
+		err := Score(s, Config{Input: "x.csv", Model: saveModelLabelled(t, t.TempDir(), label), Output: t.TempDir()})
+		require.ErrorContains(t, err, fmt.Sprintf("the model's label column %q is a column of the scored shards", label))
+	}
+	_, s := beam.NewPipelineWithRoot()
+	require.ErrorContains(t, Evaluate(s, Config{Scores: "x.csv", Label: "score", Output: t.TempDir()}), `label column "score" is the score column`)
+}
