@@ -31,13 +31,17 @@ func init() {
 //
 // Each input shard dir/…/name.csv gives the scored shard cfg.Output/scored-name.csv (two
 // shards of one name, in two directories, are refused here, before the pipeline runs: the
-// launching program lists the glob), written
-// by [deploy.Scorer.ScoreCSV]: the header "row,<label>,score,flag", then one line per row in
+// launching program lists the glob), written by [deploy.Scorer.ScoreCSV]: the header
+// "row,<label>,score,flag", then one line per row in
 // the shard's order, the score in Go's shortest float formatting, the flag 1 when score ≥ the
 // model's threshold. The rows are counted by distinct score as they are written. When the
 // input has the model's label column, metrics.json follows, with the model's threshold as the
 // deployed point and its α when cfg.Alpha is 0; without labels the shards are scored and
 // nothing is evaluated.
+//
+// The input shards' columns may come in any order and include columns the model does not
+// read; shards with the label column and shards without it in one run fail with ErrColumns
+// once scored.
 //
 // The model is loaded here, in the launching program, to check it and read its operating
 // point, and again by every worker, from the same path: on a cluster, give a path every
@@ -45,9 +49,9 @@ func init() {
 // with deploy's error naming the file, line and column, after which the scored shard of that
 // file is removed (shards of other files that completed stay). A scored shard is written as
 // name.csv.tmp and renamed name.csv once complete, so that a run stopped midway (killed, say)
-// leaves no partial shard under the final name. A multi-class or multi-label
-// model, of several scores a row, is refused before the pipeline runs ([ErrClasses]), and so is
-// a model whose label column is named row, score or flag, as a column of the scored shards.
+// leaves no partial shard under the final name. A multi-class or multi-label model, of several
+// scores a row, is refused before the pipeline runs ([ErrClasses]), and so is a model whose
+// label column is named row, score or flag, as a column of the scored shards.
 func Score(s beam.Scope, cfg Config) error {
 	if err := check(cfg.Input, cfg); err != nil {
 		return err
@@ -174,11 +178,9 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err != nil && err != io.EOF {
 		return fmt.Errorf("rocbeam: %s: %w", file.Path, err)
 	}
-	names, err := csv.NewReader(strings.NewReader(first)).Read()
-	if err != nil {
+	if _, err := csv.NewReader(strings.NewReader(first)).Read(); err != nil {
 		return fmt.Errorf("%w: %s has no header row", ErrEmpty, file.Path)
 	}
-	header(file.Path, strings.Join(cleanHeader(names), ","))
 
 	// The scored shard is written under a temporary name and renamed once complete, so that a
 	// run stopped midway leaves no partial shard under the final name.
@@ -216,6 +218,9 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 		}
 		return fmt.Errorf("rocbeam: %w", err)
 	}
+	// The shards' columns, compared by the report: the scored header, the same whatever the
+	// order of the input's columns, and with the label column or without it.
+	header(file.Path, tee.header)
 	return nil
 }
 
@@ -234,6 +239,7 @@ type scoredTee struct {
 	emit func(int64, Block)
 	prog progress
 
+	header             string // the scored header, once read
 	headerDone         bool
 	scoreCol, labelCol int // labelCol −1: no label column
 	partial            []byte
@@ -275,7 +281,7 @@ func (w *scoredTee) line(l []byte) error {
 		if err != nil {
 			return fmt.Errorf("rocbeam: reading the scored header: %w", err)
 		}
-		w.headerDone = true
+		w.headerDone, w.header = true, strings.Join(names, ",")
 		switch {
 		case len(names) == 4 && names[0] == "row" && names[2] == "score" && names[3] == "flag":
 			w.labelCol, w.scoreCol = 1, 2

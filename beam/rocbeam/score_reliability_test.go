@@ -100,3 +100,23 @@ func TestScoreRefusesLabelNamedAsOutput(t *testing.T) {
 	_, s := beam.NewPipelineWithRoot()
 	require.ErrorContains(t, Evaluate(s, Config{Scores: "x.csv", Label: "score", Output: t.TempDir()}), `label column "score" is the score column`)
 }
+
+// Shards may have their columns in any order, as docs/beam.md says (it failed once every
+// shard was scored): each is scored as deploy scores it, and evaluated with the others.
+func TestScoreShardsOfAnyColumnOrder(t *testing.T) {
+	model, in, out := saveModel(t, t.TempDir()), t.TempDir(), t.TempDir()
+	headers := []string{"b,y,a", "a,b,y", "y,a,extra,b"}
+	for k, h := range headers {
+		require.NoError(t, os.WriteFile(filepath.Join(in, fmt.Sprintf("rows-%d.csv", k)), []byte(rowsOf(h, 50+k)), 0o644))
+	}
+	require.NoError(t, runScore(t, Config{Input: filepath.Join(in, "rows-*.csv"), Model: model, Output: out}))
+	n := 0
+	for k := range headers {
+		want, s, _ := scoreInProcess(t, model, filepath.Join(in, fmt.Sprintf("rows-%d.csv", k)))
+		got, err := os.ReadFile(filepath.Join(out, fmt.Sprintf("scored-rows-%d.csv", k)))
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+		n += len(s)
+	}
+	require.Equal(t, n, readReport(t, out).N)
+}
