@@ -20,7 +20,8 @@ const (
 )
 
 // csvInput is the reader ReadCSV hands to encoding/csv. It drops a leading UTF-8 byte-order
-// mark, turns lone CR line endings into LF (encoding/csv only knows LF and CRLF), and follows
+// mark, turns lone CR line endings into LF (encoding/csv only knows LF and CRLF; a CR inside
+// quotes is no line ending and stays), and follows
 // the CSV structure well enough (quotes, delimiters, row ends) to stop with a *tooLong error
 // as soon as a field or a row exceeds its limit, so that encoding/csv, which buffers a whole
 // row, never holds more than the limit.
@@ -78,8 +79,10 @@ func (in *csvInput) Read(p []byte) (int, error) {
 			in.lastCR = false
 			continue
 		}
-		in.lastCR = c == '\r'
-		if c == '\r' {
+		// A CR ends a line outside quotes; inside them it is text, as for encoding/csv (which
+		// turns a quoted CRLF into LF), so that a field holds the bytes the file spells.
+		in.lastCR = c == '\r' && !in.inQuote
+		if in.lastCR {
 			c = '\n'
 		}
 		if e := in.step(c); e != nil {

@@ -22,9 +22,14 @@ func TestReadCSVMulticlass(t *testing.T) {
 	}{
 		{"text", []string{"cat", "dog", "ant", "dog", "cat", "ant", "ant", "dog", "cat"},
 			[]string{"ant", "cat", "dog"}, []float64{1, 2, 0, 2, 1, 0, 0, 2, 1}},
-		// Numbers sort by value (10 after 2), and "1.0" is the class "1" first spelled "1".
-		{"numbers", []string{"10", "2", "1", "10", "1.0", "2", "10", "2", " 1 "},
+		// Numbers sort by value (10 after 2), and in a column of integers "01" is the class "1"
+		// first spelled "1".
+		{"numbers", []string{"10", "2", "1", "10", "01", "2", "10", "2", " 1 "},
 			[]string{"1", "2", "10"}, []float64{2, 1, 0, 2, 0, 1, 2, 1, 0}},
+		// A column that is not all integers compares its values as text: "1.0" is not "1".
+		// They sort by value, ties as text.
+		{"decimals", []string{"1.0", "2", "1", "1.0", "2", "1", "1.0", "2", "1"},
+			[]string{"1", "1.0", "2"}, []float64{1, 2, 0, 1, 2, 0, 1, 2, 0}},
 		// With 0 and 1 among more values, they are classes like the others.
 		{"0, 1 and 2", []string{"0", "1", "2", "2", "1", "0", "0", "1", "2"},
 			[]string{"0", "1", "2"}, []float64{0, 1, 2, 2, 1, 0, 0, 1, 2}},

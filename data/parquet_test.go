@@ -215,12 +215,12 @@ func TestParquetErrors(t *testing.T) {
 			[]parquet.Row{row(parquet.ByteArrayValue([]byte("x")), d(0))}, "y", ErrColumnType, `column "a"`},
 		{"no label", parquet.Group{"a": dbl, "b": dbl}, two, "y", ErrHeader, `"y"`},
 		{"one column", parquet.Group{"a": dbl}, []parquet.Row{row(d(0))}, "", ErrHeader, "1 columns"},
-		{"bad label", parquet.Group{"a": dbl, "b": dbl}, two, "b", rocops.ErrLabel, `column "b", row 1`},
+		{"bad label", parquet.Group{"a": dbl, "b": dbl}, two, "b", rocops.ErrLabel, `x.parquet: column "b", row 2: "2" is not a label`},
 		{"one class", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(1), d(1)), row(d(1), d(2))}, "a", rocops.ErrOneClass, "both classes"},
-		{"NaN", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(math.NaN()), d(1)), row(d(1), d(0))}, "b", ErrNotNumber, `column "a", row 0`},
+		{"NaN", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(math.NaN()), d(1)), row(d(1), d(0))}, "b", ErrNotNumber, `column "a", row 1: NaN is not a finite number`},
 		{"null", parquet.Group{"a": parquet.Optional(dbl), "b": dbl},
-			[]parquet.Row{{parquet.NullValue().Level(0, 0, 0), d(1).Level(0, 0, 1)}, row(d(1), d(0))}, "b", ErrMissing, `column "a", row 0`},
-		{"empty", parquet.Group{"a": dbl, "b": dbl}, nil, "b", rocops.ErrEmpty, "no rows"},
+			[]parquet.Row{{parquet.NullValue().Level(0, 0, 0), d(1).Level(0, 0, 1)}, row(d(1), d(0))}, "b", ErrMissing, `column "a", row 1: null`},
+		{"empty", parquet.Group{"a": dbl, "b": dbl}, nil, "b", rocops.ErrEmpty, "x.parquet: the Parquet file has no rows"},
 	}
 	for _, c := range cases {
 		path := writeSchema(t, c.group, c.rows)
@@ -259,7 +259,7 @@ var WriteMixed = writeMixed
 // TestParquetFloat32: with Float32 a Parquet file's features are stored in float32, equal bit
 // for bit to the float32 dataset of a CSV of the same values and to the float64 Parquet
 // dataset rounded to nearest; a value beyond float32's range is rocops.ErrRange naming its column
-// and 0-based row, and loads unchanged without Float32.
+// and row (from 1), and loads unchanged without Float32.
 func TestParquetFloat32(t *testing.T) {
 	pq, cp := writeMixed(t, t.TempDir(), 5000, 1024, 5)
 	cfg := CSVConfig{Label: "class", Float32: true}
@@ -281,7 +281,7 @@ func TestParquetFloat32(t *testing.T) {
 		[]parquet.Row{row(math.MaxFloat32, 0), row(-4e38, 1), row(1, 0)})
 	_, err = LoadParquet(path, CSVConfig{Label: "y", Float32: true})
 	require.ErrorIs(t, err, rocops.ErrRange)
-	require.ErrorContains(t, err, `column "a", row 1: -4e+38 is beyond float32's range`)
+	require.ErrorContains(t, err, `column "a", row 2: -4e+38 is beyond float32's range`)
 	ds, err := LoadParquet(path, CSVConfig{Label: "y"})
 	require.NoError(t, err)
 	require.Equal(t, []float64{math.MaxFloat32, -4e38, 1}, ds.X)

@@ -78,7 +78,7 @@ func TestParquetClassesEqualCSV(t *testing.T) {
 	}
 }
 
-// The label column's errors name it and the 0-based row, with the CSV path's sentinels: a
+// The label column's errors name it and the row (from 1), with the CSV path's sentinels: a
 // class of fewer than MinClassRows rows (at its first row), a null, a NaN or a missing-value
 // marker, two values that are not 0/1, one class, and more than MaxClasses classes.
 func TestParquetClassErrors(t *testing.T) {
@@ -98,22 +98,22 @@ func TestParquetClassErrors(t *testing.T) {
 				return str("rare")
 			}
 			return cycle(str("x"), str("y"), str("z"))(i)
-		}, ErrClassTooSmall, `column "y", row 7: class "rare" has 2 rows (the first in this row)`},
+		}, ErrClassTooSmall, `column "y", row 8: class "rare" has 2 rows (the first in this row)`},
 		{"null", parquet.Optional(parquet.String()), func(i int) parquet.Value {
 			if i == 4 {
 				return parquet.NullValue()
 			}
 			return cycle(str("x"), str("y"), str("z"))(i)
-		}, ErrMissing, `column "y", row 4: null`},
-		{"NA", parquet.String(), cycle(str("x"), str("y"), str("NA")), ErrMissing, `column "y", row 2`},
-		{"empty", parquet.String(), cycle(str("x"), str(" "), str("z")), ErrMissing, `column "y", row 1`},
+		}, ErrMissing, `column "y", row 5: null`},
+		{"NA", parquet.String(), cycle(str("x"), str("y"), str("NA")), ErrMissing, `column "y", row 3`},
+		{"empty", parquet.String(), cycle(str("x"), str(" "), str("z")), ErrMissing, `column "y", row 2`},
 		{"NaN", parquet.Leaf(parquet.DoubleType), cycle(parquet.DoubleValue(2), parquet.DoubleValue(3), parquet.DoubleValue(math.NaN())),
-			ErrMissing, `column "y", row 2: NaN`},
-		{"two names", parquet.String(), cycle(str("yes"), str("no")), rocops.ErrLabel, `column "y", row 0: "yes" is not a label`},
-		{"0 and 2", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(0), parquet.Int64Value(2)), rocops.ErrLabel, `column "y", row 1: "2" is not a label`},
+			ErrMissing, `column "y", row 3: NaN`},
+		{"two names", parquet.String(), cycle(str("yes"), str("no")), rocops.ErrLabel, `column "y", row 1: "yes" is not a label`},
+		{"0 and 2", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(0), parquet.Int64Value(2)), rocops.ErrLabel, `column "y", row 2: "2" is not a label`},
 		{"one class", parquet.Leaf(parquet.Int64Type), cycle(parquet.Int64Value(1)), rocops.ErrOneClass, `column "y"`},
 		{"too many classes", parquet.String(), func(i int) parquet.Value { return str(fmt.Sprint("c", i)) }, ErrTooManyClasses,
-			fmt.Sprintf(`column "y", row %d: "c%d" is a label value beyond the first %d`, MaxClasses, MaxClasses, MaxClasses)},
+			fmt.Sprintf(`column "y", row %d: "c%d" is a label value beyond the first %d`, MaxClasses+1, MaxClasses, MaxClasses)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rows, text := classRows(MaxClasses+3, c.label)

@@ -334,7 +334,7 @@ func TestScoreParquetClassesErrors(t *testing.T) {
 		{"null class", false, write(parquet.Group{"a": num, "b": num, "c": num, "y": parquet.Optional(parquet.String())}, abc(parquet.NullValue())),
 			data.ErrMissing, `column "y", row 1: null`},
 		{"label 2", true, write(parquet.Group{"a": num, "b": num, "c": num, "p": num, "q": num, "r": num},
-			abc(parquet.DoubleValue(0), parquet.DoubleValue(2), parquet.DoubleValue(1))), rocops.ErrLabel, `column "q", row 1: 2 is not a label`},
+			abc(parquet.DoubleValue(0), parquet.DoubleValue(2), parquet.DoubleValue(1))), rocops.ErrLabel, `deploy: column "q", row 1: 2 is not a label (want 0 or 1)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := Load(newClassFixture(t, 6, c.multilabel, false).save(t, t.TempDir(), "mc"))

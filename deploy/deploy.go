@@ -115,6 +115,16 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
 // ([nn.Outputs]) for a multi-class or multi-label one, whose sidecar is then version 3
 // (VersionClasses); a binary one's is version 2, as before models of classes.
 func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
+	return SaveWith(dir, name, m, op, st, features, nil)
+}
+
+// SaveWith is [Save] that, once the pair is committed and while it still holds name's lock,
+// calls with (when not nil) with the model file's path and SHA-256, to write files that belong
+// with the pair (roctrain writes an aucm run's PESG state, recording the SHA-256): saves of
+// name that run at once then leave the last one's pair and files together. An error of with
+// is returned, with the pair committed.
+func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string,
+	with func(modelPath string, sha256 [32]byte) error) (modelPath string, err error) {
 	if !validName.MatchString(name) || strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".params") {
 		return "", fmt.Errorf("%w: run name %q (want letters, digits and +._-, not starting with a dot or ending in .json or .params)", ErrSidecar, name)
 	}
@@ -177,6 +187,11 @@ func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer,
 	}
 	if err := hook("sidecar written"); err != nil {
 		return "", err
+	}
+	if with != nil {
+		if err := with(modelPath, sum); err != nil {
+			return modelPath, err
+		}
 	}
 	if locked {
 		removeSuperseded(dir, name, sc.model.File)

@@ -46,6 +46,8 @@
 // pair), and the temporaries of killed writers, and never a file the committed sidecar
 // names. (Without flock, on Windows, superseded model files are kept.) A reader that
 // finds its sidecar's model file removed by such a clean-up reads the sidecar again.
+// [SaveWith] writes files that belong with the pair (roctrain's PESG state) under the same
+// lock, once the pair is committed, given the model file's SHA-256 to record.
 //
 // # Loading
 //

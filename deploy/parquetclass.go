@@ -1,30 +1,10 @@
 package deploy
 
 import (
-	"fmt"
 	"io"
-	"slices"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/rocops/rocops/data"
 )
-
-// hasColumns reports whether the Parquet file r of size bytes has every one of names as a
-// column.
-func hasColumns(r io.ReaderAt, size int64, names []string) (bool, error) {
-	file, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true))
-	if err != nil {
-		return false, fmt.Errorf("%w: %w", data.ErrMalformed, err)
-	}
-	fields := file.Schema().Fields()
-	for _, name := range names {
-		if !slices.ContainsFunc(fields, func(f parquet.Field) bool { return f.Name() == name }) {
-			return false, nil
-		}
-	}
-	return true, nil
-}
 
 // classColumn reads the label column of a multi-class model from a Parquet file, one row
 // group at a time, as class names (see [Scorer.ScoreParquet]): data's reader, which names the

@@ -11,8 +11,11 @@ import (
 	"strings"
 	"sync"
 
+	"gorgonia.org/tensor"
+
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
 )
@@ -190,7 +193,9 @@ func (s *Scorer) Close() {
 // row, no missing or non-finite feature, a 0/1 label (of a binary model, and each label
 // column of a multi-label one) and a class name neither empty nor a missing-value marker (of
 // a multi-class one, [data.ClassName]); each fault is a *data.CSVError naming the line and
-// column, after the rows before it have been written. No data row is rocops.ErrEmpty. It
+// column, after the rows before it have been written. So are a feature that standardises
+// beyond a float32 model's range and a row whose score overflows the model's dtype (wrapping
+// rocops.ErrRange; the row, not its column, is named then). No data row is rocops.ErrEmpty. It
 // streams: it holds at most 4096 rows at a time, and writes them before reading on. A
 // failure to write (such as a closed pipe) is returned wrapped.
 func (s *Scorer) ScoreCSV(r io.Reader, w io.Writer) (rows, flagged int, err error) {
@@ -290,8 +295,9 @@ func (s *Scorer) labelColumns() []string {
 // 0 or 1 (else rocops.ErrLabel); that of a multi-class model is text or numeric, its class names
 // written as [data.ClassName] reads them from text (trimmed; empty, a missing-value marker or
 // null is data.ErrMissing), integers in decimal and floating-point numbers in Go's shortest
-// formatting. It stops between row groups once ctx is done, after writing the rows read. A
-// file without rows is rocops.ErrEmpty.
+// formatting. A bad value is an error naming its column and row, after the rows before it
+// have been written, as ScoreCSV does; it stops between row groups once ctx is done, after
+// writing every row read. A file without rows is rocops.ErrEmpty.
 func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
 	op := s.sc.op
 	var (
@@ -304,12 +310,10 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: op.Label})
 		hasLabels = err == nil && pr.HasLabel()
 	case op.Multilabel: // the label columns read as more numeric columns, when all are there
-		if hasLabels, err = hasColumns(r, size, op.Classes); err == nil {
-			cols := s.sc.features
-			if hasLabels {
-				cols = append(slices.Clone(cols), op.Classes...)
-			}
-			pr, err = data.NewParquetColumnReader(r, size, cols, data.CSVConfig{})
+		pr, err = data.NewParquetColumnReader(r, size, append(slices.Clone(s.sc.features), op.Classes...), data.CSVConfig{})
+		hasLabels = err == nil
+		if errors.Is(err, data.ErrHeader) { // a column missing: a label column, or a feature this names
+			pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{})
 		}
 	default:
 		if pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{}); err == nil && op.Label != "" {
@@ -321,6 +325,7 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		return 0, 0, err
 	}
 	out := s.newScoreWriter(w, hasLabels)
+	out.parquet = true
 	if err := out.header(); err != nil {
 		return 0, 0, err
 	}
@@ -329,24 +334,31 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 	var names []string
 	for {
 		if err := ctx.Err(); err != nil {
-			return out.rows, out.flagged, fmt.Errorf("deploy: scoring stopped: %w", err)
+			return out.fail(fmt.Errorf("deploy: scoring stopped: %w", err))
 		}
+		// A bad value comes back with the rows of its row group before it (data's Next; the
+		// class column's reader likewise), which are written before the error is returned.
 		x, y, err = pr.Next(x, y)
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err == nil && classes != nil {
-			names, err = classes.next(names[:0])
+		rows := len(y)
+		if classes != nil && (err == nil || rows > 0) {
+			var cerr error
+			names, cerr = classes.next(names[:0])
+			if cerr != nil && (err == nil || len(names) < rows) { // the class column's bad row comes first
+				rows, err = min(rows, len(names)), cerr
+			}
 		}
-		if err != nil {
-			return out.rows, out.flagged, err
-		}
-		for i := range y {
+		for i := range rows {
 			row := out.rows + out.pending() + 1
 			xi := x[i*width : (i+1)*width]
 			z, err := s.sc.st.Transform(xi[:in])
 			if err != nil {
-				return out.rows, out.flagged, fmt.Errorf("deploy: row %d: %w", row, err)
+				return out.fail(fmt.Errorf("deploy: row %d: %w", row, err))
+			}
+			if err := out.checkRange(z, xi[:in], row); err != nil {
+				return out.fail(err)
 			}
 			switch {
 			case !hasLabels:
@@ -355,8 +367,9 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 			case op.Multilabel:
 				for c, v := range xi[in:] {
 					if v != 0 && v != 1 {
-						return out.rows, out.flagged, fmt.Errorf("%w: column %q, row %d: %v is not a label (want 0 or 1)",
-							rocops.ErrLabel, op.Classes[c], row, v)
+						out.labels = out.labels[:len(out.labels)-c]
+						return out.fail(&wrapError{fmt.Sprintf("deploy: column %q, row %d: %v is not a label (want 0 or 1)",
+							op.Classes[c], row, v), rocops.ErrLabel})
 					}
 					out.labels = append(out.labels, strconv.Itoa(int(v)))
 				}
@@ -371,14 +384,35 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 				}
 			}
 		}
+		if err != nil {
+			return out.fail(err)
+		}
 	}
 	if err := out.flush(); err != nil {
 		return out.rows, out.flagged, err
 	}
 	if out.rows == 0 {
-		return 0, 0, fmt.Errorf("%w: no rows in the Parquet file", rocops.ErrEmpty)
+		return 0, 0, &wrapError{"deploy: the Parquet file has no rows", rocops.ErrEmpty}
 	}
 	return out.rows, out.flagged, nil
+}
+
+// wrapError is an error that says msg and wraps err, whose own message it leaves out.
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string { return e.msg }
+func (e *wrapError) Unwrap() error { return e.err }
+
+// fail writes the pending rows and returns err, with the rows written and flagged; a failure
+// to write them is returned in its place.
+func (o *scoreWriter) fail(err error) (rows, flagged int, _ error) {
+	if ferr := o.flush(); ferr != nil {
+		return o.rows, o.flagged, ferr
+	}
+	return o.rows, o.flagged, err
 }
 
 // scoreWriter holds ScoreCSV's pending rows and writes them.
@@ -390,7 +424,8 @@ type scoreWriter struct {
 	z             []float64 // the pending rows' standardised features
 	labels        []string  // their label fields, row after row
 	lines         []int
-	rows, flagged int // written so far
+	rows, flagged int  // written so far
+	parquet       bool // the rows are a Parquet file's, numbered as rows, not lines
 }
 
 func (s *Scorer) newScoreWriter(w io.Writer, hasLabels bool) *scoreWriter {
@@ -435,6 +470,9 @@ func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []fl
 	if err != nil {
 		return &data.CSVError{Line: line, Reason: strings.TrimPrefix(err.Error(), "data: "), Err: err}
 	}
+	if err := o.checkRange(z, raw, line); err != nil {
+		return err
+	}
 	n := len(o.labels)
 	for _, j := range labels {
 		if o.s.sc.op.Classes != nil && !o.s.sc.op.Multilabel {
@@ -458,14 +496,34 @@ func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []fl
 	return nil
 }
 
-// flush scores and writes the pending rows, then flushes w.
+// flush scores and writes the pending rows, then flushes w. When a row's score overflows,
+// it writes the rows before it and returns an error naming its line (its row, for Parquet).
 func (o *scoreWriter) flush() error {
+	var overflow error
 	if n := len(o.lines); n > 0 {
+		nl := len(o.labels) / n // label fields per row
 		scores, err := o.s.scoreStandardized(o.z, n)
+		if errors.Is(err, rocops.ErrRange) {
+			// The first row whose score overflows: the shortest prefix of the rows that fails.
+			in := len(o.z) / n
+			ok, bad := 0, n
+			for bad-ok > 1 {
+				mid := (ok + bad) / 2
+				if _, err := o.s.scoreStandardized(o.z[:mid*in], mid); err == nil {
+					ok = mid
+				} else {
+					bad = mid
+				}
+			}
+			overflow = o.rowError(o.lines[bad-1], "", rocops.ErrRange, "the row's score overflows %v, the model's dtype", o.s.sc.spec.Dtype)
+			scores, err, n = nil, nil, ok
+			if n > 0 {
+				scores, err = o.s.scoreStandardized(o.z[:n*in], n)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("deploy: the rows of lines %d to %d: %w", o.lines[0], o.lines[n-1], err)
 		}
-		nl := len(o.labels) / n
 		rec := make([]string, 0, 1+nl+2*o.k)
 		for i := range n {
 			rec = append(rec[:0], strconv.Itoa(o.rows+1))
@@ -494,6 +552,33 @@ func (o *scoreWriter) flush() error {
 	}
 	if o.w.Flush(); o.w.Error() != nil {
 		return fmt.Errorf("deploy: writing scores: %w", o.w.Error())
+	}
+	return overflow
+}
+
+// rowError is the error of line (of row, for Parquet), in column when not "", wrapping err.
+func (o *scoreWriter) rowError(line int, column string, err error, format string, args ...any) error {
+	reason := fmt.Sprintf(format, args...)
+	if !o.parquet {
+		return &data.CSVError{Line: line, Column: column, Reason: reason, Err: err}
+	}
+	where := fmt.Sprintf("row %d", line)
+	if column != "" {
+		where = fmt.Sprintf("column %q, row %d", column, line)
+	}
+	return &wrapError{fmt.Sprintf("deploy: %s: %s", where, reason), err}
+}
+
+// checkRange returns an error naming the feature when a standardised row z has a value beyond
+// a float32 model's range, which the model would refuse (rocops.ErrRange); raw is the row.
+func (o *scoreWriter) checkRange(z, raw []float64, line int) error {
+	if o.s.sc.spec.Dtype != tensor.Float32 {
+		return nil
+	}
+	for k, v := range z {
+		if !floats.Fits[float32](v) {
+			return o.rowError(line, o.s.sc.features[k], rocops.ErrRange, "%g standardises to %g, beyond the range of the model's float32", raw[k], v)
+		}
 	}
 	return nil
 }

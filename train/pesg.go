@@ -116,6 +116,10 @@ type PESGState struct {
 	Ref      [][]float64
 	Acc      [][]float64
 	Momentum [][]float64
+	// ModelSHA256 is the SHA-256 of the model file the state was saved with (roctrain -out
+	// writes the model's, so that a state names the model it belongs to); zero for none, as
+	// a run leaves it, and in a state file of format version 1.
+	ModelSHA256 [32]byte
 }
 
 // pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference

@@ -14,40 +14,47 @@ import (
 	"github.com/rocops/rocops/nn"
 )
 
-// A PESG state (format version 1) is laid out as follows, every integer little-endian and
+// A PESG state (format version 2) is laid out as follows, every integer little-endian and
 // every float an IEEE 754 binary64:
 //
 //	magic          11 bytes  "ROCOPS-PESG"
-//	version        uint16    1
+//	version        uint16    2
 //	payload size   uint64    P
 //	header CRC     uint32    CRC-32C (Castagnoli) of the 21 bytes above
 //	payload        P bytes:
 //	  k            uint32    the loss's columns, ≥ 1 (1 for binary data)
 //	  a, b, α      3k floats, a_1 … a_k, then b, then α
 //	  η            float
-//	  steps, since reset, epochs   3 × uint64
+//	  steps, since reset, epochs   3 × uint64, each at most 2^31 − 1
 //	  tensors      uint32    T, then for each tensor (the model's in Params order, then a
 //	                         and b): its length n (uint32), then n floats of the reference
 //	                         point, n of the iterate sum and n of the momentum buffer
+//	  model        32 bytes  PESGState.ModelSHA256: the SHA-256 of the model file saved with
+//	                         the state, all zeros for none
 //	file CRC       uint32    CRC-32C of everything before it
 //
+// Version 1, which UnmarshalBinary reads as well, is version 2 without the model's SHA-256.
 // It is a frame of internal/frame, as nn's checkpoints are: the header CRC lets a reader
 // trust P before reading the payload.
 const pesgMagic = "ROCOPS-PESG"
 
-// pesgFormat reads and writes the frame; its errors are nn's checkpoint errors, "train: PESG
-// state: …".
-var pesgFormat = frame.Format{
-	Magic:   pesgMagic,
-	Version: 1,
-	Errors:  frame.Errors{NotFrame: nn.ErrNotCheckpoint, Version: nn.ErrVersion, Damaged: nn.ErrDamaged},
-	Prefix:  "train: PESG state",
-}
+// pesgFormat is the format MarshalBinary writes, pesgFormatV1 the first one's frame; their
+// errors are nn's checkpoint errors, "train: PESG state: …".
+var (
+	pesgFormat = frame.Format{
+		Magic:   pesgMagic,
+		Version: 2,
+		Errors:  frame.Errors{NotFrame: nn.ErrNotCheckpoint, Version: nn.ErrVersion, Damaged: nn.ErrDamaged},
+		Prefix:  "train: PESG state",
+	}
+	pesgFormatV1 = frame.Format{Magic: pesgMagic, Version: 1, Errors: pesgFormat.Errors, Prefix: pesgFormat.Prefix}
+)
 
 // MarshalBinary implements encoding.BinaryMarshaler: the state in the versioned,
 // checksummed format above, which [PESGState.UnmarshalBinary] reads back bit for bit. A
 // state that no run could have produced — a, b and α of different or zero lengths, Ref, Acc
-// and Momentum of different shapes, or negative counts — is ErrPESG.
+// and Momentum of different shapes, or counts negative or beyond 2^31 − 1 (which the reader
+// refuses) — is ErrPESG.
 func (s PESGState) MarshalBinary() ([]byte, error) {
 	k := len(s.A)
 	switch {
@@ -57,6 +64,9 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 		return nil, fmt.Errorf("%w: %d, %d and %d Ref, Acc and Momentum tensors", ErrPESG, len(s.Ref), len(s.Acc), len(s.Momentum))
 	case s.Steps < 0 || s.SinceReset < 0 || s.Epochs < 0:
 		return nil, fmt.Errorf("%w: negative counts %d, %d, %d", ErrPESG, s.Steps, s.SinceReset, s.Epochs)
+	case s.Steps > maxCount || s.SinceReset > maxCount || s.Epochs > maxCount: // as UnmarshalBinary refuses
+		return nil, fmt.Errorf("%w: counts %d, %d, %d of steps, steps since the reset and epochs: at most %d each",
+			ErrPESG, s.Steps, s.SinceReset, s.Epochs, maxCount)
 	case k > math.MaxUint32 || len(s.Ref) > math.MaxUint32:
 		return nil, fmt.Errorf("%w: too many columns or tensors", ErrPESG)
 	}
@@ -84,17 +94,23 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 		fs(s.Acc[i])
 		fs(s.Momentum[i])
 	}
+	p = append(p, s.ModelSHA256[:]...)
 	return pesgFormat.Append(nil, p), nil
 }
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: it reads a state written by
-// [PESGState.MarshalBinary]. Its errors are those of nn's checkpoints: [nn.ErrNotCheckpoint]
-// (another kind of data, such as an nn checkpoint), [nn.ErrVersion] and [nn.ErrDamaged] (the
-// data end early, a checksum mismatch, lengths that do not add up, or trailing data), and the
-// state is left unchanged whenever one is returned. It does not judge the values: [AUCM].Resume
-// checks them against the run (ErrPESG).
+// [PESGState.MarshalBinary], of format version 2 or 1 (whose states have no ModelSHA256: it is
+// left zero). Its errors are those of nn's checkpoints: [nn.ErrNotCheckpoint] (another kind of
+// data, such as an nn checkpoint), [nn.ErrVersion] and [nn.ErrDamaged] (the data end early, a
+// checksum mismatch, lengths that do not add up, or trailing data), and the state is left
+// unchanged whenever one is returned. It does not judge the values: [AUCM].Resume checks them
+// against the run (ErrPESG).
 func (s *PESGState) UnmarshalBinary(data []byte) error {
-	payload, err := pesgFormat.Read(bytes.NewReader(data))
+	format, m := pesgFormat, len(pesgMagic)
+	if len(data) >= m+2 && string(data[:m]) == pesgMagic && binary.LittleEndian.Uint16(data[m:]) == 1 {
+		format = pesgFormatV1
+	}
+	payload, err := format.Read(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -111,6 +127,9 @@ func (s *PESGState) UnmarshalBinary(data []byte) error {
 		n := c.Count(3 * 8)
 		st.Ref, st.Acc, st.Momentum = append(st.Ref, c.Float64s(n)), append(st.Acc, c.Float64s(n)), append(st.Momentum, c.Float64s(n))
 	}
+	if format.Version >= 2 {
+		copy(st.ModelSHA256[:], c.Take(len(st.ModelSHA256)))
+	}
 	if c.Len() > 0 {
 		c.Fail(fmt.Errorf("%d payload bytes left over", c.Len()))
 	}
@@ -121,11 +140,14 @@ func (s *PESGState) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// stepCount reads a uint64 count of steps or epochs. No run takes 2^31 steps: refusing larger
-// counts keeps int conversions safe everywhere.
+// maxCount is the largest count of steps or epochs a state holds. No run takes 2^31 steps:
+// refusing larger counts keeps int conversions safe everywhere.
+const maxCount = math.MaxInt32
+
+// stepCount reads a uint64 count of steps or epochs, at most maxCount.
 func stepCount(c *frame.Cursor) int {
 	v := c.U64()
-	if v > math.MaxInt32 {
+	if v > maxCount {
 		c.Fail(fmt.Errorf("a count of %d", v))
 		return 0
 	}

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -132,7 +133,7 @@ func validState() PESGState {
 
 // TestPESGStateBadData: every proper prefix of a state is nn.ErrDamaged (truncated), other
 // files nn.ErrNotCheckpoint, a changed byte anywhere nn.ErrDamaged (corrupt; or
-// nn.ErrNotCheckpoint in the magic), a version other than 1 with a valid header checksum
+// nn.ErrNotCheckpoint in the magic), a version other than 1 and 2 with a valid header checksum
 // nn.ErrVersion, a byte after the state nn.ErrDamaged (trailing data), and the state that
 // failed to decode is left as it was. Messages start "train: PESG state: ".
 func TestPESGStateBadData(t *testing.T) {
@@ -166,11 +167,11 @@ func TestPESGStateBadData(t *testing.T) {
 		require.ErrorIs(t, err, nn.ErrDamaged, "byte %d", i)
 		require.ErrorIs(t, err, frame.ErrCorrupt, "byte %d", i)
 	}
-	v2 := bytes.Clone(raw)
-	binary.LittleEndian.PutUint16(v2[len(pesgMagic):], 2)
-	binary.LittleEndian.PutUint32(v2[pesgHeader-4:], crc32.Checksum(v2[:pesgHeader-4], pesgCRC))
-	require.ErrorIs(t, st.UnmarshalBinary(v2), nn.ErrVersion)
-	require.NotErrorIs(t, st.UnmarshalBinary(v2), nn.ErrDamaged)
+	v3 := bytes.Clone(raw)
+	binary.LittleEndian.PutUint16(v3[len(pesgMagic):], 3)
+	binary.LittleEndian.PutUint32(v3[pesgHeader-4:], crc32.Checksum(v3[:pesgHeader-4], pesgCRC))
+	require.ErrorIs(t, st.UnmarshalBinary(v3), nn.ErrVersion)
+	require.NotErrorIs(t, st.UnmarshalBinary(v3), nn.ErrDamaged)
 	err = st.UnmarshalBinary(append(bytes.Clone(raw), 0))
 	require.ErrorIs(t, err, nn.ErrDamaged)
 	require.ErrorIs(t, err, frame.ErrTrailingData)
@@ -193,11 +194,15 @@ func TestPESGStateBadData(t *testing.T) {
 }
 
 // FuzzPESGState: UnmarshalBinary never panics, fails only with its three errors, and what it
-// accepts MarshalBinary writes back to the same bytes (the encoding is canonical).
+// accepts MarshalBinary writes back to the same bytes (the encoding is canonical), or for a
+// state of format version 1 to the version-2 bytes of the same state.
 func FuzzPESGState(f *testing.F) {
 	raw, err := validState().MarshalBinary()
 	require.NoError(f, err)
+	v1, err := os.ReadFile(filepath.Join("testdata", "pesg-v1.pesg"))
+	require.NoError(f, err)
 	f.Add(raw)
+	f.Add(v1)
 	f.Add(raw[:len(raw)/2])
 	f.Add([]byte(pesgMagic))
 	f.Add([]byte("ROCOPS-PARAMS"))
@@ -214,6 +219,13 @@ func FuzzPESGState(f *testing.F) {
 		}
 		again, err := st.MarshalBinary()
 		require.NoError(t, err)
+		if binary.LittleEndian.Uint16(data[len(pesgMagic):]) == 1 {
+			var back PESGState
+			require.NoError(t, back.UnmarshalBinary(again))
+			require.Equal(t, st, back)
+			require.Equal(t, data[pesgHeader:len(data)-4], again[pesgHeader:len(again)-4-32], "version 1's payload")
+			return
+		}
 		require.Equal(t, data, again)
 	})
 }

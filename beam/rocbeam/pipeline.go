@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,10 @@ func init() {
 // Dataflow and Flink consoles do) and beam.PipelineResult returns after.
 var Rows = beam.NewCounter("rocbeam", "rows")
 
+// logger writes rocbeam's own lines (progress, a note that nothing is evaluated) to standard
+// error, apart from package log, through which the Beam SDK writes some of its own.
+var logger = log.New(os.Stderr, "", log.LstdFlags)
+
 // progressEvery is how many rows of a file a worker reads between two progress lines on its
 // standard error (on a cluster, the worker's log): 1,000,000 (a variable so that tests can
 // see the lines on small files).
@@ -56,8 +61,8 @@ type Config struct {
 	// Input is the glob of the CSV shards of raw feature rows that [Score] scores, and Model
 	// the deployed model it scores them with (a path deploy.Load takes).
 	Input, Model string
-	// Label is the name of the label column: for Evaluate, "" means "label"; Score takes the
-	// model's, and scores input without it but does not evaluate it.
+	// Label is the name of the label column: for Evaluate, "" means "label" (and "score" is
+	// refused); Score takes the model's, and scores input without it but does not evaluate it.
 	Label string
 }
 
@@ -95,6 +100,9 @@ func check(glob string, cfg Config) (err error) {
 	}
 	if !(cfg.Alpha >= 0 && cfg.Alpha <= 1) {
 		return fmt.Errorf("rocbeam: alpha = %v, want it in (0, 1] (0: the default)", cfg.Alpha)
+	}
+	if cfg.Label == "score" && cfg.Input == "" {
+		return fmt.Errorf(`rocbeam: the label column "score" is the score column: name the label column`)
 	}
 	defer func() { // the SDK reports a file system it does not know by a panic
 		if r := recover(); r != nil {
@@ -180,7 +188,7 @@ func (p *progress) row(ctx context.Context) {
 		p.unreported = 0
 	}
 	if p.n%progressEvery == 0 {
-		log.Printf("rocbeam: %s: %d rows", p.path, p.n)
+		logger.Printf("rocbeam: %s: %d rows", p.path, p.n)
 	}
 }
 
@@ -223,7 +231,7 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*in
 		}
 	}
 	if f.OptionalLabel != "" && !slices.Contains(strings.Split(firstHeader, ","), f.OptionalLabel) {
-		log.Printf("rocbeam: %s has no label column %q: rows scored, not evaluated (no metrics.json)", first, f.OptionalLabel)
+		logger.Printf("rocbeam: %s has no label column %q: rows scored, not evaluated (no metrics.json)", first, f.OptionalLabel)
 		return nil
 	}
 	var all []Block

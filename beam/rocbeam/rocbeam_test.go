@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"log"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -25,7 +24,15 @@ import (
 
 func TestMain(m *testing.M) {
 	beamlog.LogLevel = "warn"
-	ptest.Main(m) // runs the pipelines on the embedded prism runner unless --runner says otherwise
+	// A temporary directory of the tests' own, for the file the loopback runner leaves at
+	// every run.
+	tmp, err := os.MkdirTemp("", "rocbeam-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := ptest.MainRet(m) // runs the pipelines on the embedded prism runner unless --runner says otherwise
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 // Tolerances against the in-process metrics, which sum the same terms: tolCurve for the
@@ -274,8 +281,8 @@ func TestEvaluateProgress(t *testing.T) {
 	defer func(n int64) { progressEvery = n }(progressEvery)
 	progressEvery = 1000
 	var logged bytes.Buffer
-	log.SetOutput(&logged) // prism runs the workers in this process
-	defer log.SetOutput(os.Stderr)
+	logger.SetOutput(&logged) // prism runs the workers in this process
+	defer logger.SetOutput(os.Stderr)
 	rng := rand.New(rand.NewPCG(5, 5))
 	scores, labels := problem(rng, 4500, 0.2, 0)
 	in, out := t.TempDir(), t.TempDir()

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,20 +29,29 @@ func init() {
 // Score adds to s the scoring of every row of the CSV shards cfg.Input with the deployed model
 // cfg.Model, and then the evaluation of those scores as [Evaluate] does.
 //
-// Each input shard dir/…/name.csv gives the scored shard cfg.Output/scored-name.csv, written
-// by [deploy.Scorer.ScoreCSV]: the header "row,<label>,score,flag", then one line per row in
+// Each input shard dir/…/name.csv gives the scored shard cfg.Output/scored-name.csv (two
+// shards of one name, in two directories, are refused here, before the pipeline runs: the
+// launching program lists the glob), written by [deploy.Scorer.ScoreCSV]: the header
+// "row,<label>,score,flag", then one line per row in
 // the shard's order, the score in Go's shortest float formatting, the flag 1 when score ≥ the
 // model's threshold. The rows are counted by distinct score as they are written. When the
 // input has the model's label column, metrics.json follows, with the model's threshold as the
 // deployed point and its α when cfg.Alpha is 0; without labels the shards are scored and
 // nothing is evaluated.
 //
+// The input shards' columns may come in any order and include columns the model does not
+// read; shards with the label column and shards without it in one run fail with ErrColumns
+// once scored.
+//
 // The model is loaded here, in the launching program, to check it and read its operating
 // point, and again by every worker, from the same path: on a cluster, give a path every
 // worker can read (a shared file system, or the worker image). Bad rows fail the pipeline
 // with deploy's error naming the file, line and column, after which the scored shard of that
-// file is removed (shards of other files that completed stay). A multi-class or multi-label
-// model, of several scores a row, is refused before the pipeline runs ([ErrClasses]).
+// file is removed (shards of other files that completed stay). A scored shard is written as
+// name.csv.tmp and renamed name.csv once complete, so that a run stopped midway (killed, say)
+// leaves no partial shard under the final name. A multi-class or multi-label model, of several
+// scores a row, is refused before the pipeline runs ([ErrClasses]), and so is a model whose
+// label column is named row, score or flag, as a column of the scored shards.
 func Score(s beam.Scope, cfg Config) error {
 	if err := check(cfg.Input, cfg); err != nil {
 		return err
@@ -53,6 +62,14 @@ func Score(s beam.Scope, cfg Config) error {
 	}
 	defer sc.Close()
 	if err := Binary(sc); err != nil {
+		return err
+	}
+	switch l := sc.Label(); l {
+	case "row", "score", "flag":
+		return fmt.Errorf("rocbeam: the model's label column %q is a column of the scored shards (row,%s,score,flag): "+
+			"its scores could not be told from its labels; name the label column otherwise in the data and train again", l, l)
+	}
+	if err := distinctNames(cfg); err != nil {
 		return err
 	}
 	if cfg.Alpha == 0 {
@@ -68,12 +85,42 @@ func Score(s beam.Scope, cfg Config) error {
 	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Input, fileio.MatchEmptyDisallow()))
 	blocks, headers := beam.ParDo2(s, &scoreFn{Model: cfg.Model, Output: cfg.Output}, files)
 	if cfg.Label == "" {
-		log.Printf("rocbeam: %s names no label column: rows scored, not evaluated (no metrics.json)", cfg.Model)
+		logger.Printf("rocbeam: %s names no label column: rows scored, not evaluated (no metrics.json)", cfg.Model)
 		return nil
 	}
 	report(s, cfg, blocks, headers, cfg.Label)
 	return nil
 }
+
+// distinctNames lists the input shards of cfg and refuses two of one base name, which would
+// be scored into one output file.
+func distinctNames(cfg Config) error {
+	ctx := context.Background()
+	fsys, err := filesystem.New(ctx, cfg.Input)
+	if err != nil {
+		return fmt.Errorf("rocbeam: %w", err)
+	}
+	defer fsys.Close()
+	files, err := fsys.List(ctx, cfg.Input)
+	if err != nil {
+		return fmt.Errorf("rocbeam: listing %s: %w", cfg.Input, err)
+	}
+	slices.Sort(files)
+	seen := make(map[string]string, len(files))
+	for _, f := range files {
+		base := path.Base(f)
+		if other, ok := seen[base]; ok {
+			return fmt.Errorf("rocbeam: %s and %s would both be scored into %s: give the input shards distinct names",
+				other, f, join(cfg.Output, "scored-"+base))
+		}
+		seen[base] = f
+	}
+	return nil
+}
+
+// testBeforeRename, when tests set it, is called when a scored shard is complete under its
+// temporary name tmp, before it is renamed final.
+var testBeforeRename func(tmp, final string)
 
 // scoreFn scores input shards with a deployed model, writes the scored shards and counts their
 // rows per distinct score.
@@ -131,23 +178,24 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err != nil && err != io.EOF {
 		return fmt.Errorf("rocbeam: %s: %w", file.Path, err)
 	}
-	names, err := csv.NewReader(strings.NewReader(first)).Read()
-	if err != nil {
+	if _, err := csv.NewReader(strings.NewReader(first)).Read(); err != nil {
 		return fmt.Errorf("%w: %s has no header row", ErrEmpty, file.Path)
 	}
-	header(file.Path, strings.Join(cleanHeader(names), ","))
 
+	// The scored shard is written under a temporary name and renamed once complete, so that a
+	// run stopped midway leaves no partial shard under the final name.
 	outPath := join(f.Output, "scored-"+path.Base(file.Path))
+	tmp := outPath + ".tmp"
 	fs, err := filesystem.New(ctx, outPath)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
 	defer fs.Close()
-	out, err := fs.OpenWrite(ctx, outPath)
+	out, err := fs.OpenWrite(ctx, tmp)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
-	tee := &scoredTee{ctx: ctx, label: f.scorer.Label(), t: &f.t, emit: emit, prog: progress{path: file.Path}}
+	tee := &scoredTee{ctx: ctx, t: &f.t, emit: emit, prog: progress{path: file.Path}}
 	_, _, err = f.scorer.ScoreCSVContext(ctx, io.MultiReader(strings.NewReader(first), br), io.MultiWriter(out, tee))
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -155,15 +203,24 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err == nil {
 		err = tee.finish()
 	}
+	if err == nil && testBeforeRename != nil {
+		testBeforeRename(tmp, outPath)
+	}
+	if err == nil {
+		err = filesystem.Rename(ctx, fs, tmp, outPath)
+	}
 	if err != nil {
 		if rm, ok := fs.(filesystem.Remover); ok {
-			rm.Remove(ctx, outPath)
+			rm.Remove(ctx, tmp)
 		}
 		if ce, ok := errors.AsType[*data.CSVError](err); ok {
 			ce.File = file.Path
 		}
 		return fmt.Errorf("rocbeam: %w", err)
 	}
+	// The shards' columns, compared by the report: the scored header, the same whatever the
+	// order of the input's columns, and with the label column or without it.
+	header(file.Path, tee.header)
 	return nil
 }
 
@@ -174,13 +231,15 @@ func (f *scoreFn) FinishBundle(emit func(int64, Block), _ func(string, string)) 
 
 // scoredTee reads the scored CSV deploy writes, as it is written, and counts its rows: the
 // header "row,<label>,score,flag" or "row,score,flag", then lines of numbers (nothing quoted).
+// It takes the columns by their place in that header, not by name; rows are counted only when
+// the header has the label.
 type scoredTee struct {
-	ctx   context.Context
-	label string // the label column's name; rows are counted only when the header has it
-	t     *tally
-	emit  func(int64, Block)
-	prog  progress
+	ctx  context.Context
+	t    *tally
+	emit func(int64, Block)
+	prog progress
 
+	header             string // the scored header, once read
 	headerDone         bool
 	scoreCol, labelCol int // labelCol −1: no label column
 	partial            []byte
@@ -222,17 +281,14 @@ func (w *scoredTee) line(l []byte) error {
 		if err != nil {
 			return fmt.Errorf("rocbeam: reading the scored header: %w", err)
 		}
-		w.headerDone, w.scoreCol, w.labelCol = true, -1, -1
-		for i, name := range names {
-			switch {
-			case name == "score":
-				w.scoreCol = i
-			case name == w.label && w.label != "" && i > 0:
-				w.labelCol = i
-			}
-		}
-		if w.scoreCol < 0 {
-			return fmt.Errorf("rocbeam: the scored header %q has no score column", l)
+		w.headerDone, w.header = true, strings.Join(names, ",")
+		switch {
+		case len(names) == 4 && names[0] == "row" && names[2] == "score" && names[3] == "flag":
+			w.labelCol, w.scoreCol = 1, 2
+		case len(names) == 3 && names[0] == "row" && names[1] == "score" && names[2] == "flag":
+			w.labelCol, w.scoreCol = -1, 1
+		default:
+			return fmt.Errorf("rocbeam: the scored header %q is not row,<label>,score,flag", l)
 		}
 		return nil
 	}

@@ -177,8 +177,8 @@ func TestScoreBadInput(t *testing.T) {
 			[]string{"rows-0.csv", "line 3", `column "y"`}},
 		{"missing feature", map[string]string{"rows-0.csv": "b,y\n1,0\n"},
 			[]string{"rows-0.csv", `"a"`}},
-		{"columns differ", map[string]string{"rows-0.csv": good, "rows-1.csv": "a,b,y\n10,1,0\n12,0,1\n"},
-			[]string{"rocbeam: shards have different columns", "rows-0.csv", `"b,y,a"`, "rows-1.csv", `"a,b,y"`}},
+		{"labels in some shards only", map[string]string{"rows-0.csv": good, "rows-1.csv": "a,b\n10,1\n12,0\n"},
+			[]string{"rocbeam: shards have different columns", "rows-0.csv", `"row,y,score,flag"`, "rows-1.csv", `"row,score,flag"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			modelDir, in, out := t.TempDir(), t.TempDir(), t.TempDir()

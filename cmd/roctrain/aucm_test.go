@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
@@ -96,10 +98,22 @@ func TestAUCMTrainsSeparableClasses(t *testing.T) {
 	}
 }
 
+// modelSum returns the SHA-256 of the model file the sidecar at path names.
+func modelSum(t *testing.T, path string) [32]byte {
+	t.Helper()
+	s, err := deploy.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	b, err := os.ReadFile(s.ModelPath())
+	require.NoError(t, err)
+	return sha256.Sum256(b)
+}
+
 // With -out an aucm run writes its PESG state beside its model, <run>.pesg; it loads with
 // train.LoadPESGState and is the state a direct train.AUCM Fit of the same candidate ends
 // with (the split, initial weights and batches of seed 1, PESG at η = 0.1, 2 epochs): a, b and
-// α of one entry per class, finite, after 2 epochs. Plain aucm saves its kept candidate's,
+// α of one entry per class, finite, after 2 epochs, and the SHA-256 of the model file saved
+// with it. Plain aucm saves its kept candidate's,
 // whose η is the JSON's learning rate; a ce run saves none.
 func TestOutSavesThePESGState(t *testing.T) {
 	dir := t.TempDir()
@@ -132,6 +146,8 @@ func TestOutSavesThePESGState(t *testing.T) {
 	_, err = train.AUCM{PESG: &set, State: &want}.Fit(context.Background(), m,
 		train.Config{Epochs: 2, BatchSize: 128, Seed: 1, Progress: io.Discard}, sp.Train, sp.Val)
 	require.NoError(t, err)
+	require.Equal(t, modelSum(t, filepath.Join(out, "aucm_lr_0.1.json")), got.ModelSHA256, "the state names the model saved with it")
+	got.ModelSHA256 = [32]byte{}
 	require.Equal(t, want, got)
 
 	plain, err := train.LoadPESGState(filepath.Join(out, "aucm.pesg"))

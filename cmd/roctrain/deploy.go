@@ -67,7 +67,8 @@ type seedResult = experiment.Result
 // finish completes run k's result r on split sp, measured by experiment.Compare; with -out,
 // deploy.Save writes its model and operating point as one unit, which -predict
 // modelPath(…) loads, and for an aucm run train.SavePESGState then writes the PESG state its
-// kept candidate ended with to pesgPath(…). secs is how long its search took.
+// kept candidate ended with to pesgPath(…), under the pair's lock (deploy.SaveWith) and with
+// the model file's SHA-256. secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
 	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label
 	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
@@ -79,15 +80,24 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	}
 	m := modelPath(o, spec, sp.Seed)
 	name := strings.TrimSuffix(filepath.Base(m), ".params")
-	if _, err := deploy.Save(o.out, name, best.Model, operatingPoint(r, sp.Train.LabelName), sp.Std, sp.Train.FeatureNames); err != nil {
-		return err
-	}
-	if best.PESG != nil { // training state, not deployment: beside the model, not in its unit
-		if err := train.SavePESGState(pesgPath(m), *best.PESG); err != nil {
-			return fmt.Errorf("-out: %w", err)
+	var with func(string, [32]byte) error
+	if best.PESG != nil { // training state, not deployment: beside the model, not in its unit,
+		// but written under its lock, naming the model, so that runs saving at once into one
+		// -out leave a state with the pair it was trained with
+		with = func(_ string, sum [32]byte) error {
+			if testBeforeState != nil {
+				testBeforeState(sp.Seed)
+			}
+			st := *best.PESG
+			st.ModelSHA256 = sum
+			if err := train.SavePESGState(pesgPath(m), st); err != nil {
+				return fmt.Errorf("-out: %w", err)
+			}
+			return nil
 		}
 	}
-	return nil
+	_, err := deploy.SaveWith(o.out, name, best.Model, operatingPoint(r, sp.Train.LabelName), sp.Std, sp.Train.FeatureNames, with)
+	return err
 }
 
 // operatingPoint is what deploy.Save records of r: its deployed threshold (+Inf, which flags
@@ -124,6 +134,10 @@ func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
 	}
 	return op
 }
+
+// testBeforeState, when tests set it, is called with the run's seed after its model pair is
+// saved and before its PESG state is written.
+var testBeforeState func(seed uint64)
 
 // pesgPath is the file of the PESG state -out saves beside an aucm run's model m
 // (<run>.params): <run>.pesg, read by train.LoadPESGState.

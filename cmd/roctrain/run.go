@@ -173,8 +173,9 @@ func (o *options) forData(all *data.Dataset) error {
 }
 
 // checkOutputs makes -out, and checks that -out and -plot (with its diagnostics PNG) take new
-// files and that no output overwrites -data or another output (by file identity, package
-// outpath), so that a bad output path fails before training rather than after it.
+// files and that no output overwrites -data, a saved model file (savedModel) or another output
+// (by file identity, package outpath), so that a bad output path fails before training rather
+// than after it.
 func checkOutputs(o *options) error {
 	var inputs, plots, saved []outpath.File
 	if o.data != "" {
@@ -203,6 +204,11 @@ func checkOutputs(o *options) error {
 			plots = append(plots, outpath.Identify("-plot's diagnostics PNG", diagnosticsPath(o.plot)))
 		}
 	}
+	for _, p := range plots { // a model file saved before, as <run>.<h>.params, is an input too
+		if what := savedModel(p.Path, saved); what != "" {
+			inputs = append(inputs, outpath.Identify(what, p.Path))
+		}
+	}
 	if err := outpath.Distinct(inputs, plots, saved); err != nil {
 		return err
 	}
@@ -212,6 +218,63 @@ func checkOutputs(o *options) error {
 		}
 	}
 	return nil
+}
+
+// savedModel says what the file at path is when it is a model file of a saved model: its name
+// is one a sidecar gives its model (<name>.<h>.params, or <name>.params of version 1), and the
+// sidecar <name>.json beside it names it (or cannot be read to say otherwise), or is one of
+// the sidecars -out writes (saved), whose run then saves a model under such a name. Else it
+// returns "".
+func savedModel(path string, saved []outpath.File) string {
+	side := deploy.SidecarPath(path)
+	if side == path || filepath.Ext(path) != ".params" {
+		return ""
+	}
+	id, sideID := outpath.Identify("", path), outpath.Identify("", side)
+	for _, f := range saved {
+		if f.Same(id) { // -out writes it: Distinct names it so
+			return ""
+		}
+	}
+	for _, f := range saved {
+		if f.Same(sideID) {
+			return "a model file name of the run whose operating-point file is " + side
+		}
+	}
+	if _, err := os.Stat(side); err != nil {
+		return ""
+	}
+	if named := sidecarModel(side); named == "" || named == filepath.Base(path) {
+		return "the model file that " + side + " names"
+	}
+	return ""
+}
+
+// sidecarModel returns the model file the sidecar at path names, "" when it cannot tell (the
+// sidecar's own checks are deploy.Load's).
+func sidecarModel(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var side struct {
+		Model json.RawMessage `json:"model"`
+	}
+	if json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&side) != nil {
+		return ""
+	}
+	var name string // version 1: "model": "<name>.params"; later: "model": {"file": …}
+	if json.Unmarshal(side.Model, &name) == nil {
+		return name
+	}
+	var ref struct {
+		File string `json:"file"`
+	}
+	if json.Unmarshal(side.Model, &ref) == nil {
+		return ref.File
+	}
+	return ""
 }
 
 // report prints the table or the JSON object, then draws the plot, so that a plot that

@@ -28,13 +28,17 @@
 //	-runner=dataflow -project=P -region=R -staging_location=gs://B/staging
 //
 // see docs/beam.md. A bad row, shards whose columns differ, and no rows at all fail the run
-// with a message naming the file (and line); metrics.json is then not written.
+// with a message naming the file (and line); metrics.json is then not written. The SDK's own
+// log lines are shown with -v only, so that rocbeam's error is the last line of a failed run.
+// A run keeps its temporary files in a directory of its own, removed at the end.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -48,22 +52,55 @@ import (
 )
 
 var (
-	scores = flag.String("scores", "", "glob of CSV shards with columns score and label to evaluate")
-	model  = flag.String("model", "", "a deployed model (its .params or .json sidecar): with -input, score its rows; with -scores, its threshold is the deployed point")
-	input  = flag.String("input", "", "glob of CSV shards of raw feature rows for -model to score")
-	label  = flag.String("label", "", "the label column of -scores (default: the model's with -model, else label)")
-	output = flag.String("output", ".", "directory of metrics.json, and of the scored shards of -input")
-	alpha  = flag.Float64("alpha", 0, fmt.Sprintf("false-positive rate of tpr_at_fpr and pauc (0: the model's α, else %v)", rocbeam.DefaultAlpha))
+	scores  = flag.String("scores", "", "glob of CSV shards with columns score and label to evaluate")
+	model   = flag.String("model", "", "a deployed model (its .params or .json sidecar): with -input, score its rows; with -scores, its threshold is the deployed point")
+	input   = flag.String("input", "", "glob of CSV shards of raw feature rows for -model to score")
+	label   = flag.String("label", "", "the label column of -scores (default: the model's with -model, else label)")
+	output  = flag.String("output", ".", "directory of metrics.json, and of the scored shards of -input")
+	alpha   = flag.Float64("alpha", 0, fmt.Sprintf("false-positive rate of tpr_at_fpr and pauc (0: the model's α, else %v)", rocbeam.DefaultAlpha))
+	verbose = flag.Bool("v", false, "show the Beam SDK's own log lines (by default only rocbeam's lines and its error)")
 )
 
 func main() {
-	beamlog.LogLevel = "warn" // the SDK's info lines say nothing a user of rocbeam needs
 	flag.Parse()
+	if *verbose {
+		beamlog.LogLevel = "info"
+	}
 	beam.Init()
-	if err := run(context.Background()); err != nil {
+	quietSDK(*verbose)
+	if err := execute(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "rocbeam:", strings.TrimPrefix(err.Error(), "rocbeam: "))
 		os.Exit(1)
 	}
+}
+
+// quietSDK, unless verbose, discards the log lines of the Beam SDK and its runner, which go
+// through log/slog and package log (a failed run's plan, some 5 KB, ahead of rocbeam's
+// one-line error); rocbeam's own lines have a logger of their own.
+func quietSDK(verbose bool) {
+	if !verbose {
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil))) // package log too
+	}
+}
+
+// execute is run with the process's temporary directory set to one of its own, removed after
+// the run: the SDK's loopback runner leaves an empty beamloopbackworker-* file there at every
+// run, which would pile up in the system's.
+func execute(ctx context.Context) error {
+	dir, err := os.MkdirTemp("", "rocbeam-")
+	if err != nil {
+		return run(ctx)
+	}
+	defer os.RemoveAll(dir)
+	for _, name := range []string{"TMPDIR", "TMP", "TEMP"} {
+		if old, ok := os.LookupEnv(name); ok {
+			defer os.Setenv(name, old)
+		} else {
+			defer os.Unsetenv(name)
+		}
+		os.Setenv(name, dir)
+	}
+	return run(ctx)
 }
 
 func run(ctx context.Context) error {

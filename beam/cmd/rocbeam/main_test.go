@@ -18,7 +18,15 @@ import (
 
 func TestMain(m *testing.M) {
 	beamlog.LogLevel = "warn"
-	ptest.Main(m) // parses the flags and initialises Beam; run's pipelines go to prism
+	// A temporary directory of the tests' own, for the file the loopback runner leaves at
+	// every run.
+	tmp, err := os.MkdirTemp("", "rocbeam-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := ptest.MainRet(m) // parses the flags and initialises Beam; run's pipelines go to prism
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 // setFlags sets the command's flags for one run and restores them after the test.
