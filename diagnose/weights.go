@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -31,7 +32,7 @@ import (
 //
 // Errors: those of Misranking for the scores and labels; ErrEdges for fewer than two edges, a NaN
 // edge or edges not strictly increasing; ErrSurrogate for an unknown surrogate or a bad margin;
-// ErrPartial for a partial-AUC cut (MaxFPR or MinTPR); pairwise.ErrOverflow when an exponential
+// ErrPartial for a partial-AUC cut (MaxFPR or MinTPR); rocops.ErrRange when an exponential
 // weight leaves the float64 range; ErrCancellation when the square surrogate's total weight W,
 // whose terms take both signs, cancels to within its rounding error, so that every ρ_k would be
 // noise (as with scores near ±1e300, where W is a few units and its terms about 1e300). For Hinge,
@@ -79,7 +80,7 @@ func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64
 		}
 	}
 	if math.IsInf(total, 0) || math.IsNaN(total) {
-		return nil, fmt.Errorf("diagnose: weight shares of %v: %w: the total weight is %v", cfg.Surrogate, pairwise.ErrOverflow, total)
+		return nil, fmt.Errorf("diagnose: weight shares of %v: %w: the total weight is %v", cfg.Surrogate, rocops.ErrRange, total)
 	}
 	n := pairs(c)
 	if cfg.Surrogate == pairwise.Square {

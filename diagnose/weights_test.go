@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -115,7 +116,7 @@ func TestWeightSharesErrors(t *testing.T) {
 		}
 	}
 	// The exponential weight e^{−x} of x = −800 overflows.
-	if _, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0}); !errors.Is(err, pairwise.ErrOverflow) {
-		t.Errorf("overflow: error %v, want pairwise.ErrOverflow", err)
+	if _, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0}); !errors.Is(err, rocops.ErrRange) {
+		t.Errorf("overflow: error %v, want rocops.ErrRange", err)
 	}
 }

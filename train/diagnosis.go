@@ -179,7 +179,7 @@ func (d Diagnose) withDefaults() (Diagnose, error) {
 	case !(d.Severity >= 0) || math.IsInf(d.Severity, 0):
 		return d, configError("Diagnose.Severity %v is not a finite number ≥ 0", d.Severity)
 	}
-	if _, err := d.Surrogate.Validate(); err != nil {
+	if err := d.Surrogate.Validate(); err != nil {
 		return d, configError("Diagnose.Surrogate: %v", err)
 	}
 	if d.Every == 0 {

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -342,21 +343,17 @@ func (r AUCM) settings() PESG {
 }
 
 func (r AUCM) String() string {
-	m, err := r.Loss.Validate()
-	if err != nil {
-		m = r.Loss.Margin
-	}
-	s := fmt.Sprintf("aucm(margin=%g, pesg", m)
+	s := fmt.Sprintf("aucm(margin=%g, pesg", cmp.Or(r.Loss.Margin, 1))
 	if lr := r.settings().LearningRate; lr > 0 {
 		s += fmt.Sprintf(", lr=%g", lr)
 	}
 	return s + ")"
 }
 
-// check reports a bad margin or PESG setting as ErrConfig wrapping aucm.ErrMargin or ErrPESG
-// (see [CheckRecipe]).
+// check reports a bad margin or PESG setting as ErrConfig wrapping aucm's error (also
+// rocops.ErrConfig) or ErrPESG (see [CheckRecipe]).
 func (r AUCM) check() error {
-	if _, err := r.Loss.Validate(); err != nil {
+	if err := r.Loss.Validate(); err != nil {
 		return fmt.Errorf("%w: AUCM: %w", ErrConfig, err)
 	}
 	if err := r.settings().check(); err != nil {
@@ -365,8 +362,9 @@ func (r AUCM) check() error {
 	return nil
 }
 
-// Fit implements Recipe. Errors: a bad margin (aucm.ErrMargin) or PESG setting (ErrPESG), both
-// also ErrConfig, a Config the recipe cannot use (ErrConfig), and the trainer's errors.
+// Fit implements Recipe. Errors: a bad margin (rocops.ErrConfig of package aucm) or PESG setting
+// (ErrPESG), both also ErrConfig, a Config the recipe cannot use (ErrConfig), and the trainer's
+// errors.
 func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
 	if err := recipeConfig(cfg); err != nil {
 		return nil, err
@@ -374,7 +372,7 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	margin, _ := r.Loss.Validate()
+	margin := cmp.Or(r.Loss.Margin, 1)
 	set := r.settings()
 	if cfg.WeightDecay != 0 {
 		return nil, configError("AUCM trains with PESG's own weight decay; leave Config.WeightDecay 0, got %v", cfg.WeightDecay)

@@ -44,7 +44,7 @@ func checkLoss(l Loss) error {
 // checkPairwise reports, as ErrConfig, a pairwise configuration cfg of loss l that
 // pairwise.Config.Validate rejects.
 func checkPairwise(l Loss, cfg pairwise.Config) error {
-	if _, err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: pairwise loss %v: %w", ErrConfig, l, err)
 	}
 	return nil

@@ -1,9 +1,9 @@
 package aucm
 
 import (
-	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -18,8 +18,9 @@ import (
 //
 // Errors: the batch must be non-empty (rocops.ErrEmpty), scores and labels of one length
 // (rocops.ErrLength), scores finite (rocops.ErrNonFinite), labels 0 or 1 (rocops.ErrLabel) with both classes
-// present (rocops.ErrOneClass); a, b and α must be finite (ErrAux) and the margin finite and not
-// negative (ErrMargin). A result beyond float64 gives ErrOverflow.
+// present (rocops.ErrOneClass); a, b and α must be finite and the margin finite and not
+// negative (rocops.ErrConfig, naming the setting). A result beyond float64 is rocops.ErrRange,
+// which only auxiliary variables of about 1e154 or more (squared beyond float64) can produce.
 func Evaluate(scores, labels []float64, a, b, alpha float64, cfg Config) (float64, error) {
 	v, _, err := compute(scores, labels, aux{a, b, alpha}, cfg, nil)
 	return v, err
@@ -54,12 +55,12 @@ func Gradient(scores, labels []float64, a, b, alpha float64, cfg Config) (
 // a = E₊[h], leaving Var₊), one in b (at b = E₋[h]) and the concave 2α(m − Δ) − α² with
 // Δ = E₊[h] − E₋[h] (maximised over α ≥ 0 at α = (m − Δ)₊, giving (m − Δ)₊²), so the min and
 // max may be taken in either order. Three passes: the check, the class means, the variances
-// around them. Errors are those of Evaluate (without ErrAux).
+// around them. Errors are those of Evaluate (which a, b and α are not part of).
 func Optimum(scores, labels []float64, cfg Config) (float64, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
+	m := cfg.margin()
 	n1, n0, err := check.Batch(pkg, scores, labels)
 	if err != nil {
 		return 0, err
@@ -90,13 +91,13 @@ type aux struct{ a, b, alpha float64 }
 // ∂f/∂z_k, whose factors 2/|B_c| are known from the check: two reads of the batch and one
 // write of dz in all.
 func compute(scores, labels []float64, p aux, cfg Config, dz []float64) (float64, aux, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return 0, aux{}, err
 	}
+	m := cfg.margin()
 	for _, x := range []float64{p.a, p.b, p.alpha} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, aux{}, fmt.Errorf("%w, got a = %v, b = %v, alpha = %v", ErrAux, p.a, p.b, p.alpha)
+			return 0, aux{}, check.Errorf(pkg, rocops.ErrConfig, "a = %v, b = %v, alpha = %v, want finite values", p.a, p.b, p.alpha)
 		}
 	}
 	n1, n0, err := check.Batch(pkg, scores, labels)
@@ -132,7 +133,7 @@ func compute(scores, labels []float64, p aux, cfg Config, dz []float64) (float64
 	// so |h − a|, |h − b| and |α| below 1.4e154, and then every |∂f/∂z| ≤ 2·2.8e154·¼ is
 	// finite too; checking the scalars spares a third pass over dz.
 	if !finite(value, d.a, d.b, d.alpha) {
-		return 0, aux{}, fmt.Errorf("%w (a = %v, b = %v, alpha = %v)", ErrOverflow, p.a, p.b, p.alpha)
+		return 0, aux{}, check.Errorf(pkg, rocops.ErrRange, "the loss overflows float64 (a = %v, b = %v, alpha = %v)", p.a, p.b, p.alpha)
 	}
 	return value, d, nil
 }

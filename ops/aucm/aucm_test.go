@@ -220,29 +220,33 @@ func TestErrors(t *testing.T) {
 		z, y           []float64
 		a, b, alpha, m float64
 		want           error
+		says           string
+		aux            bool // bad only in a, b or α, which Optimum does not take
 	}{
-		{"one class", z, []float64{0, 0, 0}, 0, 0, 0, 0, rocops.ErrOneClass},
-		{"no positives", z, []float64{0, 0, 0}, 0, 0, 0, 0, rocops.ErrNoPositives},
-		{"no negatives", z, []float64{1, 1, 1}, 0, 0, 0, 0, rocops.ErrNoNegatives},
-		{"empty", nil, nil, 0, 0, 0, 0, rocops.ErrEmpty},
-		{"length", z, y[:2], 0, 0, 0, 0, rocops.ErrLength},
-		{"NaN score", []float64{math.NaN(), 0, 1}, y, 0, 0, 0, 0, rocops.ErrNonFinite},
-		{"label 2", z, []float64{1, 2, 0}, 0, 0, 0, 0, rocops.ErrLabel},
-		{"negative margin", z, y, 0, 0, 0, -1, ErrMargin},
-		{"NaN margin", z, y, 0, 0, 0, math.NaN(), ErrMargin},
-		{"NaN a", z, y, math.NaN(), 0, 0, 0, ErrAux},
-		{"infinite alpha", z, y, 0, 0, math.Inf(1), 0, ErrAux},
-		{"overflow", z, y, 1e200, 0, 0, 0, ErrOverflow},
+		{"one class", z, []float64{0, 0, 0}, 0, 0, 0, 0, rocops.ErrOneClass, "", false},
+		{"no positives", z, []float64{0, 0, 0}, 0, 0, 0, 0, rocops.ErrNoPositives, "", false},
+		{"no negatives", z, []float64{1, 1, 1}, 0, 0, 0, 0, rocops.ErrNoNegatives, "", false},
+		{"empty", nil, nil, 0, 0, 0, 0, rocops.ErrEmpty, "", false},
+		{"length", z, y[:2], 0, 0, 0, 0, rocops.ErrLength, "", false},
+		{"NaN score", []float64{math.NaN(), 0, 1}, y, 0, 0, 0, 0, rocops.ErrNonFinite, "", false},
+		{"label 2", z, []float64{1, 2, 0}, 0, 0, 0, 0, rocops.ErrLabel, "", false},
+		{"negative margin", z, y, 0, 0, 0, -1, rocops.ErrConfig, "invalid setting: Margin = -1", false},
+		{"NaN margin", z, y, 0, 0, 0, math.NaN(), rocops.ErrConfig, "invalid setting: Margin = NaN", false},
+		{"NaN a", z, y, math.NaN(), 0, 0, 0, rocops.ErrConfig, "invalid setting: a = NaN", true},
+		{"infinite alpha", z, y, 0, 0, math.Inf(1), 0, rocops.ErrConfig, "invalid setting: a = 0, b = 0, alpha = +Inf", true},
+		{"overflow", z, y, 1e200, 0, 0, 0, rocops.ErrRange, "value out of range: the loss overflows float64", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Evaluate(c.z, c.y, c.a, c.b, c.alpha, Config{Margin: c.m})
 			require.ErrorIs(t, err, c.want)
-			require.ErrorContains(t, err, "aucm: ")
+			require.ErrorContains(t, err, "aucm: "+c.says)
 			_, _, _, _, _, err = Gradient(c.z, c.y, c.a, c.b, c.alpha, Config{Margin: c.m})
 			require.ErrorIs(t, err, c.want)
-			if c.want != ErrAux && c.want != ErrOverflow {
+			require.ErrorContains(t, err, "aucm: "+c.says)
+			if !c.aux {
 				_, err = Optimum(c.z, c.y, Config{Margin: c.m})
 				require.ErrorIs(t, err, c.want)
+				require.ErrorContains(t, err, "aucm: "+c.says)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package aucm
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/rocops/rocops"
@@ -26,14 +25,14 @@ import (
 //
 // Errors: len(scores) ≠ n·k, k < 1, or a, b or alpha not of length k (rocops.ErrLength); no rows
 // (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label outside 0…k−1 (rocops.ErrLabel); k < 2
-// or a class with no rows (rocops.ErrOneClass, naming the class); a, b or α not finite (ErrAux); a
-// bad margin (ErrMargin); a result beyond float64 (ErrOverflow, naming the column).
+// or a class with no rows (rocops.ErrOneClass, naming the class); a, b or α not finite or a bad
+// margin (rocops.ErrConfig); a result beyond float64 (rocops.ErrRange, naming the column).
 func MulticlassGradient(scores []float64, k int, labels []int, a, b, alpha []float64, cfg Config) (
 	dz, da, db, dalpha []float64, value float64, err error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, nil, nil, nil, 0, err
 	}
+	m := cfg.margin()
 	counts, err := check.Multiclass(pkg, scores, k, labels)
 	if err != nil {
 		return nil, nil, nil, nil, 0, err
@@ -55,10 +54,10 @@ func MulticlassGradient(scores []float64, k int, labels []int, a, b, alpha []flo
 // class rocops.ErrNoPositives or rocops.ErrNoNegatives (both rocops.ErrOneClass), naming the column.
 func MultilabelGradient(scores []float64, k int, labels, a, b, alpha []float64, cfg Config) (
 	dz, da, db, dalpha []float64, value float64, err error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, nil, nil, nil, 0, err
 	}
+	m := cfg.margin()
 	pos, err := check.Multilabel(pkg, scores, k, labels, true)
 	if err != nil {
 		return nil, nil, nil, nil, 0, err
@@ -73,7 +72,8 @@ func MultilabelGradient(scores []float64, k int, labels, a, b, alpha []float64, 
 // aux3 holds the k columns' a, b and α, or their derivatives.
 type aux3 struct{ a, b, alpha []float64 }
 
-// checkAux reports a, b or alpha not of length k (rocops.ErrLength) or holding a NaN or ±Inf (ErrAux).
+// checkAux reports a, b or alpha not of length k (rocops.ErrLength) or holding a NaN or ±Inf
+// (rocops.ErrConfig).
 func checkAux(k int, a, b, alpha []float64) error {
 	for _, s := range []struct {
 		name string
@@ -84,7 +84,7 @@ func checkAux(k int, a, b, alpha []float64) error {
 		}
 		for c, x := range s.v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("%w, got %s[%d] = %v", ErrAux, s.name, c, x)
+				return check.Errorf(pkg, rocops.ErrConfig, "%s[%d] = %v, want a finite value", s.name, c, x)
 			}
 		}
 	}
@@ -133,15 +133,15 @@ func columns(scores []float64, k, n int, pos []int, isPos func(i, c int) bool, p
 		dA, dB, dAl := -2*(mu1[c]-p.a[c]), -2*(mu0[c]-p.b[c]), 2*gap-2*al
 		// As in compute: a finite value and finite scalar derivatives bound every ∂F/∂z.
 		if !finite(v, dA, dB, dAl) {
-			return nil, nil, nil, nil, 0, fmt.Errorf("%w in column %d (a = %v, b = %v, alpha = %v)",
-				ErrOverflow, c, p.a[c], p.b[c], al)
+			return nil, nil, nil, nil, 0, check.Errorf(pkg, rocops.ErrRange,
+				"the loss overflows float64 in column %d (a = %v, b = %v, alpha = %v)", c, p.a[c], p.b[c], al)
 		}
 		total += v
 		da[c], db[c], dalpha[c] = dA*scale, dB*scale, dAl*scale
 	}
 	value = total / float64(k)
 	if !finite(value) {
-		return nil, nil, nil, nil, 0, fmt.Errorf("%w: the mean over %d columns", ErrOverflow, k)
+		return nil, nil, nil, nil, 0, check.Errorf(pkg, rocops.ErrRange, "the loss overflows float64: the mean over %d columns", k)
 	}
 	return dz, da, db, dalpha, value, nil
 }

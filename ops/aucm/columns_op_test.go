@@ -122,7 +122,7 @@ func TestColumnsLossErrors(t *testing.T) {
 	_, err = MulticlassLoss(vector, labels, k2, k2, k2, Config{})
 	require.ErrorIs(t, err, rocops.ErrNode) // scores must be a matrix
 	_, err = MulticlassLoss(scores, labels, k2, k2, k2, Config{Margin: math.NaN()})
-	require.ErrorIs(t, err, ErrMargin)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 
 	one := in("one", []float64{0, 0, 0})
 	cost, err := MulticlassLoss(scores, one, k2, k2, k2, Config{})

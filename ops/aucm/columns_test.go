@@ -181,11 +181,11 @@ func TestColumnsErrors(t *testing.T) {
 		{"class without rows", rocops.ErrOneClass, true, z, 3, noClass, nil, a, alpha, Config{}},
 		{"label outside 0…k−1", rocops.ErrLabel, true, z, 3, badLabel, nil, a, alpha, Config{}},
 		{"column of one class", rocops.ErrNoNegatives, false, z, 3, nil, oneClassCol, a, alpha, Config{}},
-		{"NaN a", ErrAux, true, z, 3, y, nil, nan, alpha, Config{}},
+		{"NaN a", rocops.ErrConfig, true, z, 3, y, nil, nan, alpha, Config{}},
 		{"infinite score", rocops.ErrNonFinite, false, inf, 3, nil, onehot, a, alpha, Config{}},
-		{"negative margin", ErrMargin, true, z, 3, y, nil, a, alpha, Config{Margin: -1}},
+		{"negative margin", rocops.ErrConfig, true, z, 3, y, nil, a, alpha, Config{Margin: -1}},
 		{"empty", rocops.ErrEmpty, true, nil, 3, nil, nil, a, alpha, Config{}},
-		{"overflow", ErrOverflow, true, z, 3, y, nil, []float64{0, 1e160, 0}, alpha, Config{}},
+		{"overflow", rocops.ErrRange, true, z, 3, y, nil, []float64{0, 1e160, 0}, alpha, Config{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error

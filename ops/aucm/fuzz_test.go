@@ -12,7 +12,7 @@ import (
 )
 
 // FuzzGradient: no panic; valid input gives a finite value and finite derivatives (or
-// ErrOverflow for a, b, α near the float64 range), a non-negative Optimum and Evaluate equal
+// rocops.ErrRange for a, b, α near the float64 range), a non-negative Optimum and Evaluate equal
 // to Gradient's value; anything else is rejected with one of the package's errors.
 func FuzzGradient(f *testing.F) {
 	f.Add(fuzzbatch.Encode([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}), 0.0, 0.0, 0.0, 0.0)
@@ -26,11 +26,11 @@ func FuzzGradient(f *testing.F) {
 		dz, da, db, dalpha, v, err := Gradient(z, y, a, b, alpha, cfg)
 		if err != nil {
 			if validInput(z, y, a, b, alpha, margin) {
-				require.ErrorIs(t, err, ErrOverflow)
+				require.ErrorIs(t, err, rocops.ErrRange)
 				return
 			}
 			known := false
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig, rocops.ErrRange} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -92,11 +92,11 @@ func FuzzMulticlassGradient(f *testing.F) {
 			margin >= 0 && !math.IsInf(margin, 1)
 		if err != nil {
 			if valid {
-				require.ErrorIs(t, err, ErrOverflow)
+				require.ErrorIs(t, err, rocops.ErrRange)
 				return
 			}
 			known := false
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig, rocops.ErrRange} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -154,11 +154,11 @@ func FuzzMultilabelGradient(f *testing.F) {
 		}
 		if err != nil {
 			if valid {
-				require.ErrorIs(t, err, ErrOverflow)
+				require.ErrorIs(t, err, rocops.ErrRange)
 				return
 			}
 			known := false
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig, rocops.ErrRange} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)

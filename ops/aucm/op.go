@@ -24,19 +24,19 @@ import (
 // TapeMachine and by a LispMachine. The forward pass runs [Gradient] once and keeps the four
 // derivatives for the backward nodes, which reuse them when their inputs are bit for bit the
 // forward's (and recompute otherwise). The sums run in float64; the result has the graph's
-// dtype, and a value or gradient beyond float32 in a float32 graph fails with ErrOverflow.
+// dtype, and a value or gradient beyond float32 in a float32 graph fails with rocops.ErrRange.
 //
 // Training follows Yuan et al.: descend on the model, a and b and ascend on α, which is
 // what the PESG optimiser of package train does with this node's gradients (it uses its
 // own ascent form for α).
 //
-// cfg and the nodes are checked here (errors wrap ErrMargin, rocops.ErrNode or rocops.ErrLength); the batch
+// cfg and the nodes are checked here (rocops.ErrConfig, rocops.ErrNode or rocops.ErrLength); the batch
 // and a, b, α are checked when the graph runs (see Evaluate).
 func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	m := cfg.margin()
 	if err := opkit.CheckPair(pkg, scores, labels); err != nil {
 		return nil, err
 	}
@@ -80,10 +80,10 @@ func MultilabelLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*go
 
 // columnsLoss checks and applies the k-column op, with labels of labelDims dimensions.
 func columnsLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config, labelDims int) (*gorgonia.Node, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	m := cfg.margin()
 	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
 	if err != nil {
 		return nil, err
@@ -257,11 +257,11 @@ func (op *lossOp) eval(scores, labels []float64, p aux3) (*result, float64, erro
 	return &result{dz: dz, da: da, db: db, dalph: dalpha}, v, nil
 }
 
-// overflow turns a float32 range error into ErrOverflow.
+// overflow turns a float32 range error into rocops.ErrRange.
 func overflow(what string, err error) error {
 	var re *opkit.RangeError
 	if errors.As(err, &re) {
-		return fmt.Errorf("%w: %s: %s", ErrOverflow, what, re.Detail())
+		return check.Errorf(pkg, rocops.ErrRange, "%s: %s", what, re.Detail())
 	}
 	return err
 }
@@ -463,7 +463,7 @@ func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	for i, x := range g {
 		scaled[i] = up * x
 		if !math.IsInf(x, 0) && !math.IsInf(up, 0) && math.IsInf(scaled[i], 0) {
-			return nil, fmt.Errorf("%w: gradient element %d", ErrOverflow, i)
+			return nil, check.Errorf(pkg, rocops.ErrRange, "gradient element %d overflows float64", i)
 		}
 	}
 	if op.wrt != inScores && op.fwd.k == 0 {

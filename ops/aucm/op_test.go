@@ -125,7 +125,7 @@ func TestLossErrors(t *testing.T) {
 	require.NoError(t, err)
 
 	_, err = Loss(scores, labels, a, a, a, Config{Margin: -1})
-	require.ErrorIs(t, err, ErrMargin)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	for name, n := range map[string]*gorgonia.Node{"nil": nil, "vector": vec, "float32": f32, "other graph": other} {
 		_, err = Loss(scores, labels, a, n, a, Config{})
 		require.ErrorIs(t, err, rocops.ErrNode, name)

@@ -1,8 +1,6 @@
 package crossentropy
 
 import (
-	"errors"
-
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/logistic"
@@ -10,18 +8,6 @@ import (
 
 // pkg prefixes the package's error messages.
 const pkg = "crossentropy"
-
-// Errors of the package's results, wrapped with details; test for them with errors.Is. Bad
-// input (scores, labels, nodes) is reported with the module's shared vocabulary,
-// [rocops.ErrEmpty] to [rocops.ErrNode].
-var (
-	// ErrOverflow reports a result beyond the float type. The binary loss cannot produce it: it
-	// is accumulated as Σ term/n with every term at most |z| + log 2, so it is at most the
-	// largest |z| + log 2, and the gradient lies in [−1/n, 1/n]. The softmax loss can only for
-	// logits of one row about 1e308 apart. It is also the error the ops report for a float32
-	// result that does not fit (internal/opkit).
-	ErrOverflow = errors.New("crossentropy: loss overflows")
-)
 
 // Evaluate returns the mean binary cross-entropy L of the logits scores against labels (see
 // the package documentation). scores must be finite and labels 0 or 1, of one non-zero length.

@@ -11,7 +11,9 @@ import (
 // [Gradient]. scores and labels are vectors of one dtype, float32 or float64, and one length;
 // the sums run in float64 and the result has the graph's dtype. The nodes are checked here
 // ([rocops.ErrNode], [rocops.ErrLength]); the values when the graph runs, whose error is then one of the
-// package's.
+// package's. The loss cannot overflow float64 (it is accumulated as Σ term/n with every term at
+// most |z| + log 2, and the gradient lies in [−1/n, 1/n]); a float32 graph whose result does
+// not fit in float32 fails the run with [rocops.ErrRange].
 func Loss(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	return opkit.Apply(kernel{}, scores, labels)
 }
@@ -20,7 +22,6 @@ func Loss(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 type kernel struct{}
 
 func (kernel) Package() string { return pkg }
-func (kernel) Overflow() error { return ErrOverflow }
 func (kernel) String() string  { return "CrossEntropy{}" }
 func (kernel) ValueGrad(z, y []float64) (float64, []float64, error) {
 	g, l, err := Gradient(z, y)

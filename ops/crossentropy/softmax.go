@@ -1,7 +1,6 @@
 package crossentropy
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/rocops/rocops"
@@ -26,8 +25,8 @@ import (
 //
 // Like the binary loss it is defined on any batch, also one in which some classes have no
 // rows. Errors: len(logits) ≠ n·k or k < 1 (rocops.ErrLength), no rows (rocops.ErrEmpty), a NaN or infinite
-// logit (rocops.ErrNonFinite), a label outside 0…k−1 (rocops.ErrLabel), and ErrOverflow for a loss beyond
-// float64, which needs logits of one row about 1e308 apart. Cost O(n·k).
+// logit (rocops.ErrNonFinite), a label outside 0…k−1 (rocops.ErrLabel), and rocops.ErrRange for a loss
+// beyond float64, which needs logits of one row about 1e308 apart. Cost O(n·k).
 func SoftmaxGradient(logits []float64, k int, labels []int) (grad []float64, value float64, err error) {
 	if _, err := check.ClassIndices(pkg, logits, k, labels); err != nil {
 		return nil, 0, err
@@ -53,7 +52,7 @@ func SoftmaxGradient(logits []float64, k int, labels []int) (grad []float64, val
 		g[y] -= inv
 	}
 	if math.IsInf(value, 0) {
-		return nil, 0, fmt.Errorf("%w: logits of one row differ by more than float64 holds", ErrOverflow)
+		return nil, 0, check.Errorf(pkg, rocops.ErrRange, "the loss overflows float64: logits of one row differ by more than float64 holds")
 	}
 	return grad, value, nil
 }

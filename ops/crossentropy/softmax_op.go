@@ -33,7 +33,6 @@ func SoftmaxLoss(logits, labels *gorgonia.Node) (*gorgonia.Node, error) {
 type softmaxKernel struct{ k int }
 
 func (softmaxKernel) Package() string  { return pkg }
-func (softmaxKernel) Overflow() error  { return ErrOverflow }
 func (s softmaxKernel) String() string { return fmt.Sprintf("SoftmaxCrossEntropy{k=%d}", s.k) }
 func (s softmaxKernel) ValueGrad(z, y []float64) (float64, []float64, error) {
 	labels, err := check.Indices(pkg, y, s.k)

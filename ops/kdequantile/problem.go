@@ -1,10 +1,10 @@
 package kdequantile
 
 import (
-	"fmt"
 	"math"
 	"sync"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -60,7 +60,7 @@ type inputBlock struct {
 
 // newProblem validates the input, splits it by class and sets the bandwidths and the bracket.
 func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if err := check.Lengths(pkg, len(scores), len(labels)); err != nil {
@@ -82,7 +82,7 @@ func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
 	p.lo, p.hi = r0.min+shift, r0.max+shift
 	if math.IsInf(p.lo, 0) || math.IsInf(p.hi, 0) {
 		p.release()
-		return nil, fmt.Errorf("%w: scores in [%v, %v] with v0 = %v", ErrRange, r0.min, r0.max, p.v0)
+		return nil, check.Errorf(pkg, rocops.ErrRange, "the threshold overflows float64: scores in [%v, %v] with v0 = %v", r0.min, r0.max, p.v0)
 	}
 	return p, nil
 }

@@ -56,10 +56,10 @@ type Shard struct {
 // NewShard returns the shard of scores f and labels y of one worker. Every worker of a batch
 // must use the same cfg, also given to [NewSolver]. A shard may be empty or hold one class
 // only; the batch as a whole must hold both (NewSolver checks). Errors: an invalid cfg
-// (ErrOperatingPoint, ErrAlpha, ErrRecall, ErrBandwidth), rocops.ErrLength, and rocops.ErrNonFinite or
+// (rocops.ErrConfig), rocops.ErrLength, and rocops.ErrNonFinite or
 // rocops.ErrLabel naming the element by its index in this shard.
 func NewShard(scores, labels []float64, cfg Config) (*Shard, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if len(scores) != len(labels) {
@@ -220,9 +220,9 @@ type Solver struct {
 
 // NewSolver returns the solver of a batch whose shards' statistics add up to total, for the
 // cfg every shard was made with. Errors: an invalid cfg, rocops.ErrEmpty, rocops.ErrNoPositives or
-// rocops.ErrNoNegatives for the whole batch, and ErrRange when τ's bracket overflows.
+// rocops.ErrNoNegatives for the whole batch, and rocops.ErrRange when τ's bracket overflows.
 func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	s := &Solver{n0: total.Neg.N, n1: total.Pos.N}
@@ -242,7 +242,7 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	shift := (math.Log1p(-alpha) - math.Log(alpha)) / s.plan.V0
 	s.lo, s.hi = total.Neg.Min+shift, total.Neg.Max+shift
 	if math.IsInf(s.lo, 0) || math.IsInf(s.hi, 0) {
-		return nil, fmt.Errorf("%w: scores in [%v, %v] with v0 = %v", ErrRange, total.Neg.Min, total.Neg.Max, s.plan.V0)
+		return nil, check.Errorf(pkg, rocops.ErrRange, "the threshold overflows float64: scores in [%v, %v] with v0 = %v", total.Neg.Min, total.Neg.Max, s.plan.V0)
 	}
 	// Start from the normal (1 − α)-quantile of the negatives' mean and spread.
 	sd := 0.0

@@ -169,7 +169,7 @@ func TestShardedGradientErrors(t *testing.T) {
 		{"length", [][]float64{{1, 2}}, [][]float64{{0}}, cfg, rocops.ErrLength},
 		{"NaN", [][]float64{{1}, {math.NaN(), 2}}, [][]float64{{0}, {1, 0}}, cfg, rocops.ErrNonFinite},
 		{"label", [][]float64{{1}, {2}}, [][]float64{{0}, {2}}, cfg, rocops.ErrLabel},
-		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, ErrOperatingPoint},
+		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, rocops.ErrConfig},
 	}
 	for _, c := range cases {
 		if _, _, _, err := ShardedGradient(c.scores, c.labels, c.cfg); !errors.Is(err, c.want) {

@@ -1,9 +1,11 @@
 package pairwise
 
 import (
-	"errors"
-	"fmt"
+	"cmp"
 	"math"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Config chooses the surrogate and how the pairs are visited. The zero value is the exact
@@ -34,51 +36,28 @@ type Config struct {
 // pkg prefixes the package's error messages.
 const pkg = "pairwise"
 
-// Errors of the package's own settings, wrapped with details; test for them with errors.Is.
-// Bad input (scores, labels, nodes) is reported with the module's shared vocabulary,
-// [rocops.ErrEmpty] to [rocops.ErrNode].
-var (
-	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
-	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
-	ErrSurrogate = errors.New("pairwise: unknown surrogate")
-	ErrMaxFPR    = errors.New("pairwise: MaxFPR must be in [0, 1]")
-	ErrMinTPR    = errors.New("pairwise: MinTPR must be in [0, 1)")
-	// ErrOverflow reports a loss or gradient beyond the range of the float type, which
-	// finite scores can produce: the exponential surrogate of a pair misranked by more than
-	// about 709 (about 88 in a float32 graph), or any surrogate of score differences near
-	// ±1.8e308. A float32 graph computes in float64 and reports ErrOverflow when its result
-	// does not fit in float32. The result is an error rather than an infinite loss that
-	// would silently turn parameters into NaN.
-	ErrOverflow = errors.New("pairwise: loss overflows its float type")
-)
+// margin is the effective margin m of a valid Config: Margin, or 1 for 0.
+func (c Config) margin() float64 { return cmp.Or(c.Margin, 1) }
 
-// effectiveMargin returns the margin m that a Config.Margin of margin stands for.
-func effectiveMargin(margin float64) (float64, error) {
+// validMargin reports whether a Config.Margin of m is valid: 0 (the default) or finite and
+// not negative.
+func validMargin(m float64) bool { return m >= 0 && !math.IsInf(m, 1) }
+
+// Validate reports the first setting outside its domain as [rocops.ErrConfig], naming it: an
+// unknown surrogate, Pairs < 0, MaxFPR outside [0, 1], MinTPR outside [0, 1), or a margin that is
+// negative, infinite or NaN (NaN fails every range).
+func (c Config) Validate() error {
 	switch {
-	case margin == 0:
-		return 1, nil
-	case margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0):
-		return 0, fmt.Errorf("%w, got %v", ErrMargin, margin)
+	case !c.Surrogate.valid():
+		return check.Errorf(pkg, rocops.ErrConfig, "Surrogate = %d, want %s", int(c.Surrogate), surrogates.List())
+	case c.Pairs < 0:
+		return check.Errorf(pkg, rocops.ErrConfig, "Pairs = %d, want 0 (all pairs) or a number of pairs to draw", c.Pairs)
+	case !(c.MaxFPR >= 0 && c.MaxFPR <= 1): // NaN fails both
+		return check.Errorf(pkg, rocops.ErrConfig, "MaxFPR = %v, want [0, 1]", c.MaxFPR)
+	case !(c.MinTPR >= 0 && c.MinTPR < 1):
+		return check.Errorf(pkg, rocops.ErrConfig, "MinTPR = %v, want [0, 1)", c.MinTPR)
+	case !validMargin(c.Margin):
+		return check.Errorf(pkg, rocops.ErrConfig, "Margin = %v, want a finite margin ≥ 0 (0 = 1)", c.Margin)
 	}
-	return margin, nil
-}
-
-// Validate reports whether the settings are valid (a known surrogate, a margin that is 0 or
-// finite and not negative, Pairs ≥ 0, 0 ≤ MaxFPR ≤ 1, 0 ≤ MinTPR < 1, neither NaN; errors
-// wrap ErrSurrogate, ErrMargin, ErrPairs, ErrMaxFPR or ErrMinTPR) and returns the effective
-// margin m: Margin, or 1 for 0.
-func (c Config) Validate() (margin float64, err error) {
-	if !c.Surrogate.valid() {
-		return 0, fmt.Errorf("%w: %d", ErrSurrogate, int(c.Surrogate))
-	}
-	if c.Pairs < 0 {
-		return 0, fmt.Errorf("%w, got %d", ErrPairs, c.Pairs)
-	}
-	if !(c.MaxFPR >= 0 && c.MaxFPR <= 1) { // NaN fails both
-		return 0, fmt.Errorf("%w, got %v", ErrMaxFPR, c.MaxFPR)
-	}
-	if !(c.MinTPR >= 0 && c.MinTPR < 1) {
-		return 0, fmt.Errorf("%w, got %v", ErrMinTPR, c.MinTPR)
-	}
-	return effectiveMargin(c.Margin)
+	return nil
 }

@@ -48,10 +48,10 @@ type Multiclass struct {
 // Errors: those of [Config.Validate]; len(scores) ≠ n·k or k < 1 (rocops.ErrLength); no rows
 // (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label outside 0…k−1 (rocops.ErrLabel); k < 2
 // or a class with no rows (rocops.ErrOneClass, naming the class), since its comparisons have no
-// positives; ErrOverflow naming the comparison.
+// positives; rocops.ErrRange naming the comparison.
 func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (
 	grad []float64, value float64, err error) {
-	if _, err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, 0, err
 	}
 	counts, err := check.Multiclass(pkg, scores, k, labels)
@@ -126,10 +126,10 @@ func MulticlassGradient(scores []float64, k int, labels []int, cfg Multiclass) (
 // Errors: those of [Config.Validate]; lengths that are not n·k or k < 1 (rocops.ErrLength); no rows
 // (rocops.ErrEmpty); a NaN or infinite score (rocops.ErrNonFinite); a label other than 0 or 1 (rocops.ErrLabel); a
 // label column with one class (rocops.ErrNoPositives or rocops.ErrNoNegatives, both matching rocops.ErrOneClass,
-// naming the column); ErrOverflow naming the column.
+// naming the column); rocops.ErrRange naming the column.
 func MultilabelGradient(scores []float64, k int, labels []float64, cfg Config) (
 	grad []float64, value float64, err error) {
-	if _, err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, 0, err
 	}
 	if _, err := check.Multilabel(pkg, scores, k, labels, true); err != nil {

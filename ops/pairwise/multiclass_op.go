@@ -42,7 +42,7 @@ func MultilabelLoss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, 
 // checkRows validates cfg and the nodes of an (n, k) score matrix with labels of labelDims
 // dimensions (1: class indices, 2: an indicator matrix), and returns k.
 func checkRows(scores, labels *gorgonia.Node, cfg Config, labelDims int) (int, error) {
-	if _, err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
 	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
@@ -67,7 +67,6 @@ type multiclassKernel struct {
 }
 
 func (multiclassKernel) Package() string { return pkg }
-func (multiclassKernel) Overflow() error { return ErrOverflow }
 func (m multiclassKernel) String() string {
 	return fmt.Sprintf("PairwiseMulticlassLoss{%+v, ovo=%v, k=%d}", m.cfg.Config, m.cfg.OvO, m.k)
 }
@@ -87,7 +86,6 @@ type multilabelKernel struct {
 }
 
 func (multilabelKernel) Package() string { return pkg }
-func (multilabelKernel) Overflow() error { return ErrOverflow }
 func (m multilabelKernel) String() string {
 	return fmt.Sprintf("PairwiseMultilabelLoss{%+v, k=%d}", m.cfg, m.k)
 }

@@ -155,7 +155,7 @@ func TestMulticlassLossErrors(t *testing.T) {
 	_, err = MulticlassLoss(m, v3, Multiclass{})
 	require.ErrorIs(t, err, rocops.ErrLength)
 	_, err = MulticlassLoss(m, v, Multiclass{Config: Config{Margin: -1}})
-	require.ErrorIs(t, err, ErrMargin)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	_, err = MulticlassLoss(nil, v, Multiclass{})
 	require.ErrorIs(t, err, rocops.ErrNode)
 

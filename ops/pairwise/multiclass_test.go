@@ -255,11 +255,11 @@ func TestMulticlassErrors(t *testing.T) {
 		{"class index 3", ok, 3, []int{0, 1, 3, 2}, Multiclass{}, rocops.ErrLabel, "labels[2] = 3"},
 		{"class index −1", ok, 3, []int{-1, 1, 0, 2}, Multiclass{OvO: true}, rocops.ErrLabel, "labels[0] = -1"},
 		{"class without rows", ok, 3, []int{0, 2, 0, 2}, Multiclass{OvO: true}, rocops.ErrOneClass, "class 1 has no rows"},
-		{"margin", ok, 3, okLabels, Multiclass{Config: Config{Margin: -1}}, ErrMargin, ""},
-		{"pairs", ok, 3, okLabels, Multiclass{Config: Config{Pairs: -1}}, ErrPairs, ""},
-		{"surrogate", ok, 3, okLabels, Multiclass{Config: Config{Surrogate: 9}}, ErrSurrogate, ""},
+		{"margin", ok, 3, okLabels, Multiclass{Config: Config{Margin: -1}}, rocops.ErrConfig, ""},
+		{"pairs", ok, 3, okLabels, Multiclass{Config: Config{Pairs: -1}}, rocops.ErrConfig, ""},
+		{"surrogate", ok, 3, okLabels, Multiclass{Config: Config{Surrogate: 9}}, rocops.ErrConfig, ""},
 		{"overflow", []float64{800, 0, 0, 0, 0, 0}, 2, []int{1, 0, 1},
-			Multiclass{Config: Config{Surrogate: Exponential}}, ErrOverflow, "class 0"},
+			Multiclass{Config: Config{Surrogate: Exponential}}, rocops.ErrRange, "class 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

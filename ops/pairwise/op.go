@@ -16,7 +16,7 @@ import (
 // gradient (the all-pairs loop runs once per step). scores and labels are vectors of one dtype, float32 or float64, with labels 0
 // or 1; the sums run in float64 and the result has the graph's dtype. A loss or gradient
 // that does not fit in that dtype (float32: beyond about 3.4e38) fails the run with
-// ErrOverflow.
+// rocops.ErrRange.
 //
 // cfg is checked here; the batch is checked when the graph runs, and a bad batch (see
 // Evaluate) makes the machine's run return the error.
@@ -29,11 +29,10 @@ import (
 // batch training) reuses its pairs: use Pairs = 0 there, which is exact and, except for
 // Logistic, as fast as a sort.
 func Loss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return opkit.Apply(kernel{cfg: cfg, margin: m}, scores, labels)
+	return opkit.Apply(kernel{cfg: cfg, margin: cfg.margin()}, scores, labels)
 }
 
 // kernel is the opkit description of the loss.
@@ -43,9 +42,6 @@ type kernel struct {
 }
 
 func (kernel) Package() string { return pkg }
-
-// Overflow is ErrOverflow: a loss or gradient beyond the range of the graph's dtype.
-func (kernel) Overflow() error { return ErrOverflow }
 
 func (k kernel) String() string {
 	return fmt.Sprintf("PairwiseLoss{surrogate=%v, margin=%v, pairs=%d, seed=%d, maxfpr=%v, mintpr=%v}",

@@ -1,9 +1,11 @@
 package pairwise
 
 import (
-	"fmt"
 	"math"
 	"runtime"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
 // Evaluate returns the pairwise surrogate loss of a batch of scores f with 0/1 labels y (Chen
@@ -48,9 +50,11 @@ import (
 //
 // Errors: the batch must be non-empty (rocops.ErrEmpty), scores and labels of one length
 // (rocops.ErrLength), scores finite (rocops.ErrNonFinite), labels 0 or 1 (rocops.ErrLabel) with both classes
-// present (rocops.ErrOneClass); cfg must name a surrogate (ErrSurrogate) with a finite, non-negative
-// margin (ErrMargin), Pairs ≥ 0 (ErrPairs), MaxFPR in [0, 1] (ErrMaxFPR) and MinTPR in
-// [0, 1) (ErrMinTPR). A result beyond the float64 range gives ErrOverflow.
+// present (rocops.ErrOneClass); a setting outside its domain is rocops.ErrConfig (see
+// [Config.Validate]). A loss or gradient beyond the float64 range, which finite scores can
+// produce (the exponential surrogate of a pair misranked by more than about 709, or any
+// surrogate of score differences near ±1.8e308), is rocops.ErrRange rather than an infinite
+// loss that would silently turn parameters into NaN.
 func Evaluate(scores, labels []float64, cfg Config) (float64, error) {
 	loss, _, err := compute(scores, labels, cfg, false)
 	return loss, err
@@ -80,10 +84,10 @@ func Gradient(scores, labels []float64, cfg Config) ([]float64, float64, error) 
 // withGrad is set. Each algorithm returns the loss and, when its grad argument is not nil
 // (zeroed, one element per score), stores ∂L/∂f_k in grad[k].
 func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []float64, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return 0, nil, err
 	}
+	m := cfg.margin()
 	b, err := newBatch(scores, labels)
 	if err != nil {
 		return 0, nil, err
@@ -110,7 +114,7 @@ func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []fl
 		loss = logistic(b.centred(), grad, runtime.GOMAXPROCS(0))
 	}
 	if !finite(loss) || !finite(grad...) {
-		return 0, nil, fmt.Errorf("%w (surrogate %v, margin %v)", ErrOverflow, cfg.Surrogate, m)
+		return 0, nil, check.Errorf(pkg, rocops.ErrRange, "the loss or its gradient overflows float64 (surrogate %v, margin %v)", cfg.Surrogate, m)
 	}
 	if cut && grad != nil {
 		grad = k.scatter(grad, len(scores))
