@@ -10,7 +10,8 @@ import (
 )
 
 // The multi-class diagnostics split k-class scores into the binary comparisons of
-// metrics.MulticlassAUC and pairwise.MulticlassGradient and run the binary diagnostic on each.
+// metrics.MulticlassAUC and of package pairwise on a Classes task, and run the binary diagnostic
+// on each.
 // scores is row-major n×k (s_ic = scores[i·k + c]) and labels holds the class indices
 // y_i ∈ {0, …, k−1}. With D(f, P, N) the binary diagnostic of the scores f_i of the rows P as
 // positives and of the rows N as negatives, and s_·c column c of the scores, class c's value is

@@ -18,7 +18,7 @@ import (
 //	L_M(θ) = (1/|Γ|) Σ_{γ∈Γ} (1/|S_γ|) Σ_{(i,j)∈S_γ} ℓ(s_ic(θ) − s_jc(θ)),
 //
 // the mean over the comparisons of the binary severe-pair loss, as the multi-class pairwise
-// loss is the mean of the binary losses (pairwise.MulticlassGradient; Chen et al., arXiv
+// loss is the mean of the binary losses (package pairwise on a Classes task; Chen et al., arXiv
 // 2610.21743, appendix C.1, aggregate over the binary comparisons). Direction.Severe is
 // Σ_γ |S_γ|. x holds len(labels) rows of model.InputSize() features, row-major.
 //

@@ -322,7 +322,9 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _, err := pairwise.MulticlassGradient(scores, k, labels, pairwise.Multiclass{Config: sq, OvO: method == metrics.OvO})
+			task := sq
+			task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
+			g, _, err := pairwise.Gradient(scores, asFloats(labels), task)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -351,4 +353,13 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			}
 		}
 	})
+}
+
+// asFloats returns class indices as package pairwise takes them, in float64.
+func asFloats(labels []int) []float64 {
+	out := make([]float64, len(labels))
+	for i, y := range labels {
+		out[i] = float64(y)
+	}
+	return out
 }

@@ -14,7 +14,7 @@ import (
 //	D_c = D(s_·c, {i : Y_ic = 1}, {i : Y_ic = 0}),
 //
 // one comparison per column over all n rows, and the macro value is (1/k) Σ_c D_c: the
-// comparisons of metrics.MultilabelAUC and pairwise.MultilabelGradient, so the macro
+// comparisons of metrics.MultilabelAUC and of package pairwise on a Labels task, so the macro
 // MultilabelMisranking is 1 − the macro label-wise AUC. Cost: k binary diagnostics on n rows.
 //
 // Errors: len(scores) or len(labels) not n·k, or k < 1 (rocops.ErrLength); no rows (rocops.ErrEmpty); a NaN
@@ -81,7 +81,7 @@ func MultilabelSevereDirection(model nn.Model, x []float64, k int, labels []floa
 
 // MultilabelProject is [MulticlassProject] over the label columns (see [MultilabelMisranking]):
 // the Split of each column's projected pair term, in column order, whose mean drift is the
-// rate −⟨∇θ L, v⟩ of the multi-label pairwise loss of pairwise.MultilabelGradient.
+// rate −⟨∇θ L, v⟩ of the multi-label pairwise loss (package pairwise on a Labels task).
 func MultilabelProject(scores []float64, k int, labels, tangents []float64, cfg pairwise.Config) ([]ComparisonSplit, error) {
 	return project(scores, k, tangents, labelComparer(scores, k, labels), cfg)
 }

@@ -74,20 +74,30 @@ func (Softmax) ValueGradRows(grad, scores []float64, k int, labels []float64) (f
 	return l, into(grad, g, err)
 }
 
-// MulticlassPairwise is the multi-class pairwise AUC surrogate of pairwise.MulticlassGradient:
-// the binary loss of Config.Config averaged over the one-vs-rest comparisons (Config.OvO
-// false), or over the ordered one-vs-one pairs of classes (Config.OvO true).
-type MulticlassPairwise struct{ Config pairwise.Multiclass }
+// MulticlassPairwise is the multi-class pairwise AUC surrogate of package pairwise on k
+// classes: the binary loss of Config averaged over the one-vs-rest comparisons (Config.OvO
+// false), or over the ordered one-vs-one pairs of classes (Config.OvO true). Config.Task is set
+// to the model's k classes when the loss is built or evaluated.
+type MulticlassPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MulticlassPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.MulticlassLoss(scores, labels, l.Config)
+	return pairwise.Loss(scores, labels, withTask(l.Config, rocops.Classes, scores))
+}
+
+// withTask returns cfg with the task of the (n, k) scores node: task(k), or cfg unchanged for
+// a node that is nil or not a matrix, which pairwise.Loss then reports.
+func withTask(cfg pairwise.Config, task func(k int) rocops.Task, scores *gorgonia.Node) pairwise.Config {
+	if scores != nil && len(scores.Shape()) == 2 {
+		cfg.Task = task(scores.Shape()[1])
+	}
+	return cfg
 }
 
 // String names the surrogate as Pairwise does and the split, as in
 // "sqhinge(margin=1, pairs=all, ovr)".
 func (l MulticlassPairwise) String() string {
-	name := Pairwise{Config: l.Config.Config}.String()
+	name := Pairwise{Config: l.Config}.String()
 	split := ", ovr)"
 	if l.Config.OvO {
 		split = ", ovo)"
@@ -100,21 +110,19 @@ func (MulticlassPairwise) Multilabel() bool { return false }
 
 // ValueGradRows implements ClassLoss.
 func (l MulticlassPairwise) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
-	y, err := check.Indices("train", labels, k)
-	if err != nil {
-		return 0, err
-	}
-	g, v, err := pairwise.MulticlassGradient(scores, k, y, l.Config)
-	return v, into(grad, g, err)
+	cfg := l.Config
+	cfg.Task = rocops.Classes(k)
+	return pairwise.GradientInto(grad, scores, labels, cfg)
 }
 
-// MultilabelPairwise is the multi-label pairwise AUC surrogate of pairwise.MultilabelGradient:
-// the mean over the k label columns of the binary loss of Config on that column.
+// MultilabelPairwise is the multi-label pairwise AUC surrogate of package pairwise on k labels:
+// the mean over the k label columns of the binary loss of Config on that column. Config.Task is
+// set to the model's k labels when the loss is built or evaluated.
 type MultilabelPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MultilabelPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.MultilabelLoss(scores, labels, l.Config)
+	return pairwise.Loss(scores, labels, withTask(l.Config, rocops.Labels, scores))
 }
 
 // String names the surrogate as Pairwise does, as in "sqhinge(margin=1, pairs=all, labels)".
@@ -128,8 +136,9 @@ func (MultilabelPairwise) Multilabel() bool { return true }
 
 // ValueGradRows implements ClassLoss.
 func (l MultilabelPairwise) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
-	g, v, err := pairwise.MultilabelGradient(scores, k, labels, l.Config)
-	return v, into(grad, g, err)
+	cfg := l.Config
+	cfg.Task = rocops.Labels(k)
+	return pairwise.GradientInto(grad, scores, labels, cfg)
 }
 
 // MultilabelCrossEntropy is the per-label sigmoid cross-entropy of multi-label training, the

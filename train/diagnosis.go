@@ -243,7 +243,7 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 	case Pairwise:
 		d.surrogate = l.Config
 	case MulticlassPairwise:
-		d.surrogate = l.Config.Config
+		d.surrogate = binaryPart(l.Config)
 	case MultilabelPairwise:
 		d.surrogate = l.Config
 	}

@@ -187,7 +187,9 @@ func mcRun(name string, multilabel bool) (train.Recipe, train.Metric, error) {
 	case multilabel && split == "labels":
 		loss = train.MultilabelPairwise{Config: cfg}
 	case !multilabel && (split == "ovr" || split == "ovo"):
-		loss = train.MulticlassPairwise{Config: pairwise.Multiclass{Config: cfg, OvO: split == "ovo"}}
+		ovo := cfg
+		ovo.OvO = split == "ovo"
+		loss = train.MulticlassPairwise{Config: ovo}
 		if split == "ovo" {
 			metric = train.MacroAUC(metrics.OvO)
 		}

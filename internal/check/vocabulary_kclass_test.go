@@ -87,7 +87,7 @@ func multiclassCases() []vocabCase[kIn] {
 		{name: "labels short", in: in(kScores, kCols, kClasses[:5]), want: rocops.ErrLength, labels: true},
 		{name: "scores of an extra row", in: in(extraRow, kCols, kClasses), want: rocops.ErrLength, labels: true},
 		{name: "ragged scores", in: in(kScores[:17], kCols, kClasses), want: rocops.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kClasses), want: rocops.ErrLength, shape: true, fewK: true},
 		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kClasses), want: rocops.ErrNonFinite},
 		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kClasses), want: rocops.ErrNonFinite},
 		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kClasses), want: rocops.ErrNonFinite},
@@ -95,7 +95,7 @@ func multiclassCases() []vocabCase[kIn] {
 		{name: "label -1", in: in(kScores, kCols, with(kClasses, 5, -1)), want: rocops.ErrLabel, labels: true},
 		{name: "class without rows", in: in(kScores, kCols, []int{0, 2, 0, 0, 2, 2}), want: rocops.ErrOneClass,
 			oneClass: true, labels: true},
-		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true},
+		{name: "k = 1", in: in(kScores[:6], 1, make([]int, 6)), want: rocops.ErrOneClass, oneClass: true, labels: true, fewK: true},
 	}
 }
 
@@ -108,7 +108,7 @@ func multilabelCases() []vocabCase[kIn] {
 		{name: "scores of an extra row", in: in(extraRow, kCols, kIndicator), want: rocops.ErrLength, labels: true},
 		{name: "ragged labels", in: in(kScores, kCols, kIndicator[:17]), want: rocops.ErrLength, shape: true},
 		{name: "ragged scores", in: in(kScores[:17], kCols, kIndicator), want: rocops.ErrLength, shape: true},
-		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true},
+		{name: "k = 0", in: in(kScores, 0, kIndicator), want: rocops.ErrLength, shape: true, fewK: true},
 		{name: "NaN score", in: in(with(kScores, 4, nan), kCols, kIndicator), want: rocops.ErrNonFinite},
 		{name: "+Inf score", in: in(with(kScores, 8, inf), kCols, kIndicator), want: rocops.ErrNonFinite},
 		{name: "-Inf score", in: in(with(kScores, 0, -inf), kCols, kIndicator), want: rocops.ErrNonFinite},
@@ -169,24 +169,29 @@ func multiclassEntries() []entry[kIn] {
 				}},
 		)
 	}
+	ovo := func(c pairwise.Config) pairwise.Config { c.OvO = true; return c }
 	for _, c := range []struct {
 		name string
-		cfg  pairwise.Multiclass
+		cfg  pairwise.Config
 	}{
-		{"ovr", pairwise.Multiclass{Config: pcfg}},
-		{"ovo", pairwise.Multiclass{Config: pcfg, OvO: true}},
-		{"ovr, sampled pairs", pairwise.Multiclass{Config: pcfgPairs}},
-		{"ovo, MaxFPR and MinTPR", pairwise.Multiclass{Config: pcfgCut, OvO: true}},
-		{"ovr, MaxFPR and MinTPR", pairwise.Multiclass{Config: pcfgCut}},
+		{"ovr", pcfg},
+		{"ovo", ovo(pcfg)},
+		{"ovr, sampled pairs", pcfgPairs},
+		{"ovo, MaxFPR and MinTPR", ovo(pcfgCut)},
+		{"ovr, MaxFPR and MinTPR", pcfgCut},
 	} {
 		out = append(out,
-			entry[kIn]{name: "pairwise.MulticlassGradient, " + c.name, prefix: "pairwise", call: func(in kIn) error {
-				_, _, err := pairwise.MulticlassGradient(in.scores, in.k, in.classes, c.cfg)
+			entry[kIn]{name: "pairwise.Gradient, classes, " + c.name, prefix: "pairwise", task: true, call: func(in kIn) error {
+				cfg := c.cfg
+				cfg.Task = rocops.Classes(in.k)
+				_, _, err := pairwise.Gradient(in.scores, floatClasses(in.classes), cfg)
 				return err
 			}},
-			entry[kIn]{name: "pairwise.MulticlassLoss, " + c.name, prefix: "pairwise", graph: true, call: func(in kIn) error {
+			entry[kIn]{name: "pairwise.Loss, classes, " + c.name, prefix: "pairwise", graph: true, task: true, call: func(in kIn) error {
 				return runRows(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
-					return pairwise.MulticlassLoss(f, l, c.cfg)
+					cfg := c.cfg
+					cfg.Task = rocops.Classes(f.Shape()[1])
+					return pairwise.Loss(f, l, cfg)
 				}, in)
 			}},
 		)
@@ -232,13 +237,17 @@ func multilabelEntries() []entry[kIn] {
 		cfg  pairwise.Config
 	}{{"", pcfg}, {", sampled pairs", pcfgPairs}, {", MaxFPR and MinTPR", pcfgCut}} {
 		out = append(out,
-			entry[kIn]{name: "pairwise.MultilabelGradient" + c.name, prefix: "pairwise", call: func(in kIn) error {
-				_, _, err := pairwise.MultilabelGradient(in.scores, in.k, in.labels, c.cfg)
+			entry[kIn]{name: "pairwise.Gradient, labels" + c.name, prefix: "pairwise", task: true, call: func(in kIn) error {
+				cfg := c.cfg
+				cfg.Task = rocops.Labels(in.k)
+				_, _, err := pairwise.Gradient(in.scores, in.labels, cfg)
 				return err
 			}},
-			entry[kIn]{name: "pairwise.MultilabelLoss" + c.name, prefix: "pairwise", graph: true, call: func(in kIn) error {
+			entry[kIn]{name: "pairwise.Loss, labels" + c.name, prefix: "pairwise", graph: true, task: true, call: func(in kIn) error {
 				return runRows(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
-					return pairwise.MultilabelLoss(f, l, c.cfg)
+					cfg := c.cfg
+					cfg.Task = rocops.Labels(f.Shape()[1])
+					return pairwise.Loss(f, l, cfg)
 				}, in)
 			}},
 		)
@@ -330,6 +339,15 @@ func scoresModel(s []float64, k int) (nn.Model, []float64, error) {
 		x[i*r+i] = 1
 	}
 	return m, x, nil
+}
+
+// floatClasses returns class indices in float64, as the task-general losses take them.
+func floatClasses(classes []int) []float64 {
+	out := make([]float64, len(classes))
+	for i, y := range classes {
+		out[i] = float64(y)
+	}
+	return out
 }
 
 // aucmRows adapts aucm's k-column loss to runRows, with a, b and α (k) input vectors.

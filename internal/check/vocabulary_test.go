@@ -221,6 +221,7 @@ type vocabCase[In any] struct {
 	oneClass bool // bad only in lacking a class: valid for an entry that is oneOK
 	labels   bool // bad only in its labels or in how they pair with the scores: valid for an entry without labels
 	shape    bool // a shape a matrix node or a model's outputs cannot have (ragged, k = 0): not run on those
+	fewK     bool // fewer than two columns: for an entry whose task has k, a setting error (rocops.ErrConfig)
 }
 
 // entry is one public function of (scores, labels) input and what the vocabulary asks of it.
@@ -234,6 +235,7 @@ type entry[In any] struct {
 	// both checked by package nn as for diagnose.SevereDirection.
 	model    bool
 	noLabels bool // takes no labels (crossentropy.Softmax)
+	task     bool // takes k as a rocops.Task, which cannot have fewer than two classes or labels
 	call     func(In) error
 }
 
@@ -252,6 +254,12 @@ func checkVocabulary[In any](t *testing.T, entries []entry[In], valid In, cases 
 				continue
 			}
 			err := e.call(c.in)
+			if c.fewK && e.task {
+				if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), e.prefix+": ") {
+					t.Errorf("%s, %s: %v; want %s's ErrConfig", e.name, c.name, err, e.prefix)
+				}
+				continue
+			}
 			if (c.oneClass && e.oneOK) || (c.labels && e.noLabels) {
 				if err != nil {
 					t.Errorf("%s, %s: %v; want no error", e.name, c.name, err)

@@ -8,8 +8,8 @@ import (
 	"github.com/rocops/rocops/internal/check"
 )
 
-// Config chooses the surrogate and how the pairs are visited. The zero value is the exact
-// all-pairs logistic loss.
+// Config chooses the surrogate, how the pairs are visited and the task. The zero value is the
+// exact all-pairs logistic loss of a binary batch.
 type Config struct {
 	// Surrogate is ℓ; the zero value is Logistic.
 	Surrogate Surrogate
@@ -31,6 +31,18 @@ type Config struct {
 	// off (every positive); otherwise 0 < γ < 1. It combines with MaxFPR; without it every
 	// negative takes part.
 	MinTPR float64
+	// Task is the shape of the scores and labels (see [rocops.Task]): binary, the zero value,
+	// for n scores and n 0/1 labels; Classes(k) for row-major n×k scores and n class indices,
+	// where the loss is the mean of binary losses over the comparisons of classes that OvO
+	// chooses; Labels(k) for row-major n×k scores and n×k 0/1 labels, where it is the mean
+	// over the k label columns of each column's binary loss (see [Evaluate]).
+	Task rocops.Task
+	// OvO chooses the comparisons of a Classes task: false, the zero value, is one-vs-rest
+	// (column c with the rows of class c as positives and every other row as negatives, for
+	// each class c); true is one-vs-one (column a over the rows of classes a and b, positives
+	// the rows of a, for each ordered pair a ≠ b), the loss whose minimiser maximises Hand and
+	// Till's multi-class AUC M. OvO on a binary or Labels task is rocops.ErrConfig.
+	OvO bool
 }
 
 // pkg prefixes the package's error messages.
@@ -44,8 +56,9 @@ func (c Config) margin() float64 { return cmp.Or(c.Margin, 1) }
 func validMargin(m float64) bool { return m >= 0 && !math.IsInf(m, 1) }
 
 // Validate reports the first setting outside its domain as [rocops.ErrConfig], naming it: an
-// unknown surrogate, Pairs < 0, MaxFPR outside [0, 1], MinTPR outside [0, 1), or a margin that is
-// negative, infinite or NaN (NaN fails every range).
+// unknown surrogate, Pairs < 0, MaxFPR outside [0, 1], MinTPR outside [0, 1), a margin that is
+// negative, infinite or NaN (NaN fails every range), an invalid Task (classes or labels with
+// k < 2), or OvO on a task that is not Classes.
 func (c Config) Validate() error {
 	switch {
 	case !c.Surrogate.valid():
@@ -58,6 +71,10 @@ func (c Config) Validate() error {
 		return check.Errorf(pkg, rocops.ErrConfig, "MinTPR = %v, want [0, 1)", c.MinTPR)
 	case !validMargin(c.Margin):
 		return check.Errorf(pkg, rocops.ErrConfig, "Margin = %v, want a finite margin ≥ 0 (0 = 1)", c.Margin)
+	case c.Task.Validate() != nil:
+		return check.Errorf(pkg, rocops.ErrConfig, "Task = %v, want binary, or k ≥ 2 classes or labels", c.Task)
+	case c.OvO && c.Task.Kind() != rocops.Multiclass:
+		return check.Errorf(pkg, rocops.ErrConfig, "OvO = true on a %v task; one-vs-one compares classes, set it for Classes(k) only", c.Task)
 	}
 	return nil
 }
