@@ -155,7 +155,7 @@ func compute(scores, labels []float64, cfg Config, withGrad bool) (float64, []fl
 		loss = logistic(b.centred(), grad, runtime.GOMAXPROCS(0))
 	}
 	if !finite(loss) || !finite(grad...) {
-		return 0, nil, check.Errorf(pkg, rocops.ErrRange, "the loss or its gradient overflows float64 (surrogate %v, margin %v)", cfg.Surrogate, m)
+		return 0, nil, check.Errorf(pkg, rocops.ErrRange, "the loss overflows float64, or its gradient does (surrogate %v, margin %v)", cfg.Surrogate, m)
 	}
 	if cut && grad != nil {
 		grad = k.scatter(grad, len(scores))
