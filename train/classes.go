@@ -122,7 +122,16 @@ type MultilabelPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MultilabelPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.Loss(scores, labels, withTask(l.Config, rocops.Labels, scores))
+	return pairwise.Loss(scores, labels, withTask(l.Config, labelsTask, scores))
+}
+
+// labelsTask returns the task of k label columns: Labels(k), and for k = 1 the binary task,
+// whose loss is the one of a single label column.
+func labelsTask(k int) rocops.Task {
+	if k == 1 {
+		return rocops.Task{}
+	}
+	return rocops.Labels(k)
 }
 
 // String names the surrogate as Pairwise does, as in "sqhinge(margin=1, pairs=all, labels)".
@@ -137,7 +146,7 @@ func (MultilabelPairwise) Multilabel() bool { return true }
 // ValueGradRows implements ClassLoss.
 func (l MultilabelPairwise) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
 	cfg := l.Config
-	cfg.Task = rocops.Labels(k)
+	cfg.Task = labelsTask(k)
 	return pairwise.GradientInto(grad, scores, labels, cfg)
 }
 

@@ -155,6 +155,36 @@ func TestMultilabelTrains(t *testing.T) {
 	}
 }
 
+// TestOneLabelColumn: a multi-label dataset of one label column trains with the multi-label
+// losses, whose task for one column is the binary one: their direct step gives the binary
+// losses' value and gradient, bit for bit.
+func TestOneLabelColumn(t *testing.T) {
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	for _, c := range []struct {
+		multi  ClassLoss
+		binary DirectLoss
+	}{
+		{MultilabelPairwise{Config: sq}, Pairwise{Config: sq}},
+	} {
+		t.Run(c.multi.String(), func(t *testing.T) {
+			tr, val := labelBlobs(t, 200, 4, 1, 1), labelBlobs(t, 100, 4, 1, 2)
+			_, err := fit(t, classMLP(t, 4, 1, tensor.Float64, 1), Config{Loss: c.multi, Epochs: 2, BatchSize: 64}, tr, val)
+			require.NoError(t, err)
+			scores := make([]float64, tr.Rows)
+			for i := range scores {
+				scores[i] = tr.X[i*tr.Cols] - tr.X[i*tr.Cols+1]
+			}
+			got, want := make([]float64, tr.Rows), make([]float64, tr.Rows)
+			v, err := c.multi.ValueGradRows(got, scores, 1, tr.Y)
+			require.NoError(t, err)
+			w, err := c.binary.ValueGradInto(want, scores, tr.Y)
+			require.NoError(t, err)
+			require.Equal(t, w, v)
+			require.Equal(t, want, got)
+		})
+	}
+}
+
 // TestClassSamplerComposition: every multi-class batch holds every class, class c exactly q_c
 // rows with q_c as newClassSampler's formula gives it (worked here from the counts), each
 // class's rows are all visited before any twice, and a class of two rows — fewer than the
