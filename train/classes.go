@@ -10,7 +10,6 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -49,14 +48,23 @@ type ClassLoss interface {
 	ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error)
 }
 
-// Softmax is the mean softmax cross-entropy of k-class logits against class indices
-// (crossentropy.SoftmaxGradient): L = (1/B) Σ_i −log p_{i,y_i}, p_ic = e^{z_ic}/Σ_d e^{z_id}.
+// Softmax is the mean softmax cross-entropy of k-class logits against class indices (package
+// crossentropy on a Classes task): L = (1/B) Σ_i −log p_{i,y_i}, p_ic = e^{z_ic}/Σ_d e^{z_id}.
 // It is the cross-entropy of multi-class training, also its warm-up and intervention loss.
 type Softmax struct{}
 
 // Build implements Loss.
 func (Softmax) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return crossentropy.SoftmaxLoss(scores, labels)
+	return crossentropy.Loss(scores, labels, crossentropy.Config{Task: taskOfNode(rocops.Classes, scores)})
+}
+
+// taskOfNode returns task(k) for an (n, k) scores node, or the binary task for a node that is nil
+// or not a matrix, which the op then reports.
+func taskOfNode(task func(k int) rocops.Task, scores *gorgonia.Node) rocops.Task {
+	if scores == nil || len(scores.Shape()) != 2 {
+		return rocops.Task{}
+	}
+	return task(scores.Shape()[1])
 }
 
 func (Softmax) String() string { return "softmax" }
@@ -66,12 +74,7 @@ func (Softmax) Multilabel() bool { return false }
 
 // ValueGradRows implements ClassLoss.
 func (Softmax) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
-	y, err := check.Indices("train", labels, k)
-	if err != nil {
-		return 0, err
-	}
-	g, l, err := crossentropy.SoftmaxGradient(scores, k, y)
-	return l, into(grad, g, err)
+	return crossentropy.GradientInto(grad, scores, labels, crossentropy.Config{Task: rocops.Classes(k)})
 }
 
 // MulticlassPairwise is the multi-class pairwise AUC surrogate of package pairwise on k
@@ -82,16 +85,9 @@ type MulticlassPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MulticlassPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.Loss(scores, labels, withTask(l.Config, rocops.Classes, scores))
-}
-
-// withTask returns cfg with the task of the (n, k) scores node: task(k), or cfg unchanged for
-// a node that is nil or not a matrix, which pairwise.Loss then reports.
-func withTask(cfg pairwise.Config, task func(k int) rocops.Task, scores *gorgonia.Node) pairwise.Config {
-	if scores != nil && len(scores.Shape()) == 2 {
-		cfg.Task = task(scores.Shape()[1])
-	}
-	return cfg
+	cfg := l.Config
+	cfg.Task = taskOfNode(rocops.Classes, scores)
+	return pairwise.Loss(scores, labels, cfg)
 }
 
 // String names the surrogate as Pairwise does and the split, as in
@@ -122,7 +118,9 @@ type MultilabelPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MultilabelPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.Loss(scores, labels, withTask(l.Config, labelsTask, scores))
+	cfg := l.Config
+	cfg.Task = taskOfNode(labelsTask, scores)
+	return pairwise.Loss(scores, labels, cfg)
 }
 
 // labelsTask returns the task of k label columns: Labels(k), and for k = 1 the binary task,
@@ -159,23 +157,9 @@ func (l MultilabelPairwise) ValueGradRows(grad, scores []float64, k int, labels 
 // intervention loss of multi-label training.
 type MultilabelCrossEntropy struct{}
 
-// Build implements Loss: the binary op on the flattened (B·k) scores and labels.
+// Build implements Loss: the op of package crossentropy on the (B, k) scores and labels.
 func (MultilabelCrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	if scores == nil || labels == nil {
-		return nil, fmt.Errorf("train: %w: nil node", rocops.ErrNode)
-	}
-	flat := func(n *gorgonia.Node) (*gorgonia.Node, error) {
-		return gorgonia.Reshape(n, tensor.Shape{n.Shape().TotalSize()})
-	}
-	s, err := flat(scores)
-	if err != nil {
-		return nil, fmt.Errorf("train: flattening the scores: %w", err)
-	}
-	y, err := flat(labels)
-	if err != nil {
-		return nil, fmt.Errorf("train: flattening the labels: %w", err)
-	}
-	return crossentropy.Loss(s, y)
+	return crossentropy.Loss(scores, labels, crossentropy.Config{Task: taskOfNode(labelsTask, scores)})
 }
 
 func (MultilabelCrossEntropy) String() string { return "ce(labels)" }
@@ -184,8 +168,8 @@ func (MultilabelCrossEntropy) String() string { return "ce(labels)" }
 func (MultilabelCrossEntropy) Multilabel() bool { return true }
 
 // ValueGradRows implements ClassLoss.
-func (MultilabelCrossEntropy) ValueGradRows(grad, scores []float64, _ int, labels []float64) (float64, error) {
-	return crossentropy.GradientInto(grad, scores, labels)
+func (MultilabelCrossEntropy) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
+	return crossentropy.GradientInto(grad, scores, labels, crossentropy.Config{Task: labelsTask(k)})
 }
 
 // into copies a kernel's gradient g into grad unless err is set.

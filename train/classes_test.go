@@ -165,6 +165,7 @@ func TestOneLabelColumn(t *testing.T) {
 		binary DirectLoss
 	}{
 		{MultilabelPairwise{Config: sq}, Pairwise{Config: sq}},
+		{MultilabelCrossEntropy{}, CrossEntropy{}},
 	} {
 		t.Run(c.multi.String(), func(t *testing.T) {
 			tr, val := labelBlobs(t, 200, 4, 1, 1), labelBlobs(t, 100, 4, 1, 2)

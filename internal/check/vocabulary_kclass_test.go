@@ -201,12 +201,14 @@ func multiclassEntries() []entry[kIn] {
 			_, err := metrics.ClassAUCs(in.scores, in.k, in.classes)
 			return err
 		}},
-		entry[kIn]{name: "crossentropy.SoftmaxGradient", prefix: "crossentropy", oneOK: true, call: func(in kIn) error {
-			_, _, err := crossentropy.SoftmaxGradient(in.scores, in.k, in.classes)
+		entry[kIn]{name: "crossentropy.Gradient, classes", prefix: "crossentropy", oneOK: true, task: true, call: func(in kIn) error {
+			_, _, err := crossentropy.Gradient(in.scores, floatClasses(in.classes), crossentropy.Config{Task: rocops.Classes(in.k)})
 			return err
 		}},
-		entry[kIn]{name: "crossentropy.SoftmaxLoss", prefix: "crossentropy", oneOK: true, graph: true, call: func(in kIn) error {
-			return runRows(crossentropy.SoftmaxLoss, in)
+		entry[kIn]{name: "crossentropy.Loss, classes", prefix: "crossentropy", oneOK: true, graph: true, task: true, call: func(in kIn) error {
+			return runRows(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+				return crossentropy.Loss(f, l, crossentropy.Config{Task: rocops.Classes(f.Shape()[1])})
+			}, in)
 		}},
 		entry[kIn]{name: "crossentropy.Softmax", prefix: "crossentropy", oneOK: true, noLabels: true, call: func(in kIn) error {
 			_, err := crossentropy.Softmax(in.scores, in.k)

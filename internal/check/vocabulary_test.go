@@ -132,19 +132,19 @@ func sliceEntries() []sliceEntry {
 			return err
 		}},
 		{"crossentropy.Evaluate", "crossentropy", true, false, func(s, y []float64) error {
-			_, err := crossentropy.Evaluate(s, y)
+			_, err := crossentropy.Evaluate(s, y, crossentropy.Config{})
 			return err
 		}},
 		{"crossentropy.Gradient", "crossentropy", true, false, func(s, y []float64) error {
-			_, _, err := crossentropy.Gradient(s, y)
+			_, _, err := crossentropy.Gradient(s, y, crossentropy.Config{})
 			return err
 		}},
 		{"crossentropy.GradientInto", "crossentropy", true, false, func(s, y []float64) error {
-			_, err := crossentropy.GradientInto(make([]float64, len(s)), s, y)
+			_, err := crossentropy.GradientInto(make([]float64, len(s)), s, y, crossentropy.Config{})
 			return err
 		}},
 		{"crossentropy.Loss", "crossentropy", true, true, func(s, y []float64) error {
-			return runGraph(crossentropy.Loss, s, y)
+			return runGraph(ceLoss, s, y)
 		}},
 		{"train.CrossEntropy", "crossentropy", true, true, func(s, y []float64) error {
 			return runGraph(train.CrossEntropy{}.Build, s, y)
@@ -173,6 +173,9 @@ func sliceEntries() []sliceEntry {
 		}},
 	}
 }
+
+// ceLoss is the binary crossentropy.Loss.
+func ceLoss(f, l *gorgonia.Node) (*gorgonia.Node, error) { return crossentropy.Loss(f, l, crossentropy.Config{}) }
 
 // scalarNode returns a float64 scalar input node of g holding x.
 func scalarNode(g *gorgonia.ExprGraph, name string, x float64) *gorgonia.Node {
@@ -355,7 +358,7 @@ func TestNodeErrors(t *testing.T) {
 		{"kdequantile.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Loss(f, l, kdeCfg) }},
 		{"kdequantile.Threshold", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Threshold(f, l, kdeCfg) }},
 		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return pairwise.Loss(f, l, pairwise.Config{}) }},
-		{"crossentropy.Loss", crossentropy.Loss},
+		{"crossentropy.Loss", ceLoss},
 		{"train.CrossEntropy", train.CrossEntropy{}.Build},
 	}
 	g, other := gorgonia.NewGraph(), gorgonia.NewGraph()
@@ -401,7 +404,7 @@ func TestReusedLispMachine(t *testing.T) {
 		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
 			return pairwise.Loss(f, l, pairwise.Config{Surrogate: pairwise.SquaredHinge})
 		}, graph.ErrMachineReused},
-		{"crossentropy.Loss", crossentropy.Loss, graph.ErrMachineReused},
+		{"crossentropy.Loss", ceLoss, graph.ErrMachineReused},
 	}
 	for _, o := range ops {
 		g := gorgonia.NewGraph()
