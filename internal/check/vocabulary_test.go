@@ -175,7 +175,9 @@ func sliceEntries() []sliceEntry {
 }
 
 // ceLoss is the binary crossentropy.Loss.
-func ceLoss(f, l *gorgonia.Node) (*gorgonia.Node, error) { return crossentropy.Loss(f, l, crossentropy.Config{}) }
+func ceLoss(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+	return crossentropy.Loss(f, l, crossentropy.Config{})
+}
 
 // scalarNode returns a float64 scalar input node of g holding x.
 func scalarNode(g *gorgonia.ExprGraph, name string, x float64) *gorgonia.Node {
