@@ -184,6 +184,9 @@ func TestOneLabelColumn(t *testing.T) {
 			require.Equal(t, want, got)
 		})
 	}
+	tr := labelBlobs(t, 200, 4, 1, 3)
+	_, err := AUCM{}.Fit(context.Background(), classMLP(t, 4, 1, tensor.Float64, 1), Config{Epochs: 2, BatchSize: 64, Progress: io.Discard}, tr, nil)
+	require.NoError(t, err, "AUC-M on one label column")
 }
 
 // TestClassSamplerComposition: every multi-class batch holds every class, class c exactly q_c

@@ -12,8 +12,8 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
@@ -313,10 +313,10 @@ func (p *pesg) resume(st PESGState) error {
 // result up to rounding.
 //
 // On a dataset with Classes (k classes, a model of k outputs) the loss is AUC-M one-vs-rest
-// (aucm.MulticlassGradient): the mean over the classes c of the loss of output c against the
-// indicator of class c, each output through its own sigmoid, with its own a_c, b_c and α_c,
+// (package aucm on a Classes task): the mean over the classes c of the loss of output c against
+// the indicator of class c, each output through its own sigmoid, with its own a_c, b_c and α_c,
 // all trained by PESG (α_c by its ascent form, column by column); on a dataset with Labels,
-// the same over the label columns (aucm.MultilabelGradient). This is how LibAUC applies
+// the same over the label columns (a Labels task). This is how LibAUC applies
 // AUC-M to k labels (its MultiLabelAUCMLoss, libauc/losses/auc.py). The validation metric
 // and early stopping then default to MacroAUC(metrics.OvR), as for any multi-class run.
 //
@@ -455,15 +455,21 @@ func (l *aucmLoss) auxValue(dt tensor.Dtype, x []float64) (gorgonia.Value, error
 	return opkit.NewVector(dt, x)
 }
 
-// lossNode is the AUC-M op of the loss's task on scores and labels with a, b and α.
-func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
+// opConfig is the loss's aucm.Config on the task of its data, of k = len(a) columns.
+func (l *aucmLoss) opConfig() aucm.Config {
+	cfg := l.cfg
 	switch l.task {
 	case multiclassTask:
-		return aucm.MulticlassLoss(scores, labels, a, b, alpha, l.cfg)
+		cfg.Task = rocops.Classes(len(l.opt.a))
 	case multilabelTask:
-		return aucm.MultilabelLoss(scores, labels, a, b, alpha, l.cfg)
+		cfg.Task = labelsTask(len(l.opt.a))
 	}
-	return aucm.Loss(scores, labels, a, b, alpha, l.cfg)
+	return cfg
+}
+
+// lossNode is the AUC-M op of the loss's task on scores and labels with a, b and α.
+func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
+	return aucm.Loss(scores, labels, a, b, alpha, l.opConfig())
 }
 
 // Build implements Loss for code that only evaluates losses: the AUC-M loss at PESG's current
@@ -484,21 +490,8 @@ func (l *aucmLoss) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) 
 // labels, n class indices or n·k 0/1 labels), at PESG's a, b and α, and its derivatives.
 func (l *aucmLoss) gradient(scores, labels []float64) (dz, da, db []float64, value float64, err error) {
 	o := l.opt
-	switch l.task {
-	case multiclassTask:
-		k := len(o.a)
-		y, err := check.Indices("train", labels, k)
-		if err != nil {
-			return nil, nil, nil, 0, err
-		}
-		dz, da, db, _, value, err = aucm.MulticlassGradient(scores, k, y, o.a, o.b, o.alpha, l.cfg)
-		return dz, da, db, value, err
-	case multilabelTask:
-		dz, da, db, _, value, err = aucm.MultilabelGradient(scores, len(o.a), labels, o.a, o.b, o.alpha, l.cfg)
-		return dz, da, db, value, err
-	}
-	dz, a, b, _, value, err := aucm.Gradient(scores, labels, o.a[0], o.b[0], o.alpha[0], l.cfg)
-	return dz, []float64{a}, []float64{b}, value, err
+	dz, da, db, _, value, err = aucm.Gradient(scores, labels, o.a, o.b, o.alpha, l.opConfig())
+	return dz, da, db, value, err
 }
 
 // aucmClassLoss is the AUC-M loss on k classes or labels: a ClassLoss, so that the trainer

@@ -214,12 +214,12 @@ func multiclassEntries() []entry[kIn] {
 			_, err := crossentropy.Softmax(in.scores, in.k)
 			return err
 		}},
-		entry[kIn]{name: "aucm.MulticlassGradient", prefix: "aucm", call: func(in kIn) error {
-			_, _, _, _, _, err := aucm.MulticlassGradient(in.scores, in.k, in.classes, aux3, aux3, alpha3, aucm.Config{})
+		entry[kIn]{name: "aucm.Gradient, classes", prefix: "aucm", task: true, call: func(in kIn) error {
+			_, _, _, _, _, err := aucm.Gradient(in.scores, floatClasses(in.classes), aux3, aux3, alpha3, aucm.Config{Task: rocops.Classes(in.k)})
 			return err
 		}},
-		entry[kIn]{name: "aucm.MulticlassLoss", prefix: "aucm", graph: true, call: func(in kIn) error {
-			return runRows(aucmRows(aucm.MulticlassLoss), in)
+		entry[kIn]{name: "aucm.Loss, classes", prefix: "aucm", graph: true, task: true, call: func(in kIn) error {
+			return runRows(aucmRows(rocops.Classes), in)
 		}},
 	)
 }
@@ -255,12 +255,12 @@ func multilabelEntries() []entry[kIn] {
 		)
 	}
 	return append(out,
-		entry[kIn]{name: "aucm.MultilabelGradient", prefix: "aucm", call: func(in kIn) error {
-			_, _, _, _, _, err := aucm.MultilabelGradient(in.scores, in.k, in.labels, aux3, aux3, alpha3, aucm.Config{})
+		entry[kIn]{name: "aucm.Gradient, labels", prefix: "aucm", task: true, call: func(in kIn) error {
+			_, _, _, _, _, err := aucm.Gradient(in.scores, in.labels, aux3, aux3, alpha3, aucm.Config{Task: rocops.Labels(in.k)})
 			return err
 		}},
-		entry[kIn]{name: "aucm.MultilabelLoss", prefix: "aucm", graph: true, call: func(in kIn) error {
-			return runRows(aucmRows(aucm.MultilabelLoss), in)
+		entry[kIn]{name: "aucm.Loss, labels", prefix: "aucm", graph: true, task: true, call: func(in kIn) error {
+			return runRows(aucmRows(rocops.Labels), in)
 		}},
 		entry[kIn]{name: "diagnose.MultilabelMisranking", prefix: "diagnose", call: func(in kIn) error {
 			_, _, err := diagnose.MultilabelMisranking(in.scores, in.k, in.labels)
@@ -352,9 +352,9 @@ func floatClasses(classes []int) []float64 {
 	return out
 }
 
-// aucmRows adapts aucm's k-column loss to runRows, with a, b and α (k) input vectors.
-func aucmRows(loss func(scores, labels, a, b, alpha *gorgonia.Node, cfg aucm.Config) (*gorgonia.Node, error)) func(
-	f, l *gorgonia.Node) (*gorgonia.Node, error) {
+// aucmRows adapts aucm's loss on a task of k columns to runRows, with a, b and α (k) input
+// vectors.
+func aucmRows(task func(k int) rocops.Task) func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
 	return func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
 		g, k := f.Graph(), f.Shape()[1]
 		vec := func(name string, x float64) *gorgonia.Node {
@@ -368,7 +368,7 @@ func aucmRows(loss func(scores, labels, a, b, alpha *gorgonia.Node, cfg aucm.Con
 			}
 			return n
 		}
-		return loss(f, l, vec("a", 0.5), vec("b", 0.5), vec("alpha", 0.1), aucm.Config{})
+		return aucm.Loss(f, l, vec("a", 0.5), vec("b", 0.5), vec("alpha", 0.1), aucm.Config{Task: task(k)})
 	}
 }
 

@@ -64,11 +64,11 @@ func sliceEntries() []sliceEntry {
 			return err
 		}},
 		{"aucm.Evaluate", "aucm", false, false, func(s, y []float64) error {
-			_, err := aucm.Evaluate(s, y, 0.5, 0.5, 0.1, aucm.Config{})
+			_, err := aucm.Evaluate(s, y, []float64{0.5}, []float64{0.5}, []float64{0.1}, aucm.Config{})
 			return err
 		}},
 		{"aucm.Gradient", "aucm", false, false, func(s, y []float64) error {
-			_, _, _, _, _, err := aucm.Gradient(s, y, 0.5, 0.5, 0.1, aucm.Config{})
+			_, _, _, _, _, err := aucm.Gradient(s, y, []float64{0.5}, []float64{0.5}, []float64{0.1}, aucm.Config{})
 			return err
 		}},
 		{"aucm.Optimum", "aucm", false, false, func(s, y []float64) error {
