@@ -18,7 +18,7 @@ func Multiclass(pkg string, scores []float64, k int, labels []int) (counts []int
 	if k < 2 {
 		return nil, Errorf(pkg, rocops.ErrOneClass, "k = %d class; want at least 2", k)
 	}
-	if counts, err = ClassIndices(pkg, scores, k, labels); err != nil {
+	if counts, err = classIndices(pkg, scores, k, labels); err != nil {
 		return nil, err
 	}
 	for c, m := range counts {
@@ -90,10 +90,10 @@ func Finite(pkg string, scores []float64) error {
 	return nil
 }
 
-// ClassIndices is [Multiclass] without its demand for two classes, each with rows, for losses
-// such as the softmax cross-entropy that are defined on any batch: k ≥ 1 columns, n ≥ 1 rows,
-// finite scores and labels in 0…k−1. It returns the number of rows of each class.
-func ClassIndices(pkg string, scores []float64, k int, labels []int) (counts []int, err error) {
+// classIndices is [Multiclass] without its demand for two classes, each with rows: k ≥ 1
+// columns, n ≥ 1 rows, finite scores and labels in 0…k−1. It returns the number of rows of
+// each class.
+func classIndices(pkg string, scores []float64, k int, labels []int) (counts []int, err error) {
 	if err := rows(pkg, len(scores), k, len(labels)); err != nil {
 		return nil, err
 	}
@@ -108,19 +108,6 @@ func ClassIndices(pkg string, scores []float64, k int, labels []int) (counts []i
 		counts[y]++
 	}
 	return counts, nil
-}
-
-// Indices converts class indices held as floats (a graph's label vector) to ints. An element
-// that is not an integer in 0…k−1 is rocops.ErrLabel.
-func Indices(pkg string, labels []float64, k int) ([]int, error) {
-	out := make([]int, len(labels))
-	for i, y := range labels {
-		if !(y >= 0 && y < float64(k)) || y != math.Trunc(y) {
-			return nil, Errorf(pkg, rocops.ErrLabel, "labels[%d] = %v, want a class index in 0…%d", i, y, k-1)
-		}
-		out[i] = int(y)
-	}
-	return out, nil
 }
 
 // Columns validates a batch of a task of k ≥ 2 columns for package pkg, as the task-general

@@ -18,7 +18,7 @@ func TestMulticlassValidation(t *testing.T) {
 		labels []int
 		want   error // nil: valid, with counts [1 2] for k = 2
 		says   string
-		loose  bool // ClassIndices, which needs no two classes, accepts it
+		loose  bool // classIndices, which needs no two classes, accepts it
 	}{
 		{"valid", ok, 2, []int{1, 0, 1}, nil, "", true},
 		{"k = 0", ok, 0, []int{0, 0, 0}, rocops.ErrLength, "k = 0", false},
@@ -40,26 +40,14 @@ func TestMulticlassValidation(t *testing.T) {
 			} else if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("err %v, want %v saying %q", err, c.want, c.says)
 			}
-			_, err = ClassIndices("p", c.scores, c.k, c.labels)
+			_, err = classIndices("p", c.scores, c.k, c.labels)
 			if c.loose && err != nil {
-				t.Fatalf("ClassIndices: %v", err)
+				t.Fatalf("classIndices: %v", err)
 			}
 			if !c.loose && !errors.Is(err, c.want) {
-				t.Fatalf("ClassIndices: %v, want %v", err, c.want)
+				t.Fatalf("classIndices: %v, want %v", err, c.want)
 			}
 		})
-	}
-}
-
-func TestIndices(t *testing.T) {
-	got, err := Indices("p", []float64{0, 2, 1}, 3)
-	if err != nil || got[0] != 0 || got[1] != 2 || got[2] != 1 {
-		t.Fatalf("%v %v", got, err)
-	}
-	for _, bad := range []float64{3, -1, 0.5, math.NaN(), math.Inf(1)} {
-		if _, err := Indices("p", []float64{0, bad}, 3); !errors.Is(err, rocops.ErrLabel) || !strings.Contains(err.Error(), "labels[1]") {
-			t.Errorf("label %v: %v, want rocops.ErrLabel naming labels[1]", bad, err)
-		}
 	}
 }
 
