@@ -14,11 +14,10 @@ import (
 // whose scores live on S workers is solved by a coordinator that exchanges fixed-size
 // messages with them, round by round:
 //
-//  1. Each worker sends [Shard.Stats]: per class the count, range and spread (mean and sum
-//     of squared deviations, scaled by a power of two). The coordinator adds them with
-//     [ShardStats.Combine] (Chan, Golub and LeVeque's pairwise update) and [NewSolver]
-//     applies the bandwidth rule of [Config] to the totals and brackets τ. The rule needs no
-//     order statistic: standard deviations and the largest |score| only.
+//  1. Each worker sends [Shard.Stats]: per class the [ClassStats] that [Gradient] computes
+//     for the bandwidth rule (the count, range and spread, the spread scaled by a power of
+//     two). The coordinator adds them with [ShardStats.Combine] and [NewSolver] applies the
+//     bandwidth rule of [Config] to the totals, as Gradient does, and brackets τ.
 //  2. Until [Solver.Done], the coordinator broadcasts τ = [Solver.Tau]; each worker sends
 //     [Shard.Phi], its negatives' Σσ(τ − f_j; v0) (as an exact count plus tail sums) and
 //     the sums of σ′, σ″ and σ‴ that the solver's Newton and cubic steps use; the
@@ -91,16 +90,6 @@ func (s *Shard) signs() (sign, posLabel float64) {
 	return 1, 1
 }
 
-// ClassStats are one class's count, range and spread: Mean and M2 (the sum of squared
-// deviations from the mean) are those of the scores times 2^(−Exp), Exp being the binary
-// exponent of the largest |score|, so that no square overflows or underflows at any scale.
-type ClassStats struct {
-	N        int64
-	Min, Max float64
-	Exp      int64
-	Mean, M2 float64
-}
-
 // ShardStats are a worker's first message: the statistics of the negatives and of the
 // positives of the form solved (with Config.Recall the mirrored batch, whose negatives are
 // the input's positives with their scores negated).
@@ -111,50 +100,22 @@ func (s *Shard) Stats() ShardStats {
 	return ShardStats{Neg: classStats(s.neg), Pos: classStats(s.pos)}
 }
 
-// classStats returns the statistics of xs by the two-pass formula on the scaled scores.
+// classStats returns the statistics of a shard's scores of one class: the range, and the
+// spread two-pass on the scores times 2^(−e), e the binary exponent of the largest |score|, so
+// that no square overflows or underflows at any scale and shards of other scales combine exactly.
 func classStats(xs []float64) ClassStats {
 	if len(xs) == 0 {
-		return ClassStats{Min: math.Inf(1), Max: math.Inf(-1)}
+		return emptyStats
 	}
 	c := ClassStats{N: int64(len(xs)), Min: xs[0], Max: xs[0]}
 	for _, x := range xs {
 		c.Min, c.Max = min(c.Min, x), max(c.Max, x)
 	}
 	_, e := math.Frexp(c.maxAbs())
-	c.Exp = int64(e)
-	sum := 0.0
-	for _, x := range xs {
-		sum += math.Ldexp(x, -e)
-	}
-	c.Mean = sum / float64(len(xs))
-	for _, x := range xs {
-		d := math.Ldexp(x, -e) - c.Mean
-		c.M2 += d * d
-	}
+	c.Scale = math.Ldexp(1, -e)
+	st := scaledSpread(xs, c.Scale)
+	c.Mean, c.M2 = st.mean, st.m2
 	return c
-}
-
-func (c ClassStats) maxAbs() float64 { return max(math.Abs(c.Min), math.Abs(c.Max)) }
-
-// Combine returns the statistics of the union of two disjoint sets of scores.
-func (c ClassStats) Combine(d ClassStats) ClassStats {
-	if c.N == 0 {
-		return d
-	}
-	if d.N == 0 {
-		return c
-	}
-	e := max(c.Exp, d.Exp)
-	a, b := c.spread(e), d.spread(e)
-	m := a.merge(b)
-	return ClassStats{N: c.N + d.N, Min: min(c.Min, d.Min), Max: max(c.Max, d.Max), Exp: e, Mean: m.mean, M2: m.m2}
-}
-
-// spread returns the count, mean and M2 of the scores times 2^(−e), e ≥ c.Exp (exact unless
-// they fall below the normal range, where they are negligible beside the scores of exponent e).
-func (c ClassStats) spread(e int64) spreadStats {
-	k := int(c.Exp - e)
-	return spreadStats{n: float64(c.N), mean: math.Ldexp(c.Mean, k), m2: math.Ldexp(c.M2, 2*k)}
 }
 
 // Combine returns the statistics of the union of two disjoint shards.
@@ -237,7 +198,7 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	if err := check.Classes(pkg, nPos, nNeg); err != nil {
 		return nil, err
 	}
-	s.plan.V0, s.plan.V1 = shardBandwidths(s.cfg, total.Neg, total.Pos)
+	s.plan.V0, s.plan.V1 = ruleBandwidths(s.cfg, total.Neg, total.Pos)
 	alpha := s.cfg.Alpha
 	shift := (math.Log1p(-alpha) - math.Log(alpha)) / s.plan.V0
 	s.lo, s.hi = total.Neg.Min+shift, total.Neg.Max+shift
@@ -245,43 +206,14 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 		return nil, check.Errorf(pkg, rocops.ErrRange, "the threshold overflows float64: scores in [%v, %v] with v0 = %v", total.Neg.Min, total.Neg.Max, s.plan.V0)
 	}
 	// Start from the normal (1 − α)-quantile of the negatives' mean and spread.
-	sd := 0.0
-	if st := total.Neg.spread(total.Neg.Exp); st.n > 1 {
-		sd = math.Sqrt(st.m2 / (st.n - 1))
-	}
-	start := math.Ldexp(total.Neg.Mean+sd*math.Sqrt2*math.Erfinv(1-2*alpha), int(total.Neg.Exp))
+	sd := total.Neg.spread().std()
+	start := (total.Neg.Mean + sd*math.Sqrt2*math.Erfinv(1-2*alpha)) / total.Neg.Scale
 	if !(start >= s.lo && start <= s.hi) {
 		start = midpoint(s.lo, s.hi)
 	}
 	s.tau = start
 	s.step, s.stepOld = s.hi-s.lo, s.hi-s.lo
 	return s, nil
-}
-
-// shardBandwidths is the rule of Config on combined class statistics.
-func shardBandwidths(cfg Config, c0, c1 ClassStats) (v0, v1 float64) {
-	v0, v1 = cfg.V0, cfg.V1
-	all := c0.Combine(c1)
-	widen := cfg.Widen
-	if widen == 0 {
-		widen = 1
-	}
-	rule := func(own ClassStats) float64 {
-		for _, c := range []ClassStats{own, all} {
-			scale := math.Ldexp(1, -int(c.Exp))
-			if v, ok := ruleV(c.spread(c.Exp), c.maxAbs()*scale, int(own.N), scale, widen); ok {
-				return v
-			}
-		}
-		return fallbackV / widen
-	}
-	if v0 == 0 {
-		v0 = rule(c0)
-	}
-	if v1 == 0 {
-		v1 = rule(c1)
-	}
-	return v0, v1
 }
 
 // Plan returns the bandwidths the shards use, to broadcast once.
