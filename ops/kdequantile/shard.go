@@ -615,7 +615,7 @@ func ShardedGradient(scores, labels [][]float64, cfg Config) (grads [][]float64,
 	var stats ShardStats
 	for k := range shards {
 		if shards[k], err = NewShard(scores[k], labels[k], cfg); err != nil {
-			return nil, Result{}, 0, fmt.Errorf("shard %d: %w", k, err)
+			return nil, Result{}, 0, fmt.Errorf("%w (shard %d)", err, k)
 		}
 		stats = stats.Combine(shards[k].Stats())
 	}
@@ -643,7 +643,7 @@ func ShardedGradient(scores, labels [][]float64, cfg Config) (grads [][]float64,
 	grads = make([][]float64, len(shards))
 	for k, sh := range shards {
 		if grads[k], err = sh.Gradient(final); err != nil {
-			return nil, Result{}, 0, fmt.Errorf("shard %d: %w", k, err)
+			return nil, Result{}, 0, fmt.Errorf("%w (shard %d)", err, k)
 		}
 	}
 	return grads, res, sv.Passes(), nil
