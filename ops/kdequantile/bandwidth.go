@@ -55,10 +55,10 @@ func (c ClassStats) at(scale float64) ClassStats {
 	return c
 }
 
-// Combine returns the statistics of the union of two disjoint sets of scores, on the smaller
+// combine returns the statistics of the union of two disjoint sets of scores, on the smaller
 // of their scales (that of the larger scores) when they differ: Chan, Golub and LeVeque's
 // pairwise update of the spread, the union of the ranges.
-func (c ClassStats) Combine(d ClassStats) ClassStats {
+func (c ClassStats) combine(d ClassStats) ClassStats {
 	if c.N == 0 {
 		return d
 	}
@@ -84,7 +84,7 @@ func ruleBandwidths(cfg Config, c0, c1 ClassStats) (v0, v1 float64) {
 	if v0 > 0 && v1 > 0 {
 		return v0, v1
 	}
-	all := c0.Combine(c1)
+	all := c0.combine(c1)
 	widen := cmp.Or(cfg.Widen, 1)
 	rule := func(own ClassStats) float64 {
 		for _, c := range []ClassStats{own, all} {

@@ -169,7 +169,7 @@ func (p *problem) split(scores, labels []float64) (c0, c1 ClassStats, err error)
 		}
 		p.n0 += blk.n0
 		p.n1 += blk.n1
-		c0, c1 = c0.Combine(blk.c0), c1.Combine(blk.c1)
+		c0, c1 = c0.combine(blk.c0), c1.combine(blk.c1)
 	}
 	nPos, nNeg := p.n1, p.n0
 	if p.mirror {

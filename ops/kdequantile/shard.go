@@ -207,7 +207,7 @@ func classStats(xs []float64) ClassStats {
 
 // Combine returns the statistics of the union of two disjoint shards.
 func (a ShardStats) Combine(b ShardStats) ShardStats {
-	return ShardStats{Config: joinTag(a.Config, b.Config), Neg: a.Neg.Combine(b.Neg), Pos: a.Pos.Combine(b.Pos)}
+	return ShardStats{Config: joinTag(a.Config, b.Config), Neg: a.Neg.combine(b.Neg), Pos: a.Pos.combine(b.Pos)}
 }
 
 // valid reports, for the class named what, statistics that no scores have: N < 0, or for
