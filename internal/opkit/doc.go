@@ -11,5 +11,7 @@
 // ([rocops.ErrRange]), never a silent ±Inf.
 //
 // [ApplyRows] does the same for an (n, k) score matrix with (n) or (n, k) labels, the input of
-// the multi-class and multi-label losses; the kernel sees both row-major.
+// the losses of k classes and k labels; the kernel sees both row-major. [ApplyTask] picks one or
+// the other for a rocops.Task after [CheckTask] has checked the nodes' shapes against it: the one
+// entry point of a task-general loss op.
 package opkit
