@@ -153,9 +153,9 @@ func (b *batch) each(fn func(i, c int, z float64, pos bool)) {
 }
 
 // compute validates and returns F and, with grad, its derivatives. After the check one pass
-// computes every h and σ′(z) once, sums (h − a)², (h − b)² and h per column and class, and
-// writes ∂F/∂z, whose factors 2/|B_c| are known from the check: two reads of the batch and one
-// write of dz in all. Binary data is one column, whose every factor 1/k is 1: its value and
+// over each column computes every h and σ′(z) once, sums (h − a)², (h − b)² and h per class,
+// and writes ∂F/∂z, whose factors 2/|B_c| are known from the check: two reads of the batch and
+// one write of dz in all. Binary data is one column, whose every factor 1/k is 1: its value and
 // derivatives are the one-column formulas of Gradient, bit for bit.
 func compute(scores, labels []float64, p aux, cfg Config, grad bool) (float64, aux, error) {
 	if err := cfg.Validate(); err != nil {
@@ -179,57 +179,56 @@ func compute(scores, labels []float64, p aux, cfg Config, grad bool) (float64, a
 	if err != nil {
 		return 0, aux{}, err
 	}
-	m, n := cfg.margin(), b.n
-	w1, w0 := make([]float64, k), make([]float64, k)
-	for c, np := range b.pos {
-		w1[c], w0[c] = 1/float64(np), 1/float64(n-np)
-	}
-	scale := 1 / float64(k)
-	sq1, sq0 := make([]float64, k), make([]float64, k)
-	mu1, mu0 := make([]float64, k), make([]float64, k)
+	m, n, scale := cfg.margin(), b.n, 1/float64(k)
 	var d aux
 	var dz []float64
 	if grad {
 		dz = make([]float64, len(scores))
-	}
-	for i := range n {
-		row := scores[i*k : i*k+k]
-		for c, z := range row {
-			h, dh := sigmoid(z)
-			var g float64
-			if b.positive(i, c) {
-				e := h - p.a[c]
-				sq1[c] += e * e
-				mu1[c] += h
-				g = 2 * w1[c] * (e - p.alpha[c]) * dh
-			} else {
-				e := h - p.b[c]
-				sq0[c] += e * e
-				mu0[c] += h
-				g = 2 * w0[c] * (e + p.alpha[c]) * dh
-			}
-			if grad {
-				dz[i*k+c] = g * scale
-			}
-		}
-	}
-	if grad {
 		d = aux{a: make([]float64, k), b: make([]float64, k), alpha: make([]float64, k)}
 	}
 	var total float64
 	for c := range k {
-		mu1[c] *= w1[c]
-		mu0[c] *= w0[c]
-		gap := m + mu0[c] - mu1[c]
-		al := p.alpha[c]
-		v := sq1[c]*w1[c] + sq0[c]*w0[c] + 2*al*gap - al*al
-		dA, dB, dAl := -2*(mu1[c]-p.a[c]), -2*(mu0[c]-p.b[c]), 2*gap-2*al
+		// Column c, its rows in order: one pass of sigmoids, class sums and derivatives.
+		np := b.pos[c]
+		w1, w0 := 1/float64(np), 1/float64(n-np)
+		pa, pb, al, cf := p.a[c], p.b[c], p.alpha[c], float64(c)
+		var sq1, sq0, mu1, mu0 float64
+		for i := range n {
+			j := i*k + c
+			h, dh := sigmoid(scores[j])
+			var pos bool
+			if b.classes {
+				pos = labels[i] == cf
+			} else {
+				pos = labels[j] == 1
+			}
+			var g float64
+			if pos {
+				e := h - pa
+				sq1 += e * e
+				mu1 += h
+				g = 2 * w1 * (e - al) * dh
+			} else {
+				e := h - pb
+				sq0 += e * e
+				mu0 += h
+				g = 2 * w0 * (e + al) * dh
+			}
+			if grad {
+				dz[j] = g * scale
+			}
+		}
+		mu1 *= w1
+		mu0 *= w0
+		gap := m + mu0 - mu1
+		v := sq1*w1 + sq0*w0 + 2*al*gap - al*al
+		dA, dB, dAl := -2*(mu1-pa), -2*(mu0-pb), 2*gap-2*al
 		// A finite value bounds every derivative: it needs each (h − a)², (h − b)² and α² finite,
 		// so |h − a|, |h − b| and |α| below 1.4e154, and then every |∂f/∂z| ≤ 2·2.8e154·¼ is
-		// finite too; checking the scalars spares a third pass over dz.
+		// finite too; checking the scalars spares another pass over dz.
 		if !finite(v, dA, dB, dAl) {
 			return 0, aux{}, check.Errorf(pkg, rocops.ErrRange,
-				"the loss overflows float64 in column %d (a = %v, b = %v, alpha = %v)", c, p.a[c], p.b[c], al)
+				"the loss overflows float64 in column %d (a = %v, b = %v, alpha = %v)", c, pa, pb, al)
 		}
 		total += v
 		if grad {
