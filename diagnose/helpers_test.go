@@ -101,12 +101,3 @@ func classCmp(k int, method metrics.Method) diagnose.Comparisons {
 
 // labelCmp is the comparisons of k label columns (the binary task's one for k = 1).
 func labelCmp(k int) diagnose.Comparisons { return diagnose.Comparisons{Task: labelTask(k)} }
-
-// classInts returns class labels as the ints pairwise.MulticlassGradient takes.
-func classInts(labels []float64) []int {
-	out := make([]int, len(labels))
-	for i, y := range labels {
-		out[i] = int(y)
-	}
-	return out
-}

@@ -136,7 +136,7 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 // TestMulticlassProject: every comparison's Split is diagnose.Project on that comparison's
 // column and rows of the scores and tangents, and the mean of the Splits' means is −⟨∇L, p⟩,
 // the negative directional derivative of the multi-class pairwise loss L of
-// pairwise.MulticlassGradient (all pairs) along the direction whose tangents p are.
+// package pairwise on a Classes task (all pairs) along the direction whose tangents p are.
 func TestMulticlassProject(t *testing.T) {
 	const k = 3
 	m, x, labels := classSetup(t)
@@ -179,7 +179,9 @@ func TestMulticlassProject(t *testing.T) {
 			}
 			mean += s.Mean / float64(len(splits))
 		}
-		g, _, err := pairwise.MulticlassGradient(scores, k, classInts(labels), pairwise.Multiclass{Config: cfg, OvO: method == metrics.OvO})
+		task := cfg
+		task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
+		g, _, err := pairwise.Gradient(scores, labels, task)
 		if err != nil {
 			t.Fatal(err)
 		}

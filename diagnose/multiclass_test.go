@@ -332,7 +332,9 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _, err := pairwise.MulticlassGradient(scores, k, classInts(labels), pairwise.Multiclass{Config: sq, OvO: method == metrics.OvO})
+			task := sq
+			task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
+			g, _, err := pairwise.Gradient(scores, labels, task)
 			if err != nil {
 				t.Fatal(err)
 			}

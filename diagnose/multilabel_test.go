@@ -176,7 +176,7 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 
 // TestMultilabelProject: each column's Split is diagnose.Project on that column of the scores,
 // labels and tangents, and the mean of their means is −⟨∇L, p⟩ for the multi-label pairwise
-// loss L of pairwise.MultilabelGradient (all pairs).
+// loss L of package pairwise on a Labels task (all pairs).
 func TestMultilabelProject(t *testing.T) {
 	const k = 3
 	m, x, labels := labelSetup(t)
@@ -215,7 +215,9 @@ func TestMultilabelProject(t *testing.T) {
 		}
 		mean += s.Mean / k
 	}
-	g, _, err := pairwise.MultilabelGradient(scores, k, labels, cfg)
+	task := cfg
+	task.Task = rocops.Labels(k)
+	g, _, err := pairwise.Gradient(scores, labels, task)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +321,11 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, _, err := pairwise.MultilabelGradient(scores, k, labels, sq)
+		task := sq
+		if k > 1 { // one label column is the binary task
+			task.Task = rocops.Labels(k)
+		}
+		g, _, err := pairwise.Gradient(scores, labels, task)
 		if err != nil {
 			t.Fatal(err)
 		}

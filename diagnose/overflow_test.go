@@ -142,7 +142,7 @@ func TestOverflowCases(t *testing.T) {
 	})
 	t.Run("WeightShares of homogeneous surrogates near 1e308", func(t *testing.T) {
 		// Scores in [1e307, 8e307]: the weights of the square surrogates sum past float64's
-		// range (before: pairwise.ErrOverflow). Scaling scores, margin and edges together
+		// range (before: rocops.ErrRange). Scaling scores, margin and edges together
 		// leaves the shares, so they equal those at scale 2^-1000, checked by brute force.
 		const c = 0x1p1000
 		sc, lb := make([]float64, 30), make([]float64, 30)

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/rocops/rocops"
@@ -21,13 +22,12 @@ func CheckSurrogate(cfg pairwise.Config) error {
 
 // margin validates cfg as CheckSurrogate does and returns the effective margin m.
 func margin(cfg pairwise.Config) (float64, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return 0, fmt.Errorf("%s: %w: surrogate: %w", pkg, rocops.ErrConfig, err)
 	}
 	if cfg.MaxFPR != 0 || cfg.MinTPR != 0 {
 		return 0, check.Errorf(pkg, rocops.ErrConfig, "partial-AUC cut MaxFPR = %v, MinTPR = %v not supported; the "+
 			"diagnostics are those of the full loss, MaxFPR = MinTPR = 0", cfg.MaxFPR, cfg.MinTPR)
 	}
-	return m, nil
+	return cmp.Or(cfg.Margin, 1), nil
 }

@@ -162,8 +162,8 @@ func TestMulticlassDiagnoses(t *testing.T) {
 		method metrics.Method
 		cfg    pairwise.Config
 	}{
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: sq}}, metrics.OvR, sq},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: sq, OvO: true}}, metrics.OvO, sq},
+		{MulticlassPairwise{Config: sq}, metrics.OvR, sq},
+		{MulticlassPairwise{Config: withOvO(sq, true)}, metrics.OvO, sq},
 		{Softmax{}, metrics.OvR, pairwise.Config{}}, // Diagnose.Surrogate's zero value: logistic
 	} {
 		t.Run(c.loss.String(), func(t *testing.T) {
@@ -367,7 +367,7 @@ func TestClassDiagnosticSets(t *testing.T) {
 // second phase is the first phase's best weights, restored, replacing its last.) Binary with
 // the KDE loss and multi-class with the one-vs-rest squared hinge.
 func TestRecipePhasesShareThePool(t *testing.T) {
-	sq := MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}
+	sq := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 	for _, c := range []struct {
 		name       string
 		tr, val    *data.Dataset
@@ -430,7 +430,7 @@ func TestMulticlassIntervention(t *testing.T) {
 		require.NoError(t, err)
 		const epochs = 25
 		var phases []Phase
-		h, err := fit(t, m, Config{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.Hinge}}},
+		h, err := fit(t, m, Config{Loss: MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge}},
 			Epochs: epochs, BatchSize: 128, Seed: seed, LearningRate: 0.05, Diagnose: &Diagnose{Intervene: &iv},
 			Hooks: []Hook{{Name: "scores", OnEpoch: func(e Epoch) error {
 				phases = append(phases, e.Phase)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -49,14 +48,23 @@ type ClassLoss interface {
 	ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error)
 }
 
-// Softmax is the mean softmax cross-entropy of k-class logits against class indices
-// (crossentropy.SoftmaxGradient): L = (1/B) Σ_i −log p_{i,y_i}, p_ic = e^{z_ic}/Σ_d e^{z_id}.
+// Softmax is the mean softmax cross-entropy of k-class logits against class indices (package
+// crossentropy on a Classes task): L = (1/B) Σ_i −log p_{i,y_i}, p_ic = e^{z_ic}/Σ_d e^{z_id}.
 // It is the cross-entropy of multi-class training, also its warm-up and intervention loss.
 type Softmax struct{}
 
 // Build implements Loss.
 func (Softmax) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return crossentropy.SoftmaxLoss(scores, labels)
+	return crossentropy.Loss(scores, labels, crossentropy.Config{Task: taskOfNode(rocops.Classes, scores)})
+}
+
+// taskOfNode returns task(k) for an (n, k) scores node, or the binary task for a node that is nil
+// or not a matrix, which the op then reports.
+func taskOfNode(task func(k int) rocops.Task, scores *gorgonia.Node) rocops.Task {
+	if scores == nil || len(scores.Shape()) != 2 {
+		return rocops.Task{}
+	}
+	return task(scores.Shape()[1])
 }
 
 func (Softmax) String() string { return "softmax" }
@@ -66,28 +74,26 @@ func (Softmax) Multilabel() bool { return false }
 
 // ValueGradRows implements ClassLoss.
 func (Softmax) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
-	y, err := check.Indices("train", labels, k)
-	if err != nil {
-		return 0, err
-	}
-	g, l, err := crossentropy.SoftmaxGradient(scores, k, y)
-	return l, into(grad, g, err)
+	return crossentropy.GradientInto(grad, scores, labels, crossentropy.Config{Task: rocops.Classes(k)})
 }
 
-// MulticlassPairwise is the multi-class pairwise AUC surrogate of pairwise.MulticlassGradient:
-// the binary loss of Config.Config averaged over the one-vs-rest comparisons (Config.OvO
-// false), or over the ordered one-vs-one pairs of classes (Config.OvO true).
-type MulticlassPairwise struct{ Config pairwise.Multiclass }
+// MulticlassPairwise is the multi-class pairwise AUC surrogate of package pairwise on k
+// classes: the binary loss of Config averaged over the one-vs-rest comparisons (Config.OvO
+// false), or over the ordered one-vs-one pairs of classes (Config.OvO true). Config.Task is set
+// to the model's k classes when the loss is built or evaluated.
+type MulticlassPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MulticlassPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.MulticlassLoss(scores, labels, l.Config)
+	cfg := l.Config
+	cfg.Task = taskOfNode(rocops.Classes, scores)
+	return pairwise.Loss(scores, labels, cfg)
 }
 
 // String names the surrogate as Pairwise does and the split, as in
 // "sqhinge(margin=1, pairs=all, ovr)".
 func (l MulticlassPairwise) String() string {
-	name := Pairwise{Config: l.Config.Config}.String()
+	name := Pairwise{Config: l.Config}.String()
 	split := ", ovr)"
 	if l.Config.OvO {
 		split = ", ovo)"
@@ -100,21 +106,30 @@ func (MulticlassPairwise) Multilabel() bool { return false }
 
 // ValueGradRows implements ClassLoss.
 func (l MulticlassPairwise) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
-	y, err := check.Indices("train", labels, k)
-	if err != nil {
-		return 0, err
-	}
-	g, v, err := pairwise.MulticlassGradient(scores, k, y, l.Config)
-	return v, into(grad, g, err)
+	cfg := l.Config
+	cfg.Task = rocops.Classes(k)
+	return pairwise.GradientInto(grad, scores, labels, cfg)
 }
 
-// MultilabelPairwise is the multi-label pairwise AUC surrogate of pairwise.MultilabelGradient:
-// the mean over the k label columns of the binary loss of Config on that column.
+// MultilabelPairwise is the multi-label pairwise AUC surrogate of package pairwise on k labels:
+// the mean over the k label columns of the binary loss of Config on that column. Config.Task is
+// set to the model's k labels when the loss is built or evaluated.
 type MultilabelPairwise struct{ Config pairwise.Config }
 
 // Build implements Loss.
 func (l MultilabelPairwise) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return pairwise.MultilabelLoss(scores, labels, l.Config)
+	cfg := l.Config
+	cfg.Task = taskOfNode(labelsTask, scores)
+	return pairwise.Loss(scores, labels, cfg)
+}
+
+// labelsTask returns the task of k label columns: Labels(k), and for k = 1 the binary task,
+// whose loss is the one of a single label column.
+func labelsTask(k int) rocops.Task {
+	if k == 1 {
+		return rocops.Task{}
+	}
+	return rocops.Labels(k)
 }
 
 // String names the surrogate as Pairwise does, as in "sqhinge(margin=1, pairs=all, labels)".
@@ -128,8 +143,9 @@ func (MultilabelPairwise) Multilabel() bool { return true }
 
 // ValueGradRows implements ClassLoss.
 func (l MultilabelPairwise) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
-	g, v, err := pairwise.MultilabelGradient(scores, k, labels, l.Config)
-	return v, into(grad, g, err)
+	cfg := l.Config
+	cfg.Task = labelsTask(k)
+	return pairwise.GradientInto(grad, scores, labels, cfg)
 }
 
 // MultilabelCrossEntropy is the per-label sigmoid cross-entropy of multi-label training, the
@@ -141,23 +157,9 @@ func (l MultilabelPairwise) ValueGradRows(grad, scores []float64, k int, labels 
 // intervention loss of multi-label training.
 type MultilabelCrossEntropy struct{}
 
-// Build implements Loss: the binary op on the flattened (B·k) scores and labels.
+// Build implements Loss: the op of package crossentropy on the (B, k) scores and labels.
 func (MultilabelCrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	if scores == nil || labels == nil {
-		return nil, fmt.Errorf("train: %w: nil node", rocops.ErrNode)
-	}
-	flat := func(n *gorgonia.Node) (*gorgonia.Node, error) {
-		return gorgonia.Reshape(n, tensor.Shape{n.Shape().TotalSize()})
-	}
-	s, err := flat(scores)
-	if err != nil {
-		return nil, fmt.Errorf("train: flattening the scores: %w", err)
-	}
-	y, err := flat(labels)
-	if err != nil {
-		return nil, fmt.Errorf("train: flattening the labels: %w", err)
-	}
-	return crossentropy.Loss(s, y)
+	return crossentropy.Loss(scores, labels, crossentropy.Config{Task: taskOfNode(labelsTask, scores)})
 }
 
 func (MultilabelCrossEntropy) String() string { return "ce(labels)" }
@@ -166,8 +168,8 @@ func (MultilabelCrossEntropy) String() string { return "ce(labels)" }
 func (MultilabelCrossEntropy) Multilabel() bool { return true }
 
 // ValueGradRows implements ClassLoss.
-func (MultilabelCrossEntropy) ValueGradRows(grad, scores []float64, _ int, labels []float64) (float64, error) {
-	return crossentropy.GradientInto(grad, scores, labels)
+func (MultilabelCrossEntropy) ValueGradRows(grad, scores []float64, k int, labels []float64) (float64, error) {
+	return crossentropy.GradientInto(grad, scores, labels, crossentropy.Config{Task: labelsTask(k)})
 }
 
 // into copies a kernel's gradient g into grad unless err is set.

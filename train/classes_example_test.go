@@ -39,7 +39,7 @@ func ExampleMulticlassPairwise() {
 		log.Fatal(err)
 	}
 	t, err := train.New(m, train.Config{
-		Loss:         train.MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}},
+		Loss:         train.MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
 		WarmupEpochs: 2,
 		Epochs:       20,
 		BatchSize:    64,

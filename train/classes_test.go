@@ -94,6 +94,12 @@ func classMLP(t testing.TB, in, k int, dt tensor.Dtype, seed uint64) *nn.MLP {
 // metrics.MulticlassAUC from the model's scores (the softmax model's probabilities); the
 // history's best metric is that AUC; and one-vs-one squared hinge with MacroAUC(OvO) does as
 // well on its metric. The three seeds show the result is not one draw's.
+// withOvO returns cfg with its OvO set to ovo.
+func withOvO(cfg pairwise.Config, ovo bool) pairwise.Config {
+	cfg.OvO = ovo
+	return cfg
+}
+
 func TestMulticlassTrains(t *testing.T) {
 	const minAUC = 0.95
 	weights := []float64{0.6, 0.3, 0.1}
@@ -102,8 +108,8 @@ func TestMulticlassTrains(t *testing.T) {
 		method metrics.Method
 	}{
 		{Softmax{}, metrics.OvR},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}, metrics.OvR},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}, OvO: true}}, metrics.OvO},
+		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, metrics.OvR},
+		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}, metrics.OvO},
 	}
 	for _, c := range cases {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -147,6 +153,40 @@ func TestMultilabelTrains(t *testing.T) {
 			require.InDelta(t, auc, h.Epochs[h.Best].Metric, 1e-12)
 		})
 	}
+}
+
+// TestOneLabelColumn: a multi-label dataset of one label column trains with the multi-label
+// losses, whose task for one column is the binary one: their direct step gives the binary
+// losses' value and gradient, bit for bit.
+func TestOneLabelColumn(t *testing.T) {
+	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
+	for _, c := range []struct {
+		multi  ClassLoss
+		binary DirectLoss
+	}{
+		{MultilabelPairwise{Config: sq}, Pairwise{Config: sq}},
+		{MultilabelCrossEntropy{}, CrossEntropy{}},
+	} {
+		t.Run(c.multi.String(), func(t *testing.T) {
+			tr, val := labelBlobs(t, 200, 4, 1, 1), labelBlobs(t, 100, 4, 1, 2)
+			_, err := fit(t, classMLP(t, 4, 1, tensor.Float64, 1), Config{Loss: c.multi, Epochs: 2, BatchSize: 64}, tr, val)
+			require.NoError(t, err)
+			scores := make([]float64, tr.Rows)
+			for i := range scores {
+				scores[i] = tr.X[i*tr.Cols] - tr.X[i*tr.Cols+1]
+			}
+			got, want := make([]float64, tr.Rows), make([]float64, tr.Rows)
+			v, err := c.multi.ValueGradRows(got, scores, 1, tr.Y)
+			require.NoError(t, err)
+			w, err := c.binary.ValueGradInto(want, scores, tr.Y)
+			require.NoError(t, err)
+			require.Equal(t, w, v)
+			require.Equal(t, want, got)
+		})
+	}
+	tr := labelBlobs(t, 200, 4, 1, 3)
+	_, err := AUCM{}.Fit(context.Background(), classMLP(t, 4, 1, tensor.Float64, 1), Config{Epochs: 2, BatchSize: 64, Progress: io.Discard}, tr, nil)
+	require.NoError(t, err, "AUC-M on one label column")
 }
 
 // TestClassSamplerComposition: every multi-class batch holds every class, class c exactly q_c
@@ -242,9 +282,9 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 		ds   *data.Dataset
 	}{
 		{Softmax{}, mc},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: sq}}, mc},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.Logistic}, OvO: true}}, mc},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.Hinge, Pairs: 100, Seed: 4}}}, mc},
+		{MulticlassPairwise{Config: sq}, mc},
+		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic, OvO: true}}, mc},
+		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Pairs: 100, Seed: 4}}, mc},
 		{MultilabelPairwise{Config: sq}, ml},
 		{MultilabelCrossEntropy{}, ml},
 	}
@@ -304,7 +344,7 @@ func requireStepsAgree(t *testing.T, build func() nn.Model, loss Loss, ds *data.
 // named error, before any step.
 func TestClassBadInput(t *testing.T) {
 	weights := []float64{1, 1, 1}
-	sq := MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}
+	sq := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 	cases := []struct {
 		name    string
 		edit    func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset)
@@ -409,7 +449,7 @@ func TestClassLossConfig(t *testing.T) {
 	m := classMLP(t, 2, 3, tensor.Float64, 1)
 	bad := pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: -1}
 	for _, cfg := range []Config{
-		{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: bad}}},
+		{Loss: MulticlassPairwise{Config: bad}},
 		{Loss: MultilabelPairwise{Config: bad}},
 		{Loss: Softmax{}, Metric: MacroAUC(metrics.Method(7))},
 	} {
@@ -425,7 +465,7 @@ func TestClassLossConfig(t *testing.T) {
 func TestClassRecipes(t *testing.T) {
 	weights := []float64{0.5, 0.3, 0.2}
 	tr, val := classBlobs(t, 300, 4, weights, 3, 1), classBlobs(t, 150, 4, weights, 3, 2)
-	sq := MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}
+	sq := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 
 	// Two epochs of a nil loss and of Softmax from the same weights and seed: the same history.
 	plain := func(loss Loss) *History {
@@ -476,7 +516,7 @@ func TestMulticlassFromCSV(t *testing.T) {
 	tr, val, test, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: 1})
 	require.NoError(t, err)
 	m := classMLP(t, 3, 3, tensor.Float64, 1)
-	ovo := MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}, OvO: true}}
+	ovo := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}
 	_, err = fit(t, m, Config{Loss: ovo, Epochs: 40, BatchSize: 64, Metric: MacroAUC(metrics.OvO), WarmupEpochs: 2}, tr, val)
 	require.NoError(t, err)
 	scores, err := nn.Scores(m, test.X, test.Rows)

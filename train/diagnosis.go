@@ -179,7 +179,7 @@ func (d Diagnose) withDefaults() (Diagnose, error) {
 	case !(d.Severity >= 0) || math.IsInf(d.Severity, 0):
 		return d, configError("Diagnose.Severity %v is not a finite number ≥ 0", d.Severity)
 	}
-	if _, err := d.Surrogate.Validate(); err != nil {
+	if err := d.Surrogate.Validate(); err != nil {
 		return d, configError("Diagnose.Surrogate: %v", err)
 	}
 	if d.Every == 0 {
@@ -243,7 +243,7 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 	case Pairwise:
 		d.surrogate = l.Config
 	case MulticlassPairwise:
-		d.surrogate = l.Config.Config
+		d.surrogate = binaryPart(l.Config)
 	case MultilabelPairwise:
 		d.surrogate = l.Config
 	}

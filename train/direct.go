@@ -28,7 +28,7 @@ type DirectLoss interface {
 
 // ValueGradInto implements DirectLoss.
 func (CrossEntropy) ValueGradInto(grad, z, y []float64) (float64, error) {
-	return crossentropy.GradientInto(grad, z, y)
+	return crossentropy.GradientInto(grad, z, y, crossentropy.Config{})
 }
 
 // ValueGradInto implements DirectLoss.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
-	"github.com/rocops/rocops/ops/pairwise"
 )
 
 // ForData returns recipe r, as [ParseRecipe] reads it for binary data, as it trains on ds's
@@ -47,7 +46,7 @@ func ForData(r Recipe, ds *data.Dataset) (Recipe, error) {
 		p.Loss = nil
 	case Pairwise:
 		if t == multiclassTask {
-			p.Loss = MulticlassPairwise{Config: pairwise.Multiclass{Config: l.Config}}
+			p.Loss = MulticlassPairwise{Config: l.Config}
 		} else {
 			p.Loss = MultilabelPairwise{Config: l.Config}
 		}

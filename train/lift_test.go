@@ -19,7 +19,7 @@ func TestForData(t *testing.T) {
 	labels := &data.Dataset{Labels: []string{"p", "q"}}
 	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	part := pairwise.Config{Surrogate: pairwise.Hinge, MaxFPR: 0.2}
-	ovo := MulticlassPairwise{Config: pairwise.Multiclass{Config: sq, OvO: true}}
+	ovo := MulticlassPairwise{Config: withOvO(sq, true)}
 	const refused = "refused"
 	for _, c := range []struct {
 		name                    string
@@ -27,9 +27,9 @@ func TestForData(t *testing.T) {
 	}{
 		{"ce", Plain{Loss: CrossEntropy{}}, Plain{}, Plain{}},
 		{"sqhinge", Plain{Loss: Pairwise{Config: sq}},
-			Plain{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: sq}}}, Plain{Loss: MultilabelPairwise{Config: sq}}},
+			Plain{Loss: MulticlassPairwise{Config: sq}}, Plain{Loss: MultilabelPairwise{Config: sq}}},
 		{"hinge:maxfpr=0.2", Plain{Loss: Pairwise{Config: part}},
-			Plain{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: part}}}, Plain{Loss: MultilabelPairwise{Config: part}}},
+			Plain{Loss: MulticlassPairwise{Config: part}}, Plain{Loss: MultilabelPairwise{Config: part}}},
 		{"sqhinge:ovo", refused, Plain{Loss: ovo}, refused},
 		{"kde", FineTune{Loss: KDE{Config: kdequantile.Config{Alpha: 0.1}}}, refused, refused},
 		{"kde-plain", Plain{Loss: KDE{Config: kdequantile.Config{Alpha: 0.1}}}, refused, refused},
@@ -55,7 +55,7 @@ func TestForData(t *testing.T) {
 	// The warm-up stays; aucm is left to its own Fit.
 	got, err := ForData(Plain{Loss: Pairwise{Config: sq}, WarmupEpochs: 4}, classes)
 	require.NoError(t, err)
-	require.Equal(t, Plain{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: sq}}, WarmupEpochs: 4}, got)
+	require.Equal(t, Plain{Loss: MulticlassPairwise{Config: sq}, WarmupEpochs: 4}, got)
 	rs, err := ParseRecipe("aucm", kdequantile.Config{Alpha: 0.1})
 	require.NoError(t, err)
 	got, err = ForData(rs[0], classes)
@@ -66,7 +66,7 @@ func TestForData(t *testing.T) {
 func TestMetricFor(t *testing.T) {
 	classes := &data.Dataset{Classes: []string{"a", "b", "c"}}
 	ovr := []Recipe{Plain{Loss: MulticlassPairwise{}}}
-	ovo := []Recipe{Plain{Loss: MulticlassPairwise{Config: pairwise.Multiclass{OvO: true}}}}
+	ovo := []Recipe{Plain{Loss: MulticlassPairwise{Config: pairwise.Config{OvO: true}}}}
 	require.Equal(t, PartialAUC(0.1), MetricFor(ovo, &data.Dataset{}, PartialAUC(0.1)))
 	require.Equal(t, MacroAUC(metrics.OvR), MetricFor(ovr, classes, PartialAUC(0.1)))
 	require.Equal(t, MacroAUC(metrics.OvO), MetricFor(ovo, classes, PartialAUC(0.1)))

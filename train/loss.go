@@ -27,7 +27,7 @@ type CrossEntropy struct{}
 
 // Build implements Loss.
 func (CrossEntropy) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	return crossentropy.Loss(scores, labels)
+	return crossentropy.Loss(scores, labels, crossentropy.Config{})
 }
 
 func (CrossEntropy) String() string { return "ce" }

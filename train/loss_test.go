@@ -49,7 +49,7 @@ func TestLossGradients(t *testing.T) {
 func TestWeightedValue(t *testing.T) {
 	scores := []float64{0.3, -1.2, 2.1, 0.4}
 	labels := []float64{1, 0, 1, 0}
-	ce, err := crossentropy.Evaluate(scores, labels)
+	ce, err := crossentropy.Evaluate(scores, labels, crossentropy.Config{})
 	require.NoError(t, err)
 	sq, err := pairwise.Evaluate(scores, labels, pairwise.Config{Surrogate: pairwise.Square})
 	require.NoError(t, err)

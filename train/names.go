@@ -136,7 +136,9 @@ func pairwiseName(s pairwise.Surrogate, help string) RecipeName {
 		Options: []RecipeOption{optMaxFPR, optMinTPR, optOvO}, // optMaxFPR, optMinTPR: aucnames.go
 		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
 			if _, ovo := o["ovo"]; ovo { // a multi-class loss: ForData refuses it on other data
-				return []Recipe{Plain{Loss: MulticlassPairwise{Config: pairwise.Multiclass{Config: partialConfig(s, o), OvO: true}}}}, nil
+				cfg := partialConfig(s, o)
+				cfg.OvO = true
+				return []Recipe{Plain{Loss: MulticlassPairwise{Config: cfg}}}, nil
 			}
 			return []Recipe{Plain{Loss: Pairwise{Config: partialConfig(s, o)}}}, nil
 		}}

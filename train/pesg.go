@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,8 +12,8 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
@@ -316,10 +317,10 @@ func (p *pesg) resume(st PESGState) error {
 // result up to rounding.
 //
 // On a dataset with Classes (k classes, a model of k outputs) the loss is AUC-M one-vs-rest
-// (aucm.MulticlassGradient): the mean over the classes c of the loss of output c against the
-// indicator of class c, each output through its own sigmoid, with its own a_c, b_c and α_c,
+// (package aucm on a Classes task): the mean over the classes c of the loss of output c against
+// the indicator of class c, each output through its own sigmoid, with its own a_c, b_c and α_c,
 // all trained by PESG (α_c by its ascent form, column by column); on a dataset with Labels,
-// the same over the label columns (aucm.MultilabelGradient). This is how LibAUC applies
+// the same over the label columns (a Labels task). This is how LibAUC applies
 // AUC-M to k labels (its MultiLabelAUCMLoss, libauc/losses/auc.py). The validation metric
 // and early stopping then default to MacroAUC(metrics.OvR), as for any multi-class run.
 //
@@ -346,21 +347,17 @@ func (r AUCM) settings() PESG {
 }
 
 func (r AUCM) String() string {
-	m, err := r.Loss.Validate()
-	if err != nil {
-		m = r.Loss.Margin
-	}
-	s := fmt.Sprintf("aucm(margin=%g, pesg", m)
+	s := fmt.Sprintf("aucm(margin=%g, pesg", cmp.Or(r.Loss.Margin, 1))
 	if lr := r.settings().LearningRate; lr > 0 {
 		s += fmt.Sprintf(", lr=%g", lr)
 	}
 	return s + ")"
 }
 
-// check reports a bad margin or PESG setting as ErrConfig wrapping aucm.ErrMargin or ErrPESG
-// (see [CheckRecipe]).
+// check reports a bad margin or PESG setting as ErrConfig wrapping aucm's error (also
+// rocops.ErrConfig) or ErrPESG (see [CheckRecipe]).
 func (r AUCM) check() error {
-	if _, err := r.Loss.Validate(); err != nil {
+	if err := r.Loss.Validate(); err != nil {
 		return fmt.Errorf("%w: AUCM: %w", ErrConfig, err)
 	}
 	if err := r.settings().check(); err != nil {
@@ -369,8 +366,9 @@ func (r AUCM) check() error {
 	return nil
 }
 
-// Fit implements Recipe. Errors: a bad margin (aucm.ErrMargin) or PESG setting (ErrPESG), both
-// also ErrConfig, a Config the recipe cannot use (ErrConfig), and the trainer's errors.
+// Fit implements Recipe. Errors: a bad margin (rocops.ErrConfig of package aucm) or PESG setting
+// (ErrPESG), both also ErrConfig, a Config the recipe cannot use (ErrConfig), and the trainer's
+// errors.
 func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
 	if err := recipeConfig(cfg); err != nil {
 		return nil, err
@@ -378,7 +376,7 @@ func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *d
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	margin, _ := r.Loss.Validate()
+	margin := cmp.Or(r.Loss.Margin, 1)
 	set := r.settings()
 	if cfg.WeightDecay != 0 {
 		return nil, configError("AUCM trains with PESG's own weight decay; leave Config.WeightDecay 0, got %v", cfg.WeightDecay)
@@ -461,15 +459,21 @@ func (l *aucmLoss) auxValue(dt tensor.Dtype, x []float64) (gorgonia.Value, error
 	return opkit.NewVector(dt, x)
 }
 
-// lossNode is the AUC-M op of the loss's task on scores and labels with a, b and α.
-func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
+// opConfig is the loss's aucm.Config on the task of its data, of k = len(a) columns.
+func (l *aucmLoss) opConfig() aucm.Config {
+	cfg := l.cfg
 	switch l.task {
 	case multiclassTask:
-		return aucm.MulticlassLoss(scores, labels, a, b, alpha, l.cfg)
+		cfg.Task = rocops.Classes(len(l.opt.a))
 	case multilabelTask:
-		return aucm.MultilabelLoss(scores, labels, a, b, alpha, l.cfg)
+		cfg.Task = labelsTask(len(l.opt.a))
 	}
-	return aucm.Loss(scores, labels, a, b, alpha, l.cfg)
+	return cfg
+}
+
+// lossNode is the AUC-M op of the loss's task on scores and labels with a, b and α.
+func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
+	return aucm.Loss(scores, labels, a, b, alpha, l.opConfig())
 }
 
 // Build implements Loss for code that only evaluates losses: the AUC-M loss at PESG's current
@@ -490,21 +494,8 @@ func (l *aucmLoss) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) 
 // labels, n class indices or n·k 0/1 labels), at PESG's a, b and α, and its derivatives.
 func (l *aucmLoss) gradient(scores, labels []float64) (dz, da, db []float64, value float64, err error) {
 	o := l.opt
-	switch l.task {
-	case multiclassTask:
-		k := len(o.a)
-		y, err := check.Indices("train", labels, k)
-		if err != nil {
-			return nil, nil, nil, 0, err
-		}
-		dz, da, db, _, value, err = aucm.MulticlassGradient(scores, k, y, o.a, o.b, o.alpha, l.cfg)
-		return dz, da, db, value, err
-	case multilabelTask:
-		dz, da, db, _, value, err = aucm.MultilabelGradient(scores, len(o.a), labels, o.a, o.b, o.alpha, l.cfg)
-		return dz, da, db, value, err
-	}
-	dz, a, b, _, value, err := aucm.Gradient(scores, labels, o.a[0], o.b[0], o.alpha[0], l.cfg)
-	return dz, []float64{a}, []float64{b}, value, err
+	dz, da, db, _, value, err = aucm.Gradient(scores, labels, o.a, o.b, o.alpha, l.opConfig())
+	return dz, da, db, value, err
 }
 
 // aucmClassLoss is the AUC-M loss on k classes or labels: a ClassLoss, so that the trainer

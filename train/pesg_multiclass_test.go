@@ -74,7 +74,7 @@ func TestAUCMMultilabelTrains(t *testing.T) {
 }
 
 // TestAUCMMulticlassFirstStep: the first PESG step of a multi-class run is the one-vs-rest
-// AUC-M gradient of the first batch (aucm.MulticlassGradient at a = b = α = 0) fed to PESG:
+// AUC-M gradient of the first batch (aucm.Gradient on 3 classes at a = b = α = 0) fed to PESG:
 // after one step of one full batch, each a_c and b_c equal −η·clip(∂F/∂a_c) (and so on; no
 // momentum yet, EpochDecay 0, WeightDecay 0) and each α_c = η·2(m + b_c − a_c), from the
 // a_c and b_c just updated.
@@ -85,7 +85,7 @@ func TestAUCMMulticlassFirstStep(t *testing.T) {
 	s, err := nn.Scores(m, tr.X, tr.Rows)
 	require.NoError(t, err)
 	zero := make([]float64, 3)
-	_, da, db, _, _, err := aucm.MulticlassGradient(s, 3, classIndices(tr), zero, zero, zero, aucm.Config{})
+	_, da, db, _, _, err := aucm.Gradient(s, tr.Y, zero, zero, zero, aucm.Config{Task: rocops.Classes(3)})
 	require.NoError(t, err)
 	set := PESG{Clip: 10, Momentum: 0.9}
 	var st PESGState
@@ -102,8 +102,8 @@ func TestAUCMMulticlassFirstStep(t *testing.T) {
 }
 
 // TestAUCMMulticlassGraphStep: a multi-class model without an nn.Pass trains through the graph
-// of aucm.MulticlassLoss and ends where the direct step ends, weights, a, b and α per class
-// equal up to rounding after 3 epochs; the same for multi-label data and aucm.MultilabelLoss.
+// of aucm.Loss on the Classes task and ends where the direct step ends, weights, a, b and α per class
+// equal up to rounding after 3 epochs; the same for multi-label data (the Labels task).
 func TestAUCMMulticlassGraphStep(t *testing.T) {
 	for _, ml := range []bool{false, true} {
 		t.Run(fmt.Sprint("multilabel=", ml), func(t *testing.T) {

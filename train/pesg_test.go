@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/aucm"
@@ -188,9 +189,11 @@ func TestAUCMBadSettings(t *testing.T) {
 		require.ErrorIs(t, CheckRecipe(AUCM{PESG: &set}), ErrConfig, name)
 	}
 	require.NoError(t, CheckRecipe(AUCM{}))
-	require.ErrorIs(t, CheckRecipe(AUCM{Loss: aucm.Config{Margin: math.NaN()}}), aucm.ErrMargin)
+	require.ErrorIs(t, CheckRecipe(AUCM{Loss: aucm.Config{Margin: math.NaN()}}), rocops.ErrConfig)
+	require.ErrorContains(t, CheckRecipe(AUCM{Loss: aucm.Config{Margin: math.NaN()}}), "aucm: invalid setting: Margin = NaN")
 	_, err = AUCM{Loss: aucm.Config{Margin: -1}}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
-	require.ErrorIs(t, err, aucm.ErrMargin)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.ErrorContains(t, err, "aucm: invalid setting: Margin = -1")
 	_, err = AUCM{}.Fit(context.Background(), m, Config{Epochs: 1, WeightDecay: 0.1, Progress: io.Discard}, tr, nil)
 	require.ErrorIs(t, err, ErrConfig)
 }

@@ -93,7 +93,7 @@ func macroOf(t testing.TB, model nn.Model, ds *data.Dataset, m metrics.Method, p
 	return auc
 }
 
-var sqOvR = MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}}
+var sqOvR = MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 
 // TestLogitSets: the hand counts of the logit sets' comment, so that the tests below compare
 // two rankings that differ.
@@ -124,7 +124,7 @@ func TestSoftmaxScoredOnProbabilities(t *testing.T) {
 		{Weighted{{Weight: 2, Loss: Softmax{}}}, true},
 		{Weighted{{Weight: 1, Loss: Softmax{}}, {Weight: 1, Loss: sqOvR}}, false},
 		{sqOvR, false},
-		{MulticlassPairwise{Config: pairwise.Multiclass{Config: pairwise.Config{Surrogate: pairwise.Hinge}, OvO: true}}, false},
+		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, OvO: true}}, false},
 	} {
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			m := identityModel(t)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -22,7 +23,7 @@ func checkLoss(l Loss) error {
 	case Pairwise:
 		return checkPairwise(l, l.Config)
 	case MulticlassPairwise:
-		return checkPairwise(l, l.Config.Config)
+		return checkPairwise(l, binaryPart(l.Config))
 	case MultilabelPairwise:
 		return checkPairwise(l, l.Config)
 	case Weighted:
@@ -41,10 +42,18 @@ func checkLoss(l Loss) error {
 	return nil
 }
 
+// binaryPart returns cfg without its task and comparison: the surrogate, margin, pairs and cuts
+// every comparison of a multi-class loss uses, which its task (set when it is built) does not
+// change.
+func binaryPart(cfg pairwise.Config) pairwise.Config {
+	cfg.Task, cfg.OvO = rocops.Task{}, false
+	return cfg
+}
+
 // checkPairwise reports, as ErrConfig, a pairwise configuration cfg of loss l that
 // pairwise.Config.Validate rejects.
 func checkPairwise(l Loss, cfg pairwise.Config) error {
-	if _, err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: pairwise loss %v: %w", ErrConfig, l, err)
 	}
 	return nil

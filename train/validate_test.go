@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -26,16 +27,16 @@ func TestNewValidatesLossSettings(t *testing.T) {
 		wrapped error
 		mention string
 	}{
-		{"Alpha 0", kde(kdequantile.Config{}), kdequantile.ErrOperatingPoint, "Alpha = 0"},
-		{"Alpha 2", kde(kdequantile.Config{Alpha: 2}), kdequantile.ErrAlpha, "got 2"},
-		{"Alpha and Recall", kde(kdequantile.Config{Alpha: 0.1, Recall: 0.9}), kdequantile.ErrOperatingPoint, "Recall = 0.9"},
-		{"Widen 1e308", kde(kdequantile.Config{Alpha: 0.1, Widen: 1e308}), kdequantile.ErrBandwidth, "Widen"},
-		{"Recall 1e-320", kde(kdequantile.Config{Recall: 1e-320}), kdequantile.ErrRecall, "1e-320"},
-		{"V0 negative", kde(kdequantile.Config{Alpha: 0.1, V0: -1}), kdequantile.ErrBandwidth, "V0"},
-		{"in a weighted loss", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.1, Loss: kde(kdequantile.Config{Alpha: 0.1, Widen: 1e308})}}, kdequantile.ErrBandwidth, "term 1"},
+		{"Alpha 0", kde(kdequantile.Config{}), rocops.ErrConfig, "set exactly one of Alpha and Recall, got Alpha = 0"},
+		{"Alpha 2", kde(kdequantile.Config{Alpha: 2}), rocops.ErrConfig, "Alpha = 2, want (0, 1)"},
+		{"Alpha and Recall", kde(kdequantile.Config{Alpha: 0.1, Recall: 0.9}), rocops.ErrConfig, "Recall = 0.9"},
+		{"Widen 1e308", kde(kdequantile.Config{Alpha: 0.1, Widen: 1e308}), rocops.ErrConfig, "Widen = 1e+308"},
+		{"Recall 1e-320", kde(kdequantile.Config{Recall: 1e-320}), rocops.ErrConfig, "Recall = 1e-320"},
+		{"V0 negative", kde(kdequantile.Config{Alpha: 0.1, V0: -1}), rocops.ErrConfig, "V0 = -1"},
+		{"in a weighted loss", Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.1, Loss: kde(kdequantile.Config{Alpha: 0.1, Widen: 1e308})}}, rocops.ErrConfig, "term 1"},
 		{"weighted NaN weight", Weighted{{Weight: math.NaN(), Loss: CrossEntropy{}}}, nil, "term 0"},
 		{"empty weighted", Weighted{}, nil, "at least one term"},
-		{"pairwise margin", Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}}, nil, "pairwise loss"},
+		{"pairwise margin", Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}}, rocops.ErrConfig, "pairwise: invalid setting: Margin = -1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := New(mlp(t, 2, 1), Config{Loss: c.loss})

@@ -124,8 +124,9 @@ func kernels() []kernel {
 			}},
 		kernel{Name: aucmKernel, Label: "aucm.Gradient: value and the four derivatives", Kind: op, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
+				a, bb, alpha := []float64{0.5}, []float64{0.2}, []float64{0.3}
 				return func() error {
-					dz, _, _, _, v, err := aucm.Gradient(b.scores, b.labels, 0.5, 0.2, 0.3, aucm.Config{})
+					dz, _, _, _, v, err := aucm.Gradient(b.scores, b.labels, a, bb, alpha, aucm.Config{})
 					if err == nil {
 						sink += dz[0] + v
 					}

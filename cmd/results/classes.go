@@ -161,7 +161,8 @@ func classPairwise(name, base string, multilabel bool) (train.Loss, train.Metric
 		if split == "ovo" {
 			metric = train.MacroAUC(metrics.OvO)
 		}
-		return train.MulticlassPairwise{Config: pairwise.Multiclass{Config: cfg, OvO: split == "ovo"}}, metric, nil
+		cfg.OvO = split == "ovo"
+		return train.MulticlassPairwise{Config: cfg}, metric, nil
 	}
 	return nil, metric, fmt.Errorf("%s: split %q does not fit the task", name, split)
 }

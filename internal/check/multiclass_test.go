@@ -18,7 +18,7 @@ func TestMulticlassValidation(t *testing.T) {
 		labels []int
 		want   error // nil: valid, with counts [1 2] for k = 2
 		says   string
-		loose  bool // ClassIndices, which needs no two classes, accepts it
+		loose  bool // classIndices, which needs no two classes, accepts it
 	}{
 		{"valid", ok, 2, []int{1, 0, 1}, nil, "", true},
 		{"k = 0", ok, 0, []int{0, 0, 0}, rocops.ErrLength, "k = 0", false},
@@ -40,26 +40,14 @@ func TestMulticlassValidation(t *testing.T) {
 			} else if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("err %v, want %v saying %q", err, c.want, c.says)
 			}
-			_, err = ClassIndices("p", c.scores, c.k, c.labels)
+			_, err = classIndices("p", c.scores, c.k, c.labels)
 			if c.loose && err != nil {
-				t.Fatalf("ClassIndices: %v", err)
+				t.Fatalf("classIndices: %v", err)
 			}
 			if !c.loose && !errors.Is(err, c.want) {
-				t.Fatalf("ClassIndices: %v, want %v", err, c.want)
+				t.Fatalf("classIndices: %v, want %v", err, c.want)
 			}
 		})
-	}
-}
-
-func TestIndices(t *testing.T) {
-	got, err := Indices("p", []float64{0, 2, 1}, 3)
-	if err != nil || got[0] != 0 || got[1] != 2 || got[2] != 1 {
-		t.Fatalf("%v %v", got, err)
-	}
-	for _, bad := range []float64{3, -1, 0.5, math.NaN(), math.Inf(1)} {
-		if _, err := Indices("p", []float64{0, bad}, 3); !errors.Is(err, rocops.ErrLabel) || !strings.Contains(err.Error(), "labels[1]") {
-			t.Errorf("label %v: %v, want rocops.ErrLabel naming labels[1]", bad, err)
-		}
 	}
 }
 
@@ -90,5 +78,55 @@ func TestMultilabelValidation(t *testing.T) {
 	}
 	if _, err := Multilabel("p", ok, 2, []float64{1, 0, 0, 0, 1, 0}, false); err != nil {
 		t.Errorf("one-class column without both: %v", err)
+	}
+}
+
+// TestColumns: the task-general validation of k-column batches gives the class counts or the
+// label columns' positives, and each bad input the shared sentinel naming the element, class or
+// column; without both, a class without rows or a label column of one class is accepted.
+func TestColumns(t *testing.T) {
+	ok := []float64{1, 2, 3, 4, 5, 6}
+	cases := []struct {
+		name   string
+		task   rocops.Task
+		scores []float64
+		labels []float64
+		want   error // nil: valid, with counts [1 2]
+		says   string
+		loose  bool // valid without both
+	}{
+		{"valid classes", rocops.Classes(2), ok, []float64{1, 0, 1}, nil, "", true},
+		{"valid labels", rocops.Labels(2), ok, []float64{1, 0, 0, 1, 0, 1}, nil, "", true},
+		{"not n·k", rocops.Classes(4), ok, []float64{0, 1}, rocops.ErrLength, "6 scores are not 2 rows of k = 4", false},
+		{"empty", rocops.Classes(2), nil, nil, rocops.ErrEmpty, "", false},
+		{"NaN", rocops.Classes(2), []float64{1, math.NaN(), 3, 4}, []float64{0, 1}, rocops.ErrNonFinite, "scores[1]", false},
+		{"class 3", rocops.Classes(3), ok, []float64{0, 3}, rocops.ErrLabel, "labels[1] = 3", false},
+		{"class -1", rocops.Classes(3), ok, []float64{0, -1}, rocops.ErrLabel, "labels[1] = -1", false},
+		{"class 0.5", rocops.Classes(3), ok, []float64{0, 0.5}, rocops.ErrLabel, "labels[1] = 0.5", false},
+		{"class NaN", rocops.Classes(3), ok, []float64{0, math.NaN()}, rocops.ErrLabel, "labels[1] = NaN", false},
+		{"class +Inf", rocops.Classes(3), ok, []float64{0, math.Inf(1)}, rocops.ErrLabel, "labels[1] = +Inf", false},
+		{"class without rows", rocops.Classes(3), ok, []float64{0, 2}, rocops.ErrOneClass, "class 1 has no rows among 2", true},
+		{"label 2", rocops.Labels(2), ok, []float64{1, 0, 2, 1, 1, 1}, rocops.ErrLabel, "labels[2]", false},
+		{"column of positives", rocops.Labels(2), ok, []float64{1, 0, 1, 1, 1, 1}, rocops.ErrNoNegatives, "label column 0", true},
+		{"column of negatives", rocops.Labels(2), ok, []float64{1, 0, 0, 0, 1, 0}, rocops.ErrNoPositives, "label column 1", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, both := range []bool{true, false} {
+				counts, err := Columns("p", c.task, c.scores, c.labels, both)
+				if c.want == nil || (!both && c.loose) {
+					if err != nil {
+						t.Fatalf("both = %v: %v", both, err)
+					}
+					if c.want == nil && (len(counts) != 2 || counts[0] != 1 || counts[1] != 2) {
+						t.Fatalf("counts %v, want [1 2]", counts)
+					}
+					continue
+				}
+				if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
+					t.Fatalf("both = %v: err %v, want %v saying %q", both, err, c.want, c.says)
+				}
+			}
+		})
 	}
 }

@@ -4,7 +4,7 @@
 //
 // A setting type declares its names once and forwards its methods:
 //
-//	var surrogates = enum.New[Surrogate]("surrogate", ErrSurrogate, "logistic", "exp", …)
+//	var surrogates = enum.New[Surrogate]("surrogate", errConfig, "logistic", "exp", …)
 //
 //	func (s Surrogate) String() string                 { return surrogates.String(s) }
 //	func (s Surrogate) MarshalText() ([]byte, error)   { return surrogates.MarshalText(s) }

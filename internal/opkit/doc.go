@@ -7,9 +7,11 @@
 // keeps the gradient for its backward node, that supports both of Gorgonia's differentiation modes:
 // symbolic ([gorgonia.Grad] with a TapeMachine, through SymDiff) and automatic (LispMachine,
 // through DoDiff). Every reduction happens in float64; values go back to the graph in its dtype,
-// float32 or float64, range-checked: a finite result that does not fit in float32 is an error (the
-// kernel's [Overflower] error, or a [*RangeError]), never a silent ±Inf.
+// float32 or float64, range-checked: a finite result that does not fit in float32 is an error
+// ([rocops.ErrRange]), never a silent ±Inf.
 //
 // [ApplyRows] does the same for an (n, k) score matrix with (n) or (n, k) labels, the input of
-// the multi-class and multi-label losses; the kernel sees both row-major.
+// the losses of k classes and k labels; the kernel sees both row-major. [ApplyTask] picks one or
+// the other for a rocops.Task after [CheckTask] has checked the nodes' shapes against it: the one
+// entry point of a task-general loss op.
 package opkit

@@ -31,23 +31,16 @@ type Kernel interface {
 	ValueGrad(scores, labels []float64) (float64, []float64, error)
 }
 
-// Overflower is implemented by kernels whose package has an error for a result beyond the
-// range of the graph's dtype (such as pairwise.ErrOverflow). The nodes of Apply fail with it
-// when a value or gradient that is finite in float64 does not fit in float32, or overflows
-// when scaled by the upstream gradient, instead of passing ±Inf on to the graph. For a
-// kernel without the method they fail with a [*RangeError] prefixed by its Package.
-type Overflower interface {
-	Overflow() error
-}
-
 // Apply returns the scalar node k(scores, labels). scores and labels must be of one dtype,
 // float32 or float64, and each a vector of shape (n) or a one-column or one-row matrix of
 // shape (n, 1) or (1, n), as gorgonia.Mul(x, W) returns for an (n, d) x and a (d, 1) W; the
 // lengths n must be equal where they are known. The scores' gradient has the scores' shape.
 // The node is
 // differentiable with respect to scores (labels get no gradient) by gorgonia.Grad with a
-// TapeMachine and by a LispMachine. A value or gradient that does not fit the graph's dtype
-// makes the run fail (see [Overflower]).
+// TapeMachine and by a LispMachine. A value or gradient that is finite in float64 but does not
+// fit the graph's dtype (float32), or overflows when scaled by the upstream gradient, makes
+// the run fail with [rocops.ErrRange] prefixed by the kernel's Package, instead of passing ±Inf
+// on to the graph.
 //
 // The forward node computes the value and the gradient in one ValueGrad call and keeps the
 // gradient with a copy of the scores and labels it came from. The backward node — of a
@@ -204,16 +197,14 @@ func (op *forwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	return out, overflow(op.k, "value", err)
 }
 
-// overflow returns err, a *RangeError met while writing what, as k's overflow error.
+// overflow returns err, a *RangeError met while writing what, as rocops.ErrRange prefixed by
+// k's package.
 func overflow(k Kernel, what string, err error) error {
 	var re *RangeError
 	if !errors.As(err, &re) {
 		return err
 	}
-	if o, ok := k.(Overflower); ok {
-		return fmt.Errorf("%w: %v %s: %s", o.Overflow(), k, what, re.Detail())
-	}
-	return fmt.Errorf("%s: %v %s: %w", k.Package(), k, what, re)
+	return check.Errorf(k.Package(), rocops.ErrRange, "%v %s: %s", k, what, re.Detail())
 }
 
 func (op *forwardOp) read(inputs []gorgonia.Value) (scores, labels []float64, dt tensor.Dtype, err error) {

@@ -10,10 +10,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/race"
 )
-
-var errOverflow = errors.New("opkit_test: overflow")
 
 // fixed is a kernel whose value is value and whose gradient is grad in every element,
 // whatever the scores: it puts any float64 result in front of the narrowing to the graph.
@@ -21,7 +20,6 @@ type fixed struct{ value, grad float64 }
 
 func (fixed) Package() string                         { return "opkit_test" }
 func (k fixed) String() string                        { return fmt.Sprintf("Fixed{%v, %v}", k.value, k.grad) }
-func (fixed) Overflow() error                         { return errOverflow }
 func (k fixed) Value(f, _ []float64) (float64, error) { return k.value, nil }
 func (k fixed) Gradient(f, _ []float64) ([]float64, error) {
 	g := make([]float64, len(f))
@@ -32,8 +30,8 @@ func (k fixed) Gradient(f, _ []float64) ([]float64, error) {
 }
 
 // TestApplyRangeChecked: a value or gradient that is finite in float64 but not in the graph's
-// dtype, directly or once scaled by the upstream gradient, fails the run with the kernel's
-// overflow error on both machines; results that fit pass unchanged.
+// dtype, directly or once scaled by the upstream gradient, fails the run with rocops.ErrRange
+// prefixed by the kernel's package on both machines; results that fit pass unchanged.
 func TestApplyRangeChecked(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -90,7 +88,7 @@ func TestApplyRangeChecked(t *testing.T) {
 				}
 				require.Error(t, err)
 				// Gorgonia's wrappers hide the cause from errors.Is; the message keeps it.
-				require.Contains(t, err.Error(), errOverflow.Error())
+				require.Contains(t, err.Error(), "opkit_test: "+rocops.ErrRange.Error()+": Fixed{")
 				require.Contains(t, err.Error(), "does not fit in")
 			})
 		}
@@ -110,6 +108,7 @@ func TestValuesRange(t *testing.T) {
 	var re *RangeError
 	_, err := NewScalar(tensor.Float32, -4e38)
 	require.True(t, errors.As(err, &re), "%v", err)
+	require.ErrorIs(t, err, rocops.ErrRange)
 	require.Equal(t, RangeError{Index: -1, Value: -4e38, Dtype: tensor.Float32}, *re)
 	_, err = NewVector(tensor.Float32, []float64{1, math.MaxFloat32, 1e39})
 	require.True(t, errors.As(err, &re), "%v", err)
@@ -130,15 +129,16 @@ func TestValuesRange(t *testing.T) {
 	require.Equal(t, float32(3e38-5e38), dst.Data().([]float32)[1])
 }
 
-// TestApplyRangeWithoutOverflower: a kernel without an Overflow method fails with a
-// *RangeError prefixed by its package. s = Σ (1 + y_i)·f_i² ≈ 3e40 at f = (1e20, 1e20),
-// y = (0, 1) (1e20 rounded to float32 is 1.00000002e20) does not fit in float32.
-func TestApplyRangeWithoutOverflower(t *testing.T) {
+// TestApplyRangeMessage: a value beyond float32 fails the run with rocops.ErrRange, prefixed by
+// the kernel's package and naming the kernel, what overflowed and the value. s = Σ (1 + y_i)·f_i²
+// ≈ 3e40 at f = (1e20, 1e20), y = (0, 1) (1e20 rounded to float32 is 1.00000002e20) does not
+// fit in float32.
+func TestApplyRangeMessage(t *testing.T) {
 	g, _, cost := build(t, tensor.Float32, weightedSquares{}, []float64{1e20, 1e20}, []float64{0, 1})
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
 	err := vm.RunAll()
 	require.Error(t, err, "cost %v", cost.Value())
-	require.Contains(t, err.Error(), "opkit_test: WeightedSquares{} value: opkit: 3.0000001")
+	require.Contains(t, err.Error(), "opkit_test: value out of range: WeightedSquares{} value: 3.0000001")
 	require.Contains(t, err.Error(), "e+40 does not fit in float32")
 }

@@ -74,3 +74,39 @@ func CheckRows(pkg string, scores, labels *gorgonia.Node) (n, k, labelDims int, 
 	return 0, 0, 0, check.Errorf(pkg, rocops.ErrNode,
 		"labels: want an (n) vector or an (n, k) matrix, got shape %v", l)
 }
+
+// ApplyTask is [Apply] for a binary task t and [ApplyRows] for a task of k classes or labels,
+// after [CheckTask]: the one entry point of a task-general loss op, whose kernel receives the
+// scores and labels as the task's slices (see [rocops.Task]).
+func ApplyTask(k Kernel, t rocops.Task, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+	if err := CheckTask(k.Package(), t, scores, labels); err != nil {
+		return nil, err
+	}
+	if t.Kind() == rocops.Binary {
+		return Apply(k, scores, labels)
+	}
+	return ApplyRows(k, scores, labels)
+}
+
+// CheckTask reports, with errors prefixed by pkg, why scores and labels cannot feed a loss of
+// task t: for a binary task those of [CheckPair]; for Classes(k) and Labels(k) those of
+// [CheckRows], and [rocops.ErrNode] for scores of other than k columns or labels of another
+// shape than the task's: an (n) vector of class indices for Classes(k), an (n, k) matrix of
+// 0/1 labels for Labels(k).
+func CheckTask(pkg string, t rocops.Task, scores, labels *gorgonia.Node) error {
+	if t.Kind() == rocops.Binary {
+		return CheckPair(pkg, scores, labels)
+	}
+	_, k, dims, err := CheckRows(pkg, scores, labels)
+	switch {
+	case err != nil:
+		return err
+	case k != t.K():
+		return check.Errorf(pkg, rocops.ErrNode, "scores have %d columns, the task %v", k, t)
+	case t.Kind() == rocops.Multiclass && dims != 1:
+		return check.Errorf(pkg, rocops.ErrNode, "labels: want an (n) vector of class indices for %v, got shape %v", t, labels.Shape())
+	case t.Kind() == rocops.Multilabel && dims != 2:
+		return check.Errorf(pkg, rocops.ErrNode, "labels: want an (n, k) matrix of 0/1 labels for %v, got shape %v", t, labels.Shape())
+	}
+	return nil
+}

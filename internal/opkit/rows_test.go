@@ -108,3 +108,41 @@ func TestCheckRows(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckTask: the task decides the shapes: binary (n) vectors (or one-column matrices), (n, k)
+// scores with (n) class indices for Classes(k) and (n, k) labels for Labels(k); anything else is
+// ErrNode (or ErrLength for labels of another number of rows).
+func TestCheckTask(t *testing.T) {
+	g := gorgonia.NewGraph()
+	node := func(name string, shape ...int) *gorgonia.Node {
+		return gorgonia.NewTensor(g, tensor.Float64, len(shape), gorgonia.WithShape(shape...), gorgonia.WithName(name))
+	}
+	m, m2, v, col, short := node("m", 4, 3), node("m2", 4, 3), node("v", 4), node("col", 4, 1), node("short", 3)
+	cases := []struct {
+		name           string
+		task           rocops.Task
+		scores, labels *gorgonia.Node
+		want           error
+	}{
+		{"binary vectors", rocops.Task{}, v, v, nil},
+		{"binary column", rocops.Task{}, col, v, nil},
+		{"binary matrix", rocops.Task{}, m, v, rocops.ErrNode},
+		{"classes", rocops.Classes(3), m, v, nil},
+		{"labels", rocops.Labels(3), m, m2, nil},
+		{"classes, matrix labels", rocops.Classes(3), m, m2, rocops.ErrNode},
+		{"labels, vector labels", rocops.Labels(3), m, v, rocops.ErrNode},
+		{"classes of other k", rocops.Classes(4), m, v, rocops.ErrNode},
+		{"labels of other k", rocops.Labels(2), m, m2, rocops.ErrNode},
+		{"classes, vector scores", rocops.Classes(3), v, v, rocops.ErrNode},
+		{"classes, short labels", rocops.Classes(3), m, short, rocops.ErrLength},
+	}
+	for _, c := range cases {
+		err := CheckTask("opkit_test", c.task, c.scores, c.labels)
+		if c.want == nil {
+			require.NoError(t, err, c.name)
+			continue
+		}
+		require.ErrorIs(t, err, c.want, c.name)
+		require.ErrorContains(t, err, "opkit_test: ", c.name)
+	}
+}

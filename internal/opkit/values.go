@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/floats"
 )
 
@@ -22,8 +23,11 @@ type RangeError struct {
 
 func (e *RangeError) Error() string { return "opkit: " + e.Detail() }
 
-// Detail describes the value without the package prefix, for callers that wrap the error in
-// their own package's overflow error.
+// Is makes a RangeError match [rocops.ErrRange].
+func (e *RangeError) Is(target error) bool { return target == rocops.ErrRange }
+
+// Detail describes the value without the package prefix, for callers that report it with their
+// own package's prefix.
 func (e *RangeError) Detail() string {
 	if e.Index < 0 {
 		return fmt.Sprintf("%g does not fit in %v", e.Value, e.Dtype)

@@ -1,51 +1,65 @@
 package aucm
 
 import (
-	"fmt"
 	"math"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
-// Evaluate returns the AUC-M loss of the raw scores z with 0/1 labels y at the auxiliary
-// variables a, b and α,
+// Evaluate returns the AUC-M loss of the raw scores z with their labels at the auxiliary
+// variables a, b and α, one of each per output column of cfg.Task (see the package
+// documentation). For a binary task (one column: a, b and alpha of one element each)
 //
 //	f = E₊[(h − a)²] + E₋[(h − b)²] + 2α(m + E₋[h] − E₊[h]) − α²,   h_k = σ(z_k),
 //
 // with E₊, E₋ the means over the positives B1 and the negatives B0, σ(z) = 1/(1 + e^{−z}) and
-// m the margin of cfg (see the package documentation). It costs two passes over the batch:
-// one to check it, one for the four class sums.
+// m the margin of cfg. For a task of k classes or labels the scores are row-major n×k
+// (z_ic = scores[i·k + c]) and the loss is the one-vs-rest mean LibAUC's MultiLabelAUCMLoss
+// takes (libauc/losses/auc.py),
 //
-// Errors: the batch must be non-empty (rocops.ErrEmpty), scores and labels of one length
-// (rocops.ErrLength), scores finite (rocops.ErrNonFinite), labels 0 or 1 (rocops.ErrLabel) with both classes
-// present (rocops.ErrOneClass); a, b and α must be finite (ErrAux) and the margin finite and not
-// negative (ErrMargin). A result beyond float64 gives ErrOverflow.
-func Evaluate(scores, labels []float64, a, b, alpha float64, cfg Config) (float64, error) {
-	v, _, err := compute(scores, labels, aux{a, b, alpha}, cfg, nil)
+//	F = (1/k) Σ_c f(z_·c, y_·c; a_c, b_c, α_c),
+//
+// each column c scored through its own sigmoid h_ic = σ(z_ic) against its own 0/1 labels y_·c:
+// the indicator of class c for Classes(k) (labels are n class indices), label column c for
+// Labels(k) (labels are the row-major n×k 0/1 indicator). Binary data is the case k = 1. It
+// costs two passes over the batch: one to check it, one for the columns' sums.
+//
+// Errors: the batch must be non-empty (rocops.ErrEmpty), scores and labels of the task's
+// lengths, and a, b and alpha of K = cfg.Task.K() elements each (rocops.ErrLength), scores finite
+// (rocops.ErrNonFinite), labels 0 or 1 or class indices in 0…k−1 (rocops.ErrLabel), every column
+// with both classes (rocops.ErrOneClass, naming the class or column); a, b and α must be finite
+// and the margin finite and not negative (rocops.ErrConfig, naming the setting). A result beyond
+// float64 is rocops.ErrRange, which only auxiliary variables of about 1e154 or more (squared
+// beyond float64) can produce.
+func Evaluate(scores, labels, a, b, alpha []float64, cfg Config) (float64, error) {
+	v, _, err := compute(scores, labels, aux{a: a, b: b, alpha: alpha}, cfg, false)
 	return v, err
 }
 
 // Gradient returns the derivatives of the loss f of [Evaluate] with respect to every raw
-// score, to a, to b and to α, and the value f, from the same two passes:
+// score, to a, to b and to α, and the value f, from the same two passes. For one column,
 //
 //	∂f/∂z_i = (2/|B1|)(h_i − a − α)·σ′(z_i)   for i ∈ B1,
 //	∂f/∂z_j = (2/|B0|)(h_j − b + α)·σ′(z_j)   for j ∈ B0,
 //	∂f/∂a = −2(E₊[h] − a),   ∂f/∂b = −2(E₋[h] − b),   ∂f/∂α = 2(m + E₋[h] − E₊[h]) − 2α,
 //
 // with σ′(z) = σ(z)·σ(−z), computed from e^{−|z|} so that it does not round to 0 before it
-// underflows. Errors are those of Evaluate.
-func Gradient(scores, labels []float64, a, b, alpha float64, cfg Config) (
-	dz []float64, da, db, dalpha, value float64, err error) {
-	dz = make([]float64, len(scores))
-	v, d, err := compute(scores, labels, aux{a, b, alpha}, cfg, dz)
+// underflows. For k columns the derivatives are those of each column times 1/k:
+// dz[i·k + c] = ∂F/∂z_ic, da[c] = ∂F/∂a_c, db[c] = ∂F/∂b_c, dalpha[c] = ∂F/∂α_c. Column c's
+// sums run over the rows in order, as the binary loss's over column c alone, so value and
+// derivatives equal (1/k) times k binary calls on the columns, to the bit. Errors are those of
+// Evaluate.
+func Gradient(scores, labels, a, b, alpha []float64, cfg Config) (dz, da, db, dalpha []float64, value float64, err error) {
+	v, d, err := compute(scores, labels, aux{a: a, b: b, alpha: alpha}, cfg, true)
 	if err != nil {
-		return nil, 0, 0, 0, 0, err
+		return nil, nil, nil, nil, 0, err
 	}
-	return dz, d.a, d.b, d.alpha, v, nil
+	return d.z, d.a, d.b, d.alpha, v, nil
 }
 
 // Optimum returns the saddle value of the loss for fixed scores, the minimum over a and b of
-// the maximum over α ≥ 0:
+// the maximum over α ≥ 0. For one column
 //
 //	min_{a,b} max_{α≥0} f = Var₊(h) + Var₋(h) + (m − (E₊[h] − E₋[h]))₊²,
 //
@@ -53,87 +67,179 @@ func Gradient(scores, labels []float64, a, b, alpha float64, cfg Config) (
 // each class and (u)₊ = max(u, 0). f separates into a convex quadratic in a (minimised at
 // a = E₊[h], leaving Var₊), one in b (at b = E₋[h]) and the concave 2α(m − Δ) − α² with
 // Δ = E₊[h] − E₋[h] (maximised over α ≥ 0 at α = (m − Δ)₊, giving (m − Δ)₊²), so the min and
-// max may be taken in either order. Three passes: the check, the class means, the variances
-// around them. Errors are those of Evaluate (without ErrAux).
+// max may be taken in either order. For k columns, whose variables are separate, it is the mean
+// of the columns' saddle values. Three passes: the check, the class means, the variances around
+// them. Errors are those of Evaluate (which a, b and α are not part of).
 func Optimum(scores, labels []float64, cfg Config) (float64, error) {
-	m, err := cfg.Validate()
+	if err := cfg.Validate(); err != nil {
+		return 0, err
+	}
+	b, err := newBatch(scores, labels, cfg.Task)
 	if err != nil {
 		return 0, err
 	}
-	n1, n0, err := check.Batch(pkg, scores, labels)
-	if err != nil {
-		return 0, err
-	}
-	var mu [2]float64
-	for k, z := range scores {
+	m, k := cfg.margin(), b.k
+	mu1, mu0 := make([]float64, k), make([]float64, k)
+	b.each(func(i, c int, z float64, pos bool) {
 		h, _ := sigmoid(z)
-		mu[int(labels[k])] += h
+		if pos {
+			mu1[c] += h
+		} else {
+			mu0[c] += h
+		}
+	})
+	for c := range k {
+		mu1[c] /= float64(b.pos[c])
+		mu0[c] /= float64(b.n - b.pos[c])
 	}
-	mu[1] /= float64(n1)
-	mu[0] /= float64(n0)
-	var v [2]float64
-	for k, z := range scores {
+	v1, v0 := make([]float64, k), make([]float64, k)
+	b.each(func(i, c int, z float64, pos bool) {
 		h, _ := sigmoid(z)
-		c := int(labels[k])
-		v[c] += (h - mu[c]) * (h - mu[c])
+		if pos {
+			v1[c] += (h - mu1[c]) * (h - mu1[c])
+		} else {
+			v0[c] += (h - mu0[c]) * (h - mu0[c])
+		}
+	})
+	var total float64
+	for c := range k {
+		gap := max(m-(mu1[c]-mu0[c]), 0)
+		total += v1[c]/float64(b.pos[c]) + v0[c]/float64(b.n-b.pos[c]) + gap*gap
 	}
-	gap := max(m-(mu[1]-mu[0]), 0)
-	return v[1]/float64(n1) + v[0]/float64(n0) + gap*gap, nil
+	return total / float64(k), nil
 }
 
-// aux holds a, b and α, or their derivatives.
-type aux struct{ a, b, alpha float64 }
+// aux holds a, b and α, one element per column, or their derivatives and, in z, the scores'.
+type aux struct{ z, a, b, alpha []float64 }
 
-// compute validates and returns f and its derivatives with respect to a, b and α; when dz
-// is not nil (one element per score) it stores ∂f/∂z_k in dz[k]. After the check, one pass
-// computes every h_k and σ′(z_k) once, sums (h − a)², (h − b)² and h per class, and writes
-// ∂f/∂z_k, whose factors 2/|B_c| are known from the check: two reads of the batch and one
-// write of dz in all.
-func compute(scores, labels []float64, p aux, cfg Config, dz []float64) (float64, aux, error) {
-	m, err := cfg.Validate()
+// batch is a checked batch of n rows of k columns, pos[c] the positives of column c.
+type batch struct {
+	scores, labels []float64
+	n, k           int
+	pos            []int
+	classes        bool // labels are class indices (Classes(k)); else 0/1, n·k of them for k > 1
+}
+
+// newBatch checks scores and labels for task t, every column with both classes.
+func newBatch(scores, labels []float64, t rocops.Task) (batch, error) {
+	b := batch{scores: scores, labels: labels, k: t.K(), classes: t.Kind() == rocops.Multiclass}
+	if t.Kind() == rocops.Binary {
+		n1, _, err := check.Batch(pkg, scores, labels)
+		b.n, b.pos = len(scores), []int{n1}
+		return b, err
+	}
+	var err error
+	b.pos, err = check.Columns(pkg, t, scores, labels, true)
+	b.n = len(scores) / b.k
+	return b, err
+}
+
+// positive reports whether row i is a positive of column c.
+func (b *batch) positive(i, c int) bool {
+	if b.classes {
+		return b.labels[i] == float64(c)
+	}
+	return b.labels[i*b.k+c] == 1
+}
+
+// each calls fn for every score in input order, row by row: row i, column c, the score z and
+// whether the row is a positive of the column.
+func (b *batch) each(fn func(i, c int, z float64, pos bool)) {
+	for i := range b.n {
+		for c, z := range b.scores[i*b.k : i*b.k+b.k] {
+			fn(i, c, z, b.positive(i, c))
+		}
+	}
+}
+
+// compute validates and returns F and, with grad, its derivatives. After the check one pass
+// over each column computes every h and σ′(z) once, sums (h − a)², (h − b)² and h per class,
+// and writes ∂F/∂z, whose factors 2/|B_c| are known from the check: two reads of the batch and
+// one write of dz in all. Binary data is one column, whose every factor 1/k is 1: its value and
+// derivatives are the one-column formulas of Gradient, bit for bit.
+func compute(scores, labels []float64, p aux, cfg Config, grad bool) (float64, aux, error) {
+	if err := cfg.Validate(); err != nil {
+		return 0, aux{}, err
+	}
+	k := cfg.Task.K()
+	for _, s := range []struct {
+		name string
+		v    []float64
+	}{{"a", p.a}, {"b", p.b}, {"alpha", p.alpha}} {
+		if len(s.v) != k {
+			return 0, aux{}, check.Errorf(pkg, rocops.ErrLength, "%s has %d elements for the %d columns of a %v task", s.name, len(s.v), k, cfg.Task)
+		}
+		for c, x := range s.v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return 0, aux{}, check.Errorf(pkg, rocops.ErrConfig, "%s[%d] = %v, want a finite value", s.name, c, x)
+			}
+		}
+	}
+	b, err := newBatch(scores, labels, cfg.Task)
 	if err != nil {
 		return 0, aux{}, err
 	}
-	for _, x := range []float64{p.a, p.b, p.alpha} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, aux{}, fmt.Errorf("%w, got a = %v, b = %v, alpha = %v", ErrAux, p.a, p.b, p.alpha)
+	m, n, scale := cfg.margin(), b.n, 1/float64(k)
+	var d aux
+	var dz []float64
+	if grad {
+		dz = make([]float64, len(scores))
+		d = aux{a: make([]float64, k), b: make([]float64, k), alpha: make([]float64, k)}
+	}
+	var total float64
+	for c := range k {
+		// Column c, its rows in order: one pass of sigmoids, class sums and derivatives.
+		np := b.pos[c]
+		w1, w0 := 1/float64(np), 1/float64(n-np)
+		pa, pb, al, cf := p.a[c], p.b[c], p.alpha[c], float64(c)
+		var sq1, sq0, mu1, mu0 float64
+		for i := range n {
+			j := i*k + c
+			h, dh := sigmoid(scores[j])
+			var pos bool
+			if b.classes {
+				pos = labels[i] == cf
+			} else {
+				pos = labels[j] == 1
+			}
+			var g float64
+			if pos {
+				e := h - pa
+				sq1 += e * e
+				mu1 += h
+				g = 2 * w1 * (e - al) * dh
+			} else {
+				e := h - pb
+				sq0 += e * e
+				mu0 += h
+				g = 2 * w0 * (e + al) * dh
+			}
+			if grad {
+				dz[j] = g * scale
+			}
+		}
+		mu1 *= w1
+		mu0 *= w0
+		gap := m + mu0 - mu1
+		v := sq1*w1 + sq0*w0 + 2*al*gap - al*al
+		dA, dB, dAl := -2*(mu1-pa), -2*(mu0-pb), 2*gap-2*al
+		// A finite value bounds every derivative: it needs each (h − a)², (h − b)² and α² finite,
+		// so |h − a|, |h − b| and |α| below 1.4e154, and then every |∂f/∂z| ≤ 2·2.8e154·¼ is
+		// finite too; checking the scalars spares another pass over dz.
+		if !finite(v, dA, dB, dAl) {
+			return 0, aux{}, check.Errorf(pkg, rocops.ErrRange,
+				"the loss overflows float64 in column %d (a = %v, b = %v, alpha = %v)", c, pa, pb, al)
+		}
+		total += v
+		if grad {
+			d.a[c], d.b[c], d.alpha[c] = dA*scale, dB*scale, dAl*scale
 		}
 	}
-	n1, n0, err := check.Batch(pkg, scores, labels)
-	if err != nil {
-		return 0, aux{}, err
+	value := total / float64(k)
+	if !finite(value) {
+		return 0, aux{}, check.Errorf(pkg, rocops.ErrRange, "the loss overflows float64: the mean over %d columns", k)
 	}
-	w1, w0 := 1/float64(n1), 1/float64(n0)
-	var sq1, sq0, mu1, mu0 float64
-	for k, z := range scores {
-		h, dh := sigmoid(z)
-		if labels[k] == 1 {
-			e := h - p.a
-			sq1 += e * e
-			mu1 += h
-			if dz != nil {
-				dz[k] = 2 * w1 * (e - p.alpha) * dh
-			}
-		} else {
-			e := h - p.b
-			sq0 += e * e
-			mu0 += h
-			if dz != nil {
-				dz[k] = 2 * w0 * (e + p.alpha) * dh
-			}
-		}
-	}
-	mu1 *= w1
-	mu0 *= w0
-	gap := m + mu0 - mu1
-	value := sq1*w1 + sq0*w0 + 2*p.alpha*gap - p.alpha*p.alpha
-	d := aux{a: -2 * (mu1 - p.a), b: -2 * (mu0 - p.b), alpha: 2*gap - 2*p.alpha}
-	// A finite value bounds every derivative: it needs each (h − a)², (h − b)² and α² finite,
-	// so |h − a|, |h − b| and |α| below 1.4e154, and then every |∂f/∂z| ≤ 2·2.8e154·¼ is
-	// finite too; checking the scalars spares a third pass over dz.
-	if !finite(value, d.a, d.b, d.alpha) {
-		return 0, aux{}, fmt.Errorf("%w (a = %v, b = %v, alpha = %v)", ErrOverflow, p.a, p.b, p.alpha)
-	}
+	d.z = dz
 	return value, d, nil
 }
 

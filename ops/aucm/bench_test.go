@@ -17,9 +17,10 @@ func BenchmarkGradient(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			z, y := randomBatch(uint64(n), n, 0.1, 1)
+			a, bb, alpha := one(0.5), one(0.2), one(0.3)
 			b.ReportAllocs()
 			for b.Loop() {
-				dz, _, _, _, v, err := Gradient(z, y, 0.5, 0.2, 0.3, Config{})
+				dz, _, _, _, v, err := Gradient(z, y, a, bb, alpha, Config{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -15,7 +15,7 @@ import (
 	"github.com/rocops/rocops/internal/opkit"
 )
 
-// columnsGraph builds MulticlassLoss (ind nil) or MultilabelLoss on an n×k batch.
+// columnsGraph builds Loss on an n×k batch of k classes (ind nil) or k labels.
 func columnsGraph(t *testing.T, dt tensor.Dtype, z []float64, k int, y []int, ind, a, b, alpha []float64) (
 	g *gorgonia.ExprGraph, nodes gorgonia.Nodes, cost *gorgonia.Node) {
 	t.Helper()
@@ -40,17 +40,18 @@ func columnsGraph(t *testing.T, dt tensor.Dtype, z []float64, k int, y []int, in
 		require.NoError(t, err)
 		nodes = append(nodes, x)
 	}
-	if ind == nil {
-		cost, err = MulticlassLoss(scores, labels, nodes[1], nodes[2], nodes[3], Config{})
-	} else {
-		cost, err = MultilabelLoss(scores, labels, nodes[1], nodes[2], nodes[3], Config{})
+	cfg := Config{Task: rocops.Classes(k)}
+	if ind != nil {
+		cfg.Task = rocops.Labels(k)
 	}
+	cost, err = Loss(scores, labels, nodes[1], nodes[2], nodes[3], cfg)
 	require.NoError(t, err)
 	return g, nodes, cost
 }
 
-// TestColumnsLossGradcheck: the k-column ops' gradients with respect to the scores and the
-// (k) vectors a, b and α by both machines against finite differences, float64 and float32.
+// TestColumnsLossGradcheck: Loss's gradients on Classes and Labels tasks with respect to the
+// scores and the (k) vectors a, b and α by both machines against finite differences, float64
+// and float32.
 func TestColumnsLossGradcheck(t *testing.T) {
 	z, y, onehot, a, b, alpha := kColumns(7, 10, 3)
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
@@ -68,8 +69,8 @@ func TestColumnsLossGradcheck(t *testing.T) {
 	}
 }
 
-// TestColumnsLossMatchesGradient: the multi-class node's value and gradients by a TapeMachine
-// equal MulticlassGradient on the same inputs.
+// TestColumnsLossMatchesGradient: the node's value and gradients on a Classes task by a
+// TapeMachine equal Gradient's on the same inputs.
 func TestColumnsLossMatchesGradient(t *testing.T) {
 	z, y, _, a, b, alpha := kColumns(8, 30, 4)
 	g, nodes, cost := columnsGraph(t, tensor.Float64, z, 4, y, nil, a, b, alpha)
@@ -78,7 +79,7 @@ func TestColumnsLossMatchesGradient(t *testing.T) {
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
 	require.NoError(t, graph.RunAll(vm))
-	dz, da, db, dal, v, err := MulticlassGradient(z, 4, y, a, b, alpha, Config{})
+	dz, da, db, dal, v, err := multiclassGradient(z, 4, y, a, b, alpha, Config{})
 	require.NoError(t, err)
 	got, err := opkit.Scalar(cost.Value())
 	require.NoError(t, err)
@@ -92,8 +93,8 @@ func TestColumnsLossMatchesGradient(t *testing.T) {
 	}
 }
 
-// TestColumnsLossErrors: nodes that cannot feed the k-column ops, and a class without rows
-// seen when the graph runs.
+// TestColumnsLossErrors: nodes that cannot feed Loss on a task of k columns, and a class without
+// rows seen when the graph runs.
 func TestColumnsLossErrors(t *testing.T) {
 	g := gorgonia.NewGraph()
 	in := func(name string, v []float64, shape ...int) *gorgonia.Node {
@@ -109,23 +110,28 @@ func TestColumnsLossErrors(t *testing.T) {
 	scalar := in("s", []float64{0}, []int{}...)
 	vector := in("v", []float64{1, 2, 3})
 
-	_, err := MulticlassLoss(scores, labels, k2, k3, k2, Config{})
+	classes, labels2 := Config{Task: rocops.Classes(2)}, Config{Task: rocops.Labels(2)}
+	_, err := Loss(scores, labels, k2, k3, k2, classes)
 	require.ErrorIs(t, err, rocops.ErrLength)
-	_, err = MulticlassLoss(scores, labels, k2, scalar, k2, Config{})
+	_, err = Loss(scores, labels, k2, scalar, k2, classes)
 	require.ErrorIs(t, err, rocops.ErrNode)
-	_, err = MulticlassLoss(scores, labels, k2, nil, k2, Config{})
+	_, err = Loss(scores, labels, k2, nil, k2, classes)
 	require.ErrorIs(t, err, rocops.ErrNode)
-	_, err = MulticlassLoss(scores, ind, k2, k2, k2, Config{})
+	_, err = Loss(scores, ind, k2, k2, k2, classes)
 	require.ErrorIs(t, err, rocops.ErrNode) // labels must be a vector
-	_, err = MultilabelLoss(scores, labels, k2, k2, k2, Config{})
+	_, err = Loss(scores, labels, k2, k2, k2, labels2)
 	require.ErrorIs(t, err, rocops.ErrNode) // labels must be a matrix
-	_, err = MulticlassLoss(vector, labels, k2, k2, k2, Config{})
+	_, err = Loss(vector, labels, k2, k2, k2, classes)
 	require.ErrorIs(t, err, rocops.ErrNode) // scores must be a matrix
-	_, err = MulticlassLoss(scores, labels, k2, k2, k2, Config{Margin: math.NaN()})
-	require.ErrorIs(t, err, ErrMargin)
+	_, err = Loss(scores, labels, k3, k3, k3, Config{Task: rocops.Classes(3)})
+	require.ErrorIs(t, err, rocops.ErrNode) // scores of 2 columns for 3 classes
+	_, err = Loss(scores, labels, k2, k2, k2, Config{})
+	require.ErrorIs(t, err, rocops.ErrNode) // a matrix of scores for binary data
+	_, err = Loss(scores, labels, k2, k2, k2, Config{Task: rocops.Classes(2), Margin: math.NaN()})
+	require.ErrorIs(t, err, rocops.ErrConfig)
 
 	one := in("one", []float64{0, 0, 0})
-	cost, err := MulticlassLoss(scores, one, k2, k2, k2, Config{})
+	cost, err := Loss(scores, one, k2, k2, k2, classes)
 	require.NoError(t, err)
 	_, err = gorgonia.Grad(cost, scores)
 	require.NoError(t, err)

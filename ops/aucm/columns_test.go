@@ -57,7 +57,7 @@ func perColumn(t *testing.T, z []float64, k int, ind, a, b, alpha []float64, cfg
 	dz = make([]float64, len(z))
 	var total float64
 	for c := range k {
-		g, dA, dB, dAl, v, err := Gradient(column(z, k, c), column(ind, k, c), a[c], b[c], alpha[c], cfg)
+		g, dA, dB, dAl, v, err := gradient1(column(z, k, c), column(ind, k, c), a[c], b[c], alpha[c], cfg)
 		require.NoError(t, err)
 		for i, x := range g {
 			dz[i*k+c] = x * scale
@@ -81,7 +81,7 @@ func TestColumnsEqualBinary(t *testing.T) {
 		t.Run(fmt.Sprintf("n=%d/k=%d", c.n, c.k), func(t *testing.T) {
 			z, y, onehot, a, b, alpha := kColumns(c.seed, c.n, c.k)
 			wz, wa, wb, wal, wv := perColumn(t, z, c.k, onehot, a, b, alpha, c.cfg)
-			dz, da, db, dal, v, err := MulticlassGradient(z, c.k, y, a, b, alpha, c.cfg)
+			dz, da, db, dal, v, err := multiclassGradient(z, c.k, y, a, b, alpha, c.cfg)
 			require.NoError(t, err)
 			require.Equal(t, wv, v)
 			require.Equal(t, wz, dz)
@@ -101,7 +101,7 @@ func TestColumnsEqualBinary(t *testing.T) {
 				ind[((col+1)%c.n)*c.k+col] = 0
 			}
 			wz, wa, wb, wal, wv = perColumn(t, z, c.k, ind, a, b, alpha, c.cfg)
-			dz, da, db, dal, v, err = MultilabelGradient(z, c.k, ind, a, b, alpha, c.cfg)
+			dz, da, db, dal, v, err = multilabelGradient(z, c.k, ind, a, b, alpha, c.cfg)
 			require.NoError(t, err)
 			require.Equal(t, wv, v)
 			require.Equal(t, wz, dz)
@@ -109,9 +109,9 @@ func TestColumnsEqualBinary(t *testing.T) {
 			require.Equal(t, wb, db)
 			require.Equal(t, wal, dal)
 
-			oz, oa, ob, oal, ov, err := MultilabelGradient(z, c.k, onehot, a, b, alpha, c.cfg)
+			oz, oa, ob, oal, ov, err := multilabelGradient(z, c.k, onehot, a, b, alpha, c.cfg)
 			require.NoError(t, err)
-			mz, ma, mb, mal, mv, _ := MulticlassGradient(z, c.k, y, a, b, alpha, c.cfg)
+			mz, ma, mb, mal, mv, _ := multiclassGradient(z, c.k, y, a, b, alpha, c.cfg)
 			require.Equal(t, mv, ov)
 			require.Equal(t, [][]float64{mz, ma, mb, mal}, [][]float64{oz, oa, ob, oal})
 		})
@@ -131,7 +131,7 @@ func TestColumnsFormula(t *testing.T) {
 		}
 		return s / k
 	}
-	dz, _, _, _, v, err := MulticlassGradient(z, k, y, a, b, alpha, Config{})
+	dz, _, _, _, v, err := multiclassGradient(z, k, y, a, b, alpha, Config{})
 	require.NoError(t, err)
 	require.InDelta(t, ref(z), v, 1e-13)
 	const h = 1e-6
@@ -177,25 +177,51 @@ func TestColumnsErrors(t *testing.T) {
 		{"a of k-1", rocops.ErrLength, true, z, 3, y, nil, a[:2], alpha, Config{}},
 		{"alpha of k+1", rocops.ErrLength, false, z, 3, nil, onehot, a, append(alpha, 0), Config{}},
 		{"scores not n·k", rocops.ErrLength, true, z[:35], 3, y, nil, a, alpha, Config{}},
-		{"k = 1", rocops.ErrOneClass, true, z[:12], 1, make([]int, 12), nil, a[:1], alpha[:1], Config{}},
+		{"k = 1", rocops.ErrConfig, true, z[:12], 1, make([]int, 12), nil, a[:1], alpha[:1], Config{}}, // a task of classes has k ≥ 2
 		{"class without rows", rocops.ErrOneClass, true, z, 3, noClass, nil, a, alpha, Config{}},
 		{"label outside 0…k−1", rocops.ErrLabel, true, z, 3, badLabel, nil, a, alpha, Config{}},
 		{"column of one class", rocops.ErrNoNegatives, false, z, 3, nil, oneClassCol, a, alpha, Config{}},
-		{"NaN a", ErrAux, true, z, 3, y, nil, nan, alpha, Config{}},
+		{"NaN a", rocops.ErrConfig, true, z, 3, y, nil, nan, alpha, Config{}},
 		{"infinite score", rocops.ErrNonFinite, false, inf, 3, nil, onehot, a, alpha, Config{}},
-		{"negative margin", ErrMargin, true, z, 3, y, nil, a, alpha, Config{Margin: -1}},
+		{"negative margin", rocops.ErrConfig, true, z, 3, y, nil, a, alpha, Config{Margin: -1}},
 		{"empty", rocops.ErrEmpty, true, nil, 3, nil, nil, a, alpha, Config{}},
-		{"overflow", ErrOverflow, true, z, 3, y, nil, []float64{0, 1e160, 0}, alpha, Config{}},
+		{"overflow", rocops.ErrRange, true, z, 3, y, nil, []float64{0, 1e160, 0}, alpha, Config{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
 			if c.mc {
-				_, _, _, _, _, err = MulticlassGradient(c.z, c.k, c.y, c.a, b[:len(c.a)], c.al, c.cfg)
+				_, _, _, _, _, err = multiclassGradient(c.z, c.k, c.y, c.a, b[:len(c.a)], c.al, c.cfg)
 			} else {
-				_, _, _, _, _, err = MultilabelGradient(c.z, c.k, c.ind, c.a, b[:len(c.a)], c.al, c.cfg)
+				_, _, _, _, _, err = multilabelGradient(c.z, c.k, c.ind, c.a, b[:len(c.a)], c.al, c.cfg)
 			}
 			require.Error(t, err)
 			require.True(t, errors.Is(err, c.err), "%v", err)
 		})
 	}
+}
+
+// TestColumnsOptimum: the saddle value of k classes or labels is the mean of the columns'
+// binary saddle values, bit for bit, and its errors are the column loss's.
+func TestColumnsOptimum(t *testing.T) {
+	for _, k := range []int{2, 3, 5} {
+		z, y, onehot, _, _, _ := kColumns(uint64(k), 31, k)
+		var want float64
+		for c := range k {
+			o, err := Optimum(column(z, k, c), column(onehot, k, c), Config{Margin: 0.7})
+			require.NoError(t, err)
+			want += o
+		}
+		want /= float64(k)
+		got, err := Optimum(z, classIndices(y), Config{Task: rocops.Classes(k), Margin: 0.7})
+		require.NoError(t, err)
+		require.Equal(t, want, got, "k = %d classes", k)
+		got, err = Optimum(z, onehot, Config{Task: rocops.Labels(k), Margin: 0.7})
+		require.NoError(t, err)
+		require.Equal(t, want, got, "k = %d labels", k)
+	}
+	_, err := Optimum([]float64{1, 2, 3, 4}, []float64{0, 0}, Config{Task: rocops.Classes(2)})
+	require.ErrorIs(t, err, rocops.ErrOneClass)
+	require.ErrorContains(t, err, "aucm: batch has only one class: class 1 has no rows")
+	_, err = Optimum([]float64{1, 2, 3, 4}, []float64{0, 2}, Config{Task: rocops.Classes(2)})
+	require.ErrorIs(t, err, rocops.ErrLabel)
 }

@@ -23,10 +23,10 @@
 // reads the batch twice (a check, then one fused pass of sigmoids, class sums and
 // derivatives); [Optimum] three times.
 //
-// On k classes or k labels the loss is applied one-vs-rest, as LibAUC's MultiLabelAUCMLoss
-// applies it to k labels: column c of the row-major n×k scores against the indicator of class
-// c (or label c), with its own a_c, b_c and α_c, and the mean of the k columns' losses.
-// [MulticlassGradient] and [MultilabelGradient] compute it on slices, [MulticlassLoss] and
-// [MultilabelLoss] are its graph ops. docs/aucm.md derives the saddle value and describes the
-// PESG optimiser of package train.
+// a, b and α are given per output column, as slices (nodes for the graph op) of one element
+// per column. On k classes or k labels (Config.Task) the loss is applied one-vs-rest, as
+// LibAUC's MultiLabelAUCMLoss applies it to k labels: column c of the row-major n×k scores
+// against the indicator of class c (or label c), with its own a_c, b_c and α_c, and the mean of
+// the k columns' losses. Binary data is the case of one column, computed by the same code.
+// docs/aucm.md derives the saddle value and describes the PESG optimiser of package train.
 package aucm

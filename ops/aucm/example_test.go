@@ -3,6 +3,7 @@ package aucm_test
 import (
 	"fmt"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/ops/aucm"
 )
 
@@ -12,7 +13,8 @@ import (
 func ExampleEvaluate() {
 	scores := []float64{0, 0, 0, 0}
 	labels := []float64{1, 0, 1, 0}
-	f, err := aucm.Evaluate(scores, labels, 0, 0, 0, aucm.Config{})
+	zero := []float64{0} // a, b and α of the one column of binary data
+	f, err := aucm.Evaluate(scores, labels, zero, zero, zero, aucm.Config{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -22,7 +24,8 @@ func ExampleEvaluate() {
 		fmt.Println(err)
 		return
 	}
-	atSaddle, err := aucm.Evaluate(scores, labels, 0.5, 0.5, 1, aucm.Config{})
+	half := []float64{0.5}
+	atSaddle, err := aucm.Evaluate(scores, labels, half, half, []float64{1}, aucm.Config{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,14 +41,15 @@ func ExampleEvaluate() {
 // towards the class means, and ∂f/∂α = 2(m + E₋h − E₊h) − 2α = 2 pushes α up; each score
 // gets (2/|B_c|)(h − a ∓ α)·σ′(0) = (2/2)(½)(¼) = 0.125.
 func ExampleGradient() {
-	dz, da, db, dalpha, _, err := aucm.Gradient([]float64{0, 0, 0, 0}, []float64{1, 0, 1, 0}, 0, 0, 0, aucm.Config{})
+	zero := []float64{0}
+	dz, da, db, dalpha, _, err := aucm.Gradient([]float64{0, 0, 0, 0}, []float64{1, 0, 1, 0}, zero, zero, zero, aucm.Config{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(dz, da, db, dalpha)
 	// Output:
-	// [0.125 0.125 0.125 0.125] -1 -1 2
+	// [0.125 0.125 0.125 0.125] [-1] [-1] [2]
 }
 
 // Three rows of three classes, every raw score 0 (h = ½), at a = b = α = 0 per class: each
@@ -53,10 +57,12 @@ func ExampleGradient() {
 // 0.5. Every derivative is its column's binary one times 1/3: ∂F/∂a_c = ∂F/∂b_c =
 // (1/3)(−2·½) = −1/3 and ∂F/∂α_c = (1/3)·2(1 + ½ − ½) = 2/3; a positive's score gets
 // (1/3)(2/1)(½)(¼) = 1/12 and a negative's (1/3)(2/2)(½)(¼) = 1/24.
-func ExampleMulticlassGradient() {
+func ExampleGradient_classes() {
 	scores := make([]float64, 9) // row-major 3×3
-	zero := []float64{0, 0, 0}
-	dz, da, db, dalpha, f, err := aucm.MulticlassGradient(scores, 3, []int{0, 1, 2}, zero, zero, zero, aucm.Config{})
+	labels := []float64{0, 1, 2} // class indices
+	zero := []float64{0, 0, 0}   // a, b and α of each column
+	cfg := aucm.Config{Task: rocops.Classes(3)}
+	dz, da, db, dalpha, f, err := aucm.Gradient(scores, labels, zero, zero, zero, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,7 +12,7 @@ import (
 )
 
 // FuzzGradient: no panic; valid input gives a finite value and finite derivatives (or
-// ErrOverflow for a, b, α near the float64 range), a non-negative Optimum and Evaluate equal
+// rocops.ErrRange for a, b, α near the float64 range), a non-negative Optimum and Evaluate equal
 // to Gradient's value; anything else is rejected with one of the package's errors.
 func FuzzGradient(f *testing.F) {
 	f.Add(fuzzbatch.Encode([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}), 0.0, 0.0, 0.0, 0.0)
@@ -23,14 +23,14 @@ func FuzzGradient(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, a, b, alpha, margin float64) {
 		z, y := fuzzbatch.Decode(data)
 		cfg := Config{Margin: margin}
-		dz, da, db, dalpha, v, err := Gradient(z, y, a, b, alpha, cfg)
+		dz, da, db, dalpha, v, err := gradient1(z, y, a, b, alpha, cfg)
 		if err != nil {
 			if validInput(z, y, a, b, alpha, margin) {
-				require.ErrorIs(t, err, ErrOverflow)
+				require.ErrorIs(t, err, rocops.ErrRange)
 				return
 			}
 			known := false
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig, rocops.ErrRange} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -43,7 +43,7 @@ func FuzzGradient(f *testing.F) {
 		opt, err := Optimum(z, y, cfg)
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, opt, 0.0)
-		e, err := Evaluate(z, y, a, b, alpha, cfg)
+		e, err := evaluate1(z, y, a, b, alpha, cfg)
 		require.NoError(t, err)
 		require.Equal(t, v, e)
 	})
@@ -75,7 +75,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 			a[c], b[c], alpha[c] = aux, -aux, aux*float64(c)
 		}
 		cfg := Config{Margin: margin}
-		dz, da, db, dalpha, v, err := MulticlassGradient(z, k, y, a, b, alpha, cfg)
+		dz, da, db, dalpha, v, err := multiclassGradient(z, k, y, a, b, alpha, cfg)
 		counts, valid := make([]int, k), k >= 2 && len(y) > 0
 		for _, c := range y {
 			if c < 0 || c >= k {
@@ -92,11 +92,11 @@ func FuzzMulticlassGradient(f *testing.F) {
 			margin >= 0 && !math.IsInf(margin, 1)
 		if err != nil {
 			if valid {
-				require.ErrorIs(t, err, ErrOverflow)
+				require.ErrorIs(t, err, rocops.ErrRange)
 				return
 			}
 			known := false
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig, rocops.ErrRange} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -110,7 +110,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 		for i, c := range y {
 			onehot[i*k+c] = 1
 		}
-		mz, ma, mb, mal, mv, err := MultilabelGradient(z, k, onehot, a, b, alpha, cfg)
+		mz, ma, mb, mal, mv, err := multilabelGradient(z, k, onehot, a, b, alpha, cfg)
 		require.NoError(t, err)
 		require.Equal(t, v, mv)
 		require.Equal(t, [][]float64{dz, da, db, dalpha}, [][]float64{mz, ma, mb, mal})
@@ -136,7 +136,7 @@ func FuzzMultilabelGradient(f *testing.F) {
 		for c := range k {
 			a[c], b[c], alpha[c] = aux, -aux, math.Abs(aux)
 		}
-		dz, da, db, dalpha, v, err := MultilabelGradient(z, k, y, a, b, alpha, Config{})
+		dz, da, db, dalpha, v, err := multilabelGradient(z, k, y, a, b, alpha, Config{})
 		valid := n > 0 && !math.IsNaN(aux) && !math.IsInf(aux, 0)
 		for c := 0; valid && c < k; c++ {
 			var pos, neg int
@@ -154,11 +154,11 @@ func FuzzMultilabelGradient(f *testing.F) {
 		}
 		if err != nil {
 			if valid {
-				require.ErrorIs(t, err, ErrOverflow)
+				require.ErrorIs(t, err, rocops.ErrRange)
 				return
 			}
 			known := false
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, ErrAux, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig, rocops.ErrRange} {
 				known = known || errors.Is(err, e)
 			}
 			require.True(t, known, "unexpected error %v", err)
@@ -172,7 +172,7 @@ func FuzzMultilabelGradient(f *testing.F) {
 			for i := range n {
 				col[i], lab[i] = z[i*k+c], y[i*k+c]
 			}
-			g, dA, dB, dAl, fc, err := Gradient(col, lab, a[c], b[c], alpha[c], Config{})
+			g, dA, dB, dAl, fc, err := gradient1(col, lab, a[c], b[c], alpha[c], Config{})
 			require.NoError(t, err)
 			for i, x := range g {
 				require.Equal(t, x*scale, dz[i*k+c])

@@ -18,28 +18,33 @@ import (
 )
 
 // Loss returns the scalar node f(scores, labels, a, b, α) of [Evaluate]: scores are the raw
-// model outputs z (the op applies the sigmoid), labels their 0/1 labels, both vectors of one
-// length, and a, b and α scalar nodes, all of one dtype, float32 or float64. The node is
-// differentiable with respect to scores, a, b and α (not labels) by gorgonia.Grad with a
-// TapeMachine and by a LispMachine. The forward pass runs [Gradient] once and keeps the four
-// derivatives for the backward nodes, which reuse them when their inputs are bit for bit the
-// forward's (and recompute otherwise). The sums run in float64; the result has the graph's
-// dtype, and a value or gradient beyond float32 in a float32 graph fails with ErrOverflow.
+// model outputs z (the op applies the sigmoid), labels their labels, in the shapes of cfg.Task,
+// and a, b and α the auxiliary variables, all of one dtype, float32 or float64. For a binary
+// task scores and labels are vectors of one length (or one-column matrices) and a, b and α
+// scalar nodes (or (1) vectors); for Classes(k) scores are an (n, k) matrix, one row per example, labels an (n)
+// vector of class indices and a, b and α (k) vectors, one variable per column; for Labels(k)
+// labels are the (n, k) matrix of 0/1 labels. The node is differentiable with respect to
+// scores, a, b and α (not labels) by gorgonia.Grad with a TapeMachine and by a LispMachine. The
+// forward pass runs [Gradient] once and keeps the four derivatives for the backward nodes,
+// which reuse them when their inputs are bit for bit the forward's (and recompute otherwise).
+// The sums run in float64; the result has the graph's dtype, and a value or gradient beyond
+// float32 in a float32 graph fails with rocops.ErrRange.
 //
 // Training follows Yuan et al.: descend on the model, a and b and ascend on α, which is
 // what the PESG optimiser of package train does with this node's gradients (it uses its
 // own ascent form for α).
 //
-// cfg and the nodes are checked here (errors wrap ErrMargin, rocops.ErrNode or rocops.ErrLength); the batch
-// and a, b, α are checked when the graph runs (see Evaluate).
+// cfg and the nodes are checked here (rocops.ErrConfig, rocops.ErrNode for a node of another shape
+// than the task's, rocops.ErrLength); the batch and a, b, α are checked when the graph runs (see
+// Evaluate).
 func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	m, err := cfg.Validate()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := opkit.CheckPair(pkg, scores, labels); err != nil {
+	if err := opkit.CheckTask(pkg, cfg.Task, scores, labels); err != nil {
 		return nil, err
 	}
+	k, scalar := cfg.Task.K(), a != nil && a.IsScalar() && cfg.Task.Kind() == rocops.Binary
 	for _, s := range []struct {
 		name string
 		n    *gorgonia.Node
@@ -49,75 +54,22 @@ func Loss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Nod
 			return nil, check.Errorf(pkg, rocops.ErrNode, "%s must not be nil", s.name)
 		case s.n.Graph() != scores.Graph():
 			return nil, check.Errorf(pkg, rocops.ErrNode, "%s belongs to another graph than the scores", s.name)
-		case !s.n.IsScalar():
-			return nil, check.Errorf(pkg, rocops.ErrNode, "%s has type %v, want a scalar", s.name, s.n.Type())
-		case s.n.Dtype() != scores.Dtype():
-			return nil, check.Errorf(pkg, rocops.ErrNode, "%s is %v but the scores are %v",
-				s.name, s.n.Dtype(), scores.Dtype())
-		}
-	}
-	op := &lossOp{cfg: cfg, margin: m, dims: [2]int{scores.Dims(), labels.Dims()}}
-	return apply(op, scores, labels, a, b, alpha)
-}
-
-// MulticlassLoss returns the scalar node F(scores, labels, a, b, α) of [MulticlassGradient]:
-// scores is the (n, k) matrix of raw scores, one row per example, labels the (n) vector of
-// class indices 0…k−1 in the scores' dtype, and a, b and α (k) vectors, one auxiliary variable
-// per column, all of one dtype. Everything else is as for [Loss]: the node is differentiable
-// with respect to scores, a, b and α, the backward nodes reuse the forward's derivatives, and
-// the batch is checked when the graph runs (a label that is not an integer in 0…k−1 is
-// rocops.ErrLabel, a class without rows rocops.ErrOneClass).
-func MulticlassLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	return columnsLoss(scores, labels, a, b, alpha, cfg, 1)
-}
-
-// MultilabelLoss is [MulticlassLoss] for k labels ([MultilabelGradient]): labels is the (n, k)
-// matrix of 0/1 labels, in the scores' dtype; a label column with one class fails the run with
-// rocops.ErrOneClass.
-func MultilabelLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
-	return columnsLoss(scores, labels, a, b, alpha, cfg, 2)
-}
-
-// columnsLoss checks and applies the k-column op, with labels of labelDims dimensions.
-func columnsLoss(scores, labels, a, b, alpha *gorgonia.Node, cfg Config, labelDims int) (*gorgonia.Node, error) {
-	m, err := cfg.Validate()
-	if err != nil {
-		return nil, err
-	}
-	_, k, dims, err := opkit.CheckRows(pkg, scores, labels)
-	if err != nil {
-		return nil, err
-	}
-	if dims != labelDims {
-		want := "an (n) vector of class indices"
-		if labelDims == 2 {
-			want = "an (n, k) matrix of 0/1 labels"
-		}
-		return nil, check.Errorf(pkg, rocops.ErrNode, "labels: want %s, got shape %v", want, labels.Shape())
-	}
-	for _, s := range []struct {
-		name string
-		n    *gorgonia.Node
-	}{{"a", a}, {"b", b}, {"alpha", alpha}} {
-		switch {
-		case s.n == nil:
-			return nil, check.Errorf(pkg, rocops.ErrNode, "%s must not be nil", s.name)
-		case s.n.Graph() != scores.Graph():
-			return nil, check.Errorf(pkg, rocops.ErrNode, "%s belongs to another graph than the scores", s.name)
-		case s.n.Dims() != 1 || len(s.n.Shape()) != 1:
-			return nil, check.Errorf(pkg, rocops.ErrNode, "%s has shape %v, want a (k) vector", s.name, s.n.Shape())
-		case s.n.Shape()[0] != k:
+		case scalar && !s.n.IsScalar():
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s has type %v, want a scalar as a", s.name, s.n.Type())
+		case !scalar && (s.n.IsScalar() || s.n.Dims() != 1 || len(s.n.Shape()) != 1):
+			want := "a (k) vector"
+			if cfg.Task.Kind() == rocops.Binary {
+				want = "a scalar or a (1) vector, as a"
+			}
+			return nil, check.Errorf(pkg, rocops.ErrNode, "%s has shape %v, want %s", s.name, s.n.Shape(), want)
+		case !scalar && s.n.Shape()[0] != k:
 			return nil, check.Errorf(pkg, rocops.ErrLength, "%s has %d elements for k = %d columns", s.name, s.n.Shape()[0], k)
 		case s.n.Dtype() != scores.Dtype():
 			return nil, check.Errorf(pkg, rocops.ErrNode, "%s is %v but the scores are %v",
 				s.name, s.n.Dtype(), scores.Dtype())
 		}
 	}
-	op := &lossOp{cfg: cfg, margin: m, dims: [2]int{2, dims}, k: k, multilabel: labelDims == 2}
-	return apply(op, scores, labels, a, b, alpha)
-}
-
-func apply(op *lossOp, scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
+	op := &lossOp{cfg: cfg, dims: [2]int{scores.Dims(), labels.Dims()}, scalarAux: scalar}
 	n, err := gorgonia.ApplyOp(op, scores, labels, a, b, alpha)
 	if err != nil {
 		return nil, check.Errorf(pkg, rocops.ErrNode, "%v", err)
@@ -135,55 +87,44 @@ const (
 	nInputs
 )
 
-// lossOp is the forward op: f and, kept for the backward ops, its derivatives. With k = 0 it
-// is the binary loss of Loss, with scalar a, b and α; with k ≥ 1 the k-column loss of
-// MulticlassLoss (multilabel false) or MultilabelLoss, with (k) vectors.
+// lossOp is the forward op: f and, kept for the backward ops, its derivatives. a, b and α are
+// scalars or (K) vectors.
 type lossOp struct {
-	cfg        Config
-	margin     float64 // the effective margin, for String
-	dims       [2]int  // of the scores and the labels: 1 for (n), 2 for (n, 1), (1, n) or (n, k)
-	k          int
-	multilabel bool
+	cfg       Config
+	dims      [2]int // of the scores and the labels: 1 for (n), 2 for (n, 1), (1, n) or (n, k)
+	scalarAux bool   // a, b and α are scalars (binary data), not (K) vectors
 
 	mu   sync.Mutex
 	in   []float64 // the forward's inputs, flattened: scores, labels, a, b, α
-	grad *result   // nil when none is kept
+	grad *aux      // nil when none is kept
 
 	lisp opkit.LastMachine
 }
 
-// result is f's derivatives at one input: a, b and α's of one element each for the binary
-// loss, of k for the k-column one.
-type result struct {
-	dz, da, db, dalph []float64
-}
-
-// wrt returns the derivative with respect to input k as a slice.
-func (r *result) wrt(k int) []float64 {
+// wrt returns the derivative with respect to input k as a slice: of the scores, or of a, b or
+// α (one element for a binary task, k for k columns).
+func (d *aux) wrt(k int) []float64 {
 	switch k {
 	case inA:
-		return r.da
+		return d.a
 	case inB:
-		return r.db
+		return d.b
 	case inAlpha:
-		return r.dalph
+		return d.alpha
 	}
-	return r.dz
+	return d.z
 }
 
 func (op *lossOp) String() string {
-	switch {
-	case op.k == 0:
-		return fmt.Sprintf("AUCMLoss{margin=%v}", op.margin)
-	case op.multilabel:
-		return fmt.Sprintf("AUCMMultilabelLoss{margin=%v, k=%d}", op.margin, op.k)
+	if op.cfg.Task.Kind() == rocops.Binary {
+		return fmt.Sprintf("AUCMLoss{margin=%v}", op.cfg.margin())
 	}
-	return fmt.Sprintf("AUCMMulticlassLoss{margin=%v, k=%d}", op.margin, op.k)
+	return fmt.Sprintf("AUCMLoss{margin=%v, task=%v}", op.cfg.margin(), op.cfg.Task)
 }
 
 // inputs reads the op's five values as float64: the scores, the labels and a, b, α (one
 // element each for the binary loss, k for the k-column one).
-func (op *lossOp) inputs(vals []gorgonia.Value) (scores, labels []float64, p aux3, dt tensor.Dtype, err error) {
+func (op *lossOp) inputs(vals []gorgonia.Value) (scores, labels []float64, p aux, dt tensor.Dtype, err error) {
 	if len(vals) < nInputs {
 		return nil, nil, p, dt, fmt.Errorf("%s: the loss needs 5 inputs, got %d", pkg, len(vals))
 	}
@@ -196,7 +137,7 @@ func (op *lossOp) inputs(vals []gorgonia.Value) (scores, labels []float64, p aux
 	}
 	var xs [3][]float64
 	for k := range xs {
-		if op.k == 0 {
+		if op.scalarAux {
 			var x float64
 			x, err = opkit.Scalar(vals[inA+k])
 			xs[k] = []float64{x}
@@ -207,11 +148,11 @@ func (op *lossOp) inputs(vals []gorgonia.Value) (scores, labels []float64, p aux
 			return nil, nil, p, dt, fmt.Errorf("%s: %s: %w", pkg, []string{"a", "b", "alpha"}[k], err)
 		}
 	}
-	return scores, labels, aux3{xs[0], xs[1], xs[2]}, dt, nil
+	return scores, labels, aux{a: xs[0], b: xs[1], alpha: xs[2]}, dt, nil
 }
 
 // flat is the inputs as one slice, for comparing bit patterns.
-func flat(scores, labels []float64, p aux3) []float64 {
+func flat(scores, labels []float64, p aux) []float64 {
 	out := make([]float64, 0, len(scores)+len(labels)+3*len(p.a))
 	out = append(append(out, scores...), labels...)
 	return append(append(append(out, p.a...), p.b...), p.alpha...)
@@ -219,7 +160,7 @@ func flat(scores, labels []float64, p aux3) []float64 {
 
 // run returns the derivatives at the inputs: the kept ones when the inputs are bit for bit
 // the forward's, else from a new Gradient call.
-func (op *lossOp) run(scores, labels []float64, p aux3) (*result, error) {
+func (op *lossOp) run(scores, labels []float64, p aux) (*aux, error) {
 	in := flat(scores, labels, p)
 	op.mu.Lock()
 	kept, keptIn := op.grad, op.in
@@ -231,37 +172,19 @@ func (op *lossOp) run(scores, labels []float64, p aux3) (*result, error) {
 	return r, err
 }
 
-func (op *lossOp) eval(scores, labels []float64, p aux3) (*result, float64, error) {
-	switch {
-	case op.k == 0:
-		dz, da, db, dalpha, v, err := Gradient(scores, labels, p.a[0], p.b[0], p.alpha[0], op.cfg)
-		if err != nil {
-			return nil, 0, err
-		}
-		return &result{dz: dz, da: []float64{da}, db: []float64{db}, dalph: []float64{dalpha}}, v, nil
-	case op.multilabel:
-		dz, da, db, dalpha, v, err := MultilabelGradient(scores, op.k, labels, p.a, p.b, p.alpha, op.cfg)
-		if err != nil {
-			return nil, 0, err
-		}
-		return &result{dz: dz, da: da, db: db, dalph: dalpha}, v, nil
-	}
-	y, err := check.Indices(pkg, labels, op.k)
+func (op *lossOp) eval(scores, labels []float64, p aux) (*aux, float64, error) {
+	v, d, err := compute(scores, labels, p, op.cfg, true)
 	if err != nil {
 		return nil, 0, err
 	}
-	dz, da, db, dalpha, v, err := MulticlassGradient(scores, op.k, y, p.a, p.b, p.alpha, op.cfg)
-	if err != nil {
-		return nil, 0, err
-	}
-	return &result{dz: dz, da: da, db: db, dalph: dalpha}, v, nil
+	return &d, v, nil
 }
 
-// overflow turns a float32 range error into ErrOverflow.
+// overflow turns a float32 range error into rocops.ErrRange.
 func overflow(what string, err error) error {
 	var re *opkit.RangeError
 	if errors.As(err, &re) {
-		return fmt.Errorf("%w: %s: %s", ErrOverflow, what, re.Detail())
+		return check.Errorf(pkg, rocops.ErrRange, "%s: %s", what, re.Detail())
 	}
 	return err
 }
@@ -274,7 +197,7 @@ func (op *lossOp) Arity() int { return nInputs }
 func (op *lossOp) types() (scores, labels, auxT hm.Type, scalar hm.TypeVariable) {
 	a := hm.TypeVariable('a')
 	auxT = a
-	if op.k > 0 {
+	if !op.scalarAux {
 		auxT = gorgonia.TensorType{Dims: 1, Of: a}
 	}
 	return gorgonia.TensorType{Dims: max(op.dims[0], 1), Of: a}, gorgonia.TensorType{Dims: max(op.dims[1], 1), Of: a}, auxT, a
@@ -308,11 +231,13 @@ func (op *lossOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	return out, overflow("value", err)
 }
 
-func (op *lossOp) ReturnsPtr() bool      { return false }
-func (op *lossOp) CallsExtern() bool     { return false }
-func (op *lossOp) OverwritesInput() int  { return -1 }
-func (op *lossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "aucm.forward%v:%s", op.dims, op) }
-func (op *lossOp) Hashcode() uint32      { return opkit.HashOf(op) }
+func (op *lossOp) ReturnsPtr() bool     { return false }
+func (op *lossOp) CallsExtern() bool    { return false }
+func (op *lossOp) OverwritesInput() int { return -1 }
+func (op *lossOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "aucm.forward%v:%v:%s", op.dims, op.scalarAux, op)
+}
+func (op *lossOp) Hashcode() uint32 { return opkit.HashOf(op) }
 
 // DiffWRT: differentiable in the scores, a, b and α, not in the labels.
 func (op *lossOp) DiffWRT(n int) []bool {
@@ -429,7 +354,7 @@ func (op *gradOp) Type() hm.Type {
 }
 
 func (op *gradOp) InferShape(in ...gorgonia.DimSizer) (tensor.Shape, error) {
-	if op.wrt != inScores && op.fwd.k == 0 {
+	if op.wrt != inScores && op.fwd.scalarAux {
 		return tensor.ScalarShape(), nil
 	}
 	if len(in) <= op.wrt {
@@ -463,10 +388,10 @@ func (op *gradOp) Do(vals ...gorgonia.Value) (gorgonia.Value, error) {
 	for i, x := range g {
 		scaled[i] = up * x
 		if !math.IsInf(x, 0) && !math.IsInf(up, 0) && math.IsInf(scaled[i], 0) {
-			return nil, fmt.Errorf("%w: gradient element %d", ErrOverflow, i)
+			return nil, check.Errorf(pkg, rocops.ErrRange, "gradient element %d overflows float64", i)
 		}
 	}
-	if op.wrt != inScores && op.fwd.k == 0 {
+	if op.wrt != inScores && op.fwd.scalarAux {
 		out, err := opkit.NewScalar(dt, scaled[0])
 		return out, overflow("gradient", err)
 	}

@@ -85,7 +85,7 @@ func TestLossMatchesGradient(t *testing.T) {
 					p[k], err = opkit.Scalar(n.Value())
 					require.NoError(t, err)
 				}
-				dz, da, db, dalpha, f, err := Gradient(rz, y, p[0], p[1], p[2], Config{})
+				dz, da, db, dalpha, f, err := gradient1(rz, y, p[0], p[1], p[2], Config{})
 				require.NoError(t, err)
 				got, err := opkit.Scalar(l.cost.Value())
 				require.NoError(t, err)
@@ -125,7 +125,7 @@ func TestLossErrors(t *testing.T) {
 	require.NoError(t, err)
 
 	_, err = Loss(scores, labels, a, a, a, Config{Margin: -1})
-	require.ErrorIs(t, err, ErrMargin)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	for name, n := range map[string]*gorgonia.Node{"nil": nil, "vector": vec, "float32": f32, "other graph": other} {
 		_, err = Loss(scores, labels, a, n, a, Config{})
 		require.ErrorIs(t, err, rocops.ErrNode, name)
@@ -163,8 +163,48 @@ func TestLossColumnScores(t *testing.T) {
 	}
 	cost, err := Loss(scores, labels, aux[0], aux[1], aux[2], Config{})
 	require.NoError(t, err)
-	want, err := Evaluate(z, y, 0.5, 0.1, 0.2, Config{})
+	want, err := evaluate1(z, y, 0.5, 0.1, 0.2, Config{})
 	require.NoError(t, err)
 	r := gradcheck.Assert(t, cost, gorgonia.Nodes{scores, aux[0]}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 	require.InDelta(t, want, r.Cost, 1e-15)
+}
+
+// TestLossOneColumnVectors: on binary data a, b and α may be (1) vectors, as a one-column task
+// of labels feeds them, with the value of scalar ones and gradients of their shape, on both
+// machines and dtypes; mixing a scalar with vectors, or vectors of another length, is refused.
+func TestLossOneColumnVectors(t *testing.T) {
+	z, y := randomBatch(11, 10, 0.4, 1)
+	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+		g := gorgonia.NewGraph()
+		scores, err := graph.Input(g, dt, "scores", z, len(z), 1)
+		require.NoError(t, err)
+		labels, err := graph.Input(g, dt, "labels", y, len(y), 1)
+		require.NoError(t, err)
+		var aux [3]*gorgonia.Node
+		for k, v := range []float64{0.4, 0.2, 0.3} {
+			aux[k], err = graph.Input(g, dt, fmt.Sprint("aux", k), []float64{v})
+			require.NoError(t, err)
+		}
+		cost, err := Loss(scores, labels, aux[0], aux[1], aux[2], Config{})
+		require.NoError(t, err)
+		r := gradcheck.Assert(t, cost, gorgonia.Nodes{scores, aux[0], aux[1], aux[2]}, gradcheck.Config{Lisp: gradcheck.LispRequire})
+		require.Equal(t, []gradcheck.Machine{gradcheck.Tape, gradcheck.Lisp}, r.Machines)
+		want, err := evaluate1(z, y, 0.4, 0.2, 0.3, Config{})
+		require.NoError(t, err)
+		require.InDelta(t, want, r.Cost, map[tensor.Dtype]float64{tensor.Float64: 1e-15, tensor.Float32: 1e-6}[dt])
+	}
+	g := gorgonia.NewGraph()
+	in := func(name string, v []float64, shape ...int) *gorgonia.Node {
+		n, err := graph.Input(g, tensor.Float64, name, v, shape...)
+		require.NoError(t, err)
+		return n
+	}
+	scores, labels := in("s", z), in("y", y)
+	vec, scalar, two := in("v", []float64{0}), in("x", []float64{0}, []int{}...), in("two", []float64{0, 0})
+	_, err := Loss(scores, labels, scalar, vec, scalar, Config{})
+	require.ErrorIs(t, err, rocops.ErrNode)
+	_, err = Loss(scores, labels, vec, scalar, vec, Config{})
+	require.ErrorIs(t, err, rocops.ErrNode)
+	_, err = Loss(scores, labels, two, two, two, Config{})
+	require.ErrorIs(t, err, rocops.ErrLength)
 }

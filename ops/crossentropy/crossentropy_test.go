@@ -29,10 +29,10 @@ func TestValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Evaluate(c.z, c.y)
+			got, err := Evaluate(c.z, c.y, Config{})
 			require.NoError(t, err)
 			require.InDelta(t, c.want, got, tol*c.want)
-			g, l, err := Gradient(c.z, c.y)
+			g, l, err := Gradient(c.z, c.y, Config{})
 			require.NoError(t, err)
 			require.Equal(t, got, l, "Gradient's loss is Evaluate's")
 			for i := range g {
@@ -56,10 +56,10 @@ func TestErrors(t *testing.T) {
 		{"label", []float64{1}, []float64{2}, rocops.ErrLabel},
 	}
 	for _, c := range cases {
-		_, err := Evaluate(c.z, c.y)
+		_, err := Evaluate(c.z, c.y, Config{})
 		require.ErrorIs(t, err, c.want, c.name)
 		require.ErrorContains(t, err, "crossentropy: ", c.name)
-		g, _, err := Gradient(c.z, c.y)
+		g, _, err := Gradient(c.z, c.y, Config{})
 		require.ErrorIs(t, err, c.want, c.name)
 		require.Nil(t, g)
 	}
@@ -74,9 +74,9 @@ func TestGradientSymmetry(t *testing.T) {
 	for i := range z {
 		neg[i], flip[i] = -z[i], 1-y[i]
 	}
-	g, l, err := Gradient(z, y)
+	g, l, err := Gradient(z, y, Config{})
 	require.NoError(t, err)
-	g2, l2, err := Gradient(neg, flip)
+	g2, l2, err := Gradient(neg, flip, Config{})
 	require.NoError(t, err)
 	require.InDelta(t, l, l2, 1e-15)
 	for i := range g {
@@ -86,13 +86,13 @@ func TestGradientSymmetry(t *testing.T) {
 
 func TestGradientInto(t *testing.T) {
 	z, y := []float64{-1, 0.5, 3}, []float64{1, 0, 1}
-	want, wantL, err := Gradient(z, y)
+	want, wantL, err := Gradient(z, y, Config{})
 	require.NoError(t, err)
 	grad := []float64{9, 9, 9}
-	l, err := GradientInto(grad, z, y)
+	l, err := GradientInto(grad, z, y, Config{})
 	require.NoError(t, err)
 	require.Equal(t, wantL, l)
 	require.Equal(t, want, grad)
-	_, err = GradientInto(grad[:2], z, y)
+	_, err = GradientInto(grad[:2], z, y, Config{})
 	require.ErrorIs(t, err, rocops.ErrLength)
 }

@@ -33,9 +33,9 @@ func FuzzGradient(f *testing.F) {
 			z = append(z, math.Float64frombits(binary.LittleEndian.Uint64(data)))
 			y = append(y, float64(data[8]%3))
 		}
-		g, l, err := Gradient(z, y)
+		g, l, err := Gradient(z, y, Config{})
 		if err != nil {
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrRange} {
 				if errors.Is(err, e) {
 					return
 				}

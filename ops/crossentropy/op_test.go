@@ -27,7 +27,7 @@ func TestGradcheck(t *testing.T) {
 				}
 				g := gorgonia.NewGraph()
 				f := input(t, g, dt, "z", z)
-				cost, err := crossentropy.Loss(f, input(t, g, dt, "y", y))
+				cost, err := crossentropy.Loss(f, input(t, g, dt, "y", y), crossentropy.Config{})
 				if err != nil {
 					t.Fatal(err)
 				}

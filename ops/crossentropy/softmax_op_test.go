@@ -15,8 +15,9 @@ import (
 	"github.com/rocops/rocops/ops/crossentropy"
 )
 
-// TestSoftmaxGradcheck compares the op's gradient on both machines with numerical derivatives,
-// in float64 and float32 at the checker's default tolerances, on (n, k) logits.
+// TestSoftmaxGradcheck compares Loss's gradient on a Classes task on both machines with
+// numerical derivatives, in float64 and float32 at the checker's default tolerances, on (n, k)
+// logits.
 func TestSoftmaxGradcheck(t *testing.T) {
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 		for _, nk := range [][2]int{{1, 2}, {7, 3}, {20, 5}} {
@@ -32,7 +33,7 @@ func TestSoftmaxGradcheck(t *testing.T) {
 				}
 				g := gorgonia.NewGraph()
 				f := matrix(t, g, dt, "z", z, n, k)
-				cost, err := crossentropy.SoftmaxLoss(f, input(t, g, dt, "y", y))
+				cost, err := crossentropy.Loss(f, input(t, g, dt, "y", y), crossentropy.Config{Task: rocops.Classes(k)})
 				require.NoError(t, err)
 				gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 			})
@@ -40,16 +41,17 @@ func TestSoftmaxGradcheck(t *testing.T) {
 	}
 }
 
-// TestSoftmaxLossRuns: the graph's value and gradient are SoftmaxGradient's, in a TapeMachine
-// run with gorgonia.Grad, at logits of ±1e3.
+// TestSoftmaxLossRuns: the graph's value and gradient are Gradient's on the Classes task, in a
+// TapeMachine run with gorgonia.Grad, at logits of ±1e3.
 func TestSoftmaxLossRuns(t *testing.T) {
 	z := []float64{1000, -1000, 999, -1000, -1000, -1000}
-	labels := []int{2, 0}
-	want, wantL, err := crossentropy.SoftmaxGradient(z, 3, labels)
+	labels := []float64{2, 0}
+	cfg := crossentropy.Config{Task: rocops.Classes(3)}
+	want, wantL, err := crossentropy.Gradient(z, labels, cfg)
 	require.NoError(t, err)
 	g := gorgonia.NewGraph()
 	f := matrix(t, g, tensor.Float64, "z", z, 2, 3)
-	cost, err := crossentropy.SoftmaxLoss(f, input(t, g, tensor.Float64, "y", []float64{2, 0}))
+	cost, err := crossentropy.Loss(f, input(t, g, tensor.Float64, "y", labels), cfg)
 	require.NoError(t, err)
 	_, err = gorgonia.Grad(cost, f)
 	require.NoError(t, err)
@@ -75,12 +77,17 @@ func TestSoftmaxLossErrors(t *testing.T) {
 		{"nil", nil, vec, rocops.ErrNode},
 		{"vector logits", vec, vec, rocops.ErrNode},
 		{"matrix labels", z, z, rocops.ErrNode},
+		{"other k", z, input(t, g, tensor.Float64, "y2", []float64{0, 1}), rocops.ErrNode},
 		{"rows", z, input(t, g, tensor.Float64, "y3", []float64{0, 1, 2}), rocops.ErrLength},
 		{"dtypes", z, input(t, g, tensor.Float32, "y32", []float64{0, 1}), rocops.ErrNode},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := crossentropy.SoftmaxLoss(c.scores, c.labels)
+			k := 3
+			if c.name == "other k" {
+				k = 4
+			}
+			_, err := crossentropy.Loss(c.scores, c.labels, crossentropy.Config{Task: rocops.Classes(k)})
 			require.ErrorIs(t, err, c.want)
 		})
 	}
@@ -88,7 +95,7 @@ func TestSoftmaxLossErrors(t *testing.T) {
 	for _, bad := range []float64{3, 0.5, -1} {
 		g := gorgonia.NewGraph()
 		z := matrix(t, g, tensor.Float64, "z", []float64{1, 2, 3, 4, 5, 6}, 2, 3)
-		_, err := crossentropy.SoftmaxLoss(z, input(t, g, tensor.Float64, "y", []float64{0, bad}))
+		_, err := crossentropy.Loss(z, input(t, g, tensor.Float64, "y", []float64{0, bad}), crossentropy.Config{Task: rocops.Classes(3)})
 		require.NoError(t, err)
 		m := gorgonia.NewTapeMachine(g)
 		err = graph.RunAll(m)

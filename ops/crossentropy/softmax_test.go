@@ -12,8 +12,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// softmaxGradient is Gradient on the task of k classes, for class indices given as ints.
+func softmaxGradient(z []float64, k int, y []int) ([]float64, float64, error) {
+	return Gradient(z, classIndices(y), Config{Task: rocops.Classes(k)})
+}
+
+// classIndices returns class indices in float64, as the loss takes them.
+func classIndices(y []int) []float64 {
+	out := make([]float64, len(y))
+	for i, c := range y {
+		out[i] = float64(c)
+	}
+	return out
+}
+
 // logAddExp folds log(e^a + e^b) = max(a, b) + log1p(e^{−|a−b|}) over a row: a reference that
-// shares nothing with SoftmaxGradient's one-pass form from the row's maximum.
+// shares nothing with the softmax loss's one-pass form from the row's maximum.
 func logAddExp(row []float64) float64 {
 	l := row[0]
 	for _, x := range row[1:] {
@@ -61,13 +75,15 @@ func TestSoftmaxValues(t *testing.T) {
 		{"−1e3 tied", []float64{-1000, -1000, -1000, -1000}, 4, []int{3}, math.Log(4)},
 		{"1e3, right", []float64{1000, -1000}, 2, []int{0}, 0},
 		{"mean of rows", []float64{1000, -1000, -1000, 1000}, 2, []int{1, 1}, 1000},
-		{"one class", []float64{7}, 1, []int{0}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g, l, err := SoftmaxGradient(c.z, c.k, c.y)
+			g, l, err := softmaxGradient(c.z, c.k, c.y)
 			require.NoError(t, err)
 			require.InDelta(t, c.want, l, tol*max(1, c.want))
+			v, err := Evaluate(c.z, classIndices(c.y), Config{Task: rocops.Classes(c.k)})
+			require.NoError(t, err)
+			require.Equal(t, l, v, "Evaluate and Gradient's value")
 			// The fold rounds lse at the logits' magnitude (an ulp of 1000 is 1.1e-13): the
 			// hand value above is the sharper test.
 			gr, lr := softmaxReference(c.z, c.k, c.y)
@@ -83,7 +99,7 @@ func TestSoftmaxValues(t *testing.T) {
 // cross-entropy of the logit difference.
 func TestSoftmaxAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 18))
-	for _, k := range []int{1, 2, 3, 10} {
+	for _, k := range []int{2, 3, 10} {
 		for _, scale := range []float64{1, 30, 1e3} {
 			t.Run(fmt.Sprintf("k=%d/scale=%g", k, scale), func(t *testing.T) {
 				const n = 37
@@ -94,7 +110,7 @@ func TestSoftmaxAgainstReference(t *testing.T) {
 				for i := range y {
 					y[i] = rng.IntN(k)
 				}
-				g, l, err := SoftmaxGradient(z, k, y)
+				g, l, err := softmaxGradient(z, k, y)
 				require.NoError(t, err)
 				gr, lr := softmaxReference(z, k, y)
 				// The reference rounds lse_i at the logits' magnitude, to an ulp of scale, which
@@ -114,7 +130,7 @@ func TestSoftmaxAgainstReference(t *testing.T) {
 					for i := range n {
 						d[i], yb[i] = z[2*i+1]-z[2*i], float64(y[i])
 					}
-					gb, lb, err := Gradient(d, yb)
+					gb, lb, err := Gradient(d, yb, Config{})
 					require.NoError(t, err)
 					require.InDelta(t, lb, l, 1e-13*max(1, lb))
 					for i := range n {
@@ -136,30 +152,34 @@ func TestSoftmaxErrors(t *testing.T) {
 		want error
 	}{
 		{"empty", nil, 2, nil, rocops.ErrEmpty},
-		{"k = 0", []float64{1, 2}, 0, []int{0, 0}, rocops.ErrLength},
+		{"k = 0", []float64{1, 2}, 0, []int{0, 0}, rocops.ErrConfig},
+		{"one class", []float64{7}, 1, []int{0}, rocops.ErrConfig}, // a task of classes has k ≥ 2
 		{"not n·k", []float64{1, 2, 3}, 2, []int{0, 1}, rocops.ErrLength},
 		{"NaN", []float64{1, math.NaN()}, 2, []int{0}, rocops.ErrNonFinite},
 		{"−Inf", []float64{math.Inf(-1), 0}, 2, []int{0}, rocops.ErrNonFinite},
 		{"label k", []float64{1, 2}, 2, []int{2}, rocops.ErrLabel},
 		{"label −1", []float64{1, 2}, 2, []int{-1}, rocops.ErrLabel},
-		{"overflow", []float64{1.7e308, -1.7e308}, 2, []int{1}, ErrOverflow},
+		{"overflow", []float64{1.7e308, -1.7e308}, 2, []int{1}, rocops.ErrRange},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := SoftmaxGradient(c.z, c.k, c.y)
+			_, _, err := softmaxGradient(c.z, c.k, c.y)
 			require.ErrorIs(t, err, c.want)
 			require.Regexp(t, "^crossentropy: ", err.Error())
+			_, err = Evaluate(c.z, classIndices(c.y), Config{Task: rocops.Classes(c.k)})
+			require.ErrorIs(t, err, c.want)
 		})
 	}
 	// Two rows of huge logits: each term is taken /n, so the mean fits.
-	_, l, err := SoftmaxGradient([]float64{1.7e308, -1.7e308, 0, 0}, 2, []int{1, 0})
+	_, l, err := softmaxGradient([]float64{1.7e308, -1.7e308, 0, 0}, 2, []int{1, 0})
 	require.NoError(t, err)
 	require.InDelta(t, 1.7e308, l, 1e294)
 }
 
-// FuzzSoftmaxGradient decodes k from byte 0 (1…4), then rows of k float64 logits and a label
-// byte (mod k + 1, so k exercises the label check); valid input must give a finite loss ≥ 0,
-// gradients whose rows sum to zero and lie in [−1/n, 1/n], negative only at the label.
+// FuzzSoftmaxGradient decodes k from byte 0 (1…4, where k = 1 is not a task of classes), then
+// rows of k float64 logits and a label byte (mod k + 1, so k exercises the label check); valid
+// input must give a finite loss ≥ 0, gradients whose rows sum to zero and lie in [−1/n, 1/n],
+// negative only at the label.
 func FuzzSoftmaxGradient(f *testing.F) {
 	add := func(k byte, rows ...[]float64) {
 		b := []byte{k - 1}
@@ -189,9 +209,15 @@ func FuzzSoftmaxGradient(f *testing.F) {
 			}
 			y = append(y, int(data[8*k])%(k+1))
 		}
-		g, l, err := SoftmaxGradient(z, k, y)
+		g, l, err := softmaxGradient(z, k, y)
+		if k == 1 {
+			if !errors.Is(err, rocops.ErrConfig) {
+				t.Fatalf("k = 1: %v, want rocops.ErrConfig", err)
+			}
+			return
+		}
 		if err != nil {
-			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, ErrOverflow} {
+			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrRange} {
 				if errors.Is(err, e) {
 					return
 				}
@@ -217,10 +243,10 @@ func FuzzSoftmaxGradient(f *testing.F) {
 	})
 }
 
-// FuzzSoftmaxKernel drives what SoftmaxLoss runs when its graph runs, the kernel's ValueGrad on
-// float labels: byte 0 picks k ∈ {1, 2, 3}; then rows of k logit bytes and a label byte read
-// in quarters (so 0.25 and k are bad labels). It must give SoftmaxGradient's result on the
-// integer labels, or rocops.ErrLabel where one is not a class index.
+// FuzzSoftmaxKernel drives what Loss runs on a Classes task when its graph runs, the kernel's
+// ValueGrad on float labels: byte 0 picks k ∈ {2, 3, 4}; then rows of k logit bytes and a label
+// byte read in quarters (so 0.25 and k are bad labels). It must give the reference loss and
+// gradient of logAddExp on integer labels, or rocops.ErrLabel where one is not a class index.
 func FuzzSoftmaxKernel(f *testing.F) {
 	f.Add([]byte{1, 10, 200, 4, 0, 0, 0})
 	f.Add([]byte{2, 1, 2, 3, 1, 4, 5, 6, 8})
@@ -228,7 +254,7 @@ func FuzzSoftmaxKernel(f *testing.F) {
 		if len(data) < 1 {
 			return
 		}
-		k := 1 + int(data[0]%3)
+		k := 2 + int(data[0]%3)
 		data = data[1:]
 		n := min(len(data)/(k+1), 16)
 		z, y := make([]float64, n*k), make([]float64, n)
@@ -243,19 +269,30 @@ func FuzzSoftmaxKernel(f *testing.F) {
 			labels[i] = int(y[i])
 			integer = integer && y[i] == math.Trunc(y[i]) && labels[i] < k
 		}
-		l, g, err := softmaxKernel{k: k}.ValueGrad(z, y)
-		if !integer {
+		l, g, err := kernel{cfg: Config{Task: rocops.Classes(k)}}.ValueGrad(z, y)
+		switch {
+		case n == 0:
+			if !errors.Is(err, rocops.ErrEmpty) {
+				t.Fatalf("no rows: %v, want rocops.ErrEmpty", err)
+			}
+			return
+		case !integer:
 			if !errors.Is(err, rocops.ErrLabel) {
 				t.Fatalf("labels %v: %v, want rocops.ErrLabel", y, err)
 			}
 			return
+		case err != nil:
+			t.Fatalf("labels %v: %v", y, err)
 		}
-		wg, wl, werr := SoftmaxGradient(z, k, labels)
-		if (err == nil) != (werr == nil) || (err != nil && !errors.Is(err, rocops.ErrEmpty)) {
-			t.Fatalf("kernel error %v, direct error %v", err, werr)
+		wg, wl := softmaxReference(z, k, labels)
+		tolRef := 8 * 1024 * 0x1p-52 // the reference rounds lse at the logits' magnitude
+		if math.Abs(l-wl) > tolRef*max(1, wl) {
+			t.Fatalf("loss %v, reference %v", l, wl)
 		}
-		if err == nil && (l != wl || fmt.Sprint(g) != fmt.Sprint(wg)) {
-			t.Fatalf("kernel %v %v, direct %v %v", l, g, wl, wg)
+		for i := range g {
+			if math.Abs(g[i]-wg[i]) > tolRef {
+				t.Fatalf("gradient[%d] = %v, reference %v", i, g[i], wg[i])
+			}
 		}
 	})
 }

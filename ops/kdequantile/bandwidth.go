@@ -1,6 +1,9 @@
 package kdequantile
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // Constants of the bandwidth rule documented at Config.
 const (
@@ -11,43 +14,93 @@ const (
 	minRelSpread = 1e-6
 	// fallbackV is the inverse bandwidth used when no spread of the batch is usable.
 	fallbackV = 1
+	// minInRange and maxInRange bound the largest |score| whose squared differences can be
+	// summed as they are: beyond them the spread is taken from rescaled scores.
+	minInRange, maxInRange = 1e-150, 1e150
 )
 
-// bandwidths sets p.v0 and p.v1: the configured values, or the rule's, from the classes'
-// summaries.
-func (p *problem) bandwidths(c0, c1 classSummary) {
-	p.v0, p.v1 = p.cfg.V0, p.cfg.V1
-	if p.v0 > 0 && p.v1 > 0 {
-		return
+// ClassStats are the statistics of some scores of one class that the bandwidth rule of Config
+// needs, the one summary of a class both [Gradient] and the shards ([Shard.Stats]) compute:
+// the count N, the range [Min, Max] (+Inf and −Inf for no score), and Mean and M2 (the sum of
+// squared deviations from the mean) of the scores times Scale, a positive factor chosen so that
+// no square overflows or underflows. The rule needs no order statistic: a standard deviation
+// and the largest |score|.
+type ClassStats struct {
+	N        int64
+	Min, Max float64
+	Scale    float64
+	Mean, M2 float64
+}
+
+// emptyStats are the statistics of no score.
+var emptyStats = ClassStats{Min: math.Inf(1), Max: math.Inf(-1), Scale: 1}
+
+// maxAbs is the largest |score|.
+func (c ClassStats) maxAbs() float64 { return max(math.Abs(c.Min), math.Abs(c.Max)) }
+
+// spread returns the count, mean and M2 of the scores times c.Scale.
+func (c ClassStats) spread() spreadStats {
+	return spreadStats{n: float64(c.N), mean: c.Mean, m2: c.M2}
+}
+
+// at returns c with its spread that of the scores times scale (exact for a power of two of
+// scale/c.Scale, unless the results fall below the normal range, where they are negligible
+// beside the scores of the larger scale).
+func (c ClassStats) at(scale float64) ClassStats {
+	if scale == c.Scale {
+		return c
 	}
-	m0, m1 := c0.r.maxAbs(), c1.r.maxAbs()
-	s0, s1, scale := c0.st, c1.st, 1.0
-	if m := max(m0, m1); m > 0 && !(m >= 1e-150 && m <= 1e150) {
-		// Squares of differences could overflow, or underflow while still usable: recompute
-		// on scores divided by their largest magnitude.
-		scale = min(1/m, math.MaxFloat64)
-		s0, s1 = p.spreadOf(p.neg, p.eachNeg, scale), p.spreadOf(p.pos, p.eachPos, scale)
+	f := scale / c.Scale
+	c.Scale, c.Mean, c.M2 = scale, c.Mean*f, c.M2*f*f
+	return c
+}
+
+// combine returns the statistics of the union of two disjoint sets of scores, on the smaller
+// of their scales (that of the larger scores) when they differ: Chan, Golub and LeVeque's
+// pairwise update of the spread, the union of the ranges.
+func (c ClassStats) combine(d ClassStats) ClassStats {
+	if c.N == 0 {
+		return d
 	}
-	all := s0.merge(s1)
-	widen := p.cfg.Widen
-	if widen == 0 {
-		widen = 1
+	if d.N == 0 {
+		return c
 	}
-	rule := func(own spreadStats, ownMax float64, n int) float64 {
-		if v, ok := ruleV(own, ownMax*scale, n, scale, widen); ok {
-			return v
-		}
-		if v, ok := ruleV(all, max(m0, m1)*scale, n, scale, widen); ok {
-			return v
+	scale := min(c.Scale, d.Scale)
+	m := c.at(scale).spread().merge(d.at(scale).spread())
+	out := ClassStats{N: c.N + d.N, Min: c.Min, Max: c.Max, Scale: scale, Mean: m.mean, M2: m.m2}
+	if d.Min < out.Min {
+		out.Min = d.Min
+	}
+	if d.Max > out.Max {
+		out.Max = d.Max
+	}
+	return out
+}
+
+// ruleBandwidths returns the inverse bandwidths of cfg: those it sets, and the rule's of the
+// classes' statistics c0 (negatives) and c1 (positives) for those it leaves 0.
+func ruleBandwidths(cfg Config, c0, c1 ClassStats) (v0, v1 float64) {
+	v0, v1 = cfg.V0, cfg.V1
+	if v0 > 0 && v1 > 0 {
+		return v0, v1
+	}
+	all := c0.combine(c1)
+	widen := cmp.Or(cfg.Widen, 1)
+	rule := func(own ClassStats) float64 {
+		for _, c := range []ClassStats{own, all} {
+			if v, ok := ruleV(c.spread(), c.maxAbs()*c.Scale, int(own.N), c.Scale, widen); ok {
+				return v
+			}
 		}
 		return fallbackV / widen // at most 1e6: Widen ≥ 1e-6
 	}
-	if p.v0 == 0 {
-		p.v0 = rule(s0, m0, p.n0)
+	if v0 == 0 {
+		v0 = rule(c0)
 	}
-	if p.v1 == 0 {
-		p.v1 = rule(s1, m1, p.n1)
+	if v1 == 0 {
+		v1 = rule(c1)
 	}
+	return v0, v1
 }
 
 // ruleV returns π/(√3·h)/widen with h = silverman·s·n^(−1/5) for the spread s of st, and
@@ -63,41 +116,12 @@ func ruleV(st spreadStats, maxAbs float64, n int, scale, widen float64) (float64
 	return v, v > 0 && !math.IsInf(v, 0)
 }
 
-// scoreRange is the smallest and largest of some scores.
-type scoreRange struct{ min, max float64 }
-
-func (r scoreRange) maxAbs() float64 { return max(math.Abs(r.min), math.Abs(r.max)) }
-
-// union returns the smallest range holding r and q.
-func (r scoreRange) union(q scoreRange) scoreRange {
-	if q.min < r.min {
-		r.min = q.min
-	}
-	if q.max > r.max {
-		r.max = q.max
-	}
-	return r
-}
-
-// emptyRange is the range of no score.
-var emptyRange = scoreRange{min: math.Inf(1), max: math.Inf(-1)}
-
-// classSummary is the range and spread of some scores of one class.
-type classSummary struct {
-	r  scoreRange
-	st spreadStats
-}
-
-func (c classSummary) merge(d classSummary) classSummary {
-	return classSummary{r: c.r.union(d.r), st: c.st.merge(d.st)}
-}
-
-// summarize returns the summary of xs in one pass, the spread from sums of differences from
-// the first score (exact enough unless squares overflow or underflow, which bandwidths
-// checks for).
-func summarize(xs []float64) classSummary {
+// summarize returns the statistics of xs in one pass at scale 1, the spread from sums of
+// differences from the first score: exact enough unless their squares overflow or underflow,
+// which the largest |score| tells (see minInRange).
+func summarize(xs []float64) ClassStats {
 	if len(xs) == 0 {
-		return classSummary{r: emptyRange}
+		return emptyStats
 	}
 	x0 := xs[0]
 	lo, hi, sum, sq := x0, x0, 0.0, 0.0
@@ -113,10 +137,26 @@ func summarize(xs []float64) classSummary {
 		sq += d * d
 	}
 	n := float64(len(xs))
-	return classSummary{
-		r:  scoreRange{min: lo, max: hi},
-		st: spreadStats{n: n, mean: x0 + sum/n, m2: max(sq-sum*sum/n, 0)},
+	return ClassStats{N: int64(len(xs)), Min: lo, Max: hi, Scale: 1, Mean: x0 + sum/n, M2: max(sq-sum*sum/n, 0)}
+}
+
+// scaledSpread returns the count, mean and M2 of scale·x over xs by the two-pass formula.
+func scaledSpread(xs []float64, scale float64) spreadStats {
+	if len(xs) == 0 {
+		return spreadStats{}
 	}
+	sum := 0.0
+	for _, x := range xs {
+		sum += x * scale
+	}
+	n := float64(len(xs))
+	mean := sum / n
+	m2 := 0.0
+	for _, x := range xs {
+		d := x*scale - mean
+		m2 += d * d
+	}
+	return spreadStats{n: n, mean: mean, m2: m2}
 }
 
 // spreadStats are the count, mean and sum of squared deviations of some scores.
@@ -143,31 +183,28 @@ func (a spreadStats) std() float64 {
 	return math.Sqrt(a.m2 / (a.n - 1))
 }
 
-// spreadOf returns the statistics of scale·x over the scores of one class, xs with its
+// bandwidths sets p.v0 and p.v1: the configured values, or the rule's from the classes'
+// statistics; when the largest |score| is outside [minInRange, maxInRange] the spreads are
+// taken again, two-pass, from the scores divided by it.
+func (p *problem) bandwidths(c0, c1 ClassStats) {
+	if p.cfg.V0 == 0 || p.cfg.V1 == 0 {
+		if m := max(c0.maxAbs(), c1.maxAbs()); m > 0 && !(m >= minInRange && m <= maxInRange) {
+			scale := min(1/m, math.MaxFloat64)
+			c0, c1 = p.rescaled(c0, p.neg, p.eachNeg, scale), p.rescaled(c1, p.pos, p.eachPos, scale)
+		}
+	}
+	p.v0, p.v1 = ruleBandwidths(p.cfg, c0, c1)
+}
+
+// rescaled returns c with the spread of scale·x over the scores of its class, xs with its
 // blocks visited by each, merged block by block in order.
-func (p *problem) spreadOf(xs []float64, each func(func(b, lo, hi int)), scale float64) spreadStats {
+func (p *problem) rescaled(c ClassStats, xs []float64, each func(func(b, lo, hi int)), scale float64) ClassStats {
 	st := perBlock(p, &p.ws.stats)
-	each(func(b, lo, hi int) {
-		if lo == hi {
-			st[b] = spreadStats{}
-			return
-		}
-		sum := 0.0
-		for _, x := range xs[lo:hi] {
-			sum += x * scale
-		}
-		n := float64(hi - lo)
-		mean := sum / n
-		m2 := 0.0
-		for _, x := range xs[lo:hi] {
-			d := x*scale - mean
-			m2 += d * d
-		}
-		st[b] = spreadStats{n: n, mean: mean, m2: m2}
-	})
+	each(func(b, lo, hi int) { st[b] = scaledSpread(xs[lo:hi], scale) })
 	var all spreadStats
 	for _, s := range st {
 		all = all.merge(s)
 	}
-	return all
+	c.Scale, c.Mean, c.M2 = scale, all.mean, all.m2
+	return c
 }

@@ -6,11 +6,12 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/race"
 )
 
 // TestFloat32Range: a float32 graph whose threshold or gradient is finite in float64 but
-// beyond float32 fails with ErrRange on both machines instead of returning ±Inf.
+// beyond float32 fails with rocops.ErrRange on both machines instead of returning ±Inf.
 func TestFloat32Range(t *testing.T) {
 	cases := []struct {
 		name           string
@@ -30,8 +31,8 @@ func TestFloat32Range(t *testing.T) {
 					t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
 				}
 				v, g, err := runGraph(t, tensor.Float32, m, c.scores, c.labels, c.op)
-				if !errors.Is(opError(err), ErrRange) {
-					t.Fatalf("RunAll: %v (value %v, gradient %v), want ErrRange", err, v, g)
+				if !errors.Is(opError(err), rocops.ErrRange) {
+					t.Fatalf("RunAll: %v (value %v, gradient %v), want rocops.ErrRange", err, v, g)
 				}
 			})
 		}

@@ -49,7 +49,7 @@ func addSeeds(f *testing.F) {
 }
 
 // invalid reports whether the input breaks the documented rules, and expectRange whether
-// ErrRange is possible: |τ| ≤ max|f| + |logit(α)|/v0 with |logit(α)| ≤ 745, and the batch rule
+// rocops.ErrRange is possible: |τ| ≤ max|f| + |logit(α)|/v0 with |logit(α)| ≤ 745, and the batch rule
 // gives v0 ≥ 0.85/max|f| or 1 (with Recall: r for α and v1 for v0).
 func invalid(scores, labels []float64, cfg Config) (bad, expectRange bool) {
 	point, vTau := cfg.Alpha, cfg.V0
@@ -85,11 +85,11 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 	switch {
 	case err == nil && bad:
 		t.Fatalf("no error for invalid input %v %v %+v", scores, labels, cfg)
-	case err != nil && !bad && !(expectRange && errors.Is(err, ErrRange)):
+	case err != nil && !bad && !(expectRange && errors.Is(err, rocops.ErrRange)):
 		t.Fatalf("error %v for valid input %v %v %+v", err, scores, labels, cfg)
 	case err != nil:
 		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrNoPositives,
-			rocops.ErrNoNegatives, ErrAlpha, ErrRecall, ErrOperatingPoint, ErrBandwidth, ErrRange} {
+			rocops.ErrNoNegatives, rocops.ErrConfig, rocops.ErrRange} {
 			if errors.Is(err, e) {
 				return false
 			}

@@ -1,8 +1,6 @@
 package kdequantile
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/rocops/rocops"
@@ -12,30 +10,12 @@ import (
 // pkg prefixes the package's error messages.
 const pkg = "kdequantile"
 
-// Errors of the package's own settings. Bad input (scores, labels, nodes) is reported with the
-// module's shared vocabulary, [rocops.ErrEmpty] to [rocops.ErrNode]; every error wraps one of
-// them or of these, so callers can test for them with errors.Is.
-var (
-	ErrAlpha  = errors.New("kdequantile: alpha must be in (0, 1)")
-	ErrRecall = errors.New("kdequantile: recall must be in (0, 1)")
-	// ErrOperatingPoint reports a Config that sets both Alpha and Recall, or neither.
-	ErrOperatingPoint = errors.New("kdequantile: set exactly one of Alpha and Recall")
-	ErrBandwidth      = errors.New("kdequantile: inverse bandwidth must be finite and not negative")
-	// ErrRange reports a threshold or gradient beyond the range of the float type: τ lies
-	// within |logit(α)|/v0 of the negatives' scores, which overflows float64 for scores near
-	// ±1.8e308 or a tiny V0, and float32 for scores near ±3.4e38; a gradient grows like the
-	// inverse bandwidths, which overflow float32 for a batch spread below about 1e-38
-	// (subnormal scores). A float32 graph computes in float64 and reports ErrRange when its
-	// result does not fit in float32.
-	ErrRange = errors.New("kdequantile: threshold or gradient overflows its float type")
-)
-
 // Config sets the operating point and the kernels; docs/kde-quantile.md derives each case.
 //
 // The operating point has no default: set exactly one of Alpha and Recall
-// ([ErrOperatingPoint] otherwise, so the zero Config is rejected). Alpha = α in (0, 1)
-// ([ErrAlpha]) is the loss of the package documentation: τ where the smoothed false-positive
-// rate equals α, L the smoothed false-negative rate there. Recall = r in (0, 1) ([ErrRecall])
+// ([rocops.ErrConfig] otherwise, so the zero Config is rejected). Alpha = α in (0, 1) is the
+// loss of the package documentation: τ where the smoothed false-positive rate equals α, L the
+// smoothed false-negative rate there. Recall = r in (0, 1)
 // is the mirrored loss, for a fixed sensitivity: τ where the smoothed true-positive rate
 // equals r, L the smoothed false-positive rate there,
 //
@@ -81,8 +61,15 @@ type Config struct {
 type Result struct{ Tau, Loss, V0, V1 float64 }
 
 // Evaluate returns τ and L for scores f and 0/1 labels y (see the package documentation for
-// the formulas). It returns an error wrapping one of the package's Err values for invalid
-// input; it never panics.
+// the formulas). It never panics; bad input is an error of the module's vocabulary: an
+// empty batch (rocops.ErrEmpty), scores and labels of different lengths (rocops.ErrLength), a NaN
+// or infinite score (rocops.ErrNonFinite), a label other than 0 or 1 (rocops.ErrLabel), a batch
+// of one class (rocops.ErrNoPositives, rocops.ErrNoNegatives), a bad cfg (rocops.ErrConfig, see
+// [Config.Validate]), and rocops.ErrRange for a threshold beyond float64: τ lies within
+// |logit(α)|/v0 of the negatives' scores, which overflows for scores near ±1.8e308 or a tiny
+// V0. In a float32 graph a τ or gradient that does not fit in float32 is rocops.ErrRange too:
+// scores near ±3.4e38, or a gradient, which grows like the inverse bandwidths, of a batch
+// spread below about 1e-38 (subnormal scores).
 func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 	p, err := newProblem(scores, labels, cfg)
 	if err != nil {
@@ -95,8 +82,8 @@ func Evaluate(scores, labels []float64, cfg Config) (Result, error) {
 }
 
 // Gradient returns ∂L/∂f_i for every score, together with the [Result] of [Evaluate]. The
-// bandwidths are held fixed at Result.V0 and Result.V1. It returns an error wrapping one of the
-// package's Err values for invalid input; it never panics.
+// bandwidths are held fixed at Result.V0 and Result.V1. Its errors are those of Evaluate; it
+// never panics.
 func Gradient(scores, labels []float64, cfg Config) ([]float64, Result, error) {
 	grad := make([]float64, len(scores))
 	res, err := GradientInto(grad, scores, labels, cfg)
@@ -144,30 +131,30 @@ func thresholdGradient(scores, labels []float64, cfg Config) ([]float64, float64
 // them before it reads a score: exactly one of Alpha and Recall set, in (0, 1), with 1 − Recall
 // below 1 in float64 (the mirrored loss solves at α = 1 − Recall, so a Recall below about
 // 5.6e-17 is refused); V0 and V1 finite and not negative; Widen 0 or in [1e-6, 1e6]. The
-// error wraps ErrOperatingPoint, ErrAlpha, ErrRecall or ErrBandwidth and names the setting.
-func (c Config) Validate() error { return c.validate() }
-
-func (c Config) validate() error {
+// error is [rocops.ErrConfig] and names the setting.
+func (c Config) Validate() error {
 	switch {
 	case (c.Alpha == 0) == (c.Recall == 0):
-		return fmt.Errorf("%w, got Alpha = %v and Recall = %v", ErrOperatingPoint, c.Alpha, c.Recall)
+		return configError("set exactly one of Alpha and Recall, got Alpha = %v and Recall = %v", c.Alpha, c.Recall)
 	case c.Alpha != 0 && !(c.Alpha > 0 && c.Alpha < 1):
-		return fmt.Errorf("%w, got %v", ErrAlpha, c.Alpha)
+		return configError("Alpha = %v, want (0, 1)", c.Alpha)
 	case c.Recall != 0 && !(c.Recall > 0 && c.Recall < 1):
-		return fmt.Errorf("%w, got %v", ErrRecall, c.Recall)
+		return configError("Recall = %v, want (0, 1)", c.Recall)
 	case c.Recall != 0 && !(1-c.Recall < 1):
-		return fmt.Errorf("%w, got %v, so small that 1 − recall rounds to 1", ErrRecall, c.Recall)
-	}
-	if !(c.V0 >= 0) || math.IsInf(c.V0, 1) {
-		return fmt.Errorf("%w: V0 = %v", ErrBandwidth, c.V0)
-	}
-	if c.Widen != 0 && !(c.Widen >= 1e-6 && c.Widen <= 1e6) {
-		return fmt.Errorf("%w: Widen must be 0 or in [1e-6, 1e6], got %v", ErrBandwidth, c.Widen)
-	}
-	if !(c.V1 >= 0) || math.IsInf(c.V1, 1) {
-		return fmt.Errorf("%w: V1 = %v", ErrBandwidth, c.V1)
+		return configError("Recall = %v, want (0, 1) and so large that 1 − Recall does not round to 1", c.Recall)
+	case !(c.V0 >= 0) || math.IsInf(c.V0, 1):
+		return configError("V0 = %v, want a finite inverse bandwidth ≥ 0 (0 = the rule's)", c.V0)
+	case c.Widen != 0 && !(c.Widen >= 1e-6 && c.Widen <= 1e6):
+		return configError("Widen = %v, want 0 or [1e-6, 1e6]", c.Widen)
+	case !(c.V1 >= 0) || math.IsInf(c.V1, 1):
+		return configError("V1 = %v, want a finite inverse bandwidth ≥ 0 (0 = the rule's)", c.V1)
 	}
 	return nil
+}
+
+// configError is rocops.ErrConfig with the package's prefix and the details.
+func configError(format string, args ...any) error {
+	return check.Errorf(pkg, rocops.ErrConfig, format, args...)
 }
 
 // solverConfig returns the Alpha form the solver works in and whether it mirrors the batch:

@@ -20,7 +20,7 @@ import (
 // error that hides them from errors.Is; run it with graph.RunAll (package
 // github.com/rocops/rocops/graph) to test them with errors.Is(err, rocops.ErrNonFinite) and so on.
 // The op computes in float64; a τ or gradient that does not fit in the graph's dtype
-// (float32: beyond about 3.4e38) fails the run with ErrRange.
+// (float32: beyond about 3.4e38) fails the run with rocops.ErrRange.
 func Threshold(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 	return apply(&thresholdKernel{kernel: kernel{cfg: cfg}}, cfg, scores, labels)
 }
@@ -41,7 +41,7 @@ func Loss(scores, labels *gorgonia.Node, cfg Config) (*gorgonia.Node, error) {
 
 // apply checks the configuration, then builds k's node; opkit.Apply checks the nodes.
 func apply(k opkit.Kernel, cfg Config, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	return opkit.Apply(k, scores, labels)
@@ -53,9 +53,6 @@ func apply(k opkit.Kernel, cfg Config, scores, labels *gorgonia.Node) (*gorgonia
 type kernel struct{ cfg Config }
 
 func (k *kernel) Package() string { return pkg }
-
-// Overflow is ErrRange: a τ or gradient beyond the range of the graph's dtype.
-func (k *kernel) Overflow() error { return ErrRange }
 
 func (k *kernel) params() string {
 	return fmt.Sprintf("%+v", k.cfg) // every field: the op's hash

@@ -235,12 +235,12 @@ func TestOpErrors(t *testing.T) {
 		cfg  Config
 		want error
 	}{
-		{Config{}, ErrOperatingPoint},
-		{Config{Alpha: 0.1, Recall: 0.9}, ErrOperatingPoint},
-		{Config{Alpha: 1}, ErrAlpha},
-		{Config{Recall: 1.5}, ErrRecall},
-		{Config{Alpha: 0.1, V0: -1}, ErrBandwidth},
-		{Config{Recall: 0.9, V1: math.NaN()}, ErrBandwidth},
+		{Config{}, rocops.ErrConfig},
+		{Config{Alpha: 0.1, Recall: 0.9}, rocops.ErrConfig},
+		{Config{Alpha: 1}, rocops.ErrConfig},
+		{Config{Recall: 1.5}, rocops.ErrConfig},
+		{Config{Alpha: 0.1, V0: -1}, rocops.ErrConfig},
+		{Config{Recall: 0.9, V1: math.NaN()}, rocops.ErrConfig},
 	} {
 		g := gorgonia.NewGraph()
 		f := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("f"), gorgonia.WithShape(3))

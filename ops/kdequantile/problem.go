@@ -1,10 +1,10 @@
 package kdequantile
 
 import (
-	"fmt"
 	"math"
 	"sync"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 )
 
@@ -55,12 +55,12 @@ func grow[T any](s []T, n int) []T {
 type inputBlock struct {
 	n0, n1   int // negatives and positives in the block
 	firstBad int // index of the first invalid element, or −1
-	c0, c1   classSummary
+	c0, c1   ClassStats
 }
 
 // newProblem validates the input, splits it by class and sets the bandwidths and the bracket.
 func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if err := check.Lengths(pkg, len(scores), len(labels)); err != nil {
@@ -74,15 +74,14 @@ func newProblem(scores, labels []float64, cfg Config) (*problem, error) {
 		return nil, err
 	}
 	p.bandwidths(c0, c1)
-	r0 := c0.r
 	// Every σ(τ − f_j; v0) is below 1 − α when τ < min f + logit(1−α)/v0 and above it when
 	// τ > max f + logit(1−α)/v0, so the root lies between.
 	alpha := p.cfg.Alpha
 	shift := (math.Log1p(-alpha) - math.Log(alpha)) / p.v0
-	p.lo, p.hi = r0.min+shift, r0.max+shift
+	p.lo, p.hi = c0.Min+shift, c0.Max+shift
 	if math.IsInf(p.lo, 0) || math.IsInf(p.hi, 0) {
 		p.release()
-		return nil, fmt.Errorf("%w: scores in [%v, %v] with v0 = %v", ErrRange, r0.min, r0.max, p.v0)
+		return nil, check.Errorf(pkg, rocops.ErrRange, "the threshold overflows float64: scores in [%v, %v] with v0 = %v", c0.Min, c0.Max, p.v0)
 	}
 	return p, nil
 }
@@ -132,7 +131,7 @@ func perBlock[T any](p *problem, s *[]T) []T {
 
 // split validates scores and labels, copies the scores into p.neg and p.pos and returns the
 // classes' summaries.
-func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err error) {
+func (p *problem) split(scores, labels []float64) (c0, c1 ClassStats, err error) {
 	ws := p.ws
 	ws.neg, ws.pos, ws.buf = grow(ws.neg, p.n), grow(ws.pos, p.n), grow(ws.buf, p.n)
 	p.neg, p.pos = ws.neg, ws.pos
@@ -163,14 +162,14 @@ func (p *problem) split(scores, labels []float64) (c0, c1 classSummary, err erro
 		blk.c0, blk.c1 = summarize(neg[:n0]), summarize(pos[:n1])
 		in[b] = blk
 	})
-	c0, c1 = classSummary{r: emptyRange}, classSummary{r: emptyRange}
+	c0, c1 = emptyStats, emptyStats
 	for _, blk := range in {
 		if i := blk.firstBad; i >= 0 {
 			return c0, c1, check.Element(pkg, i, scores[i], labels[i])
 		}
 		p.n0 += blk.n0
 		p.n1 += blk.n1
-		c0, c1 = c0.merge(blk.c0), c1.merge(blk.c1)
+		c0, c1 = c0.combine(blk.c0), c1.combine(blk.c1)
 	}
 	nPos, nNeg := p.n1, p.n0
 	if p.mirror {

@@ -1,7 +1,9 @@
 package kdequantile
 
 import (
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 
 	"github.com/rocops/rocops"
@@ -14,33 +16,112 @@ import (
 // whose scores live on S workers is solved by a coordinator that exchanges fixed-size
 // messages with them, round by round:
 //
-//  1. Each worker sends [Shard.Stats]: per class the count, range and spread (mean and sum
-//     of squared deviations, scaled by a power of two). The coordinator adds them with
-//     [ShardStats.Combine] (Chan, Golub and LeVeque's pairwise update) and [NewSolver]
-//     applies the bandwidth rule of [Config] to the totals and brackets τ. The rule needs no
-//     order statistic: standard deviations and the largest |score| only.
-//  2. Until [Solver.Done], the coordinator broadcasts τ = [Solver.Tau]; each worker sends
-//     [Shard.Phi], its negatives' Σσ(τ − f_j; v0) (as an exact count plus tail sums) and
-//     the sums of σ′, σ″ and σ‴ that the solver's Newton and cubic steps use; the
-//     coordinator combines them ([PhiSums.Combine]) and calls [Solver.Update], which takes
-//     a safeguarded step or bisects. The worker sums carry their own scale e^{s}, s the
-//     smallest |z_j| of the worker, so that no term underflows; Combine rescales to the
-//     smallest.
-//  3. Each worker sends [Shard.Finish] at the solved τ: its positives' Σψ and Σσ′ (the loss
-//     and dF̂_1/dτ are their totals over |B1|) and the log-sum-exp pair of its negatives'
-//     softmax logits ℓ_j: the largest, ℓ(m_s) with m_s = min |z_j| (ℓ decreases in |z|),
-//     and Σ exp(ℓ_j − ℓ(m_s)).
+//  1. Each worker sends [Shard.Stats]: per class the [ClassStats] that [Gradient] computes
+//     for the bandwidth rule (the count, range and spread, the spread scaled by a power of
+//     two). The coordinator adds them with [ShardStats.Combine] and [NewSolver] applies the
+//     bandwidth rule of [Config] to the totals, as Gradient does, and brackets τ.
+//  2. Until [Solver.Done], the coordinator broadcasts [Solver.Query] (the pass, the
+//     bandwidths and τ); each worker sends [Shard.Phi], its negatives' Σσ(τ − f_j; v0) (as an
+//     exact count plus tail sums) and the sums of σ′, σ″ and σ‴ that the solver's Newton and
+//     cubic steps use; the coordinator combines them ([PhiSums.Combine]) and calls
+//     [Solver.Update], which takes a safeguarded step or bisects. The worker sums carry their
+//     own scale e^{s}, s the smallest |z_j| of the worker, so that no term underflows; Combine
+//     rescales to the smallest.
+//  3. Once Done, the coordinator broadcasts the Query of the solved τ; each worker sends
+//     [Shard.Finish]: its positives' Σψ and Σσ′ (the loss and dF̂_1/dτ are their totals over
+//     |B1|) and the log-sum-exp pair of its negatives' softmax logits ℓ_j: the largest,
+//     ℓ(m_s) with m_s = min |z_j| (ℓ decreases in |z|), and Σ exp(ℓ_j − ℓ(m_s)).
 //  4. [Solver.Final] turns the totals into the [Result] and a [Final] message, broadcast
 //     back; [Shard.Gradient] gives the worker's ∂L/∂f_i in its input order.
 //
-// Only sums travel: 96 bytes per worker and 16 bytes of broadcast ([Plan]) in round 1, 56
-// bytes per worker and 8 bytes of broadcast per solver pass, 32 bytes per worker in round 3
-// and 56 bytes of broadcast in round 4 (the messages are fixed-size structs; encoding/binary
-// writes them in these sizes).
+// Every message carries the fingerprint of the Config its sender was made with, and every
+// worker's answer the pass of the Query it answers and the number of scores it summed, so that
+// the coordinator refuses, with [ErrShard], what would otherwise give a wrong τ without a
+// sign: shards of another configuration (Recall shards fed to an Alpha solver), a shard missing
+// from a round or counted twice (the counts do not add up to the batch's), a stale answer (of
+// another pass), sums that are NaN or infinite, statistics that are not a class's (N < 0,
+// Min > Max), and Final before the solver is done. Combine keeps the first disagreement of two
+// messages' fingerprints or passes, so that it cannot be hidden by later messages.
+//
+// Only sums travel: 104 bytes per worker in round 1, 80 bytes per worker and a 40-byte
+// [Query] per solver pass, 64 bytes per worker and a Query in round 3 and 64 bytes of broadcast
+// in round 4 (the messages are fixed-size structs; encoding/binary writes them in these sizes).
 // docs/scaling.md counts it for large batches. The result equals [Gradient] on the whole
 // batch up to rounding: the solver stops at the same root to near machine precision, from a
 // different start (the normal quantile of the negatives' mean and spread, since the
 // empirical quantile [Gradient] starts from is not a sum).
+
+// ErrShard reports a message of the sharded protocol that does not fit its solver or its
+// round: of another configuration or pass, sums or statistics that no batch has (NaN or
+// infinite sums, N < 0, Min > Max), counts that do not add up to the batch's (a shard missing
+// or counted twice), or a step out of order (Update after Done, Final before it). The message
+// names the message, the pass and what does not fit.
+var ErrShard = errors.New("kdequantile: shard message does not fit")
+
+// The tags of messages: 0 is the tag of the combination of no message, conflict that of two
+// messages that disagree. Configuration fingerprints and pass numbers lie strictly between.
+const conflict = math.MaxUint64
+
+// joinTag returns the tag of the combination of two messages tagged a and b.
+func joinTag(a, b uint64) uint64 {
+	switch {
+	case a == 0:
+		return b
+	case b == 0 || a == b:
+		return a
+	}
+	return conflict
+}
+
+// fingerprint returns the fingerprint of cfg, a hash of every field: the FNV-1a hash of their
+// bits, in [1, 2⁶⁴ − 2].
+func fingerprint(cfg Config) uint64 {
+	h := fnv.New64a()
+	tail := 0.0
+	if cfg.Tail {
+		tail = 1
+	}
+	for _, x := range []float64{cfg.Alpha, cfg.Recall, cfg.V0, cfg.V1, cfg.Widen, tail} {
+		var b [8]byte
+		u := math.Float64bits(x)
+		for i := range b {
+			b[i] = byte(u >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	return h.Sum64()%(math.MaxUint64-1) + 1
+}
+
+// shardError returns ErrShard with the details.
+func shardError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrShard, fmt.Sprintf(format, args...))
+}
+
+// checkConfig reports a message, what, whose configuration fingerprint is not want.
+func checkConfig(what string, config, want uint64) error {
+	switch {
+	case config == conflict:
+		return shardError("%s combine shards of different configurations", what)
+	case config != want:
+		return shardError("%s of configuration %016x, the solver's is %016x", what, config, want)
+	}
+	return nil
+}
+
+// checkTags reports a message, what, whose configuration fingerprint is not want or whose pass
+// is not pass.
+func checkTags(what string, config, want, got, pass uint64) error {
+	if err := checkConfig(what, config, want); err != nil {
+		return err
+	}
+	switch {
+	case got == conflict:
+		return shardError("%s combine the answers of different passes, want pass %d", what, pass)
+	case got != pass:
+		return shardError("%s answer pass %d, want pass %d", what, got, pass)
+	}
+	return nil
+}
 
 // Shard is one worker's part of a batch: its scores and labels, with the Config of the whole
 // batch. It does not copy the input's labels, which must not change until its gradient is
@@ -48,6 +129,7 @@ import (
 type Shard struct {
 	cfg      Config // the Alpha form solved
 	mirror   bool
+	config   uint64 // the fingerprint of the Config given
 	labels   []float64
 	neg, pos []float64 // the solved form's class scores, in input order
 	buf      []float64 // per negative scratch
@@ -56,16 +138,16 @@ type Shard struct {
 // NewShard returns the shard of scores f and labels y of one worker. Every worker of a batch
 // must use the same cfg, also given to [NewSolver]. A shard may be empty or hold one class
 // only; the batch as a whole must hold both (NewSolver checks). Errors: an invalid cfg
-// (ErrOperatingPoint, ErrAlpha, ErrRecall, ErrBandwidth), rocops.ErrLength, and rocops.ErrNonFinite or
+// (rocops.ErrConfig), rocops.ErrLength, and rocops.ErrNonFinite or
 // rocops.ErrLabel naming the element by its index in this shard.
 func NewShard(scores, labels []float64, cfg Config) (*Shard, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if len(scores) != len(labels) {
 		return nil, check.Errorf(pkg, rocops.ErrLength, "%d scores, %d labels", len(scores), len(labels))
 	}
-	s := &Shard{labels: labels}
+	s := &Shard{labels: labels, config: fingerprint(cfg)}
 	s.cfg, s.mirror = cfg.solverConfig()
 	sign, posLabel := s.signs()
 	for i, f := range scores {
@@ -91,108 +173,121 @@ func (s *Shard) signs() (sign, posLabel float64) {
 	return 1, 1
 }
 
-// ClassStats are one class's count, range and spread: Mean and M2 (the sum of squared
-// deviations from the mean) are those of the scores times 2^(−Exp), Exp being the binary
-// exponent of the largest |score|, so that no square overflows or underflows at any scale.
-type ClassStats struct {
-	N        int64
-	Min, Max float64
-	Exp      int64
-	Mean, M2 float64
+// ShardStats are a worker's first message: the fingerprint of its Config and the statistics of
+// the negatives and of the positives of the form solved (with Config.Recall the mirrored
+// batch, whose negatives are the input's positives with their scores negated). The zero value
+// is the statistics of no shard.
+type ShardStats struct {
+	Config   uint64
+	Neg, Pos ClassStats
 }
-
-// ShardStats are a worker's first message: the statistics of the negatives and of the
-// positives of the form solved (with Config.Recall the mirrored batch, whose negatives are
-// the input's positives with their scores negated).
-type ShardStats struct{ Neg, Pos ClassStats }
 
 // Stats returns the shard's statistics, for [ShardStats.Combine] and [NewSolver].
 func (s *Shard) Stats() ShardStats {
-	return ShardStats{Neg: classStats(s.neg), Pos: classStats(s.pos)}
+	return ShardStats{Config: s.config, Neg: classStats(s.neg), Pos: classStats(s.pos)}
 }
 
-// classStats returns the statistics of xs by the two-pass formula on the scaled scores.
+// classStats returns the statistics of a shard's scores of one class: the range, and the
+// spread two-pass on the scores times 2^(−e), e the binary exponent of the largest |score|, so
+// that no square overflows or underflows at any scale and shards of other scales combine exactly.
 func classStats(xs []float64) ClassStats {
 	if len(xs) == 0 {
-		return ClassStats{Min: math.Inf(1), Max: math.Inf(-1)}
+		return emptyStats
 	}
 	c := ClassStats{N: int64(len(xs)), Min: xs[0], Max: xs[0]}
 	for _, x := range xs {
 		c.Min, c.Max = min(c.Min, x), max(c.Max, x)
 	}
 	_, e := math.Frexp(c.maxAbs())
-	c.Exp = int64(e)
-	sum := 0.0
-	for _, x := range xs {
-		sum += math.Ldexp(x, -e)
-	}
-	c.Mean = sum / float64(len(xs))
-	for _, x := range xs {
-		d := math.Ldexp(x, -e) - c.Mean
-		c.M2 += d * d
-	}
+	c.Scale = math.Ldexp(1, -e)
+	st := scaledSpread(xs, c.Scale)
+	c.Mean, c.M2 = st.mean, st.m2
 	return c
-}
-
-func (c ClassStats) maxAbs() float64 { return max(math.Abs(c.Min), math.Abs(c.Max)) }
-
-// Combine returns the statistics of the union of two disjoint sets of scores.
-func (c ClassStats) Combine(d ClassStats) ClassStats {
-	if c.N == 0 {
-		return d
-	}
-	if d.N == 0 {
-		return c
-	}
-	e := max(c.Exp, d.Exp)
-	a, b := c.spread(e), d.spread(e)
-	m := a.merge(b)
-	return ClassStats{N: c.N + d.N, Min: min(c.Min, d.Min), Max: max(c.Max, d.Max), Exp: e, Mean: m.mean, M2: m.m2}
-}
-
-// spread returns the count, mean and M2 of the scores times 2^(−e), e ≥ c.Exp (exact unless
-// they fall below the normal range, where they are negligible beside the scores of exponent e).
-func (c ClassStats) spread(e int64) spreadStats {
-	k := int(c.Exp - e)
-	return spreadStats{n: float64(c.N), mean: math.Ldexp(c.Mean, k), m2: math.Ldexp(c.M2, 2*k)}
 }
 
 // Combine returns the statistics of the union of two disjoint shards.
 func (a ShardStats) Combine(b ShardStats) ShardStats {
-	return ShardStats{Neg: a.Neg.Combine(b.Neg), Pos: a.Pos.Combine(b.Pos)}
+	return ShardStats{Config: joinTag(a.Config, b.Config), Neg: a.Neg.combine(b.Neg), Pos: a.Pos.combine(b.Pos)}
 }
 
-// Plan holds the inverse bandwidths of the form solved, as [Solver.Plan] broadcasts them.
-type Plan struct{ V0, V1 float64 }
+// valid reports, for the class named what, statistics that no scores have: N < 0, or for
+// N > 0 a range that is not finite with Min ≤ Max, a Scale that is not finite and positive, a
+// Mean or M2 that is not finite, a negative M2, or a Mean (times 1/Scale) outside the range
+// beyond rounding.
+func (c ClassStats) valid(what string) error {
+	switch {
+	case c.N < 0:
+		return shardError("ShardStats: %s: N = %d", what, c.N)
+	case c.N == 0:
+		return nil
+	case !(c.Min <= c.Max) || math.IsInf(c.Min, 0) || math.IsInf(c.Max, 0):
+		return shardError("ShardStats: %s: Min = %v, Max = %v, want finite Min ≤ Max", what, c.Min, c.Max)
+	case !(c.Scale > 0) || math.IsInf(c.Scale, 1):
+		return shardError("ShardStats: %s: Scale = %v", what, c.Scale)
+	case !(c.M2 >= 0) || math.IsInf(c.M2, 1) || math.IsNaN(c.Mean) || math.IsInf(c.Mean, 0):
+		return shardError("ShardStats: %s: Mean = %v, M2 = %v", what, c.Mean, c.M2)
+	}
+	slack := 1e-9 * c.maxAbs() * c.Scale
+	if !(c.Mean >= c.Min*c.Scale-slack && c.Mean <= c.Max*c.Scale+slack) {
+		return shardError("ShardStats: %s: Mean = %v of the scores times %v, outside their range [%v, %v]",
+			what, c.Mean, c.Scale, c.Min, c.Max)
+	}
+	return nil
+}
 
-// PhiSums are a worker's sums over its negatives at one τ, all multiplied by e^{Scale}:
-// Above counts the negatives above τ, TBelow and TAbove are Σσ(−|z_j|) over those at or below
-// and above τ, and D1, D2, D3 the sums of σ′, σ″ and σ‴ at z_j = v0·(τ − f_j). Scale is the
-// smallest |z_j| (+Inf for no negatives).
+// Query is the coordinator's broadcast of one round: the fingerprint of its Config, the pass
+// the round answers (1, 2, … for the rounds of [Shard.Phi]; [Solver.Passes] + 1 once the
+// solver is done, for [Shard.Finish]), the inverse bandwidths and τ of the form solved.
+type Query struct {
+	Config, Pass uint64
+	V0, V1, Tau  float64
+}
+
+// PhiSums are a worker's sums over its negatives at the τ of one Query: the fingerprint of its
+// Config, the Query's pass, N the negatives summed and Above those above τ, and, all
+// multiplied by e^{Scale}, TBelow and TAbove, Σσ(−|z_j|) over those at or below and above τ,
+// and D1, D2, D3 the sums of σ′, σ″ and σ‴ at z_j = v0·(τ − f_j). Scale is the smallest
+// |z_j| (+Inf for no negatives). The combination of no shard is PhiSums{Scale: +Inf}.
 type PhiSums struct {
-	Above                      int64
+	Config, Pass               uint64
+	N, Above                   int64
 	TBelow, TAbove, D1, D2, D3 float64
 	Scale                      float64
 }
 
-// Phi returns the shard's sums at τ under the plan's bandwidths.
-func (s *Shard) Phi(p Plan, tau float64) PhiSums {
+// Phi returns the shard's sums for the round q.
+func (s *Shard) Phi(q Query) PhiSums {
+	out := PhiSums{Config: s.config, Pass: q.Pass, N: int64(len(s.neg)), Scale: math.Inf(1)}
 	if len(s.neg) == 0 {
-		return PhiSums{Scale: math.Inf(1)}
+		return out
 	}
-	b := phiBlock(s.neg, s.buf, p.V0, tau)
-	return PhiSums{Above: int64(b.above), TBelow: b.tBelow, TAbove: b.tAbove, D1: b.d1, D2: b.d2, D3: b.d3, Scale: b.scale}
+	b := phiBlock(s.neg, s.buf, q.V0, q.Tau)
+	out.Above, out.TBelow, out.TAbove, out.D1, out.D2, out.D3, out.Scale =
+		int64(b.above), b.tBelow, b.tAbove, b.d1, b.d2, b.d3, b.scale
+	return out
 }
 
-// Combine returns the sums of two disjoint shards, on the smaller of their scales.
+// Combine returns the sums of two disjoint shards, on the smaller of their scales. A Scale that
+// is NaN or negative, or sums beside a Scale of +Inf (which stands for sums of no finite |z_j|),
+// make the combined sums NaN, which Update refuses.
 func (a PhiSums) Combine(b PhiSums) PhiSums {
+	config, pass := joinTag(a.Config, b.Config), joinTag(a.Pass, b.Pass)
 	if b.Scale < a.Scale {
 		a, b = b, a
 	}
 	out := a
+	out.Config, out.Pass = config, pass
+	out.N += b.N
 	out.Above += b.Above
+	if !(a.Scale >= 0) || !(b.Scale >= 0) {
+		out.Scale = math.NaN()
+		return out
+	}
 	if math.IsInf(b.Scale, 1) {
-		return out // no negatives, or every |z| overflowed: only the count adds
+		if b.TBelow != 0 || b.TAbove != 0 || b.D1 != 0 || b.D2 != 0 || b.D3 != 0 {
+			out.TBelow = math.NaN()
+		}
+		return out // no negatives, or every |z| overflowed: only the counts add
 	}
 	c := math.Exp(a.Scale - b.Scale)
 	out.TBelow += c * b.TBelow
@@ -208,7 +303,8 @@ func (a PhiSums) Combine(b PhiSums) PhiSums {
 type Solver struct {
 	cfg     Config // the Alpha form solved
 	mirror  bool
-	plan    Plan
+	config  uint64 // the fingerprint of the Config given
+	v0, v1  float64
 	n0, n1  int64
 	lo, hi  float64
 	tau     float64
@@ -219,14 +315,29 @@ type Solver struct {
 }
 
 // NewSolver returns the solver of a batch whose shards' statistics add up to total, for the
-// cfg every shard was made with. Errors: an invalid cfg, rocops.ErrEmpty, rocops.ErrNoPositives or
-// rocops.ErrNoNegatives for the whole batch, and ErrRange when τ's bracket overflows.
+// cfg every shard was made with. Errors: an invalid cfg (rocops.ErrConfig); ErrShard for
+// statistics of shards of another configuration, or not of a class; rocops.ErrEmpty,
+// rocops.ErrNoPositives or rocops.ErrNoNegatives for the whole batch; and rocops.ErrRange when τ's
+// bracket overflows.
 func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Solver{n0: total.Neg.N, n1: total.Pos.N}
+	s := &Solver{n0: total.Neg.N, n1: total.Pos.N, config: fingerprint(cfg)}
 	s.cfg, s.mirror = cfg.solverConfig()
+	if total.Config != 0 || total.Neg.N+total.Pos.N > 0 { // the statistics of no shard are ErrEmpty below
+		if err := checkConfig("ShardStats", total.Config, s.config); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range []struct {
+		name string
+		st   ClassStats
+	}{{"negatives", total.Neg}, {"positives", total.Pos}} {
+		if err := c.st.valid(c.name); err != nil {
+			return nil, err
+		}
+	}
 	if s.n0+s.n1 == 0 {
 		return nil, check.Errorf(pkg, rocops.ErrEmpty, "no scores in any shard")
 	}
@@ -237,19 +348,16 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	if err := check.Classes(pkg, nPos, nNeg); err != nil {
 		return nil, err
 	}
-	s.plan.V0, s.plan.V1 = shardBandwidths(s.cfg, total.Neg, total.Pos)
+	s.v0, s.v1 = ruleBandwidths(s.cfg, total.Neg, total.Pos)
 	alpha := s.cfg.Alpha
-	shift := (math.Log1p(-alpha) - math.Log(alpha)) / s.plan.V0
+	shift := (math.Log1p(-alpha) - math.Log(alpha)) / s.v0
 	s.lo, s.hi = total.Neg.Min+shift, total.Neg.Max+shift
 	if math.IsInf(s.lo, 0) || math.IsInf(s.hi, 0) {
-		return nil, fmt.Errorf("%w: scores in [%v, %v] with v0 = %v", ErrRange, total.Neg.Min, total.Neg.Max, s.plan.V0)
+		return nil, check.Errorf(pkg, rocops.ErrRange, "the threshold overflows float64: scores in [%v, %v] with v0 = %v", total.Neg.Min, total.Neg.Max, s.v0)
 	}
 	// Start from the normal (1 − α)-quantile of the negatives' mean and spread.
-	sd := 0.0
-	if st := total.Neg.spread(total.Neg.Exp); st.n > 1 {
-		sd = math.Sqrt(st.m2 / (st.n - 1))
-	}
-	start := math.Ldexp(total.Neg.Mean+sd*math.Sqrt2*math.Erfinv(1-2*alpha), int(total.Neg.Exp))
+	sd := total.Neg.spread().std()
+	start := (total.Neg.Mean + sd*math.Sqrt2*math.Erfinv(1-2*alpha)) / total.Neg.Scale
 	if !(start >= s.lo && start <= s.hi) {
 		start = midpoint(s.lo, s.hi)
 	}
@@ -258,38 +366,12 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	return s, nil
 }
 
-// shardBandwidths is the rule of Config on combined class statistics.
-func shardBandwidths(cfg Config, c0, c1 ClassStats) (v0, v1 float64) {
-	v0, v1 = cfg.V0, cfg.V1
-	all := c0.Combine(c1)
-	widen := cfg.Widen
-	if widen == 0 {
-		widen = 1
-	}
-	rule := func(own ClassStats) float64 {
-		for _, c := range []ClassStats{own, all} {
-			scale := math.Ldexp(1, -int(c.Exp))
-			if v, ok := ruleV(c.spread(c.Exp), c.maxAbs()*scale, int(own.N), scale, widen); ok {
-				return v
-			}
-		}
-		return fallbackV / widen
-	}
-	if v0 == 0 {
-		v0 = rule(c0)
-	}
-	if v1 == 0 {
-		v1 = rule(c1)
-	}
-	return v0, v1
+// Query returns the broadcast of the next round: the τ at which the shards evaluate
+// [Shard.Phi] next, or, once [Solver.Done], the solved τ of the form solved, at which they
+// evaluate [Shard.Finish].
+func (s *Solver) Query() Query {
+	return Query{Config: s.config, Pass: uint64(s.passes) + 1, V0: s.v0, V1: s.v1, Tau: s.tau}
 }
-
-// Plan returns the bandwidths the shards use, to broadcast once.
-func (s *Solver) Plan() Plan { return s.plan }
-
-// Tau returns the τ at which the shards evaluate [Shard.Phi] next, or, once [Solver.Done],
-// the solved τ of the form solved, at which they evaluate [Shard.Finish].
-func (s *Solver) Tau() float64 { return s.tau }
 
 // Done reports whether τ is solved.
 func (s *Solver) Done() bool { return s.done }
@@ -297,13 +379,36 @@ func (s *Solver) Done() bool { return s.done }
 // Passes returns the number of Update calls so far: the rounds of Phi sums exchanged.
 func (s *Solver) Passes() int { return s.passes }
 
-// Update takes the combined [PhiSums] of every shard at [Solver.Tau] and moves τ towards the
-// root (docs/kde-quantile.md, "The threshold solver"): a cubic-model step when it stays
-// inside the bracket and shrinks fast enough, else bisection. It does nothing once Done.
-func (s *Solver) Update(total PhiSums) {
+// Update takes the combined [PhiSums] of every shard for [Solver.Query] and moves τ towards
+// the root (docs/kde-quantile.md, "The threshold solver"): a cubic-model step when it stays
+// inside the bracket and shrinks fast enough, else bisection. Errors, ErrShard naming the
+// pass, leave the solver as it was: sums of another configuration or pass, over another number
+// of negatives than the batch's, with Above outside [0, N], or NaN or infinite (a Scale may be
+// +Inf, for sums of no finite |z_j|), and any Update once Done.
+func (s *Solver) Update(total PhiSums) error {
 	if s.done {
-		return
+		return shardError("Update after Done (%d passes)", s.passes)
 	}
+	pass := uint64(s.passes) + 1
+	if err := checkTags("PhiSums", total.Config, s.config, total.Pass, pass); err != nil {
+		return err
+	}
+	switch {
+	case total.N != s.n0:
+		return shardError("PhiSums of pass %d sum %d negatives, the batch has %d: a shard is missing or counted twice", pass, total.N, s.n0)
+	case total.Above < 0 || total.Above > total.N:
+		return shardError("PhiSums of pass %d count %d negatives above τ of %d", pass, total.Above, total.N)
+	case !finite(total.TBelow, total.TAbove, total.D1, total.D2, total.D3) || !(total.Scale >= 0) ||
+		total.TBelow < 0 || total.TAbove < 0 || total.D1 < 0:
+		return shardError("PhiSums of pass %d: TBelow = %v, TAbove = %v, D1 = %v, D2 = %v, D3 = %v, Scale = %v",
+			pass, total.TBelow, total.TAbove, total.D1, total.D2, total.D3, total.Scale)
+	}
+	s.update(total)
+	return nil
+}
+
+// update is Update on checked sums.
+func (s *Solver) update(total PhiSums) {
 	s.passes++
 	e := s.value(total)
 	if math.Abs(e.phi) <= e.tol || s.passes == maxPasses {
@@ -316,7 +421,7 @@ func (s *Solver) Update(total PhiSums) {
 		s.hi = s.tau
 	}
 	du, bound, ok := e.step()
-	next := s.tau + du/s.plan.V0
+	next := s.tau + du/s.v0
 	if ok && math.Abs(du) <= 1 && bound <= e.tol {
 		s.tau, s.done = next, true
 		return
@@ -347,30 +452,33 @@ func (s *Solver) value(t PhiSums) phiValue {
 	return v
 }
 
-// FinishSums are a worker's sums at the solved τ: Loss = Σψ(τ − f_i) and Slope = Σσ′ over
-// its positives (σ′ of z = v1·(τ − f_i), without the factor v1; with Config.Tail, ψ and
-// ψ′ of the tail), and its negatives' log-sum-exp pair: MinAbs, the smallest |z_j|, whose
-// logit ℓ(MinAbs) is the largest, and Weight = Σ exp(ℓ_j − ℓ(MinAbs)) (0 and +Inf without
-// negatives).
+// FinishSums are a worker's sums at the solved τ: the fingerprint of its Config, the pass of
+// the Query (Passes + 1), the numbers of positives NPos and negatives NNeg summed, Loss =
+// Σψ(τ − f_i) and Slope = Σσ′ over its positives (σ′ of z = v1·(τ − f_i), without the factor
+// v1; with Config.Tail, ψ and ψ′ of the tail), and its negatives' log-sum-exp pair: MinAbs, the
+// smallest |z_j|, whose logit ℓ(MinAbs) is the largest, and Weight = Σ exp(ℓ_j − ℓ(MinAbs))
+// (+Inf and 0 without negatives). The combination of no shard is FinishSums{MinAbs: +Inf}.
 type FinishSums struct {
+	Config, Pass   uint64
+	NPos, NNeg     int64
 	Loss, Slope    float64
 	MinAbs, Weight float64
 }
 
-// Finish returns the shard's sums at the solved τ of the form solved ([Solver.Tau] once Done).
-func (s *Shard) Finish(p Plan, tau float64) FinishSums {
-	f := FinishSums{MinAbs: math.Inf(1)}
+// Finish returns the shard's sums for the round q of the solved τ ([Solver.Query] once Done).
+func (s *Shard) Finish(q Query) FinishSums {
+	f := FinishSums{Config: s.config, Pass: q.Pass, NPos: int64(len(s.pos)), NNeg: int64(len(s.neg)), MinAbs: math.Inf(1)}
 	for _, x := range s.pos {
-		sig, d := posTerm(x, tau, p.V1, s.cfg.Tail)
+		sig, d := posTerm(x, q.Tau, q.V1, s.cfg.Tail)
 		f.Loss += sig
 		f.Slope += d
 	}
 	for _, x := range s.neg {
-		f.MinAbs = min(f.MinAbs, math.Abs(p.V0*(tau-x)))
+		f.MinAbs = min(f.MinAbs, math.Abs(q.V0*(q.Tau-x)))
 	}
 	if !math.IsInf(f.MinAbs, 1) {
 		for _, x := range s.neg {
-			f.Weight += softmaxTerm(math.Abs(p.V0*(tau-x)), f.MinAbs)
+			f.Weight += softmaxTerm(math.Abs(q.V0*(q.Tau-x)), f.MinAbs)
 		}
 	}
 	return f
@@ -399,47 +507,81 @@ func softmaxTerm(a, ref float64) float64 {
 }
 
 // Combine returns the sums of two disjoint shards; the softmax pair is combined on the larger
-// logit, as log-sum-exp is.
+// logit, as log-sum-exp is. A MinAbs that is NaN or negative, or a Weight beside a MinAbs of
+// +Inf (which stands for no finite |z_j|), make the combined Weight NaN, which Final refuses.
 func (a FinishSums) Combine(b FinishSums) FinishSums {
+	config, pass := joinTag(a.Config, b.Config), joinTag(a.Pass, b.Pass)
 	if b.MinAbs < a.MinAbs {
 		a, b = b, a
 	}
-	out := FinishSums{Loss: a.Loss + b.Loss, Slope: a.Slope + b.Slope, MinAbs: a.MinAbs, Weight: a.Weight}
-	if !math.IsInf(b.MinAbs, 1) {
+	out := FinishSums{Config: config, Pass: pass, NPos: a.NPos + b.NPos, NNeg: a.NNeg + b.NNeg,
+		Loss: a.Loss + b.Loss, Slope: a.Slope + b.Slope, MinAbs: a.MinAbs, Weight: a.Weight}
+	switch {
+	case !(a.MinAbs >= 0) || !(b.MinAbs >= 0) || math.IsInf(b.MinAbs, 1) && b.Weight != 0:
+		out.Weight = math.NaN()
+	case !math.IsInf(b.MinAbs, 1):
 		out.Weight += b.Weight * softmaxTerm(b.MinAbs, a.MinAbs)
 	}
 	return out
 }
 
-// Final is the coordinator's last broadcast: everything a shard needs for its gradient. Tau,
-// V0 and V1 are those of the form solved; PosFactor is ∂L/∂f_i per unit σ′ of a positive
-// (−v1/|B1|); Slope is dF̂_1/dτ and MinAbs, Weight the batch's softmax normaliser (see
-// [FinishSums]).
+// Final is the coordinator's last broadcast: everything a shard needs for its gradient. Config
+// is the fingerprint of the solver's Config; Tau, V0 and V1 are those of the form solved;
+// PosFactor is ∂L/∂f_i per unit σ′ of a positive (−v1/|B1|); Slope is dF̂_1/dτ and MinAbs,
+// Weight the batch's softmax normaliser (see [FinishSums]).
 type Final struct {
+	Config           uint64
 	Tau, V0, V1      float64
 	PosFactor, Slope float64
 	MinAbs, Weight   float64
 }
 
 // Final returns the batch's [Result] and the message for [Shard.Gradient] from the combined
-// [FinishSums] of every shard at the solved τ.
-func (s *Solver) Final(total FinishSums) (Result, Final) {
+// [FinishSums] of every shard for the Query of the solved τ. Errors, ErrShard: Final before
+// Done, and sums of another configuration or pass, of other numbers of positives and negatives
+// than the batch's, or that are NaN, infinite or negative (MinAbs may be +Inf, for sums of no
+// finite |z_j|).
+func (s *Solver) Final(total FinishSums) (Result, Final, error) {
+	if !s.done {
+		return Result{}, Final{}, shardError("Final before Done, after %d passes", s.passes)
+	}
+	pass := uint64(s.passes) + 1
+	if err := checkTags("FinishSums", total.Config, s.config, total.Pass, pass); err != nil {
+		return Result{}, Final{}, err
+	}
+	switch {
+	case total.NPos != s.n1 || total.NNeg != s.n0:
+		return Result{}, Final{}, shardError("FinishSums of pass %d sum %d positives and %d negatives, the batch has %d and %d: a shard is missing or counted twice",
+			pass, total.NPos, total.NNeg, s.n1, s.n0)
+	case !finite(total.Loss, total.Slope, total.Weight) || total.Loss < 0 || total.Slope < 0 || total.Weight < 0 || !(total.MinAbs >= 0):
+		return Result{}, Final{}, shardError("FinishSums of pass %d: Loss = %v, Slope = %v, MinAbs = %v, Weight = %v",
+			pass, total.Loss, total.Slope, total.MinAbs, total.Weight)
+	}
 	n1 := float64(s.n1)
-	fin := Final{Tau: s.tau, V0: s.plan.V0, V1: s.plan.V1, PosFactor: -s.plan.V1 / n1,
-		Slope: total.Slope / n1 * s.plan.V1, MinAbs: total.MinAbs, Weight: total.Weight}
-	res := Result{Tau: s.tau, Loss: total.Loss / n1, V0: s.plan.V0, V1: s.plan.V1}
+	fin := Final{Config: s.config, Tau: s.tau, V0: s.v0, V1: s.v1, PosFactor: -s.v1 / n1,
+		Slope: total.Slope / n1 * s.v1, MinAbs: total.MinAbs, Weight: total.Weight}
+	res := Result{Tau: s.tau, Loss: total.Loss / n1, V0: s.v0, V1: s.v1}
 	if s.mirror {
-		res = Result{Tau: -s.tau, Loss: res.Loss, V0: s.plan.V1, V1: s.plan.V0}
+		res = Result{Tau: -s.tau, Loss: res.Loss, V0: s.v1, V1: s.v0}
 	}
 	if math.IsInf(total.MinAbs, 1) {
 		fin.Weight = float64(s.n0) // every |z_j| overflowed: the slope is shared equally
 	}
-	return res, fin
+	return res, fin, nil
 }
 
 // Gradient returns ∂L/∂f_i of the whole batch's loss for the shard's scores, in its input
-// order, from the coordinator's [Final].
-func (s *Shard) Gradient(fin Final) []float64 {
+// order, from the coordinator's [Final]. A Final of another configuration, or with a field that
+// no solver gives (a τ or bandwidth that is not finite, a normaliser that is not positive), is
+// ErrShard.
+func (s *Shard) Gradient(fin Final) ([]float64, error) {
+	switch {
+	case fin.Config != s.config:
+		return nil, shardError("Final of configuration %016x, the shard's is %016x", fin.Config, s.config)
+	case !finite(fin.Tau, fin.V0, fin.V1, fin.PosFactor, fin.Slope, fin.Weight) || !(fin.V0 > 0) || !(fin.V1 > 0) ||
+		!(fin.Weight > 0) || !(fin.MinAbs >= 0):
+		return nil, shardError("Final: %+v", fin)
+	}
 	sign, posLabel := s.signs()
 	out := make([]float64, len(s.labels))
 	i0, i1 := 0, 0
@@ -458,7 +600,7 @@ func (s *Shard) Gradient(fin Final) []float64 {
 		out[i] = negFactor * r
 		i0++
 	}
-	return out
+	return out, nil
 }
 
 // ShardedGradient runs the protocol above in process, as workers holding scores[k] and
@@ -473,34 +615,46 @@ func ShardedGradient(scores, labels [][]float64, cfg Config) (grads [][]float64,
 	var stats ShardStats
 	for k := range shards {
 		if shards[k], err = NewShard(scores[k], labels[k], cfg); err != nil {
-			return nil, Result{}, 0, fmt.Errorf("shard %d: %w", k, err)
+			return nil, Result{}, 0, fmt.Errorf("%w (shard %d)", err, k)
 		}
-		if k == 0 {
-			stats = shards[k].Stats()
-		} else {
-			stats = stats.Combine(shards[k].Stats())
-		}
+		stats = stats.Combine(shards[k].Stats())
 	}
 	sv, err := NewSolver(stats, cfg)
 	if err != nil {
 		return nil, Result{}, 0, err
 	}
-	plan := sv.Plan()
 	for !sv.Done() {
-		total := PhiSums{Scale: math.Inf(1)}
+		q, total := sv.Query(), PhiSums{Scale: math.Inf(1)}
 		for _, sh := range shards {
-			total = total.Combine(sh.Phi(plan, sv.Tau()))
+			total = total.Combine(sh.Phi(q))
 		}
-		sv.Update(total)
+		if err := sv.Update(total); err != nil {
+			return nil, Result{}, 0, err
+		}
 	}
-	fin := FinishSums{MinAbs: math.Inf(1)}
+	q, fin := sv.Query(), FinishSums{MinAbs: math.Inf(1)}
 	for _, sh := range shards {
-		fin = fin.Combine(sh.Finish(plan, sv.Tau()))
+		fin = fin.Combine(sh.Finish(q))
 	}
-	res, final := sv.Final(fin)
+	res, final, err := sv.Final(fin)
+	if err != nil {
+		return nil, Result{}, 0, err
+	}
 	grads = make([][]float64, len(shards))
 	for k, sh := range shards {
-		grads[k] = sh.Gradient(final)
+		if grads[k], err = sh.Gradient(final); err != nil {
+			return nil, Result{}, 0, fmt.Errorf("%w (shard %d)", err, k)
+		}
 	}
 	return grads, res, sv.Passes(), nil
+}
+
+// finite reports whether every x is neither NaN nor infinite.
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if x-x != 0 {
+			return false
+		}
+	}
+	return true
 }

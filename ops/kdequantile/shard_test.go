@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 // tolShard bounds the sharded gradient's difference from Gradient on the whole batch,
@@ -139,11 +140,11 @@ func TestShardMessageSizes(t *testing.T) {
 		msg  any
 		want int
 	}{
-		{"ShardStats", ShardStats{}, 96},
-		{"Plan", Plan{}, 16},
-		{"PhiSums", PhiSums{}, 56},
-		{"FinishSums", FinishSums{}, 32},
-		{"Final", Final{}, 56},
+		{"ShardStats", ShardStats{}, 104},
+		{"Query", Query{}, 40},
+		{"PhiSums", PhiSums{}, 80},
+		{"FinishSums", FinishSums{}, 64},
+		{"Final", Final{}, 64},
 	} {
 		if got := binary.Size(c.msg); got != c.want {
 			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)
@@ -169,7 +170,7 @@ func TestShardedGradientErrors(t *testing.T) {
 		{"length", [][]float64{{1, 2}}, [][]float64{{0}}, cfg, rocops.ErrLength},
 		{"NaN", [][]float64{{1}, {math.NaN(), 2}}, [][]float64{{0}, {1, 0}}, cfg, rocops.ErrNonFinite},
 		{"label", [][]float64{{1}, {2}}, [][]float64{{0}, {2}}, cfg, rocops.ErrLabel},
-		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, ErrOperatingPoint},
+		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, rocops.ErrConfig},
 	}
 	for _, c := range cases {
 		if _, _, _, err := ShardedGradient(c.scores, c.labels, c.cfg); !errors.Is(err, c.want) {
@@ -196,4 +197,255 @@ func ExampleShardedGradient() {
 	// tau 0.348907 (whole batch 0.348907), loss 0.065759 (0.065759)
 	// worker 2's gradient [0.080368 -0.062250 0.001460 0.074413]
 	// whole batch's       [0.080368 -0.062250 0.001460 0.074413]
+}
+
+// protocol runs the sharded protocol on four shards of a batch of 400 scores as
+// ShardedGradient does, with the messages passed through the tamper functions (nil: as they
+// are), and returns the first error.
+type protocol struct {
+	shardCfg Config // the shards' configuration; the solver's is Config{Alpha: 0.1}
+	stats    func(ShardStats) ShardStats
+	// phi gives the messages of pass p, shard k: the shard's own, and those of every earlier
+	// pass (earlier[pass-1][k]); it returns the ones to combine.
+	phi     func(pass uint64, k int, own PhiSums, earlier [][]PhiSums) []PhiSums
+	finish  func(k int, own FinishSums) []FinishSums
+	final   func(Final) Final
+	extra   func(sv *Solver) error // called once the solver is done, before Final
+	noFinal bool
+}
+
+func (p protocol) run(t *testing.T) (Result, error) {
+	t.Helper()
+	scores, labels := batch(21, 400, 0.2, 1.5)
+	cfg := Config{Alpha: 0.1}
+	shardCfg := cfg
+	if p.shardCfg != (Config{}) {
+		shardCfg = p.shardCfg
+	}
+	var shards []*Shard
+	var stats ShardStats
+	for k := range 4 {
+		sh, err := NewShard(scores[100*k:100*(k+1)], labels[100*k:100*(k+1)], shardCfg)
+		require.NoError(t, err)
+		shards = append(shards, sh)
+		stats = stats.Combine(sh.Stats())
+	}
+	if p.stats != nil {
+		stats = p.stats(stats)
+	}
+	sv, err := NewSolver(stats, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	var earlier [][]PhiSums
+	for !sv.Done() {
+		q := sv.Query()
+		total := PhiSums{Scale: math.Inf(1)}
+		var these []PhiSums
+		for k, sh := range shards {
+			own := sh.Phi(q)
+			these = append(these, own)
+			msgs := []PhiSums{own}
+			if p.phi != nil {
+				msgs = p.phi(q.Pass, k, own, earlier)
+			}
+			for _, m := range msgs {
+				total = total.Combine(m)
+			}
+		}
+		earlier = append(earlier, these)
+		if err := sv.Update(total); err != nil {
+			return Result{}, err
+		}
+	}
+	if p.extra != nil {
+		if err := p.extra(sv); err != nil {
+			return Result{}, err
+		}
+	}
+	q, fin := sv.Query(), FinishSums{MinAbs: math.Inf(1)}
+	for k, sh := range shards {
+		msgs := []FinishSums{sh.Finish(q)}
+		if p.finish != nil {
+			msgs = p.finish(k, msgs[0])
+		}
+		for _, m := range msgs {
+			fin = fin.Combine(m)
+		}
+	}
+	res, final, err := sv.Final(fin)
+	if err != nil {
+		return Result{}, err
+	}
+	if p.final != nil {
+		final = p.final(final)
+	}
+	for _, sh := range shards {
+		if _, err := sh.Gradient(final); err != nil {
+			return Result{}, err
+		}
+	}
+	return res, nil
+}
+
+// TestShardProtocolRefuses: every message that would give a wrong τ without a sign — before,
+// NaN sums ran 54 passes to τ = −2.13 where the truth is 1.26 (this batch's numbers), a missing
+// shard gave τ = 1.08, Recall shards fed to an Alpha solver −0.15, N < 0 and Min > Max 4.49 and
+// −2.13, and Final before Done answered — is ErrShard naming what does not fit, and the honest
+// run gives Gradient's τ on the whole batch.
+func TestShardProtocolRefuses(t *testing.T) {
+	scores, labels := batch(21, 400, 0.2, 1.5)
+	want, err := Evaluate(scores, labels, Config{Alpha: 0.1})
+	require.NoError(t, err)
+	res, err := protocol{}.run(t)
+	require.NoError(t, err)
+	require.InDelta(t, want.Tau, res.Tau, tolShard*(1+math.Abs(want.Tau)))
+
+	own := func(m PhiSums) []PhiSums { return []PhiSums{m} }
+	cases := []struct {
+		name string
+		p    protocol
+		says string
+	}{
+		{"NaN PhiSums", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 1 {
+				m.D1, m.TBelow = math.NaN(), math.NaN()
+			}
+			return own(m)
+		}}, "PhiSums of pass 1: TBelow = NaN"},
+		{"infinite PhiSums", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 2 {
+				m.D3 = math.Inf(-1)
+			}
+			return own(m)
+		}}, "D3 = -Inf"},
+		{"NaN scale", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 0 {
+				m.Scale = math.NaN()
+			}
+			return own(m)
+		}}, "Scale = NaN"},
+		{"a shard missing from a pass", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 2 {
+				return nil
+			}
+			return own(m)
+		}}, "a shard is missing or counted twice"},
+		{"a shard counted twice", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 3 {
+				return []PhiSums{m, m}
+			}
+			return own(m)
+		}}, "a shard is missing or counted twice"},
+		{"a stale answer among fresh ones", protocol{phi: func(pass uint64, k int, m PhiSums, earlier [][]PhiSums) []PhiSums {
+			if pass == 2 && k == 0 {
+				return own(earlier[0][0])
+			}
+			return own(m)
+		}}, "combine the answers of different passes, want pass 2"},
+		{"every answer stale", protocol{phi: func(pass uint64, k int, m PhiSums, earlier [][]PhiSums) []PhiSums {
+			if pass == 2 {
+				return own(earlier[0][k])
+			}
+			return own(m)
+		}}, "PhiSums answer pass 1, want pass 2"},
+		{"Above beyond N", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 0 {
+				m.Above = m.N + 1000
+			}
+			return own(m)
+		}}, "negatives above τ of"},
+		{"sums beside a scale of +Inf", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+			if k == 3 {
+				m.Scale = math.Inf(1)
+			}
+			return own(m)
+		}}, "TBelow = NaN"},
+		{"Recall shards fed to an Alpha solver", protocol{shardCfg: Config{Recall: 0.9}}, "ShardStats of configuration"},
+		{"shards of two configurations", protocol{stats: func(s ShardStats) ShardStats {
+			return s.Combine(ShardStats{Config: fingerprint(Config{Alpha: 0.2})})
+		}}, "ShardStats combine shards of different configurations"},
+		{"N < 0", protocol{stats: func(s ShardStats) ShardStats { s.Neg.N = -5; return s }}, "negatives: N = -5"},
+		{"Min > Max", protocol{stats: func(s ShardStats) ShardStats {
+			s.Neg.Min, s.Neg.Max = s.Neg.Max, s.Neg.Min
+			return s
+		}}, "negatives: Min = "},
+		{"NaN M2", protocol{stats: func(s ShardStats) ShardStats { s.Pos.M2 = math.NaN(); return s }}, "positives: Mean = "},
+		{"Scale 0", protocol{stats: func(s ShardStats) ShardStats { s.Pos.Scale = 0; return s }}, "positives: Scale = 0"},
+		{"Mean outside the range", protocol{stats: func(s ShardStats) ShardStats { s.Neg.Mean += 100 * s.Neg.Scale; return s }}, "outside their range"},
+		{"Update after Done", protocol{extra: func(sv *Solver) error { return sv.Update(PhiSums{}) }}, "Update after Done"},
+		{"a shard missing from the finish", protocol{finish: func(k int, m FinishSums) []FinishSums {
+			if k == 1 {
+				return nil
+			}
+			return []FinishSums{m}
+		}}, "FinishSums of pass 3 sum"},
+		{"NaN FinishSums", protocol{finish: func(k int, m FinishSums) []FinishSums {
+			m.Weight = math.NaN()
+			return []FinishSums{m}
+		}}, "Weight = NaN"},
+		{"NaN MinAbs", protocol{finish: func(k int, m FinishSums) []FinishSums {
+			if k == 0 {
+				m.MinAbs = math.NaN()
+			}
+			return []FinishSums{m}
+		}}, "Weight = NaN"},
+		{"finish sums of a solver pass", protocol{finish: func(k int, m FinishSums) []FinishSums {
+			m.Pass = 1
+			return []FinishSums{m}
+		}}, "FinishSums answer pass 1, want pass 3"},
+		{"a Final of another configuration", protocol{final: func(f Final) Final { f.Config++; return f }}, "Final of configuration"},
+		{"a Final without a normaliser", protocol{final: func(f Final) Final { f.Weight = 0; return f }}, "Final: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.p.run(t)
+			require.ErrorIs(t, err, ErrShard)
+			require.ErrorContains(t, err, "kdequantile: shard message does not fit: ")
+			require.ErrorContains(t, err, c.says)
+		})
+	}
+
+	// Final before Done.
+	sh, err := NewShard(scores, labels, Config{Alpha: 0.1})
+	require.NoError(t, err)
+	sv, err := NewSolver(sh.Stats(), Config{Alpha: 0.1})
+	require.NoError(t, err)
+	_, _, err = sv.Final(sh.Finish(sv.Query()))
+	require.ErrorIs(t, err, ErrShard)
+	require.ErrorContains(t, err, "Final before Done, after 0 passes")
+	// A refused Update leaves the solver as it was: the honest sums then solve τ.
+	bad := sh.Phi(sv.Query())
+	bad.N++
+	require.ErrorIs(t, sv.Update(bad), ErrShard)
+	require.Equal(t, 0, sv.Passes())
+	for !sv.Done() {
+		require.NoError(t, sv.Update(sh.Phi(sv.Query())))
+	}
+	res, fin, err := sv.Final(sh.Finish(sv.Query()))
+	require.NoError(t, err)
+	require.InDelta(t, want.Tau, res.Tau, tolShard*(1+math.Abs(want.Tau)))
+	g, err := sh.Gradient(fin)
+	require.NoError(t, err)
+	wg, _, err := Gradient(scores, labels, Config{Alpha: 0.1})
+	require.NoError(t, err)
+	require.LessOrEqual(t, relDiff(g, wg), tolShard)
+}
+
+// TestShardTags: combining is commutative in the tags; no message is the identity, and a
+// disagreement survives every later combination.
+func TestShardTags(t *testing.T) {
+	a, b := fingerprint(Config{Alpha: 0.1}), fingerprint(Config{Recall: 0.9})
+	require.NotEqual(t, a, b)
+	require.NotEqual(t, fingerprint(Config{Alpha: 0.1}), fingerprint(Config{Alpha: 0.1, Tail: true}))
+	require.Equal(t, a, joinTag(0, a))
+	require.Equal(t, a, joinTag(a, 0))
+	require.Equal(t, a, joinTag(a, a))
+	require.Equal(t, uint64(conflict), joinTag(a, b))
+	require.Equal(t, uint64(conflict), joinTag(joinTag(a, b), a))
+	require.Equal(t, uint64(conflict), joinTag(0, joinTag(b, a)))
+	for _, cfg := range []Config{{Alpha: 0.1}, {Recall: 0.5, V0: 2}, {Alpha: 0.3, Widen: 3, Tail: true}} {
+		f := fingerprint(cfg)
+		require.True(t, f != 0 && f != conflict, "%+v: %x", cfg, f)
+	}
 }

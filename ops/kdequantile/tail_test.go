@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // Config.Tail checked against its definition written out with the reference helpers of
@@ -160,8 +163,8 @@ func TestWiden(t *testing.T) {
 		}
 	}
 	for _, w := range []float64{-1, math.NaN(), math.Inf(1), 1e-9, 1e9} {
-		if _, err := Evaluate(scores, labels, Config{Alpha: 0.1, Widen: w}); !errors.Is(err, ErrBandwidth) {
-			t.Errorf("Widen %v: %v, want ErrBandwidth", w, err)
+		if _, err := Evaluate(scores, labels, Config{Alpha: 0.1, Widen: w}); !errors.Is(err, rocops.ErrConfig) || !strings.Contains(err.Error(), "Widen = ") {
+			t.Errorf("Widen %v: %v, want ErrConfig naming Widen", w, err)
 		}
 	}
 }

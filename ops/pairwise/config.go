@@ -1,13 +1,15 @@
 package pairwise
 
 import (
-	"errors"
-	"fmt"
+	"cmp"
 	"math"
+
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 )
 
-// Config chooses the surrogate and how the pairs are visited. The zero value is the exact
-// all-pairs logistic loss.
+// Config chooses the surrogate, how the pairs are visited and the task. The zero value is the
+// exact all-pairs logistic loss of a binary batch.
 type Config struct {
 	// Surrogate is ℓ; the zero value is Logistic.
 	Surrogate Surrogate
@@ -29,56 +31,50 @@ type Config struct {
 	// off (every positive); otherwise 0 < γ < 1. It combines with MaxFPR; without it every
 	// negative takes part.
 	MinTPR float64
+	// Task is the shape of the scores and labels (see [rocops.Task]): binary, the zero value,
+	// for n scores and n 0/1 labels; Classes(k) for row-major n×k scores and n class indices,
+	// where the loss is the mean of binary losses over the comparisons of classes that OvO
+	// chooses; Labels(k) for row-major n×k scores and n×k 0/1 labels, where it is the mean
+	// over the k label columns of each column's binary loss (see [Evaluate]).
+	Task rocops.Task
+	// OvO chooses the comparisons of a Classes task: false, the zero value, is one-vs-rest
+	// (column c with the rows of class c as positives and every other row as negatives, for
+	// each class c); true is one-vs-one (column a over the rows of classes a and b, positives
+	// the rows of a, for each ordered pair a ≠ b), the loss whose minimiser maximises Hand and
+	// Till's multi-class AUC M. OvO on a binary or Labels task is rocops.ErrConfig.
+	OvO bool
 }
 
 // pkg prefixes the package's error messages.
 const pkg = "pairwise"
 
-// Errors of the package's own settings, wrapped with details; test for them with errors.Is.
-// Bad input (scores, labels, nodes) is reported with the module's shared vocabulary,
-// [rocops.ErrEmpty] to [rocops.ErrNode].
-var (
-	ErrMargin    = errors.New("pairwise: margin must be finite and not negative")
-	ErrPairs     = errors.New("pairwise: Pairs must not be negative")
-	ErrSurrogate = errors.New("pairwise: unknown surrogate")
-	ErrMaxFPR    = errors.New("pairwise: MaxFPR must be in [0, 1]")
-	ErrMinTPR    = errors.New("pairwise: MinTPR must be in [0, 1)")
-	// ErrOverflow reports a loss or gradient beyond the range of the float type, which
-	// finite scores can produce: the exponential surrogate of a pair misranked by more than
-	// about 709 (about 88 in a float32 graph), or any surrogate of score differences near
-	// ±1.8e308. A float32 graph computes in float64 and reports ErrOverflow when its result
-	// does not fit in float32. The result is an error rather than an infinite loss that
-	// would silently turn parameters into NaN.
-	ErrOverflow = errors.New("pairwise: loss overflows its float type")
-)
+// margin is the effective margin m of a valid Config: Margin, or 1 for 0.
+func (c Config) margin() float64 { return cmp.Or(c.Margin, 1) }
 
-// effectiveMargin returns the margin m that a Config.Margin of margin stands for.
-func effectiveMargin(margin float64) (float64, error) {
+// validMargin reports whether a Config.Margin of m is valid: 0 (the default) or finite and
+// not negative.
+func validMargin(m float64) bool { return m >= 0 && !math.IsInf(m, 1) }
+
+// Validate reports the first setting outside its domain as [rocops.ErrConfig], naming it: an
+// unknown surrogate, Pairs < 0, MaxFPR outside [0, 1], MinTPR outside [0, 1), a margin that is
+// negative, infinite or NaN (NaN fails every range), an invalid Task (classes or labels with
+// k < 2), or OvO on a task that is not Classes.
+func (c Config) Validate() error {
 	switch {
-	case margin == 0:
-		return 1, nil
-	case margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0):
-		return 0, fmt.Errorf("%w, got %v", ErrMargin, margin)
+	case !c.Surrogate.valid():
+		return check.Errorf(pkg, rocops.ErrConfig, "Surrogate = %d, want %s", int(c.Surrogate), surrogates.List())
+	case c.Pairs < 0:
+		return check.Errorf(pkg, rocops.ErrConfig, "Pairs = %d, want 0 (all pairs) or a number of pairs to draw", c.Pairs)
+	case !(c.MaxFPR >= 0 && c.MaxFPR <= 1): // NaN fails both
+		return check.Errorf(pkg, rocops.ErrConfig, "MaxFPR = %v, want [0, 1]", c.MaxFPR)
+	case !(c.MinTPR >= 0 && c.MinTPR < 1):
+		return check.Errorf(pkg, rocops.ErrConfig, "MinTPR = %v, want [0, 1)", c.MinTPR)
+	case !validMargin(c.Margin):
+		return check.Errorf(pkg, rocops.ErrConfig, "Margin = %v, want a finite margin ≥ 0 (0 = 1)", c.Margin)
+	case c.Task.Validate() != nil:
+		return check.Errorf(pkg, rocops.ErrConfig, "Task = %v, want binary, or k ≥ 2 classes or labels", c.Task)
+	case c.OvO && c.Task.Kind() != rocops.Multiclass:
+		return check.Errorf(pkg, rocops.ErrConfig, "OvO = true on a %v task; one-vs-one compares classes, set it for Classes(k) only", c.Task)
 	}
-	return margin, nil
-}
-
-// Validate reports whether the settings are valid (a known surrogate, a margin that is 0 or
-// finite and not negative, Pairs ≥ 0, 0 ≤ MaxFPR ≤ 1, 0 ≤ MinTPR < 1, neither NaN; errors
-// wrap ErrSurrogate, ErrMargin, ErrPairs, ErrMaxFPR or ErrMinTPR) and returns the effective
-// margin m: Margin, or 1 for 0.
-func (c Config) Validate() (margin float64, err error) {
-	if !c.Surrogate.valid() {
-		return 0, fmt.Errorf("%w: %d", ErrSurrogate, int(c.Surrogate))
-	}
-	if c.Pairs < 0 {
-		return 0, fmt.Errorf("%w, got %d", ErrPairs, c.Pairs)
-	}
-	if !(c.MaxFPR >= 0 && c.MaxFPR <= 1) { // NaN fails both
-		return 0, fmt.Errorf("%w, got %v", ErrMaxFPR, c.MaxFPR)
-	}
-	if !(c.MinTPR >= 0 && c.MinTPR < 1) {
-		return 0, fmt.Errorf("%w, got %v", ErrMinTPR, c.MinTPR)
-	}
-	return effectiveMargin(c.Margin)
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 )
 
@@ -281,28 +282,28 @@ func TestSelectRank(t *testing.T) {
 }
 
 // TestPartialConfigErrors: MaxFPR outside [0, 1] or NaN and MinTPR outside [0, 1) or NaN are
-// named errors, from Validate, Evaluate and Loss alike.
+// rocops.ErrConfig naming the setting and its value, from Validate, Evaluate and Loss alike.
 func TestPartialConfigErrors(t *testing.T) {
 	f, y := []float64{0, 1, 2}, []float64{0, 1, 0}
 	for _, c := range []struct {
 		cfg  Config
-		want error
+		says string
 	}{
-		{Config{MaxFPR: -0.1}, ErrMaxFPR},
-		{Config{MaxFPR: 1.5}, ErrMaxFPR},
-		{Config{MaxFPR: math.NaN()}, ErrMaxFPR},
-		{Config{MaxFPR: math.Inf(1)}, ErrMaxFPR},
-		{Config{MaxFPR: 0.1, MinTPR: 1}, ErrMinTPR},
-		{Config{MinTPR: -0.5}, ErrMinTPR},
-		{Config{MaxFPR: 0.1, MinTPR: math.NaN()}, ErrMinTPR},
+		{Config{MaxFPR: -0.1}, "MaxFPR = -0.1, want [0, 1]"},
+		{Config{MaxFPR: 1.5}, "MaxFPR = 1.5, want [0, 1]"},
+		{Config{MaxFPR: math.NaN()}, "MaxFPR = NaN"},
+		{Config{MaxFPR: math.Inf(1)}, "MaxFPR = +Inf"},
+		{Config{MaxFPR: 0.1, MinTPR: 1}, "MinTPR = 1, want [0, 1)"},
+		{Config{MinTPR: -0.5}, "MinTPR = -0.5"},
+		{Config{MaxFPR: 0.1, MinTPR: math.NaN()}, "MinTPR = NaN"},
 	} {
-		_, err := c.cfg.Validate()
-		require.ErrorIs(t, err, c.want, "%+v", c.cfg)
-		_, err = Evaluate(f, y, c.cfg)
-		require.ErrorIs(t, err, c.want, "%+v", c.cfg)
 		_, scores, labels := newGraph(t, tensor.Float64, f, y)
-		_, err = Loss(scores, labels, c.cfg)
-		require.ErrorIs(t, err, c.want, "%+v", c.cfg)
+		_, err := Evaluate(f, y, c.cfg)
+		_, lossErr := Loss(scores, labels, c.cfg)
+		for _, err := range []error{c.cfg.Validate(), err, lossErr} {
+			require.ErrorIs(t, err, rocops.ErrConfig, "%+v", c.cfg)
+			require.ErrorContains(t, err, "pairwise: invalid setting: "+c.says)
+		}
 	}
 }
 

@@ -25,13 +25,14 @@
 // ⌈(1−γ)·|B1|⌉ lowest-scored positives (two-way, TPR ≥ γ as well), with ties at a cut sharing
 // its places; each surrogate keeps its exact algorithm on the kept examples (see [Evaluate]).
 //
-// [Evaluate] and [Gradient] work on slices; [Loss] puts the same computation in a graph.
+// [Evaluate], [Gradient] and [GradientInto] work on slices; [Loss] puts the same computation in
+// a graph.
 //
-// For k classes, [MulticlassGradient] and [MulticlassLoss] average the binary loss over the
-// one-vs-rest comparisons (column c against the rest) or, with Multiclass.OvO, over the ordered
-// class pairs (column a over the rows of classes a and b); [MultilabelGradient] and
-// [MultilabelLoss] over the label columns of an n×k 0/1 indicator. Each comparison runs the
-// binary algorithm on its own rows, so the cost stays sub-quadratic (docs/multiclass.md).
+// Binary data is the task of one column. With Config.Task = Classes(k) the scores are row-major
+// n×k and the loss averages the binary loss over the one-vs-rest comparisons (column c against
+// the rest) or, with Config.OvO, over the ordered class pairs (column a over the rows of classes
+// a and b); with Labels(k) over the label columns of an n×k 0/1 indicator. Each comparison runs
+// the binary algorithm on its own rows, so the cost stays sub-quadratic (docs/multiclass.md).
 //
 // # Gorgonia's machines: the safe pattern
 //

@@ -7,12 +7,13 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/race"
 )
 
 // TestFloat32Overflow: a float32 graph whose loss or gradient is finite in float64 but beyond
-// float32 (about 3.4e38) fails with ErrOverflow on both machines, as a float64 overflow does,
+// float32 (about 3.4e38) fails with rocops.ErrRange on both machines, as a float64 overflow does,
 // instead of returning ±Inf.
 func TestFloat32Overflow(t *testing.T) {
 	// The pair (positive −100, negative 100) has margin −200: e^200 ≈ 7.2e86, so the loss
@@ -43,8 +44,8 @@ func TestFloat32Overflow(t *testing.T) {
 			}
 			defer vm.Close()
 			err = graph.RunAll(vm)
-			if !errors.Is(err, ErrOverflow) {
-				t.Fatalf("RunAll: %v (loss %v), want ErrOverflow", err, cost.Value())
+			if !errors.Is(err, rocops.ErrRange) {
+				t.Fatalf("RunAll: %v (loss %v), want rocops.ErrRange", err, cost.Value())
 			}
 		})
 	}

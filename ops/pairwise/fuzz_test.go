@@ -28,7 +28,7 @@ func fuzzSeeds(f *testing.F) {
 
 // checkFuzz asserts the contract on any input: no panic; a valid batch with a valid config
 // either succeeds with a finite, non-negative loss and finite gradients, or reports
-// ErrOverflow; anything else is rejected with one of the package's errors.
+// rocops.ErrRange; anything else is rejected with one of the package's errors.
 func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64, withGrad bool) {
 	scores, labels := fuzzbatch.Decode(data)
 	cfg := Config{Surrogate: Surrogate(s % 6), Margin: margin, Pairs: int(pairs%8) - 1, Seed: seed}
@@ -46,11 +46,11 @@ func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, 
 	}
 	if err != nil {
 		if validInput(scores, labels, cfg) {
-			require.ErrorIs(t, err, ErrOverflow)
+			require.ErrorIs(t, err, rocops.ErrRange)
 			return
 		}
 		known := false
-		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, ErrMargin, ErrPairs, ErrSurrogate} {
+		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrOneClass, rocops.ErrConfig} {
 			known = known || errors.Is(err, e)
 		}
 		require.True(t, known, "unexpected error %v", err)

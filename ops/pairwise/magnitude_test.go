@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/rocops/rocops"
 )
 
 // bigPrec holds the exact difference of any two float64s (exponents 2^−1074 … 2^1023) and
@@ -86,7 +88,7 @@ func bigReference(s Surrogate, m float64, f, y []float64) (loss float64, grad []
 
 // TestExactAtLargeMagnitudes: every exact algorithm matches the exact reference on tied
 // scores at magnitudes up to 1e308 and on spread scores shifted by up to 1e300, as the
-// sampled pairs do; where the exact result lies beyond float64 the error is ErrOverflow.
+// sampled pairs do; where the exact result lies beyond float64 the error is rocops.ErrRange.
 // Before the algorithms centred the scores, tied scores at 1e16 gave an exponential loss of
 // 0.25 and square and hinge losses of 0, where the loss is exactly 1.
 func TestExactAtLargeMagnitudes(t *testing.T) {
@@ -123,8 +125,8 @@ func TestExactAtLargeMagnitudes(t *testing.T) {
 					want, wantGrad, ok := bigReference(s, margin, bt.f, bt.y)
 					grad, loss, err := Gradient(bt.f, bt.y, cfg)
 					if !ok {
-						if !errors.Is(err, ErrOverflow) {
-							t.Fatalf("exact result beyond float64: got loss %v, error %v, want ErrOverflow", loss, err)
+						if !errors.Is(err, rocops.ErrRange) {
+							t.Fatalf("exact result beyond float64: got loss %v, error %v, want rocops.ErrRange", loss, err)
 						}
 						return
 					}

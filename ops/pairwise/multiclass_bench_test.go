@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/rocops/rocops"
 )
 
-// BenchmarkMulticlassGradient: n = 2^14 rows of k = 10 classes. "binary" is the reference of
-// the one-vs-rest target: ten binary Gradient calls on the same columns with the (y = c)
-// labels, extracted beforehand; one-vs-rest must cost at most 1.5 times it. One-vs-one runs
-// the k(k−1) comparisons over 2(k−1)·n rows in all.
+// BenchmarkMulticlassGradient: Gradient on a Classes task, n = 2^14 rows of k = 10 classes.
+// "binary" is the reference of the one-vs-rest target: ten binary Gradient calls on the same
+// columns with the (y = c) labels, extracted beforehand; one-vs-rest must cost at most 1.5 times
+// it. One-vs-one runs the k(k−1) comparisons over 2(k−1)·n rows in all.
 func BenchmarkMulticlassGradient(b *testing.B) {
 	const n, k = 1 << 14, 10
 	scores, labels, cols, ys := benchMulticlass(n, k)
@@ -30,7 +32,7 @@ func BenchmarkMulticlassGradient(b *testing.B) {
 			b.Run(fmt.Sprintf("surrogate=%v/n=%d/k=%d/%s", s, n, k, name), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, _, err := MulticlassGradient(scores, k, labels, Multiclass{Config: cfg, OvO: ovo}); err != nil {
+					if _, _, err := Gradient(scores, labels, classesConfig(cfg, k, ovo)); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -39,7 +41,7 @@ func BenchmarkMulticlassGradient(b *testing.B) {
 	}
 }
 
-// BenchmarkMulticlassRatio times one-vs-rest MulticlassGradient and the ten binary Gradient
+// BenchmarkMulticlassRatio times one-vs-rest Gradient on k classes and the ten binary Gradient
 // calls alternately within each iteration, so that both see the same machine load, and
 // reports the ratio of their total times as ovr/binary (target ≤ 1.5), and one-vs-one's as
 // ovo/binary.
@@ -59,11 +61,11 @@ func BenchmarkMulticlassRatio(b *testing.B) {
 					}
 				}
 				t1 := time.Now()
-				if _, _, err := MulticlassGradient(scores, k, labels, Multiclass{Config: cfg}); err != nil {
+				if _, _, err := Gradient(scores, labels, classesConfig(cfg, k, false)); err != nil {
 					b.Fatal(err)
 				}
 				t2 := time.Now()
-				if _, _, err := MulticlassGradient(scores, k, labels, Multiclass{Config: cfg, OvO: true}); err != nil {
+				if _, _, err := Gradient(scores, labels, classesConfig(cfg, k, true)); err != nil {
 					b.Fatal(err)
 				}
 				bin, ovr, ovo = bin+t1.Sub(t0), ovr+t2.Sub(t1), ovo+time.Since(t2)
@@ -74,10 +76,16 @@ func BenchmarkMulticlassRatio(b *testing.B) {
 	}
 }
 
-// benchMulticlass returns n rows of k classes and, extracted for the binary reference, each
-// column with its one-vs-rest labels (y = c).
-func benchMulticlass(n, k int) (scores []float64, labels []int, cols, ys [][]float64) {
-	scores, labels = multiclassBatch(1, n, k, false)
+// classesConfig returns cfg on the task of k classes, one-vs-one or one-vs-rest.
+func classesConfig(cfg Config, k int, ovo bool) Config {
+	cfg.Task, cfg.OvO = rocops.Classes(k), ovo
+	return cfg
+}
+
+// benchMulticlass returns n rows of k classes (class indices in float64) and, extracted for
+// the binary reference, each column with its one-vs-rest labels (y = c).
+func benchMulticlass(n, k int) (scores, classes []float64, cols, ys [][]float64) {
+	scores, labels := multiclassBatch(1, n, k, false)
 	cols, ys = make([][]float64, k), make([][]float64, k)
 	for c := range k {
 		cols[c], ys[c] = make([]float64, n), make([]float64, n)
@@ -88,5 +96,5 @@ func benchMulticlass(n, k int) (scores []float64, labels []int, cols, ys [][]flo
 			}
 		}
 	}
-	return scores, labels, cols, ys
+	return scores, classIndices(labels), cols, ys
 }

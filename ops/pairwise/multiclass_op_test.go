@@ -50,9 +50,9 @@ func requireKinkGap(t *testing.T, scores []float64) {
 	}
 }
 
-// TestMulticlassLossGradcheck compares both ops' TapeMachine and LispMachine gradients with
-// finite differences, for every surrogate, both dtypes, one-vs-rest and one-vs-one, exact and
-// sampled pairs.
+// TestMulticlassLossGradcheck compares Loss's TapeMachine and LispMachine gradients on Classes
+// and Labels tasks with finite differences, for every surrogate, both dtypes, one-vs-rest and
+// one-vs-one, exact and sampled pairs.
 func TestMulticlassLossGradcheck(t *testing.T) {
 	const n, k = 9, 3
 	scores, classes, indicator := gridBatch(2, n, k)
@@ -65,18 +65,18 @@ func TestMulticlassLossGradcheck(t *testing.T) {
 						g := gorgonia.NewGraph()
 						f, err := graph.Input(g, dt, "scores", scores, n, k)
 						require.NoError(t, err)
-						var cost *gorgonia.Node
+						cfg := base
+						var y *gorgonia.Node
 						if kind == "multilabel" {
-							y, err := graph.Input(g, dt, "labels", indicator, n, k)
-							require.NoError(t, err)
-							cost, err = MultilabelLoss(f, y, base)
-							require.NoError(t, err)
+							cfg.Task = rocops.Labels(k)
+							y, err = graph.Input(g, dt, "labels", indicator, n, k)
 						} else {
-							y, err := graph.Input(g, dt, "labels", classes)
-							require.NoError(t, err)
-							cost, err = MulticlassLoss(f, y, Multiclass{Config: base, OvO: kind == "ovo"})
-							require.NoError(t, err)
+							cfg.Task, cfg.OvO = rocops.Classes(k), kind == "ovo"
+							y, err = graph.Input(g, dt, "labels", classes)
 						}
+						require.NoError(t, err)
+						cost, err := Loss(f, y, cfg)
+						require.NoError(t, err)
 						r := gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 						require.Equal(t, []gradcheck.Machine{gradcheck.Tape, gradcheck.Lisp}, r.Machines)
 					})
@@ -86,21 +86,20 @@ func TestMulticlassLossGradcheck(t *testing.T) {
 	}
 }
 
-// TestMulticlassLossMatchesGradient: a TapeMachine's value and (n, k) gradient are
-// MulticlassGradient's and MultilabelGradient's, and nodes of different settings do not merge.
+// TestMulticlassLossMatchesGradient: a TapeMachine's value and (n, k) gradient are Gradient's
+// on the Classes and Labels tasks, and nodes of different settings do not merge.
 func TestMulticlassLossMatchesGradient(t *testing.T) {
 	const n, k = 12, 4
 	scores, classes, indicator := gridBatch(9, n, k)
-	y := make([]int, n)
-	for i, c := range classes {
-		y[i] = int(c)
-	}
-	cfg := Config{Surrogate: SquaredHinge}
-	wantOvR, lOvR, err := MulticlassGradient(scores, k, y, Multiclass{Config: cfg})
+	cfgOvR := Config{Surrogate: SquaredHinge, Task: rocops.Classes(k)}
+	cfgOvO := cfgOvR
+	cfgOvO.OvO = true
+	cfgML := Config{Surrogate: SquaredHinge, Task: rocops.Labels(k)}
+	wantOvR, lOvR, err := Gradient(scores, classes, cfgOvR)
 	require.NoError(t, err)
-	wantOvO, lOvO, err := MulticlassGradient(scores, k, y, Multiclass{Config: cfg, OvO: true})
+	wantOvO, lOvO, err := Gradient(scores, classes, cfgOvO)
 	require.NoError(t, err)
-	wantML, lML, err := MultilabelGradient(scores, k, indicator, cfg)
+	wantML, lML, err := Gradient(scores, indicator, cfgML)
 	require.NoError(t, err)
 
 	g := gorgonia.NewGraph()
@@ -110,11 +109,11 @@ func TestMulticlassLossMatchesGradient(t *testing.T) {
 	require.NoError(t, err)
 	yi, err := graph.Input(g, tensor.Float64, "indicator", indicator, n, k)
 	require.NoError(t, err)
-	ovr, err := MulticlassLoss(f, yc, Multiclass{Config: cfg})
+	ovr, err := Loss(f, yc, cfgOvR)
 	require.NoError(t, err)
-	ovo, err := MulticlassLoss(f, yc, Multiclass{Config: cfg, OvO: true})
+	ovo, err := Loss(f, yc, cfgOvO)
 	require.NoError(t, err)
-	ml, err := MultilabelLoss(f, yi, cfg)
+	ml, err := Loss(f, yi, cfgML)
 	require.NoError(t, err)
 	require.NotEqual(t, ovr.ID(), ovo.ID(), "one-vs-rest and one-vs-one nodes merged")
 	sum, err := gorgonia.Add(ovr, ovo)
@@ -146,17 +145,24 @@ func TestMulticlassLossErrors(t *testing.T) {
 	require.NoError(t, err)
 	v3, err := graph.Input(g, tensor.Float64, "v3", []float64{0, 1, 2})
 	require.NoError(t, err)
-	_, err = MulticlassLoss(m, m, Multiclass{})
+	classes, labels := Config{Task: rocops.Classes(3)}, Config{Task: rocops.Labels(3)}
+	_, err = Loss(m, m, classes)
 	require.ErrorIs(t, err, rocops.ErrNode, "matrix labels for classes")
-	_, err = MultilabelLoss(m, v, Config{})
+	_, err = Loss(m, v, labels)
 	require.ErrorIs(t, err, rocops.ErrNode, "vector labels for multi-label")
-	_, err = MulticlassLoss(v, v, Multiclass{})
+	_, err = Loss(v, v, classes)
 	require.ErrorIs(t, err, rocops.ErrNode, "vector scores")
-	_, err = MulticlassLoss(m, v3, Multiclass{})
+	_, err = Loss(m, v, Config{Task: rocops.Classes(4)})
+	require.ErrorIs(t, err, rocops.ErrNode, "scores of 3 columns for 4 classes")
+	_, err = Loss(m, v, Config{})
+	require.ErrorIs(t, err, rocops.ErrNode, "a matrix of scores for a binary task")
+	_, err = Loss(m, v3, classes)
 	require.ErrorIs(t, err, rocops.ErrLength)
-	_, err = MulticlassLoss(m, v, Multiclass{Config: Config{Margin: -1}})
-	require.ErrorIs(t, err, ErrMargin)
-	_, err = MulticlassLoss(nil, v, Multiclass{})
+	_, err = Loss(m, v, Config{Margin: -1, Task: rocops.Classes(3)})
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	_, err = Loss(m, v, Config{Task: rocops.Classes(3), OvO: true, MinTPR: 1})
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	_, err = Loss(nil, v, classes)
 	require.ErrorIs(t, err, rocops.ErrNode)
 
 	// Bad values fail the run with the package's error.
@@ -169,7 +175,7 @@ func TestMulticlassLossErrors(t *testing.T) {
 		require.NoError(t, err)
 		y, err := graph.Input(g, tensor.Float64, "y", c.labels)
 		require.NoError(t, err)
-		_, err = MulticlassLoss(m, y, Multiclass{})
+		_, err = Loss(m, y, Config{Task: rocops.Classes(3)})
 		require.NoError(t, err)
 		vm := gorgonia.NewTapeMachine(g)
 		err = graph.RunAll(vm)
@@ -178,12 +184,12 @@ func TestMulticlassLossErrors(t *testing.T) {
 	}
 }
 
-// FuzzMulticlassKernels drives what MulticlassLoss and MultilabelLoss run when their graph
-// runs — the kernels' ValueGrad on float labels — from bytes: byte 0 picks k ∈ {2, 3}, byte 1
-// the surrogate and one-vs-one; then rows of k score bytes and a label byte, read as a class
-// index in quarters (so 0.25 and k are bad labels) and, bit by bit, as the row's k 0/1 labels.
-// A valid batch must give MulticlassGradient's and MultilabelGradient's results, a bad one a
-// package error.
+// FuzzMulticlassKernels drives what Loss runs on a Classes or Labels task when its graph runs —
+// the kernel's ValueGrad on float labels — from bytes: byte 0 picks k ∈ {2, 3}, byte 1 the
+// surrogate and one-vs-one; then rows of k score bytes and a label byte, read as a class index
+// in quarters (so 0.25 and k are bad labels) and, bit by bit, as the row's k 0/1 labels. A valid
+// batch must give the brute-force loops' loss and gradient, a class index that is not an
+// integer rocops.ErrLabel, and any other bad batch a package error.
 func FuzzMulticlassKernels(f *testing.F) {
 	f.Add([]byte{0, 0x81, 0x10, 0x20, 0, 0x30, 0x10, 4, 0x00, 0x40, 0x03})
 	f.Add([]byte{1, 0x02, 1, 2, 3, 4, 4, 5, 6, 8, 7, 8, 9, 1})
@@ -192,7 +198,7 @@ func FuzzMulticlassKernels(f *testing.F) {
 			return
 		}
 		k := 2 + int(data[0]%2)
-		cfg := Multiclass{Config: Config{Surrogate: Surrogate(int(data[1]&0x7f) % len(Surrogates()))}, OvO: data[1]&0x80 != 0}
+		s, ovo := Surrogate(int(data[1]&0x7f)%len(Surrogates())), data[1]&0x80 != 0
 		data = data[2:]
 		n := min(len(data)/(k+1), 16)
 		scores, classes, indicator := make([]float64, n*k), make([]float64, n), make([]float64, n*k)
@@ -204,36 +210,60 @@ func FuzzMulticlassKernels(f *testing.F) {
 			}
 			classes[i] = float64(row[k]%16) / 4
 		}
-		checkKernel := func(l float64, g []float64, err error, want func() ([]float64, float64, error)) {
-			wg, wl, werr := want()
-			if (err == nil) != (werr == nil) {
-				t.Fatalf("kernel error %v, direct error %v", err, werr)
-			}
+		check := func(l float64, g []float64, err error, brute func() (float64, []float64, bool)) {
+			wl, wg, ok := brute()
 			if err != nil {
 				for _, e := range []error{rocops.ErrEmpty, rocops.ErrLabel, rocops.ErrOneClass} {
-					if errors.Is(err, e) && errors.Is(werr, e) {
+					if errors.Is(err, e) {
+						require.False(t, ok, "error %v for a valid batch", err)
 						return
 					}
 				}
-				t.Fatalf("kernel error %v, direct error %v", err, werr)
+				t.Fatalf("unexpected error %v", err)
 			}
-			require.Equal(t, wl, l)
-			require.Equal(t, wg, g)
+			require.True(t, ok, "no error for an invalid batch")
+			requireClose(t, wl, l, wg, g)
 		}
-		l, g, err := multiclassKernel{cfg: cfg, k: k}.ValueGrad(scores, classes)
-		checkKernel(l, g, err, func() ([]float64, float64, error) {
-			y := make([]int, n)
+		l, g, err := kernel{cfg: Config{Surrogate: s, Task: rocops.Classes(k), OvO: ovo}}.ValueGrad(scores, classes)
+		check(l, g, err, func() (float64, []float64, bool) {
+			y, seen := make([]int, n), make([]bool, k)
 			for i, c := range classes {
-				if c != math.Trunc(c) {
-					return nil, 0, rocops.ErrLabel
+				if c != math.Trunc(c) || c >= float64(k) {
+					return 0, nil, false
 				}
-				y[i] = int(c)
+				y[i], seen[int(c)] = int(c), true
 			}
-			return MulticlassGradient(scores, k, y, cfg)
+			for _, ok := range seen {
+				if !ok || n == 0 {
+					return 0, nil, false
+				}
+			}
+			wl, wg := bruteMulticlass(s, 1, scores, k, y, ovo)
+			return wl, wg, true
 		})
-		l, g, err = multilabelKernel{cfg: cfg.Config, k: k}.ValueGrad(scores, indicator)
-		checkKernel(l, g, err, func() ([]float64, float64, error) {
-			return MultilabelGradient(scores, k, indicator, cfg.Config)
+		if errors.Is(err, rocops.ErrLabel) {
+			require.Condition(t, func() bool {
+				for _, c := range classes {
+					if c != math.Trunc(c) || c >= float64(k) {
+						return true
+					}
+				}
+				return false
+			}, "ErrLabel for integer class indices below k: %v", err)
+		}
+		l, g, err = kernel{cfg: Config{Surrogate: s, Task: rocops.Labels(k)}}.ValueGrad(scores, indicator)
+		check(l, g, err, func() (float64, []float64, bool) {
+			for c := range k {
+				pos := 0
+				for i := range n {
+					pos += int(indicator[i*k+c])
+				}
+				if pos == 0 || pos == n {
+					return 0, nil, false
+				}
+			}
+			wl, wg := bruteMultilabel(s, 1, scores, k, indicator)
+			return wl, wg, true
 		})
 	})
 }

@@ -113,6 +113,17 @@ func multiclassBatch(seed uint64, n, k int, tied bool) ([]float64, []int) {
 	return scores, labels
 }
 
+// classIndices returns class indices as the task-general functions take them, in float64.
+func classIndices(labels []int) []float64 {
+	out := make([]float64, len(labels))
+	for i, y := range labels {
+		out[i] = float64(y)
+	}
+	return out
+}
+
+// TestMulticlassMatchesBrute: one-vs-rest and one-vs-one Gradient on a Classes task equal the
+// brute-force double loops, and Evaluate equals Gradient's value bit for bit.
 func TestMulticlassMatchesBrute(t *testing.T) {
 	for _, s := range Surrogates() {
 		for _, ovo := range []bool{false, true} {
@@ -122,9 +133,12 @@ func TestMulticlassMatchesBrute(t *testing.T) {
 					t.Run(name, func(t *testing.T) {
 						scores, labels := multiclassBatch(uint64(k), 41, k, tied)
 						for _, margin := range []float64{0, 0.5} {
-							cfg := Multiclass{Config: Config{Surrogate: s, Margin: margin}, OvO: ovo}
-							g, l, err := MulticlassGradient(scores, k, labels, cfg)
+							cfg := Config{Surrogate: s, Margin: margin, Task: rocops.Classes(k), OvO: ovo}
+							g, l, err := Gradient(scores, classIndices(labels), cfg)
 							require.NoError(t, err)
+							v, err := Evaluate(scores, classIndices(labels), cfg)
+							require.NoError(t, err)
+							require.Equal(t, l, v, "Evaluate and Gradient's value")
 							m := margin
 							if m == 0 {
 								m = 1
@@ -139,6 +153,8 @@ func TestMulticlassMatchesBrute(t *testing.T) {
 	}
 }
 
+// TestMultilabelMatchesBrute: Gradient on a Labels task equals the label-wise mean of the
+// brute-force double loops, Evaluate its value; one label column is the binary loss, bit for bit.
 func TestMultilabelMatchesBrute(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 18))
 	for _, s := range Surrogates() {
@@ -152,10 +168,17 @@ func TestMultilabelMatchesBrute(t *testing.T) {
 					}
 					scores[i] = float64(r.IntN(6))/3 + labels[i]*0.5 // ties within and across labels
 				}
-				g, l, err := MultilabelGradient(scores, k, labels, Config{Surrogate: s})
+				cfg := Config{Surrogate: s, Task: rocops.Labels(k)}
+				if k == 1 { // a task of one label column is the binary task
+					cfg.Task = rocops.Task{}
+				}
+				g, l, err := Gradient(scores, labels, cfg)
 				require.NoError(t, err)
 				wl, wg := bruteMultilabel(s, 1, scores, k, labels)
 				requireClose(t, wl, l, wg, g)
+				v, err := Evaluate(scores, labels, cfg)
+				require.NoError(t, err)
+				require.Equal(t, l, v, "Evaluate and Gradient's value")
 			})
 		}
 	}
@@ -168,10 +191,11 @@ func TestMultilabelMatchesBrute(t *testing.T) {
 func TestMulticlassSampled(t *testing.T) {
 	const k, n, pairs = 3, 24, 40
 	scores, labels := multiclassBatch(7, n, k, false)
-	cfg := Multiclass{Config: Config{Surrogate: SquaredHinge, Pairs: pairs, Seed: 11}, OvO: true}
-	g, l, err := MulticlassGradient(scores, k, labels, cfg)
+	classes := classIndices(labels)
+	cfg := Config{Surrogate: SquaredHinge, Pairs: pairs, Seed: 11, Task: rocops.Classes(k), OvO: true}
+	g, l, err := Gradient(scores, classes, cfg)
 	require.NoError(t, err)
-	g2, l2, err := MulticlassGradient(scores, k, labels, cfg)
+	g2, l2, err := Gradient(scores, classes, cfg)
 	require.NoError(t, err)
 	require.Equal(t, l, l2)
 	require.Equal(t, g, g2)
@@ -191,7 +215,7 @@ func TestMulticlassSampled(t *testing.T) {
 					y = append(y, float64(btoi(c == a)))
 				}
 			}
-			sub := comparison(cfg.Config, a*k+b)
+			sub := comparison(cfg, a*k+b)
 			seeds[sub.Seed] = true
 			v, err := Evaluate(f, y, sub)
 			require.NoError(t, err)
@@ -204,15 +228,15 @@ func TestMulticlassSampled(t *testing.T) {
 	// Unbiased: the mean of R estimates is within 5 standard errors of the exact value, for the
 	// loss and every gradient entry.
 	for _, ovo := range []bool{false, true} {
-		exact := Multiclass{Config: Config{Surrogate: SquaredHinge}, OvO: ovo}
-		exactG, exactL, err := MulticlassGradient(scores, k, labels, exact)
+		exact := Config{Surrogate: SquaredHinge, Task: rocops.Classes(k), OvO: ovo}
+		exactG, exactL, err := Gradient(scores, classes, exact)
 		require.NoError(t, err)
 		const reps = 600
 		sum, sq := make([]float64, n*k+1), make([]float64, n*k+1)
 		for seed := range uint64(reps) {
 			sampled := exact
 			sampled.Pairs, sampled.Seed = pairs, seed
-			g, l, err := MulticlassGradient(scores, k, labels, sampled)
+			g, l, err := Gradient(scores, classes, sampled)
 			require.NoError(t, err)
 			for i, x := range append(g, l) {
 				sum[i] += x
@@ -237,36 +261,42 @@ func btoi(b bool) int {
 
 func TestMulticlassErrors(t *testing.T) {
 	ok := []float64{0.1, 0.8, 0.1, 0.3, 0.4, 0.3, 0.35, 0.5, 0.15, 0, 0.2, 0.8}
-	okLabels := []int{0, 1, 0, 2}
+	okLabels := []float64{0, 1, 0, 2}
+	classes := func(k int, c Config) Config { c.Task = rocops.Classes(k); return c }
+	ovo := Config{OvO: true}
 	cases := []struct {
 		name   string
 		scores []float64
-		k      int
-		labels []int
-		cfg    Multiclass
+		labels []float64
+		cfg    Config
 		want   error
 		says   string
 	}{
-		{"empty", nil, 3, nil, Multiclass{}, rocops.ErrEmpty, ""},
-		{"k = 0", ok, 0, okLabels, Multiclass{}, rocops.ErrLength, "k = 0"},
-		{"not n·k", ok[:10], 3, okLabels, Multiclass{}, rocops.ErrLength, ""},
-		{"k = 1", ok[:4], 1, []int{0, 0, 0, 0}, Multiclass{OvO: true}, rocops.ErrOneClass, "k = 1"},
-		{"NaN", append([]float64{math.NaN()}, ok[1:]...), 3, okLabels, Multiclass{}, rocops.ErrNonFinite, ""},
-		{"class index 3", ok, 3, []int{0, 1, 3, 2}, Multiclass{}, rocops.ErrLabel, "labels[2] = 3"},
-		{"class index −1", ok, 3, []int{-1, 1, 0, 2}, Multiclass{OvO: true}, rocops.ErrLabel, "labels[0] = -1"},
-		{"class without rows", ok, 3, []int{0, 2, 0, 2}, Multiclass{OvO: true}, rocops.ErrOneClass, "class 1 has no rows"},
-		{"margin", ok, 3, okLabels, Multiclass{Config: Config{Margin: -1}}, ErrMargin, ""},
-		{"pairs", ok, 3, okLabels, Multiclass{Config: Config{Pairs: -1}}, ErrPairs, ""},
-		{"surrogate", ok, 3, okLabels, Multiclass{Config: Config{Surrogate: 9}}, ErrSurrogate, ""},
-		{"overflow", []float64{800, 0, 0, 0, 0, 0}, 2, []int{1, 0, 1},
-			Multiclass{Config: Config{Surrogate: Exponential}}, ErrOverflow, "class 0"},
+		{"empty", nil, nil, classes(3, Config{}), rocops.ErrEmpty, ""},
+		{"k = 0", ok, okLabels, classes(0, Config{}), rocops.ErrConfig, "invalid setting: Task = 0 classes"},
+		{"not n·k", ok[:10], okLabels, classes(3, Config{}), rocops.ErrLength, ""},
+		{"k = 1", ok[:4], []float64{0, 0, 0, 0}, classes(1, ovo), rocops.ErrConfig, "invalid setting: Task = 1 classes"},
+		{"NaN", append([]float64{math.NaN()}, ok[1:]...), okLabels, classes(3, Config{}), rocops.ErrNonFinite, ""},
+		{"class index 3", ok, []float64{0, 1, 3, 2}, classes(3, Config{}), rocops.ErrLabel, "labels[2] = 3"},
+		{"class index −1", ok, []float64{-1, 1, 0, 2}, classes(3, ovo), rocops.ErrLabel, "labels[0] = -1"},
+		{"class index 0.5", ok, []float64{0, 1, 0.5, 2}, classes(3, ovo), rocops.ErrLabel, "labels[2] = 0.5"},
+		{"class without rows", ok, []float64{0, 2, 0, 2}, classes(3, ovo), rocops.ErrOneClass, "class 1 has no rows"},
+		{"margin", ok, okLabels, classes(3, Config{Margin: -1}), rocops.ErrConfig, "Margin = -1"},
+		{"pairs", ok, okLabels, classes(3, Config{Pairs: -1}), rocops.ErrConfig, "Pairs = -1"},
+		{"surrogate", ok, okLabels, classes(3, Config{Surrogate: 9}), rocops.ErrConfig, "Surrogate = 9"},
+		{"OvO on binary data", ok[:4], []float64{0, 1, 0, 1}, ovo, rocops.ErrConfig, "OvO = true on a binary task"},
+		{"OvO on labels", ok, ok, Config{OvO: true, Task: rocops.Labels(3)}, rocops.ErrConfig, "OvO = true on a 3 labels task"},
+		{"overflow", []float64{800, 0, 0, 0, 0, 0}, []float64{1, 0, 1},
+			classes(2, Config{Surrogate: Exponential}), rocops.ErrRange, "class 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := MulticlassGradient(c.scores, c.k, c.labels, c.cfg)
+			_, _, err := Gradient(c.scores, c.labels, c.cfg)
 			require.ErrorIs(t, err, c.want)
 			require.Regexp(t, "^pairwise: ", err.Error())
 			require.Contains(t, err.Error(), c.says)
+			_, err = Evaluate(c.scores, c.labels, c.cfg)
+			require.ErrorIs(t, err, c.want)
 		})
 	}
 }
@@ -282,7 +312,7 @@ func TestMultilabelErrors(t *testing.T) {
 		says           string
 	}{
 		{"empty", nil, nil, 2, rocops.ErrEmpty, ""},
-		{"k = 0", ok, okLabels, 0, rocops.ErrLength, "k = 0"},
+		{"k = 0", ok, okLabels, 0, rocops.ErrConfig, "invalid setting: Task = 0 labels"},
 		{"lengths", ok, okLabels[:4], 2, rocops.ErrLength, ""},
 		{"label 2", ok, []float64{0, 1, 2, 0, 0, 1}, 2, rocops.ErrLabel, "labels[2]"},
 		{"Inf", []float64{0.1, math.Inf(1), 0.3, 0.4, 0.35, 0.5}, okLabels, 2, rocops.ErrNonFinite, "scores[1]"},
@@ -291,7 +321,7 @@ func TestMultilabelErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := MultilabelGradient(c.scores, c.k, c.labels, Config{})
+			_, _, err := Gradient(c.scores, c.labels, Config{Task: rocops.Labels(c.k)})
 			require.ErrorIs(t, err, c.want)
 			require.Regexp(t, "^pairwise: ", err.Error())
 			require.Contains(t, err.Error(), c.says)
@@ -316,7 +346,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 		ovo := data[1]&0x80 != 0
 		data = data[2:]
 		scores, labels := fuzzbatch.Classes(data, k, 24, func(b byte) float64 { return float64(b>>4) / 4 })
-		g, l, err := MulticlassGradient(scores, k, labels, Multiclass{Config: Config{Surrogate: s}, OvO: ovo})
+		g, l, err := Gradient(scores, classIndices(labels), Config{Surrogate: s, Task: rocops.Classes(k), OvO: ovo})
 		if err != nil {
 			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLabel, rocops.ErrOneClass} {
 				if errors.Is(err, e) {
@@ -347,7 +377,11 @@ func FuzzMultilabelGradient(f *testing.F) {
 		for i := range scores {
 			scores[i], labels[i] = float64(data[i]>>4)/4, float64(data[i]&1)
 		}
-		g, l, err := MultilabelGradient(scores, k, labels, Config{Surrogate: s})
+		cfg := Config{Surrogate: s, Task: rocops.Labels(k)}
+		if k == 1 {
+			cfg.Task = rocops.Task{}
+		}
+		g, l, err := Gradient(scores, labels, cfg)
 		if err != nil {
 			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
 				t.Fatalf("unexpected error %v", err)

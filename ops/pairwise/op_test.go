@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
@@ -136,13 +137,12 @@ func TestLossNodesDoNotMerge(t *testing.T) {
 
 func TestLossErrors(t *testing.T) {
 	g, scores, labels := newGraph(t, tensor.Float64, []float64{1, 2, 3}, []float64{1, 0, 2})
-	_, err := Loss(scores, labels, Config{Margin: -2})
-	require.ErrorIs(t, err, ErrMargin)
-	_, err = Loss(scores, labels, Config{Surrogate: 7})
-	require.ErrorIs(t, err, ErrSurrogate)
-	_, err = Loss(scores, labels, Config{Pairs: -3})
-	require.ErrorIs(t, err, ErrPairs)
-	_, err = Loss(nil, labels, Config{})
+	for cfg, says := range map[Config]string{{Margin: -2}: "Margin = -2", {Surrogate: 7}: "Surrogate = 7", {Pairs: -3}: "Pairs = -3"} {
+		_, err := Loss(scores, labels, cfg)
+		require.ErrorIs(t, err, rocops.ErrConfig)
+		require.ErrorContains(t, err, "pairwise: invalid setting: "+says)
+	}
+	_, err := Loss(nil, labels, Config{})
 	require.ErrorContains(t, err, "pairwise: ")
 
 	// The label 2 is seen when the graph runs.

@@ -179,9 +179,9 @@ func TestExponentialOverflow(t *testing.T) {
 		// x = −800: the loss e^800/1 is beyond float64; an error, not +Inf.
 		for _, pairs := range []int{0, 3} {
 			_, err := Evaluate([]float64{-800, 0}, []float64{1, 0}, Config{Surrogate: Exponential, Pairs: pairs})
-			require.ErrorIs(t, err, ErrOverflow)
+			require.ErrorIs(t, err, rocops.ErrRange)
 			_, _, err = Gradient([]float64{-800, 0}, []float64{1, 0}, Config{Surrogate: Exponential, Pairs: pairs})
-			require.ErrorIs(t, err, ErrOverflow)
+			require.ErrorIs(t, err, rocops.ErrRange)
 		}
 	})
 }
@@ -204,12 +204,12 @@ func TestErrors(t *testing.T) {
 		{"label NaN", good, []float64{math.NaN(), 0}, Config{}, rocops.ErrLabel, "labels[0]"},
 		{"no positives", good, []float64{0, 0}, Config{}, rocops.ErrOneClass, "no positives"},
 		{"no negatives", good, []float64{1, 1}, Config{}, rocops.ErrOneClass, "no negatives"},
-		{"negative margin", good, labels, Config{Surrogate: Hinge, Margin: -1}, ErrMargin, "-1"},
-		{"NaN margin", good, labels, Config{Margin: math.NaN()}, ErrMargin, "NaN"},
-		{"Inf margin", good, labels, Config{Surrogate: Square, Margin: math.Inf(1)}, ErrMargin, "+Inf"},
-		{"negative pairs", good, labels, Config{Pairs: -1}, ErrPairs, "-1"},
-		{"unknown surrogate", good, labels, Config{Surrogate: 5}, ErrSurrogate, "unknown surrogate: 5"},
-		{"overflow", []float64{-1e308, 1e308}, labels, Config{Surrogate: Square}, ErrOverflow, "square"},
+		{"negative margin", good, labels, Config{Surrogate: Hinge, Margin: -1}, rocops.ErrConfig, "invalid setting: Margin = -1"},
+		{"NaN margin", good, labels, Config{Margin: math.NaN()}, rocops.ErrConfig, "Margin = NaN"},
+		{"Inf margin", good, labels, Config{Surrogate: Square, Margin: math.Inf(1)}, rocops.ErrConfig, "Margin = +Inf"},
+		{"negative pairs", good, labels, Config{Pairs: -1}, rocops.ErrConfig, "Pairs = -1"},
+		{"unknown surrogate", good, labels, Config{Surrogate: 5}, rocops.ErrConfig, "Surrogate = 5, want logistic, exp"},
+		{"overflow", []float64{-1e308, 1e308}, labels, Config{Surrogate: Square}, rocops.ErrRange, "square"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -241,11 +241,12 @@ func TestParseSurrogate(t *testing.T) {
 	}
 	require.Len(t, Surrogates(), len(names))
 	_, err := ParseSurrogate("hinges")
-	require.True(t, errors.Is(err, ErrSurrogate))
-	require.Contains(t, err.Error(), `"hinges"`)
+	require.True(t, errors.Is(err, rocops.ErrConfig))
+	require.ErrorContains(t, err, `pairwise: invalid setting: unknown surrogate "hinges"`)
 	require.Equal(t, "surrogate(-1)", Surrogate(-1).String())
 	_, err = Surrogate(9).MarshalText()
-	require.ErrorIs(t, err, ErrSurrogate)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.ErrorContains(t, err, "pairwise: invalid setting: unknown surrogate 9")
 }
 
 func TestRadixSort(t *testing.T) {

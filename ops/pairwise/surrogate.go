@@ -1,8 +1,11 @@
 package pairwise
 
 import (
+	"cmp"
 	"math"
 
+	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/enum"
 	logisticfn "github.com/rocops/rocops/internal/logistic" // package pairwise has its own func logistic
 )
@@ -31,7 +34,9 @@ const (
 	SquaredHinge
 )
 
-var surrogates = enum.New[Surrogate]("surrogate", ErrSurrogate, "logistic", "exp", "square", "hinge", "sqhinge")
+// surrogates names the surrogates; an unknown name is rocops.ErrConfig.
+var surrogates = enum.New[Surrogate]("surrogate", check.Errorf(pkg, rocops.ErrConfig, ""),
+	"logistic", "exp", "square", "hinge", "sqhinge")
 
 // Surrogates returns the five surrogates in the order of their constants.
 func Surrogates() []Surrogate {
@@ -44,8 +49,8 @@ func (s Surrogate) valid() bool { return surrogates.Valid(s) }
 // "sqhinge", the names [ParseSurrogate] accepts.
 func (s Surrogate) String() string { return surrogates.String(s) }
 
-// ParseSurrogate returns the surrogate named name, in any case. An unknown name gives an error
-// wrapping [ErrSurrogate].
+// ParseSurrogate returns the surrogate named name, in any case. An unknown name is
+// [rocops.ErrConfig].
 func ParseSurrogate(name string) (Surrogate, error) { return surrogates.Parse(name) }
 
 // MarshalText returns the surrogate's name, so that a Surrogate is a JSON field and, through
@@ -66,21 +71,19 @@ func (s *Surrogate) UnmarshalText(text []byte) error { return surrogates.Unmarsh
 //
 // Weight returns NaN for an unknown surrogate, a negative, infinite or NaN margin, or a NaN x.
 func Weight(s Surrogate, margin, x float64) float64 {
-	m, err := effectiveMargin(margin)
-	if err != nil || !s.valid() || math.IsNaN(x) {
+	if !validMargin(margin) || !s.valid() || math.IsNaN(x) {
 		return math.NaN()
 	}
-	return weight(s, m, x)
+	return weight(s, cmp.Or(margin, 1), x)
 }
 
 // PairLoss returns ℓ(x), the loss surrogate s charges a pair of margin x (formulas at
 // [Surrogate]), with margin as in [Weight]. It returns NaN where Weight does.
 func PairLoss(s Surrogate, margin, x float64) float64 {
-	m, err := effectiveMargin(margin)
-	if err != nil || !s.valid() || math.IsNaN(x) {
+	if !validMargin(margin) || !s.valid() || math.IsNaN(x) {
 		return math.NaN()
 	}
-	return pairLoss(s, m, x)
+	return pairLoss(s, cmp.Or(margin, 1), x)
 }
 
 // weight is w(x) for a valid surrogate and effective margin m.
