@@ -19,13 +19,13 @@ const (
 	minInRange, maxInRange = 1e-150, 1e150
 )
 
-// ClassStats are the statistics of some scores of one class that the bandwidth rule of Config
-// needs, the one summary of a class both [Gradient] and the shards ([Shard.Stats]) compute:
+// classStat are the statistics of some scores of one class that the bandwidth rule of Config
+// needs, the one summary of a class both [Gradient] and the shards ([shardState.Stats]) compute:
 // the count N, the range [Min, Max] (+Inf and −Inf for no score), and Mean and M2 (the sum of
 // squared deviations from the mean) of the scores times Scale, a positive factor chosen so that
 // no square overflows or underflows. The rule needs no order statistic: a standard deviation
 // and the largest |score|.
-type ClassStats struct {
+type classStat struct {
 	N        int64
 	Min, Max float64
 	Scale    float64
@@ -33,20 +33,20 @@ type ClassStats struct {
 }
 
 // emptyStats are the statistics of no score.
-var emptyStats = ClassStats{Min: math.Inf(1), Max: math.Inf(-1), Scale: 1}
+var emptyStats = classStat{Min: math.Inf(1), Max: math.Inf(-1), Scale: 1}
 
 // maxAbs is the largest |score|.
-func (c ClassStats) maxAbs() float64 { return max(math.Abs(c.Min), math.Abs(c.Max)) }
+func (c classStat) maxAbs() float64 { return max(math.Abs(c.Min), math.Abs(c.Max)) }
 
 // spread returns the count, mean and M2 of the scores times c.Scale.
-func (c ClassStats) spread() spreadStats {
+func (c classStat) spread() spreadStats {
 	return spreadStats{n: float64(c.N), mean: c.Mean, m2: c.M2}
 }
 
 // at returns c with its spread that of the scores times scale (exact for a power of two of
 // scale/c.Scale, unless the results fall below the normal range, where they are negligible
 // beside the scores of the larger scale).
-func (c ClassStats) at(scale float64) ClassStats {
+func (c classStat) at(scale float64) classStat {
 	if scale == c.Scale {
 		return c
 	}
@@ -58,7 +58,7 @@ func (c ClassStats) at(scale float64) ClassStats {
 // combine returns the statistics of the union of two disjoint sets of scores, on the smaller
 // of their scales (that of the larger scores) when they differ: Chan, Golub and LeVeque's
 // pairwise update of the spread, the union of the ranges.
-func (c ClassStats) combine(d ClassStats) ClassStats {
+func (c classStat) combine(d classStat) classStat {
 	if c.N == 0 {
 		return d
 	}
@@ -67,7 +67,7 @@ func (c ClassStats) combine(d ClassStats) ClassStats {
 	}
 	scale := min(c.Scale, d.Scale)
 	m := c.at(scale).spread().merge(d.at(scale).spread())
-	out := ClassStats{N: c.N + d.N, Min: c.Min, Max: c.Max, Scale: scale, Mean: m.mean, M2: m.m2}
+	out := classStat{N: c.N + d.N, Min: c.Min, Max: c.Max, Scale: scale, Mean: m.mean, M2: m.m2}
 	if d.Min < out.Min {
 		out.Min = d.Min
 	}
@@ -79,15 +79,15 @@ func (c ClassStats) combine(d ClassStats) ClassStats {
 
 // ruleBandwidths returns the inverse bandwidths of cfg: those it sets, and the rule's of the
 // classes' statistics c0 (negatives) and c1 (positives) for those it leaves 0.
-func ruleBandwidths(cfg Config, c0, c1 ClassStats) (v0, v1 float64) {
+func ruleBandwidths(cfg Config, c0, c1 classStat) (v0, v1 float64) {
 	v0, v1 = cfg.V0, cfg.V1
 	if v0 > 0 && v1 > 0 {
 		return v0, v1
 	}
 	all := c0.combine(c1)
 	widen := cmp.Or(cfg.Widen, 1)
-	rule := func(own ClassStats) float64 {
-		for _, c := range []ClassStats{own, all} {
+	rule := func(own classStat) float64 {
+		for _, c := range []classStat{own, all} {
 			if v, ok := ruleV(c.spread(), c.maxAbs()*c.Scale, int(own.N), c.Scale, widen); ok {
 				return v
 			}
@@ -119,7 +119,7 @@ func ruleV(st spreadStats, maxAbs float64, n int, scale, widen float64) (float64
 // summarize returns the statistics of xs in one pass at scale 1, the spread from sums of
 // differences from the first score: exact enough unless their squares overflow or underflow,
 // which the largest |score| tells (see minInRange).
-func summarize(xs []float64) ClassStats {
+func summarize(xs []float64) classStat {
 	if len(xs) == 0 {
 		return emptyStats
 	}
@@ -137,7 +137,7 @@ func summarize(xs []float64) ClassStats {
 		sq += d * d
 	}
 	n := float64(len(xs))
-	return ClassStats{N: int64(len(xs)), Min: lo, Max: hi, Scale: 1, Mean: x0 + sum/n, M2: max(sq-sum*sum/n, 0)}
+	return classStat{N: int64(len(xs)), Min: lo, Max: hi, Scale: 1, Mean: x0 + sum/n, M2: max(sq-sum*sum/n, 0)}
 }
 
 // scaledSpread returns the count, mean and M2 of scale·x over xs by the two-pass formula.
@@ -186,7 +186,7 @@ func (a spreadStats) std() float64 {
 // bandwidths sets p.v0 and p.v1: the configured values, or the rule's from the classes'
 // statistics; when the largest |score| is outside [minInRange, maxInRange] the spreads are
 // taken again, two-pass, from the scores divided by it.
-func (p *problem) bandwidths(c0, c1 ClassStats) {
+func (p *problem) bandwidths(c0, c1 classStat) {
 	if p.cfg.V0 == 0 || p.cfg.V1 == 0 {
 		if m := max(c0.maxAbs(), c1.maxAbs()); m > 0 && !(m >= minInRange && m <= maxInRange) {
 			scale := min(1/m, math.MaxFloat64)
@@ -198,7 +198,7 @@ func (p *problem) bandwidths(c0, c1 ClassStats) {
 
 // rescaled returns c with the spread of scale·x over the scores of its class, xs with its
 // blocks visited by each, merged block by block in order.
-func (p *problem) rescaled(c ClassStats, xs []float64, each func(func(b, lo, hi int)), scale float64) ClassStats {
+func (p *problem) rescaled(c classStat, xs []float64, each func(func(b, lo, hi int)), scale float64) classStat {
 	st := perBlock(p, &p.ws.stats)
 	each(func(b, lo, hi int) { st[b] = scaledSpread(xs[lo:hi], scale) })
 	var all spreadStats

@@ -55,7 +55,7 @@ func grow[T any](s []T, n int) []T {
 type inputBlock struct {
 	n0, n1   int // negatives and positives in the block
 	firstBad int // index of the first invalid element, or −1
-	c0, c1   ClassStats
+	c0, c1   classStat
 }
 
 // newProblem validates the input, splits it by class and sets the bandwidths and the bracket.
@@ -131,7 +131,7 @@ func perBlock[T any](p *problem, s *[]T) []T {
 
 // split validates scores and labels, copies the scores into p.neg and p.pos and returns the
 // classes' summaries.
-func (p *problem) split(scores, labels []float64) (c0, c1 ClassStats, err error) {
+func (p *problem) split(scores, labels []float64) (c0, c1 classStat, err error) {
 	ws := p.ws
 	ws.neg, ws.pos, ws.buf = grow(ws.neg, p.n), grow(ws.pos, p.n), grow(ws.buf, p.n)
 	p.neg, p.pos = ws.neg, ws.pos

@@ -11,32 +11,34 @@ import (
 )
 
 // The sharded KDE loss: one batch's scores spread over S workers that exchange only sums.
+// [ShardedGradient] runs the protocol over shards held in one process; its types, the workers'
+// shardState and the coordinator's solver, are the package's own.
 //
 // Every quantity of the loss is a sum over the batch or is computed from sums, so a batch
 // whose scores live on S workers is solved by a coordinator that exchanges fixed-size
 // messages with them, round by round:
 //
-//  1. Each worker sends [Shard.Stats]: per class the [ClassStats] that [Gradient] computes
+//  1. Each worker sends shardState.Stats: per class the classStat that [Gradient] computes
 //     for the bandwidth rule (the count, range and spread, the spread scaled by a power of
-//     two). The coordinator adds them with [ShardStats.Combine] and [NewSolver] applies the
+//     two). The coordinator adds them with shardStats.Combine and newSolver applies the
 //     bandwidth rule of [Config] to the totals, as Gradient does, and brackets τ.
-//  2. Until [Solver.Done], the coordinator broadcasts [Solver.Query] (the pass, the
-//     bandwidths and τ); each worker sends [Shard.Phi], its negatives' Σσ(τ − f_j; v0) (as an
+//  2. Until solver.Done, the coordinator broadcasts solver.Query (the pass, the
+//     bandwidths and τ); each worker sends shardState.Phi, its negatives' Σσ(τ − f_j; v0) (as an
 //     exact count plus tail sums) and the sums of σ′, σ″ and σ‴ that the solver's Newton and
-//     cubic steps use; the coordinator combines them ([PhiSums.Combine]) and calls
-//     [Solver.Update], which takes a safeguarded step or bisects. The worker sums carry their
+//     cubic steps use; the coordinator combines them (shardPhi.Combine) and calls
+//     solver.Update, which takes a safeguarded step or bisects. The worker sums carry their
 //     own scale e^{s}, s the smallest |z_j| of the worker, so that no term underflows; Combine
 //     rescales to the smallest.
 //  3. Once Done, the coordinator broadcasts the Query of the solved τ; each worker sends
-//     [Shard.Finish]: its positives' Σψ and Σσ′ (the loss and dF̂_1/dτ are their totals over
+//     shardState.Finish: its positives' Σψ and Σσ′ (the loss and dF̂_1/dτ are their totals over
 //     |B1|) and the log-sum-exp pair of its negatives' softmax logits ℓ_j: the largest,
 //     ℓ(m_s) with m_s = min |z_j| (ℓ decreases in |z|), and Σ exp(ℓ_j − ℓ(m_s)).
-//  4. [Solver.Final] turns the totals into the [Result] and a [Final] message, broadcast
-//     back; [Shard.Gradient] gives the worker's ∂L/∂f_i in its input order.
+//  4. solver.Final turns the totals into the [Result] and a final message, broadcast
+//     back; shardState.Gradient gives the worker's ∂L/∂f_i in its input order.
 //
 // Every message carries the fingerprint of the Config its sender was made with, and every
 // worker's answer the pass of the Query it answers and the number of scores it summed, so that
-// the coordinator refuses, with [ErrShard], what would otherwise give a wrong τ without a
+// the coordinator refuses, with errShard, what would otherwise give a wrong τ without a
 // sign: shards of another configuration (Recall shards fed to an Alpha solver), a shard missing
 // from a round or counted twice (the counts do not add up to the batch's), a stale answer (of
 // another pass), sums that are NaN or infinite, statistics that are not a class's (N < 0,
@@ -44,19 +46,19 @@ import (
 // messages' fingerprints or passes, so that it cannot be hidden by later messages.
 //
 // Only sums travel: 104 bytes per worker in round 1, 80 bytes per worker and a 40-byte
-// [Query] per solver pass, 64 bytes per worker and a Query in round 3 and 64 bytes of broadcast
+// query per solver pass, 64 bytes per worker and a Query in round 3 and 64 bytes of broadcast
 // in round 4 (the messages are fixed-size structs; encoding/binary writes them in these sizes).
 // docs/scaling.md counts it for large batches. The result equals [Gradient] on the whole
 // batch up to rounding: the solver stops at the same root to near machine precision, from a
 // different start (the normal quantile of the negatives' mean and spread, since the
 // empirical quantile [Gradient] starts from is not a sum).
 
-// ErrShard reports a message of the sharded protocol that does not fit its solver or its
+// errShard reports a message of the sharded protocol that does not fit its solver or its
 // round: of another configuration or pass, sums or statistics that no batch has (NaN or
 // infinite sums, N < 0, Min > Max), counts that do not add up to the batch's (a shard missing
 // or counted twice), or a step out of order (Update after Done, Final before it). The message
 // names the message, the pass and what does not fit.
-var ErrShard = errors.New("kdequantile: shard message does not fit")
+var errShard = errors.New("kdequantile: shard message does not fit")
 
 // The tags of messages: 0 is the tag of the combination of no message, conflict that of two
 // messages that disagree. Configuration fingerprints and pass numbers lie strictly between.
@@ -92,9 +94,9 @@ func fingerprint(cfg Config) uint64 {
 	return h.Sum64()%(math.MaxUint64-1) + 1
 }
 
-// shardError returns ErrShard with the details.
+// shardError returns errShard with the details.
 func shardError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrShard, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", errShard, fmt.Sprintf(format, args...))
 }
 
 // checkConfig reports a message, what, whose configuration fingerprint is not want.
@@ -123,10 +125,10 @@ func checkTags(what string, config, want, got, pass uint64) error {
 	return nil
 }
 
-// Shard is one worker's part of a batch: its scores and labels, with the Config of the whole
+// shardState is one worker's part of a batch: its scores and labels, with the Config of the whole
 // batch. It does not copy the input's labels, which must not change until its gradient is
 // taken.
-type Shard struct {
+type shardState struct {
 	cfg      Config // the Alpha form solved
 	mirror   bool
 	config   uint64 // the fingerprint of the Config given
@@ -135,19 +137,19 @@ type Shard struct {
 	buf      []float64 // per negative scratch
 }
 
-// NewShard returns the shard of scores f and labels y of one worker. Every worker of a batch
-// must use the same cfg, also given to [NewSolver]. A shard may be empty or hold one class
+// newShard returns the shard of scores f and labels y of one worker. Every worker of a batch
+// must use the same cfg, also given to [newSolver]. A shard may be empty or hold one class
 // only; the batch as a whole must hold both (NewSolver checks). Errors: an invalid cfg
 // (rocops.ErrConfig), rocops.ErrLength, and rocops.ErrNonFinite or
 // rocops.ErrLabel naming the element by its index in this shard.
-func NewShard(scores, labels []float64, cfg Config) (*Shard, error) {
+func newShard(scores, labels []float64, cfg Config) (*shardState, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if len(scores) != len(labels) {
 		return nil, check.Errorf(pkg, rocops.ErrLength, "%d scores, %d labels", len(scores), len(labels))
 	}
-	s := &Shard{labels: labels, config: fingerprint(cfg)}
+	s := &shardState{labels: labels, config: fingerprint(cfg)}
 	s.cfg, s.mirror = cfg.solverConfig()
 	sign, posLabel := s.signs()
 	for i, f := range scores {
@@ -166,35 +168,35 @@ func NewShard(scores, labels []float64, cfg Config) (*Shard, error) {
 
 // signs returns the factor from an input score to the solved form's and the input label of
 // the solved form's positives.
-func (s *Shard) signs() (sign, posLabel float64) {
+func (s *shardState) signs() (sign, posLabel float64) {
 	if s.mirror {
 		return -1, 0
 	}
 	return 1, 1
 }
 
-// ShardStats are a worker's first message: the fingerprint of its Config and the statistics of
+// shardStats are a worker's first message: the fingerprint of its Config and the statistics of
 // the negatives and of the positives of the form solved (with Config.Recall the mirrored
 // batch, whose negatives are the input's positives with their scores negated). The zero value
 // is the statistics of no shard.
-type ShardStats struct {
+type shardStats struct {
 	Config   uint64
-	Neg, Pos ClassStats
+	Neg, Pos classStat
 }
 
-// Stats returns the shard's statistics, for [ShardStats.Combine] and [NewSolver].
-func (s *Shard) Stats() ShardStats {
-	return ShardStats{Config: s.config, Neg: classStats(s.neg), Pos: classStats(s.pos)}
+// Stats returns the shard's statistics, for [shardStats.Combine] and [newSolver].
+func (s *shardState) Stats() shardStats {
+	return shardStats{Config: s.config, Neg: classStats(s.neg), Pos: classStats(s.pos)}
 }
 
 // classStats returns the statistics of a shard's scores of one class: the range, and the
 // spread two-pass on the scores times 2^(−e), e the binary exponent of the largest |score|, so
 // that no square overflows or underflows at any scale and shards of other scales combine exactly.
-func classStats(xs []float64) ClassStats {
+func classStats(xs []float64) classStat {
 	if len(xs) == 0 {
 		return emptyStats
 	}
-	c := ClassStats{N: int64(len(xs)), Min: xs[0], Max: xs[0]}
+	c := classStat{N: int64(len(xs)), Min: xs[0], Max: xs[0]}
 	for _, x := range xs {
 		c.Min, c.Max = min(c.Min, x), max(c.Max, x)
 	}
@@ -206,15 +208,15 @@ func classStats(xs []float64) ClassStats {
 }
 
 // Combine returns the statistics of the union of two disjoint shards.
-func (a ShardStats) Combine(b ShardStats) ShardStats {
-	return ShardStats{Config: joinTag(a.Config, b.Config), Neg: a.Neg.combine(b.Neg), Pos: a.Pos.combine(b.Pos)}
+func (a shardStats) Combine(b shardStats) shardStats {
+	return shardStats{Config: joinTag(a.Config, b.Config), Neg: a.Neg.combine(b.Neg), Pos: a.Pos.combine(b.Pos)}
 }
 
 // valid reports, for the class named what, statistics that no scores have: N < 0, or for
 // N > 0 a range that is not finite with Min ≤ Max, a Scale that is not finite and positive, a
 // Mean or M2 that is not finite, a negative M2, or a Mean (times 1/Scale) outside the range
 // beyond rounding.
-func (c ClassStats) valid(what string) error {
+func (c classStat) valid(what string) error {
 	switch {
 	case c.N < 0:
 		return shardError("ShardStats: %s: N = %d", what, c.N)
@@ -235,20 +237,20 @@ func (c ClassStats) valid(what string) error {
 	return nil
 }
 
-// Query is the coordinator's broadcast of one round: the fingerprint of its Config, the pass
-// the round answers (1, 2, … for the rounds of [Shard.Phi]; [Solver.Passes] + 1 once the
-// solver is done, for [Shard.Finish]), the inverse bandwidths and τ of the form solved.
-type Query struct {
+// query is the coordinator's broadcast of one round: the fingerprint of its Config, the pass
+// the round answers (1, 2, … for the rounds of [shardState.Phi]; [solver.Passes] + 1 once the
+// solver is done, for [shardState.Finish]), the inverse bandwidths and τ of the form solved.
+type query struct {
 	Config, Pass uint64
 	V0, V1, Tau  float64
 }
 
-// PhiSums are a worker's sums over its negatives at the τ of one Query: the fingerprint of its
+// shardPhi are a worker's sums over its negatives at the τ of one Query: the fingerprint of its
 // Config, the Query's pass, N the negatives summed and Above those above τ, and, all
 // multiplied by e^{Scale}, TBelow and TAbove, Σσ(−|z_j|) over those at or below and above τ,
 // and D1, D2, D3 the sums of σ′, σ″ and σ‴ at z_j = v0·(τ − f_j). Scale is the smallest
-// |z_j| (+Inf for no negatives). The combination of no shard is PhiSums{Scale: +Inf}.
-type PhiSums struct {
+// |z_j| (+Inf for no negatives). The combination of no shard is shardPhi{Scale: +Inf}.
+type shardPhi struct {
 	Config, Pass               uint64
 	N, Above                   int64
 	TBelow, TAbove, D1, D2, D3 float64
@@ -256,8 +258,8 @@ type PhiSums struct {
 }
 
 // Phi returns the shard's sums for the round q.
-func (s *Shard) Phi(q Query) PhiSums {
-	out := PhiSums{Config: s.config, Pass: q.Pass, N: int64(len(s.neg)), Scale: math.Inf(1)}
+func (s *shardState) Phi(q query) shardPhi {
+	out := shardPhi{Config: s.config, Pass: q.Pass, N: int64(len(s.neg)), Scale: math.Inf(1)}
 	if len(s.neg) == 0 {
 		return out
 	}
@@ -270,7 +272,7 @@ func (s *Shard) Phi(q Query) PhiSums {
 // Combine returns the sums of two disjoint shards, on the smaller of their scales. A Scale that
 // is NaN or negative, or sums beside a Scale of +Inf (which stands for sums of no finite |z_j|),
 // make the combined sums NaN, which Update refuses.
-func (a PhiSums) Combine(b PhiSums) PhiSums {
+func (a shardPhi) Combine(b shardPhi) shardPhi {
 	config, pass := joinTag(a.Config, b.Config), joinTag(a.Pass, b.Pass)
 	if b.Scale < a.Scale {
 		a, b = b, a
@@ -298,9 +300,9 @@ func (a PhiSums) Combine(b PhiSums) PhiSums {
 	return out
 }
 
-// Solver is the coordinator's side: the bandwidths, the bracket of τ and the safeguarded
+// solver is the coordinator's side: the bandwidths, the bracket of τ and the safeguarded
 // Newton–cubic iteration of [Gradient], fed with the workers' combined sums.
-type Solver struct {
+type solver struct {
 	cfg     Config // the Alpha form solved
 	mirror  bool
 	config  uint64 // the fingerprint of the Config given
@@ -314,16 +316,16 @@ type Solver struct {
 	done    bool
 }
 
-// NewSolver returns the solver of a batch whose shards' statistics add up to total, for the
-// cfg every shard was made with. Errors: an invalid cfg (rocops.ErrConfig); ErrShard for
+// newSolver returns the solver of a batch whose shards' statistics add up to total, for the
+// cfg every shard was made with. Errors: an invalid cfg (rocops.ErrConfig); errShard for
 // statistics of shards of another configuration, or not of a class; rocops.ErrEmpty,
 // rocops.ErrNoPositives or rocops.ErrNoNegatives for the whole batch; and rocops.ErrRange when τ's
 // bracket overflows.
-func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
+func newSolver(total shardStats, cfg Config) (*solver, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Solver{n0: total.Neg.N, n1: total.Pos.N, config: fingerprint(cfg)}
+	s := &solver{n0: total.Neg.N, n1: total.Pos.N, config: fingerprint(cfg)}
 	s.cfg, s.mirror = cfg.solverConfig()
 	if total.Config != 0 || total.Neg.N+total.Pos.N > 0 { // the statistics of no shard are ErrEmpty below
 		if err := checkConfig("ShardStats", total.Config, s.config); err != nil {
@@ -332,7 +334,7 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 	}
 	for _, c := range []struct {
 		name string
-		st   ClassStats
+		st   classStat
 	}{{"negatives", total.Neg}, {"positives", total.Pos}} {
 		if err := c.st.valid(c.name); err != nil {
 			return nil, err
@@ -367,25 +369,25 @@ func NewSolver(total ShardStats, cfg Config) (*Solver, error) {
 }
 
 // Query returns the broadcast of the next round: the τ at which the shards evaluate
-// [Shard.Phi] next, or, once [Solver.Done], the solved τ of the form solved, at which they
-// evaluate [Shard.Finish].
-func (s *Solver) Query() Query {
-	return Query{Config: s.config, Pass: uint64(s.passes) + 1, V0: s.v0, V1: s.v1, Tau: s.tau}
+// [shardState.Phi] next, or, once [solver.Done], the solved τ of the form solved, at which they
+// evaluate [shardState.Finish].
+func (s *solver) Query() query {
+	return query{Config: s.config, Pass: uint64(s.passes) + 1, V0: s.v0, V1: s.v1, Tau: s.tau}
 }
 
 // Done reports whether τ is solved.
-func (s *Solver) Done() bool { return s.done }
+func (s *solver) Done() bool { return s.done }
 
 // Passes returns the number of Update calls so far: the rounds of Phi sums exchanged.
-func (s *Solver) Passes() int { return s.passes }
+func (s *solver) Passes() int { return s.passes }
 
-// Update takes the combined [PhiSums] of every shard for [Solver.Query] and moves τ towards
+// Update takes the combined [shardPhi] of every shard for [solver.Query] and moves τ towards
 // the root (docs/kde-quantile.md, "The threshold solver"): a cubic-model step when it stays
-// inside the bracket and shrinks fast enough, else bisection. Errors, ErrShard naming the
+// inside the bracket and shrinks fast enough, else bisection. Errors, errShard naming the
 // pass, leave the solver as it was: sums of another configuration or pass, over another number
 // of negatives than the batch's, with Above outside [0, N], or NaN or infinite (a Scale may be
 // +Inf, for sums of no finite |z_j|), and any Update once Done.
-func (s *Solver) Update(total PhiSums) error {
+func (s *solver) Update(total shardPhi) error {
 	if s.done {
 		return shardError("Update after Done (%d passes)", s.passes)
 	}
@@ -408,7 +410,7 @@ func (s *Solver) Update(total PhiSums) error {
 }
 
 // update is Update on checked sums.
-func (s *Solver) update(total PhiSums) {
+func (s *solver) update(total shardPhi) {
 	s.passes++
 	e := s.value(total)
 	if math.Abs(e.phi) <= e.tol || s.passes == maxPasses {
@@ -438,7 +440,7 @@ func (s *Solver) update(total PhiSums) {
 }
 
 // value is φ and its derivatives from the combined sums, as evalPhi forms them.
-func (s *Solver) value(t PhiSums) phiValue {
+func (s *solver) value(t shardPhi) phiValue {
 	v := phiValue{d1: t.D1, d2: t.D2, d3: t.D3}
 	c0 := float64(s.n0)*s.cfg.Alpha - float64(t.Above)
 	if c0 != 0 {
@@ -452,22 +454,22 @@ func (s *Solver) value(t PhiSums) phiValue {
 	return v
 }
 
-// FinishSums are a worker's sums at the solved τ: the fingerprint of its Config, the pass of
+// finishSums are a worker's sums at the solved τ: the fingerprint of its Config, the pass of
 // the Query (Passes + 1), the numbers of positives NPos and negatives NNeg summed, Loss =
 // Σψ(τ − f_i) and Slope = Σσ′ over its positives (σ′ of z = v1·(τ − f_i), without the factor
 // v1; with Config.Tail, ψ and ψ′ of the tail), and its negatives' log-sum-exp pair: MinAbs, the
 // smallest |z_j|, whose logit ℓ(MinAbs) is the largest, and Weight = Σ exp(ℓ_j − ℓ(MinAbs))
-// (+Inf and 0 without negatives). The combination of no shard is FinishSums{MinAbs: +Inf}.
-type FinishSums struct {
+// (+Inf and 0 without negatives). The combination of no shard is finishSums{MinAbs: +Inf}.
+type finishSums struct {
 	Config, Pass   uint64
 	NPos, NNeg     int64
 	Loss, Slope    float64
 	MinAbs, Weight float64
 }
 
-// Finish returns the shard's sums for the round q of the solved τ ([Solver.Query] once Done).
-func (s *Shard) Finish(q Query) FinishSums {
-	f := FinishSums{Config: s.config, Pass: q.Pass, NPos: int64(len(s.pos)), NNeg: int64(len(s.neg)), MinAbs: math.Inf(1)}
+// Finish returns the shard's sums for the round q of the solved τ ([solver.Query] once Done).
+func (s *shardState) Finish(q query) finishSums {
+	f := finishSums{Config: s.config, Pass: q.Pass, NPos: int64(len(s.pos)), NNeg: int64(len(s.neg)), MinAbs: math.Inf(1)}
 	for _, x := range s.pos {
 		sig, d := posTerm(x, q.Tau, q.V1, s.cfg.Tail)
 		f.Loss += sig
@@ -509,12 +511,12 @@ func softmaxTerm(a, ref float64) float64 {
 // Combine returns the sums of two disjoint shards; the softmax pair is combined on the larger
 // logit, as log-sum-exp is. A MinAbs that is NaN or negative, or a Weight beside a MinAbs of
 // +Inf (which stands for no finite |z_j|), make the combined Weight NaN, which Final refuses.
-func (a FinishSums) Combine(b FinishSums) FinishSums {
+func (a finishSums) Combine(b finishSums) finishSums {
 	config, pass := joinTag(a.Config, b.Config), joinTag(a.Pass, b.Pass)
 	if b.MinAbs < a.MinAbs {
 		a, b = b, a
 	}
-	out := FinishSums{Config: config, Pass: pass, NPos: a.NPos + b.NPos, NNeg: a.NNeg + b.NNeg,
+	out := finishSums{Config: config, Pass: pass, NPos: a.NPos + b.NPos, NNeg: a.NNeg + b.NNeg,
 		Loss: a.Loss + b.Loss, Slope: a.Slope + b.Slope, MinAbs: a.MinAbs, Weight: a.Weight}
 	switch {
 	case !(a.MinAbs >= 0) || !(b.MinAbs >= 0) || math.IsInf(b.MinAbs, 1) && b.Weight != 0:
@@ -525,40 +527,40 @@ func (a FinishSums) Combine(b FinishSums) FinishSums {
 	return out
 }
 
-// Final is the coordinator's last broadcast: everything a shard needs for its gradient. Config
+// final is the coordinator's last broadcast: everything a shard needs for its gradient. Config
 // is the fingerprint of the solver's Config; Tau, V0 and V1 are those of the form solved;
 // PosFactor is ∂L/∂f_i per unit σ′ of a positive (−v1/|B1|); Slope is dF̂_1/dτ and MinAbs,
-// Weight the batch's softmax normaliser (see [FinishSums]).
-type Final struct {
+// Weight the batch's softmax normaliser (see finishSums).
+type final struct {
 	Config           uint64
 	Tau, V0, V1      float64
 	PosFactor, Slope float64
 	MinAbs, Weight   float64
 }
 
-// Final returns the batch's [Result] and the message for [Shard.Gradient] from the combined
-// [FinishSums] of every shard for the Query of the solved τ. Errors, ErrShard: Final before
+// Final returns the batch's [Result] and the message for [shardState.Gradient] from the combined
+// finishSums of every shard for the Query of the solved τ. Errors, errShard: Final before
 // Done, and sums of another configuration or pass, of other numbers of positives and negatives
 // than the batch's, or that are NaN, infinite or negative (MinAbs may be +Inf, for sums of no
 // finite |z_j|).
-func (s *Solver) Final(total FinishSums) (Result, Final, error) {
+func (s *solver) Final(total finishSums) (Result, final, error) {
 	if !s.done {
-		return Result{}, Final{}, shardError("Final before Done, after %d passes", s.passes)
+		return Result{}, final{}, shardError("Final before Done, after %d passes", s.passes)
 	}
 	pass := uint64(s.passes) + 1
 	if err := checkTags("FinishSums", total.Config, s.config, total.Pass, pass); err != nil {
-		return Result{}, Final{}, err
+		return Result{}, final{}, err
 	}
 	switch {
 	case total.NPos != s.n1 || total.NNeg != s.n0:
-		return Result{}, Final{}, shardError("FinishSums of pass %d sum %d positives and %d negatives, the batch has %d and %d: a shard is missing or counted twice",
+		return Result{}, final{}, shardError("FinishSums of pass %d sum %d positives and %d negatives, the batch has %d and %d: a shard is missing or counted twice",
 			pass, total.NPos, total.NNeg, s.n1, s.n0)
 	case !finite(total.Loss, total.Slope, total.Weight) || total.Loss < 0 || total.Slope < 0 || total.Weight < 0 || !(total.MinAbs >= 0):
-		return Result{}, Final{}, shardError("FinishSums of pass %d: Loss = %v, Slope = %v, MinAbs = %v, Weight = %v",
+		return Result{}, final{}, shardError("FinishSums of pass %d: Loss = %v, Slope = %v, MinAbs = %v, Weight = %v",
 			pass, total.Loss, total.Slope, total.MinAbs, total.Weight)
 	}
 	n1 := float64(s.n1)
-	fin := Final{Config: s.config, Tau: s.tau, V0: s.v0, V1: s.v1, PosFactor: -s.v1 / n1,
+	fin := final{Config: s.config, Tau: s.tau, V0: s.v0, V1: s.v1, PosFactor: -s.v1 / n1,
 		Slope: total.Slope / n1 * s.v1, MinAbs: total.MinAbs, Weight: total.Weight}
 	res := Result{Tau: s.tau, Loss: total.Loss / n1, V0: s.v0, V1: s.v1}
 	if s.mirror {
@@ -571,10 +573,10 @@ func (s *Solver) Final(total FinishSums) (Result, Final, error) {
 }
 
 // Gradient returns ∂L/∂f_i of the whole batch's loss for the shard's scores, in its input
-// order, from the coordinator's [Final]. A Final of another configuration, or with a field that
+// order, from the coordinator's [final]. A Final of another configuration, or with a field that
 // no solver gives (a τ or bandwidth that is not finite, a normaliser that is not positive), is
-// ErrShard.
-func (s *Shard) Gradient(fin Final) ([]float64, error) {
+// errShard.
+func (s *shardState) Gradient(fin final) ([]float64, error) {
 	switch {
 	case fin.Config != s.config:
 		return nil, shardError("Final of configuration %016x, the shard's is %016x", fin.Config, s.config)
@@ -611,20 +613,20 @@ func ShardedGradient(scores, labels [][]float64, cfg Config) (grads [][]float64,
 	if len(scores) != len(labels) {
 		return nil, Result{}, 0, check.Errorf(pkg, rocops.ErrLength, "%d score shards, %d label shards", len(scores), len(labels))
 	}
-	shards := make([]*Shard, len(scores))
-	var stats ShardStats
+	shards := make([]*shardState, len(scores))
+	var stats shardStats
 	for k := range shards {
-		if shards[k], err = NewShard(scores[k], labels[k], cfg); err != nil {
+		if shards[k], err = newShard(scores[k], labels[k], cfg); err != nil {
 			return nil, Result{}, 0, fmt.Errorf("%w (shard %d)", err, k)
 		}
 		stats = stats.Combine(shards[k].Stats())
 	}
-	sv, err := NewSolver(stats, cfg)
+	sv, err := newSolver(stats, cfg)
 	if err != nil {
 		return nil, Result{}, 0, err
 	}
 	for !sv.Done() {
-		q, total := sv.Query(), PhiSums{Scale: math.Inf(1)}
+		q, total := sv.Query(), shardPhi{Scale: math.Inf(1)}
 		for _, sh := range shards {
 			total = total.Combine(sh.Phi(q))
 		}
@@ -632,7 +634,7 @@ func ShardedGradient(scores, labels [][]float64, cfg Config) (grads [][]float64,
 			return nil, Result{}, 0, err
 		}
 	}
-	q, fin := sv.Query(), FinishSums{MinAbs: math.Inf(1)}
+	q, fin := sv.Query(), finishSums{MinAbs: math.Inf(1)}
 	for _, sh := range shards {
 		fin = fin.Combine(sh.Finish(q))
 	}

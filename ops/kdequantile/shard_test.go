@@ -140,11 +140,11 @@ func TestShardMessageSizes(t *testing.T) {
 		msg  any
 		want int
 	}{
-		{"ShardStats", ShardStats{}, 104},
-		{"Query", Query{}, 40},
-		{"PhiSums", PhiSums{}, 80},
-		{"FinishSums", FinishSums{}, 64},
-		{"Final", Final{}, 64},
+		{"ShardStats", shardStats{}, 104},
+		{"Query", query{}, 40},
+		{"PhiSums", shardPhi{}, 80},
+		{"FinishSums", finishSums{}, 64},
+		{"Final", final{}, 64},
 	} {
 		if got := binary.Size(c.msg); got != c.want {
 			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)
@@ -204,13 +204,13 @@ func ExampleShardedGradient() {
 // are), and returns the first error.
 type protocol struct {
 	shardCfg Config // the shards' configuration; the solver's is Config{Alpha: 0.1}
-	stats    func(ShardStats) ShardStats
+	stats    func(shardStats) shardStats
 	// phi gives the messages of pass p, shard k: the shard's own, and those of every earlier
 	// pass (earlier[pass-1][k]); it returns the ones to combine.
-	phi     func(pass uint64, k int, own PhiSums, earlier [][]PhiSums) []PhiSums
-	finish  func(k int, own FinishSums) []FinishSums
-	final   func(Final) Final
-	extra   func(sv *Solver) error // called once the solver is done, before Final
+	phi     func(pass uint64, k int, own shardPhi, earlier [][]shardPhi) []shardPhi
+	finish  func(k int, own finishSums) []finishSums
+	final   func(final) final
+	extra   func(sv *solver) error // called once the solver is done, before Final
 	noFinal bool
 }
 
@@ -222,10 +222,10 @@ func (p protocol) run(t *testing.T) (Result, error) {
 	if p.shardCfg != (Config{}) {
 		shardCfg = p.shardCfg
 	}
-	var shards []*Shard
-	var stats ShardStats
+	var shards []*shardState
+	var stats shardStats
 	for k := range 4 {
-		sh, err := NewShard(scores[100*k:100*(k+1)], labels[100*k:100*(k+1)], shardCfg)
+		sh, err := newShard(scores[100*k:100*(k+1)], labels[100*k:100*(k+1)], shardCfg)
 		require.NoError(t, err)
 		shards = append(shards, sh)
 		stats = stats.Combine(sh.Stats())
@@ -233,19 +233,19 @@ func (p protocol) run(t *testing.T) (Result, error) {
 	if p.stats != nil {
 		stats = p.stats(stats)
 	}
-	sv, err := NewSolver(stats, cfg)
+	sv, err := newSolver(stats, cfg)
 	if err != nil {
 		return Result{}, err
 	}
-	var earlier [][]PhiSums
+	var earlier [][]shardPhi
 	for !sv.Done() {
 		q := sv.Query()
-		total := PhiSums{Scale: math.Inf(1)}
-		var these []PhiSums
+		total := shardPhi{Scale: math.Inf(1)}
+		var these []shardPhi
 		for k, sh := range shards {
 			own := sh.Phi(q)
 			these = append(these, own)
-			msgs := []PhiSums{own}
+			msgs := []shardPhi{own}
 			if p.phi != nil {
 				msgs = p.phi(q.Pass, k, own, earlier)
 			}
@@ -263,9 +263,9 @@ func (p protocol) run(t *testing.T) (Result, error) {
 			return Result{}, err
 		}
 	}
-	q, fin := sv.Query(), FinishSums{MinAbs: math.Inf(1)}
+	q, fin := sv.Query(), finishSums{MinAbs: math.Inf(1)}
 	for k, sh := range shards {
-		msgs := []FinishSums{sh.Finish(q)}
+		msgs := []finishSums{sh.Finish(q)}
 		if p.finish != nil {
 			msgs = p.finish(k, msgs[0])
 		}
@@ -301,123 +301,123 @@ func TestShardProtocolRefuses(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, want.Tau, res.Tau, tolShard*(1+math.Abs(want.Tau)))
 
-	own := func(m PhiSums) []PhiSums { return []PhiSums{m} }
+	own := func(m shardPhi) []shardPhi { return []shardPhi{m} }
 	cases := []struct {
 		name string
 		p    protocol
 		says string
 	}{
-		{"NaN PhiSums", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"NaN PhiSums", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 1 {
 				m.D1, m.TBelow = math.NaN(), math.NaN()
 			}
 			return own(m)
 		}}, "PhiSums of pass 1: TBelow = NaN"},
-		{"infinite PhiSums", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"infinite PhiSums", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 2 {
 				m.D3 = math.Inf(-1)
 			}
 			return own(m)
 		}}, "D3 = -Inf"},
-		{"NaN scale", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"NaN scale", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 0 {
 				m.Scale = math.NaN()
 			}
 			return own(m)
 		}}, "Scale = NaN"},
-		{"a shard missing from a pass", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"a shard missing from a pass", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 2 {
 				return nil
 			}
 			return own(m)
 		}}, "a shard is missing or counted twice"},
-		{"a shard counted twice", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"a shard counted twice", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 3 {
-				return []PhiSums{m, m}
+				return []shardPhi{m, m}
 			}
 			return own(m)
 		}}, "a shard is missing or counted twice"},
-		{"a stale answer among fresh ones", protocol{phi: func(pass uint64, k int, m PhiSums, earlier [][]PhiSums) []PhiSums {
+		{"a stale answer among fresh ones", protocol{phi: func(pass uint64, k int, m shardPhi, earlier [][]shardPhi) []shardPhi {
 			if pass == 2 && k == 0 {
 				return own(earlier[0][0])
 			}
 			return own(m)
 		}}, "combine the answers of different passes, want pass 2"},
-		{"every answer stale", protocol{phi: func(pass uint64, k int, m PhiSums, earlier [][]PhiSums) []PhiSums {
+		{"every answer stale", protocol{phi: func(pass uint64, k int, m shardPhi, earlier [][]shardPhi) []shardPhi {
 			if pass == 2 {
 				return own(earlier[0][k])
 			}
 			return own(m)
 		}}, "PhiSums answer pass 1, want pass 2"},
-		{"Above beyond N", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"Above beyond N", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 0 {
 				m.Above = m.N + 1000
 			}
 			return own(m)
 		}}, "negatives above τ of"},
-		{"sums beside a scale of +Inf", protocol{phi: func(_ uint64, k int, m PhiSums, _ [][]PhiSums) []PhiSums {
+		{"sums beside a scale of +Inf", protocol{phi: func(_ uint64, k int, m shardPhi, _ [][]shardPhi) []shardPhi {
 			if k == 3 {
 				m.Scale = math.Inf(1)
 			}
 			return own(m)
 		}}, "TBelow = NaN"},
 		{"Recall shards fed to an Alpha solver", protocol{shardCfg: Config{Recall: 0.9}}, "ShardStats of configuration"},
-		{"shards of two configurations", protocol{stats: func(s ShardStats) ShardStats {
-			return s.Combine(ShardStats{Config: fingerprint(Config{Alpha: 0.2})})
+		{"shards of two configurations", protocol{stats: func(s shardStats) shardStats {
+			return s.Combine(shardStats{Config: fingerprint(Config{Alpha: 0.2})})
 		}}, "ShardStats combine shards of different configurations"},
-		{"N < 0", protocol{stats: func(s ShardStats) ShardStats { s.Neg.N = -5; return s }}, "negatives: N = -5"},
-		{"Min > Max", protocol{stats: func(s ShardStats) ShardStats {
+		{"N < 0", protocol{stats: func(s shardStats) shardStats { s.Neg.N = -5; return s }}, "negatives: N = -5"},
+		{"Min > Max", protocol{stats: func(s shardStats) shardStats {
 			s.Neg.Min, s.Neg.Max = s.Neg.Max, s.Neg.Min
 			return s
 		}}, "negatives: Min = "},
-		{"NaN M2", protocol{stats: func(s ShardStats) ShardStats { s.Pos.M2 = math.NaN(); return s }}, "positives: Mean = "},
-		{"Scale 0", protocol{stats: func(s ShardStats) ShardStats { s.Pos.Scale = 0; return s }}, "positives: Scale = 0"},
-		{"Mean outside the range", protocol{stats: func(s ShardStats) ShardStats { s.Neg.Mean += 100 * s.Neg.Scale; return s }}, "outside their range"},
-		{"Update after Done", protocol{extra: func(sv *Solver) error { return sv.Update(PhiSums{}) }}, "Update after Done"},
-		{"a shard missing from the finish", protocol{finish: func(k int, m FinishSums) []FinishSums {
+		{"NaN M2", protocol{stats: func(s shardStats) shardStats { s.Pos.M2 = math.NaN(); return s }}, "positives: Mean = "},
+		{"Scale 0", protocol{stats: func(s shardStats) shardStats { s.Pos.Scale = 0; return s }}, "positives: Scale = 0"},
+		{"Mean outside the range", protocol{stats: func(s shardStats) shardStats { s.Neg.Mean += 100 * s.Neg.Scale; return s }}, "outside their range"},
+		{"Update after Done", protocol{extra: func(sv *solver) error { return sv.Update(shardPhi{}) }}, "Update after Done"},
+		{"a shard missing from the finish", protocol{finish: func(k int, m finishSums) []finishSums {
 			if k == 1 {
 				return nil
 			}
-			return []FinishSums{m}
+			return []finishSums{m}
 		}}, "FinishSums of pass 3 sum"},
-		{"NaN FinishSums", protocol{finish: func(k int, m FinishSums) []FinishSums {
+		{"NaN FinishSums", protocol{finish: func(k int, m finishSums) []finishSums {
 			m.Weight = math.NaN()
-			return []FinishSums{m}
+			return []finishSums{m}
 		}}, "Weight = NaN"},
-		{"NaN MinAbs", protocol{finish: func(k int, m FinishSums) []FinishSums {
+		{"NaN MinAbs", protocol{finish: func(k int, m finishSums) []finishSums {
 			if k == 0 {
 				m.MinAbs = math.NaN()
 			}
-			return []FinishSums{m}
+			return []finishSums{m}
 		}}, "Weight = NaN"},
-		{"finish sums of a solver pass", protocol{finish: func(k int, m FinishSums) []FinishSums {
+		{"finish sums of a solver pass", protocol{finish: func(k int, m finishSums) []finishSums {
 			m.Pass = 1
-			return []FinishSums{m}
+			return []finishSums{m}
 		}}, "FinishSums answer pass 1, want pass 3"},
-		{"a Final of another configuration", protocol{final: func(f Final) Final { f.Config++; return f }}, "Final of configuration"},
-		{"a Final without a normaliser", protocol{final: func(f Final) Final { f.Weight = 0; return f }}, "Final: "},
+		{"a Final of another configuration", protocol{final: func(f final) final { f.Config++; return f }}, "Final of configuration"},
+		{"a Final without a normaliser", protocol{final: func(f final) final { f.Weight = 0; return f }}, "Final: "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := c.p.run(t)
-			require.ErrorIs(t, err, ErrShard)
+			require.ErrorIs(t, err, errShard)
 			require.ErrorContains(t, err, "kdequantile: shard message does not fit: ")
 			require.ErrorContains(t, err, c.says)
 		})
 	}
 
 	// Final before Done.
-	sh, err := NewShard(scores, labels, Config{Alpha: 0.1})
+	sh, err := newShard(scores, labels, Config{Alpha: 0.1})
 	require.NoError(t, err)
-	sv, err := NewSolver(sh.Stats(), Config{Alpha: 0.1})
+	sv, err := newSolver(sh.Stats(), Config{Alpha: 0.1})
 	require.NoError(t, err)
 	_, _, err = sv.Final(sh.Finish(sv.Query()))
-	require.ErrorIs(t, err, ErrShard)
+	require.ErrorIs(t, err, errShard)
 	require.ErrorContains(t, err, "Final before Done, after 0 passes")
 	// A refused Update leaves the solver as it was: the honest sums then solve τ.
 	bad := sh.Phi(sv.Query())
 	bad.N++
-	require.ErrorIs(t, sv.Update(bad), ErrShard)
+	require.ErrorIs(t, sv.Update(bad), errShard)
 	require.Equal(t, 0, sv.Passes())
 	for !sv.Done() {
 		require.NoError(t, sv.Update(sh.Phi(sv.Query())))
