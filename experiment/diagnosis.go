@@ -43,7 +43,7 @@ func diagnosesOf(h *train.History) []Diagnosis {
 	out := make([]Diagnosis, len(h.Diagnoses))
 	for k, d := range h.Diagnoses {
 		out[k] = Diagnosis{
-			Epoch: d.Epoch, Phase: d.Phase.String(),
+			Epoch: d.Epoch, Phase: d.Stage.String(),
 			Misranking: jsonFloat(
 				d.Misranking,
 			), SevereMass: jsonFloat(d.SevereMass), CEBound: jsonFloat(d.CEBound),

@@ -25,9 +25,8 @@
 // averages and compares over the seeds like the binary figures.
 //
 // A [Log] keeps an experiment's runs as JSON lines, each appended as its run finishes, so that
-// an interrupted experiment resumes where it stopped. [ParseRun] reads run names, [ForData]
-// fits a run's recipes to multi-class or multi-label data, [RunLabel] is a run's one name and
-// [Target] the figure its loss optimises.
+// an interrupted experiment resumes where it stopped. [Target] is the figure a run's loss
+// optimises; train.Names reads the run names.
 //
 // cmd/roctrain, cmd/corrective and cmd/results are built on it; they keep only their flags,
 // tables and plots.

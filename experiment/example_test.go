@@ -28,7 +28,7 @@ func ExampleSearch() {
 	}
 	s := &experiment.Search{
 		Name:          "ce",
-		Recipes:       []train.Recipe{train.Plain{}},
+		Recipes:       []train.Recipe{train.Plain(nil)},
 		LearningRates: []float64{0.001, 0.01},
 		Model:         nn.MLPConfig{Hidden: []int{16}},
 		Config:        train.Config{Epochs: 5, BatchSize: 64, Metric: train.PartialAUC(0.1), Progress: io.Discard},

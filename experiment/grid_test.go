@@ -22,7 +22,7 @@ func TestGridHooksInOrder(t *testing.T) {
 	var seen []call
 	search := func(name string) *experiment.Search {
 		r := scripted{name: name, seen: &seen, metrics: map[float64][]float64{0.1: {0.5, 0.6}, 0.2: {0.7}}}
-		return &experiment.Search{Name: name, Recipes: []train.Recipe{r}, LearningRates: []float64{0.1, 0.2},
+		return scripts(&experiment.Search{Name: name, LearningRates: []float64{0.1, 0.2},
 			Hooks: experiment.Hooks{
 				Start: func(c experiment.Candidate, _ nn.Model) []train.Hook {
 					logf("%s start %v", name, c.LearningRate)
@@ -36,7 +36,7 @@ func TestGridHooksInOrder(t *testing.T) {
 				Done: func(c experiment.Candidate, _ *train.History, err error) {
 					logf("%s done %v %v", name, c.LearningRate, err)
 				},
-			}}
+			}}, r)
 	}
 	g := &experiment.Grid{
 		Seeds:    []uint64{1, 2},
@@ -89,8 +89,8 @@ func TestGridHooksInOrder(t *testing.T) {
 func TestGridStops(t *testing.T) {
 	var seen []call
 	r := scripted{name: "r", seen: &seen, metrics: map[float64][]float64{0.1: {0.5}}}
-	searches := []*experiment.Search{{Recipes: []train.Recipe{r}, LearningRates: []float64{0.1}},
-		{Recipes: []train.Recipe{r}, LearningRates: []float64{0.1}}}
+	searches := []*experiment.Search{scripts(&experiment.Search{LearningRates: []float64{0.1}}, r),
+		scripts(&experiment.Search{LearningRates: []float64{0.1}}, r)}
 	split := func(seed uint64) (*experiment.Split, error) { return tinySplit(t, seed), nil }
 
 	bad := errors.New("no such file")

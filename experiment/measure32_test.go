@@ -61,7 +61,7 @@ func TestMeasureFloat32Storage(t *testing.T) {
 				m, err := nn.NewMLP(nn.MLPConfig{In: 6, Hidden: []int{16}, Dtype: dt, Seed: 4})
 				require.NoError(t, err)
 				cfg := train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}
-				_, err = (train.Plain{}).Fit(context.Background(), m, cfg, sp64.Train, sp64.Val)
+				_, err = train.Plain(nil).Fit(context.Background(), m, cfg, sp64.Train, sp64.Val)
 				require.NoError(t, err)
 				mc := MeasureConfig{Alpha: 0.1, Recall: 0.8, Boot: 50, Seed: 9}
 				wide := &Split{Seed: sp32.Seed, Train: sp32.Train.Float64(), Val: sp32.Val.Float64(),

@@ -32,7 +32,7 @@ func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}
-	if _, err := (train.Plain{}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
+	if _, err := (train.Plain(nil)).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
 		t.Fatal(err)
 	}
 	const alpha, recall, boot = 0.1, 0.8, 150

@@ -18,7 +18,7 @@ func phasesOf(h *train.History) (phases, kept int) {
 	if h == nil || h.Best < 0 || h.Best >= len(h.Epochs) {
 		return 0, 0
 	}
-	isWarmup := func(e train.Epoch) bool { return e.Phase == train.Warmup }
+	isWarmup := func(e train.Epoch) bool { return e.Stage == train.Warmup }
 	for k, e := range h.Epochs {
 		if k == 0 || isWarmup(e) != isWarmup(h.Epochs[k-1]) {
 			phases++

@@ -15,19 +15,19 @@ func TestPhasesOf(t *testing.T) {
 	w, m, i := train.Warmup, train.Main, train.Intervention
 	for _, c := range []struct {
 		name         string
-		phases       []train.Phase
+		phases       []train.Stage
 		best         int
 		want, wantKp int
 	}{
-		{"one phase", []train.Phase{m, m, m}, 1, 1, 1},
-		{"fine-tuning kept", []train.Phase{w, w, m, m}, 3, 2, 2},
-		{"fine-tuning rejected", []train.Phase{w, w, m, m}, 1, 2, 1},
-		{"intervention inside main", []train.Phase{w, m, i, m}, 2, 2, 2},
-		{"no kept epoch", []train.Phase{m}, -1, 0, 0},
+		{"one phase", []train.Stage{m, m, m}, 1, 1, 1},
+		{"fine-tuning kept", []train.Stage{w, w, m, m}, 3, 2, 2},
+		{"fine-tuning rejected", []train.Stage{w, w, m, m}, 1, 2, 1},
+		{"intervention inside main", []train.Stage{w, m, i, m}, 2, 2, 2},
+		{"no kept epoch", []train.Stage{m}, -1, 0, 0},
 	} {
 		h := &train.History{Best: c.best}
 		for k, p := range c.phases {
-			h.Epochs = append(h.Epochs, train.Epoch{Index: k + 1, Phase: p})
+			h.Epochs = append(h.Epochs, train.Epoch{Index: k + 1, Stage: p})
 		}
 		phases, kept := phasesOf(h)
 		require.Equal(t, [2]int{c.want, c.wantKp}, [2]int{phases, kept}, c.name)

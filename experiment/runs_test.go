@@ -17,7 +17,7 @@ import (
 // [0, 0]. A finish that fails drops that search on that seed, named, and keeps the others.
 func TestCompare(t *testing.T) {
 	search := func(name string) *experiment.Search {
-		return &experiment.Search{Name: name, Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.01},
+		return &experiment.Search{Name: name, Recipes: []train.Recipe{train.Plain(nil)}, LearningRates: []float64{0.01},
 			Model: nn.MLPConfig{}, Config: train.Config{Epochs: 2, Metric: train.PartialAUC(0.2)}}
 	}
 	g := &experiment.Grid{

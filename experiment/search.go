@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
@@ -22,7 +24,7 @@ var errNoCandidate = errors.New("experiment: a search needs at least one recipe 
 //
 // A candidate whose training fails part-way still competes with the weights of its best
 // epoch, which the trainer restores; one that finishes no epoch is skipped. Its error reaches
-// Hooks.Done and [Best.Failed]. A configuration error (train.ErrConfig) or a cancelled
+// Hooks.Done and [Best.Failed]. A configuration error (rocops.ErrConfig) or a cancelled
 // context stops the search at once.
 type Search struct {
 	// Name names the search in the reports, such as a -losses entry of roctrain.
@@ -37,11 +39,12 @@ type Search struct {
 	// and Seed are set from the split (its columns and its seed).
 	Model nn.MLPConfig
 	// Config holds the trainer's settings. LearningRate is the candidate's, Seed and the Seed
-	// of a non-nil Diagnose are the split's; Loss and WarmupEpochs belong to the recipes and
-	// must be left zero.
+	// of a non-nil Diagnose are the split's; Loss belongs to the recipes and must be left nil.
 	Config train.Config
 	// Hooks observe the candidates.
 	Hooks Hooks
+	// fit, when set (by the package's tests), trains a candidate in place of its recipe.
+	fit func(ctx context.Context, c Candidate, m nn.Model, cfg train.Config, sp *Split) (*train.History, error)
 }
 
 // Candidate is one training of a search.
@@ -105,7 +108,7 @@ func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 			}
 			c := Candidate{Index: k*len(s.LearningRates) + l, Recipe: recipe, LearningRate: lr}
 			m, h, st, err := s.train(ctx, sp, c)
-			stop := err != nil && (errors.Is(err, train.ErrConfig) || ctx.Err() != nil)
+			stop := err != nil && (errors.Is(err, rocops.ErrConfig) || ctx.Err() != nil)
 			if err != nil && !stop {
 				what := fmt.Sprintf("learning rate %g", lr)
 				if len(s.Recipes) > 1 {
@@ -156,13 +159,19 @@ func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model,
 	if s.Hooks.Start != nil {
 		cfg.Hooks = append(cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)], s.Hooks.Start(c, m)...)
 	}
-	recipe := c.Recipe
-	if a, ok := recipe.(train.AUCM); ok {
-		st = new(train.PESGState)
-		a.State = st
-		recipe = a
+	recipe := slices.Clone(c.Recipe)
+	for k, p := range recipe {
+		if a, ok := p.Loss.(train.AUCM); ok { // the kept candidate's PESG state, for -out
+			st = new(train.PESGState)
+			a.State = st
+			recipe[k].Loss = a
+		}
 	}
-	h, err = recipe.Fit(ctx, m, cfg, sp.Train, sp.Val)
+	if s.fit != nil {
+		h, err = s.fit(ctx, c, m, cfg, sp)
+	} else {
+		h, err = recipe.Fit(ctx, m, cfg, sp.Train, sp.Val)
+	}
 	if st != nil && len(st.A) == 0 { // Fit stopped before PESG existed
 		st = nil
 	}

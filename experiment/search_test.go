@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
+	"gorgonia.org/gorgonia"
 )
 
 // scripted is a recipe that trains nothing: for each learning rate it returns the
@@ -56,7 +58,7 @@ func (s scripted) Fit(
 	}
 	h := &train.History{Best: -1}
 	for k, v := range s.metrics[cfg.LearningRate] {
-		e := train.Epoch{Index: k + 1, Phase: train.Main, Metric: v}
+		e := train.Epoch{Index: k + 1, Stage: train.Main, Metric: v}
 		h.Epochs = append(h.Epochs, e)
 		if h.Best < 0 || v > h.Epochs[h.Best].Metric {
 			h.Best = k
@@ -72,6 +74,32 @@ func (s scripted) Fit(
 	}
 	*s.seen = append(*s.seen, c)
 	return h, s.fail[cfg.LearningRate]
+}
+
+// named is a loss that only has a name: the placeholder of a scripted recipe, which trains nothing.
+type named string
+
+func (n named) Check(rocops.Task) error { return nil }
+func (n named) Build(_, _ *gorgonia.Node, _ rocops.Task) (*gorgonia.Node, error) {
+	return nil, errors.New("a scripted recipe builds nothing")
+}
+func (n named) ValueGradInto(_, _, _ []float64, _ rocops.Task) (float64, error) {
+	return 0, train.ErrNoDirect
+}
+func (n named) String() string { return string(n) }
+
+// scripts makes s search the scripted recipes rs: its recipes are placeholders named as rs, and
+// each candidate of recipe k runs rs[k].Fit.
+func scripts(s *experiment.Search, rs ...scripted) *experiment.Search {
+	s.Recipes = nil
+	for _, r := range rs {
+		s.Recipes = append(s.Recipes, train.Plain(named(r.name)))
+	}
+	experiment.SetFit(s, func(ctx context.Context, c experiment.Candidate, m nn.Model, cfg train.Config,
+		sp *experiment.Split) (*train.History, error) {
+		return rs[c.Index/len(s.LearningRates)].Fit(ctx, m, cfg, sp.Train, sp.Val)
+	})
+	return s
 }
 
 // tinySplit is a split of a small synthetic task; the scripted recipes never read its rows.
@@ -98,8 +126,8 @@ func TestSearchKeepsTheBestEpochOfAnyLearningRate(t *testing.T) {
 		0.2: {0.50, 0.90, 0.80}, // the best: epoch 2
 		0.3: {0.85, 0.86, 0.88},
 	}}
-	s := &experiment.Search{Name: "r", Recipes: []train.Recipe{r}, LearningRates: []float64{0.1, 0.2, 0.3},
-		Model: nn.MLPConfig{Hidden: []int{4}}, Config: train.Config{Diagnose: &train.Diagnose{Seed: 99}}}
+	s := scripts(&experiment.Search{Name: "r", LearningRates: []float64{0.1, 0.2, 0.3},
+		Model: nn.MLPConfig{Hidden: []int{4}}, Config: train.Config{Diagnose: &train.Diagnose{Seed: 99}}}, r)
 	sp := tinySplit(t, 7)
 	best, err := s.Run(context.Background(), sp)
 	if err != nil {
@@ -156,7 +184,7 @@ func TestSearchOverRecipes(t *testing.T) {
 	var seen []call
 	a := scripted{name: "a", seen: &seen, metrics: map[float64][]float64{0.1: {0.7}, 0.2: {0.8}}}
 	b := scripted{name: "b", seen: &seen, metrics: map[float64][]float64{0.1: {0.8}, 0.2: {0.75}}}
-	s := &experiment.Search{Recipes: []train.Recipe{a, b}, LearningRates: []float64{0.1, 0.2}}
+	s := scripts(&experiment.Search{LearningRates: []float64{0.1, 0.2}}, a, b)
 	best, err := s.Run(context.Background(), tinySplit(t, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -186,10 +214,10 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 		metrics: map[float64][]float64{0.1: {0.6, 0.7}, 0.2: {0.8, 0.95}, 0.3: nil},
 		fail:    map[float64]error{0.2: diverged, 0.3: diverged}}
 	var done []string
-	s := &experiment.Search{Recipes: []train.Recipe{r}, LearningRates: []float64{0.1, 0.2, 0.3},
+	s := scripts(&experiment.Search{LearningRates: []float64{0.1, 0.2, 0.3},
 		Hooks: experiment.Hooks{Done: func(c experiment.Candidate, h *train.History, err error) {
 			done = append(done, fmt.Sprintf("%v %d %v", c.LearningRate, h.Best, err))
-		}}}
+		}}}, r)
 	best, err := s.Run(context.Background(), tinySplit(t, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -213,13 +241,13 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 		metrics: map[float64][]float64{},
 		fail:    map[float64]error{0.1: diverged, 0.2: diverged},
 	}
-	s = &experiment.Search{Recipes: []train.Recipe{none}, LearningRates: []float64{0.1, 0.2}}
+	s = scripts(&experiment.Search{LearningRates: []float64{0.1, 0.2}}, none)
 	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, diverged) ||
 		!strings.Contains(err.Error(), "learning rate 0.1") ||
 		!strings.Contains(err.Error(), "learning rate 0.2") {
 		t.Errorf("every candidate failed: error %v, want both", err)
 	}
-	s = &experiment.Search{Name: "r", Recipes: []train.Recipe{none}}
+	s = scripts(&experiment.Search{Name: "r"}, none)
 	if _, err := s.Run(context.Background(), tinySplit(t, 1)); err == nil ||
 		err.Error() != `experiment: a search needs at least one recipe and one learning rate ("r")` {
 		t.Errorf("no learning rate: %v, want the search's error naming it", err)
@@ -228,11 +256,11 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 
 // A configuration error stops the search at once, as it is.
 func TestSearchStopsOnConfigError(t *testing.T) {
-	s := &experiment.Search{Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.1, 0.2},
+	s := &experiment.Search{Recipes: []train.Recipe{train.Plain(nil)}, LearningRates: []float64{0.1, 0.2},
 		Config: train.Config{Loss: train.CrossEntropy{}}} // a recipe sets the loss itself
 	calls := 0
 	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { calls++; return nil }
-	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, train.ErrConfig) ||
+	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, rocops.ErrConfig) ||
 		calls != 1 {
 		t.Errorf("error %v after %d candidates, want ErrConfig after 1", err, calls)
 	}
@@ -245,7 +273,7 @@ func TestSearchWithTheTrainer(t *testing.T) {
 	lrs := []float64{0.001, 0.05, 0.3}
 	cfg := train.Config{Epochs: 4, BatchSize: 32, Metric: train.PartialAUC(0.2), Progress: io.Discard}
 	s := &experiment.Search{
-		Recipes:       []train.Recipe{train.Plain{}},
+		Recipes:       []train.Recipe{train.Plain(nil)},
 		LearningRates: lrs,
 		Model:         nn.MLPConfig{Hidden: []int{8}},
 		Config:        cfg,
@@ -262,7 +290,7 @@ func TestSearchWithTheTrainer(t *testing.T) {
 		}
 		c := cfg
 		c.LearningRate, c.Seed = lr, 3
-		h, err := train.Plain{}.Fit(context.Background(), m, c, sp.Train, sp.Val)
+		h, err := train.Plain(nil).Fit(context.Background(), m, c, sp.Train, sp.Val)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,7 +322,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 		return nil
 	}}
 	s := &experiment.Search{
-		Recipes:       []train.Recipe{train.Plain{}},
+		Recipes:       []train.Recipe{train.Plain(nil)},
 		LearningRates: []float64{0.01, 0.02, 0.03},
 		Config: train.Config{
 			Epochs:    50,
@@ -321,7 +349,7 @@ func TestSearchKeepsTheAUCMState(t *testing.T) {
 	var own train.PESGState
 	mc := nn.MLPConfig{Hidden: []int{4}}
 	cfg := train.Config{Epochs: 3, BatchSize: 32, Progress: io.Discard}
-	s := &experiment.Search{Name: "aucm", Recipes: []train.Recipe{train.AUCM{State: &own}},
+	s := &experiment.Search{Name: "aucm", Recipes: []train.Recipe{train.Plain(train.AUCM{State: &own})},
 		LearningRates: train.PESGRates, Model: mc, Config: cfg}
 	var tried int
 	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { tried++; return nil }
@@ -345,7 +373,7 @@ func TestSearchKeepsTheAUCMState(t *testing.T) {
 	}
 	var want train.PESGState
 	cfg.LearningRate, cfg.Seed = best.LearningRate, sp.Seed
-	if _, err := (train.AUCM{State: &want}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
+	if _, err := train.Plain(train.AUCM{State: &want}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(want, *best.PESG) {
@@ -355,7 +383,7 @@ func TestSearchKeepsTheAUCMState(t *testing.T) {
 		t.Errorf("a, b and α never moved: %+v", want)
 	}
 
-	s = &experiment.Search{Name: "ce", Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.01}, Model: mc, Config: cfg}
+	s = &experiment.Search{Name: "ce", Recipes: []train.Recipe{train.Plain(nil)}, LearningRates: []float64{0.01}, Model: mc, Config: cfg}
 	cfg.LearningRate, cfg.Seed = 0, 0
 	s.Config = cfg
 	if best, err = s.Run(context.Background(), sp); err != nil || best.PESG != nil {

@@ -19,24 +19,18 @@ func Target(recipes []train.Recipe, recall bool) string {
 	return "test_auc"
 }
 
-// trainsKDE reports whether recipe r trains the KDE loss in some phase.
+// trainsKDE reports whether recipe r trains the KDE loss in some phase, alone or in a
+// weighted sum.
 func trainsKDE(r train.Recipe) bool {
-	var l train.Loss
-	switch r := r.(type) {
-	case train.Anneal:
-		return true
-	case train.FineTune:
-		l = r.Loss
-	case train.Plain:
-		l = r.Loss
-	}
-	switch l := l.(type) {
-	case train.KDE:
-		return true
-	case train.Weighted:
-		for _, term := range l {
-			if _, ok := term.Loss.(train.KDE); ok {
-				return true
+	for _, p := range r {
+		switch l := p.Loss.(type) {
+		case train.KDE:
+			return true
+		case train.Weighted:
+			for _, term := range l {
+				if _, ok := term.Loss.(train.KDE); ok {
+					return true
+				}
 			}
 		}
 	}

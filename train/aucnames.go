@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/rocops/rocops/ops/aucm"
-	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -37,10 +36,10 @@ func aucmName() RecipeName {
 			" PESG's learning rate chosen on validation among " + numberSet(PESGRates) + " in place of the run's",
 		Options:       []RecipeOption{optPESGRate, optMargin},
 		LearningRates: slices.Clone(PESGRates), RateOption: "lr",
-		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
+		recipes: func(_ Names, o options) ([]Recipe, error) {
 			set := DefaultPESG()
 			set.LearningRate = o["lr"]
-			return []Recipe{AUCM{Loss: aucm.Config{Margin: o["margin"]}, PESG: &set}}, nil
+			return []Recipe{Plain(AUCM{Config: aucm.Config{Margin: o["margin"]}, PESG: &set})}, nil
 		}}
 }
 
@@ -49,12 +48,12 @@ func paucName() RecipeName {
 	return RecipeName{Name: "pauc",
 		Help:    "the pairwise squared hinge over the partial AUC up to false-positive rate α (MaxFPR = α)",
 		Options: []RecipeOption{optMinTPR},
-		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
-			if !(point.Alpha > 0 && point.Alpha < 1) {
-				return nil, fmt.Errorf("needs the run's false-positive rate α, got %v", point.Alpha)
+		recipes: func(n Names, o options) ([]Recipe, error) {
+			if !(n.Point.Alpha > 0 && n.Point.Alpha < 1) {
+				return nil, fmt.Errorf("needs the run's false-positive rate α, got %v", n.Point.Alpha)
 			}
-			cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: point.Alpha, MinTPR: o["mintpr"]}
-			return []Recipe{Plain{Loss: Pairwise{Config: cfg}}}, nil
+			cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: n.Point.Alpha, MinTPR: o["mintpr"]}
+			return []Recipe{Plain(Pairwise{Config: cfg})}, nil
 		}}
 }
 

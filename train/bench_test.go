@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/cputime"
 	"github.com/rocops/rocops/nn"
@@ -76,7 +77,7 @@ func BenchmarkGraphStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, err := newGraphStep(m, CrossEntropy{}, batch, in, opt)
+		st, err := newGraphStep(m, CrossEntropy{}, rocops.Task{}, batch, in, opt)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func BenchmarkStepMatMuls(b *testing.B) {
 		h[i] = max(v, 0)
 	}
 	bl.Dgemv(blas.NoTrans, rows, hid, 1, h, hid, w1, 1, 0, s, 1)
-	if _, err := (CrossEntropy{}).ValueGradInto(d, s, ds.Y[:rows]); err != nil {
+	if _, err := (CrossEntropy{}).ValueGradInto(d, s, ds.Y[:rows], rocops.Task{}); err != nil {
 		b.Fatal(err)
 	}
 	dz := make([]float64, rows*hid)
@@ -141,7 +142,7 @@ func benchMLPStep(b *testing.B, dt tensor.Dtype, loss Loss, ds *data.Dataset, id
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := newStep(m, loss, len(idx), ds.Cols, Config{Optimizer: Adam, LearningRate: 1e-3})
+	st, err := newStep(m, loss, rocops.Task{}, len(idx), ds.Cols, Config{Optimizer: Adam, LearningRate: 1e-3})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
@@ -30,11 +31,11 @@ type classDiagnoser struct {
 // in batches of b rows, on the selection batch sel and the logging pool pool drawn from train.
 func newClassDiagnoser(loss Loss, train, sel, pool *data.Dataset, b int) *classDiagnoser {
 	cd := &classDiagnoser{k: train.Task().K(), sel: sel, pool: pool, batch: b, cmp: diagnose.Comparisons{Task: train.Task()}}
-	if taskOf(train) == multilabelTask {
+	if train.Task().Kind() == rocops.Multilabel {
 		cd.multilabel, cd.quota = true, labelQuotas(train, b)
 		return cd
 	}
-	if l, ok := loss.(MulticlassPairwise); ok && l.Config.OvO {
+	if l, ok := loss.(Pairwise); ok && l.Config.OvO {
 		cd.cmp.OvO = true
 	}
 	cd.quota = classQuotas(classCounts(train), b)

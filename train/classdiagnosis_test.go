@@ -162,9 +162,9 @@ func TestMulticlassDiagnoses(t *testing.T) {
 		method metrics.Method
 		cfg    pairwise.Config
 	}{
-		{MulticlassPairwise{Config: sq}, metrics.OvR, sq},
-		{MulticlassPairwise{Config: withOvO(sq, true)}, metrics.OvO, sq},
-		{Softmax{}, metrics.OvR, pairwise.Config{}}, // Diagnose.Surrogate's zero value: logistic
+		{Pairwise{Config: sq}, metrics.OvR, sq},
+		{Pairwise{Config: withOvO(sq, true)}, metrics.OvO, sq},
+		{CrossEntropy{}, metrics.OvR, pairwise.Config{}}, // Diagnose.Surrogate's zero value: logistic
 	} {
 		t.Run(c.loss.String(), func(t *testing.T) {
 			dcfg := Diagnose{Selection: 64, Pool: 128, Severity: 0.5, Seed: 4}
@@ -172,12 +172,12 @@ func TestMulticlassDiagnoses(t *testing.T) {
 			require.NoError(t, err)
 			m := classMLP(t, 4, 3, tensor.Float64, 2)
 			var want []Diagnosis
-			cfg := Config{Loss: c.loss, WarmupEpochs: 1, Epochs: 3, BatchSize: b, Seed: 1, Diagnose: &dcfg,
+			cfg := Config{Loss: c.loss, Epochs: 3, BatchSize: b, Seed: 1, Diagnose: &dcfg,
 				Hooks: []Hook{{Name: "reference", OnEpoch: func(Epoch) error {
 					want = append(want, expectedDiagnosis(t, m, sel, pool, c.method, c.cfg, 0.5, quota, b))
 					return nil
 				}}}}
-			h, err := fit(t, m, cfg, tr, nil)
+			h, err := fitWarm(t, m, cfg, 1, tr, nil)
 			require.NoError(t, err)
 			require.Len(t, h.Diagnoses, 4)
 			for i, d := range h.Diagnoses {
@@ -219,8 +219,8 @@ func TestMultilabelDiagnoses(t *testing.T) {
 		loss Loss
 		cfg  pairwise.Config
 	}{
-		{MultilabelPairwise{Config: sq}, sq},
-		{MultilabelCrossEntropy{}, pairwise.Config{}},
+		{Pairwise{Config: sq}, sq},
+		{CrossEntropy{}, pairwise.Config{}},
 	} {
 		t.Run(c.loss.String(), func(t *testing.T) {
 			dcfg := Diagnose{Selection: 64, Pool: 128, Severity: 0.5, Seed: 4}
@@ -228,12 +228,12 @@ func TestMultilabelDiagnoses(t *testing.T) {
 			require.NoError(t, err)
 			m := classMLP(t, 4, 3, tensor.Float64, 2)
 			var want []Diagnosis
-			cfg := Config{Loss: c.loss, WarmupEpochs: 1, Epochs: 3, BatchSize: b, Seed: 1, Diagnose: &dcfg,
+			cfg := Config{Loss: c.loss, Epochs: 3, BatchSize: b, Seed: 1, Diagnose: &dcfg,
 				Hooks: []Hook{{Name: "reference", OnEpoch: func(Epoch) error {
 					want = append(want, expectedLabelDiagnosis(t, m, sel, pool, c.cfg, 0.5, quota, b))
 					return nil
 				}}}}
-			h, err := fit(t, m, cfg, tr, nil)
+			h, err := fitWarm(t, m, cfg, 1, tr, nil)
 			require.NoError(t, err)
 			require.Len(t, h.Diagnoses, 4)
 			for i, d := range h.Diagnoses {
@@ -367,7 +367,7 @@ func TestClassDiagnosticSets(t *testing.T) {
 // second phase is the first phase's best weights, restored, replacing its last.) Binary with
 // the KDE loss and multi-class with the one-vs-rest squared hinge.
 func TestRecipePhasesShareThePool(t *testing.T) {
-	sq := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
+	sq := Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 	for _, c := range []struct {
 		name       string
 		tr, val    *data.Dataset
@@ -384,7 +384,7 @@ func TestRecipePhasesShareThePool(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := Config{Epochs: c.firstPhase, BatchSize: 64, Seed: 3, LearningRate: 0.05, Metric: c.metric, Progress: io.Discard,
 				Diagnose: &Diagnose{Selection: 64, Pool: 128, Severity: 0.5}}
-			h, err := FineTune{Loss: c.second, Epochs: 2, LearningRateScale: 1e-12}.Fit(context.Background(), c.model(), cfg, c.tr, c.val)
+			h, err := FineTune(Phase{Loss: c.second, Epochs: 2, LearningRateScale: 1e-12}).Fit(context.Background(), c.model(), cfg, c.tr, c.val)
 			require.NoError(t, err)
 			require.Len(t, h.Diagnoses, c.firstPhase+2)
 			best := -1 // the first phase's best epoch
@@ -398,7 +398,7 @@ func TestRecipePhasesShareThePool(t *testing.T) {
 			// misranking differs from the best's: the jump this test explains.
 			require.Less(t, best, c.firstPhase-1)
 			require.NotEqual(t, h.Diagnoses[c.firstPhase-1].Misranking, next.Misranking)
-			require.Equal(t, Main, next.Phase)
+			require.Equal(t, Main, next.Stage)
 			require.Equal(t, kept.Misranking, next.Misranking)
 			require.InDelta(t, kept.SevereMass, next.SevereMass, 1e-9)
 			require.InDelta(t, kept.CEBound, next.CEBound, 1e-9)
@@ -409,7 +409,7 @@ func TestRecipePhasesShareThePool(t *testing.T) {
 // TestMulticlassIntervention runs the diagnose–intervene–recheck protocol on multi-class linear
 // hinge runs that plateau with label noise (three classes, 30% of the training labels redrawn
 // at random), over four seeds, and checks its mechanics wherever the rule intervenes, as
-// TestInterventionProtocol does for binary data: Intervene.Epochs epochs of Phase Intervention
+// TestInterventionProtocol does for binary data: Intervene.Epochs epochs of Stage Intervention
 // follow, the last rechecked, Config.Epochs main epochs all run, at most Max interventions.
 // The intervention epochs train the softmax cross-entropy: their validation metric is that of
 // the softmax probabilities, the main epochs' that of the raw outputs (checked in a hook on the
@@ -429,18 +429,18 @@ func TestMulticlassIntervention(t *testing.T) {
 		m, err := nn.NewMLP(nn.MLPConfig{In: 4, Outputs: 3, Seed: seed})
 		require.NoError(t, err)
 		const epochs = 25
-		var phases []Phase
-		h, err := fit(t, m, Config{Loss: MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge}},
+		var phases []Stage
+		h, err := fit(t, m, Config{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge}},
 			Epochs: epochs, BatchSize: 128, Seed: seed, LearningRate: 0.05, Diagnose: &Diagnose{Intervene: &iv},
 			Hooks: []Hook{{Name: "scores", OnEpoch: func(e Epoch) error {
-				phases = append(phases, e.Phase)
-				if got, want := e.Metric, macroOf(t, m, val, metrics.OvR, e.Phase == Intervention); got != want {
-					return fmt.Errorf("epoch %d (%v): metric %v, want %v", e.Index, e.Phase, got, want)
+				phases = append(phases, e.Stage)
+				if got, want := e.Metric, macroOf(t, m, val, metrics.OvR, e.Stage == Intervention); got != want {
+					return fmt.Errorf("epoch %d (%v): metric %v, want %v", e.Index, e.Stage, got, want)
 				}
 				return nil
 			}}}}, tr, val)
 		require.NoError(t, err)
-		count := map[Phase]int{}
+		count := map[Stage]int{}
 		for _, p := range phases {
 			count[p]++
 		}
@@ -456,7 +456,7 @@ func TestMulticlassIntervention(t *testing.T) {
 			}
 			n++
 			for k := 1; k <= iv.Epochs; k++ {
-				require.Equal(t, Intervention, h.Epochs[d.Epoch+k-1].Phase, "seed %d: epoch %d after the intervention at %d", seed, d.Epoch+k, d.Epoch)
+				require.Equal(t, Intervention, h.Epochs[d.Epoch+k-1].Stage, "seed %d: epoch %d after the intervention at %d", seed, d.Epoch+k, d.Epoch)
 			}
 			require.Equal(t, Rechecked, byEpoch[d.Epoch+iv.Epochs].Decision, "seed %d: epoch %d", seed, d.Epoch+iv.Epochs)
 		}
@@ -472,7 +472,7 @@ func TestMulticlassIntervention(t *testing.T) {
 // FuzzClassDiagnosticSets: on any multi-class or multi-label training data (k = 2…5 classes or
 // 1…4 labels, the labels and the two sizes decoded from bytes), DiagnosticSets either refuses
 // with ErrClasses (a class of fewer than two rows, a label with fewer than two of a value),
-// ErrConfig (a size past its bound) or a data error, or returns two disjoint sets of the data's
+// rocops.ErrConfig (a size past its bound) or a data error, or returns two disjoint sets of the data's
 // rows, each holding every class or both values of every label, with its rows' labels, the pool
 // at most Pool (1024 when 0) rows plus 2k (the rounding, the one row of a small class, the 1 and
 // 0 of every label), and nothing panics.
@@ -506,7 +506,7 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 		}
 		sel, pool, err := DiagnosticSets(ds, d)
 		if err != nil {
-			if !errors.Is(err, ErrClasses) && !errors.Is(err, ErrConfig) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrLabel) {
+			if !errors.Is(err, ErrClasses) && !errors.Is(err, rocops.ErrConfig) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrLabel) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return

@@ -30,27 +30,23 @@ func threeClasses(n int, seed uint64) *data.Dataset {
 	return ds
 }
 
-// Train a three-output MLP on three classes with the one-vs-rest squared hinge after a
-// softmax warm-up, stopping early on the validation macro one-vs-one AUC.
-func ExampleMulticlassPairwise() {
+// Train a three-output MLP on three classes with the squared hinge, one-vs-rest on the
+// Classes task, after a softmax cross-entropy warm-up, stopping early on the validation macro
+// one-vs-one AUC.
+func ExamplePairwise_multiclass() {
 	tr, val := threeClasses(600, 1), threeClasses(300, 2)
 	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Hidden: []int{8}, Outputs: 3, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
-	t, err := train.New(m, train.Config{
-		Loss:         train.MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
-		WarmupEpochs: 2,
-		Epochs:       20,
-		BatchSize:    64,
-		Metric:       train.MacroAUC(metrics.OvO),
-		Patience:     5,
-		Progress:     io.Discard,
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	h, err := t.Fit(context.Background(), tr, val)
+	recipe := train.WithWarmup(2, train.Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}})
+	h, err := recipe.Fit(context.Background(), m, train.Config{
+		Epochs:    20,
+		BatchSize: 64,
+		Metric:    train.MacroAUC(metrics.OvO),
+		Patience:  5,
+		Progress:  io.Discard,
+	}, tr, val)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -63,7 +59,7 @@ func ExampleMulticlassPairwise() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(h.Epochs[0].Phase, "then", h.Epochs[2].Phase, "epochs, judged by", train.MacroAUC(metrics.OvO))
+	fmt.Println(h.Epochs[0].Stage, "then", h.Epochs[2].Stage, "epochs, judged by", train.MacroAUC(metrics.OvO))
 	for c, a := range aucs {
 		fmt.Printf("class %s: one-vs-rest AUC above 0.98: %v\n", val.Classes[c], a > 0.98)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -88,18 +89,18 @@ func classMLP(t testing.TB, in, k int, dt tensor.Dtype, seed uint64) *nn.MLP {
 	return m
 }
 
-// TestMulticlassTrains: on three well-separated classes (centres 3√2 apart in unit noise,
-// where the Bayes one-vs-rest AUC is about 0.99) softmax and one-vs-rest squared hinge train
-// an MLP to a validation macro one-vs-rest AUC of at least 0.95, computed here with
-// metrics.MulticlassAUC from the model's scores (the softmax model's probabilities); the
-// history's best metric is that AUC; and one-vs-one squared hinge with MacroAUC(OvO) does as
-// well on its metric. The three seeds show the result is not one draw's.
 // withOvO returns cfg with its OvO set to ovo.
 func withOvO(cfg pairwise.Config, ovo bool) pairwise.Config {
 	cfg.OvO = ovo
 	return cfg
 }
 
+// TestMulticlassTrains: on three well-separated classes (centres 3√2 apart in unit noise,
+// where the Bayes one-vs-rest AUC is about 0.99) softmax and one-vs-rest squared hinge train
+// an MLP to a validation macro one-vs-rest AUC of at least 0.95, computed here with
+// metrics.MulticlassAUC from the model's scores (the softmax model's probabilities); the
+// history's best metric is that AUC; and one-vs-one squared hinge with MacroAUC(OvO) does as
+// well on its metric. The three seeds show the result is not one draw's.
 func TestMulticlassTrains(t *testing.T) {
 	const minAUC = 0.95
 	weights := []float64{0.6, 0.3, 0.1}
@@ -107,9 +108,9 @@ func TestMulticlassTrains(t *testing.T) {
 		loss   Loss
 		method metrics.Method
 	}{
-		{Softmax{}, metrics.OvR},
-		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, metrics.OvR},
-		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}, metrics.OvO},
+		{CrossEntropy{}, metrics.OvR}, // the softmax cross-entropy on k classes
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, metrics.OvR},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}, metrics.OvO},
 	}
 	for _, c := range cases {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -123,7 +124,7 @@ func TestMulticlassTrains(t *testing.T) {
 				}
 				h, err := fit(t, m, cfg, tr, val)
 				require.NoError(t, err)
-				_, softmax := c.loss.(Softmax)
+				_, softmax := c.loss.(CrossEntropy)
 				require.Equal(t, softmax, h.Probabilities)
 				auc := macroOf(t, m, val, c.method, softmax) // a softmax model's probabilities
 				require.GreaterOrEqual(t, auc, minAUC)
@@ -138,13 +139,13 @@ func TestMulticlassTrains(t *testing.T) {
 // AUC of at least 0.9 with the per-label cross-entropy and with the multi-label squared hinge.
 func TestMultilabelTrains(t *testing.T) {
 	const minAUC = 0.9
-	for _, loss := range []Loss{MultilabelCrossEntropy{}, MultilabelPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}} {
+	for _, loss := range []Loss{CrossEntropy{}, Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}} {
 		t.Run(loss.String(), func(t *testing.T) {
 			tr, val := labelBlobs(t, 600, 4, 3, 1), labelBlobs(t, 300, 4, 3, 2)
 			m := classMLP(t, 4, 3, tensor.Float64, 1)
-			h, err := fit(t, m, Config{Loss: loss, Epochs: 15, BatchSize: 64, WarmupEpochs: 1}, tr, val)
+			h, err := fitWarm(t, m, Config{Loss: loss, Epochs: 15, BatchSize: 64}, 1, tr, val)
 			require.NoError(t, err)
-			require.Equal(t, Warmup, h.Epochs[0].Phase)
+			require.Equal(t, Warmup, h.Epochs[0].Stage)
 			scores, err := nn.Scores(m, val.X, val.Rows)
 			require.NoError(t, err)
 			auc, err := metrics.TaskAUC(scores, val.Y, rocops.Labels(3), metrics.OvR, metrics.Macro)
@@ -155,37 +156,32 @@ func TestMultilabelTrains(t *testing.T) {
 	}
 }
 
-// TestOneLabelColumn: a multi-label dataset of one label column trains with the multi-label
-// losses, whose task for one column is the binary one: their direct step gives the binary
-// losses' value and gradient, bit for bit.
+// TestOneLabelColumn: a multi-label dataset of one label column trains with the losses on its
+// task, Labels(1), which for one column is the binary one: their form on slices gives the
+// binary task's value and gradient, bit for bit.
 func TestOneLabelColumn(t *testing.T) {
 	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
-	for _, c := range []struct {
-		multi  ClassLoss
-		binary DirectLoss
-	}{
-		{MultilabelPairwise{Config: sq}, Pairwise{Config: sq}},
-		{MultilabelCrossEntropy{}, CrossEntropy{}},
-	} {
-		t.Run(c.multi.String(), func(t *testing.T) {
+	for _, loss := range []Loss{Pairwise{Config: sq}, CrossEntropy{}} {
+		t.Run(loss.String(), func(t *testing.T) {
 			tr, val := labelBlobs(t, 200, 4, 1, 1), labelBlobs(t, 100, 4, 1, 2)
-			_, err := fit(t, classMLP(t, 4, 1, tensor.Float64, 1), Config{Loss: c.multi, Epochs: 2, BatchSize: 64}, tr, val)
+			require.Equal(t, rocops.Labels(1), tr.Task())
+			_, err := fit(t, classMLP(t, 4, 1, tensor.Float64, 1), Config{Loss: loss, Epochs: 2, BatchSize: 64}, tr, val)
 			require.NoError(t, err)
 			scores := make([]float64, tr.Rows)
 			for i := range scores {
 				scores[i] = tr.X[i*tr.Cols] - tr.X[i*tr.Cols+1]
 			}
 			got, want := make([]float64, tr.Rows), make([]float64, tr.Rows)
-			v, err := c.multi.ValueGradRows(got, scores, 1, tr.Y)
+			v, err := loss.ValueGradInto(got, scores, tr.Y, tr.Task())
 			require.NoError(t, err)
-			w, err := c.binary.ValueGradInto(want, scores, tr.Y)
+			w, err := loss.ValueGradInto(want, scores, tr.Y, rocops.Task{})
 			require.NoError(t, err)
 			require.Equal(t, w, v)
 			require.Equal(t, want, got)
 		})
 	}
 	tr := labelBlobs(t, 200, 4, 1, 3)
-	_, err := AUCM{}.Fit(context.Background(), classMLP(t, 4, 1, tensor.Float64, 1), Config{Epochs: 2, BatchSize: 64, Progress: io.Discard}, tr, nil)
+	_, err := Plain(AUCM{}).Fit(context.Background(), classMLP(t, 4, 1, tensor.Float64, 1), Config{Epochs: 2, BatchSize: 64, Progress: io.Discard}, tr, nil)
 	require.NoError(t, err, "AUC-M on one label column")
 }
 
@@ -263,8 +259,8 @@ func TestLabelSamplerComposition(t *testing.T) {
 	require.ErrorIs(t, err, ErrClasses)
 }
 
-// TestClassDirectStepMatchesGraph: for every ClassLoss, both dtypes and a linear model and an
-// MLP of k = 3 outputs, the direct step gives the graph step's loss and updated parameters
+// TestClassDirectStepMatchesGraph: for every loss on k = 3 classes or labels, both dtypes and a
+// linear model and an MLP of k = 3 outputs, the direct step gives the graph step's loss and updated parameters
 // (SGD at learning rate 1: the update is the gradient), to the tolerances of
 // TestDirectStepMatchesGraph.
 func TestClassDirectStepMatchesGraph(t *testing.T) {
@@ -278,20 +274,20 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 	}
 	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	cases := []struct {
-		loss ClassLoss
+		loss Loss
 		ds   *data.Dataset
 	}{
-		{Softmax{}, mc},
-		{MulticlassPairwise{Config: sq}, mc},
-		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic, OvO: true}}, mc},
-		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Pairs: 100, Seed: 4}}, mc},
-		{MultilabelPairwise{Config: sq}, ml},
-		{MultilabelCrossEntropy{}, ml},
+		{CrossEntropy{}, mc},
+		{Pairwise{Config: sq}, mc},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Logistic, OvO: true}}, mc},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Pairs: 100, Seed: 4}}, mc},
+		{Pairwise{Config: sq}, ml},
+		{CrossEntropy{}, ml},
 	}
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 		for _, model := range []string{"linear", "mlp"} {
 			for _, c := range cases {
-				t.Run(fmt.Sprintf("%v/%s/%v", dt, model, c.loss), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%v/%s/%v/%v", dt, model, c.loss, c.ds.Task()), func(t *testing.T) {
 					build := func() nn.Model {
 						if model == "linear" {
 							m, err := nn.NewMLP(nn.MLPConfig{In: in, Outputs: k, Seed: 2, Dtype: dt})
@@ -313,13 +309,13 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 func requireStepsAgree(t *testing.T, build func() nn.Model, loss Loss, ds *data.Dataset, idx []int, tol float64) {
 	t.Helper()
 	direct, graphed := build(), build()
-	ds1, err := newStep(direct, loss, len(idx), ds.Cols, Config{Optimizer: SGD, LearningRate: 1})
+	ds1, err := newStep(direct, loss, ds.Task(), len(idx), ds.Cols, Config{Optimizer: SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer ds1.close()
 	require.IsType(t, &directStep{}, ds1)
 	opt, err := newOptimizer(SGD, 1)
 	require.NoError(t, err)
-	gs, err := newGraphStep(graphed, loss, len(idx), ds.Cols, opt)
+	gs, err := newGraphStep(graphed, loss, ds.Task(), len(idx), ds.Cols, opt)
 	require.NoError(t, err)
 	defer gs.close()
 	for range 2 { // the second step starts from the first's weights
@@ -344,7 +340,9 @@ func requireStepsAgree(t *testing.T, build func() nn.Model, loss Loss, ds *data.
 // named error, before any step.
 func TestClassBadInput(t *testing.T) {
 	weights := []float64{1, 1, 1}
-	sq := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
+	sq := Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
+	kde := KDE{Config: kdequantile.Config{Alpha: 0.1}}
+	ovo := Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}
 	cases := []struct {
 		name    string
 		edit    func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset)
@@ -355,11 +353,11 @@ func TestClassBadInput(t *testing.T) {
 		{"label ≥ k", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			tr.Y[5] = 3
 			return tr, val
-		}, 0, Config{Loss: Softmax{}}, rocops.ErrLabel},
+		}, 0, Config{Loss: CrossEntropy{}}, rocops.ErrLabel},
 		{"fractional label", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			val.Y[5] = 0.5
 			return tr, val
-		}, 0, Config{Loss: Softmax{}}, rocops.ErrLabel},
+		}, 0, Config{Loss: CrossEntropy{}}, rocops.ErrLabel},
 		{"class without training rows", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			for i, y := range tr.Y {
 				if y == 2 {
@@ -375,13 +373,15 @@ func TestClassBadInput(t *testing.T) {
 				}
 			}
 			return tr, val
-		}, 0, Config{Loss: Softmax{}}, ErrClasses},
-		{"batch below k", nil, 0, Config{Loss: Softmax{}, BatchSize: 2}, ErrClasses},
-		{"model of 2 outputs", nil, 2, Config{Loss: Softmax{}}, ErrTask},
-		{"binary loss", nil, 0, Config{Loss: CrossEntropy{}}, ErrTask},
-		{"multi-label loss", nil, 0, Config{Loss: MultilabelCrossEntropy{}}, ErrTask},
-		{"binary metric", nil, 0, Config{Loss: Softmax{}, Metric: TPRAtFPR(0.1)}, ErrTask},
-		{"positive fraction", nil, 0, Config{Loss: Softmax{}, PositiveFraction: 0.5}, ErrTask},
+		}, 0, Config{Loss: CrossEntropy{}}, ErrClasses},
+		{"batch below k", nil, 0, Config{Loss: CrossEntropy{}, BatchSize: 2}, ErrClasses},
+		{"model of 2 outputs", nil, 2, Config{Loss: CrossEntropy{}}, ErrTask},
+		// The losses are task-general; the binary-only KDE loss and a loss set for another
+		// task are what a multi-class run refuses.
+		{"binary loss", nil, 0, Config{Loss: kde}, ErrTask},
+		{"loss of another task", nil, 0, Config{Loss: Pairwise{Config: pairwise.Config{Task: rocops.Labels(3)}}}, ErrTask},
+		{"binary metric", nil, 0, Config{Loss: CrossEntropy{}, Metric: TPRAtFPR(0.1)}, ErrTask},
+		{"positive fraction", nil, 0, Config{Loss: CrossEntropy{}, PositiveFraction: 0.5}, ErrTask},
 		{"diagnose with a label of one 0", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
 			tr := labelBlobs(t, 100, 4, 3, 1)
 			for i := range tr.Rows {
@@ -389,7 +389,7 @@ func TestClassBadInput(t *testing.T) {
 			}
 			tr.Y[1] = 0
 			return tr, labelBlobs(t, 100, 4, 3, 2)
-		}, 0, Config{Loss: MultilabelCrossEntropy{}, Diagnose: &Diagnose{}}, ErrClasses},
+		}, 0, Config{Loss: CrossEntropy{}, Diagnose: &Diagnose{}}, ErrClasses},
 		{"diagnose with a class of one row", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			for i, y := range tr.Y {
 				if y == 2 && i > 2 {
@@ -401,24 +401,33 @@ func TestClassBadInput(t *testing.T) {
 		{"validation classes differ", func(tr, val *data.Dataset) (*data.Dataset, *data.Dataset) {
 			val.Classes[2] = "other"
 			return tr, val
-		}, 0, Config{Loss: Softmax{}}, ErrTask},
-		{"mixed weighted loss", nil, 0, Config{Loss: Weighted{{Weight: 1, Loss: Softmax{}}, {Weight: 1, Loss: CrossEntropy{}}}}, ErrTask},
-		{"softmax on binary data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
+		}, 0, Config{Loss: CrossEntropy{}}, ErrTask},
+		{"weighted loss with a binary term", nil, 0, Config{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 1, Loss: kde}}}, ErrTask},
+		{"multi-class loss on binary data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
 			return blobs(t, 100, 4, 0.3, 1, 1), nil
-		}, 1, Config{Loss: Softmax{}}, ErrTask},
+		}, 1, Config{Loss: Pairwise{Config: pairwise.Config{Task: rocops.Classes(3)}}}, ErrTask},
+		{"one-vs-one loss on binary data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
+			return blobs(t, 100, 4, 0.3, 1, 1), nil
+		}, 1, Config{Loss: ovo}, ErrTask},
+		{"one-vs-one loss on multi-label data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
+			return labelBlobs(t, 100, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
+		}, 0, Config{Loss: ovo}, ErrTask},
+		{"KDE on multi-label data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
+			return labelBlobs(t, 100, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
+		}, 0, Config{Loss: kde}, ErrTask},
 		{"macro AUC on binary data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
 			return blobs(t, 100, 4, 0.3, 1, 1), blobs(t, 100, 4, 0.3, 1, 2)
 		}, 1, Config{Metric: MacroAUC(metrics.OvR)}, ErrTask},
 		{"one-vs-one on multi-label data", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
 			return labelBlobs(t, 100, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
-		}, 0, Config{Loss: MultilabelCrossEntropy{}, Metric: MacroAUC(metrics.OvO)}, ErrTask},
+		}, 0, Config{Loss: CrossEntropy{}, Metric: MacroAUC(metrics.OvO)}, ErrTask},
 		{"multi-label column of one class", func(_, _ *data.Dataset) (*data.Dataset, *data.Dataset) {
 			tr := labelBlobs(t, 100, 4, 3, 1)
 			for i := range tr.Rows {
 				tr.Y[i*3+1] = 1
 			}
 			return tr, nil
-		}, 0, Config{Loss: MultilabelPairwise{}}, ErrClasses},
+		}, 0, Config{Loss: Pairwise{}}, ErrClasses},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -443,55 +452,62 @@ func TestClassBadInput(t *testing.T) {
 	}
 }
 
-// TestClassLossConfig: New refuses a multi-class or multi-label pairwise loss of bad settings
-// as ErrConfig, and MacroAUC of an unknown method.
+// TestClassLossConfig: a multi-class or multi-label pairwise loss of bad settings is
+// rocops.ErrConfig from its Check and from Fit, before any step (New leaves the loss to Fit),
+// and New refuses MacroAUC of an unknown method.
 func TestClassLossConfig(t *testing.T) {
-	m := classMLP(t, 2, 3, tensor.Float64, 1)
-	bad := pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: -1}
-	for _, cfg := range []Config{
-		{Loss: MulticlassPairwise{Config: bad}},
-		{Loss: MultilabelPairwise{Config: bad}},
-		{Loss: Softmax{}, Metric: MacroAUC(metrics.Method(7))},
-	} {
-		_, err := New(m, cfg)
-		require.ErrorIs(t, err, ErrConfig, "%v", cfg.Loss)
+	bad := Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: -1}}
+	for _, ds := range []*data.Dataset{classBlobs(t, 90, 4, []float64{1, 1, 1}, 3, 1), labelBlobs(t, 90, 4, 3, 1)} {
+		require.ErrorIs(t, bad.Check(ds.Task()), rocops.ErrConfig, "%v", ds.Task())
+		steps := 0
+		trn, err := New(classMLP(t, 4, 3, tensor.Float64, 1), Config{Loss: bad, Epochs: 1, Progress: io.Discard,
+			Hooks: []Hook{{Name: "count", OnStep: func(StepInfo) error { steps++; return nil }}}})
+		require.NoError(t, err)
+		_, err = trn.Fit(context.Background(), ds, ds)
+		require.ErrorIs(t, err, rocops.ErrConfig, "%v", ds.Task())
+		require.Zero(t, steps)
 	}
+	_, err := New(classMLP(t, 2, 3, tensor.Float64, 1), Config{Loss: CrossEntropy{}, Metric: MacroAUC(metrics.Method(7))})
+	require.ErrorIs(t, err, rocops.ErrConfig)
 }
 
-// TestClassRecipes: a nil loss trains the data's cross-entropy (Softmax on multi-class data,
-// the per-label cross-entropy on multi-label data), and FineTune's first phase does the same
+// TestClassRecipes: a nil loss trains the data's cross-entropy (CrossEntropy: the softmax one
+// on multi-class data, the per-label one on multi-label data), and FineTune's first phase does the same
 // before its multi-class pairwise phase; each is identified by its history equalling, bit for
 // bit, that of the named loss from the same weights and seed.
 func TestClassRecipes(t *testing.T) {
 	weights := []float64{0.5, 0.3, 0.2}
 	tr, val := classBlobs(t, 300, 4, weights, 3, 1), classBlobs(t, 150, 4, weights, 3, 2)
-	sq := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
+	sq := Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 
-	// Two epochs of a nil loss and of Softmax from the same weights and seed: the same history.
+	// Two epochs of a nil loss and of CrossEntropy from the same weights and seed: the same
+	// history, measured on the softmax probabilities.
 	plain := func(loss Loss) *History {
-		h, err := Plain{Loss: loss}.Fit(context.Background(), classMLP(t, 4, 3, tensor.Float64, 1),
+		h, err := Plain(loss).Fit(context.Background(), classMLP(t, 4, 3, tensor.Float64, 1),
 			Config{Epochs: 2, BatchSize: 32, Progress: io.Discard}, tr, val)
 		require.NoError(t, err)
 		return h
 	}
-	require.Equal(t, plain(Softmax{}).Epochs, plain(nil).Epochs)
+	require.Equal(t, plain(CrossEntropy{}).Epochs, plain(nil).Epochs)
+	require.True(t, plain(nil).Probabilities)
 
 	ml, mlVal := labelBlobs(t, 200, 4, 3, 1), labelBlobs(t, 100, 4, 3, 2)
 	m := classMLP(t, 4, 3, tensor.Float64, 1)
 	h, err := fit(t, m, Config{Epochs: 2}, ml, mlVal)
 	require.NoError(t, err)
-	h2, err := fit(t, classMLP(t, 4, 3, tensor.Float64, 1), Config{Epochs: 2, Loss: MultilabelCrossEntropy{}}, ml, mlVal)
+	h2, err := fit(t, classMLP(t, 4, 3, tensor.Float64, 1), Config{Epochs: 2, Loss: CrossEntropy{}}, ml, mlVal)
 	require.NoError(t, err)
 	require.Equal(t, h2.Epochs, h.Epochs)
 
-	h, err = FineTune{Loss: sq, Epochs: 3}.Fit(context.Background(), classMLP(t, 4, 3, tensor.Float64, 1),
+	h, err = FineTune(Phase{Loss: sq, Epochs: 3}).Fit(context.Background(), classMLP(t, 4, 3, tensor.Float64, 1),
 		Config{Epochs: 3, BatchSize: 32, Progress: io.Discard}, tr, val)
 	require.NoError(t, err)
 	require.Len(t, h.Epochs, 6)
-	require.Equal(t, Warmup, h.Epochs[0].Phase)
-	require.Equal(t, Main, h.Epochs[5].Phase)
-	// The first phase is Softmax: its first two epochs' losses and metrics are plain Softmax's.
-	for i, e := range plain(Softmax{}).Epochs {
+	require.Equal(t, Warmup, h.Epochs[0].Stage)
+	require.Equal(t, Main, h.Epochs[5].Stage)
+	// The first phase is the softmax cross-entropy: its first two epochs' losses and metrics are
+	// plain CrossEntropy's.
+	for i, e := range plain(CrossEntropy{}).Epochs {
 		require.Equal(t, e.Loss, h.Epochs[i].Loss, "epoch %d", i+1)
 		require.Equal(t, e.Metric, h.Epochs[i].Metric, "epoch %d", i+1)
 	}
@@ -516,8 +532,8 @@ func TestMulticlassFromCSV(t *testing.T) {
 	tr, val, test, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: 1})
 	require.NoError(t, err)
 	m := classMLP(t, 3, 3, tensor.Float64, 1)
-	ovo := MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}
-	_, err = fit(t, m, Config{Loss: ovo, Epochs: 40, BatchSize: 64, Metric: MacroAUC(metrics.OvO), WarmupEpochs: 2}, tr, val)
+	ovo := Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}
+	_, err = fitWarm(t, m, Config{Loss: ovo, Epochs: 40, BatchSize: 64, Metric: MacroAUC(metrics.OvO)}, 2, tr, val)
 	require.NoError(t, err)
 	scores, err := nn.Scores(m, test.X, test.Rows)
 	require.NoError(t, err)

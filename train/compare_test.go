@@ -87,7 +87,7 @@ func TestKDERecipeBeatsCrossEntropyWhenCrossEntropyIsMisspecified(t *testing.T) 
 	var sum float64
 	for d := range uint64(draws) {
 		tr, val, test := tiltedTask(t, 3000, 3*d+1), tiltedTask(t, 3000, 3*d+2), tiltedTask(t, 20000, 3*d+3)
-		ce := trainTuned(t, Plain{}, alpha, tr, val, test)
+		ce := trainTuned(t, Plain(nil), alpha, tr, val, test)
 		kde := trainTuned(t, KDERecipe(kdequantile.Config{Alpha: alpha}), alpha, tr, val, test)
 		t.Logf("draw %d: held-out TPR at FPR %g: cross-entropy %.3f, KDE recipe %.3f", d, alpha, ce, kde)
 		sum += kde - ce

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
@@ -75,7 +76,7 @@ type Diagnose struct {
 //     Improve·|p.Drift|: continue;
 //  3. both weak, d.Drift ≤ Weak·max(D, 0) and d.FirstOrderVar ≤ Weak·F, and fewer than Max
 //     interventions so far: intervene — train Epochs epochs of the task's cross-entropy
-//     (Phase Intervention; Softmax on multi-class data), then diagnose again (Decision
+//     (Stage Intervention; Softmax on multi-class data), then diagnose again (Decision
 //     Rechecked) and resume the main loss;
 //  4. otherwise continue.
 //
@@ -137,7 +138,7 @@ func (d Decision) String() string {
 // share), and B₋ = b − B₊.
 type Diagnosis struct {
 	Epoch           int // the Epoch.Index diagnosed
-	Phase           Phase
+	Stage           Stage
 	Misranking      float64
 	SevereMass      float64 // π_M
 	CEBound         float64 // (R₊ + R₋)/log(1 + e^{M/2}) ≥ π_M
@@ -239,23 +240,19 @@ type diagnoser struct {
 // positives and bNeg negatives of them on binary data.
 func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, b, bPos, bNeg int) (*diagnoser, error) {
 	d := &diagnoser{cfg: cfg, surrogate: cfg.Surrogate, model: model, bPos: bPos, bNeg: bNeg}
-	switch l := loss.(type) {
-	case Pairwise:
+	if l, ok := loss.(Pairwise); ok {
 		d.surrogate = l.Config
-	case MulticlassPairwise:
-		d.surrogate = binaryPart(l.Config)
-	case MultilabelPairwise:
-		d.surrogate = l.Config
+		d.surrogate.Task, d.surrogate.OvO = rocops.Task{}, false // each comparison's binary loss
 	}
 	if err := diagnose.CheckSurrogate(d.surrogate); err != nil { // rocops.ErrConfig for a cut
-		return nil, fmt.Errorf("%w: Config.Diagnose: %w", ErrConfig, err)
+		return nil, fmt.Errorf("train: Config.Diagnose: %w", err)
 	}
 	var err error
 	if d.sel, d.pool, err = drawDiagnosticSets(train, cfg.Selection, cfg.Pool, cfg.Seed); err != nil {
 		return nil, err
 	}
 	d.sel, d.pool = d.sel.Float64(), d.pool.Float64() // diagnose takes float64: widen the small sets only
-	if taskOf(train) != binaryTask {
+	if train.Task().Kind() != rocops.Binary {
 		d.classes = newClassDiagnoser(loss, train, d.sel, d.pool, b)
 	}
 	return d, nil
@@ -272,7 +269,7 @@ func newDiagnoser(cfg Diagnose, loss Loss, model nn.Model, train *data.Dataset, 
 // holds a row of label 1 and one of label 0 of every label column, the rest of its n rows drawn
 // at random (each label at its share in expectation). Every Fit of the same training
 // data and Diagnose (the phases of a recipe among them) draws the same sets. Errors: an invalid
-// d (ErrConfig), fewer than two positives or two negatives in binary train, a class of fewer
+// d (rocops.ErrConfig), fewer than two positives or two negatives in binary train, a class of fewer
 // than two rows in multi-class train or a label column with fewer than two of either value in
 // multi-label train (ErrClasses).
 func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, err error) {
@@ -291,14 +288,14 @@ func DiagnosticSets(train *data.Dataset, d Diagnose) (sel, pool *data.Dataset, e
 // drawDiagnosticSets draws two disjoint sets of rows of train, each with the training data's
 // share of positives and at least one row of each class (within train's strata).
 func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel, pool *data.Dataset, err error) {
-	if taskOf(train) == multilabelTask {
+	if train.Task().Kind() == rocops.Multilabel {
 		return drawLabelDiagnosticSets(train, nSel, nPool, seed)
 	}
 	strata, err := train.Strata()
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: training data: %w", err)
 	}
-	if taskOf(train) == multiclassTask {
+	if train.Task().Kind() == rocops.Multiclass {
 		return drawClassDiagnosticSets(train, strata, nSel, nPool, seed)
 	}
 	neg, pos := strata[0], strata[1]
@@ -334,7 +331,7 @@ func drawDiagnosticSets(train *data.Dataset, nSel, nPool int, seed uint64) (sel,
 // earlier diagnoses. It returns the number of intervention epochs to schedule.
 func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagnosis, int, error) {
 	m := d.cfg.Severity
-	dg := Diagnosis{Epoch: ep.Index, Phase: ep.Phase, Drift: math.NaN(), VarPos: math.NaN(),
+	dg := Diagnosis{Epoch: ep.Index, Stage: ep.Stage, Drift: math.NaN(), VarPos: math.NaN(),
 		VarNeg: math.NaN(), VarResidual: math.NaN(), FirstOrderVar: math.NaN(), FirstOrderShare: math.NaN()}
 	scores, err := nn.Scores(d.model, d.pool.X, d.pool.Rows)
 	if err != nil {
@@ -356,8 +353,8 @@ func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagn
 	case d.cfg.Intervene == nil:
 		dg.Reason = "no Intervene rule"
 		return dg, 0, nil
-	case ep.Phase != Main:
-		dg.Reason = ep.Phase.String() + " epoch"
+	case ep.Stage != Main:
+		dg.Reason = ep.Stage.String() + " epoch"
 		return dg, 0, nil
 	}
 	extra := d.decide(&dg, earlier)
@@ -404,7 +401,7 @@ func (d *diagnoser) decide(dg *Diagnosis, earlier []Diagnosis) int {
 	iv := d.cfg.Intervene
 	var refs []Diagnosis
 	for _, e := range earlier {
-		if (e.Phase == Main || e.Decision == Rechecked) && e.SeverePairs > 0 {
+		if (e.Stage == Main || e.Decision == Rechecked) && e.SeverePairs > 0 {
 			refs = append(refs, e)
 		}
 	}
@@ -453,7 +450,7 @@ func (d *diagnoser) decide(dg *Diagnosis, earlier []Diagnosis) int {
 // diagnose diagnoses epoch ep when it is due: after every Every-th epoch, the last one (last)
 // and the last epoch of an intervention. It returns the intervention epochs to add.
 func (r *fitRun) diagnose(d *diagnoser, ep Epoch, last bool) (int, error) {
-	recheck := ep.Phase == Intervention && d.pending == 0
+	recheck := ep.Stage == Intervention && d.pending == 0
 	if ep.Index%d.cfg.Every != 0 && !last && !recheck {
 		return 0, nil
 	}

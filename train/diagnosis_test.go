@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -20,11 +21,11 @@ import (
 func TestDiagnoseHistory(t *testing.T) {
 	ds := blobs(t, 600, 4, 0.2, 1, 3)
 	run := func() *History {
-		h, err := fit(t, mlp(t, 4, 5), Config{
-			Loss:         Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
-			WarmupEpochs: 1, Epochs: 4, BatchSize: 64,
+		h, err := fitWarm(t, mlp(t, 4, 5), Config{
+			Loss:   Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
+			Epochs: 4, BatchSize: 64,
 			Diagnose: &Diagnose{Every: 2, Selection: 128, Pool: 256},
-		}, ds, nil)
+		}, 1, ds, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,8 +51,8 @@ func TestDiagnoseHistory(t *testing.T) {
 		if d.Decision != Observed || d.Reason != "no Intervene rule" {
 			t.Errorf("epoch %d: decision %v (%q) without Intervene", d.Epoch, d.Decision, d.Reason)
 		}
-		if want := h.Epochs[d.Epoch-1].Phase; d.Phase != want {
-			t.Errorf("epoch %d: phase %v, the epoch's is %v", d.Epoch, d.Phase, want)
+		if want := h.Epochs[d.Epoch-1].Stage; d.Stage != want {
+			t.Errorf("epoch %d: stage %v, the epoch's is %v", d.Epoch, d.Stage, want)
 		}
 	}
 	if fmt.Sprint(epochs) != "[2 4 5]" {
@@ -66,7 +67,7 @@ func TestDiagnoseHistory(t *testing.T) {
 func TestDecide(t *testing.T) {
 	iv := &Intervene{Weak: 0.5, Improve: 0.02, Epochs: 2, Max: 1}
 	// FirstOrderVar is VarPos/4 + VarNeg/4, at batches of 4 positives and 4 negatives.
-	base := Diagnosis{Phase: Main, Misranking: 0.3, SevereMass: 0.1, Drift: 1, VarPos: 4, VarNeg: 4, FirstOrderVar: 2, SeverePairs: 10}
+	base := Diagnosis{Stage: Main, Misranking: 0.3, SevereMass: 0.1, Drift: 1, VarPos: 4, VarNeg: 4, FirstOrderVar: 2, SeverePairs: 10}
 	with := func(f func(*Diagnosis)) Diagnosis {
 		d := base
 		f(&d)
@@ -93,7 +94,7 @@ func TestDecide(t *testing.T) {
 		{"weak against the best", []Diagnosis{with(func(d *Diagnosis) { d.Drift = 3 }), base},
 			with(func(d *Diagnosis) { d.Drift = 0.9; d.VarPos, d.VarNeg = 1, 1 }), 0, Intervened, "best 3"},
 		// Warm-up diagnoses are no reference.
-		{"warm-up ignored", []Diagnosis{with(func(d *Diagnosis) { d.Phase = Warmup; d.Drift = 100 })}, base, 0, Observed, "first diagnosis"},
+		{"warm-up ignored", []Diagnosis{with(func(d *Diagnosis) { d.Stage = Warmup; d.Drift = 100 })}, base, 0, Observed, "first diagnosis"},
 	} {
 		d := &diagnoser{cfg: Diagnose{Intervene: iv}, bPos: 4, bNeg: 4, done: tc.done}
 		dg := tc.d
@@ -110,7 +111,7 @@ func TestDecide(t *testing.T) {
 // TestInterventionProtocol runs the protocol end to end on linear hinge runs that plateau
 // with label noise (a teacher task with 30% of the positives swapped), over four seeds. It
 // checks the mechanics wherever the rule intervenes: the next Intervene.Epochs epochs train
-// cross-entropy (Phase Intervention), the last of them is rechecked, the main loss resumes,
+// cross-entropy (Stage Intervention), the last of them is rechecked, the main loss resumes,
 // no more than Max interventions happen, and Config.Epochs main epochs are all run. The
 // rule must fire at least once over the four runs (it does on plateaus where the drift has
 // turned negative, see docs/results.md).
@@ -133,9 +134,9 @@ func TestInterventionProtocol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		phases := map[Phase]int{}
+		phases := map[Stage]int{}
 		for _, e := range h.Epochs {
-			phases[e.Phase]++
+			phases[e.Stage]++
 		}
 		byEpoch := map[int]Diagnosis{}
 		for _, d := range h.Diagnoses {
@@ -151,7 +152,7 @@ func TestInterventionProtocol(t *testing.T) {
 			}
 			n++
 			for k := 1; k <= iv.Epochs; k++ {
-				if e := d.Epoch + k; e > len(h.Epochs) || h.Epochs[e-1].Phase != Intervention {
+				if e := d.Epoch + k; e > len(h.Epochs) || h.Epochs[e-1].Stage != Intervention {
 					t.Errorf("seed %d: epoch %d after the intervention at %d is not an intervention epoch", seed, e, d.Epoch)
 				}
 			}
@@ -160,7 +161,7 @@ func TestInterventionProtocol(t *testing.T) {
 			}
 		}
 		for _, d := range h.Diagnoses {
-			if d.Decision == Rechecked && (h.Epochs[d.Epoch-1].Phase != Intervention || byEpoch[d.Epoch-iv.Epochs].Decision != Intervened) {
+			if d.Decision == Rechecked && (h.Epochs[d.Epoch-1].Stage != Intervention || byEpoch[d.Epoch-iv.Epochs].Decision != Intervened) {
 				t.Errorf("seed %d: recheck at epoch %d follows no intervention", seed, d.Epoch)
 			}
 		}
@@ -181,8 +182,8 @@ func TestDiagnoseConfigErrors(t *testing.T) {
 		{Surrogate: pairwise.Config{Surrogate: 7}},
 		{Intervene: &Intervene{Weak: 1}}, {Intervene: &Intervene{Epochs: -1}},
 	} {
-		if _, err := New(m, Config{Diagnose: &d}); !errors.Is(err, ErrConfig) {
-			t.Errorf("%+v: error %v, want ErrConfig", d, err)
+		if _, err := New(m, Config{Diagnose: &d}); !errors.Is(err, rocops.ErrConfig) {
+			t.Errorf("%+v: error %v, want rocops.ErrConfig", d, err)
 		}
 	}
 	// Too few positives for two disjoint stratified sets.
@@ -224,8 +225,8 @@ func TestDiagnosticSets(t *testing.T) {
 	if fmt.Sprint(again.X) != fmt.Sprint(sel.X) {
 		t.Error("the same seed drew another selection batch")
 	}
-	if _, _, err := DiagnosticSets(ds, Diagnose{Pool: -1}); !errors.Is(err, ErrConfig) {
-		t.Errorf("bad config: error %v, want ErrConfig", err)
+	if _, _, err := DiagnosticSets(ds, Diagnose{Pool: -1}); !errors.Is(err, rocops.ErrConfig) {
+		t.Errorf("bad config: error %v, want rocops.ErrConfig", err)
 	}
 }
 

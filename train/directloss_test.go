@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/nn"
 )
 
@@ -18,8 +20,9 @@ import (
 //
 //	L = (1/n) Σ_i (s_i − y_i)²,   ∂L/∂s_i = 2·(s_i − y_i)/n,
 //
-// as a graph (Build) and on slices (ValueGradInto). It counts the calls of both, and records
-// the largest |s_i − y_i| it has seen.
+// as a graph (Build) and on slices (ValueGradInto), for binary data (Check). It counts the
+// calls of both (ValueGradInto's on a batch: not the trainer's probe with empty slices), and
+// records the largest |s_i − y_i| it has seen.
 type squaredError struct{ *squaredErrorCounts }
 
 type squaredErrorCounts struct {
@@ -27,7 +30,14 @@ type squaredErrorCounts struct {
 	maxResidual   float64
 }
 
-func (l squaredError) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
+func (squaredError) Check(t rocops.Task) error {
+	if t.Kind() != rocops.Binary {
+		return fmt.Errorf("%w: mse is binary", ErrTask)
+	}
+	return nil
+}
+
+func (l squaredError) Build(scores, labels *gorgonia.Node, _ rocops.Task) (*gorgonia.Node, error) {
 	l.builds++
 	d, err := gorgonia.Sub(scores, labels)
 	if err != nil {
@@ -40,8 +50,10 @@ func (l squaredError) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, erro
 	return gorgonia.Mean(sq)
 }
 
-func (l squaredError) ValueGradInto(grad, scores, labels []float64) (float64, error) {
-	l.calls++
+func (l squaredError) ValueGradInto(grad, scores, labels []float64, _ rocops.Task) (float64, error) {
+	if len(scores) > 0 {
+		l.calls++
+	}
 	n := float64(len(scores))
 	var sum float64
 	for i, s := range scores {
@@ -58,11 +70,15 @@ func (squaredError) String() string { return "mse" }
 // mse returns a squaredError with fresh counts.
 func mse() squaredError { return squaredError{&squaredErrorCounts{}} }
 
-// graphOnly hides every method of its Loss but Build and String, so the trainer must build
-// a graph for it.
+// graphOnly hides its Loss's form on slices: ValueGradInto is ErrNoDirect, so the trainer must
+// build a graph for it.
 type graphOnly struct{ Loss }
 
-// A loss of the user's own that implements DirectLoss trains through the direct step: its
+func (g graphOnly) ValueGradInto([]float64, []float64, []float64, rocops.Task) (float64, error) {
+	return 0, fmt.Errorf("%w: %v behind graphOnly", ErrNoDirect, g.Loss)
+}
+
+// A loss of the user's own with a form on slices trains through the direct step: its
 // ValueGradInto runs once per step and no graph is built. Trained through the graph instead
 // (the same loss behind graphOnly), it follows the same trajectory to float rounding.
 //
@@ -146,8 +162,9 @@ func TestUserDirectLossTrainsDirectly(t *testing.T) {
 	t.Logf("%d steps; weights within %.2g, losses within %.2g", steps, tolW, tolLoss)
 }
 
-// A Weighted loss takes the direct step when every term is a DirectLoss, the user's own
-// among them, and the graph step when a term is not.
+// A Weighted loss takes the direct step when every term has a form on slices, the user's own
+// among them, and the graph step when a term has none. A bad weight is refused by Check (which
+// Fit runs before any step) and when the graph is built.
 func TestWeightedDirectWithUserLoss(t *testing.T) {
 	const batch, in = 16, 2
 	for _, c := range []struct {
@@ -164,25 +181,31 @@ func TestWeightedDirectWithUserLoss(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1})
 			require.NoError(t, err)
-			st, err := newStep(m, c.loss, batch, in, Config{})
-			if !c.direct && err != nil { // a bad weight fails when the graph is built
-				require.ErrorContains(t, err, "bad term")
+			if w, ok := c.loss.(Weighted); ok && math.IsNaN(w[0].Weight) {
+				require.ErrorContains(t, c.loss.Check(rocops.Task{}), "bad term")
+				opt, err := newOptimizer(Adam, 0.005)
+				require.NoError(t, err)
+				_, err = newGraphStep(m, c.loss, rocops.Task{}, batch, in, opt)
+				require.ErrorContains(t, err, "bad term", "a bad weight fails when the graph is built")
 				return
 			}
+			require.NoError(t, c.loss.Check(rocops.Task{}))
+			st, err := newStep(m, c.loss, rocops.Task{}, batch, in, Config{})
 			require.NoError(t, err)
 			defer st.close()
 			_, isDirect := st.(*directStep)
 			require.Equal(t, c.direct, isDirect)
 		})
 	}
-	// Called directly, a Weighted loss with a term that is not a DirectLoss is an error.
+	// Called directly, a Weighted loss with a term without a form on slices is ErrNoDirect.
 	w := Weighted{{Weight: 1, Loss: graphOnly{CrossEntropy{}}}}
-	_, err := w.ValueGradInto(make([]float64, 2), []float64{0, 1}, []float64{0, 1})
-	require.ErrorContains(t, err, "not every term")
+	_, err := w.ValueGradInto(make([]float64, 2), []float64{0, 1}, []float64{0, 1}, rocops.Task{})
+	require.ErrorIs(t, err, ErrNoDirect)
+	require.ErrorContains(t, err, "a term of")
 }
 
 // BenchmarkUserLossStep is BenchmarkStep's step (MLP 30→64→1, 1024 rows, Adam) on the test's
-// own squared error, through the direct step it takes as a DirectLoss (path=direct) and
+// own squared error, through the direct step its form on slices takes (path=direct) and
 // through the graph (path=graph, the same loss behind graphOnly): the ratio is what
 // implementing ValueGradInto saves a user.
 func BenchmarkUserLossStep(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
@@ -38,19 +39,14 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	trainer, err := train.New(model, train.Config{
-		Loss:         train.KDE{Config: kdequantile.Config{Alpha: 0.1}},
-		WarmupEpochs: 5,
+	recipe := train.WithWarmup(5, train.KDE{Config: kdequantile.Config{Alpha: 0.1}})
+	hist, err := recipe.Fit(context.Background(), model, train.Config{
 		Epochs:       20,
 		BatchSize:    128,
 		LearningRate: 0.01,
 		Metric:       train.PartialAUC(0.1),
 		Progress:     io.Discard,
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	hist, err := trainer.Fit(context.Background(), tr, val)
+	}, tr, val)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,7 +58,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("trained %d epochs, kept one of the %v phase\n", len(hist.Epochs), hist.Epochs[hist.Best].Phase)
+	fmt.Printf("trained %d epochs, kept one of the %v phase\n", len(hist.Epochs), hist.Epochs[hist.Best].Stage)
 	fmt.Printf("held-out TPR at FPR 0.1 above 0.9: %v\n", tpr > 0.9)
 	// Output:
 	// trained 25 epochs, kept one of the main phase
@@ -105,18 +101,19 @@ func ExampleKDERecipe() {
 	}
 	best := hist.Epochs[hist.Best]
 	fmt.Println(recipe)
-	fmt.Printf("%d epochs; kept epoch %d (%v phase), validation pAUC@0.1 %.3f\n", len(hist.Epochs), best.Index, best.Phase, best.Metric)
+	fmt.Printf("%d epochs; kept epoch %d (%v phase), validation pAUC@0.1 %.3f\n", len(hist.Epochs), best.Index, best.Stage, best.Metric)
 	// Output:
 	// ce→kde(alpha=0.1, v0=0, v1=0) at lr×0.1
 	// 20 epochs; kept epoch 20 (main phase), validation pAUC@0.1 0.892
 }
 
-// ParseRecipe reads the recipe names of cmd/roctrain's -losses, options included; "ce+kde"
-// stands for one candidate per weight λ, among which validation chooses.
-func ExampleParseRecipe() {
-	point := kdequantile.Config{Alpha: 0.05}
-	for _, name := range []string{"kde", "kde:pool=1024", "kde:lr=0.3:batch=1024", "kde-plain:anneal", "ce+kde"} {
-		recipes, err := train.ParseRecipe(name, point)
+// Names.Parse reads the recipe names of cmd/roctrain's -losses, options included; "ce+kde"
+// stands for one candidate per weight λ, among which validation chooses, and "+wu" gives a
+// plain loss Names.Warmup epochs of cross-entropy first.
+func ExampleNames_Parse() {
+	names := train.Names{Point: train.Point{Alpha: 0.05}, Warmup: 3}
+	for _, name := range []string{"kde", "kde:pool=1024", "kde:lr=0.3:batch=1024", "kde-plain:anneal", "ce+kde", "sqhinge+wu"} {
+		recipes, _, err := names.Parse(name)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -125,21 +122,22 @@ func ExampleParseRecipe() {
 			fmt.Printf("%-22s %v\n", name, r)
 		}
 	}
-	_, err := train.ParseRecipe("kde:pool=0", point)
-	fmt.Println(errors.Is(err, train.ErrConfig), err)
+	_, _, err := names.Parse("kde:pool=0")
+	fmt.Println(errors.Is(err, rocops.ErrConfig), err)
 	// Output:
 	// kde                    ce→kde(alpha=0.05, v0=0, v1=0) at lr×0.1
 	// kde:pool=1024          ce→kde(alpha=0.05, v0=0, v1=0) at lr×0.1, 1024 pooled negatives
 	// kde:lr=0.3:batch=1024  ce→kde(alpha=0.05, v0=0, v1=0) at lr×0.3, batch 1024
-	// kde-plain:anneal       kde(alpha=0.05, v0=0, v1=0) annealed over widths [4 2 1]
+	// kde-plain:anneal       kde(alpha=0.05, v0=0, v1=0, widen=4) for 6 epochs→kde(alpha=0.05, v0=0, v1=0, widen=2) for 6 epochs→kde(alpha=0.05, v0=0, v1=0) for 6 epochs
 	// ce+kde                 1×ce + 0.1×kde(alpha=0.05, v0=0, v1=0)
 	// ce+kde                 1×ce + 0.3×kde(alpha=0.05, v0=0, v1=0)
 	// ce+kde                 1×ce + 1×kde(alpha=0.05, v0=0, v1=0)
 	// ce+kde                 1×ce + 3×kde(alpha=0.05, v0=0, v1=0)
-	// true train: invalid configuration: recipe "kde": option "pool=0": want at least 1 negative
+	// sqhinge+wu             ce(3 epochs)→sqhinge(margin=1, pairs=all)
+	// true train: invalid setting: recipe "kde": option "pool=0": want at least 1 negative
 }
 
-// Recipes is the registry of the names ParseRecipe reads, each with the options it takes.
+// Recipes is the registry of the names Names.Parse reads, each with the options it takes.
 func ExampleRecipes() {
 	for _, r := range train.Recipes() {
 		usages := make([]string, len(r.Options))

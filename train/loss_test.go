@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/ops/crossentropy"
@@ -37,7 +38,7 @@ func TestLossGradients(t *testing.T) {
 				require.NoError(t, err)
 				y, err := graph.Input(g, dt, "y", labels)
 				require.NoError(t, err)
-				cost, err := l.Build(f, y)
+				cost, err := l.Build(f, y, rocops.Task{})
 				require.NoError(t, err)
 				gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 			})
@@ -59,7 +60,7 @@ func TestWeightedValue(t *testing.T) {
 	require.NoError(t, err)
 	y, err := graph.Input(g, tensor.Float64, "y", labels)
 	require.NoError(t, err)
-	cost, err := Weighted{{2, CrossEntropy{}}, {-0.25, Pairwise{Config: pairwise.Config{Surrogate: pairwise.Square}}}}.Build(f, y)
+	cost, err := Weighted{{2, CrossEntropy{}}, {-0.25, Pairwise{Config: pairwise.Config{Surrogate: pairwise.Square}}}}.Build(f, y, rocops.Task{})
 	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
@@ -68,9 +69,9 @@ func TestWeightedValue(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, 2*ce-0.25*sq, got, 1e-14)
 
-	_, err = Weighted{}.Build(f, y)
+	_, err = Weighted{}.Build(f, y, rocops.Task{})
 	require.Error(t, err)
-	_, err = Weighted{{math.Inf(1), CrossEntropy{}}}.Build(f, y)
+	_, err = Weighted{{math.Inf(1), CrossEntropy{}}}.Build(f, y, rocops.Task{})
 	require.Error(t, err)
 }
 
@@ -87,6 +88,7 @@ func TestLossStrings(t *testing.T) {
 		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Square}}, "square(margin=1, pairs=all)"},
 		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, "sqhinge(margin=1, pairs=all)"},
 		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: 0.5, Pairs: 64, Seed: 3}}, "hinge(margin=0.5, pairs=64, seed=3)"},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge, OvO: true}}, "sqhinge(margin=1, pairs=all, ovo)"},
 	} {
 		require.Equal(t, c.want, c.loss.String())
 	}

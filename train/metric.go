@@ -110,13 +110,13 @@ func (m Metric) evalData(scores []float64, ds *data.Dataset, probs bool) (float6
 }
 
 // checkTask reports, as ErrTask, a metric that does not apply to data of task t.
-func (m Metric) checkTask(t task) error {
-	switch {
-	case t == binaryTask && m.kind == macroMetric:
+func (m Metric) checkTask(t rocops.Task) error {
+	switch k := t.Kind(); {
+	case k == rocops.Binary && m.kind == macroMetric:
 		return fmt.Errorf("%w: %v needs multi-class or multi-label data", ErrTask, m)
-	case t != binaryTask && m.kind != aucMetric && m.kind != macroMetric:
-		return fmt.Errorf("%w: %v is a binary metric; %v data takes MacroAUC", ErrTask, m, t)
-	case t == multilabelTask && m.method == metrics.OvO:
+	case k != rocops.Binary && m.kind != aucMetric && m.kind != macroMetric:
+		return fmt.Errorf("%w: %v is a binary metric; %v data takes MacroAUC", ErrTask, m, k)
+	case k == rocops.Multilabel && m.method == metrics.OvO:
 		return fmt.Errorf("%w: %v: multi-label data has no one-vs-one AUC", ErrTask, m)
 	}
 	return nil
@@ -143,4 +143,21 @@ func (m Metric) check() error {
 		}
 	}
 	return nil
+}
+
+// MetricFor is the validation metric of recipes trained on data of task t: metric itself on
+// binary data, else MacroAUC, one-vs-one when a recipe trains the one-vs-one pairwise loss and
+// one-vs-rest (label-wise on k labels) otherwise.
+func MetricFor(recipes []Recipe, t rocops.Task, metric Metric) Metric {
+	if t.Kind() == rocops.Binary {
+		return metric
+	}
+	for _, r := range recipes {
+		for _, p := range r {
+			if l, ok := p.Loss.(Pairwise); ok && l.Config.OvO {
+				return MacroAUC(metrics.OvO)
+			}
+		}
+	}
+	return MacroAUC(metrics.OvR)
 }

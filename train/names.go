@@ -25,9 +25,9 @@ type RecipeName struct {
 	// RateOption, when not "", is the key of the option that fixes the one learning rate a
 	// search of the name tries, in place of LearningRates and the run's: "lr" for aucm.
 	RateOption string
-	// recipes returns the candidates the name stands for at the KDE loss's configuration
-	// point with the options o; the options are parsed and checked one by one already.
-	recipes func(point kdequantile.Config, o options) ([]Recipe, error)
+	// recipes returns the candidates the name stands for in the run n with the options o; the
+	// options are parsed and checked one by one already.
+	recipes func(n Names, o options) ([]Recipe, error)
 }
 
 // A RecipeOption is an option of a recipe name, written after a colon: "tail" or
@@ -77,45 +77,47 @@ var KDEWeights = []float64{0.1, 0.3, 1, 3}
 // recipes is the registry: each name, with its help, options and recipes, lives here once.
 var recipes = []RecipeName{
 	{Name: "ce", Help: "cross-entropy",
-		recipes: func(kdequantile.Config, options) ([]Recipe, error) {
-			return []Recipe{Plain{Loss: CrossEntropy{}}}, nil
+		recipes: func(Names, options) ([]Recipe, error) {
+			return []Recipe{Plain(CrossEntropy{})}, nil
 		}},
 	{Name: "kde",
 		Help: "cross-entropy, then KDE fine-tuning at a tenth of the learning rate," +
 			" kept only when it improves validation",
 		Options: []RecipeOption{optTail, optWiden, optPool, optLR, optBatch, optPos},
-		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
-			f := KDERecipe(o.point(point))
-			f.LearningRateScale, f.BatchSize, f.PositiveFraction = o["lr"], int(o["batch"]), o["pos"]
-			f.NegativePool = int(o["pool"])
-			return []Recipe{f}, nil
+		recipes: func(n Names, o options) ([]Recipe, error) {
+			return []Recipe{FineTune(Phase{Loss: KDE{Config: o.point(n.Point)}, LearningRateScale: o["lr"],
+				BatchSize: int(o["batch"]), PositiveFraction: o["pos"], NegativePool: int(o["pool"])})}, nil
 		}},
 	{Name: "kde-plain", Help: "the KDE loss alone, trained from the start",
 		Options: []RecipeOption{optTail, optWiden, optPool, optAnneal},
-		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
+		recipes: func(n Names, o options) ([]Recipe, error) {
 			pool := int(o["pool"])
 			if _, anneal := o["anneal"]; anneal {
 				if _, widen := o["widen"]; widen {
 					return nil, fmt.Errorf("anneal sets the widths itself; leave out widen")
 				}
-				return []Recipe{Anneal{Point: o.point(point), NegativePool: pool}}, nil
+				r := Anneal(o.point(n.Point), nil, n.Epochs)
+				for k := range r {
+					r[k].NegativePool = pool
+				}
+				return []Recipe{r}, nil
 			}
-			return []Recipe{Plain{Loss: KDE{Config: o.point(point)}, NegativePool: pool}}, nil
+			return []Recipe{{{Loss: KDE{Config: o.point(n.Point)}, NegativePool: pool}}}, nil
 		}},
 	{Name: "ce+kde",
 		Help: fmt.Sprintf("cross-entropy plus λ times the KDE loss from the start, λ ∈ %s chosen on validation"+
 			" like the learning rate", weightSet()),
 		Options: []RecipeOption{optTail, optWiden, optPool, optW},
-		recipes: func(point kdequantile.Config, o options) ([]Recipe, error) {
+		recipes: func(n Names, o options) ([]Recipe, error) {
 			weights := KDEWeights
 			if w, ok := o["w"]; ok {
 				weights = []float64{w}
 			}
-			kde := KDE{Config: o.point(point)}
+			kde := KDE{Config: o.point(n.Point)}
 			rs := make([]Recipe, len(weights))
 			for k, w := range weights {
 				loss := Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: w, Loss: kde}}
-				rs[k] = Plain{Loss: loss, NegativePool: int(o["pool"])}
+				rs[k] = Recipe{{Loss: loss, NegativePool: int(o["pool"])}}
 			}
 			return rs, nil
 		}},
@@ -128,35 +130,31 @@ var recipes = []RecipeName{
 }
 
 // pairwiseName is the entry of a pairwise surrogate over all pairs with margin 1, named as
-// pairwise.ParseSurrogate reads it: the binary [Pairwise] loss, which [ForData] turns into the
-// one-vs-rest or label-wise loss on multi-class or multi-label data, or with the option ovo the
-// one-vs-one [MulticlassPairwise] loss, which ForData refuses on binary and multi-label data.
+// pairwise.ParseSurrogate reads it: the [Pairwise] loss, one-vs-rest or label-wise on k classes
+// or labels, or with the option ovo one-vs-one, which its Check refuses on binary and
+// multi-label data.
 func pairwiseName(s pairwise.Surrogate, help string) RecipeName {
 	return RecipeName{Name: s.String(), Help: help + " over all pairs, x = f_pos − f_neg",
 		Options: []RecipeOption{optMaxFPR, optMinTPR, optOvO}, // optMaxFPR, optMinTPR: aucnames.go
-		recipes: func(_ kdequantile.Config, o options) ([]Recipe, error) {
-			if _, ovo := o["ovo"]; ovo { // a multi-class loss: ForData refuses it on other data
-				cfg := partialConfig(s, o)
-				cfg.OvO = true
-				return []Recipe{Plain{Loss: MulticlassPairwise{Config: cfg}}}, nil
-			}
-			return []Recipe{Plain{Loss: Pairwise{Config: partialConfig(s, o)}}}, nil
+		recipes: func(_ Names, o options) ([]Recipe, error) {
+			cfg := partialConfig(s, o)
+			_, cfg.OvO = o["ovo"]
+			return []Recipe{Plain(Pairwise{Config: cfg})}, nil
 		}}
 }
 
 // Recipes returns the registry of recipe names, in the order help lists them: what
-// [ParseRecipe] reads, cmd/roctrain's -losses help lists and the README names.
+// [Names.Parse] reads, cmd/roctrain's -losses help lists and the README names.
 func Recipes() []RecipeName { return slices.Clone(recipes) }
 
-// RecipeNames lists the names [ParseRecipe] accepts, before their options: the names of
-// [Recipes].
-var RecipeNames = func() []string {
+// recipeNames lists the names the registry knows, before their options.
+func recipeNames() []string {
 	names := make([]string, len(recipes))
 	for k, r := range recipes {
 		names[k] = r.Name
 	}
 	return names
-}()
+}
 
 // weightSet writes KDEWeights as the set {0.1, 0.3, 1, 3}.
 func weightSet() string { return numberSet(KDEWeights) }
@@ -170,32 +168,93 @@ func numberSet(xs []float64) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// ParseRecipe returns the recipes a name of [Recipes] stands for, such as "kde:lr=0.3:pool=1024"
-// (a name, then options after colons): one recipe, or for "ce+kde" without a fixed weight one
-// per weight in KDEWeights, among which the caller chooses on validation data as it chooses
-// the learning rate. point is the KDE loss's configuration (a kdequantile.Config with Alpha or
-// Recall set, and possibly its bandwidths, Tail or Widen, to which the options add); the
-// other losses ignore it. A name or option it does not know, an option given twice or a bad
-// value is an [ErrConfig] error naming it.
-func ParseRecipe(name string, point kdequantile.Config) ([]Recipe, error) {
-	entry, o, err := lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	rs, err := entry.recipes(point, o)
-	if err != nil {
-		return nil, configError("recipe %q: %v", name, err)
-	}
-	return rs, nil
+// Point is the operating point a run aims at: a false-positive rate α, or with Recall set a
+// true-positive rate (the mirrored KDE loss, kdequantile.Config.Recall). The KDE recipes train
+// at it and "pauc" cuts its partial AUC at α; the other names ignore it.
+type Point struct {
+	Alpha  float64 // the false-positive rate α, in (0, 1); 0 when Recall is set
+	Recall float64 // the true-positive rate, in (0, 1); 0 = off
 }
 
-// SearchRates returns the learning rates a search of the recipe name (as [ParseRecipe] reads
-// it) tries in place of the run's: the value of its entry's RateOption when given (one
-// rate), else its entry's LearningRates; nil when the name takes the run's. For "aucm" that
-// is [PESGRates], for "aucm:lr=0.3" the one rate 0.3, for every other name of [Recipes] nil.
-// A name ParseRecipe refuses for its spelling is the same [ErrConfig] error here.
+// kde returns the KDE loss's configuration at p.
+func (p Point) kde() kdequantile.Config { return kdequantile.Config{Alpha: p.Alpha, Recall: p.Recall} }
+
+// WarmupSuffix ends a run name whose plain loss trains after a cross-entropy warm-up
+// ("sqhinge+wu"; [Names].Warmup epochs of it).
+const WarmupSuffix = "+wu"
+
+// Names reads the recipe names of one run, the one grammar of cmd/roctrain's -losses, cmd/results
+// and cmd/corrective: a name of [Recipes], options after colons ("kde:lr=0.3:pool=1024"), and
+// [WarmupSuffix] on a name of one plain phase ("sqhinge+wu", "hinge+wu:maxfpr=0.1" is written
+// "hinge:maxfpr=0.1+wu"). Its fields are what the names need besides themselves.
+type Names struct {
+	// Point is the run's operating point, at which the KDE recipes train.
+	Point Point
+	// Warmup is the number of cross-entropy epochs of a "+wu" name (at least 1 for one).
+	Warmup int
+	// Epochs is the number of epochs an annealed recipe ("kde-plain:anneal") divides among its
+	// phases; 0 = the trainer's default of 20.
+	Epochs int
+}
+
+// Parse returns the recipes a run name stands for, such as "kde:lr=0.3:pool=1024" or
+// "sqhinge+wu": one recipe, or for "ce+kde" without a fixed weight one per weight in
+// KDEWeights, among which the caller chooses on validation data as it chooses the learning
+// rate; and the warm-up epochs of the name (n.Warmup with WarmupSuffix, else 0). A name or
+// option the registry does not know, an option given twice, a bad value, a warm-up of a recipe
+// that is not one plain phase (kde starts from cross-entropy already), or a recipe whose own
+// settings Recipe.Check refuses on binary data of its point is a rocops.ErrConfig error naming
+// it. Whether a recipe fits k classes or labels is Recipe.Check's on that task.
+func (n Names) Parse(name string) ([]Recipe, int, error) {
+	base, wu := strings.CutSuffix(name, WarmupSuffix)
+	entry, o, err := lookup(base)
+	if err != nil {
+		return nil, 0, err
+	}
+	rs, err := entry.recipes(n, o)
+	if err != nil {
+		return nil, 0, configError("recipe %q: %v", name, err)
+	}
+	warmup := 0
+	if wu {
+		if n.Warmup < 1 {
+			return nil, 0, configError("recipe %q: a warm-up of %d epochs", name, n.Warmup)
+		}
+		warmup = n.Warmup
+	}
+	for k, r := range rs {
+		if wu {
+			if len(r) != 1 || r[0].Warmup {
+				return nil, 0, configError("%q already starts from cross-entropy; a warm-up applies to the plain losses (such as kde-plain+wu)", name)
+			}
+			if _, ok := r[0].Loss.(AUCM); ok {
+				return nil, 0, configError("%q: AUCM trains with PESG from the start, without a warm-up", name)
+			}
+			rs[k] = append(Recipe{{Epochs: warmup, Warmup: true}}, r...)
+		}
+		if err := rs[k].checkSettings(); err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return rs, warmup, nil
+}
+
+// Label is a run's one name in tables, legends and JSON: its name, with the warm-up's epochs
+// for a run with one ("sqhinge+wu(10)").
+func (n Names) Label(name string) string {
+	if strings.HasSuffix(name, WarmupSuffix) && n.Warmup > 0 {
+		return fmt.Sprintf("%s(%d)", name, n.Warmup)
+	}
+	return name
+}
+
+// SearchRates returns the learning rates a search of the run name (as [Names.Parse] reads it)
+// tries in place of the run's: the value of its entry's RateOption when given (one rate), else
+// its entry's LearningRates; nil when the name takes the run's. For "aucm" that is [PESGRates],
+// for "aucm:lr=0.3" the one rate 0.3, for every other name of [Recipes] nil. A name Parse
+// refuses for its spelling is the same rocops.ErrConfig error here.
 func SearchRates(name string) ([]float64, error) {
-	entry, o, err := lookup(name)
+	entry, o, err := lookup(strings.TrimSuffix(name, WarmupSuffix))
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +269,7 @@ func lookup(name string) (RecipeName, options, error) {
 	base, opts, hasOpts := strings.Cut(name, ":")
 	k := slices.IndexFunc(recipes, func(r RecipeName) bool { return r.Name == base })
 	if k < 0 {
-		return RecipeName{}, nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(RecipeNames, ", "))
+		return RecipeName{}, nil, configError("unknown recipe %q (want one of %s)", name, strings.Join(recipeNames(), ", "))
 	}
 	entry := recipes[k]
 	o := options{}
@@ -227,8 +286,10 @@ func lookup(name string) (RecipeName, options, error) {
 // without one.
 type options map[string]float64
 
-// point adds the KDE options tail and widen to the configuration point.
-func (o options) point(point kdequantile.Config) kdequantile.Config {
+// point returns the KDE loss's configuration at the run's point with the options tail and
+// widen.
+func (o options) point(p Point) kdequantile.Config {
+	point := p.kde()
 	_, tail := o["tail"]
 	point.Tail = point.Tail || tail
 	if w, ok := o["widen"]; ok {

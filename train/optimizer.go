@@ -6,6 +6,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/enum"
 	"github.com/rocops/rocops/internal/floats"
 )
@@ -26,13 +27,13 @@ const (
 	RMSProp
 )
 
-var optimizers = enum.New[Optimizer]("optimizer", ErrConfig, "adam", "sgd", "momentum", "rmsprop")
+var optimizers = enum.New[Optimizer]("optimizer", rocops.ErrConfig, "adam", "sgd", "momentum", "rmsprop")
 
 // String returns the optimiser's name: "adam", "sgd", "momentum" or "rmsprop".
 func (o Optimizer) String() string { return optimizers.String(o) }
 
 // ParseOptimizer returns the optimiser named name, in any case: adam, sgd, momentum or
-// rmsprop. An unknown name gives an error wrapping [ErrConfig].
+// rmsprop. An unknown name gives an error wrapping rocops.ErrConfig.
 func ParseOptimizer(name string) (Optimizer, error) { return optimizers.Parse(name) }
 
 // MarshalText returns the optimiser's name, so that an Optimizer is a JSON field and, through

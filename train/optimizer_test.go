@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops"
 )
 
 // Every optimiser's name round-trips through ParseOptimizer, text marshalling and a flag.
@@ -25,7 +27,7 @@ func TestOptimizerNames(t *testing.T) {
 		require.Equal(t, o, v)
 	}
 	_, err := ParseOptimizer("adamw")
-	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	_, err = Optimizer(9).MarshalText()
-	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 }

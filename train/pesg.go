@@ -1,28 +1,24 @@
 package train
 
 import (
-	"cmp"
-	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/floats"
-	"github.com/rocops/rocops/internal/opkit"
-	"github.com/rocops/rocops/nn"
-	"github.com/rocops/rocops/ops/aucm"
 )
 
-// ErrPESG reports a PESG setting that is negative, NaN or infinite, a momentum above 1, a
-// decay factor below 1 or a decay epoch below 1.
-var ErrPESG = errors.New("train: invalid PESG setting")
+// pesgError returns the rocops.ErrConfig error of a bad PESG setting or state: a setting that
+// is negative, NaN or infinite, a momentum above 1, a decay factor below 1 or a decay epoch
+// below 1, or a state that does not fit the run.
+func pesgError(format string, args ...any) error {
+	return check.Errorf("train", rocops.ErrConfig, "PESG: "+format, args...)
+}
 
 // PESG holds the settings of the proximal epoch stochastic gradient method that LibAUC trains
 // the AUC-M loss with (Yuan, Yan, Sonka and Yang, "Large-scale robust deep AUC maximization",
@@ -80,18 +76,18 @@ func (p PESG) check() error {
 	}{{"LearningRate", p.LearningRate}, {"Clip", p.Clip}, {"WeightDecay", p.WeightDecay},
 		{"EpochDecay", p.EpochDecay}, {"Momentum", p.Momentum}, {"DecayFactor", p.DecayFactor}} {
 		if !(s.v >= 0) || math.IsInf(s.v, 0) {
-			return fmt.Errorf("%w: %s = %v is not a finite number ≥ 0", ErrPESG, s.name, s.v)
+			return pesgError("%s = %v is not a finite number ≥ 0", s.name, s.v)
 		}
 	}
 	switch {
 	case p.Momentum > 1:
-		return fmt.Errorf("%w: Momentum = %v is above 1", ErrPESG, p.Momentum)
+		return pesgError("Momentum = %v is above 1", p.Momentum)
 	case p.DecayFactor != 0 && p.DecayFactor < 1:
-		return fmt.Errorf("%w: DecayFactor = %v is below 1", ErrPESG, p.DecayFactor)
+		return pesgError("DecayFactor = %v is below 1", p.DecayFactor)
 	}
 	for _, e := range p.DecayEpochs {
 		if e < 1 {
-			return fmt.Errorf("%w: decay epoch %d is below 1", ErrPESG, e)
+			return pesgError("decay epoch %d is below 1", e)
 		}
 	}
 	return nil
@@ -266,33 +262,33 @@ func (p *pesg) state() PESGState {
 // columns.
 func (p *pesg) resume(st PESGState) error {
 	if k := len(p.a); len(st.A) != k || len(st.B) != k || len(st.Alpha) != k {
-		return fmt.Errorf("%w: the resumed state has a, b and α of %d, %d and %d columns, the run %d",
-			ErrPESG, len(st.A), len(st.B), len(st.Alpha), k)
+		return pesgError("the resumed state has a, b and α of %d, %d and %d columns, the run %d",
+			len(st.A), len(st.B), len(st.Alpha), k)
 	}
 	for _, part := range []struct {
 		name     string
 		dst, src [][]float64
 	}{{"Ref", p.ref, st.Ref}, {"Acc", p.acc, st.Acc}, {"Momentum", p.buf, st.Momentum}} {
 		if len(part.src) != len(part.dst) {
-			return fmt.Errorf("%w: the resumed state has %d %s tensors, the run %d",
-				ErrPESG, len(part.src), part.name, len(part.dst))
+			return pesgError("the resumed state has %d %s tensors, the run %d",
+				len(part.src), part.name, len(part.dst))
 		}
 		for i, x := range part.src {
 			if len(x) != len(part.dst[i]) {
-				return fmt.Errorf("%w: the resumed state's %s tensor %d has %d elements, the run's %d",
-					ErrPESG, part.name, i, len(x), len(part.dst[i]))
+				return pesgError("the resumed state's %s tensor %d has %d elements, the run's %d",
+					part.name, i, len(x), len(part.dst[i]))
 			}
 		}
 	}
 	scalars := append(append(append([]float64{st.LearningRate}, st.A...), st.B...), st.Alpha...)
 	for _, x := range scalars {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%w: the resumed state holds %v", ErrPESG, x)
+			return pesgError("the resumed state holds %v", x)
 		}
 	}
 	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || st.Epochs < 0 || slices.Min(st.Alpha) < 0 {
-		return fmt.Errorf("%w: the resumed state has learning rate %v, α %v, steps %d and %d, epochs %d",
-			ErrPESG, st.LearningRate, st.Alpha, st.Steps, st.SinceReset, st.Epochs)
+		return pesgError("the resumed state has learning rate %v, α %v, steps %d and %d, epochs %d",
+			st.LearningRate, st.Alpha, st.Steps, st.SinceReset, st.Epochs)
 	}
 	for i := range p.ref {
 		copy(p.ref[i], st.Ref[i])
@@ -304,350 +300,4 @@ func (p *pesg) resume(st PESGState) error {
 	copy(p.alpha, st.Alpha)
 	p.lr, p.steps, p.since, p.epochs = st.LearningRate, st.Steps, st.SinceReset, st.Epochs
 	return nil
-}
-
-// AUCM is the recipe of Deep-AUC: the AUC-M loss (package aucm) on the model's scores
-// through a sigmoid, trained with [PESG] on the model's weights and the loss's a and b, and
-// PESG's ascent on α, from a = b = α = 0 (LibAUC's start). It uses the trainer for the rest:
-// the batches (with both classes, Config.PositiveFraction and NegativePool), the validation
-// metric and the best epoch's weights, Config.Patience, hooks and the progress bar.
-// Config.Optimizer is not used (PESG is the optimiser) and Config.WeightDecay must be 0
-// (PESG has its own). nn's MLP (the linear scorer included) takes the direct step (an nn.Pass
-// and the loss on slices); any other model a Gorgonia graph of the model and the aucm.Loss op, with the same
-// result up to rounding.
-//
-// On a dataset with Classes (k classes, a model of k outputs) the loss is AUC-M one-vs-rest
-// (package aucm on a Classes task): the mean over the classes c of the loss of output c against
-// the indicator of class c, each output through its own sigmoid, with its own a_c, b_c and α_c,
-// all trained by PESG (α_c by its ascent form, column by column); on a dataset with Labels,
-// the same over the label columns (a Labels task). This is how LibAUC applies
-// AUC-M to k labels (its MultiLabelAUCMLoss, libauc/losses/auc.py). The validation metric
-// and early stopping then default to MacroAUC(metrics.OvR), as for any multi-class run.
-//
-// The model ends with the best epoch's weights, as with any recipe; a, b and α stay those of
-// the last step, since only training uses them.
-type AUCM struct {
-	// Loss is the AUC-M loss's margin; the zero value is m = 1.
-	Loss aucm.Config
-	// PESG is the optimiser's settings; nil = DefaultPESG().
-	PESG *PESG
-	// State, when not nil, receives PESG's final state when Fit returns, to be saved with the
-	// model's checkpoint.
-	State *PESGState
-	// Resume, when not nil, is the PESG state to continue from (a State of an earlier run of
-	// the same model, whose weights the model holds again); nil = a fresh start, a = b = α = 0.
-	Resume *PESGState
-}
-
-func (r AUCM) settings() PESG {
-	if r.PESG == nil {
-		return DefaultPESG()
-	}
-	return *r.PESG
-}
-
-func (r AUCM) String() string {
-	s := fmt.Sprintf("aucm(margin=%g, pesg", cmp.Or(r.Loss.Margin, 1))
-	if lr := r.settings().LearningRate; lr > 0 {
-		s += fmt.Sprintf(", lr=%g", lr)
-	}
-	return s + ")"
-}
-
-// check reports a bad margin or PESG setting as ErrConfig wrapping aucm's error (also
-// rocops.ErrConfig) or ErrPESG (see [CheckRecipe]).
-func (r AUCM) check() error {
-	if err := r.Loss.Validate(); err != nil {
-		return fmt.Errorf("%w: AUCM: %w", ErrConfig, err)
-	}
-	if err := r.settings().check(); err != nil {
-		return fmt.Errorf("%w: AUCM: %w", ErrConfig, err)
-	}
-	return nil
-}
-
-// Fit implements Recipe. Errors: a bad margin (rocops.ErrConfig of package aucm) or PESG setting
-// (ErrPESG), both also ErrConfig, a Config the recipe cannot use (ErrConfig), and the trainer's
-// errors.
-func (r AUCM) Fit(ctx context.Context, model nn.Model, cfg Config, train, val *data.Dataset) (*History, error) {
-	if err := recipeConfig(cfg); err != nil {
-		return nil, err
-	}
-	if err := r.check(); err != nil {
-		return nil, err
-	}
-	margin := cmp.Or(r.Loss.Margin, 1)
-	set := r.settings()
-	if cfg.WeightDecay != 0 {
-		return nil, configError("AUCM trains with PESG's own weight decay; leave Config.WeightDecay 0, got %v", cfg.WeightDecay)
-	}
-	if model == nil {
-		return nil, configError("nil model")
-	}
-	lr := set.LearningRate
-	if lr == 0 {
-		lr = cfg.LearningRate
-	}
-	if lr == 0 {
-		lr = defaultPESGRate
-	}
-	if !(lr > 0) || math.IsInf(lr, 0) {
-		return nil, configError("LearningRate %v is not a finite number > 0", lr)
-	}
-	var sizes []int
-	for _, p := range model.Params() {
-		sizes = append(sizes, p.Value.Len())
-	}
-	tk, k := binaryTask, 1
-	if train != nil && taskOf(train) != binaryTask {
-		tk, k = taskOf(train), train.Task().K()
-	}
-	loss := &aucmLoss{cfg: r.Loss, opt: newPESG(set, lr, margin, sizes, k, cfg.Seed), task: tk}
-	if r.Resume != nil {
-		if err := loss.opt.resume(*r.Resume); err != nil {
-			return nil, err
-		}
-	}
-	cfg.Loss = loss
-	if tk != binaryTask {
-		cfg.Loss = aucmClassLoss{loss}
-	}
-	cfg.LearningRate = lr
-	cfg.Hooks = append(slices.Clone(cfg.Hooks), Hook{Name: "pesg decay epochs", OnEpoch: func(e Epoch) error {
-		if e.Phase != Main {
-			return nil
-		}
-		loss.opt.endEpoch()
-		return nil
-	}})
-	t, err := New(model, cfg)
-	if err != nil {
-		return nil, err
-	}
-	h, err := t.Fit(ctx, train, val)
-	if r.State != nil {
-		*r.State = loss.opt.state()
-	}
-	return h, err
-}
-
-// aucmLoss is the AUC-M loss as the trainer's Loss: its step is PESG's (stepLoss), not the
-// trainer's optimiser. task is the data's: binary, or one-vs-rest over k classes or labels.
-type aucmLoss struct {
-	cfg  aucm.Config
-	opt  *pesg
-	task task
-}
-
-func (l *aucmLoss) String() string {
-	s := AUCM{Loss: l.cfg}.String()
-	switch l.task {
-	case multiclassTask:
-		s = s[:len(s)-1] + ", ovr)"
-	case multilabelTask:
-		s = s[:len(s)-1] + ", labels)"
-	}
-	return s
-}
-
-// auxValue returns x as a graph value of dtype dt: a scalar for binary data, a (k) vector
-// for k columns.
-func (l *aucmLoss) auxValue(dt tensor.Dtype, x []float64) (gorgonia.Value, error) {
-	if l.task == binaryTask {
-		return opkit.NewScalar(dt, x[0])
-	}
-	return opkit.NewVector(dt, x)
-}
-
-// opConfig is the loss's aucm.Config on the task of its data, of k = len(a) columns.
-func (l *aucmLoss) opConfig() aucm.Config {
-	cfg := l.cfg
-	switch l.task {
-	case multiclassTask:
-		cfg.Task = rocops.Classes(len(l.opt.a))
-	case multilabelTask:
-		cfg.Task = labelsTask(len(l.opt.a))
-	}
-	return cfg
-}
-
-// lossNode is the AUC-M op of the loss's task on scores and labels with a, b and α.
-func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgonia.Node, error) {
-	return aucm.Loss(scores, labels, a, b, alpha, l.opConfig())
-}
-
-// Build implements Loss for code that only evaluates losses: the AUC-M loss at PESG's current
-// a, b and α, as constants (training goes through the PESG step).
-func (l *aucmLoss) Build(scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
-	var nodes [3]*gorgonia.Node
-	for k, v := range [][]float64{l.opt.a, l.opt.b, l.opt.alpha} {
-		c, err := l.auxValue(scores.Dtype(), v)
-		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-		nodes[k] = gorgonia.NewConstant(c)
-	}
-	return l.lossNode(scores, labels, nodes[0], nodes[1], nodes[2])
-}
-
-// gradient returns the loss of the batch's scores (n, or n·k row-major) with labels (n 0/1
-// labels, n class indices or n·k 0/1 labels), at PESG's a, b and α, and its derivatives.
-func (l *aucmLoss) gradient(scores, labels []float64) (dz, da, db []float64, value float64, err error) {
-	o := l.opt
-	dz, da, db, _, value, err = aucm.Gradient(scores, labels, o.a, o.b, o.alpha, l.opConfig())
-	return dz, da, db, value, err
-}
-
-// aucmClassLoss is the AUC-M loss on k classes or labels: a ClassLoss, so that the trainer
-// takes it for multi-class or multi-label data, trained by its PESG step all the same.
-type aucmClassLoss struct{ *aucmLoss }
-
-// Multilabel implements ClassLoss.
-func (l aucmClassLoss) Multilabel() bool { return l.task == multilabelTask }
-
-// ValueGradRows implements ClassLoss: the loss at PESG's current a, b and α and its
-// derivatives in the scores.
-func (l aucmClassLoss) ValueGradRows(grad, scores []float64, _ int, labels []float64) (float64, error) {
-	dz, _, _, v, err := l.gradient(scores, labels)
-	return v, into(grad, dz, err)
-}
-
-// newStep implements stepLoss: the PESG step of an nn network through an nn.Pass, or of any
-// other model through a Gorgonia graph of the model and the AUC-M op.
-func (l *aucmLoss) newStep(m nn.Model, batch, cols int) (step, error) {
-	p, err := nn.NewPass(m, batch)
-	switch {
-	case errors.Is(err, nn.ErrNoPass):
-		return newPESGGraphStep(m, l, batch, cols)
-	case err != nil:
-		return nil, err
-	}
-	labels := p.Rows()
-	if l.task == multilabelTask {
-		labels *= nn.Outputs(m)
-	}
-	return &pesgStep{pass: p, loss: l, params: paramTensors(m), labels: make([]float64, labels)}, nil
-}
-
-// stepLoss is a loss that brings its own training step (and optimiser) instead of the
-// trainer's: newStep uses it for such losses.
-type stepLoss interface {
-	newStep(m nn.Model, batch, cols int) (step, error)
-}
-
-// pesgStep is one PESG step of an nn network: the scores through an nn.Pass, the AUC-M loss
-// and its four derivatives on slices, the backward pass, and PESG's update.
-type pesgStep struct {
-	pass   *nn.Pass
-	loss   *aucmLoss
-	params []*tensor.Dense
-	labels []float64
-}
-
-func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
-	if err := loadPass(st.pass, st.labels, ds, idx); err != nil {
-		return 0, err
-	}
-	o := st.loss.opt
-	dz, da, db, v, err := st.loss.gradient(st.pass.Forward(), st.labels)
-	if err != nil {
-		return 0, err
-	}
-	if err := st.pass.Backward(dz); err != nil {
-		return 0, err
-	}
-	if err := o.step(st.params, st.pass.Grads(), da, db); err != nil {
-		return 0, fmt.Errorf("train: PESG step: %w", err)
-	}
-	return v, nil
-}
-
-func (st *pesgStep) close() {}
-
-// pesgGraphStep is one PESG step of any model: a Gorgonia graph of the model's scores and the
-// AUC-M op, with a, b and α as scalar inputs set before every run, differentiated by
-// gorgonia.Grad with respect to the learnables, a and b. Its graphStep runs the graph (its
-// optimiser is unused).
-type pesgGraphStep struct {
-	graphStep
-	a, b, alpha *gorgonia.Node
-	da, db      *gorgonia.Node // the gradient nodes of a and b
-	loss        *aucmLoss
-}
-
-func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep, error) {
-	ys := tensor.Shape{batch}
-	if l.task == multilabelTask {
-		ys = tensor.Shape{batch, nn.Outputs(m)}
-	}
-	mg, err := buildModelLabels(m, batch, cols, ys)
-	if err != nil {
-		return nil, err
-	}
-	dt, g, learnables := m.Dtype(), mg.g, mg.learnables
-	st := &pesgGraphStep{graphStep: graphStep{x: mg.x, y: mg.y, learnables: learnables}, loss: l}
-	var aux [3]*gorgonia.Node
-	for k, name := range []string{"aucm.a", "aucm.b", "aucm.alpha"} {
-		v, err := l.auxValue(dt, make([]float64, len(l.opt.a)))
-		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-		if l.task == binaryTask {
-			aux[k] = gorgonia.NewScalar(g, dt, gorgonia.WithName(name), gorgonia.WithValue(v))
-		} else {
-			aux[k] = gorgonia.NewVector(g, dt, gorgonia.WithShape(len(l.opt.a)), gorgonia.WithName(name), gorgonia.WithValue(v))
-		}
-	}
-	st.a, st.b, st.alpha = aux[0], aux[1], aux[2]
-	if st.cost, err = l.lossNode(mg.scores, mg.labels, st.a, st.b, st.alpha); err != nil {
-		return nil, err
-	}
-	gs, err := gorgonia.Grad(st.cost, append(slices.Clone(learnables), st.a, st.b)...)
-	if err != nil {
-		return nil, fmt.Errorf("train: differentiating %v: %w", l, err)
-	}
-	st.da, st.db = gs[len(learnables)], gs[len(learnables)+1]
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
-	return st, nil
-}
-
-func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
-	o := st.loss.opt
-	dt := st.x.Dtype()
-	for k, v := range [][]float64{o.a, o.b, o.alpha} {
-		val, err := st.loss.auxValue(dt, v)
-		if err != nil {
-			return 0, fmt.Errorf("train: %w", err)
-		}
-		if err := gorgonia.Let([]*gorgonia.Node{st.a, st.b, st.alpha}[k], val); err != nil {
-			return 0, fmt.Errorf("train: setting the AUC-M variables: %w", err)
-		}
-	}
-	l, err := st.forward(ds, idx)
-	if err != nil {
-		return 0, err
-	}
-	da, err := st.auxGrad(st.da)
-	if err != nil {
-		return 0, fmt.Errorf("train: the gradient of a: %w", err)
-	}
-	db, err := st.auxGrad(st.db)
-	if err != nil {
-		return 0, fmt.Errorf("train: the gradient of b: %w", err)
-	}
-	if err := o.step(st.params, st.grads, da, db); err != nil {
-		return 0, fmt.Errorf("train: PESG step: %w", err)
-	}
-	st.clearGrads()
-	return l, nil
-}
-
-// auxGrad reads the gradient node n of a or b: a scalar for binary data, a (k) vector else.
-func (st *pesgGraphStep) auxGrad(n *gorgonia.Node) ([]float64, error) {
-	if st.loss.task == binaryTask {
-		x, err := opkit.Scalar(n.Value())
-		return []float64{x}, err
-	}
-	xs, err := opkit.Floats(n.Value())
-	return slices.Clone(xs), err
 }

@@ -32,7 +32,7 @@ func TestAUCMMulticlassSeparable(t *testing.T) {
 			m, err := nn.NewMLP(nn.MLPConfig{In: 4, Outputs: 3, Seed: seed})
 			require.NoError(t, err)
 			var st PESGState
-			h, err := AUCM{State: &st}.Fit(context.Background(), m,
+			h, err := Plain(AUCM{State: &st}).Fit(context.Background(), m,
 				Config{Epochs: 20, BatchSize: 64, Seed: seed, Progress: io.Discard}, tr, val)
 			require.NoError(t, err)
 			s, err := nn.Scores(m, test.X, test.Rows)
@@ -62,7 +62,7 @@ func TestAUCMMultilabelTrains(t *testing.T) {
 	tr, val := labelBlobs(t, 600, 4, 3, 1), labelBlobs(t, 300, 4, 3, 2)
 	m := classMLP(t, 4, 3, tensor.Float64, 1)
 	var st PESGState
-	h, err := AUCM{State: &st}.Fit(context.Background(), m, Config{Epochs: 15, BatchSize: 64, Progress: io.Discard}, tr, val)
+	h, err := Plain(AUCM{State: &st}).Fit(context.Background(), m, Config{Epochs: 15, BatchSize: 64, Progress: io.Discard}, tr, val)
 	require.NoError(t, err)
 	scores, err := nn.Scores(m, val.X, val.Rows)
 	require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestAUCMMulticlassFirstStep(t *testing.T) {
 	require.NoError(t, err)
 	set := PESG{Clip: 10, Momentum: 0.9}
 	var st PESGState
-	_, err = AUCM{PESG: &set, State: &st}.Fit(context.Background(), m,
+	_, err = Plain(AUCM{PESG: &set, State: &st}).Fit(context.Background(), m,
 		Config{Epochs: 1, BatchSize: 90, LearningRate: 0.5, Progress: io.Discard}, tr, nil)
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Steps)
@@ -121,7 +121,7 @@ func TestAUCMMulticlassGraphStep(t *testing.T) {
 				if wrap {
 					model = foreignOutputs{foreignModel{m}, 3}
 				}
-				_, err := AUCM{PESG: &set, State: &got[k]}.Fit(context.Background(), model,
+				_, err := Plain(AUCM{PESG: &set, State: &got[k]}).Fit(context.Background(), model,
 					Config{Epochs: 3, BatchSize: 50, Progress: io.Discard}, tr, nil)
 				require.NoError(t, err)
 				weights[k] = params(t, m)
@@ -144,13 +144,13 @@ func TestAUCMMulticlassGraphStep(t *testing.T) {
 
 // TestAUCMMulticlassBadInput: a model whose outputs are not the data's k classes (ErrTask), a
 // class without training rows (ErrClasses), and a resumed state of another number of classes
-// (ErrPESG) are refused with their named errors.
+// (rocops.ErrConfig, a PESG setting) are refused with their named errors.
 func TestAUCMMulticlassBadInput(t *testing.T) {
 	tr := classBlobs(t, 120, 3, []float64{1, 1, 1}, 2, 3)
 	cfg := Config{Epochs: 1, BatchSize: 30, Progress: io.Discard}
 	m2, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: 2, Seed: 1})
 	require.NoError(t, err)
-	_, err = AUCM{}.Fit(context.Background(), m2, cfg, tr, nil)
+	_, err = Plain(AUCM{}).Fit(context.Background(), m2, cfg, tr, nil)
 	require.ErrorIs(t, err, ErrTask)
 
 	m3, err := nn.NewMLP(nn.MLPConfig{In: 3, Outputs: 3, Seed: 1})
@@ -162,11 +162,11 @@ func TestAUCMMulticlassBadInput(t *testing.T) {
 			gap.Y[i] = 0
 		}
 	}
-	_, err = AUCM{}.Fit(context.Background(), m3, cfg, gap, nil)
+	_, err = Plain(AUCM{}).Fit(context.Background(), m3, cfg, gap, nil)
 	require.ErrorIs(t, err, ErrClasses)
 
 	var st PESGState
-	_, err = AUCM{State: &st}.Fit(context.Background(), m3, cfg, tr, nil)
+	_, err = Plain(AUCM{State: &st}).Fit(context.Background(), m3, cfg, tr, nil)
 	require.NoError(t, err)
 	require.Len(t, st.A, 3)
 	bin := blobs(t, 100, 3, 0.3, 2, 4)
@@ -174,8 +174,9 @@ func TestAUCMMulticlassBadInput(t *testing.T) {
 	require.NoError(t, err)
 	// A binary model of 4 parameters against a state of 3 classes: the a, b and α of 3
 	// columns are named first.
-	_, err = AUCM{Resume: &st}.Fit(context.Background(), m1, cfg, bin, nil)
-	require.ErrorIs(t, err, ErrPESG)
+	_, err = Plain(AUCM{Resume: &st}).Fit(context.Background(), m1, cfg, bin, nil)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.ErrorContains(t, err, "train: invalid setting: PESG: ")
 	require.ErrorContains(t, err, "3, 3 and 3 columns, the run 1")
 }
 

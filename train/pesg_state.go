@@ -54,21 +54,21 @@ var (
 // checksummed format above, which [PESGState.UnmarshalBinary] reads back bit for bit. A
 // state that no run could have produced — a, b and α of different or zero lengths, Ref, Acc
 // and Momentum of different shapes, or counts negative or beyond 2^31 − 1 (which the reader
-// refuses) — is ErrPESG.
+// refuses) — is rocops.ErrConfig.
 func (s PESGState) MarshalBinary() ([]byte, error) {
 	k := len(s.A)
 	switch {
 	case k == 0 || len(s.B) != k || len(s.Alpha) != k:
-		return nil, fmt.Errorf("%w: a, b and α of %d, %d and %d elements", ErrPESG, len(s.A), len(s.B), len(s.Alpha))
+		return nil, pesgError("a, b and α of %d, %d and %d elements", len(s.A), len(s.B), len(s.Alpha))
 	case len(s.Acc) != len(s.Ref) || len(s.Momentum) != len(s.Ref):
-		return nil, fmt.Errorf("%w: %d, %d and %d Ref, Acc and Momentum tensors", ErrPESG, len(s.Ref), len(s.Acc), len(s.Momentum))
+		return nil, pesgError("%d, %d and %d Ref, Acc and Momentum tensors", len(s.Ref), len(s.Acc), len(s.Momentum))
 	case s.Steps < 0 || s.SinceReset < 0 || s.Epochs < 0:
-		return nil, fmt.Errorf("%w: negative counts %d, %d, %d", ErrPESG, s.Steps, s.SinceReset, s.Epochs)
+		return nil, pesgError("negative counts %d, %d, %d", s.Steps, s.SinceReset, s.Epochs)
 	case s.Steps > maxCount || s.SinceReset > maxCount || s.Epochs > maxCount: // as UnmarshalBinary refuses
-		return nil, fmt.Errorf("%w: counts %d, %d, %d of steps, steps since the reset and epochs: at most %d each",
-			ErrPESG, s.Steps, s.SinceReset, s.Epochs, maxCount)
+		return nil, pesgError("counts %d, %d, %d of steps, steps since the reset and epochs: at most %d each",
+			s.Steps, s.SinceReset, s.Epochs, maxCount)
 	case k > math.MaxUint32 || len(s.Ref) > math.MaxUint32:
-		return nil, fmt.Errorf("%w: too many columns or tensors", ErrPESG)
+		return nil, pesgError("too many columns or tensors")
 	}
 	var p []byte
 	u32 := func(v int) { p = binary.LittleEndian.AppendUint32(p, uint32(v)) }
@@ -86,8 +86,8 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 	for i, ref := range s.Ref {
 		n := len(ref)
 		if len(s.Acc[i]) != n || len(s.Momentum[i]) != n || n > math.MaxUint32 {
-			return nil, fmt.Errorf("%w: tensor %d has %d, %d and %d Ref, Acc and Momentum elements",
-				ErrPESG, i, n, len(s.Acc[i]), len(s.Momentum[i]))
+			return nil, pesgError("tensor %d has %d, %d and %d Ref, Acc and Momentum elements",
+				i, n, len(s.Acc[i]), len(s.Momentum[i]))
 		}
 		u32(n)
 		fs(ref)
@@ -104,7 +104,7 @@ func (s PESGState) MarshalBinary() ([]byte, error) {
 // data, such as an nn checkpoint), [nn.ErrVersion] and [nn.ErrDamaged] (the data end early, a
 // checksum mismatch, lengths that do not add up, or trailing data), and the state is left
 // unchanged whenever one is returned. It does not judge the values: [AUCM].Resume checks them
-// against the run (ErrPESG).
+// against the run (rocops.ErrConfig).
 func (s *PESGState) UnmarshalBinary(data []byte) error {
 	format, m := pesgFormat, len(pesgMagic)
 	if len(data) >= m+2 && string(data[:m]) == pesgMagic && binary.LittleEndian.Uint16(data[m:]) == 1 {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops"
 )
 
 // SavePESGState refuses the counts LoadPESGState refuses (2^31 steps and more), writing
@@ -22,7 +24,8 @@ func TestPESGStateCountLimits(t *testing.T) {
 		st := validState()
 		set(&st, math.MaxInt32+1)
 		err := SavePESGState(path, st)
-		require.ErrorIs(t, err, ErrPESG, name)
+		require.ErrorIs(t, err, rocops.ErrConfig, name)
+		require.ErrorContains(t, err, "train: invalid setting: PESG: ", name)
 		require.ErrorContains(t, err, "2147483648", name)
 		_, err = os.Stat(path)
 		require.ErrorIs(t, err, os.ErrNotExist, "%s: nothing written", name)

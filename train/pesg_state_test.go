@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/frame"
 	"github.com/rocops/rocops/nn"
@@ -61,8 +62,8 @@ func TestPESGStateResumeFromDisk(t *testing.T) {
 		for _, p := range m.Params() {
 			sizes = append(sizes, p.Value.Len())
 		}
-		l := &aucmLoss{cfg: aucm.Config{}, opt: newPESG(set, lr, 1, sizes, 3, seed), task: multiclassTask}
-		st, err := l.newStep(m, 30, 4)
+		l := &aucmLoss{cfg: aucm.Config{Task: rocops.Classes(3)}, opt: newPESG(set, lr, 1, sizes, 3, seed), task: rocops.Classes(3)}
+		st, err := l.newStep(m, rocops.Classes(3), 30, 4)
 		require.NoError(t, err)
 		return m, l, st
 	}
@@ -109,7 +110,7 @@ func TestPESGStateRoundTrip(t *testing.T) {
 		var st PESGState
 		set := DefaultPESG()
 		set.DecayEpochs = []int{1}
-		_, err = AUCM{PESG: &set, State: &st}.Fit(context.Background(), m, Config{Epochs: 2, BatchSize: 30, Progress: io.Discard}, ds, nil)
+		_, err = Plain(AUCM{PESG: &set, State: &st}).Fit(context.Background(), m, Config{Epochs: 2, BatchSize: 30, Progress: io.Discard}, ds, nil)
 		require.NoError(t, err)
 		raw, err := st.MarshalBinary()
 		require.NoError(t, err)
@@ -189,7 +190,8 @@ func TestPESGStateBadData(t *testing.T) {
 		s := validState()
 		mod(&s)
 		_, err := s.MarshalBinary()
-		require.ErrorIs(t, err, ErrPESG, name)
+		require.ErrorIs(t, err, rocops.ErrConfig, name)
+		require.ErrorContains(t, err, "train: invalid setting: PESG: ", name)
 	}
 }
 

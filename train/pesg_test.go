@@ -99,10 +99,14 @@ func TestPESGResume(t *testing.T) {
 	require.Equal(t, theta.Float64s(), theta2.Float64s())
 	require.Equal(t, p.state(), q.state())
 
-	require.ErrorIs(t, newPESG(set, 0.1, 1, []int{3}, 1, 1).resume(st), ErrPESG, "another model's state")
+	err = newPESG(set, 0.1, 1, []int{3}, 1, 1).resume(st)
+	require.ErrorIs(t, err, rocops.ErrConfig, "another model's state")
+	require.ErrorContains(t, err, "train: invalid setting: PESG: ")
 	bad := st
 	bad.Alpha = []float64{math.NaN()}
-	require.ErrorIs(t, q.resume(bad), ErrPESG)
+	err = q.resume(bad)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.ErrorContains(t, err, "train: invalid setting: PESG: ")
 }
 
 // TestPESGAlphaProjected: α's ascent is clamped at 0 (a far above b drives it down).
@@ -137,7 +141,7 @@ func TestAUCMSeparable(t *testing.T) {
 	require.Less(t, before, 0.01, "the start ranks backwards")
 
 	var st PESGState
-	h, err := AUCM{State: &st}.Fit(context.Background(), m, Config{Epochs: 10, BatchSize: 64, Progress: io.Discard}, tr, val)
+	h, err := Plain(AUCM{State: &st}).Fit(context.Background(), m, Config{Epochs: 10, BatchSize: 64, Progress: io.Discard}, tr, val)
 	require.NoError(t, err)
 	require.Len(t, h.Epochs, 10)
 	s, err = nn.ScoresWith(scorer, test.X, test.Rows)
@@ -158,7 +162,7 @@ func TestAUCMDecayEpochs(t *testing.T) {
 	set := DefaultPESG()
 	set.DecayEpochs, set.DecayFactor = []int{2, 3}, 4
 	var st PESGState
-	_, err = AUCM{PESG: &set, State: &st}.Fit(context.Background(), m, Config{Epochs: 4, LearningRate: 0.2, Progress: io.Discard}, tr, nil)
+	_, err = Plain(AUCM{PESG: &set, State: &st}).Fit(context.Background(), m, Config{Epochs: 4, LearningRate: 0.2, Progress: io.Discard}, tr, nil)
 	require.NoError(t, err)
 	require.InDelta(t, 0.2/16, st.LearningRate, 1e-15)
 	require.Equal(t, 1, st.SinceReset) // 200 rows in batches of 200: one step after the last reset
@@ -183,19 +187,22 @@ func TestAUCMBadSettings(t *testing.T) {
 	} {
 		set := DefaultPESG()
 		mod(&set)
-		_, err := AUCM{PESG: &set}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
-		require.ErrorIs(t, err, ErrPESG, name)
-		require.ErrorIs(t, CheckRecipe(AUCM{PESG: &set}), ErrPESG, name)
-		require.ErrorIs(t, CheckRecipe(AUCM{PESG: &set}), ErrConfig, name)
+		_, err := Plain(AUCM{PESG: &set}).Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
+		require.ErrorIs(t, err, rocops.ErrConfig, name)
+		require.ErrorContains(t, err, "train: invalid setting: PESG: ", name)
+		for _, err := range []error{AUCM{PESG: &set}.Check(rocops.Task{}), Plain(AUCM{PESG: &set}).Check(rocops.Task{})} {
+			require.ErrorIs(t, err, rocops.ErrConfig, name)
+			require.ErrorContains(t, err, "train: invalid setting: PESG: ", name)
+		}
 	}
-	require.NoError(t, CheckRecipe(AUCM{}))
-	require.ErrorIs(t, CheckRecipe(AUCM{Loss: aucm.Config{Margin: math.NaN()}}), rocops.ErrConfig)
-	require.ErrorContains(t, CheckRecipe(AUCM{Loss: aucm.Config{Margin: math.NaN()}}), "aucm: invalid setting: Margin = NaN")
-	_, err = AUCM{Loss: aucm.Config{Margin: -1}}.Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
+	require.NoError(t, Plain(AUCM{}).Check(rocops.Task{}))
+	require.ErrorIs(t, Plain(AUCM{Config: aucm.Config{Margin: math.NaN()}}).Check(rocops.Task{}), rocops.ErrConfig)
+	require.ErrorContains(t, Plain(AUCM{Config: aucm.Config{Margin: math.NaN()}}).Check(rocops.Task{}), "aucm: invalid setting: Margin = NaN")
+	_, err = Plain(AUCM{Config: aucm.Config{Margin: -1}}).Fit(context.Background(), m, Config{Epochs: 1, Progress: io.Discard}, tr, nil)
 	require.ErrorIs(t, err, rocops.ErrConfig)
 	require.ErrorContains(t, err, "aucm: invalid setting: Margin = -1")
-	_, err = AUCM{}.Fit(context.Background(), m, Config{Epochs: 1, WeightDecay: 0.1, Progress: io.Discard}, tr, nil)
-	require.ErrorIs(t, err, ErrConfig)
+	_, err = Plain(AUCM{}).Fit(context.Background(), m, Config{Epochs: 1, WeightDecay: 0.1, Progress: io.Discard}, tr, nil)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 }
 
 // TestAUCMResume: a run resumed from an earlier run's State continues its step and epoch
@@ -209,11 +216,11 @@ func TestAUCMResume(t *testing.T) {
 	set.DecayEpochs = []int{1, 2}
 	cfg := Config{Epochs: 1, BatchSize: 50, Progress: io.Discard}
 	var first, second PESGState
-	_, err = AUCM{PESG: &set, State: &first}.Fit(context.Background(), m, cfg, tr, nil)
+	_, err = Plain(AUCM{PESG: &set, State: &first}).Fit(context.Background(), m, cfg, tr, nil)
 	require.NoError(t, err)
 	require.Equal(t, 4, first.Steps)
 	require.InDelta(t, 0.01, first.LearningRate, 1e-15) // 0.1, decayed once
-	_, err = AUCM{PESG: &set, State: &second, Resume: &first}.Fit(context.Background(), m, cfg, tr, nil)
+	_, err = Plain(AUCM{PESG: &set, State: &second, Resume: &first}).Fit(context.Background(), m, cfg, tr, nil)
 	require.NoError(t, err)
 	require.Equal(t, 8, second.Steps)
 	require.Equal(t, 2, second.Epochs)
@@ -243,7 +250,7 @@ func TestAUCMGraphStep(t *testing.T) {
 			_, err := nn.NewPass(model, 4)
 			require.ErrorIs(t, err, nn.ErrNoPass)
 		}
-		_, err = AUCM{PESG: &set, State: &got[k]}.Fit(context.Background(), model, Config{Epochs: 3, BatchSize: 50, Progress: io.Discard}, tr, nil)
+		_, err = Plain(AUCM{PESG: &set, State: &got[k]}).Fit(context.Background(), model, Config{Epochs: 3, BatchSize: 50, Progress: io.Discard}, tr, nil)
 		require.NoError(t, err)
 		weights[k] = params(t, m)
 	}
@@ -258,4 +265,40 @@ func TestAUCMGraphStep(t *testing.T) {
 			require.InDelta(t, weights[0][i][j], weights[1][i][j], tol, "parameter %d[%d]", i, j)
 		}
 	}
+}
+
+// TestAUCMAsConfigLoss: AUCM is a Loss: as a Trainer's Config.Loss it trains with PESG's own
+// step, as the recipe Plain(AUCM) does, to the same weights and state bit for bit; as a loss
+// evaluated outside training it is AUC-M at a = b = α = 0.
+func TestAUCMAsConfigLoss(t *testing.T) {
+	tr := blobs(t, 200, 3, 0.3, 2, 8)
+	set := DefaultPESG()
+	set.DecayEpochs = []int{2}
+	cfg := Config{Epochs: 3, BatchSize: 50, Progress: io.Discard}
+	var viaRecipe, viaTrainer PESGState
+	m1, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 2})
+	require.NoError(t, err)
+	_, err = Plain(AUCM{PESG: &set, State: &viaRecipe}).Fit(context.Background(), m1, cfg, tr, nil)
+	require.NoError(t, err)
+	m2, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 2})
+	require.NoError(t, err)
+	c := cfg
+	c.Loss = AUCM{PESG: &set, State: &viaTrainer}
+	trn, err := New(m2, c)
+	require.NoError(t, err)
+	_, err = trn.Fit(context.Background(), tr, nil)
+	require.NoError(t, err)
+	require.Equal(t, viaRecipe, viaTrainer)
+	require.Equal(t, params(t, m1), params(t, m2))
+	require.Equal(t, 3*4, viaTrainer.Steps)
+
+	scores, labels := []float64{0.3, -1.2, 2.1, 0.4}, []float64{1, 0, 1, 0}
+	zero := []float64{0}
+	dz, _, _, _, want, err := aucm.Gradient(scores, labels, zero, zero, zero, aucm.Config{})
+	require.NoError(t, err)
+	grad := make([]float64, len(scores))
+	got, err := AUCM{}.ValueGradInto(grad, scores, labels, rocops.Task{})
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Equal(t, dz, grad)
 }

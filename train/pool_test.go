@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
@@ -41,18 +42,21 @@ type batchRecorder struct {
 	pos, neg []int
 }
 
-func (r *batchRecorder) ValueGradInto(grad, scores, labels []float64) (float64, error) {
+func (r *batchRecorder) ValueGradInto(grad, scores, labels []float64, t rocops.Task) (float64, error) {
+	if len(labels) == 0 { // the trainer's probe for a form on slices, not a batch
+		return r.KDE.ValueGradInto(grad, scores, labels, t)
+	}
 	var p int
 	for _, y := range labels {
 		p += int(y)
 	}
 	r.pos, r.neg = append(r.pos, p), append(r.neg, len(labels)-p)
-	return r.KDE.ValueGradInto(grad, scores, labels)
+	return r.KDE.ValueGradInto(grad, scores, labels, t)
 }
 
 // TestNegativePoolBatches: with Config.NegativePool every batch holds the pool's negatives
 // beyond BatchSize, capped at the training negatives, while an epoch keeps its
-// ⌈rows/BatchSize⌉ steps; FineTune.NegativePool pools the second phase only.
+// ⌈rows/BatchSize⌉ steps; the NegativePool of FineTune's second phase pools that phase only.
 func TestNegativePoolBatches(t *testing.T) {
 	ds := blobs(t, 400, 3, 0.1, 1.5, 4)
 	have := ds.Rows - ds.Positives()
@@ -76,7 +80,7 @@ func TestNegativePoolBatches(t *testing.T) {
 	t.Run("FineTune pools its second phase", func(t *testing.T) {
 		rec := &batchRecorder{KDE: KDE{Config: kdequantile.Config{Alpha: 0.1}}}
 		cfg := Config{Epochs: 2, BatchSize: 40, Metric: PartialAUC(0.1), Progress: io.Discard}
-		_, err := FineTune{Loss: rec, NegativePool: 100}.Fit(context.Background(), mlp(t, 3, 1), cfg, ds, ds)
+		_, err := FineTune(Phase{Loss: rec, NegativePool: 100}).Fit(context.Background(), mlp(t, 3, 1), cfg, ds, ds)
 		require.NoError(t, err)
 		require.Len(t, rec.pos, 2*10)
 		for k := range rec.neg {
@@ -84,9 +88,9 @@ func TestNegativePoolBatches(t *testing.T) {
 		}
 	})
 	_, err := New(mlp(t, 3, 1), Config{NegativePool: -1})
-	require.ErrorIs(t, err, ErrConfig)
-	_, err = FineTune{Loss: KDE{}, NegativePool: -1}.Fit(context.Background(), mlp(t, 3, 1), Config{}, ds, ds)
-	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	_, err = FineTune(Phase{Loss: KDE{}, NegativePool: -1}).Fit(context.Background(), mlp(t, 3, 1), Config{}, ds, ds)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 }
 
 // TestNegativePoolGradient: the step trained on a pooled batch moves the parameters by the
@@ -139,7 +143,7 @@ func TestNegativePoolGradient(t *testing.T) {
 	want := numeric(m, idx)
 	without := numeric(m, idx[:batch])
 	before := flatParams(t, m)
-	st, err := newStep(m, KDE{Config: point}, len(idx), in, Config{Optimizer: SGD, LearningRate: 1})
+	st, err := newStep(m, KDE{Config: point}, rocops.Task{}, len(idx), in, Config{Optimizer: SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer st.close()
 	require.IsType(t, &directStep{}, st)

@@ -93,7 +93,7 @@ func macroOf(t testing.TB, model nn.Model, ds *data.Dataset, m metrics.Method, p
 	return auc
 }
 
-var sqOvR = MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
+var sqOvR = Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}
 
 // TestLogitSets: the hand counts of the logit sets' comment, so that the tests below compare
 // two rankings that differ.
@@ -108,8 +108,8 @@ func TestLogitSets(t *testing.T) {
 	}
 }
 
-// TestSoftmaxScoredOnProbabilities: a model trained with the softmax cross-entropy — Softmax,
-// a nil loss on multi-class data, a positive multiple of Softmax — has each epoch's metric equal
+// TestSoftmaxScoredOnProbabilities: a model trained with the softmax cross-entropy —
+// CrossEntropy on multi-class data, a nil loss, a positive multiple of CrossEntropy — has each epoch's metric equal
 // to the macro AUC of crossentropy.Softmax of its outputs, one-vs-rest and one-vs-one, not to
 // that of the outputs (which differ on softmaxWins), and History.Probabilities set; after a
 // pairwise loss the metric is the outputs' AUC and Probabilities false.
@@ -120,17 +120,18 @@ func TestSoftmaxScoredOnProbabilities(t *testing.T) {
 		probs bool
 	}{
 		{nil, true},
-		{Softmax{}, true},
-		{Weighted{{Weight: 2, Loss: Softmax{}}}, true},
-		{Weighted{{Weight: 1, Loss: Softmax{}}, {Weight: 1, Loss: sqOvR}}, false},
+		{CrossEntropy{}, true},
+		{Weighted{{Weight: 2, Loss: CrossEntropy{}}}, true},
+		{Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 1, Loss: sqOvR}}, false},
+		{Weighted{{Weight: -1, Loss: CrossEntropy{}}}, false}, // not a positive multiple
 		{sqOvR, false},
-		{MulticlassPairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, OvO: true}}, false},
+		{Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, OvO: true}}, false},
 	} {
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			m := identityModel(t)
 			cfg := frozen(2)
 			cfg.Metric = MacroAUC(method)
-			h, err := Plain{Loss: c.loss}.Fit(context.Background(), m, cfg, ds, ds)
+			h, err := Plain(c.loss).Fit(context.Background(), m, cfg, ds, ds)
 			require.NoError(t, err)
 			require.Equal(t, c.probs, h.Probabilities, "%v", c.loss)
 			want, other := macroOf(t, m, ds, method, c.probs), macroOf(t, m, ds, method, !c.probs)
@@ -168,16 +169,16 @@ func TestProbabilitiesOfKeptEpoch(t *testing.T) {
 	// Plain with a warm-up keeps a main-phase epoch: the warm-up's probabilities score 1, the
 	// pairwise epochs' outputs 0.8125, and the kept weights are pairwise ones.
 	m := identityModel(t)
-	h, err := Plain{Loss: sqOvR, WarmupEpochs: 2}.Fit(ctx, m, frozen(2), win, win)
+	h, err := WithWarmup(2, sqOvR).Fit(ctx, m, frozen(2), win, win)
 	require.NoError(t, err)
 	require.Equal(t, []float64{1, 1, 19.5 / 24, 19.5 / 24}, epochMetrics(h))
-	require.Equal(t, Main, h.Epochs[h.Best].Phase)
+	require.Equal(t, Main, h.Epochs[h.Best].Stage)
 	require.False(t, h.Probabilities)
 	// Without validation data the last epoch's loss decides.
-	h, err = Plain{Loss: sqOvR, WarmupEpochs: 2}.Fit(ctx, identityModel(t), frozen(2), win, nil)
+	h, err = WithWarmup(2, sqOvR).Fit(ctx, identityModel(t), frozen(2), win, nil)
 	require.NoError(t, err)
 	require.False(t, h.Probabilities)
-	h, err = Plain{Loss: Softmax{}, WarmupEpochs: 2}.Fit(ctx, identityModel(t), frozen(2), win, nil)
+	h, err = WithWarmup(2, CrossEntropy{}).Fit(ctx, identityModel(t), frozen(2), win, nil)
 	require.NoError(t, err)
 	require.True(t, h.Probabilities)
 
@@ -193,7 +194,7 @@ func TestProbabilitiesOfKeptEpoch(t *testing.T) {
 		{"probabilities ahead", win, sqOvR, 0, true, true},
 		{"outputs ahead", lose, sqOvR, 0, false, false},
 		{"second phase fails", lose, sqOvR, 3, true, true},
-		{"softmax second phase", lose, Softmax{}, 0, true, true},
+		{"softmax second phase", lose, CrossEntropy{}, 0, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := identityModel(t)
@@ -206,13 +207,13 @@ func TestProbabilitiesOfKeptEpoch(t *testing.T) {
 				}
 				return nil
 			}}}
-			h, err := FineTune{Loss: c.loss, LearningRateScale: 1}.Fit(ctx, m, cfg, c.ds, c.ds)
+			h, err := FineTune(Phase{Loss: c.loss, LearningRateScale: 1}).Fit(ctx, m, cfg, c.ds, c.ds)
 			if c.failAt > 0 {
 				require.ErrorIs(t, err, failure)
 			} else {
 				require.NoError(t, err)
 			}
-			require.Equal(t, c.warmup, h.Epochs[h.Best].Phase == Warmup, "best epoch %d of %v", h.Best, epochMetrics(h))
+			require.Equal(t, c.warmup, h.Epochs[h.Best].Stage == Warmup, "best epoch %d of %v", h.Best, epochMetrics(h))
 			require.Equal(t, c.probs, h.Probabilities)
 			require.Equal(t, macroOf(t, m, c.ds, metrics.OvR, c.probs), h.Epochs[h.Best].Metric)
 		})
@@ -226,12 +227,12 @@ func TestProbabilitiesOtherTasks(t *testing.T) {
 	cfg := Config{Epochs: 2, BatchSize: 32, Progress: io.Discard}
 	bin, binVal := blobs(t, 120, 4, 0.3, 2, 1), blobs(t, 80, 4, 0.3, 2, 2)
 	ml, mlVal := labelBlobs(t, 120, 4, 3, 1), labelBlobs(t, 80, 4, 3, 2)
-	for _, r := range []Recipe{Plain{}, Plain{Loss: Pairwise{}, WarmupEpochs: 1}, FineTune{Loss: Pairwise{}}} {
+	for _, r := range []Recipe{Plain(nil), WithWarmup(1, Pairwise{}), FineTune(Phase{Loss: Pairwise{}})} {
 		h, err := r.Fit(ctx, mlp(t, 4, 1), cfg, bin, binVal)
 		require.NoError(t, err, "%v", r)
 		require.False(t, h.Probabilities, "%v", r)
 	}
-	for _, r := range []Recipe{Plain{}, Plain{Loss: MultilabelPairwise{}, WarmupEpochs: 1}, FineTune{Loss: MultilabelPairwise{}}} {
+	for _, r := range []Recipe{Plain(nil), WithWarmup(1, Pairwise{}), FineTune(Phase{Loss: Pairwise{}})} {
 		h, err := r.Fit(ctx, classMLP(t, 4, 3, tensor.Float64, 1), cfg, ml, mlVal)
 		require.NoError(t, err, "%v", r)
 		require.False(t, h.Probabilities, "%v", r)

@@ -42,7 +42,7 @@ func (p progress) add(n int) {
 
 func (p progress) describe(e Epoch, m Metric) {
 	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("epoch %d (%v) loss %.4g %v %.4f", e.Index, e.Phase, e.Loss, m, e.Metric))
+		p.bar.Describe(fmt.Sprintf("epoch %d (%v) loss %.4g %v %.4f", e.Index, e.Stage, e.Loss, m, e.Metric))
 	}
 }
 
@@ -50,7 +50,7 @@ func (p progress) describe(e Epoch, m Metric) {
 func (p progress) diagnosed(e Epoch, m Metric, d Diagnosis) {
 	if p.bar != nil {
 		p.bar.Describe(fmt.Sprintf("epoch %d (%v) loss %.4g %v %.4f misranking %.4f π_M %.4f %v",
-			e.Index, e.Phase, e.Loss, m, e.Metric, d.Misranking, d.SevereMass, d.Decision))
+			e.Index, e.Stage, e.Loss, m, e.Metric, d.Misranking, d.SevereMass, d.Decision))
 	}
 }
 

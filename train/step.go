@@ -23,36 +23,37 @@ type step interface {
 	close()
 }
 
-// newStep compiles the training step of m under loss for batches of batch rows. nn's own
-// networks trained on a [DirectLoss] take a direct step: an nn.Pass for the network and the
-// loss computed on slices, value and gradient at once, with the network's buffers and the
-// loss's gradient buffer allocated here. Any other model or loss is compiled into a Gorgonia
-// graph differentiated by gorgonia.Grad. Both update the parameters with the same optimiser.
-func newStep(m nn.Model, loss Loss, batch, cols int, cfg Config) (step, error) {
+// newStep compiles the training step of m under loss on data of task t for batches of batch
+// rows. nn's own networks trained on a loss with a form on slices take a direct step: an
+// nn.Pass for the network and the loss computed on slices, value and gradient at once, with
+// the network's buffers and the loss's gradient buffer allocated here. Any other model or loss
+// is compiled into a Gorgonia graph differentiated by gorgonia.Grad. Both update the
+// parameters with the same optimiser.
+func newStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, cfg Config) (step, error) {
 	if sl, ok := loss.(stepLoss); ok { // a loss with its own optimiser (AUCM's PESG)
-		return sl.newStep(m, batch, cols)
+		return sl.newStep(m, t, batch, cols)
 	}
 	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
 	if err != nil {
 		return nil, err
 	}
-	loss = forModel(loss, m)
-	if dl, ok := asDirect(loss); ok {
+	if direct(loss, t) {
 		p, err := nn.NewPass(m, batch)
 		switch {
 		case err == nil:
-			return newDirectStep(m, p, dl, opt), nil
+			return newDirectStep(m, p, loss, t, opt), nil
 		case !errors.Is(err, nn.ErrNoPass):
 			return nil, err
 		}
 	}
-	return newGraphStep(m, loss, batch, cols, opt)
+	return newGraphStep(m, loss, t, batch, cols, opt)
 }
 
 // directStep is the step of an nn network through an nn.Pass.
 type directStep struct {
 	pass    *nn.Pass
-	loss    DirectLoss
+	loss    Loss
+	task    rocops.Task
 	opt     *optimizer
 	params  []*tensor.Dense
 	float32 bool      // the loss is rounded to float32 like a float32 graph's
@@ -60,11 +61,11 @@ type directStep struct {
 	dscores []float64 // ∂L/∂s
 }
 
-func newDirectStep(m nn.Model, p *nn.Pass, loss DirectLoss, opt *optimizer) *directStep {
+func newDirectStep(m nn.Model, p *nn.Pass, loss Loss, t rocops.Task, opt *optimizer) *directStep {
 	return &directStep{
-		pass: p, loss: loss, opt: opt, params: paramTensors(m),
+		pass: p, loss: loss, task: t, opt: opt, params: paramTensors(m),
 		float32: m.Dtype() == tensor.Float32,
-		labels:  make([]float64, labelShape(loss, m, p.Rows()).TotalSize()),
+		labels:  make([]float64, labelShape(t, p.Rows()).TotalSize()),
 		dscores: make([]float64, p.Rows()*nn.Outputs(m)),
 	}
 }
@@ -86,7 +87,7 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := loadPass(st.pass, st.labels, ds, idx); err != nil {
 		return 0, err
 	}
-	l, err := st.loss.ValueGradInto(st.dscores, st.pass.Forward(), st.labels)
+	l, err := st.loss.ValueGradInto(st.dscores, st.pass.Forward(), st.labels, st.task)
 	if err != nil {
 		return 0, err
 	}
@@ -123,14 +124,14 @@ type graphStep struct {
 	opt        *optimizer
 }
 
-func newGraphStep(m nn.Model, loss Loss, batch, cols int, opt *optimizer) (*graphStep, error) {
-	mg, err := buildModelLabels(m, batch, cols, labelShape(loss, m, batch))
+func newGraphStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, opt *optimizer) (*graphStep, error) {
+	mg, err := buildModelLabels(m, batch, cols, labelShape(t, batch))
 	if err != nil {
 		return nil, err
 	}
 	g, scores, yn, learnables := mg.g, mg.scores, mg.labels, mg.learnables
 	st := &graphStep{x: mg.x, y: mg.y, opt: opt}
-	if st.cost, err = loss.Build(scores, yn); err != nil {
+	if st.cost, err = loss.Build(scores, yn, t); err != nil {
 		return nil, err
 	}
 	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
@@ -200,6 +201,15 @@ type modelGraph struct {
 // buildModel builds m into a new graph for batches of batch rows of cols features.
 func buildModel(m nn.Model, batch, cols int) (modelGraph, error) {
 	return buildModelLabels(m, batch, cols, tensor.Shape{batch})
+}
+
+// labelShape returns the shape of a batch of task t's labels: (batch), or (batch, k) for k
+// labels.
+func labelShape(t rocops.Task, batch int) tensor.Shape {
+	if t.Kind() == rocops.Multilabel {
+		return tensor.Shape{batch, t.K()}
+	}
+	return tensor.Shape{batch}
 }
 
 // buildModelLabels is buildModel with labels of shape ys: (batch), or (batch, k) for a

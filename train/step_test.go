@@ -53,13 +53,13 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 					}
 					cfg := Config{Optimizer: SGD, LearningRate: 1}
 					direct, graphed := build(), build()
-					ds1, err := newStep(direct, loss, batch, in, cfg)
+					ds1, err := newStep(direct, loss, rocops.Task{}, batch, in, cfg)
 					require.NoError(t, err)
 					defer ds1.close()
 					require.IsType(t, &directStep{}, ds1)
 					opt, err := newOptimizer(SGD, 1)
 					require.NoError(t, err)
-					gs, err := newGraphStep(graphed, loss, batch, in, opt)
+					gs, err := newGraphStep(graphed, loss, rocops.Task{}, batch, in, opt)
 					require.NoError(t, err)
 					defer gs.close()
 
@@ -138,7 +138,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 	idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1, Dtype: tensor.Float32})
 	require.NoError(t, err)
-	st, err := newStep(m, huge{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+	st, err := newStep(m, huge{}, rocops.Task{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer st.close()
 	before, err := nn.Snapshot(m)
@@ -151,7 +151,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 // huge is a direct loss of value 1 whose gradient, 1e39 per score, is finite only in float64.
 type huge struct{ CrossEntropy }
 
-func (huge) ValueGradInto(grad, _, _ []float64) (float64, error) {
+func (huge) ValueGradInto(grad, _, _ []float64, _ rocops.Task) (float64, error) {
 	for i := range grad {
 		grad[i] = 1e39
 	}
@@ -194,13 +194,13 @@ func TestDirectStepFloat32WithinBound(t *testing.T) {
 		return m
 	}
 	direct, graphed := build(), build()
-	st, err := newStep(direct, CrossEntropy{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+	st, err := newStep(direct, CrossEntropy{}, rocops.Task{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer st.close()
 	require.IsType(t, &directStep{}, st)
 	opt, err := newOptimizer(SGD, 1)
 	require.NoError(t, err)
-	gs, err := newGraphStep(graphed, CrossEntropy{}, batch, in, opt)
+	gs, err := newGraphStep(graphed, CrossEntropy{}, rocops.Task{}, batch, in, opt)
 	require.NoError(t, err)
 	defer gs.close()
 
@@ -314,7 +314,7 @@ func TestDirectStepFloat32SameAcrossWorkers(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 9, Dtype: tensor.Float32})
 				require.NoError(t, err)
-				st, err := newStep(m, loss, batch, in, Config{Optimizer: Adam, LearningRate: 0.01})
+				st, err := newStep(m, loss, rocops.Task{}, batch, in, Config{Optimizer: Adam, LearningRate: 0.01})
 				require.NoError(t, err)
 				defer st.close()
 				var r run

@@ -70,14 +70,14 @@ func TestFitFloat32Storage(t *testing.T) {
 		for _, loss := range losses {
 			for _, diag := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%v/%s/diagnose=%v", dt, loss, diag), func(t *testing.T) {
-					cfg := Config{Loss: loss, WarmupEpochs: 1, Epochs: 3, BatchSize: 64, Seed: 7}
+					cfg := Config{Loss: loss, Epochs: 3, BatchSize: 64, Seed: 7}
 					if diag {
 						cfg.Diagnose = &Diagnose{Every: 2, Selection: 64, Pool: 128}
 					}
 					run := func(tr, va *data.Dataset) (*History, [][]uint64) {
 						m, err := nn.NewMLP(nn.MLPConfig{In: 5, Hidden: []int{16}, Dtype: dt, Seed: 2})
 						require.NoError(t, err)
-						h, err := fit(t, m, cfg, tr, va)
+						h, err := fitWarm(t, m, cfg, 1, tr, va)
 						require.NoError(t, err)
 						return h, paramBits(t, m)
 					}

@@ -10,21 +10,18 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/nn"
 )
 
 // Config holds the trainer's settings. Every zero value is a documented default, so
 // Config{} trains with Adam on cross-entropy for 20 epochs in batches of 256.
 type Config struct {
-	// Loss is the loss trained after the warm-up; nil = the data's cross-entropy: CrossEntropy,
-	// or Softmax on multi-class and MultilabelCrossEntropy on multi-label data.
+	// Loss is the loss trained; nil = CrossEntropy, the data's cross-entropy (softmax on k
+	// classes, per label on k labels). Fit checks it against the data's task before any step.
 	Loss Loss
-	// WarmupEpochs is the number of cross-entropy epochs run before Loss (Chen et al., arXiv
-	// 2610.21743: a warm-up moves pairwise training to a start with few severe misrankings). 0
-	// = none. The optimiser starts afresh (no momentum or moment estimates) with the main
-	// phase.
-	WarmupEpochs int
 	// Epochs is the number of epochs of Loss after the warm-up; 0 = 20. An epoch is
 	// ⌈rows/BatchSize⌉ steps.
 	Epochs int
@@ -78,16 +75,16 @@ type Config struct {
 // defaultEpochs is Config.Epochs when it is 0.
 const defaultEpochs = 20
 
-// MaxEpochs bounds Config.Epochs, Config.WarmupEpochs, FineTune.Epochs and the intervention
+// MaxEpochs bounds Config.Epochs, a Phase's Epochs and the intervention
 // epochs (Intervene.Epochs·Intervene.Max), so that the count of steps never overflows an int.
 const MaxEpochs = 1 << 24
 
-// Phase says which loss an epoch trained.
-type Phase int
+// Stage says which loss an epoch trained: the main loss, a warm-up, or an intervention.
+type Stage int
 
 const (
 	// Main epochs train Config.Loss.
-	Main Phase = iota
+	Main Stage = iota
 	// Warmup epochs train cross-entropy before the main phase.
 	Warmup
 	// Intervention epochs train cross-entropy inside the main phase, when the
@@ -95,7 +92,7 @@ const (
 	Intervention
 )
 
-func (p Phase) String() string {
+func (p Stage) String() string {
 	switch p {
 	case Warmup:
 		return "warmup"
@@ -108,7 +105,7 @@ func (p Phase) String() string {
 // Epoch is one row of a History.
 type Epoch struct {
 	Index int     // 1-based, counting warm-up epochs
-	Phase Phase   // which loss was trained
+	Stage Stage   // which loss was trained
 	Loss  float64 // mean training loss over the epoch's steps
 	// Metric is the validation metric after the epoch, NaN without validation data. On
 	// multi-class data it ranks the softmax probabilities of the outputs after an epoch of the
@@ -137,7 +134,7 @@ type History struct {
 type StepInfo struct {
 	Epoch int     // 1-based epoch index
 	Step  int     // 1-based step within the epoch
-	Phase Phase   // which loss was trained
+	Stage Stage   // which loss was trained
 	Loss  float64 // the batch loss before the update
 }
 
@@ -175,33 +172,28 @@ func callHook(name string, f func() error) (err error) {
 type Trainer struct {
 	model nn.Model
 	cfg   Config
-	// defaultLoss records a nil Config.Loss, which Fit sets to the data's cross-entropy.
-	defaultLoss bool
+	// warmup is the number of cross-entropy epochs before Config.Loss: a recipe's warm-up
+	// phase (Phase.Warmup), which trains with the batches of the phase it warms up.
+	warmup int
 }
 
-// ErrConfig reports a setting New cannot train with: a nil model, a negative count or one
-// past its bound (MaxEpochs, MaxPool, MaxSelection), a
-// BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or weight decay that is
-// negative or not finite, an unknown optimiser or metric, a hook without a name, or a loss
-// whose own settings are invalid (a KDE loss's Alpha, Recall, bandwidths or Widen, a pairwise
-// loss's surrogate or margin, a weighted loss's terms), which would otherwise fail only at
-// the first step.
-var ErrConfig = errors.New("train: invalid configuration")
-
-// configError returns an ErrConfig error with details.
+// configError returns a rocops.ErrConfig error of package train with details: a setting the
+// trainer cannot train with.
 func configError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	return check.Errorf("train", rocops.ErrConfig, format, args...)
 }
 
-// New returns a trainer for model with settings cfg. Invalid settings are reported as
-// [ErrConfig].
+// New returns a trainer for model with settings cfg. Invalid settings are rocops.ErrConfig
+// naming them: a nil model, a negative count or one past its bound (MaxEpochs, MaxPool,
+// MaxSelection), a BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or
+// weight decay that is negative or not finite, an unknown optimiser or metric, a hook without a
+// name. The loss's own settings, which depend on the data's task, Fit checks before any step
+// ([Loss].Check).
 func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if model == nil {
 		return nil, configError("nil model")
 	}
 	switch {
-	case cfg.WarmupEpochs < 0:
-		return nil, configError("WarmupEpochs = %d is negative", cfg.WarmupEpochs)
 	case cfg.Epochs < 0:
 		return nil, configError("Epochs = %d is negative", cfg.Epochs)
 	case cfg.BatchSize < 0:
@@ -210,8 +202,8 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		return nil, configError("Patience = %d is negative", cfg.Patience)
 	case cfg.NegativePool < 0:
 		return nil, configError("NegativePool = %d is negative", cfg.NegativePool)
-	case cfg.Epochs > MaxEpochs || cfg.WarmupEpochs > MaxEpochs:
-		return nil, configError("Epochs = %d and WarmupEpochs = %d must be at most MaxEpochs = %d", cfg.Epochs, cfg.WarmupEpochs, MaxEpochs)
+	case cfg.Epochs > MaxEpochs:
+		return nil, configError("Epochs = %d must be at most MaxEpochs = %d", cfg.Epochs, MaxEpochs)
 	case cfg.BatchSize == 1:
 		return nil, configError("BatchSize must be 0 (the default) or at least 2 to hold both classes, got 1")
 	case !(cfg.PositiveFraction >= 0 && cfg.PositiveFraction < 1):
@@ -220,9 +212,6 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		return nil, configError("LearningRate %v is not a finite number ≥ 0", cfg.LearningRate)
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
 		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
-	}
-	if err := checkLoss(cfg.Loss); err != nil {
-		return nil, err
 	}
 	if err := cfg.Optimizer.check(); err != nil {
 		return nil, err
@@ -242,9 +231,14 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 			return nil, configError("hook %d has no name", i)
 		}
 	}
-	defaultLoss := cfg.Loss == nil
-	if defaultLoss {
+	if cfg.Loss == nil {
 		cfg.Loss = CrossEntropy{}
+	}
+	if a, ok := cfg.Loss.(AUCM); ok { // PESG's learning rate, not the optimiser's default
+		var err error
+		if cfg, err = a.configure(cfg); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Epochs == 0 {
 		cfg.Epochs = defaultEpochs
@@ -255,7 +249,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if cfg.LearningRate == 0 {
 		cfg.LearningRate = cfg.Optimizer.defaultLearningRate()
 	}
-	return &Trainer{model: model, cfg: cfg, defaultLoss: defaultLoss}, nil
+	return &Trainer{model: model, cfg: cfg}, nil
 }
 
 // Fit trains the model on train, scoring val (which may be nil) after every epoch. On
@@ -265,22 +259,29 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 // are checked before training: both classes, the model's number of features, and for a
 // float32 model no feature beyond float32's range (rocops.ErrRange).
 func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, error) {
-	if t.defaultLoss && train != nil {
-		t.cfg.Loss = crossEntropyFor(taskOf(train))
-	}
 	tk, strata, err := t.checkData(train, val)
 	if err != nil {
 		return nil, err
 	}
 	cfg := t.cfg
+	if a, ok := cfg.Loss.(AUCM); ok { // the loss with PESG's state, which its step trains
+		l, c, err := a.begin(t.model, cfg, tk)
+		if err != nil {
+			return nil, err
+		}
+		cfg = c
+		if a.State != nil {
+			defer func() { *a.State = l.opt.state() }()
+		}
+	}
 	b := min(cfg.BatchSize, train.Rows)
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x726f636f7073)) // "rocops"
 	var smp *sampler
 	var nPos, nNeg int
-	switch tk {
-	case multiclassTask:
+	switch tk.Kind() {
+	case rocops.Multiclass:
 		smp, err = newClassSampler(train, strata, b, rng)
-	case multilabelTask:
+	case rocops.Multilabel:
 		smp, err = newLabelSampler(train, b, rng)
 	default:
 		nPos, nNeg = batchComposition(b, cfg.PositiveFraction, float64(train.Positives())/float64(train.Rows))
@@ -292,11 +293,11 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	}
 	stepsPerEpoch := (train.Rows + b - 1) / b
 	rows := smp.size() // b, plus a binary batch's negative pool
-	crossEntropy := crossEntropyFor(tk)
+	var crossEntropy Loss = CrossEntropy{}
 
 	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
 	defer run.closeAll()
-	bar := newProgress(cfg.Progress, (cfg.WarmupEpochs+cfg.Epochs)*stepsPerEpoch)
+	bar := newProgress(cfg.Progress, (t.warmup+cfg.Epochs)*stepsPerEpoch)
 	defer bar.finish()
 
 	var diag *diagnoser
@@ -309,23 +310,23 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 
 	idx := make([]int, rows)
 	params := paramTensors(t.model)
-	total := cfg.WarmupEpochs + cfg.Epochs // grows by the intervention epochs
+	total := t.warmup + cfg.Epochs // grows by the intervention epochs
 	for e := 1; e <= total; e++ {
 		phase, loss := Main, cfg.Loss
 		switch {
-		case e <= cfg.WarmupEpochs:
+		case e <= t.warmup:
 			phase, loss = Warmup, crossEntropy
 		case diag != nil && diag.pending > 0:
 			phase, loss = Intervention, crossEntropy
 			diag.pending--
 		}
 		// Multi-class softmax epochs are measured on the outputs' probabilities (see Metric).
-		probs := tk == multiclassTask && softmaxTrained(loss)
+		probs := softmaxTrained(loss, tk)
 		if run.best == nil {
 			// No epoch kept yet: the model will hold this epoch's weights.
 			run.hist.Probabilities = probs
 		}
-		st, err := run.step(phase, loss, rows, train.Cols)
+		st, err := run.step(phase, loss, tk, rows, train.Cols)
 		if err != nil {
 			return run.fail(err)
 		}
@@ -346,13 +347,13 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 				if h.OnStep == nil {
 					continue
 				}
-				info := StepInfo{Epoch: e, Step: s, Phase: phase, Loss: l}
+				info := StepInfo{Epoch: e, Step: s, Stage: phase, Loss: l}
 				if err := callHook(h.Name, func() error { return h.OnStep(info) }); err != nil {
 					return run.fail(err)
 				}
 			}
 		}
-		ep := Epoch{Index: e, Phase: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
+		ep := Epoch{Index: e, Stage: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
 		if val != nil {
 			if ep.Metric, err = run.evaluate(val, probs); err != nil {
 				return run.fail(fmt.Errorf("train: validation after epoch %d: %w", e, err))
@@ -400,9 +401,9 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 // and the training data's strata. Each part's features are read once, by nn.CheckInput (finite,
 // and within a float32 model's range), and its labels and shape by data.Dataset.Strata: what
 // Validate checks, without a second pass over the features.
-func (t *Trainer) checkData(train, val *data.Dataset) (task, data.Strata, error) {
+func (t *Trainer) checkData(train, val *data.Dataset) (rocops.Task, data.Strata, error) {
 	if train == nil || train.Rows == 0 {
-		return 0, nil, errors.New("train: no training data")
+		return rocops.Task{}, nil, errors.New("train: no training data")
 	}
 	var trainStrata data.Strata
 	for _, part := range []struct {
@@ -414,23 +415,23 @@ func (t *Trainer) checkData(train, val *data.Dataset) (task, data.Strata, error)
 		}
 		strata, err := part.ds.Strata()
 		if err != nil {
-			return 0, nil, fmt.Errorf("train: %s data: %w", part.name, err)
+			return rocops.Task{}, nil, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
 		if part.ds == train {
 			trainStrata = strata
 		}
 		if part.ds.Cols != t.model.InputSize() {
-			return 0, nil, fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
+			return rocops.Task{}, nil, fmt.Errorf("train: %s data has %d features, the model takes %d", part.name, part.ds.Cols, t.model.InputSize())
 		}
 		if err := checkFeatures(t.model, part.ds); err != nil {
-			return 0, nil, fmt.Errorf("train: %s data: %w", part.name, err)
+			return rocops.Task{}, nil, fmt.Errorf("train: %s data: %w", part.name, err)
 		}
-		if taskOf(part.ds) != binaryTask {
+		if part.ds.Task().Kind() != rocops.Binary {
 			if err := checkClasses(part.ds, part.name); err != nil {
-				return 0, nil, err
+				return rocops.Task{}, nil, err
 			}
 		} else if len(strata[0]) == 0 || len(strata[1]) == 0 {
-			return 0, nil, fmt.Errorf("train: %s data needs both classes", part.name)
+			return rocops.Task{}, nil, fmt.Errorf("train: %s data needs both classes", part.name)
 		}
 	}
 	tk, err := t.checkTask(train, val)
@@ -488,7 +489,7 @@ type fitRun struct {
 	t          *Trainer
 	hist       *History
 	cur        step
-	curPhase   Phase
+	curStage   Stage
 	scorer     *nn.Scorer // scores the validation data, built at the first epoch
 	best       []nn.Param // copies of the parameters at the best epoch
 	bestMetric float64
@@ -497,16 +498,16 @@ type fitRun struct {
 
 // step returns the compiled training step for phase, building it (and a fresh optimiser)
 // when the phase changes.
-func (r *fitRun) step(phase Phase, loss Loss, batch, cols int) (step, error) {
-	if r.cur != nil && r.curPhase == phase {
+func (r *fitRun) step(phase Stage, loss Loss, t rocops.Task, batch, cols int) (step, error) {
+	if r.cur != nil && r.curStage == phase {
 		return r.cur, nil
 	}
 	r.close()
-	st, err := newStep(r.t.model, loss, batch, cols, r.t.cfg)
+	st, err := newStep(r.t.model, loss, t, batch, cols, r.t.cfg)
 	if err != nil {
 		return nil, err
 	}
-	r.cur, r.curPhase = st, phase
+	r.cur, r.curStage = st, phase
 	return st, nil
 }
 

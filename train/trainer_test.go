@@ -56,6 +56,16 @@ func fit(t testing.TB, m nn.Model, cfg Config, tr, val *data.Dataset) (*History,
 	return trn.Fit(context.Background(), tr, val)
 }
 
+// fitWarm is fit of cfg.Loss after warmup epochs of cross-entropy: the recipe
+// WithWarmup(warmup, cfg.Loss) with the rest of cfg (what Config.WarmupEpochs was).
+func fitWarm(t testing.TB, m nn.Model, cfg Config, warmup int, tr, val *data.Dataset) (*History, error) {
+	t.Helper()
+	cfg.Progress = io.Discard
+	loss := cfg.Loss
+	cfg.Loss = nil
+	return WithWarmup(warmup, loss).Fit(context.Background(), m, cfg, tr, val)
+}
+
 func params(t testing.TB, m nn.Model) [][]float64 {
 	t.Helper()
 	var out [][]float64
@@ -78,12 +88,12 @@ func TestFitIsDeterministic(t *testing.T) {
 	}
 	for _, loss := range losses {
 		t.Run(loss.String(), func(t *testing.T) {
-			cfg := Config{Loss: loss, WarmupEpochs: 1, Epochs: 3, BatchSize: 64, Seed: 9}
+			cfg := Config{Loss: loss, Epochs: 3, BatchSize: 64, Seed: 9}
 			run := func(seed uint64) (*History, [][]float64) {
 				m := mlp(t, 4, 5)
 				c := cfg
 				c.Seed = seed
-				h, err := fit(t, m, c, tr, val)
+				h, err := fitWarm(t, m, c, 1, tr, val)
 				require.NoError(t, err)
 				return h, params(t, m)
 			}
@@ -94,9 +104,9 @@ func TestFitIsDeterministic(t *testing.T) {
 			h3, _ := run(10)
 			require.NotEqual(t, h1.Epochs[0].Loss, h3.Epochs[0].Loss)
 			require.Len(t, h1.Epochs, 4)
-			require.Equal(t, Warmup, h1.Epochs[0].Phase)
+			require.Equal(t, Warmup, h1.Epochs[0].Stage)
 			for _, e := range h1.Epochs[1:] {
-				require.Equal(t, Main, e.Phase)
+				require.Equal(t, Main, e.Stage)
 			}
 		})
 	}
@@ -190,7 +200,6 @@ func TestNewAndFitRejectBadInput(t *testing.T) {
 		want string // the setting the message must name
 	}{
 		{Config{Epochs: -1}, "Epochs = -1"},
-		{Config{WarmupEpochs: -1}, "WarmupEpochs = -1"},
 		{Config{BatchSize: -2}, "BatchSize = -2"},
 		{Config{Patience: -1}, "Patience = -1"},
 		{Config{PositiveFraction: 1}, "PositiveFraction"},
@@ -210,14 +219,19 @@ func TestNewAndFitRejectBadInput(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := New(m, b.cfg)
-		require.ErrorIs(t, err, ErrConfig, "%+v", b.cfg)
+		require.ErrorIs(t, err, rocops.ErrConfig, "%+v", b.cfg)
 		require.ErrorContains(t, err, b.want)
 		require.True(t, strings.HasPrefix(err.Error(), "train: "), "%v names the package", err)
 	}
-	_, err := New(m, Config{BatchSize: 2})
+	// A warm-up of a negative count, the Config.WarmupEpochs = -1 of before.
+	err := WithWarmup(-1, nil).Check(rocops.Task{})
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.ErrorContains(t, err, "Epochs:-1")
+	require.True(t, strings.HasPrefix(err.Error(), "train: "), "%v names the package", err)
+	_, err = New(m, Config{BatchSize: 2})
 	require.NoError(t, err, "BatchSize 2 holds both classes")
 	_, err = New(nil, Config{})
-	require.ErrorIs(t, err, ErrConfig)
+	require.ErrorIs(t, err, rocops.ErrConfig)
 	require.ErrorContains(t, err, "nil model")
 
 	trn, err := New(m, Config{Progress: io.Discard})

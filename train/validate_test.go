@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"errors"
 	"io"
 	"math"
 	"strings"
@@ -15,11 +14,12 @@ import (
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
-// The settings of a loss are ErrConfig from New, naming the setting and wrapping the loss
-// package's error, and the recipes' from their Fit before any training and from CheckRecipe.
-// Before, New accepted them all, and they failed at epoch 1 step 1 ("kde" then reported its
-// cross-entropy phase as its result).
-func TestNewValidatesLossSettings(t *testing.T) {
+// The settings of a loss are rocops.ErrConfig from its Check, naming the setting and wrapping
+// the loss package's error, and from the Fit of a Trainer and of the recipes before any
+// training, and from Recipe.Check. Before, New accepted them all, and they failed at epoch 1
+// step 1 ("kde" then reported its cross-entropy phase as its result). New no longer checks
+// them: they depend on the data's task, which Fit sees.
+func TestFitValidatesLossSettings(t *testing.T) {
 	kde := func(c kdequantile.Config) Loss { return KDE{Config: c} }
 	for _, c := range []struct {
 		name    string
@@ -39,66 +39,88 @@ func TestNewValidatesLossSettings(t *testing.T) {
 		{"pairwise margin", Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}}, rocops.ErrConfig, "pairwise: invalid setting: Margin = -1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := New(mlp(t, 2, 1), Config{Loss: c.loss})
-			require.ErrorIs(t, err, ErrConfig)
+			err := c.loss.Check(rocops.Task{})
+			require.ErrorIs(t, err, rocops.ErrConfig)
 			if c.wrapped != nil {
 				require.ErrorIs(t, err, c.wrapped)
 			}
 			require.Contains(t, err.Error(), c.mention)
 
-			for _, r := range []Recipe{Plain{Loss: c.loss}, FineTune{Loss: c.loss}} {
-				require.ErrorIs(t, CheckRecipe(r), ErrConfig, "%v", r)
-				steps := 0
-				cfg := Config{Epochs: 1, Progress: io.Discard, Hooks: []Hook{{Name: "count", OnStep: func(StepInfo) error { steps++; return nil }}}}
-				ds := blobs(t, 40, 2, 0.3, 2, 1)
+			steps := 0
+			cfg := Config{Epochs: 1, Progress: io.Discard, Hooks: []Hook{{Name: "count", OnStep: func(StepInfo) error { steps++; return nil }}}}
+			ds := blobs(t, 40, 2, 0.3, 2, 1)
+			withLoss := cfg
+			withLoss.Loss = c.loss
+			tr, err := New(mlp(t, 2, 1), withLoss)
+			require.NoError(t, err, "New leaves the loss's settings to Fit")
+			_, err = tr.Fit(context.Background(), ds, ds)
+			require.ErrorIs(t, err, rocops.ErrConfig)
+			require.Contains(t, err.Error(), c.mention)
+			require.Zero(t, steps, "Fit trained before refusing its loss")
+
+			for _, r := range []Recipe{Plain(c.loss), FineTune(Phase{Loss: c.loss})} {
+				require.ErrorIs(t, r.Check(rocops.Task{}), rocops.ErrConfig, "%v", r)
 				_, err := r.Fit(context.Background(), mlp(t, 2, 1), cfg, ds, ds)
-				require.ErrorIs(t, err, ErrConfig, "%v", r)
+				require.ErrorIs(t, err, rocops.ErrConfig, "%v", r)
 				require.Zero(t, steps, "%v trained before refusing its loss", r)
 			}
 		})
 	}
-	for _, a := range []Anneal{
-		{Point: kdequantile.Config{}},
-		{Point: kdequantile.Config{Alpha: 0.1, Recall: 0.5}},
-		{Point: kdequantile.Config{Recall: 1e-320}},
-		{Point: kdequantile.Config{Alpha: 0.1}, Widths: []float64{1, 1e308}},
+	for _, a := range []Recipe{
+		Anneal(kdequantile.Config{}, nil, 0),
+		Anneal(kdequantile.Config{Alpha: 0.1, Recall: 0.5}, nil, 0),
+		Anneal(kdequantile.Config{Recall: 1e-320}, nil, 0),
+		Anneal(kdequantile.Config{Alpha: 0.1}, []float64{1, 1e308}, 0),
 	} {
-		err := CheckRecipe(a)
-		require.ErrorIs(t, err, ErrConfig, "%+v", a)
+		err := a.Check(rocops.Task{})
+		require.ErrorIs(t, err, rocops.ErrConfig, "%v", a)
 		require.True(t, strings.HasPrefix(err.Error(), "train: "), err.Error())
 	}
 	// Valid settings pass.
-	for _, r := range []Recipe{KDERecipe(kdequantile.Config{Alpha: 0.05, Widen: 2}), Plain{}, Anneal{Point: kdequantile.Config{Recall: 0.9}},
-		Plain{Loss: Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.3, Loss: KDE{Config: kdequantile.Config{Alpha: 0.1}}}}}} {
-		require.NoError(t, CheckRecipe(r), "%v", r)
+	for _, r := range []Recipe{KDERecipe(kdequantile.Config{Alpha: 0.05, Widen: 2}), Plain(nil), Anneal(kdequantile.Config{Recall: 0.9}, nil, 0),
+		Plain(Weighted{{Weight: 1, Loss: CrossEntropy{}}, {Weight: 0.3, Loss: KDE{Config: kdequantile.Config{Alpha: 0.1}}}})} {
+		require.NoError(t, r.Check(rocops.Task{}), "%v", r)
 	}
-	_, err := New(mlp(t, 2, 1), Config{Loss: KDE{Config: kdequantile.Config{Recall: 0.9, Widen: 1e6}}})
+	loss := KDE{Config: kdequantile.Config{Recall: 0.9, Widen: 1e6}}
+	_, err := New(mlp(t, 2, 1), Config{Loss: loss})
 	require.NoError(t, err)
-	require.False(t, errors.Is(CheckRecipe(nil), ErrConfig))
+	require.NoError(t, loss.Check(rocops.Task{}))
+	// A recipe of no phase trains nothing: Check refuses it.
+	require.ErrorIs(t, Recipe(nil).Check(rocops.Task{}), rocops.ErrConfig)
 }
 
-// Counts past their bounds are ErrConfig from New, not an overflow of the step count (with
-// Epochs = MaxInt and a warm-up the epoch total wrapped negative and Fit trained nothing) or
-// of the diagnostic sets' sizes.
+// Counts past their bounds are rocops.ErrConfig from New and Recipe.Check, not an overflow of
+// the step count (with Epochs = MaxInt and a warm-up the epoch total wrapped negative and Fit
+// trained nothing) or of the diagnostic sets' sizes.
 func TestNewBoundsCounts(t *testing.T) {
 	for _, cfg := range []Config{
-		{Epochs: math.MaxInt, WarmupEpochs: 1},
+		{Epochs: math.MaxInt},
 		{Epochs: MaxEpochs + 1},
-		{WarmupEpochs: MaxEpochs + 1},
 		{Diagnose: &Diagnose{Selection: math.MaxInt}},
 		{Diagnose: &Diagnose{Selection: MaxSelection + 1}},
 		{Diagnose: &Diagnose{Intervene: &Intervene{Epochs: math.MaxInt, Max: 2}}},
 		{Diagnose: &Diagnose{Intervene: &Intervene{Epochs: MaxEpochs/3 + 1}}}, // Max defaults to 3
 	} {
 		_, err := New(mlp(t, 2, 1), cfg)
-		require.ErrorIs(t, err, ErrConfig, "%+v", cfg)
+		require.ErrorIs(t, err, rocops.ErrConfig, "%+v", cfg)
 	}
+	// A warm-up phase is bounded as Config.Epochs is, and with Epochs = MaxInt the recipe's
+	// Fit refuses the run before any step.
+	require.ErrorIs(t, WithWarmup(MaxEpochs+1, nil).Check(rocops.Task{}), rocops.ErrConfig)
+	require.ErrorIs(t, WithWarmup(math.MaxInt, nil).Check(rocops.Task{}), rocops.ErrConfig)
+	steps := 0
+	ds := blobs(t, 40, 2, 0.3, 2, 1)
+	_, err := WithWarmup(1, nil).Fit(context.Background(), mlp(t, 2, 1), Config{Epochs: math.MaxInt, Progress: io.Discard,
+		Hooks: []Hook{{Name: "count", OnStep: func(StepInfo) error { steps++; return nil }}}}, ds, ds)
+	require.ErrorIs(t, err, rocops.ErrConfig)
+	require.Zero(t, steps)
 	for _, cfg := range []Config{
-		{Epochs: MaxEpochs, WarmupEpochs: MaxEpochs},
+		{Epochs: MaxEpochs},
 		{Diagnose: &Diagnose{Selection: MaxSelection, Intervene: &Intervene{Epochs: MaxEpochs / 3}}},
 	} {
 		_, err := New(mlp(t, 2, 1), cfg)
 		require.NoError(t, err, "%+v", cfg)
 	}
-	require.ErrorIs(t, CheckRecipe(FineTune{Loss: CrossEntropy{}, Epochs: MaxEpochs + 1}), ErrConfig)
+	require.NoError(t, WithWarmup(MaxEpochs, nil).Check(rocops.Task{}))
+	require.ErrorIs(t, FineTune(Phase{Loss: CrossEntropy{}, Epochs: MaxEpochs + 1}).Check(rocops.Task{}), rocops.ErrConfig)
 }

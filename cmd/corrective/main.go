@@ -361,7 +361,7 @@ func (o *options) search(s spec, sets *diagnosticSets, cps *[][]checkpoint) (*ex
 	checkpoints := func(c experiment.Candidate, m nn.Model) []train.Hook {
 		mainEpochs := 0 // intervention epochs come between main ones and are not counted
 		return []train.Hook{{Name: "checkpoints", OnEpoch: func(e train.Epoch) error {
-			if e.Phase != train.Main {
+			if e.Stage != train.Main {
 				return nil
 			}
 			mainEpochs++
@@ -380,7 +380,7 @@ func (o *options) search(s spec, sets *diagnosticSets, cps *[][]checkpoint) (*ex
 	}
 	return &experiment.Search{
 		Name:          s.name(),
-		Recipes:       []train.Recipe{train.Plain{Loss: loss, WarmupEpochs: s.warmup}},
+		Recipes:       []train.Recipe{train.WithWarmup(s.warmup, loss)},
 		LearningRates: o.lrs,
 		Model:         nn.MLPConfig{Hidden: []int{32}},
 		Config: train.Config{Epochs: o.epochs, BatchSize: 128, Progress: io.Discard,
@@ -394,7 +394,7 @@ func (o *options) search(s spec, sets *diagnosticSets, cps *[][]checkpoint) (*ex
 func fill(rec *record, sp *experiment.Split, best *experiment.Best, cps []checkpoint) error {
 	rec.LR, rec.BestEpoch, rec.Checkpoints = best.LearningRate, best.Epoch(), cps
 	for _, d := range best.History.Diagnoses {
-		rec.Diagnoses = append(rec.Diagnoses, diag{Epoch: d.Epoch, Phase: d.Phase.String(),
+		rec.Diagnoses = append(rec.Diagnoses, diag{Epoch: d.Epoch, Phase: d.Stage.String(),
 			Misranking: d.Misranking, SevereMass: d.SevereMass, CEBound: d.CEBound,
 			Drift: ptr(d.Drift), FirstOrder: ptr(d.FirstOrderShare), SeverePairs: d.SeverePairs})
 		if d.Decision == train.Intervened {

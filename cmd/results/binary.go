@@ -56,7 +56,7 @@ func parseBinary(args []string, stderr io.Writer) (*binaryOptions, error) {
 	alphas := fs.String("alphas", "0.05", "comma-separated false-positive rates α: each run is selected on validation partial AUC up to α and scored by the test TPR at FPR α")
 	recall := fs.Float64("recall", 0, "a true-positive rate r in place of -alphas: the KDE runs train the mirrored loss, select on validation TNR at TPR r and are scored by the test FPR at TPR r; 0 = off")
 	seeds := fs.String("seeds", "1", "comma-separated seeds; each has its own split (or drawn parts), initialisation and batches")
-	recipes := fs.String("recipes", "ce,kde,kde-plain", `comma-separated runs by their roctrain -losses names with options (experiment.ParseRun); "+wu" trains a plain recipe after 5 epochs of cross-entropy`)
+	recipes := fs.String("recipes", "ce,kde,kde-plain", `comma-separated runs by their roctrain -losses names with options (train.Names); "+wu" trains a plain recipe after 5 epochs of cross-entropy`)
 	fs.IntVar(&o.epochs, "epochs", 40, "epochs of each phase")
 	fs.StringVar(&o.metric, "metric", "", `"auc" selects the learning rate and epoch on validation AUC instead of the operating point's metric`)
 	fs.StringVar(&o.out, "out", "rows.jsonl", "the results log the runs are appended to (runs already in it are skipped)")
@@ -175,7 +175,7 @@ func (o *binaryOptions) searches(task task, point kdequantile.Config, stderr io.
 	}
 	var searches []*experiment.Search
 	for _, rn := range o.recipes {
-		recipes, _, err := experiment.ParseRun(rn, 5, point)
+		recipes, _, err := train.Names{Point: train.Point{Alpha: point.Alpha, Recall: point.Recall}, Warmup: 5, Epochs: o.epochs}.Parse(rn)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("-recipes: %w", err)}
 		}

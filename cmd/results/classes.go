@@ -123,19 +123,19 @@ func classRun(name string, multilabel bool) (train.Recipe, train.Metric, error) 
 		if wu {
 			return nil, metric, fmt.Errorf("%s: aucm has no warm-up here", name)
 		}
-		return train.AUCM{}, metric, nil // PESG at LibAUC's defaults, its rate from the search
+		return train.Plain(train.AUCM{}), metric, nil // PESG at LibAUC's defaults, its rate from the search
 	}
 	if base == "ce" {
 		if wu {
 			return nil, metric, fmt.Errorf("%s: ce has no warm-up", name)
 		}
-		return train.Plain{}, metric, nil // the data's cross-entropy
+		return train.Plain(nil), metric, nil // the data's cross-entropy
 	}
 	loss, metric, err := classPairwise(name, base, multilabel)
 	if err != nil {
 		return nil, metric, err
 	}
-	return train.Plain{Loss: loss, WarmupEpochs: warmup}, metric, nil
+	return train.WithWarmup(warmup, loss), metric, nil
 }
 
 // classPairwise returns the pairwise loss and the validation metric of the run name, whose
@@ -156,13 +156,13 @@ func classPairwise(name, base string, multilabel bool) (train.Loss, train.Metric
 	}
 	switch {
 	case multilabel && split == "labels":
-		return train.MultilabelPairwise{Config: cfg}, metric, nil
+		return train.Pairwise{Config: cfg}, metric, nil
 	case !multilabel && (split == "ovr" || split == "ovo"):
 		if split == "ovo" {
 			metric = train.MacroAUC(metrics.OvO)
 		}
 		cfg.OvO = split == "ovo"
-		return train.MulticlassPairwise{Config: cfg}, metric, nil
+		return train.Pairwise{Config: cfg}, metric, nil
 	}
 	return nil, metric, fmt.Errorf("%s: split %q does not fit the task", name, split)
 }

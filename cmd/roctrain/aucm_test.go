@@ -143,7 +143,7 @@ func TestOutSavesThePESGState(t *testing.T) {
 	var want train.PESGState
 	set := train.DefaultPESG()
 	set.LearningRate = 0.1
-	_, err = train.AUCM{PESG: &set, State: &want}.Fit(context.Background(), m,
+	_, err = train.Plain(train.AUCM{PESG: &set, State: &want}).Fit(context.Background(), m,
 		train.Config{Epochs: 2, BatchSize: 128, Seed: 1, Progress: io.Discard}, sp.Train, sp.Val)
 	require.NoError(t, err)
 	require.Equal(t, modelSum(t, filepath.Join(out, "aucm_lr_0.1.json")), got.ModelSHA256, "the state names the model saved with it")

@@ -63,7 +63,7 @@ func TestLossSettingsCheckedAtFlags(t *testing.T) {
 		code, stdout, stderr := roctrain(t, append(args, "-plot", "", "-epochs", "1")...)
 		require.Equal(t, 2, code, "%q: %s", args, stderr)
 		require.Contains(t, stderr, "-losses")
-		require.Contains(t, stderr, "invalid configuration")
+		require.Contains(t, stderr, "invalid setting")
 		require.NotContains(t, stderr, "training")
 		require.Empty(t, stdout)
 	}

@@ -70,7 +70,7 @@ type seedResult = experiment.Result
 // kept candidate ended with to pesgPath(…), under the pair's lock (deploy.SaveWith) and with
 // the model file's SHA-256. secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
-	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, experiment.WarmupSuffix), spec.warmup, spec.label
+	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, train.WarmupSuffix), spec.warmup, spec.label
 	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
 	if len(spec.recipes) > 1 {
 		r.ChosenRecipe = best.Recipe.String()
@@ -145,7 +145,9 @@ func pesgPath(m string) string { return strings.TrimSuffix(m, ".params") + ".pes
 
 // trainsPESG reports whether a run trains with PESG (aucm), whose state -out saves.
 func trainsPESG(spec runSpec) bool {
-	return slices.ContainsFunc(spec.recipes, func(r train.Recipe) bool { _, ok := r.(train.AUCM); return ok })
+	return slices.ContainsFunc(spec.recipes, func(r train.Recipe) bool {
+		return slices.ContainsFunc(r, func(p train.Phase) bool { _, ok := p.Loss.(train.AUCM); return ok })
+	})
 }
 
 // modelPath is the path -predict takes for a run -out saved: <dir>/<run>.params, with several

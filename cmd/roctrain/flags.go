@@ -11,9 +11,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/metrics"
-	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
 	"gorgonia.org/tensor"
 )
@@ -158,11 +156,11 @@ func (o *options) check() error {
 		}
 		seen[name] = true
 		spec := runSpec{name: name}
-		if spec.recipes, spec.warmup, err = experiment.ParseRun(name, o.warmup, o.point()); err != nil {
+		if spec.recipes, spec.warmup, err = o.names().Parse(name); err != nil {
 			return fmt.Errorf("-losses: %w", err)
 		}
-		spec.label = experiment.RunLabel(name, spec.warmup)
-		if spec.rates, err = train.SearchRates(strings.TrimSuffix(name, experiment.WarmupSuffix)); err != nil {
+		spec.label = o.names().Label(name)
+		if spec.rates, err = train.SearchRates(name); err != nil {
 			return fmt.Errorf("-losses: %w", err)
 		}
 		o.runs = append(o.runs, spec)
@@ -170,12 +168,14 @@ func (o *options) check() error {
 	return nil
 }
 
-// point is the KDE loss's operating point: -recall when set, else -alpha.
-func (o *options) point() kdequantile.Config {
+// names reads the run names at the run's operating point (-recall when set, else -alpha), with
+// -warmup epochs for a "+wu" name and -epochs for an annealed recipe.
+func (o *options) names() train.Names {
+	n := train.Names{Point: train.Point{Alpha: o.alpha}, Warmup: o.warmup, Epochs: o.epochs}
 	if o.recall > 0 {
-		return kdequantile.Config{Recall: o.recall}
+		n.Point = train.Point{Recall: o.recall}
 	}
-	return kdequantile.Config{Alpha: o.alpha}
+	return n
 }
 
 // metric is the validation metric that picks each run's epoch and learning rate.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
 )
 
@@ -62,9 +61,9 @@ func lossesHelp(t *testing.T) (names []string, nameOpts map[string][]string, exa
 // values, and the help lists every name of train's registry with every option it takes.
 func TestLossesHelp(t *testing.T) {
 	names, nameOpts, example, runs := lossesHelp(t)
-	point := kdequantile.Config{Alpha: 0.1}
+	point := train.Names{Point: train.Point{Alpha: 0.1}, Warmup: 10}
 	for _, name := range names {
-		_, err := train.ParseRecipe(name, point)
+		_, _, err := point.Parse(name)
 		require.NoError(t, err, name)
 		for _, opt := range nameOpts[name] {
 			key, _, _ := strings.Cut(opt, "=")
@@ -74,7 +73,7 @@ func TestLossesHelp(t *testing.T) {
 			if ex != "" {
 				given = name + ":" + ex
 			}
-			_, err := train.ParseRecipe(given, point)
+			_, _, err := point.Parse(given)
 			require.NoError(t, err, given)
 		}
 	}
@@ -84,7 +83,11 @@ func TestLossesHelp(t *testing.T) {
 		require.NoError(t, err, run)
 	}
 
-	require.Equal(t, train.RecipeNames, names)
+	var registry []string
+	for _, r := range train.Recipes() {
+		registry = append(registry, r.Name)
+	}
+	require.Equal(t, registry, names)
 	for _, r := range train.Recipes() {
 		var want []string
 		for _, o := range r.Options {

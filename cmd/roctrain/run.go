@@ -141,7 +141,7 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 // named on stderr.
 func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *experiment.Search {
 	cfg := train.Config{Epochs: o.epochs, BatchSize: o.batch, Progress: o.progress,
-		Metric: train.MetricFor(spec.recipes, all, o.metric())}
+		Metric: train.MetricFor(spec.recipes, all.Task(), o.metric())}
 	if o.diagnose {
 		cfg.Diagnose = &train.Diagnose{} // every epoch, M = 1, the sets drawn with the split's seed
 	}
@@ -156,17 +156,18 @@ func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *exp
 	}
 }
 
-// forData turns every run's recipes into those of the data's task (train.ForData: on
-// multi-class or multi-label data, ce its cross-entropy and a pairwise loss one-vs-rest or
-// label-wise), and refuses the settings of other data, before any training.
+// forData checks every run's recipes against the data's task (train.Recipe.Check: on k classes
+// or labels, ce is their cross-entropy and a pairwise loss one-vs-rest or label-wise, and the
+// KDE loss has no form), and refuses the settings of other data, before any training.
 func (o *options) forData(all *data.Dataset) error {
 	if o.recall > 0 && (all.Classes != nil || all.Labels != nil) || o.diagnose && all.Labels != nil {
 		return errors.New("-recall applies to binary data and -diagnose to binary and multi-class data; this data has classes or labels")
 	}
-	for k := range o.runs {
-		var err error
-		if o.runs[k].recipes, err = experiment.ForData(o.runs[k].recipes, all); err != nil {
-			return fmt.Errorf("-losses %s: %w", o.runs[k].name, err)
+	for _, run := range o.runs {
+		for _, r := range run.recipes {
+			if err := r.Check(all.Task()); err != nil {
+				return fmt.Errorf("-losses %s: %w", run.name, err)
+			}
 		}
 	}
 	return nil

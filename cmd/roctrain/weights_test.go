@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/deploy"
-	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/train"
 )
 
@@ -30,7 +29,7 @@ func TestWeightChosenOnValidation(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
 	require.Len(t, got.Results, 2)
 	candidates := map[string]bool{}
-	rs, err := train.ParseRecipe("ce+kde", kdequantile.Config{Alpha: 0.1})
+	rs, _, err := train.Names{Point: train.Point{Alpha: 0.1}}.Parse("ce+kde")
 	require.NoError(t, err)
 	for _, r := range rs {
 		candidates[r.String()] = true

@@ -24,7 +24,9 @@ func TestNodeErrors(t *testing.T) {
 		{"kdequantile.Threshold", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return kdequantile.Threshold(f, l, kdeCfg) }},
 		{"pairwise.Loss", func(f, l *gorgonia.Node) (*gorgonia.Node, error) { return pairwise.Loss(f, l, pairwise.Config{}) }},
 		{"crossentropy.Loss", ceLoss},
-		{"train.CrossEntropy", train.CrossEntropy{}.Build},
+		{"train.CrossEntropy", func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+			return train.CrossEntropy{}.Build(f, l, rocops.Task{})
+		}},
 	}
 	g, other := gorgonia.NewGraph(), gorgonia.NewGraph()
 	vec := func(g *gorgonia.ExprGraph, dt tensor.Dtype, name string, n int) *gorgonia.Node {

@@ -326,7 +326,9 @@ func entries() []entry {
 			return runGraph(ceLoss, in.scores, in.labels)
 		}},
 		{name: "train.CrossEntropy", kind: rocops.Binary, prefix: "crossentropy", graph: true, call: func(in input) error {
-			return runGraph(train.CrossEntropy{}.Build, in.scores, in.labels)
+			return runGraph(func(f, l *gorgonia.Node) (*gorgonia.Node, error) {
+				return train.CrossEntropy{}.Build(f, l, rocops.Task{})
+			}, in.scores, in.labels)
 		}},
 	} {
 		e.oneOK = true
