@@ -3,25 +3,16 @@ package train
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 // progress is a progress bar over training steps, or nothing.
 type progress struct{ bar *progressbar.ProgressBar }
 
-// newProgress returns a bar over total steps drawn on w; with w nil, on standard error when
-// it is a terminal and nowhere otherwise.
+// newProgress returns a bar over total steps drawn on w; none for w nil or io.Discard.
 func newProgress(w io.Writer, total int) progress {
-	if w == nil {
-		if !term.IsTerminal(int(os.Stderr.Fd())) {
-			return progress{}
-		}
-		w = os.Stderr
-	}
-	if w == io.Discard {
+	if w == nil || w == io.Discard {
 		return progress{}
 	}
 	return progress{bar: progressbar.NewOptions(total,

@@ -62,8 +62,8 @@ type Config struct {
 	Seed uint64
 	// Hooks run after every step and every epoch, in order.
 	Hooks []Hook
-	// Progress receives a progress bar; nil = standard error when it is a terminal,
-	// nothing otherwise. Use io.Discard to silence a terminal.
+	// Progress receives a progress bar over the training steps, with each epoch's loss and
+	// metric; nil = none (the library draws nothing unless asked, such as with os.Stderr).
 	Progress io.Writer
 	// Diagnose, when not nil, runs the corrective-power diagnostics during training and,
 	// with Diagnose.Intervene, the diagnose–intervene–recheck protocol, on binary data and
@@ -275,9 +275,82 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		}
 	}
 	b := min(cfg.BatchSize, train.Rows)
+	smp, nPos, nNeg, err := newBatches(train, strata, tk, cfg, b)
+	if err != nil {
+		return nil, err
+	}
+	run := &fitRun{t: t, cfg: cfg, task: tk, train: train, smp: smp, idx: make([]int, smp.size()),
+		params: paramTensors(t.model), steps: (train.Rows + b - 1) / b,
+		hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
+	defer run.closeAll()
+	run.bar = newProgress(cfg.Progress, (t.warmup+cfg.Epochs)*run.steps)
+	defer run.bar.finish()
+
+	var diag *diagnoser
+	if cfg.Diagnose != nil {
+		if diag, err = newDiagnoser(*cfg.Diagnose, cfg.Loss, t.model, train, b, nPos, nNeg); err != nil {
+			return nil, err
+		}
+	}
+	total := t.warmup + cfg.Epochs // grows by the intervention epochs
+	for e := 1; e <= total; e++ {
+		stage, loss := Main, cfg.Loss
+		switch {
+		case e <= t.warmup:
+			stage, loss = Warmup, CrossEntropy{}
+		case diag != nil && diag.pending > 0:
+			stage, loss = Intervention, CrossEntropy{}
+			diag.pending--
+		}
+		ep, probs, err := run.epoch(ctx, e, stage, loss)
+		if err == nil && val != nil {
+			if ep.Metric, err = run.evaluate(val, probs); err != nil {
+				err = fmt.Errorf("train: validation after epoch %d: %w", e, err)
+			}
+		}
+		if err != nil {
+			return run.fail(err)
+		}
+		run.hist.Epochs = append(run.hist.Epochs, ep)
+		run.bar.describe(ep, cfg.Metric)
+		if stage == Main && val != nil {
+			if err := run.consider(len(run.hist.Epochs)-1, probs); err != nil {
+				return run.fail(err)
+			}
+		}
+		stopping := stage == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience
+		if diag != nil {
+			extra, err := run.diagnoseEpoch(diag, ep, e == total || stopping)
+			if err != nil {
+				return run.fail(err)
+			}
+			total += extra
+		}
+		for _, h := range cfg.Hooks {
+			if h.OnEpoch == nil {
+				continue
+			}
+			if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
+				return run.fail(err)
+			}
+		}
+		if stopping {
+			run.hist.Stopped = e < total
+			break
+		}
+	}
+	if err := run.restoreBest(); err != nil {
+		return run.hist, fmt.Errorf("train: restoring the best weights: %w", err)
+	}
+	return run.hist, nil
+}
+
+// newBatches returns the sampler of batches of b rows of train (in strata) for task tk: every
+// class in every batch on k classes, both values of every label on k labels, and on binary
+// data nPos positives and nNeg negatives (Config.PositiveFraction and NegativePool), drawn with
+// Config.Seed.
+func newBatches(train *data.Dataset, strata data.Strata, tk rocops.Task, cfg Config, b int) (smp *sampler, nPos, nNeg int, err error) {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x726f636f7073)) // "rocops"
-	var smp *sampler
-	var nPos, nNeg int
 	switch tk.Kind() {
 	case rocops.Multiclass:
 		smp, err = newClassSampler(train, strata, b, rng)
@@ -288,113 +361,62 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		nNeg = withPool(nNeg, cfg.NegativePool, train.Rows-train.Positives())
 		smp = newSampler(strata, nPos, nNeg, rng)
 	}
+	return smp, nPos, nNeg, err
+}
+
+// epoch runs epoch e of stage with loss: its steps, the weight decay and the step hooks. It
+// returns the epoch (its mean training loss; Metric NaN) and whether its outputs are measured
+// as probabilities (a multi-class softmax epoch, see Metric).
+func (r *fitRun) epoch(ctx context.Context, e int, stage Stage, loss Loss) (Epoch, bool, error) {
+	probs := softmaxTrained(loss, r.task)
+	if r.best == nil {
+		// No epoch kept yet: the model will hold this epoch's weights.
+		r.hist.Probabilities = probs
+	}
+	ep := Epoch{Index: e, Stage: stage, Metric: math.NaN()}
+	st, err := r.step(stage, loss, r.task, len(r.idx), r.train.Cols)
 	if err != nil {
-		return nil, err
+		return ep, probs, err
 	}
-	stepsPerEpoch := (train.Rows + b - 1) / b
-	rows := smp.size() // b, plus a binary batch's negative pool
-	var crossEntropy Loss = CrossEntropy{}
-
-	run := &fitRun{t: t, hist: &History{Best: -1}, bestMetric: math.Inf(-1)}
-	defer run.closeAll()
-	bar := newProgress(cfg.Progress, (t.warmup+cfg.Epochs)*stepsPerEpoch)
-	defer bar.finish()
-
-	var diag *diagnoser
-	if cfg.Diagnose != nil {
-		var err error
-		if diag, err = newDiagnoser(*cfg.Diagnose, cfg.Loss, t.model, train, b, nPos, nNeg); err != nil {
-			return nil, err
+	var sum float64
+	for s := 1; s <= r.steps; s++ {
+		if err := ctx.Err(); err != nil {
+			return ep, probs, fmt.Errorf("train: stopped at epoch %d: %w", e, err)
 		}
-	}
-
-	idx := make([]int, rows)
-	params := paramTensors(t.model)
-	total := t.warmup + cfg.Epochs // grows by the intervention epochs
-	for e := 1; e <= total; e++ {
-		phase, loss := Main, cfg.Loss
-		switch {
-		case e <= t.warmup:
-			phase, loss = Warmup, crossEntropy
-		case diag != nil && diag.pending > 0:
-			phase, loss = Intervention, crossEntropy
-			diag.pending--
-		}
-		// Multi-class softmax epochs are measured on the outputs' probabilities (see Metric).
-		probs := softmaxTrained(loss, tk)
-		if run.best == nil {
-			// No epoch kept yet: the model will hold this epoch's weights.
-			run.hist.Probabilities = probs
-		}
-		st, err := run.step(phase, loss, tk, rows, train.Cols)
+		r.smp.next(r.idx)
+		l, err := st.run(r.train, r.idx)
 		if err != nil {
-			return run.fail(err)
+			return ep, probs, fmt.Errorf("train: epoch %d step %d (%v): %w", e, s, loss, err)
 		}
-		var sum float64
-		for s := 1; s <= stepsPerEpoch; s++ {
-			if err := ctx.Err(); err != nil {
-				return run.fail(fmt.Errorf("train: stopped at epoch %d: %w", e, err))
-			}
-			smp.next(idx)
-			l, err := st.run(train, idx)
-			if err != nil {
-				return run.fail(fmt.Errorf("train: epoch %d step %d (%v): %w", e, s, loss, err))
-			}
-			decay(params, cfg.LearningRate, cfg.WeightDecay)
-			sum += l
-			bar.add(1)
-			for _, h := range cfg.Hooks {
-				if h.OnStep == nil {
-					continue
-				}
-				info := StepInfo{Epoch: e, Step: s, Stage: phase, Loss: l}
-				if err := callHook(h.Name, func() error { return h.OnStep(info) }); err != nil {
-					return run.fail(err)
-				}
-			}
-		}
-		ep := Epoch{Index: e, Stage: phase, Loss: sum / float64(stepsPerEpoch), Metric: math.NaN()}
-		if val != nil {
-			if ep.Metric, err = run.evaluate(val, probs); err != nil {
-				return run.fail(fmt.Errorf("train: validation after epoch %d: %w", e, err))
-			}
-		}
-		run.hist.Epochs = append(run.hist.Epochs, ep)
-		bar.describe(ep, cfg.Metric)
-		if phase == Main && val != nil {
-			if err := run.consider(len(run.hist.Epochs)-1, probs); err != nil {
-				return run.fail(err)
-			}
-		}
-		if diag != nil {
-			stopping := phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience
-			extra, err := run.diagnose(diag, ep, e == total || stopping)
-			if err != nil {
-				return run.fail(err)
-			}
-			total += extra
-			bar.grow(extra * stepsPerEpoch)
-			if n := len(run.hist.Diagnoses); n > 0 && run.hist.Diagnoses[n-1].Epoch == e {
-				bar.diagnosed(ep, cfg.Metric, run.hist.Diagnoses[n-1])
-			}
-		}
-		for _, h := range cfg.Hooks {
-			if h.OnEpoch == nil {
+		decay(r.params, r.cfg.LearningRate, r.cfg.WeightDecay)
+		sum += l
+		r.bar.add(1)
+		for _, h := range r.cfg.Hooks {
+			if h.OnStep == nil {
 				continue
 			}
-			if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
-				return run.fail(err)
+			info := StepInfo{Epoch: e, Step: s, Stage: stage, Loss: l}
+			if err := callHook(h.Name, func() error { return h.OnStep(info) }); err != nil {
+				return ep, probs, err
 			}
 		}
-		if phase == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience {
-			run.hist.Stopped = e < total
-			break
-		}
 	}
-	if err := run.restoreBest(); err != nil {
-		return run.hist, fmt.Errorf("train: restoring the best weights: %w", err)
+	ep.Loss = sum / float64(r.steps)
+	return ep, probs, nil
+}
+
+// diagnoseEpoch diagnoses epoch ep (last when no epoch follows it) and returns the intervention
+// epochs it adds, which the progress bar counts.
+func (r *fitRun) diagnoseEpoch(diag *diagnoser, ep Epoch, last bool) (int, error) {
+	extra, err := r.diagnose(diag, ep, last)
+	if err != nil {
+		return 0, err
 	}
-	return run.hist, nil
+	r.bar.grow(extra * r.steps)
+	if n := len(r.hist.Diagnoses); n > 0 && r.hist.Diagnoses[n-1].Epoch == ep.Index {
+		r.bar.diagnosed(ep, r.cfg.Metric, r.hist.Diagnoses[n-1])
+	}
+	return extra, nil
 }
 
 // checkData checks train and val (which may be nil) as Fit documents and returns their task
@@ -487,6 +509,14 @@ func scoreData(s *nn.Scorer, ds *data.Dataset) ([]float64, error) {
 // history and the best weights.
 type fitRun struct {
 	t          *Trainer
+	cfg        Config // the trainer's, with AUCM's loss in place
+	task       rocops.Task
+	train      *data.Dataset
+	smp        *sampler
+	idx        []int // the rows of a batch
+	params     []*tensor.Dense
+	steps      int // per epoch
+	bar        progress
 	hist       *History
 	cur        step
 	curStage   Stage

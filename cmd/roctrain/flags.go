@@ -23,7 +23,7 @@ type options struct {
 	warmup, epochs, batch, seeds, boot                          int
 	seed                                                        uint64
 	json, diagnose                                              bool
-	progress                                                    io.Writer // nil: the trainer's default (standard error when it is a terminal)
+	progress                                                    io.Writer // the trainer's progress bar: standard error when it is a terminal, else nil (none)
 	hiddenSizes                                                 []int
 	learningRate                                                []float64
 	modelDtype                                                  tensor.Dtype // -dtype parsed

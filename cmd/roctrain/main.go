@@ -28,6 +28,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"golang.org/x/term"
 )
 
 // main stops on an interrupt (Ctrl-C) or SIGTERM alike: training stops after the current
@@ -47,6 +49,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, "roctrain:", err)
 		return 2
+	}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		opt.progress = f // the trainer's bar, on a terminal only
 	}
 	work := compare
 	if opt.predict != "" {
