@@ -15,11 +15,13 @@
 //   - ops/crossentropy: binary and softmax cross-entropy on logits, as ops beside the ROC losses.
 //   - graph, graph/gradcheck: graph inputs and runs, and a numerical gradient checker for any
 //     Gorgonia graph, including graphs with custom ops.
-//   - train: the trainer (batching with every class in every batch, cross-entropy warm-up,
-//     optimisers including PESG, recipes and the registry of their names, early stopping, hooks).
+//   - train: the trainer (batching with every class in every batch, the one Loss contract of
+//     every task, recipes as phases with a cross-entropy warm-up or fine-tuning, the registry of
+//     their names, early stopping, hooks).
+//   - optim: the optimisers the trainer steps with, PESG and its state file included.
 //   - metrics: AUC, partial AUC, TPR at FPR, ROC, DeLong's intervals and tests, the bootstrap;
-//     a Curve that ranks the scores once and reads every figure off it, Counts that do the same
-//     from counts per distinct score; multi-class and multi-label AUC.
+//     a Curve that ranks the scores once, or reads counts per distinct score, and reads every
+//     figure off it; the AUC of k classes or labels; the Neyman–Pearson threshold.
 //   - diagnose: the corrective-power diagnostics of pairwise training, binary and per class.
 //   - experiment: what the comparisons share: the recipe × learning-rate search over seeds,
 //     the split, measuring a model once into every test figure, summaries over seeds.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/optim"
 	"github.com/rocops/rocops/train"
 )
 
@@ -82,7 +83,7 @@ type Best struct {
 	// its best epoch: see train.AUCM) when its recipe is a train.AUCM, nil for other recipes.
 	// The search gives every AUCM candidate a State of its own, so that a State the recipe
 	// holds receives nothing.
-	PESG *train.PESGState
+	PESG *optim.PESGState
 	// Failed joins the errors of the candidates that failed, kept or not; nil when none did.
 	Failed error
 }
@@ -143,7 +144,7 @@ func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 
 // train trains one candidate from the search's initial weights; st is its PESG state when its
 // recipe is a train.AUCM.
-func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model, h *train.History, st *train.PESGState, err error) {
+func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model, h *train.History, st *optim.PESGState, err error) {
 	mc := s.Model
 	mc.In, mc.Seed = sp.Train.Cols, sp.Seed
 	if m, err = nn.NewMLP(mc); err != nil {
@@ -162,7 +163,7 @@ func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model,
 	recipe := slices.Clone(c.Recipe)
 	for k, p := range recipe {
 		if a, ok := p.Loss.(train.AUCM); ok { // the kept candidate's PESG state, for -out
-			st = new(train.PESGState)
+			st = new(optim.PESGState)
 			a.State = st
 			recipe[k].Loss = a
 		}

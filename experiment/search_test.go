@@ -15,6 +15,7 @@ import (
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/optim"
 	"github.com/rocops/rocops/train"
 	"gorgonia.org/gorgonia"
 )
@@ -346,7 +347,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 // recipe's own receives nothing; a search over another recipe keeps none.
 func TestSearchKeepsTheAUCMState(t *testing.T) {
 	sp := tinySplit(t, 3)
-	var own train.PESGState
+	var own optim.PESGState
 	mc := nn.MLPConfig{Hidden: []int{4}}
 	cfg := train.Config{Epochs: 3, BatchSize: 32, Progress: io.Discard}
 	s := &experiment.Search{Name: "aucm", Recipes: []train.Recipe{train.Plain(train.AUCM{State: &own})},
@@ -371,7 +372,7 @@ func TestSearchKeepsTheAUCMState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want train.PESGState
+	var want optim.PESGState
 	cfg.LearningRate, cfg.Seed = best.LearningRate, sp.Seed
 	if _, err := train.Plain(train.AUCM{State: &want}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
 		t.Fatal(err)

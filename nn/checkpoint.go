@@ -16,7 +16,7 @@ import (
 )
 
 // Errors of Load, Read and Describe about the file itself, each wrapped with the details. They
-// are also the errors of train's PESG state files (train.LoadPESGState), which are checkpoints of
+// are also the errors of train's PESG state files (optim.LoadPESGState), which are checkpoints of
 // an optimiser: their text names no package, the messages wrapping them do ("nn: damaged
 // checkpoint: truncated: …", "train: PESG state: damaged checkpoint: …"). Load and Read leave
 // the model unchanged whenever they return an error.

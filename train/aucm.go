@@ -15,10 +15,14 @@ import (
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/aucm"
+	"github.com/rocops/rocops/optim"
 )
 
+// defaultPESGRate is LibAUC's default learning rate.
+const defaultPESGRate = 0.1
+
 // AUCM is the loss of Deep-AUC: the AUC-M loss (package aucm) on the model's scores through a
-// sigmoid, trained with [PESG] on the model's weights and the loss's a and b, and PESG's ascent
+// sigmoid, trained with [optim.PESG] on the model's weights and the loss's a and b, and PESG's ascent
 // on α, from a = b = α = 0 (LibAUC's start). PESG replaces the trainer's optimiser for this loss
 // only: Config.Optimizer is not used, Config.WeightDecay must be 0 (PESG has its own) and the
 // learning rate is PESG.LearningRate, else Config.LearningRate, else LibAUC's 0.1. The
@@ -41,19 +45,19 @@ type AUCM struct {
 	// Config is the AUC-M loss's margin; the zero value is m = 1. Its Task is set to the
 	// data's.
 	Config aucm.Config
-	// PESG is the optimiser's settings; nil = DefaultPESG().
-	PESG *PESG
+	// PESG is the optimiser's settings; nil = optim.DefaultPESG().
+	PESG *optim.PESG
 	// State, when not nil, receives PESG's final state when Fit returns, to be saved with the
 	// model's checkpoint.
-	State *PESGState
+	State *optim.PESGState
 	// Resume, when not nil, is the PESG state to continue from (a State of an earlier run of
 	// the same model, whose weights the model holds again); nil = a fresh start, a = b = α = 0.
-	Resume *PESGState
+	Resume *optim.PESGState
 }
 
-func (r AUCM) settings() PESG {
+func (r AUCM) settings() optim.PESG {
 	if r.PESG == nil {
-		return DefaultPESG()
+		return optim.DefaultPESG()
 	}
 	return *r.PESG
 }
@@ -71,7 +75,7 @@ func (r AUCM) Check(t rocops.Task) error {
 	if err := r.config(t).Validate(); err != nil {
 		return fmt.Errorf("train: AUCM: %w", err)
 	}
-	return r.settings().check()
+	return r.settings().Validate()
 }
 
 // config is the loss's aucm.Config on task t.
@@ -108,7 +112,7 @@ func (r AUCM) configure(cfg Config) (Config, error) {
 // of the given parameter sizes, at learning rate lr, seeded by seed.
 func (r AUCM) start(t rocops.Task, lr float64, sizes ...int) *aucmLoss {
 	return &aucmLoss{cfg: r.config(t), task: t,
-		opt: newPESG(r.settings(), lr, cmp.Or(r.Config.Margin, 1), sizes, t.K(), 0)}
+		opt: optim.NewPESGRun(r.settings(), lr, cmp.Or(r.Config.Margin, 1), sizes, t.K(), 0)}
 }
 
 // begin returns the loss a Fit with cfg (after configure) trains model with on task t: PESG's
@@ -119,9 +123,9 @@ func (r AUCM) begin(model nn.Model, cfg Config, t rocops.Task) (*aucmLoss, Confi
 		sizes = append(sizes, p.Value.Len())
 	}
 	loss := &aucmLoss{cfg: r.config(t), task: t,
-		opt: newPESG(r.settings(), cfg.LearningRate, cmp.Or(r.Config.Margin, 1), sizes, t.K(), cfg.Seed)}
+		opt: optim.NewPESGRun(r.settings(), cfg.LearningRate, cmp.Or(r.Config.Margin, 1), sizes, t.K(), cfg.Seed)}
 	if r.Resume != nil {
-		if err := loss.opt.resume(*r.Resume); err != nil {
+		if err := loss.opt.Resume(*r.Resume); err != nil {
 			return nil, cfg, err
 		}
 	}
@@ -130,7 +134,7 @@ func (r AUCM) begin(model nn.Model, cfg Config, t rocops.Task) (*aucmLoss, Confi
 		if e.Stage != Main {
 			return nil
 		}
-		loss.opt.endEpoch()
+		loss.opt.EndEpoch()
 		return nil
 	}})
 	return loss, cfg, nil
@@ -140,7 +144,7 @@ func (r AUCM) begin(model nn.Model, cfg Config, t rocops.Task) (*aucmLoss, Confi
 // optimiser, and a, b and α are PESG's current values.
 type aucmLoss struct {
 	cfg  aucm.Config
-	opt  *pesg
+	opt  *optim.PESGRun
 	task rocops.Task
 }
 
@@ -167,7 +171,7 @@ func (l *aucmLoss) lossNode(scores, labels, a, b, alpha *gorgonia.Node) (*gorgon
 // goes through the PESG step).
 func (l *aucmLoss) Build(scores, labels *gorgonia.Node, _ rocops.Task) (*gorgonia.Node, error) {
 	var nodes [3]*gorgonia.Node
-	for k, v := range [][]float64{l.opt.a, l.opt.b, l.opt.alpha} {
+	for k, v := range [][]float64{l.opt.A, l.opt.B, l.opt.Alpha} {
 		c, err := l.auxValue(scores.Dtype(), v)
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
@@ -191,7 +195,7 @@ func (l *aucmLoss) ValueGradInto(grad, scores, labels []float64, _ rocops.Task) 
 // labels, n class indices or n·k 0/1 labels), at PESG's a, b and α, and its derivatives.
 func (l *aucmLoss) gradient(scores, labels []float64) (dz, da, db []float64, value float64, err error) {
 	o := l.opt
-	dz, da, db, _, value, err = aucm.Gradient(scores, labels, o.a, o.b, o.alpha, l.cfg)
+	dz, da, db, _, value, err = aucm.Gradient(scores, labels, o.A, o.B, o.Alpha, l.cfg)
 	return dz, da, db, value, err
 }
 
@@ -236,7 +240,7 @@ func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := st.pass.Backward(dz); err != nil {
 		return 0, err
 	}
-	if err := o.step(st.params, st.pass.Grads(), da, db); err != nil {
+	if err := o.Step(st.params, st.pass.Grads(), da, db); err != nil {
 		return 0, fmt.Errorf("train: PESG step: %w", err)
 	}
 	return v, nil
@@ -264,14 +268,14 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 	st := &pesgGraphStep{graphStep: graphStep{x: mg.x, y: mg.y, learnables: learnables}, loss: l}
 	var aux [3]*gorgonia.Node
 	for k, name := range []string{"aucm.a", "aucm.b", "aucm.alpha"} {
-		v, err := l.auxValue(dt, make([]float64, len(l.opt.a)))
+		v, err := l.auxValue(dt, make([]float64, len(l.opt.A)))
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 		if l.task.Kind() == rocops.Binary {
 			aux[k] = gorgonia.NewScalar(g, dt, gorgonia.WithName(name), gorgonia.WithValue(v))
 		} else {
-			aux[k] = gorgonia.NewVector(g, dt, gorgonia.WithShape(len(l.opt.a)), gorgonia.WithName(name), gorgonia.WithValue(v))
+			aux[k] = gorgonia.NewVector(g, dt, gorgonia.WithShape(len(l.opt.A)), gorgonia.WithName(name), gorgonia.WithValue(v))
 		}
 	}
 	st.a, st.b, st.alpha = aux[0], aux[1], aux[2]
@@ -290,7 +294,7 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	o := st.loss.opt
 	dt := st.x.Dtype()
-	for k, v := range [][]float64{o.a, o.b, o.alpha} {
+	for k, v := range [][]float64{o.A, o.B, o.Alpha} {
 		val, err := st.loss.auxValue(dt, v)
 		if err != nil {
 			return 0, fmt.Errorf("train: %w", err)
@@ -311,7 +315,7 @@ func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("train: the gradient of b: %w", err)
 	}
-	if err := o.step(st.params, st.grads, da, db); err != nil {
+	if err := o.Step(st.params, st.grads, da, db); err != nil {
 		return 0, fmt.Errorf("train: PESG step: %w", err)
 	}
 	st.clearGrads()

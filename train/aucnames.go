@@ -6,6 +6,7 @@ import (
 
 	"github.com/rocops/rocops/ops/aucm"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
 // The registry's entries and options of the AUC-M and partial-AUC names: "aucm", "pauc", and
@@ -37,7 +38,7 @@ func aucmName() RecipeName {
 		Options:       []RecipeOption{optPESGRate, optMargin},
 		LearningRates: slices.Clone(PESGRates), RateOption: "lr",
 		recipes: func(_ Names, o options) ([]Recipe, error) {
-			set := DefaultPESG()
+			set := optim.DefaultPESG()
 			set.LearningRate = o["lr"]
 			return []Recipe{Plain(AUCM{Config: aucm.Config{Margin: o["margin"]}, PESG: &set})}, nil
 		}}

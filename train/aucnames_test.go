@@ -12,12 +12,13 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/ops/aucm"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
 func TestParseAUCRecipes(t *testing.T) {
 	names := Names{Point: Point{Alpha: 0.05}}
-	def := DefaultPESG()
-	lr := DefaultPESG()
+	def := optim.DefaultPESG()
+	lr := optim.DefaultPESG()
 	lr.LearningRate = 0.03
 	for _, c := range []struct {
 		name string

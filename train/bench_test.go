@@ -17,9 +17,10 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
-// BenchmarkStep times one training step — forward, backward and Adam update — of an MLP
+// BenchmarkStep times one training step — forward, backward and optim.Adam update — of an MLP
 // 30→64→1 on a batch of 128 (the trainer's default) or 1024 rows with 10% positives, per
 // loss and dtype, through the trainer's step (the direct step: nn.Pass and the loss on
 // slices). Names: BenchmarkStep/loss=ce|kde|sqhinge|logistic/batch=128|1024/dtype=float32|float64.
@@ -73,7 +74,7 @@ func BenchmarkGraphStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		opt, err := newOptimizer(Adam, 1e-3)
+		opt, err := optim.NewStepper(optim.Adam, 1e-3)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -134,7 +135,7 @@ func BenchmarkStepMatMuls(b *testing.B) {
 	stop()
 }
 
-// benchMLPStep times the trainer's step (Adam, learning rate 1e-3) of an MLP
+// benchMLPStep times the trainer's step (optim.Adam, learning rate 1e-3) of an MLP
 // ds.Cols→64→1 of dtype dt, initialised with seed 1, under loss on the rows idx of ds, with
 // benchSteps.
 func benchMLPStep(b *testing.B, dt tensor.Dtype, loss Loss, ds *data.Dataset, idx []int) {
@@ -142,7 +143,7 @@ func benchMLPStep(b *testing.B, dt tensor.Dtype, loss Loss, ds *data.Dataset, id
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := newStep(m, loss, rocops.Task{}, len(idx), ds.Cols, Config{Optimizer: Adam, LearningRate: 1e-3})
+	st, err := newStep(m, loss, rocops.Task{}, len(idx), ds.Cols, Config{Optimizer: optim.Adam, LearningRate: 1e-3})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func benchSteps(b *testing.B, m nn.Model, st step, ds *data.Dataset, idx []int) 
 }
 
 // BenchmarkEpoch times one epoch of Fit — ⌈rows/batch⌉ cross-entropy steps of an MLP
-// 30→64→1 (Adam, learning rate 1e-3, seed 1) with the sampler, the batch copy and the
+// 30→64→1 (optim.Adam, learning rate 1e-3, seed 1) with the sampler, the batch copy and the
 // per-step bookkeeping, no validation — on rows × 30 features drawn as the long-tagged
 // generator of data draws big.csv (10% positives, standard normal features, the first five
 // shifted by 1 for positives). It reports the epoch's throughput as "rows/s" beside the
@@ -200,7 +201,7 @@ func BenchmarkEpoch(b *testing.B) {
 // benchEpoch times b.N one-epoch Fits on ds, each from the same initial weights (a fresh
 // model, built with the timer stopped).
 func benchEpoch(b *testing.B, ds *data.Dataset, batch int, dt tensor.Dtype) {
-	cfg := Config{Loss: CrossEntropy{}, Epochs: 1, BatchSize: batch, Optimizer: Adam, LearningRate: 1e-3,
+	cfg := Config{Loss: CrossEntropy{}, Epochs: 1, BatchSize: batch, Optimizer: optim.Adam, LearningRate: 1e-3,
 		Seed: 1, Progress: io.Discard}
 	b.ReportAllocs()
 	b.ResetTimer()

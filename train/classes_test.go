@@ -19,6 +19,7 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
 // classBlobs returns n rows of d ≥ k features in k classes: class c, drawn with weight
@@ -261,7 +262,7 @@ func TestLabelSamplerComposition(t *testing.T) {
 
 // TestClassDirectStepMatchesGraph: for every loss on k = 3 classes or labels, both dtypes and a
 // linear model and an MLP of k = 3 outputs, the direct step gives the graph step's loss and updated parameters
-// (SGD at learning rate 1: the update is the gradient), to the tolerances of
+// (optim.SGD at learning rate 1: the update is the gradient), to the tolerances of
 // TestDirectStepMatchesGraph.
 func TestClassDirectStepMatchesGraph(t *testing.T) {
 	tol := map[tensor.Dtype]float64{tensor.Float64: 1e-12, tensor.Float32: 1e-5} // relative to max(1, |w|)
@@ -303,17 +304,17 @@ func TestClassDirectStepMatchesGraph(t *testing.T) {
 	}
 }
 
-// requireStepsAgree runs two steps of SGD at learning rate 1 on the rows idx of ds, the direct
+// requireStepsAgree runs two steps of optim.SGD at learning rate 1 on the rows idx of ds, the direct
 // step on one model of build and the graph step on another, and requires equal losses and
 // parameters (so gradients) to tol relative to max(1, |value|).
 func requireStepsAgree(t *testing.T, build func() nn.Model, loss Loss, ds *data.Dataset, idx []int, tol float64) {
 	t.Helper()
 	direct, graphed := build(), build()
-	ds1, err := newStep(direct, loss, ds.Task(), len(idx), ds.Cols, Config{Optimizer: SGD, LearningRate: 1})
+	ds1, err := newStep(direct, loss, ds.Task(), len(idx), ds.Cols, Config{Optimizer: optim.SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer ds1.close()
 	require.IsType(t, &directStep{}, ds1)
-	opt, err := newOptimizer(SGD, 1)
+	opt, err := optim.NewStepper(optim.SGD, 1)
 	require.NoError(t, err)
 	gs, err := newGraphStep(graphed, loss, ds.Task(), len(idx), ds.Cols, opt)
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/optim"
 )
 
 // squaredError is a user's own loss, written only here: the mean squared error of the scores
@@ -83,11 +84,11 @@ func (g graphOnly) ValueGradInto([]float64, []float64, []float64, rocops.Task) (
 // (the same loss behind graphOnly), it follows the same trajectory to float rounding.
 //
 // The tolerance is derived for the setting of the test: a float64 linear scorer s = x·w + c
-// trained by SGD with learning rate η on batches of b rows and d features. Each path
+// trained by optim.SGD with learning rate η on batches of b rows and d features. Each path
 // computes every gradient component (2/b) Σ_i r_i·x̃_ij (x̃_i = (x_i, 1), r_i = s_i − y_i)
 // with an error of at most 2·X·(γ_b·R + γ_{d+1}·X·W) (standard summation bounds, γ_k = k·ε),
 // X the largest |x̃_ij|, R the largest |r_i| and W the largest ‖(w, c)‖₁ seen. With
-// η·max_i ‖x̃_i‖² ≤ 1 (asserted) the SGD step on this quadratic is non-expansive, so the
+// η·max_i ‖x̃_i‖² ≤ 1 (asserted) the optim.SGD step on this quadratic is non-expansive, so the
 // paths' weights differ after S steps by at most S·η·2·(that bound), summed over the steps
 // (the optimiser's own arithmetic is the same code on both sides).
 func TestUserDirectLossTrainsDirectly(t *testing.T) {
@@ -122,7 +123,7 @@ func TestUserDirectLossTrainsDirectly(t *testing.T) {
 			wMax = max(wMax, w)
 			return nil
 		}}
-		tr, err := New(m, Config{Loss: loss, Optimizer: SGD, LearningRate: lr, Epochs: epochs,
+		tr, err := New(m, Config{Loss: loss, Optimizer: optim.SGD, LearningRate: lr, Epochs: epochs,
 			BatchSize: batch, Seed: 9, Hooks: []Hook{count}, Progress: io.Discard})
 		require.NoError(t, err)
 		h, err := tr.Fit(context.Background(), ds, ds)
@@ -183,7 +184,7 @@ func TestWeightedDirectWithUserLoss(t *testing.T) {
 			require.NoError(t, err)
 			if w, ok := c.loss.(Weighted); ok && math.IsNaN(w[0].Weight) {
 				require.ErrorContains(t, c.loss.Check(rocops.Task{}), "bad term")
-				opt, err := newOptimizer(Adam, 0.005)
+				opt, err := optim.NewStepper(optim.Adam, 0.005)
 				require.NoError(t, err)
 				_, err = newGraphStep(m, c.loss, rocops.Task{}, batch, in, opt)
 				require.ErrorContains(t, err, "bad term", "a bad weight fails when the graph is built")
@@ -204,7 +205,7 @@ func TestWeightedDirectWithUserLoss(t *testing.T) {
 	require.ErrorContains(t, err, "a term of")
 }
 
-// BenchmarkUserLossStep is BenchmarkStep's step (MLP 30→64→1, 1024 rows, Adam) on the test's
+// BenchmarkUserLossStep is BenchmarkStep's step (MLP 30→64→1, 1024 rows, optim.Adam) on the test's
 // own squared error, through the direct step its form on slices takes (path=direct) and
 // through the graph (path=graph, the same loss behind graphOnly): the ratio is what
 // implementing ValueGradInto saves a user.

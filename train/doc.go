@@ -87,9 +87,9 @@
 // # AUC-M and PESG
 //
 // [AUCM] is the loss of Deep-AUC (Yuan et al., ICCV 2021): the AUC-M loss of package aucm
-// trained with [PESG], LibAUC's optimiser, on the model's weights and the loss's auxiliary a,
+// trained with [optim.PESG], LibAUC's optimiser, on the model's weights and the loss's auxiliary a,
 // b and α, through the trainer's batches, validation and hooks. Its PESG step replaces the
-// trainer's optimiser for that loss only; [PESGState] is the state it trains besides the
+// trainer's optimiser for that loss only; [optim.PESGState] is the state it trains besides the
 // weights.
 //
 // # The training step

@@ -15,10 +15,11 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
 // TestOpenBLASMatchesGonum: the openblas build gives the losses and gradients of the pure-Go
-// BLAS to 1e-12 (relative to max(1, |x|)): one step of SGD with learning rate 1, whose update
+// BLAS to 1e-12 (relative to max(1, |x|)): one step of optim.SGD with learning rate 1, whose update
 // is the gradient, through the direct step and the graph step, per loss, float64.
 func TestOpenBLASMatchesGonum(t *testing.T) {
 	const tol = 1e-12
@@ -39,13 +40,13 @@ func TestOpenBLASMatchesGonum(t *testing.T) {
 		gorgonia.Use(b)
 		m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1})
 		require.NoError(t, err)
-		opt, err := newOptimizer(SGD, 1)
+		opt, err := optim.NewStepper(optim.SGD, 1)
 		require.NoError(t, err)
 		var st step
 		if graphed {
 			st, err = newGraphStep(m, loss, batch, in, opt)
 		} else {
-			st, err = newStep(m, loss, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+			st, err = newStep(m, loss, batch, in, Config{Optimizer: optim.SGD, LearningRate: 1})
 		}
 		require.NoError(t, err)
 		defer st.close()

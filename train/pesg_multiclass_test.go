@@ -14,6 +14,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/aucm"
+	"github.com/rocops/rocops/optim"
 )
 
 // TestAUCMMulticlassSeparable: AUC-M one-vs-rest with PESG at LibAUC's defaults trains a
@@ -31,7 +32,7 @@ func TestAUCMMulticlassSeparable(t *testing.T) {
 			test := classBlobs(t, 1000, 4, weights, 5, seed+200)
 			m, err := nn.NewMLP(nn.MLPConfig{In: 4, Outputs: 3, Seed: seed})
 			require.NoError(t, err)
-			var st PESGState
+			var st optim.PESGState
 			h, err := Plain(AUCM{State: &st}).Fit(context.Background(), m,
 				Config{Epochs: 20, BatchSize: 64, Seed: seed, Progress: io.Discard}, tr, val)
 			require.NoError(t, err)
@@ -61,7 +62,7 @@ func TestAUCMMulticlassSeparable(t *testing.T) {
 func TestAUCMMultilabelTrains(t *testing.T) {
 	tr, val := labelBlobs(t, 600, 4, 3, 1), labelBlobs(t, 300, 4, 3, 2)
 	m := classMLP(t, 4, 3, tensor.Float64, 1)
-	var st PESGState
+	var st optim.PESGState
 	h, err := Plain(AUCM{State: &st}).Fit(context.Background(), m, Config{Epochs: 15, BatchSize: 64, Progress: io.Discard}, tr, val)
 	require.NoError(t, err)
 	scores, err := nn.Scores(m, val.X, val.Rows)
@@ -87,8 +88,8 @@ func TestAUCMMulticlassFirstStep(t *testing.T) {
 	zero := make([]float64, 3)
 	_, da, db, _, _, err := aucm.Gradient(s, tr.Y, zero, zero, zero, aucm.Config{Task: rocops.Classes(3)})
 	require.NoError(t, err)
-	set := PESG{Clip: 10, Momentum: 0.9}
-	var st PESGState
+	set := optim.PESG{Clip: 10, Momentum: 0.9}
+	var st optim.PESGState
 	_, err = Plain(AUCM{PESG: &set, State: &st}).Fit(context.Background(), m,
 		Config{Epochs: 1, BatchSize: 90, LearningRate: 0.5, Progress: io.Discard}, tr, nil)
 	require.NoError(t, err)
@@ -111,9 +112,9 @@ func TestAUCMMulticlassGraphStep(t *testing.T) {
 			if ml {
 				tr = labelBlobs(t, 300, 3, 3, 7)
 			}
-			set := DefaultPESG()
+			set := optim.DefaultPESG()
 			set.DecayEpochs = []int{2}
-			var got [2]PESGState
+			var got [2]optim.PESGState
 			var weights [2][][]float64
 			for k, wrap := range []bool{false, true} {
 				m := classMLP(t, 3, 3, tensor.Float64, 3)
@@ -165,7 +166,7 @@ func TestAUCMMulticlassBadInput(t *testing.T) {
 	_, err = Plain(AUCM{}).Fit(context.Background(), m3, cfg, gap, nil)
 	require.ErrorIs(t, err, ErrClasses)
 
-	var st PESGState
+	var st optim.PESGState
 	_, err = Plain(AUCM{State: &st}).Fit(context.Background(), m3, cfg, tr, nil)
 	require.NoError(t, err)
 	require.Len(t, st.A, 3)
@@ -176,7 +177,7 @@ func TestAUCMMulticlassBadInput(t *testing.T) {
 	// columns are named first.
 	_, err = Plain(AUCM{Resume: &st}).Fit(context.Background(), m1, cfg, bin, nil)
 	require.ErrorIs(t, err, rocops.ErrConfig)
-	require.ErrorContains(t, err, "train: invalid setting: PESG: ")
+	require.ErrorContains(t, err, "optim: invalid setting: PESG: ")
 	require.ErrorContains(t, err, "3, 3 and 3 columns, the run 1")
 }
 

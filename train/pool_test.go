@@ -14,6 +14,7 @@ import (
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/rocops/rocops/optim"
 )
 
 func TestWithPool(t *testing.T) {
@@ -95,7 +96,7 @@ func TestNegativePoolBatches(t *testing.T) {
 
 // TestNegativePoolGradient: the step trained on a pooled batch moves the parameters by the
 // gradient of the KDE loss over the whole pooled batch — the batch's rows and the pool's —
-// checked against five-point finite differences of kdequantile.Evaluate (SGD with learning
+// checked against five-point finite differences of kdequantile.Evaluate (optim.SGD with learning
 // rate 1 makes the update the gradient). The same rows without the pool give a different
 // gradient, so the check sees whether the pool takes part.
 func TestNegativePoolGradient(t *testing.T) {
@@ -143,7 +144,7 @@ func TestNegativePoolGradient(t *testing.T) {
 	want := numeric(m, idx)
 	without := numeric(m, idx[:batch])
 	before := flatParams(t, m)
-	st, err := newStep(m, KDE{Config: point}, rocops.Task{}, len(idx), in, Config{Optimizer: SGD, LearningRate: 1})
+	st, err := newStep(m, KDE{Config: point}, rocops.Task{}, len(idx), in, Config{Optimizer: optim.SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer st.close()
 	require.IsType(t, &directStep{}, st)

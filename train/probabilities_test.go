@@ -71,7 +71,7 @@ func identityModel(t testing.TB) *nn.MLP {
 	return m
 }
 
-// frozen is a Config whose steps leave the model's scores as they are: Adam moves each weight
+// frozen is a Config whose steps leave the model's scores as they are: optim.Adam moves each weight
 // by about LearningRate a step, 1e-300, below the rounding of every logit of the sets but 0,
 // which stays below every other logit of its column.
 func frozen(epochs int) Config {

@@ -255,7 +255,7 @@ func (s segment) trainer(model nn.Model, cfg Config) (*Trainer, error) {
 		cfg.Epochs = p.Epochs
 	}
 	if p.LearningRateScale != 0 && p.LearningRateScale != 1 {
-		cfg.LearningRate = cmp.Or(cfg.LearningRate, cfg.Optimizer.defaultLearningRate()) * p.LearningRateScale
+		cfg.LearningRate = cmp.Or(cfg.LearningRate, cfg.Optimizer.DefaultRate()) * p.LearningRateScale
 	}
 	if p.BatchSize > 0 {
 		cfg.BatchSize = p.BatchSize

@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/optim"
 )
 
 // step computes one batch's loss and its gradient and takes one optimiser step.
@@ -30,10 +31,10 @@ type step interface {
 // is compiled into a Gorgonia graph differentiated by gorgonia.Grad. Both update the
 // parameters with the same optimiser.
 func newStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, cfg Config) (step, error) {
-	if sl, ok := loss.(stepLoss); ok { // a loss with its own optimiser (AUCM's PESG)
+	if sl, ok := loss.(stepLoss); ok { // a loss with its own optimiser (AUCM's optim.PESG)
 		return sl.newStep(m, t, batch, cols)
 	}
-	opt, err := newOptimizer(cfg.Optimizer, cfg.LearningRate)
+	opt, err := optim.NewStepper(cfg.Optimizer, cfg.LearningRate)
 	if err != nil {
 		return nil, err
 	}
@@ -54,14 +55,14 @@ type directStep struct {
 	pass    *nn.Pass
 	loss    Loss
 	task    rocops.Task
-	opt     *optimizer
+	opt     *optim.Stepper
 	params  []*tensor.Dense
 	float32 bool      // the loss is rounded to float32 like a float32 graph's
 	labels  []float64 // the batch's labels
 	dscores []float64 // ∂L/∂s
 }
 
-func newDirectStep(m nn.Model, p *nn.Pass, loss Loss, t rocops.Task, opt *optimizer) *directStep {
+func newDirectStep(m nn.Model, p *nn.Pass, loss Loss, t rocops.Task, opt *optim.Stepper) *directStep {
 	return &directStep{
 		pass: p, loss: loss, task: t, opt: opt, params: paramTensors(m),
 		float32: m.Dtype() == tensor.Float32,
@@ -105,7 +106,7 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := st.pass.Backward(st.dscores); err != nil {
 		return 0, err
 	}
-	if err := st.opt.step(st.params, st.pass.Grads()); err != nil {
+	if err := st.opt.Step(st.params, st.pass.Grads()); err != nil {
 		return 0, fmt.Errorf("train: optimiser step: %w", err)
 	}
 	return l, nil
@@ -121,10 +122,10 @@ type graphStep struct {
 	params     []*tensor.Dense
 	grads      []*tensor.Dense
 	vm         gorgonia.VM
-	opt        *optimizer
+	opt        *optim.Stepper
 }
 
-func newGraphStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, opt *optimizer) (*graphStep, error) {
+func newGraphStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, opt *optim.Stepper) (*graphStep, error) {
 	mg, err := buildModelLabels(m, batch, cols, labelShape(t, batch))
 	if err != nil {
 		return nil, err
@@ -147,7 +148,7 @@ func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := st.opt.step(st.params, st.grads); err != nil {
+	if err := st.opt.Step(st.params, st.grads); err != nil {
 		return 0, fmt.Errorf("train: optimiser step: %w", err)
 	}
 	st.clearGrads()

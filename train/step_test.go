@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
@@ -16,11 +15,12 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
 // TestDirectStepMatchesGraph: for every loss with a direct form, both dtypes, a linear model
 // and an MLP, one direct step (nn.Pass and the loss on slices) gives the loss and the
-// gradient of the Gorgonia graph step. SGD with learning rate 1 makes the update the
+// gradient of the Gorgonia graph step. optim.SGD with learning rate 1 makes the update the
 // gradient itself, so the updated parameters compare the gradients.
 func TestDirectStepMatchesGraph(t *testing.T) {
 	tol := map[tensor.Dtype]float64{tensor.Float64: 1e-12, tensor.Float32: 1e-5} // relative to max(1, |w|)
@@ -51,13 +51,13 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 						require.NoError(t, err)
 						return m
 					}
-					cfg := Config{Optimizer: SGD, LearningRate: 1}
+					cfg := Config{Optimizer: optim.SGD, LearningRate: 1}
 					direct, graphed := build(), build()
 					ds1, err := newStep(direct, loss, rocops.Task{}, batch, in, cfg)
 					require.NoError(t, err)
 					defer ds1.close()
 					require.IsType(t, &directStep{}, ds1)
-					opt, err := newOptimizer(SGD, 1)
+					opt, err := optim.NewStepper(optim.SGD, 1)
 					require.NoError(t, err)
 					gs, err := newGraphStep(graphed, loss, rocops.Task{}, batch, in, opt)
 					require.NoError(t, err)
@@ -79,56 +79,6 @@ func TestDirectStepMatchesGraph(t *testing.T) {
 	}
 }
 
-// TestOptimizerMatchesGorgonia: the optimiser gives, to the bit, the parameters Gorgonia's
-// own solver gives (the trainer used them before), over three steps, for every rule and both
-// dtypes.
-func TestOptimizerMatchesGorgonia(t *testing.T) {
-	const lr = 0.01
-	solvers := map[Optimizer]func() gorgonia.Solver{
-		Adam: func() gorgonia.Solver { return gorgonia.NewAdamSolver(gorgonia.WithLearnRate(lr)) },
-		SGD:  func() gorgonia.Solver { return gorgonia.NewVanillaSolver(gorgonia.WithLearnRate(lr)) },
-		Momentum: func() gorgonia.Solver {
-			return gorgonia.NewMomentum(gorgonia.WithLearnRate(lr), gorgonia.WithMomentum(0.9))
-		},
-		RMSProp: func() gorgonia.Solver { return gorgonia.NewRMSPropSolver(gorgonia.WithLearnRate(lr)) },
-	}
-	grads := [][]float64{{0.3, -1.2, 1e-9, 0}, {-0.25, 2, -3e-5, 0.75}, {0.1, 0.1, -0.1, 4}}
-	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
-		for o, newSolver := range solvers {
-			t.Run(fmt.Sprintf("%v/%v", dt, o), func(t *testing.T) {
-				start := []float64{0.5, -0.75, 2, 1e-3}
-				mine, err := opkit.NewVector(dt, append([]float64(nil), start...))
-				require.NoError(t, err)
-				theirs, err := opkit.NewVector(dt, append([]float64(nil), start...))
-				require.NoError(t, err)
-				opt, err := newOptimizer(o, lr)
-				require.NoError(t, err)
-				solver := newSolver()
-				g := gorgonia.NewGraph()
-				node := gorgonia.NewVector(g, dt, gorgonia.WithShape(4), gorgonia.WithName("w"), gorgonia.WithValue(theirs))
-				for _, gr := range grads {
-					gv, err := opkit.NewVector(dt, append([]float64(nil), gr...))
-					require.NoError(t, err)
-					require.NoError(t, opt.step([]*tensor.Dense{mine}, []*tensor.Dense{gv}))
-					gv2, err := opkit.NewVector(dt, append([]float64(nil), gr...))
-					require.NoError(t, err)
-					require.NoError(t, solver.Step([]gorgonia.ValueGrad{valueGrad{node, gv2}}))
-				}
-				require.Equal(t, theirs.Data(), mine.Data())
-			})
-		}
-	}
-}
-
-// valueGrad pairs a node's value with a given gradient, as Gorgonia's solvers take them.
-type valueGrad struct {
-	n *gorgonia.Node
-	g *tensor.Dense
-}
-
-func (v valueGrad) Value() gorgonia.Value         { return v.n.Value() }
-func (v valueGrad) Grad() (gorgonia.Value, error) { return v.g, nil }
-
 // TestDirectStepFloat32Range: a score gradient that is finite in float64 but beyond float32
 // fails a float32 step with rocops.ErrRange instead of writing ±Inf into the weights, and leaves
 // the weights unchanged.
@@ -138,7 +88,7 @@ func TestDirectStepFloat32Range(t *testing.T) {
 	idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1, Dtype: tensor.Float32})
 	require.NoError(t, err)
-	st, err := newStep(m, huge{}, rocops.Task{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+	st, err := newStep(m, huge{}, rocops.Task{}, batch, in, Config{Optimizer: optim.SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer st.close()
 	before, err := nn.Snapshot(m)
@@ -161,7 +111,7 @@ func (huge) ValueGradInto(grad, _, _ []float64, _ rocops.Task) (float64, error) 
 // TestDirectStepFloat32WithinBound: at the benchmark's shapes (an MLP 30→64→1, so that the
 // float32 pass's own kernels run on full tiles, on 66 rows, so that the rows beyond the last
 // multiple of 4 run too), one float32 direct step of cross-entropy gives the gradient of the
-// float32 graph step within a rounding bound derived for this network, entry by entry. SGD
+// float32 graph step within a rounding bound derived for this network, entry by entry. optim.SGD
 // with learning rate 1 makes the update the gradient.
 //
 // The bound, first order in the unit roundoff u = 2⁻²⁴ of float32, with γ_n = n·u/(1 − n·u)
@@ -194,11 +144,11 @@ func TestDirectStepFloat32WithinBound(t *testing.T) {
 		return m
 	}
 	direct, graphed := build(), build()
-	st, err := newStep(direct, CrossEntropy{}, rocops.Task{}, batch, in, Config{Optimizer: SGD, LearningRate: 1})
+	st, err := newStep(direct, CrossEntropy{}, rocops.Task{}, batch, in, Config{Optimizer: optim.SGD, LearningRate: 1})
 	require.NoError(t, err)
 	defer st.close()
 	require.IsType(t, &directStep{}, st)
-	opt, err := newOptimizer(SGD, 1)
+	opt, err := optim.NewStepper(optim.SGD, 1)
 	require.NoError(t, err)
 	gs, err := newGraphStep(graphed, CrossEntropy{}, rocops.Task{}, batch, in, opt)
 	require.NoError(t, err)
@@ -293,7 +243,7 @@ func requireParamsClose(t *testing.T, got, want nn.Model, tol func(i, k int, wan
 	}
 }
 
-// TestDirectStepFloat32SameAcrossWorkers: twenty Adam steps of a float32 MLP 30→64→1 on
+// TestDirectStepFloat32SameAcrossWorkers: twenty optim.Adam steps of a float32 MLP 30→64→1 on
 // batches of 130 rows (so that the float32 kernels run on full tiles and on single rows)
 // give, for each loss, the same losses and weights to the bit whatever GOMAXPROCS is: the
 // pass and the losses' parallel kernels split their work without changing any sum.
@@ -314,7 +264,7 @@ func TestDirectStepFloat32SameAcrossWorkers(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 9, Dtype: tensor.Float32})
 				require.NoError(t, err)
-				st, err := newStep(m, loss, rocops.Task{}, batch, in, Config{Optimizer: Adam, LearningRate: 0.01})
+				st, err := newStep(m, loss, rocops.Task{}, batch, in, Config{Optimizer: optim.Adam, LearningRate: 0.01})
 				require.NoError(t, err)
 				defer st.close()
 				var r run
@@ -344,7 +294,7 @@ func TestDirectStepFloat32SameAcrossWorkers(t *testing.T) {
 }
 
 // TestFitReproducibleWherever: the same training run twice — an MLP of one hidden layer,
-// cross-entropy, Adam, three epochs on 400 rows of two Gaussian blobs in batches of 64 or 90
+// cross-entropy, optim.Adam, three epochs on 400 rows of two Gaussian blobs in batches of 64 or 90
 // (neither divides 400), validation after every epoch — gives bit-identical weights and
 // history, for both dtypes and hidden widths below, at and above the float32 kernels' 16
 // columns. The second model is allocated, between small allocations of other sizes, until its

@@ -14,6 +14,7 @@ import (
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/optim"
 )
 
 // Config holds the trainer's settings. Every zero value is a documented default, so
@@ -43,7 +44,7 @@ type Config struct {
 	// them". 0 = none.
 	NegativePool int
 	// Optimizer is the update rule; the zero value is Adam.
-	Optimizer Optimizer
+	Optimizer optim.Rule
 	// LearningRate is the step size; 0 = 0.005 for Adam and RMSProp, 0.05 for SGD and
 	// Momentum.
 	LearningRate float64
@@ -213,8 +214,8 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	case !(cfg.WeightDecay >= 0) || math.IsInf(cfg.WeightDecay, 0):
 		return nil, configError("WeightDecay %v is not a finite number ≥ 0", cfg.WeightDecay)
 	}
-	if err := cfg.Optimizer.check(); err != nil {
-		return nil, err
+	if err := cfg.Optimizer.Validate(); err != nil {
+		return nil, fmt.Errorf("train: Config.Optimizer: %w", err)
 	}
 	if err := cfg.Metric.check(); err != nil {
 		return nil, err
@@ -234,7 +235,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 	if cfg.Loss == nil {
 		cfg.Loss = CrossEntropy{}
 	}
-	if a, ok := cfg.Loss.(AUCM); ok { // PESG's learning rate, not the optimiser's default
+	if a, ok := cfg.Loss.(AUCM); ok { // optim.PESG's learning rate, not the optimiser's default
 		var err error
 		if cfg, err = a.configure(cfg); err != nil {
 			return nil, err
@@ -247,7 +248,7 @@ func New(model nn.Model, cfg Config) (*Trainer, error) {
 		cfg.BatchSize = 256
 	}
 	if cfg.LearningRate == 0 {
-		cfg.LearningRate = cfg.Optimizer.defaultLearningRate()
+		cfg.LearningRate = cfg.Optimizer.DefaultRate()
 	}
 	return &Trainer{model: model, cfg: cfg}, nil
 }
@@ -264,14 +265,14 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 		return nil, err
 	}
 	cfg := t.cfg
-	if a, ok := cfg.Loss.(AUCM); ok { // the loss with PESG's state, which its step trains
+	if a, ok := cfg.Loss.(AUCM); ok { // the loss with optim.PESG's state, which its step trains
 		l, c, err := a.begin(t.model, cfg, tk)
 		if err != nil {
 			return nil, err
 		}
 		cfg = c
 		if a.State != nil {
-			defer func() { *a.State = l.opt.state() }()
+			defer func() { *a.State = l.opt.State() }()
 		}
 	}
 	b := min(cfg.BatchSize, train.Rows)
@@ -388,7 +389,7 @@ func (r *fitRun) epoch(ctx context.Context, e int, stage Stage, loss Loss) (Epoc
 		if err != nil {
 			return ep, probs, fmt.Errorf("train: epoch %d step %d (%v): %w", e, s, loss, err)
 		}
-		decay(r.params, r.cfg.LearningRate, r.cfg.WeightDecay)
+		optim.Decay(r.params, r.cfg.LearningRate, r.cfg.WeightDecay)
 		sum += l
 		r.bar.add(1)
 		for _, h := range r.cfg.Hooks {

@@ -10,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/rocops/rocops/optim"
 )
 
 // blobs returns n rows of d features: negatives from N(0, I) and a share p of positives
@@ -205,7 +205,7 @@ func TestNewAndFitRejectBadInput(t *testing.T) {
 		{Config{PositiveFraction: 1}, "PositiveFraction"},
 		{Config{LearningRate: math.NaN()}, "LearningRate NaN"},
 		{Config{WeightDecay: -1}, "WeightDecay -1"},
-		{Config{Optimizer: Optimizer(42)}, "unknown optimizer"},
+		{Config{Optimizer: optim.Rule(42)}, "unknown optimizer"},
 		{Config{Hooks: []Hook{{}}}, "hook 0 has no name"},
 		{Config{Metric: PartialAUC(0)}, "maxFPR"},
 		{Config{Metric: TPRAtFPR(1.5)}, "TPR at FPR"},
@@ -259,7 +259,7 @@ func TestDivergenceKeepsBestWeights(t *testing.T) {
 	rec := Hook{Name: "record", OnEpoch: func(Epoch) error { snaps = append(snaps, params(t, m)); return nil }}
 	cfg := Config{
 		Loss:         Pairwise{Config: pairwise.Config{Surrogate: pairwise.Exponential}},
-		Optimizer:    SGD,
+		Optimizer:    optim.SGD,
 		LearningRate: 1e4,
 		Epochs:       50,
 		Hooks:        []Hook{rec},
@@ -276,17 +276,6 @@ func TestDivergenceKeepsBestWeights(t *testing.T) {
 			require.False(t, math.IsNaN(v) || math.IsInf(v, 0))
 		}
 	}
-}
-
-// Decoupled decay scales weight matrices by 1 − η·λ and leaves biases alone.
-func TestDecay(t *testing.T) {
-	w := tensor.New(tensor.WithShape(2, 2), tensor.WithBacking([]float64{1, -2, 4, 8}))
-	b := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float32{1, -2}))
-	w32 := tensor.New(tensor.WithShape(1, 2), tensor.WithBacking([]float32{2, -4}))
-	decay([]*tensor.Dense{w, b, w32}, 0.1, 2.5) // keep 1 − 0.25 = 0.75
-	require.Equal(t, []float64{0.75, -1.5, 3, 6}, w.Data())
-	require.Equal(t, []float32{1, -2}, b.Data())
-	require.Equal(t, []float32{1.5, -3}, w32.Data())
 }
 
 // Training with weight decay ends with smaller weight matrices than without.

@@ -18,6 +18,7 @@ import (
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
+	"github.com/rocops/rocops/optim"
 	"github.com/rocops/rocops/train"
 )
 
@@ -110,7 +111,7 @@ func modelSum(t *testing.T, path string) [32]byte {
 }
 
 // With -out an aucm run writes its PESG state beside its model, <run>.pesg; it loads with
-// train.LoadPESGState and is the state a direct train.AUCM Fit of the same candidate ends
+// optim.LoadPESGState and is the state a direct train.AUCM Fit of the same candidate ends
 // with (the split, initial weights and batches of seed 1, PESG at η = 0.1, 2 epochs): a, b and
 // α of one entry per class, finite, after 2 epochs, and the SHA-256 of the model file saved
 // with it. Plain aucm saves its kept candidate's,
@@ -124,7 +125,7 @@ func TestOutSavesThePESGState(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	runs := decodeClasses(t, stdout).Results
 
-	got, err := train.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
+	got, err := optim.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
 	require.NoError(t, err)
 	require.Len(t, got.A, 3)
 	require.Len(t, got.B, 3)
@@ -140,8 +141,8 @@ func TestOutSavesThePESGState(t *testing.T) {
 	require.NoError(t, err)
 	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Outputs: 3, Seed: 1})
 	require.NoError(t, err)
-	var want train.PESGState
-	set := train.DefaultPESG()
+	var want optim.PESGState
+	set := optim.DefaultPESG()
 	set.LearningRate = 0.1
 	_, err = train.Plain(train.AUCM{PESG: &set, State: &want}).Fit(context.Background(), m,
 		train.Config{Epochs: 2, BatchSize: 128, Seed: 1, Progress: io.Discard}, sp.Train, sp.Val)
@@ -150,7 +151,7 @@ func TestOutSavesThePESGState(t *testing.T) {
 	got.ModelSHA256 = [32]byte{}
 	require.Equal(t, want, got)
 
-	plain, err := train.LoadPESGState(filepath.Join(out, "aucm.pesg"))
+	plain, err := optim.LoadPESGState(filepath.Join(out, "aucm.pesg"))
 	require.NoError(t, err)
 	require.Len(t, plain.A, 3)
 	require.Equal(t, 2, plain.Epochs)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/optim"
 	"github.com/rocops/rocops/train"
 )
 
@@ -66,7 +67,7 @@ type seedResult = experiment.Result
 
 // finish completes run k's result r on split sp, measured by experiment.Compare; with -out,
 // deploy.Save writes its model and operating point as one unit, which -predict
-// modelPath(…) loads, and for an aucm run train.SavePESGState then writes the PESG state its
+// modelPath(…) loads, and for an aucm run optim.SavePESGState then writes the PESG state its
 // kept candidate ended with to pesgPath(…), under the pair's lock (deploy.SaveWith) and with
 // the model file's SHA-256. secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
@@ -90,7 +91,7 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 			}
 			st := *best.PESG
 			st.ModelSHA256 = sum
-			if err := train.SavePESGState(pesgPath(m), st); err != nil {
+			if err := optim.SavePESGState(pesgPath(m), st); err != nil {
 				return fmt.Errorf("-out: %w", err)
 			}
 			return nil
@@ -140,7 +141,7 @@ func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
 var testBeforeState func(seed uint64)
 
 // pesgPath is the file of the PESG state -out saves beside an aucm run's model m
-// (<run>.params): <run>.pesg, read by train.LoadPESGState.
+// (<run>.params): <run>.pesg, read by optim.LoadPESGState.
 func pesgPath(m string) string { return strings.TrimSuffix(m, ".params") + ".pesg" }
 
 // trainsPESG reports whether a run trains with PESG (aucm), whose state -out saves.

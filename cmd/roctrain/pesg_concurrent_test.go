@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/deploy"
-	"github.com/rocops/rocops/train"
+	"github.com/rocops/rocops/optim"
 )
 
 // Three aucm runs of different seeds saving into one -out at once leave the PESG state of the
@@ -26,12 +26,12 @@ func TestConcurrentAUCMRunsKeepStateWithModel(t *testing.T) {
 			"-plot", "", "-boot", "0", "-seed", fmt.Sprint(seed), "-out", out}
 	}
 	seeds := []int{1, 2, 3}
-	alone := map[uint64]train.PESGState{} // each seed's state, trained alone
+	alone := map[uint64]optim.PESGState{} // each seed's state, trained alone
 	for _, seed := range seeds {
 		out := filepath.Join(dir, fmt.Sprint("alone", seed))
 		code, _, stderr := roctrain(t, args(out, seed)...)
 		require.Equal(t, 0, code, stderr)
-		st, err := train.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
+		st, err := optim.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
 		require.NoError(t, err)
 		st.ModelSHA256 = [32]byte{}
 		alone[uint64(seed)] = st
@@ -57,7 +57,7 @@ func TestConcurrentAUCMRunsKeepStateWithModel(t *testing.T) {
 		require.NoError(t, err)
 		seed := s.OperatingPoint().Run.Seed
 		s.Close()
-		st, err := train.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
+		st, err := optim.LoadPESGState(filepath.Join(out, "aucm_lr_0.1.pesg"))
 		require.NoError(t, err)
 		require.Equal(t, modelSum(t, filepath.Join(out, "aucm_lr_0.1.json")), st.ModelSHA256, "round %d: the state names the model beside it", round)
 		st.ModelSHA256 = [32]byte{}

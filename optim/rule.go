@@ -1,4 +1,4 @@
-package train
+package optim
 
 import (
 	"fmt"
@@ -7,18 +7,19 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/enum"
 	"github.com/rocops/rocops/internal/floats"
 )
 
-// Optimizer selects the update rule. Gorgonia's AdamW (which never updates the weights),
+// Rule selects the update rule. Gorgonia's AdamW (which never updates the weights),
 // AdaGrad (which ignores the learning rate) and Barzilai–Borwein (which fails on float32) are
 // deliberately not offered; weight decay is applied by the trainer for every optimiser.
-type Optimizer int
+type Rule int
 
 const (
 	// Adam is Adam with β₁ = 0.9, β₂ = 0.999, ε = 1e-8 (the zero value).
-	Adam Optimizer = iota
+	Adam Rule = iota
 	// SGD is plain stochastic gradient descent.
 	SGD
 	// Momentum is SGD with heavy-ball momentum 0.9.
@@ -27,24 +28,24 @@ const (
 	RMSProp
 )
 
-var optimizers = enum.New[Optimizer]("optimizer", rocops.ErrConfig, "adam", "sgd", "momentum", "rmsprop")
+var rules = enum.New[Rule]("optimizer", rocops.ErrConfig, "adam", "sgd", "momentum", "rmsprop")
 
 // String returns the optimiser's name: "adam", "sgd", "momentum" or "rmsprop".
-func (o Optimizer) String() string { return optimizers.String(o) }
+func (o Rule) String() string { return rules.String(o) }
 
-// ParseOptimizer returns the optimiser named name, in any case: adam, sgd, momentum or
+// ParseRule returns the optimiser named name, in any case: adam, sgd, momentum or
 // rmsprop. An unknown name gives an error wrapping rocops.ErrConfig.
-func ParseOptimizer(name string) (Optimizer, error) { return optimizers.Parse(name) }
+func ParseRule(name string) (Rule, error) { return rules.Parse(name) }
 
-// MarshalText returns the optimiser's name, so that an Optimizer is a JSON field and, through
+// MarshalText returns the optimiser's name, so that an Rule is a JSON field and, through
 // flag.TextVar, a command-line flag.
-func (o Optimizer) MarshalText() ([]byte, error) { return optimizers.MarshalText(o) }
+func (o Rule) MarshalText() ([]byte, error) { return rules.MarshalText(o) }
 
-// UnmarshalText sets o to the optimiser named text, as ParseOptimizer does.
-func (o *Optimizer) UnmarshalText(text []byte) error { return optimizers.UnmarshalText(o, text) }
+// UnmarshalText sets o to the optimiser named text, as ParseRule does.
+func (o *Rule) UnmarshalText(text []byte) error { return rules.UnmarshalText(o, text) }
 
-// defaultLearningRate is the learning rate used when Config.LearningRate is 0.
-func (o Optimizer) defaultLearningRate() float64 {
+// DefaultRate is the learning rate used when Config.LearningRate is 0.
+func (o Rule) DefaultRate() float64 {
 	switch o {
 	case SGD, Momentum:
 		return 0.05
@@ -66,31 +67,32 @@ func (o Optimizer) defaultLearningRate() float64 {
 //	          w ← w + (−η·m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε)           β₁ = 0.9, β₂ = 0.999, ε = 1e-8
 //
 // where t counts the steps. Arithmetic runs in the tensors' dtype.
-type optimizer struct {
-	kind  Optimizer
+type Stepper struct {
+	kind  Rule
 	lr    float64
 	steps int
 	state [][2]any // per tensor: two state slices of its element type, allocated at the first step
 }
 
-func (o Optimizer) check() error {
-	if !optimizers.Valid(o) {
-		return configError("unknown optimizer %v", o)
+// Validate reports an unknown rule as rocops.ErrConfig.
+func (o Rule) Validate() error {
+	if !rules.Valid(o) {
+		return check.Errorf("optim", rocops.ErrConfig, "unknown optimizer %v", o)
 	}
 	return nil
 }
 
-func newOptimizer(o Optimizer, lr float64) (*optimizer, error) {
-	if err := o.check(); err != nil {
+func NewStepper(o Rule, lr float64) (*Stepper, error) {
+	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	return &optimizer{kind: o, lr: lr}, nil
+	return &Stepper{kind: o, lr: lr}, nil
 }
 
 // step updates params[i] from grads[i] for every i.
-func (op *optimizer) step(params, grads []*tensor.Dense) error {
+func (op *Stepper) Step(params, grads []*tensor.Dense) error {
 	if len(params) != len(grads) {
-		return fmt.Errorf("train: %d parameters but %d gradients", len(params), len(grads))
+		return fmt.Errorf("optim: %d parameters but %d gradients", len(params), len(grads))
 	}
 	if op.state == nil {
 		op.state = make([][2]any, len(params))
@@ -99,7 +101,7 @@ func (op *optimizer) step(params, grads []*tensor.Dense) error {
 	for i, p := range params {
 		g := grads[i]
 		if !p.Shape().Eq(g.Shape()) || p.Dtype() != g.Dtype() {
-			return fmt.Errorf("train: parameter %d is %v %v but its gradient is %v %v", i, p.Dtype(), p.Shape(), g.Dtype(), g.Shape())
+			return fmt.Errorf("optim: parameter %d is %v %v but its gradient is %v %v", i, p.Dtype(), p.Shape(), g.Dtype(), g.Shape())
 		}
 		switch p.Dtype() {
 		case tensor.Float64:
@@ -107,13 +109,13 @@ func (op *optimizer) step(params, grads []*tensor.Dense) error {
 		case tensor.Float32:
 			update(op, &op.state[i], p.Float32s(), g.Float32s())
 		default:
-			return fmt.Errorf("train: unsupported parameter dtype %v", p.Dtype())
+			return fmt.Errorf("optim: unsupported parameter dtype %v", p.Dtype())
 		}
 	}
 	return nil
 }
 
-func update[T floats.Float](op *optimizer, st *[2]any, w, g []T) {
+func update[T floats.Float](op *Stepper, st *[2]any, w, g []T) {
 	if st[0] == nil {
 		st[0], st[1] = make([]T, len(w)), make([]T, len(w))
 	}
@@ -155,7 +157,7 @@ func update[T floats.Float](op *optimizer, st *[2]any, w, g []T) {
 // to every parameter with two or more dimensions (weight matrices, not biases). Unlike an L2
 // term added to the gradient, it is not rescaled by Adam's or RMSProp's per-coordinate
 // step sizes (Loshchilov and Hutter, "Decoupled weight decay regularization", ICLR 2019).
-func decay(params []*tensor.Dense, lr, lambda float64) {
+func Decay(params []*tensor.Dense, lr, lambda float64) {
 	if lambda == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package train
+package optim
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // is negative, NaN or infinite, a momentum above 1, a decay factor below 1 or a decay epoch
 // below 1, or a state that does not fit the run.
 func pesgError(format string, args ...any) error {
-	return check.Errorf("train", rocops.ErrConfig, "PESG: "+format, args...)
+	return check.Errorf("optim", rocops.ErrConfig, "PESG: "+format, args...)
 }
 
 // PESG holds the settings of the proximal epoch stochastic gradient method that LibAUC trains
@@ -37,10 +37,10 @@ func pesgError(format string, args ...any) error {
 //
 // At the end of each epoch listed in DecayEpochs, θ_ref becomes the mean of the iterates θ
 // since the last such reset (the start), and η ← η/DecayFactor. θ_ref starts as Gaussian noise
-// N(0, 0.01²), as in LibAUC, drawn from the run's Config.Seed; the term is left out when
+// N(0, 0.01²), as in LibAUC, drawn from the run's seed (train.Config.Seed); the term is left out when
 // EpochDecay is 0.
 type PESG struct {
-	// LearningRate is η; 0 = the run's Config.LearningRate, or 0.1 when that is 0 too.
+	// LearningRate is η; 0 = the run's learning rate (train.Config.LearningRate), or 0.1 when that is 0 too.
 	LearningRate float64
 	// Clip bounds every gradient element to [−Clip, Clip]; 0 = no clipping.
 	Clip float64
@@ -66,10 +66,7 @@ func DefaultPESG() PESG {
 	return PESG{Clip: 1, WeightDecay: 1e-5, EpochDecay: 2e-3, Momentum: 0.9}
 }
 
-// defaultPESGRate is LibAUC's default learning rate.
-const defaultPESGRate = 0.1
-
-func (p PESG) check() error {
+func (p PESG) Validate() error {
 	for _, s := range []struct {
 		name string
 		v    float64
@@ -121,11 +118,13 @@ type PESGState struct {
 
 // pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference
 // point, the sum of its iterates since the last reset and its momentum buffer, in float64.
-type pesg struct {
-	set         PESG
-	lr          float64
-	margin      float64
-	a, b, alpha []float64 // k elements each (1 for binary data); a and b updated like parameters
+type PESGRun struct {
+	set    PESG
+	lr     float64
+	margin float64
+	// A, B and Alpha are the AUC-M loss's a, b and α: k elements each (1 for binary data); a
+	// and b are updated like parameters, α by its ascent form.
+	A, B, Alpha []float64
 	ref         [][]float64
 	acc         [][]float64
 	buf         [][]float64
@@ -134,12 +133,12 @@ type pesg struct {
 	epochs      int // main-phase epochs completed
 }
 
-// newPESG returns the optimiser for parameter tensors of the given sizes (the model's; a and
+// NewPESGRun returns the optimiser for parameter tensors of the given sizes (the model's; a and
 // b, of k elements each, are added), with its reference points drawn from seed when
 // EpochDecay > 0. The settings must have passed check, lr > 0 be the effective learning rate
 // and k ≥ 1 the number of the loss's columns (1 for binary data).
-func newPESG(set PESG, lr, margin float64, sizes []int, k int, seed uint64) *pesg {
-	p := &pesg{set: set, lr: lr, margin: margin, a: make([]float64, k), b: make([]float64, k), alpha: make([]float64, k)}
+func NewPESGRun(set PESG, lr, margin float64, sizes []int, k int, seed uint64) *PESGRun {
+	p := &PESGRun{set: set, lr: lr, margin: margin, A: make([]float64, k), B: make([]float64, k), Alpha: make([]float64, k)}
 	sizes = append(slices.Clone(sizes), k, k)
 	rng := rand.New(rand.NewPCG(seed, 0x70657367)) // "pesg"
 	for _, n := range sizes {
@@ -158,13 +157,13 @@ func newPESG(set PESG, lr, margin float64, sizes []int, k int, seed uint64) *pes
 
 // step updates the model's parameters from their gradients, a and b from da and db (k
 // elements each), and every α_c by its ascent form.
-func (p *pesg) step(params, grads []*tensor.Dense, da, db []float64) error {
+func (p *PESGRun) Step(params, grads []*tensor.Dense, da, db []float64) error {
 	if len(params) != len(grads) || len(params)+2 != len(p.ref) {
-		return fmt.Errorf("train: PESG over %d tensors got %d parameters and %d gradients",
+		return fmt.Errorf("optim: PESG over %d tensors got %d parameters and %d gradients",
 			len(p.ref)-2, len(params), len(grads))
 	}
-	if len(da) != len(p.a) || len(db) != len(p.b) {
-		return fmt.Errorf("train: PESG of %d columns got %d and %d derivatives of a and b", len(p.a), len(da), len(db))
+	if len(da) != len(p.A) || len(db) != len(p.B) {
+		return fmt.Errorf("optim: PESG of %d columns got %d and %d derivatives of a and b", len(p.A), len(da), len(db))
 	}
 	for i, w := range params {
 		switch w.Dtype() {
@@ -173,15 +172,15 @@ func (p *pesg) step(params, grads []*tensor.Dense, da, db []float64) error {
 		case tensor.Float32:
 			pesgUpdate(p, i, w.Float32s(), grads[i].Float32s())
 		default:
-			return fmt.Errorf("train: unsupported parameter dtype %v", w.Dtype())
+			return fmt.Errorf("optim: unsupported parameter dtype %v", w.Dtype())
 		}
 	}
 	n := len(params)
-	pesgUpdate(p, n, p.a, da)
-	pesgUpdate(p, n+1, p.b, db)
-	for c, al := range p.alpha {
-		al += p.lr * (2*(p.margin+p.b[c]-p.a[c]) - 2*al)
-		p.alpha[c] = min(max(al, 0), 999)
+	pesgUpdate(p, n, p.A, da)
+	pesgUpdate(p, n+1, p.B, db)
+	for c, al := range p.Alpha {
+		al += p.lr * (2*(p.margin+p.B[c]-p.A[c]) - 2*al)
+		p.Alpha[c] = min(max(al, 0), 999)
 	}
 	p.steps++
 	p.since++
@@ -189,7 +188,7 @@ func (p *pesg) step(params, grads []*tensor.Dense, da, db []float64) error {
 }
 
 // pesgUpdate is the step of tensor i, with values w and gradient g, computed in float64.
-func pesgUpdate[T floats.Float](p *pesg, i int, w, g []T) {
+func pesgUpdate[T floats.Float](p *PESGRun, i int, w, g []T) {
 	ref, acc, buf := p.ref[i], p.acc[i], p.buf[i]
 	s := p.set
 	for k := range w {
@@ -217,7 +216,7 @@ func pesgUpdate[T floats.Float](p *pesg, i int, w, g []T) {
 }
 
 // endEpoch counts a main-phase epoch done and, when it is one of the decay epochs, decays.
-func (p *pesg) endEpoch() {
+func (p *PESGRun) EndEpoch() {
 	p.epochs++
 	if slices.Contains(p.set.DecayEpochs, p.epochs) {
 		p.decayEpoch()
@@ -226,7 +225,7 @@ func (p *pesg) endEpoch() {
 
 // decayEpoch resets the reference points to the mean iterate since the last reset and divides
 // the learning rate by the decay factor (LibAUC's update_regularizer).
-func (p *pesg) decayEpoch() {
+func (p *PESGRun) decayEpoch() {
 	factor := p.set.DecayFactor
 	if factor == 0 {
 		factor = 10
@@ -243,7 +242,7 @@ func (p *pesg) decayEpoch() {
 	p.since = 0
 }
 
-func (p *pesg) state() PESGState {
+func (p *PESGRun) State() PESGState {
 	clone := func(xs [][]float64) [][]float64 {
 		out := make([][]float64, len(xs))
 		for i, x := range xs {
@@ -252,7 +251,7 @@ func (p *pesg) state() PESGState {
 		return out
 	}
 	return PESGState{
-		A: slices.Clone(p.a), B: slices.Clone(p.b), Alpha: slices.Clone(p.alpha),
+		A: slices.Clone(p.A), B: slices.Clone(p.B), Alpha: slices.Clone(p.Alpha),
 		LearningRate: p.lr, Steps: p.steps, SinceReset: p.since, Epochs: p.epochs,
 		Ref: clone(p.ref), Acc: clone(p.acc), Momentum: clone(p.buf),
 	}
@@ -260,8 +259,8 @@ func (p *pesg) state() PESGState {
 
 // resume sets the optimiser to st, which must hold tensors of its sizes and a, b, α of its k
 // columns.
-func (p *pesg) resume(st PESGState) error {
-	if k := len(p.a); len(st.A) != k || len(st.B) != k || len(st.Alpha) != k {
+func (p *PESGRun) Resume(st PESGState) error {
+	if k := len(p.A); len(st.A) != k || len(st.B) != k || len(st.Alpha) != k {
 		return pesgError("the resumed state has a, b and α of %d, %d and %d columns, the run %d",
 			len(st.A), len(st.B), len(st.Alpha), k)
 	}
@@ -286,6 +285,18 @@ func (p *pesg) resume(st PESGState) error {
 			return pesgError("the resumed state holds %v", x)
 		}
 	}
+	for _, part := range []struct {
+		name string
+		xs   [][]float64
+	}{{"Ref", st.Ref}, {"Acc", st.Acc}, {"Momentum", st.Momentum}} {
+		for i, x := range part.xs {
+			for j, v := range x {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return pesgError("the resumed state's %s tensor %d holds %v at %d", part.name, i, v, j)
+				}
+			}
+		}
+	}
 	if !(st.LearningRate > 0) || st.Steps < 0 || st.SinceReset < 0 || st.Epochs < 0 || slices.Min(st.Alpha) < 0 {
 		return pesgError("the resumed state has learning rate %v, α %v, steps %d and %d, epochs %d",
 			st.LearningRate, st.Alpha, st.Steps, st.SinceReset, st.Epochs)
@@ -295,9 +306,9 @@ func (p *pesg) resume(st PESGState) error {
 		copy(p.acc[i], st.Acc[i])
 		copy(p.buf[i], st.Momentum[i])
 	}
-	copy(p.a, st.A)
-	copy(p.b, st.B)
-	copy(p.alpha, st.Alpha)
+	copy(p.A, st.A)
+	copy(p.B, st.B)
+	copy(p.Alpha, st.Alpha)
 	p.lr, p.steps, p.since, p.epochs = st.LearningRate, st.Steps, st.SinceReset, st.Epochs
 	return nil
 }

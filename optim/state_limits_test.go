@@ -1,4 +1,4 @@
-package train
+package optim
 
 import (
 	"math"
@@ -25,7 +25,7 @@ func TestPESGStateCountLimits(t *testing.T) {
 		set(&st, math.MaxInt32+1)
 		err := SavePESGState(path, st)
 		require.ErrorIs(t, err, rocops.ErrConfig, name)
-		require.ErrorContains(t, err, "train: invalid setting: PESG: ", name)
+		require.ErrorContains(t, err, "optim: invalid setting: PESG: ", name)
 		require.ErrorContains(t, err, "2147483648", name)
 		_, err = os.Stat(path)
 		require.ErrorIs(t, err, os.ErrNotExist, "%s: nothing written", name)

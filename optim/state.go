@@ -1,4 +1,4 @@
-package train
+package optim
 
 import (
 	"bytes"
@@ -39,13 +39,13 @@ import (
 const pesgMagic = "ROCOPS-PESG"
 
 // pesgFormat is the format MarshalBinary writes, pesgFormatV1 the first one's frame; their
-// errors are nn's checkpoint errors, "train: PESG state: …".
+// errors are nn's checkpoint errors, "optim: PESG state: …".
 var (
 	pesgFormat = frame.Format{
 		Magic:   pesgMagic,
 		Version: 2,
 		Errors:  frame.Errors{NotFrame: nn.ErrNotCheckpoint, Version: nn.ErrVersion, Damaged: nn.ErrDamaged},
-		Prefix:  "train: PESG state",
+		Prefix:  "optim: PESG state",
 	}
 	pesgFormatV1 = frame.Format{Magic: pesgMagic, Version: 1, Errors: pesgFormat.Errors, Prefix: pesgFormat.Prefix}
 )
@@ -172,7 +172,7 @@ func SavePESGState(path string, st PESGState) error {
 func LoadPESGState(path string) (PESGState, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return PESGState{}, fmt.Errorf("train: %w", err)
+		return PESGState{}, fmt.Errorf("optim: %w", err)
 	}
 	var st PESGState
 	if err := st.UnmarshalBinary(data); err != nil {

@@ -1,4 +1,4 @@
-package train
+package optim
 
 import (
 	"crypto/sha256"
