@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
@@ -44,9 +45,9 @@ func TestOpenBLASMatchesGonum(t *testing.T) {
 		require.NoError(t, err)
 		var st step
 		if graphed {
-			st, err = newGraphStep(m, loss, batch, in, opt)
+			st, err = newGraphStep(m, loss, rocops.Task{}, batch, in, opt)
 		} else {
-			st, err = newStep(m, loss, batch, in, Config{Optimizer: optim.SGD, LearningRate: 1})
+			st, err = newStep(m, loss, rocops.Task{}, batch, in, Config{Optimizer: optim.SGD, LearningRate: 1})
 		}
 		require.NoError(t, err)
 		defer st.close()
