@@ -125,8 +125,11 @@ func (t classTables) writeDeployed(w io.Writer, results []experiment.Summary) {
 	if t.Seeds > 1 || t.Confidence == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ndeployed FPR and TPR of each %s on this test part, one-vs-rest [95%% Clopper–Pearson interval]:\n\n",
-		map[bool]string{true: "label", false: "class"}[t.Multilabel])
+	what := "class on this test part, one-vs-rest"
+	if t.Multilabel {
+		what = "label on this test part"
+	}
+	fmt.Fprintf(w, "\ndeployed FPR and TPR of each %s [95%% Clopper–Pearson interval]:\n\n", what)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\t%s\tdeployed FPR\tdeployed TPR\t\n", map[bool]string{true: "label", false: "class"}[t.Multilabel])
 	for k := range results {

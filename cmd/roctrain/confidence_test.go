@@ -228,6 +228,15 @@ func TestConfidenceClasses(t *testing.T) {
 	for _, c := range []string{"a", "b", "c"} {
 		require.Regexp(t, `\n +ce +`+c+`  +\d\.\d{4} \[\d\.\d{3}, \d\.\d{3}\]  +\d\.\d{4} \[\d\.\d{3}, \d\.\d{3}\]\n`, stdout)
 	}
+
+	labels := writeLabelsCSV(t, dir, 600)
+	code, stdout, stderr = roctrain(t, "-data", labels, "-label", "p,q,r", "-confidence", "0.9", "-epochs", "3", "-lr", "0.01",
+		"-losses", "ce", "-plot", "", "-boot", "0")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "\ndeployed FPR and TPR of each label on this test part [95% Clopper–Pearson interval]:\n")
+	for _, c := range []string{"p", "q", "r"} {
+		require.Regexp(t, `\n +ce +`+c+`  +\d\.\d{4} \[\d\.\d{3}, \d\.\d{3}\]  +\d\.\d{4} \[\d\.\d{3}, \d\.\d{3}\]\n`, stdout)
+	}
 }
 
 // flagRule, -predict's account of a saved operating point, for every kind of point.
