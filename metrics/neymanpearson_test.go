@@ -444,6 +444,20 @@ func BenchmarkThresholdNP(b *testing.B) {
 				sort.Float64s(buf)
 			}
 		})
+		// A curve already ranked (as roctrain's validation curve and rocbeam's merged counts
+		// are): the threshold is a bisection over its distinct scores.
+		c, err := NewCurve(scores, labels)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("op=curve/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.ThresholdNP(0.05, 0.05); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
