@@ -53,6 +53,17 @@ type OperatingPoint struct {
 	Label string
 	Run   Run // how the model was trained, for the record
 
+	// Confidence is 1 − δ, in (0, 1), for thresholds chosen by the Neyman–Pearson umbrella rule
+	// on the validation part (metrics.ThresholdNP; per class one-vs-rest for a model of
+	// classes): the rate they guard holds on fresh rows with probability at least Confidence,
+	// the false-positive rate at most Alpha, or with Recall the true-positive rate at least
+	// Recall (metrics.ThresholdNPRecall). 0 for thresholds that kept α on validation, as before
+	// confidences; the sidecar is then version 2 or 3, else version 4.
+	Confidence float64
+	// Recall is r of the umbrella rule's mirror, in (0, 1), with Confidence only; 0 when the
+	// guarded rate is the false-positive rate.
+	Recall float64
+
 	// Classes names the k outputs of a multi-class or multi-label model, in output order: the
 	// class names of the label column Label (multi-class, k ≥ 2), or the label columns
 	// themselves (multi-label, with Multilabel set, k ≥ 1); at most data.MaxClasses, each
@@ -113,7 +124,8 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
 // writing leaves the previous sidecar and its model in place. m must be a model Load can
 // rebuild (see [ModelSpec]), of one output for a binary op, of k = len(op.Classes) outputs
 // ([nn.Outputs]) for a multi-class or multi-label one, whose sidecar is then version 3
-// (VersionClasses); a binary one's is version 2, as before models of classes.
+// (VersionClasses); a binary one's is version 2, as before models of classes; an operating
+// point chosen with a confidence (op.Confidence) is version 4 for either.
 func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
 	return SaveWith(dir, name, m, op, st, features, nil)
 }
@@ -142,7 +154,10 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 	sum := sha256.Sum256(buf.Bytes())
 	hash := hex.EncodeToString(sum[:])
 	version := Version
-	if op.Classes != nil {
+	switch {
+	case op.Confidence != 0:
+		version = versionGuarantee
+	case op.Classes != nil:
 		version = VersionClasses
 	}
 	sc := &sidecar{

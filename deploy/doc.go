@@ -32,6 +32,17 @@
 // before. [Scorer.Score] returns k scores a row, [Scorer.FlagClass] flags one, and
 // [Scorer.ScoreCSV] writes "row,<label>,score_<class>…,flag_<class>…" (see there).
 //
+// # Thresholds with a guarantee
+//
+// Thresholds chosen by the Neyman–Pearson umbrella rule on the validation part (roctrain
+// -confidence: metrics.ThresholdNP, per class one-vs-rest for a model of classes) keep the
+// false-positive rate on fresh rows at or below α with probability at least 1 − δ, or with
+// the mirror (metrics.ThresholdNPRecall) the true-positive rate at or above a recall r. Their
+// sidecar is version 4: version 2's keys for a binary model, version 3's for a model of
+// classes, and one group of its own, "deployed_confidence" (1 − δ, [OperatingPoint.Confidence])
+// and "deployed_recall" (r, or 0 when the rate guarded is the false-positive rate,
+// [OperatingPoint.Recall]). Without a confidence Save writes version 2 or 3, as before.
+//
 // # One unit on disk
 //
 // The sidecar is the commit point. Save writes the model file first under its
@@ -61,7 +72,8 @@
 // null threshold, rates in [0, 1], distinct feature names, finite means, positive finite
 // deviations, nothing after the JSON object, a matching checksum; for version 3, as many
 // classes as the model has outputs, named, distinct and not padded, each with a finite or null
-// threshold and its four rates), the model file's SHA-256
+// threshold and its four rates; for version 4, a confidence in (0, 1) and a recall in (0, 1)
+// or 0), the model file's SHA-256
 // must match, and the architecture the sidecar describes must be the one the checkpoint
 // records, with no more parameters than the file holds, before the model is allocated. Errors
 // wrap [ErrSidecar], [ErrVersion], [ErrModel] or [ErrHash].

@@ -16,7 +16,7 @@ import (
 )
 
 // FuzzDecodeSidecar: any bytes decode to a sidecar that passes its checks, or fail with
-// ErrSidecar or ErrVersion, never a panic; a sidecar of version 2 or 3 that decodes encodes
+// ErrSidecar or ErrVersion, never a panic; a sidecar of version 2, 3 or 4 that decodes encodes
 // again to one that decodes to the same values.
 func FuzzDecodeSidecar(f *testing.F) {
 	for _, p := range []string{filepath.Join("testdata", "v1", "ce.json"), filepath.Join("testdata", "v2", "ce.json")} {
@@ -39,7 +39,26 @@ func FuzzDecodeSidecar(f *testing.F) {
 		}
 		f.Add(b)
 		f.Add(bytes.Replace(b, []byte(`"thresholds": [`), []byte(`"thresholds": [null, `), 1))
+		fx.op.Confidence = 0.95
+		if _, err := Save(dir, "np", fx.m, fx.op, fx.st, fx.features); err != nil {
+			f.Fatal(err)
+		}
+		if b, err = os.ReadFile(sidecarOf(dir, "np")); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
 	}
+	fx := newFixture(&testing.T{}, 1)
+	fx.op.Confidence, fx.op.Recall = 0.9, 0.8
+	dir := f.TempDir()
+	if _, err := Save(dir, "np", fx.m, fx.op, fx.st, fx.features); err != nil {
+		f.Fatal(err)
+	}
+	b, err := os.ReadFile(sidecarOf(dir, "np"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
 	f.Add([]byte(`{"format": "rocops-operating-point", "version": 3}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sc, err := decodeSidecar(b)
@@ -49,8 +68,9 @@ func FuzzDecodeSidecar(f *testing.F) {
 			}
 			return
 		}
-		if sc.version < 1 || sc.version > VersionClasses || (sc.version == VersionClasses) != (sc.op.Classes != nil) {
-			t.Fatalf("version %d with classes %q", sc.version, sc.op.Classes)
+		if sc.version < 1 || sc.version > versionGuarantee || (sc.version == VersionClasses) && sc.op.Classes == nil ||
+			sc.version < VersionClasses && sc.op.Classes != nil || (sc.version == versionGuarantee) != (sc.op.Confidence != 0) {
+			t.Fatalf("version %d with classes %q and confidence %v", sc.version, sc.op.Classes, sc.op.Confidence)
 		}
 		if err := sc.check(); err != nil {
 			t.Fatalf("decoded but fails its check: %v", err)
@@ -82,6 +102,7 @@ func FuzzDecodeSidecar(f *testing.F) {
 func equalOp(a, b OperatingPoint) bool {
 	return a.Alpha == b.Alpha && a.Threshold == b.Threshold && a.ValFPR == b.ValFPR && a.ValTPR == b.ValTPR &&
 		a.TestFPR == b.TestFPR && a.TestTPR == b.TestTPR && a.Label == b.Label && a.Run == b.Run &&
+		a.Confidence == b.Confidence && a.Recall == b.Recall &&
 		strings.Join(a.Classes, "\x00") == strings.Join(b.Classes, "\x00") && len(a.Classes) == len(b.Classes) &&
 		a.Multilabel == b.Multilabel && a.Probabilities == b.Probabilities && equalFloats(a.Thresholds, b.Thresholds) &&
 		equalFloats(a.ClassValFPR, b.ClassValFPR) && equalFloats(a.ClassValTPR, b.ClassValTPR) &&

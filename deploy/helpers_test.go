@@ -67,9 +67,9 @@ func rawRows(t *testing.T, n int) []float64 {
 	return x
 }
 
-// editSidecar rewrites the version-2 or version-3 sidecar at path through edit, which gets
-// its decoded JSON object, and signs it again with a valid checksum (of the version it holds
-// after the edit) unless edit sets resign false.
+// editSidecar rewrites the version-2, 3 or 4 sidecar at path through edit, which gets its
+// decoded JSON object, and signs it again with a valid checksum (of the version it holds after
+// the edit) unless edit sets resign false.
 func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resign bool)) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -79,8 +79,14 @@ func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resig
 	if edit(obj) {
 		obj["sidecar_sha256"] = ""
 		var f interface{ checksum() (string, error) } = &fileV2{}
-		if obj["version"] == float64(VersionClasses) {
+		_, classes := obj["classes"]
+		switch {
+		case obj["version"] == float64(VersionClasses):
 			f = &fileV3{}
+		case obj["version"] == float64(versionGuarantee) && classes:
+			f = &fileV4Classes{}
+		case obj["version"] == float64(versionGuarantee):
+			f = &fileV4{}
 		}
 		js, err := json.Marshal(obj)
 		require.NoError(t, err)

@@ -87,7 +87,8 @@ func (s *Scorer) Standardizer() data.Standardizer {
 }
 
 // Version returns the format version of the sidecar that was loaded: 1, 2, or 3 for a
-// multi-class or multi-label model.
+// multi-class or multi-label model, or 4 for thresholds chosen with a confidence
+// ([OperatingPoint.Confidence]).
 func (s *Scorer) Version() int { return s.sc.version }
 
 // SidecarPath returns the path of the sidecar that was loaded.

@@ -20,12 +20,19 @@ import (
 
 // The sidecar's format name and the versions Save writes: Version for a binary model, the
 // same bytes as before multi-class models, and VersionClasses for a multi-class or
-// multi-label one (OperatingPoint.Classes set). Load reads versions 1, 2 and 3.
+// multi-label one (OperatingPoint.Classes set); an operating point chosen with a confidence
+// (OperatingPoint.Confidence set) gets version 4, either's keys and the guarantee's. Load
+// reads versions 1 to 4.
 const (
 	Format         = "rocops-operating-point"
 	Version        = 2
 	VersionClasses = 3
 )
+
+// versionGuarantee is the version of a sidecar whose threshold or thresholds were chosen with
+// a confidence: version 2's keys for a binary model, version 3's (those with "classes") for a
+// multi-class or multi-label one, and the field group guaranteeJSON.
+const versionGuarantee = 4
 
 // fileV2 is the sidecar, format version 2, as JSON.
 type fileV2 struct {
@@ -78,8 +85,9 @@ func newPoint(op OperatingPoint, features []string, st data.Standardizer) pointJ
 	return p
 }
 
-// sidecar returns the checked sidecar of p with the given version, model and run.
-func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run) (*sidecar, error) {
+// sidecar returns the checked sidecar of p with the given version, model, run and guarantee
+// (zero before version 4).
+func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, g guaranteeJSON) (*sidecar, error) {
 	threshold := math.Inf(1) // null
 	if p.Threshold != nil {
 		threshold = *p.Threshold
@@ -87,8 +95,51 @@ func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run
 	sc := &sidecar{version: version, model: model, spec: spec, features: p.Features,
 		st: data.Standardizer{Mean: p.Mean, Std: p.Std},
 		op: OperatingPoint{Alpha: p.Alpha, Threshold: threshold, ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
-			TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run}}
+			TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run,
+			Confidence: g.Confidence, Recall: g.Recall}}
 	return sc, sc.check()
+}
+
+// guaranteeJSON is the field group of version 4, apart from the operating point's keys: the
+// Neyman–Pearson umbrella rule the threshold or thresholds were chosen with on the validation
+// part (metrics.ThresholdNP; per class one-vs-rest for a model of classes).
+type guaranteeJSON struct {
+	// Confidence is 1 − δ, in (0, 1): the guarded rate holds on fresh rows with probability at
+	// least Confidence.
+	Confidence float64 `json:"deployed_confidence"`
+	// Recall is r of the mirror, in (0, 1): the threshold keeps a true-positive rate of at least
+	// r (metrics.ThresholdNPRecall). 0 when the guarded rate is the false-positive rate, at most
+	// alpha.
+	Recall float64 `json:"deployed_recall"`
+}
+
+// newGuarantee is the version-4 field group of op.
+func newGuarantee(op OperatingPoint) guaranteeJSON {
+	return guaranteeJSON{Confidence: op.Confidence, Recall: op.Recall}
+}
+
+// fileV4 is the sidecar of a binary model whose threshold was chosen with a confidence,
+// format version 4: version 2's keys and the guarantee's.
+type fileV4 struct {
+	Format  string   `json:"format"`  // Format
+	Version int      `json:"version"` // 4
+	Model   modelRef `json:"model"`
+	pointJSON
+	guaranteeJSON
+	Run      runInfo `json:"run"`
+	Checksum string  `json:"sidecar_sha256"` // as in version 2
+}
+
+// fileV4Classes is the sidecar of a multi-class or multi-label model whose thresholds were
+// chosen with a confidence, format version 4: version 3's keys and the guarantee's.
+type fileV4Classes struct {
+	Format  string   `json:"format"`  // Format
+	Version int      `json:"version"` // 4
+	Model   modelRef `json:"model"`
+	classesJSON
+	guaranteeJSON
+	Run      runInfo `json:"run"`
+	Checksum string  `json:"sidecar_sha256"` // as in version 2
 }
 
 // fileV3 is the sidecar of a multi-class or multi-label model, format version 3: version 2's
@@ -184,19 +235,34 @@ type sidecar struct {
 }
 
 // encode returns the JSON of sc, with its checksum: version 2 for a binary model, 3 for a
-// multi-class or multi-label one.
+// multi-class or multi-label one, 4 for either with a confidence.
 func (sc *sidecar) encode() ([]byte, error) {
 	r := sc.op.Run
 	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
 	var js []byte
 	var err error
-	if sc.op.Classes != nil {
+	switch {
+	case sc.op.Confidence != 0 && sc.op.Classes != nil:
+		f := fileV4Classes{Format: Format, Version: versionGuarantee, Model: sc.model,
+			classesJSON: newClasses(sc.op, sc.features, sc.st), guaranteeJSON: newGuarantee(sc.op), Run: run}
+		if f.Checksum, err = f.checksum(); err != nil {
+			return nil, err
+		}
+		js, err = json.MarshalIndent(f, "", "  ")
+	case sc.op.Confidence != 0:
+		f := fileV4{Format: Format, Version: versionGuarantee, Model: sc.model,
+			pointJSON: newPoint(sc.op, sc.features, sc.st), guaranteeJSON: newGuarantee(sc.op), Run: run}
+		if f.Checksum, err = f.checksum(); err != nil {
+			return nil, err
+		}
+		js, err = json.MarshalIndent(f, "", "  ")
+	case sc.op.Classes != nil:
 		f := fileV3{Format: Format, Version: VersionClasses, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st), Run: run}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
 		}
 		js, err = json.MarshalIndent(f, "", "  ")
-	} else {
+	default:
 		f := fileV2{Format: Format, Version: Version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st), Run: run}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
@@ -217,6 +283,18 @@ func (f fileV2) checksum() (string, error) {
 
 // checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
 func (f fileV3) checksum() (string, error) {
+	f.Checksum = ""
+	return canonicalSum(f)
+}
+
+// checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
+func (f fileV4) checksum() (string, error) {
+	f.Checksum = ""
+	return canonicalSum(f)
+}
+
+// checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
+func (f fileV4Classes) checksum() (string, error) {
 	f.Checksum = ""
 	return canonicalSum(f)
 }
@@ -274,8 +352,25 @@ func decodeSidecar(b []byte) (*sidecar, error) {
 			return nil, err
 		}
 		return f.sidecar()
+	case versionGuarantee: // version 3's keys when it has "classes", else version 2's
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSidecar, err)
+		}
+		if _, ok := keys["classes"]; ok {
+			var f fileV4Classes
+			if err := strictUnmarshal(raw, &f); err != nil {
+				return nil, err
+			}
+			return f.sidecar()
+		}
+		var f fileV4
+		if err := strictUnmarshal(raw, &f); err != nil {
+			return nil, err
+		}
+		return f.sidecar()
 	}
-	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, VersionClasses)
+	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, versionGuarantee)
 }
 
 // strictUnmarshal decodes the JSON object raw into the struct *v, requiring every key of it
@@ -343,7 +438,19 @@ func (f *fileV2) sidecar() (*sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.pointJSON.sidecar(2, f.Model, spec, f.Run.run())
+	return f.pointJSON.sidecar(2, f.Model, spec, f.Run.run(), guaranteeJSON{})
+}
+
+func (f *fileV4) sidecar() (*sidecar, error) {
+	sum, err := f.checksum()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := checkSigned(f.Model, f.Checksum, sum)
+	if err != nil {
+		return nil, err
+	}
+	return f.pointJSON.sidecar(versionGuarantee, f.Model, spec, f.Run.run(), f.guaranteeJSON)
 }
 
 func (f *fileV3) sidecar() (*sidecar, error) {
@@ -355,9 +462,27 @@ func (f *fileV3) sidecar() (*sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &f.classesJSON
+	return f.classesJSON.sidecar(3, f.Model, spec, f.Run.run(), guaranteeJSON{})
+}
+
+func (f *fileV4Classes) sidecar() (*sidecar, error) {
+	sum, err := f.checksum()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := checkSigned(f.Model, f.Checksum, sum)
+	if err != nil {
+		return nil, err
+	}
+	return f.classesJSON.sidecar(versionGuarantee, f.Model, spec, f.Run.run(), f.guaranteeJSON)
+}
+
+// sidecar returns the checked sidecar of p with the given version, model, run and guarantee
+// (zero before version 4).
+func (p *classesJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, g guaranteeJSON) (*sidecar, error) {
 	op := OperatingPoint{Alpha: p.Alpha, Threshold: math.Inf(1), ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
-		TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: f.Run.run(),
+		TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run,
+		Confidence: g.Confidence, Recall: g.Recall,
 		Classes: p.Classes, Multilabel: p.Multilabel, Probabilities: p.Probabilities,
 		Thresholds: make([]float64, len(p.Thresholds)), ClassValFPR: p.ClassValidationFPR,
 		ClassValTPR: p.ClassValidationTPR, ClassTestFPR: p.ClassTestFPR, ClassTestTPR: p.ClassTestTPR}
@@ -370,7 +495,7 @@ func (f *fileV3) sidecar() (*sidecar, error) {
 	if op.Classes == nil { // "classes": null; check() refuses a version-3 sidecar without classes
 		op.Classes = []string{}
 	}
-	sc := &sidecar{version: 3, model: f.Model, spec: spec, features: p.Features,
+	sc := &sidecar{version: version, model: model, spec: spec, features: p.Features,
 		st: data.Standardizer{Mean: p.Mean, Std: p.Std}, op: op}
 	return sc, sc.check()
 }
@@ -410,7 +535,7 @@ func (f *fileV1) sidecar() (*sidecar, error) {
 	}
 	return f.pointJSON.sidecar(1, modelRef{File: f.Model, SHA256: f.ModelSHA256, Architecture: arch, Dtype: "float64"},
 		ModelSpec{Architecture: arch, Dtype: tensor.Float64},
-		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate})
+		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate}, guaranteeJSON{})
 }
 
 func parseDtype(s string) (tensor.Dtype, error) {
@@ -452,6 +577,10 @@ func (sc *sidecar) check() error {
 		return bad("threshold %v is neither finite nor null", op.Threshold)
 	case op.Run.WarmupEpochs < 0 || !(op.Run.LearningRate >= 0) || math.IsInf(op.Run.LearningRate, 1):
 		return bad("warm-up epochs %d or learning rate %v out of range", op.Run.WarmupEpochs, op.Run.LearningRate)
+	case (op.Confidence != 0) != (sc.version == versionGuarantee) || op.Confidence != 0 && !(op.Confidence < 1 && op.Confidence > 0):
+		return bad("deployed_confidence %v in a version-%d sidecar (want it in (0, 1) in version %d only)", op.Confidence, sc.version, versionGuarantee)
+	case op.Recall != 0 && (op.Confidence == 0 || !(op.Recall > 0 && op.Recall < 1)):
+		return bad("deployed_recall %v (want it in (0, 1) with a confidence, or 0 for none)", op.Recall)
 	}
 	for _, r := range []struct {
 		name string

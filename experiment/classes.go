@@ -42,9 +42,12 @@ type classFigures struct {
 	AUC, PartialAUC, TPR float64
 	// Threshold is the lowest validation score of the class's column whose one-vs-rest
 	// validation FPR is at most α (metrics.ThresholdAtFPR; +Inf when there is none, which
-	// flags nothing), ValFPR and ValTPR its validation rates, and TestFPR and TestTPR the
-	// rates flagging test score ≥ Threshold gives; with Alpha only.
+	// flags nothing), or with MeasureConfig's Confidence the umbrella threshold of the class's
+	// validation negatives (metrics.Curve.ThresholdNP); ValFPR and ValTPR are its validation
+	// rates, and TestFPR and TestTPR the rates flagging test score ≥ Threshold gives, with
+	// Confidence TestFPRCI and TestTPRCI their 95% Clopper–Pearson intervals; with Alpha only.
 	Threshold, ValFPR, ValTPR, TestFPR, TestTPR float64
+	TestFPRCI, TestTPRCI                        *Interval
 	// ROCFPR and ROCTPR are the test ROC curve, and Positives the class's test rows.
 	ROCFPR, ROCTPR []float64
 	Positives      int
@@ -54,9 +57,14 @@ type classFigures struct {
 // multi-label split sp with the k-output model m (nn.Scores), applies crossentropy.Softmax to
 // every row of scores when probabilities is set, and reads the figures of classMeasurement:
 // the macro AUCs and, per class, the AUC, the partial AUC and TPR at FPR cfg.Alpha and the
-// threshold chosen on validation at α. cfg.Recall and cfg.Boot are not used: a
-// per-class interval or FPR at a recall is not read.
+// threshold chosen on validation at α (with cfg.Confidence, the umbrella threshold at α and the
+// Clopper–Pearson intervals of its test rates). cfg.Recall and cfg.Boot are not used: a
+// per-class bootstrap interval or FPR at a recall is not read, and the guarantee is on the
+// false-positive rate.
 func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*classMeasurement, error) {
+	if err := cfg.checkConfidence(); err != nil {
+		return nil, err
+	}
 	te := sp.Test
 	k := te.Task().K()
 	if te.Classes == nil && te.Labels == nil {
@@ -90,7 +98,8 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	}
 	for c := range k {
 		f := &r.Class[c]
-		test, err := metrics.NewCurve(column(scores, k, c), indicator(te, c))
+		testScores, testLabels := column(scores, k, c), indicator(te, c)
+		test, err := metrics.NewCurve(testScores, testLabels)
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
 		}
@@ -110,10 +119,18 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q, validation: %w", r.Names[c], err)
 		}
-		if f.Threshold, f.ValFPR, f.ValTPR, err = val.ThresholdAtFPR(cfg.Alpha); err != nil {
+		if f.Threshold, f.ValFPR, f.ValTPR, err = cfg.deployed(val, 0); err != nil {
+			if cfg.Confidence > 0 {
+				err = fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
+			}
 			return nil, err
 		}
 		f.TestFPR, f.TestTPR = test.RatesAt(f.Threshold)
+		if cfg.Confidence > 0 {
+			if f.TestFPRCI, f.TestTPRCI, err = rateIntervals(testScores, testLabels, f.Threshold); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return r, nil
 }
@@ -201,6 +218,15 @@ func newClassResult(best *Best, m *classMeasurement) Result {
 	r.Phases, r.KeptPhases = phasesOf(best.History)
 	r.ValFPR = m.mean(func(f *classFigures) float64 { return f.ValFPR })
 	r.ValTPR = m.mean(func(f *classFigures) float64 { return f.ValTPR })
+	if len(m.Class) > 0 && m.Class[0].TestFPRCI != nil { // with a confidence
+		r.DeployedClassTestFPR = m.perClass(func(f *classFigures) float64 { return f.TestFPR })
+		r.DeployedClassTestTPR = m.perClass(func(f *classFigures) float64 { return f.TestTPR })
+		for c := range m.Class {
+			f := &m.Class[c]
+			r.DeployedClassTestFPRCI = append(r.DeployedClassTestFPRCI, *f.TestFPRCI)
+			r.DeployedClassTestTPRCI = append(r.DeployedClassTestTPRCI, *f.TestTPRCI)
+		}
+	}
 	thresholds := m.perClass(func(f *classFigures) float64 { return f.Threshold })
 	r.DeployedThresholds = make([]*float64, len(thresholds))
 	for c, t := range thresholds {

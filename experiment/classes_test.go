@@ -210,3 +210,58 @@ func TestNewSplitMultilabelNeedsTwoStrata(t *testing.T) {
 	_, err := NewSplit(ds, 1)
 	require.ErrorContains(t, err, "data: class too small to split: the 40 rows' label sets give 1 strata")
 }
+
+// With a confidence, each class's deployed threshold is the umbrella threshold of its
+// validation column one-vs-rest, its test rates get their Clopper–Pearson intervals, and the
+// result lists each class's deployed test rates and intervals in class order.
+func TestMeasureClassesWithConfidence(t *testing.T) {
+	sp, err := NewSplit(classData(1200, 3), 3)
+	require.NoError(t, err)
+	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Outputs: 3, Seed: 3})
+	require.NoError(t, err)
+	cfg := train.Config{Epochs: 2, Seed: 3, Metric: train.MacroAUC(metrics.OvR), Progress: io.Discard}
+	_, err = (train.Plain{}).Fit(context.Background(), m, cfg, sp.Train, sp.Val)
+	require.NoError(t, err)
+	const alpha = 0.1
+	got, err := measureClasses(m, sp, MeasureConfig{Alpha: alpha, Confidence: 0.9}, false)
+	require.NoError(t, err)
+	val, err := nn.Scores(m, sp.Val.X, sp.Val.Rows)
+	require.NoError(t, err)
+	for c := range 3 {
+		f := got.Class[c]
+		th, err := metrics.ThresholdNP(column(val, 3, c), indicator(sp.Val, c), alpha, 0.1)
+		require.NoError(t, err)
+		require.Equal(t, th, f.Threshold, "class %d", c)
+		col, lab := column(got.TestScores, 3, c), indicator(sp.Test, c)
+		var fp, tp, neg, pos int
+		for i, s := range col {
+			flag := map[bool]int{true: 1}[s >= th]
+			if lab[i] == 1 {
+				tp, pos = tp+flag, pos+1
+			} else {
+				fp, neg = fp+flag, neg+1
+			}
+		}
+		require.Equal(t, [2]float64{float64(fp) / float64(neg), float64(tp) / float64(pos)}, [2]float64{f.TestFPR, f.TestTPR})
+		lo, hi, err := metrics.ClopperPearson(fp, neg, 0.95)
+		require.NoError(t, err)
+		require.Equal(t, &Interval{lo, hi}, f.TestFPRCI)
+		lo, hi, err = metrics.ClopperPearson(tp, pos, 0.95)
+		require.NoError(t, err)
+		require.Equal(t, &Interval{lo, hi}, f.TestTPRCI)
+	}
+	r := newClassResult(&Best{Model: m, History: &train.History{Epochs: []train.Epoch{{Index: 1}}}}, got)
+	for c, f := range got.Class {
+		require.Equal(t, f.TestFPR, r.DeployedClassTestFPR[c])
+		require.Equal(t, f.TestTPR, r.DeployedClassTestTPR[c])
+		require.Equal(t, *f.TestFPRCI, r.DeployedClassTestFPRCI[c])
+		require.Equal(t, *f.TestTPRCI, r.DeployedClassTestTPRCI[c])
+	}
+
+	plain, err := measureClasses(m, sp, MeasureConfig{Alpha: alpha}, false)
+	require.NoError(t, err)
+	r = newClassResult(&Best{Model: m, History: &train.History{Epochs: []train.Epoch{{Index: 1}}}}, plain)
+	require.Nil(t, plain.Class[0].TestFPRCI)
+	require.Nil(t, r.DeployedClassTestFPR, "the per-class rates come with a confidence only")
+	require.Nil(t, r.DeployedClassTestFPRCI)
+}

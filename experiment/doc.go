@@ -11,7 +11,10 @@
 // come. [Measure] scores a kept model on the test part and reads every figure off one ranked
 // curve (metrics.Curve): AUC with DeLong's interval, partial AUC and TPR at a false-positive
 // rate α with bootstrap intervals, FPR at a true-positive rate, and the threshold a deployment
-// would use, chosen on the validation part.
+// would use, chosen on the validation part: the lowest that keeps α there, or with a
+// confidence 1 − δ the Neyman–Pearson umbrella threshold, whose false-positive rate on fresh
+// negatives stays at or below α with probability 1 − δ, its test rates then given with
+// Clopper–Pearson intervals.
 //
 // [Compare] runs a grid and measures each search on each seed into a [Result], comparing it
 // with the first search on the same test rows (DeLong's paired AUC test and a paired bootstrap

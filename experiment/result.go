@@ -77,6 +77,7 @@ func newResult(best *Best, m *Measurement) Result {
 	if !math.IsInf(m.Threshold, 1) {
 		r.DeployedThreshold = &m.Threshold
 	}
+	r.DeployedTestFPRCI, r.DeployedTestTPRCI = m.TestFPRCI, m.TestTPRCI
 	r.FPR, r.TPR, _ = m.Test.ROC()
 	return r
 }
@@ -113,6 +114,20 @@ type Figures struct {
 	DeployedThreshold *float64 `json:"deployed_threshold"`
 	DeployedTestFPR   float64  `json:"deployed_test_fpr"`
 	DeployedTestTPR   float64  `json:"deployed_test_tpr"`
+	// With a confidence 1 − δ (MeasureConfig.Confidence), left out without one: the confidence
+	// itself, the deployed threshold then being the Neyman–Pearson umbrella threshold of the
+	// validation scores (test FPR ≤ α, or with a recall r TPR ≥ r, with probability at least
+	// 1 − δ), and the 95% Clopper–Pearson intervals of the deployed test FPR and TPR on this
+	// split (binary data; null in a summary of several seeds). On multi-class and multi-label
+	// data, each class's deployed test FPR and TPR in class order (means over the seeds in a
+	// summary) with their intervals (a single split's, as above).
+	DeployedConfidence     float64    `json:"deployed_confidence,omitempty"`
+	DeployedTestFPRCI      *Interval  `json:"deployed_test_fpr_ci95,omitempty"`
+	DeployedTestTPRCI      *Interval  `json:"deployed_test_tpr_ci95,omitempty"`
+	DeployedClassTestFPR   []float64  `json:"deployed_class_test_fpr,omitempty"`
+	DeployedClassTestTPR   []float64  `json:"deployed_class_test_tpr,omitempty"`
+	DeployedClassTestFPRCI []Interval `json:"deployed_class_test_fpr_ci95,omitempty"`
+	DeployedClassTestTPRCI []Interval `json:"deployed_class_test_tpr_ci95,omitempty"`
 	// DeployedThresholds are, for multi-class and multi-label data, the per-class thresholds
 	// chosen on validation one-vs-rest as DeployedThreshold is (null for a class that no
 	// threshold kept at validation FPR ≤ α); left out for binary data, and DeployedThreshold is

@@ -19,6 +19,12 @@ import (
 // alone, the rows drawn within each class. perRun[k] lists search k's results in the order of
 // the seeds; only search 0's keep Test and TestScores, which the comparisons read.
 //
+// With cfg.Confidence, each seed's split is checked before any search runs on it: a
+// validation part with too few negatives for the guarantee (with cfg.Recall, positives; on
+// multi-class and multi-label data, of any class one-vs-rest) stops the grid with
+// metrics.ErrTooFewNegatives (ErrTooFewPositives), naming how many there are and how many
+// the guarantee needs.
+//
 // A search that fails on a seed, or whose measurement, finish or comparison fails, is left
 // out of that seed and its error, naming the search and the seed, is one of failed; the
 // others are kept. g's own Done hook, if any, is called first, and its error stops the
@@ -28,6 +34,16 @@ func Compare(ctx context.Context, g *Grid, cfg MeasureConfig,
 	perRun = make([][]Result, len(g.Searches))
 	var first *Result // search 0's result on the current seed, when it succeeded
 	grid := *g
+	split := g.Hooks.Split
+	grid.Hooks.Split = func(sp *Split) error {
+		if err := cfg.admits(sp); err != nil {
+			return err
+		}
+		if split != nil {
+			return split(sp)
+		}
+		return nil
+	}
 	done := g.Hooks.Done
 	grid.Hooks.Done = func(sp *Split, k int, best *Best, err error) error {
 		if done != nil {
@@ -84,7 +100,7 @@ func measure(sp *Split, k int, best *Best, cfg MeasureConfig, finish func(*Split
 		}
 		r = newResult(best, m)
 	}
-	r.Seed, r.Alpha, r.Recall = sp.Seed, cfg.Alpha, cfg.Recall
+	r.Seed, r.Alpha, r.Recall, r.DeployedConfidence = sp.Seed, cfg.Alpha, cfg.Recall, cfg.Confidence
 	if finish != nil {
 		return r, finish(sp, k, best, &r)
 	}

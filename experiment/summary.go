@@ -168,7 +168,7 @@ func summariseRun(seeds []Result) Summary {
 	r0 := seeds[0]
 	s := Summary{
 		Loss: r0.Loss, WarmupEpochs: r0.WarmupEpochs, Alpha: r0.Alpha, Seeds: len(seeds),
-		Figures: Figures{Recall: r0.Recall},
+		Figures: Figures{Recall: r0.Recall, DeployedConfidence: r0.DeployedConfidence},
 		PerSeed: seeds, Name: r0.Name, Target: r0.Target,
 	}
 	col := func(get func(*Result) float64) []float64 {
@@ -212,8 +212,12 @@ func summariseRun(seeds []Result) Summary {
 	}
 	s.TestClassAUC = meanLists(seeds, func(r *Result) []float64 { return r.TestClassAUC })
 	s.TestClassTPR = meanLists(seeds, func(r *Result) []float64 { return r.TestClassTPR })
+	s.DeployedClassTestFPR = meanLists(seeds, func(r *Result) []float64 { return r.DeployedClassTestFPR })
+	s.DeployedClassTestTPR = meanLists(seeds, func(r *Result) []float64 { return r.DeployedClassTestTPR })
 	if len(seeds) == 1 {
 		s.TestAUCCI, s.TestPAUCCI, s.TestTPRCI = r0.TestAUCCI, r0.TestPAUCCI, r0.TestTPRCI
+		s.DeployedTestFPRCI, s.DeployedTestTPRCI = r0.DeployedTestFPRCI, r0.DeployedTestTPRCI
+		s.DeployedClassTestFPRCI, s.DeployedClassTestTPRCI = r0.DeployedClassTestFPRCI, r0.DeployedClassTestTPRCI
 		s.DeployedThreshold, s.DeployedThresholds = r0.DeployedThreshold, r0.DeployedThresholds
 		s.TestAUCVsFirst, s.TestVsFirst = r0.TestAUCVsFirst, r0.TestVsFirst
 		s.Diagnostics = r0.Diagnostics

@@ -81,3 +81,31 @@ func TestSummariseRun(t *testing.T) {
 	require.Nil(t, three.TestAUCCI, "a single split's interval does not describe the mean")
 	require.Nil(t, three.DeployedThreshold)
 }
+
+// With a confidence the summary keeps it; one seed's deployed intervals are the summary's,
+// several seeds' per-class deployed rates are averaged and their intervals left out.
+func TestSummariseRunWithConfidence(t *testing.T) {
+	seed := func(fpr float64) Result {
+		return Result{Loss: "ce", Figures: Figures{
+			DeployedConfidence: 0.95, DeployedTestFPR: fpr,
+			DeployedTestFPRCI: &Interval{fpr / 2, 2 * fpr}, DeployedTestTPRCI: &Interval{0.5, 0.7},
+			DeployedClassTestFPR: []float64{fpr, 2 * fpr}, DeployedClassTestTPR: []float64{0.6, 0.8},
+			DeployedClassTestFPRCI: []Interval{{0, 1}, {0, 1}}, DeployedClassTestTPRCI: []Interval{{0, 1}, {0, 1}},
+		}}
+	}
+	one := summariseRun([]Result{seed(0.04)})
+	require.Equal(t, 0.95, one.DeployedConfidence)
+	require.Equal(t, &Interval{0.02, 0.08}, one.DeployedTestFPRCI)
+	require.Equal(t, &Interval{0.5, 0.7}, one.DeployedTestTPRCI)
+	require.Equal(t, []Interval{{0, 1}, {0, 1}}, one.DeployedClassTestFPRCI)
+	require.Equal(t, []float64{0.04, 0.08}, one.DeployedClassTestFPR)
+
+	two := summariseRun([]Result{seed(0.04), seed(0.02)})
+	require.Equal(t, 0.95, two.DeployedConfidence)
+	require.Nil(t, two.DeployedTestFPRCI, "a single split's interval does not describe the mean")
+	require.Nil(t, two.DeployedTestTPRCI)
+	require.Nil(t, two.DeployedClassTestFPRCI)
+	require.Nil(t, two.DeployedClassTestTPRCI)
+	require.InDeltaSlice(t, []float64{0.03, 0.06}, two.DeployedClassTestFPR, 1e-15)
+	require.InDeltaSlice(t, []float64{0.6, 0.8}, two.DeployedClassTestTPR, 1e-15)
+}

@@ -4,7 +4,8 @@
 // uncertain those figures are (DeLong's variance of the AUC and of a paired AUC difference, a
 // stratified bootstrap interval for any metric); and the operating point to deploy (the
 // threshold that keeps a false-positive rate, the false-positive rate that reaches a
-// true-positive rate).
+// true-positive rate, and the Neyman–Pearson threshold that keeps a false-positive rate on fresh
+// negatives with a stated confidence, [ThresholdNP]).
 //
 // Every function takes scores f_i and labels y_i ∈ {0, 1} (1 = positive) as []float64 and
 // follows scikit-learn's definitions (roc_curve, roc_auc_score), so numbers can be compared

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"gonum.org/v1/gonum/mathext"
 
@@ -53,7 +54,7 @@ func ThresholdNP(scores, labels []float64, alpha, delta float64) (float64, error
 	if err != nil {
 		return 0, err
 	}
-	k, err := npOrder(len(neg), alpha, delta, ErrTooFewNegatives, "negatives")
+	k, err := npOrder(len(neg), alpha, delta, ErrTooFewNegatives, "negatives", "alpha", alpha)
 	if err != nil {
 		return 0, err
 	}
@@ -82,23 +83,64 @@ func ThresholdNPRecall(scores, labels []float64, recall, delta float64) (float64
 	if err != nil {
 		return 0, err
 	}
-	k, err := npOrder(len(pos), 1-recall, delta, ErrTooFewPositives, "positives")
+	k, err := npOrder(len(pos), 1-recall, delta, ErrTooFewPositives, "positives", "recall", recall)
 	if err != nil {
 		return 0, err
 	}
 	return kthSmallest(pos, len(pos)+1-k), nil
 }
 
+// ThresholdNP is [ThresholdNP] of the curve's scores, with the same errors, and for a curve of
+// counts ([NewCurveFromCounts]) ThresholdNP of the rows the counts describe: the curve holds
+// the negatives' counts per distinct score in order, so s(k*) is the lowest score at which
+// their ascending cumulative count reaches k*, found by bisection over the distinct scores,
+// O(log d) for d of them, without another pass over the rows.
+func (c *Curve) ThresholdNP(alpha, delta float64) (float64, error) {
+	k, err := npOrder(c.nNeg, alpha, delta, ErrTooFewNegatives, "negatives", "alpha", alpha)
+	if err != nil {
+		return 0, err
+	}
+	// The vertices descend in score, and the negatives at or below vertex v's score are those
+	// not above it: c.nNeg − pts[v−1].fp, falling as v grows. s(k*) is the score of the last
+	// vertex at which at least k* remain.
+	atOrBelow := func(v int) int {
+		if v == 0 {
+			return c.nNeg
+		}
+		return c.nNeg - c.pts[v-1].fp
+	}
+	v := sort.Search(len(c.pts), func(v int) bool { return atOrBelow(v) < k }) - 1
+	return math.Nextafter(c.pts[v].threshold, math.Inf(1)), nil
+}
+
+// ThresholdNPRecall is [ThresholdNPRecall] of the curve's scores, with the same errors, and for
+// a curve of counts ThresholdNPRecall of the rows the counts describe (a score of zero may come
+// back as +0 where the function returns −0: one score, as == compares them): p(n+1−k*) is the
+// k*-th highest positive score, the highest score at which the descending cumulative count of
+// positives reaches k*, found by bisection as in [Curve.ThresholdNP].
+func (c *Curve) ThresholdNPRecall(recall, delta float64) (float64, error) {
+	if err := openUnit("recall", recall); err != nil {
+		return 0, err
+	}
+	k, err := npOrder(c.nPos, 1-recall, delta, ErrTooFewPositives, "positives", "recall", recall)
+	if err != nil {
+		return 0, err
+	}
+	v := sort.Search(len(c.pts), func(v int) bool { return c.pts[v].tp >= k })
+	return c.pts[v].threshold, nil
+}
+
 // NPOrder returns k*, the order statistic of [ThresholdNP] for n negatives at rate alpha and
-// violation probability delta: the smallest k in 1…n with P(Binomial(n, 1−α) ≥ k) ≤ δ. A
-// caller holding the negatives' scores as counts per distinct score (a sharded evaluation)
-// finds s(k*) by walking the counts in ascending order. Errors: alpha or delta outside (0, 1)
+// violation probability delta: the smallest k in 1…n with P(Binomial(n, 1−α) ≥ k) ≤ δ. It
+// depends on the number of negatives only, so a caller can check before scoring that a
+// validation part admits the guarantee; [Curve.ThresholdNP] reads s(k*) off a curve of counts
+// per distinct score (a sharded evaluation). Errors: alpha or delta outside (0, 1)
 // or n < 0 (rocops.ErrConfig); (1−α)^n > δ ([ErrTooFewNegatives], naming the smallest n).
 func NPOrder(n int, alpha, delta float64) (int, error) {
 	if n < 0 {
 		return 0, check.Errorf(pkg, rocops.ErrConfig, "n = %d negatives", n)
 	}
-	return npOrder(n, alpha, delta, ErrTooFewNegatives, "negatives")
+	return npOrder(n, alpha, delta, ErrTooFewNegatives, "negatives", "alpha", alpha)
 }
 
 // ClopperPearson returns the exact (Clopper–Pearson) two-sided interval of confidence level for
@@ -160,8 +202,9 @@ func openUnit(name string, v float64) error {
 }
 
 // npOrder is [NPOrder] for n ≥ 0 rows of the guarded class, reporting too few of them as
-// tooFew naming what they are.
-func npOrder(n int, alpha, delta float64, tooFew error, what string) (int, error) {
+// tooFew naming what they are and the rate guaranteed, rate = value: alpha, or the mirror's
+// recall, whose alpha is 1 − recall.
+func npOrder(n int, alpha, delta float64, tooFew error, what, rate string, value float64) (int, error) {
 	if err := openUnit("alpha", alpha); err != nil {
 		return 0, err
 	}
@@ -172,8 +215,8 @@ func npOrder(n int, alpha, delta float64, tooFew error, what string) (int, error
 	// P(Binomial(n, q) ≥ n) = qⁿ is the smallest tail: no k qualifies when it exceeds δ.
 	if n == 0 || float64(n)*math.Log1p(-alpha) > math.Log(delta) {
 		need := math.Ceil(math.Log(delta) / math.Log1p(-alpha))
-		return 0, fmt.Errorf("%w: %d %s, the guarantee at alpha = %v with delta = %v needs at least %.0f",
-			tooFew, n, what, alpha, delta, need)
+		return 0, fmt.Errorf("%w: %d %s, the guarantee at %s = %v with delta = %v needs at least %.0f",
+			tooFew, n, what, rate, value, delta, need)
 	}
 	// The tail falls as k grows: search for the first k whose tail is at most δ.
 	lo, hi := 1, n // tail(hi) ≤ δ

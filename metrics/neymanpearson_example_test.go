@@ -32,6 +32,25 @@ func ExampleThresholdNP() {
 	// true metrics: too few negatives for the guarantee: 20 negatives, the guarantee at alpha = 0.1 with delta = 0.05 needs at least 29
 }
 
+// The umbrella threshold of a sharded evaluation, read off the merged counts per distinct score:
+// the negatives of ExampleThresholdNP, scored 0, 1, …, 99, counted in two shards (the even
+// scores and the odd ones), give the same threshold as the rows themselves.
+func ExampleCurve_ThresholdNP() {
+	var counts []metrics.ScoreCount
+	for shard := range 2 {
+		for i := shard; i < 100; i += 2 {
+			counts = append(counts, metrics.ScoreCount{Score: float64(i), Neg: 1})
+		}
+	}
+	counts = append(counts, metrics.ScoreCount{Score: 120, Pos: 1})
+	c, _ := metrics.NewCurveFromCounts(counts)
+	t, _ := c.ThresholdNP(0.1, 0.05)
+	fpr, _ := c.RatesAt(t)
+	fmt.Printf("flag score ≥ %.6f (above 95): FPR %.2f on these negatives\n", t, fpr)
+	// Output:
+	// flag score ≥ 95.000000 (above 95): FPR 0.04 on these negatives
+}
+
 // The exact 95% interval of a deployed rule's false-positive rate, 3 false positives among 100
 // test negatives.
 func ExampleClopperPearson() {

@@ -204,6 +204,8 @@ func TestThresholdNPErrors(t *testing.T) {
 	_, err = ThresholdNPRecall([]float64{1, 2}, []float64{1, 1}, 0.9, 0.1)
 	require.ErrorIs(t, err, ErrTooFewPositives)
 	require.True(t, strings.HasPrefix(err.Error(), "metrics: "), err.Error())
+	// The mirror's message names the recall, not the rate 1 − recall it is computed at.
+	require.ErrorContains(t, err, "2 positives, the guarantee at recall = 0.9 with delta = 0.1 needs at least 22")
 	for _, c := range [][2]int{{-1, 3}, {4, 3}, {0, 0}} {
 		_, _, err = ClopperPearson(c[0], c[1], 0.95)
 		require.ErrorIs(t, err, rocops.ErrConfig)
@@ -442,5 +444,102 @@ func BenchmarkThresholdNP(b *testing.B) {
 				sort.Float64s(buf)
 			}
 		})
+		// A curve already ranked (as roctrain's validation curve and rocbeam's merged counts
+		// are): the threshold is a bisection over its distinct scores.
+		c, err := NewCurve(scores, labels)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("op=curve/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.ThresholdNP(0.05, 0.05); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestCurveThresholdNP: the curve's umbrella thresholds, read off its sorted counts, are the
+// functions' on the same scores, bit for bit, for a curve of the rows and for one of their
+// counts split into shards; too few rows of the guarded class is the functions' error, word for
+// word, and bad rates are rocops.ErrConfig naming them.
+func TestCurveThresholdNP(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 29))
+	checked := 0
+	for trial := 0; trial < 400; trial++ {
+		n := 2 + rng.IntN(500)
+		scores := make([]float64, n)
+		labels := make([]float64, n)
+		for i := range scores {
+			switch trial % 3 {
+			case 0:
+				scores[i] = rng.NormFloat64() // distinct
+			case 1:
+				scores[i] = float64(rng.IntN(1 + trial%9)) // heavy ties
+			default:
+				scores[i] = math.Round(rng.NormFloat64()*3) / 4
+			}
+			if rng.Float64() < 0.1+0.8*float64(trial%5)/4 {
+				labels[i] = 1
+			}
+		}
+		labels[0], labels[1] = 0, 1 // both classes, as a curve needs
+		c, err := NewCurve(scores, labels)
+		require.NoError(t, err)
+		// The counts in three shards, a score's counts spread over them.
+		var counts []ScoreCount
+		for _, sc := range c.Counts() {
+			for range 3 {
+				p, q := rng.Int64N(sc.Pos+1), rng.Int64N(sc.Neg+1)
+				counts = append(counts, ScoreCount{Score: sc.Score, Pos: p, Neg: q})
+				sc.Pos, sc.Neg = sc.Pos-p, sc.Neg-q
+			}
+			counts = append(counts, sc)
+		}
+		rng.Shuffle(len(counts), func(i, j int) { counts[i], counts[j] = counts[j], counts[i] })
+		fromCounts, err := NewCurveFromCounts(counts)
+		require.NoError(t, err)
+
+		alpha, delta := 0.02+0.4*rng.Float64(), 0.02+0.5*rng.Float64()
+		recall := 0.5 + 0.45*rng.Float64()
+		want, wantErr := ThresholdNP(scores, labels, alpha, delta)
+		wantR, wantRErr := ThresholdNPRecall(scores, labels, recall, delta)
+		for _, curve := range []*Curve{c, fromCounts} {
+			got, err := curve.ThresholdNP(alpha, delta)
+			gotR, errR := curve.ThresholdNPRecall(recall, delta)
+			if wantErr != nil {
+				require.ErrorIs(t, err, ErrTooFewNegatives)
+				require.EqualError(t, err, wantErr.Error())
+			} else {
+				require.NoError(t, err)
+				require.Equal(t, math.Float64bits(want), math.Float64bits(got), "trial %d: %v, want %v", trial, got, want)
+				checked++
+			}
+			if wantRErr != nil {
+				require.ErrorIs(t, errR, ErrTooFewPositives)
+				require.EqualError(t, errR, wantRErr.Error())
+			} else {
+				require.NoError(t, errR)
+				require.Equal(t, wantR, gotR, "trial %d (recall)", trial)
+				checked++
+			}
+		}
+	}
+	require.Greater(t, checked, 800) // most trials have rows enough for both guarantees
+
+	c, err := NewCurve([]float64{0.1, 0.2, 0.3}, []float64{0, 0, 1})
+	require.NoError(t, err)
+	for _, bad := range []float64{0, 1, math.NaN()} {
+		_, err := c.ThresholdNP(bad, 0.1)
+		require.ErrorIs(t, err, rocops.ErrConfig)
+		require.ErrorContains(t, err, "alpha")
+		_, err = c.ThresholdNP(0.5, bad)
+		require.ErrorIs(t, err, rocops.ErrConfig)
+		require.ErrorContains(t, err, "delta")
+		_, err = c.ThresholdNPRecall(bad, 0.5)
+		require.ErrorIs(t, err, rocops.ErrConfig)
+		require.ErrorContains(t, err, "recall")
 	}
 }

@@ -57,6 +57,16 @@ type Config struct {
 	// Threshold, when not nil, is a deployed model's threshold: metrics.json then gives the
 	// rates of flagging score ≥ *Threshold on these rows. [Score] sets it from its model.
 	Threshold *float64
+	// Confidence, in (0, 1), chooses the deployed threshold on these rows, in place of
+	// Threshold: the Neyman–Pearson umbrella threshold at Alpha and δ = 1 − Confidence (to 15
+	// significant digits, as roctrain -confidence takes it), read off the merged counts by
+	// metrics.Curve.ThresholdNP, equal to metrics.ThresholdNP on the same rows; its false-positive
+	// rate on fresh negatives stays at or below α with probability at least Confidence.
+	// metrics.json then gives it, its rates on these rows and the confidence
+	// (deployed_confidence), and too few negatives for the guarantee fail the pipeline with
+	// metrics' message naming how many there are and how many it needs. 0 = none. [Score]
+	// refuses it: its scored shards flag at the model's own threshold.
+	Confidence float64
 
 	// Input is the glob of the CSV shards of raw feature rows that [Score] scores, and Model
 	// the deployed model it scores them with (a path deploy.Load takes).
@@ -101,6 +111,12 @@ func check(glob string, cfg Config) (err error) {
 	if !(cfg.Alpha >= 0 && cfg.Alpha <= 1) {
 		return fmt.Errorf("rocbeam: alpha = %v, want it in (0, 1] (0: the default)", cfg.Alpha)
 	}
+	switch c := cfg.Confidence; {
+	case c != 0 && !(c > 0 && c < 1):
+		return fmt.Errorf("rocbeam: confidence = %v, want it in (0, 1) (0: none)", c)
+	case c != 0 && cfg.Input != "":
+		return fmt.Errorf("rocbeam: a confidence chooses the threshold on scores evaluated with -scores; scoring -input flags at the model's own threshold")
+	}
 	if cfg.Label == "score" && cfg.Input == "" {
 		return fmt.Errorf(`rocbeam: the label column "score" is the score column: name the label column`)
 	}
@@ -119,7 +135,7 @@ func check(glob string, cfg Config) (err error) {
 // evaluated.
 func report(s beam.Scope, cfg Config, blocks, headers beam.PCollection, optionalLabel string) {
 	merged := beam.CombinePerKey(s, &mergeFn{}, blocks)
-	fn := &reportFn{Glob: cfg.Scores, Output: cfg.Output, Alpha: cfg.Alpha, OptionalLabel: optionalLabel}
+	fn := &reportFn{Glob: cfg.Scores, Output: cfg.Output, Alpha: cfg.Alpha, Confidence: cfg.Confidence, OptionalLabel: optionalLabel}
 	if cfg.Threshold != nil {
 		fn.Threshold = strconv.FormatFloat(*cfg.Threshold, 'g', -1, 64) // JSON has no +Inf
 	}
@@ -210,6 +226,8 @@ type reportFn struct {
 	Output    string
 	Alpha     float64
 	Threshold string // "" without a model; else the threshold as strconv formats it
+	// Confidence, when not 0, chooses the threshold on the merged counts (Config.Confidence).
+	Confidence float64
 	// OptionalLabel, with a model, is its label column: when the shards lack it, nothing is
 	// evaluated.
 	OptionalLabel string
@@ -259,11 +277,26 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*in
 		}
 		threshold = &t
 	}
+	if f.Confidence > 0 {
+		t, err := c.ThresholdNP(alpha, delta(f.Confidence))
+		if err != nil {
+			return fmt.Errorf("rocbeam: the deployed threshold of %s at confidence %v: %w", f.Glob, f.Confidence, err)
+		}
+		threshold = &t
+	}
 	r, err := Summarize(c, alpha, threshold)
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
+	r.DeployedConfidence = f.Confidence
 	return writeJSON(ctx, f.Output, "metrics.json", r)
+}
+
+// delta is δ = 1 − c to 15 significant digits: the δ a user means by the confidence c (0.05 for
+// 0.95, not the float difference 0.050000000000000044), as roctrain takes -confidence.
+func delta(c float64) float64 {
+	d, _ := strconv.ParseFloat(strconv.FormatFloat(1-c, 'g', 15, 64), 64)
+	return d
 }
 
 // writeJSON writes v, indented, to dir/name on dir's file system: to a temporary name first,

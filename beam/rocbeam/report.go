@@ -30,10 +30,14 @@ type Report struct {
 	// The deployed operating point, with a model: its sidecar's threshold t, and the false- and
 	// true-positive rates of flagging score ≥ t measured on these rows (metrics.Curve.RatesAt).
 	// DeployedThreshold is null when t is +Inf (the model flags nothing; both rates 0). All
-	// three are null without a model.
+	// three are null without a model, unless a confidence chose the threshold on these rows.
 	DeployedThreshold *float64 `json:"deployed_threshold"`
 	DeployedFPR       *float64 `json:"deployed_fpr"`
 	DeployedTPR       *float64 `json:"deployed_tpr"`
+	// DeployedConfidence, with Config.Confidence, is that confidence: the deployed threshold is
+	// then the Neyman–Pearson umbrella threshold of these rows at α (metrics.ThresholdNP), the
+	// rates those of flagging score ≥ it here. Left out without a confidence.
+	DeployedConfidence float64 `json:"deployed_confidence,omitempty"`
 	// ROC is the curve of metrics.ROC thinned to at most MaxROCPoints points by
 	// metrics.ThinROC, its first (0, 0) and last (1, 1) points exact.
 	ROC Curve `json:"roc"`

@@ -25,6 +25,9 @@ type classTables struct {
 	// Boot is the number of resamples of the paired bootstrap with one seed (0: none, and no
 	// comparison with the first run is shown).
 	Boot int
+	// Confidence is -confidence: 1 − δ of the Neyman–Pearson thresholds deployed, 0 for the
+	// plain rule.
+	Confidence float64
 }
 
 // newClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
@@ -100,7 +103,11 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 	if t.Multilabel {
 		what = "labels of each label's figure"
 	}
-	fmt.Fprintf(w, "\nmacro: the mean over the %d %s; deployed: flag class c when its score ≥ the lowest threshold whose validation FPR for c is ≤ α (the rates: macro means).\n", len(t.Names), what)
+	rule := "the lowest threshold whose validation FPR for c is ≤ α"
+	if t.Confidence > 0 {
+		rule = fmt.Sprintf("its Neyman–Pearson threshold of the validation part, whose FPR for c on fresh rows is ≤ α with probability ≥ %g", t.Confidence)
+	}
+	fmt.Fprintf(w, "\nmacro: the mean over the %d %s; deployed: flag class c when its score ≥ %s (the rates: macro means).\n", len(t.Names), what, rule)
 	if t.Seeds > 1 {
 		fmt.Fprintln(w, "mean ± sd over the seeds.")
 		t.writeDiffs(w, results)
@@ -108,6 +115,34 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 		t.writeVsFirst(w, results)
 	}
 	t.writePerClass(w, results)
+	t.writeDeployed(w, results)
+}
+
+// writeDeployed is, with one seed and -confidence, the table of each run's deployed test FPR
+// and TPR of every class with their 95% Clopper–Pearson intervals on the test part
+// (experiment.Figures' DeployedClassTestFPR … DeployedClassTestTPRCI); nothing otherwise.
+func (t classTables) writeDeployed(w io.Writer, results []experiment.Summary) {
+	if t.Seeds > 1 || t.Confidence == 0 {
+		return
+	}
+	what := "class on this test part, one-vs-rest"
+	if t.Multilabel {
+		what = "label on this test part"
+	}
+	fmt.Fprintf(w, "\ndeployed FPR and TPR of each %s [95%% Clopper–Pearson interval]:\n\n", what)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "run\t%s\tdeployed FPR\tdeployed TPR\t\n", map[bool]string{true: "label", false: "class"}[t.Multilabel])
+	for k := range results {
+		r := &results[k]
+		if len(r.DeployedClassTestFPRCI) != len(t.Names) || len(r.DeployedClassTestFPR) != len(t.Names) {
+			continue
+		}
+		for c, name := range t.Names {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", runCell(*r), name,
+				withCI(r.DeployedClassTestFPR[c], &r.DeployedClassTestFPRCI[c]), withCI(r.DeployedClassTestTPR[c], &r.DeployedClassTestTPRCI[c]))
+		}
+	}
+	tw.Flush()
 }
 
 // writeVsFirst is the table of each run's paired bootstrap difference from the first on the

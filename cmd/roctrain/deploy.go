@@ -51,14 +51,30 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if closed || ctx.Err() != nil {
 		what = fmt.Sprintf("the %d rows written before %s", rows, map[bool]string{true: "standard output closed", false: "the stop"}[closed])
 	}
-	op, rule := s.OperatingPoint(), fmt.Sprintf("score ≥ %v, the threshold that kept validation FPR", s.OperatingPoint().Threshold)
+	op := s.OperatingPoint()
 	if op.Classes != nil {
 		what += " (rows with a class flagged)"
-		rule = fmt.Sprintf("score_c ≥ τ_c = %v, the thresholds that kept each class's validation FPR", op.Thresholds)
 	}
-	fmt.Fprintf(stderr, "roctrain: flagged %d of %s: %s ≤ α = %g (%s, seed %d)\n",
-		flagged, what, rule, op.Alpha, filepath.Base(s.ModelPath()), op.Run.Seed)
+	fmt.Fprintf(stderr, "roctrain: flagged %d of %s: %s (%s, seed %d)\n",
+		flagged, what, flagRule(op), filepath.Base(s.ModelPath()), op.Run.Seed)
 	return err
+}
+
+// flagRule says how op flags a row and what its thresholds keep: FPR ≤ α on validation, or
+// with a confidence a rate kept on fresh rows with that probability.
+func flagRule(op deploy.OperatingPoint) string {
+	rule, of, keeps := fmt.Sprintf("score ≥ %v, the threshold that", op.Threshold), "", "keeps"
+	if op.Classes != nil {
+		rule, of, keeps = fmt.Sprintf("score_c ≥ τ_c = %v, the thresholds that", op.Thresholds), "each class's ", "keep"
+	}
+	const np = "on fresh rows with probability %g, chosen on validation by the Neyman–Pearson rule"
+	switch {
+	case op.Confidence == 0:
+		return fmt.Sprintf("%s kept %svalidation FPR ≤ α = %g", rule, of, op.Alpha)
+	case op.Recall > 0:
+		return fmt.Sprintf("%s %s %sTPR ≥ %g "+np, rule, keeps, of, op.Recall, op.Confidence)
+	}
+	return fmt.Sprintf("%s %s %sFPR ≤ α = %g "+np, rule, keeps, of, op.Alpha, op.Confidence)
 }
 
 // seedResult is one run on one seed: an entry of "per_seed" in the JSON output, and the
@@ -107,7 +123,8 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 // (Classes set) it records the classes or labels, the per-class thresholds chosen on
 // validation one-vs-rest (+Inf for a class none kept at validation FPR ≤ α), their per-class
 // rates with their macro means, and whether the scores are softmax probabilities; a
-// multi-label model records no label, its label columns being its classes.
+// multi-label model records no label, its label columns being its classes. With -confidence it
+// records the confidence, and with -recall the recall the thresholds guarantee.
 func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
 	threshold := math.Inf(1)
 	if r.DeployedThreshold != nil {
@@ -117,6 +134,9 @@ func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
 		Alpha: r.Alpha, Threshold: threshold, ValFPR: r.ValFPR, ValTPR: r.ValTPR,
 		TestFPR: r.DeployedTestFPR, TestTPR: r.DeployedTestTPR, Label: label,
 		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate},
+	}
+	if r.DeployedConfidence > 0 { // the umbrella rule: its guarantee, with -recall on the TPR
+		op.Confidence, op.Recall = r.DeployedConfidence, r.Recall
 	}
 	m := r.Classes
 	if m == nil {

@@ -19,7 +19,7 @@ import (
 // options are the command's flags.
 type options struct {
 	data, label, losses, hidden, lrs, plot, out, predict, dtype string
-	alpha, recall                                               float64
+	alpha, recall, confidence                                   float64
 	warmup, epochs, batch, seeds, boot                          int
 	seed                                                        uint64
 	json, diagnose                                              bool
@@ -62,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.label, "label", "", "label column (0/1, or more than two classes: numbers or names); several, comma-separated, name the 0/1 columns of multi-label data; default: the last column")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
+	fs.Float64Var(&opt.confidence, "confidence", 0, "confidence 1−δ of the deployed threshold, 0 < confidence < 1 (such as 0.95): deploy the Neyman–Pearson threshold of the validation part, whose FPR on fresh negatives stays ≤ alpha with this probability (with -recall: TPR ≥ recall), per class on multi-class and multi-label data, with Clopper–Pearson intervals of its test rates; 0 = off, the lowest threshold whose validation FPR is ≤ alpha")
 	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", runsUsage())
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated, at most 8 layers of 1…4096 units; "" for a linear scorer`)
 	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one. aucm searches PESG's own, "+rateSet(train.PESGRates)+", unless aucm:lr=η fixes one")
@@ -103,6 +104,9 @@ func (o *options) check() error {
 	}
 	if o.recall != 0 && !(o.recall > 0 && o.recall < 1) {
 		return fmt.Errorf("-recall must be in (0, 1), or 0 for off, got %v", o.recall)
+	}
+	if o.confidence != 0 && !(o.confidence > 0 && o.confidence < 1) {
+		return fmt.Errorf("-confidence must be in (0, 1), or 0 for off, got %v", o.confidence)
 	}
 	for _, c := range counts {
 		if v := *c.field(o); v < c.min || v > c.max {

@@ -3,7 +3,9 @@
 // Every run is tuned alike by package experiment; the command prints the test figures with
 // their intervals and paired comparisons (or one JSON object with -json), draws the ROC
 // curves, and with -out saves each model and its deployed threshold through package deploy,
-// which -predict applies to new rows.
+// which -predict applies to new rows. The deployed threshold is the lowest whose validation
+// FPR is at most α, or with -confidence 1−δ the Neyman–Pearson umbrella threshold, whose FPR
+// on fresh negatives stays at most α with probability 1 − δ (metrics.ThresholdNP).
 //
 // Bad flags and output paths fail before any training. A run that fails is named on stderr
 // and the others are still reported; an interrupt or SIGTERM stops training after the current

@@ -17,6 +17,7 @@ import (
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/internal/outpath"
+	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
@@ -118,11 +119,15 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	for r, spec := range o.runs {
 		g.Searches[r] = o.search(spec, ds.all, stderr)
 	}
-	perRun, failed, err := experiment.Compare(ctx, g, experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot},
+	cfg := experiment.MeasureConfig{Alpha: o.alpha, Recall: o.recall, Boot: o.boot, Confidence: o.confidence}
+	perRun, failed, err := experiment.Compare(ctx, g, cfg,
 		func(sp *experiment.Split, r int, best *experiment.Best, res *seedResult) error {
 			return o.finish(sp, o.runs[r], best, res, time.Since(started).Seconds())
 		})
 	if err != nil && !errors.Is(errors.Join(failed...), err) {
+		if errors.Is(err, metrics.ErrTooFewNegatives) || errors.Is(err, metrics.ErrTooFewPositives) {
+			return fmt.Errorf("-confidence %g: %w", o.confidence, err) // before any training
+		}
 		if ctx.Err() == nil {
 			return err // the data cannot be split
 		}

@@ -63,7 +63,7 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 func classTablesOf(o *options, ds *dataset) *classTables {
 	t := newClassTables(ds.all, o.alpha, o.seeds, o.seed)
 	if t != nil {
-		t.Boot = o.boot
+		t.Boot, t.Confidence = o.boot, o.confidence
 	}
 	return t
 }
@@ -102,17 +102,21 @@ func printSingle(w io.Writer, o *options, results []experiment.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\tlr\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%g\t%s\t%s\t%s\t%s%.4f\t%.4f\t%.1f\t\n", runCell(r), r.LearningRate,
+		fmt.Fprintf(tw, "%s\t%g\t%s\t%s\t%s\t%s%s\t%s\t%.1f\t\n", runCell(r), r.LearningRate,
 			withCI(r.TestAUC, r.TestAUCCI), withCI(r.TestPAUC, r.TestPAUCCI), withCI(r.TestTPR, r.TestTPRCI),
-			recallCell(r.TestFPRAtTPR, nil), r.DeployedTestFPR, r.DeployedTestTPR, r.TrainSeconds)
+			recallCell(r.TestFPRAtTPR, nil), withCI(r.DeployedTestFPR, r.DeployedTestFPRCI),
+			withCI(r.DeployedTestTPR, r.DeployedTestTPRCI), r.TrainSeconds)
 	}
 	tw.Flush()
 	boot := "not computed (-boot 0)"
 	if o.boot > 0 {
 		boot = fmt.Sprintf("stratified bootstrap, %d resamples", o.boot)
 	}
+	if o.confidence > 0 {
+		boot += "; deployed FPR and TPR: Clopper–Pearson"
+	}
 	fmt.Fprintf(w, "\n[lo, hi]: 95%% interval on this test part (AUC: DeLong; pAUC and TPR: %s).\n", boot)
-	fmt.Fprintf(w, "deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α; the test FPR and TPR it gives.\n")
+	fmt.Fprintf(w, "deployed: flag score ≥ %s; the test FPR and TPR it gives.\n", deployedRule(o))
 	printFallbacks(w, results)
 	printVsFirst(w, o, results)
 }
@@ -214,7 +218,7 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 			recallCell(r.TestFPRAtTPR, sd.TestFPRAtTPR), r.DeployedTestFPR, sd.DeployedTestFPR, r.DeployedTestTPR, sd.DeployedTestTPR, r.TrainSeconds)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nmean ± sd over the seeds; deployed: flag score ≥ the lowest threshold whose validation FPR is ≤ α.")
+	fmt.Fprintf(w, "\nmean ± sd over the seeds; deployed: flag score ≥ %s.\n", deployedRule(o))
 	printFallbacks(w, results)
 	if len(results) < 2 {
 		return
@@ -236,6 +240,18 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 		fmt.Fprintln(tw, line+"\t")
 	}
 	tw.Flush()
+}
+
+// deployedRule says which threshold the tables' deployed rates flag score ≥ at: the plain
+// rule's, or with -confidence the Neyman–Pearson threshold and its guarantee.
+func deployedRule(o *options) string {
+	switch {
+	case o.confidence == 0:
+		return "the lowest threshold whose validation FPR is ≤ α"
+	case o.recall > 0:
+		return fmt.Sprintf("the Neyman–Pearson threshold of the validation positives, whose TPR on fresh positives is ≥ %g with probability ≥ %g", o.recall, o.confidence)
+	}
+	return fmt.Sprintf("the Neyman–Pearson threshold of the validation negatives, whose FPR on fresh negatives is ≤ α with probability ≥ %g", o.confidence)
 }
 
 // recallHeader is the header cell of the -recall column ("" without -recall).

@@ -9,6 +9,11 @@
 // auc_variance (DeLong), auc_ci95, alpha, tpr_at_fpr, pauc, deployed_threshold, deployed_fpr,
 // deployed_tpr and roc {fpr, tpr}, each equal to what package metrics computes in process on
 // the same rows. -alpha sets the false-positive rate of tpr_at_fpr and pauc (default 0.1).
+// -confidence 1−δ (such as 0.95) makes the deployed point the Neyman–Pearson umbrella threshold
+// of these rows at -alpha, read off the merged counts, whose false-positive rate on fresh
+// negatives stays at most α with probability 1 − δ (metrics.ThresholdNP on the same rows,
+// exactly), with its rates here and deployed_confidence; with -model it replaces the model's
+// threshold, and -input refuses it.
 //
 //	go run ./cmd/rocbeam -model models/kde.params -input 'rows-*.csv' -output out
 //
@@ -58,6 +63,7 @@ var (
 	label   = flag.String("label", "", "the label column of -scores (default: the model's with -model, else label)")
 	output  = flag.String("output", ".", "directory of metrics.json, and of the scored shards of -input")
 	alpha   = flag.Float64("alpha", 0, fmt.Sprintf("false-positive rate of tpr_at_fpr and pauc (0: the model's α, else %v)", rocbeam.DefaultAlpha))
+	conf    = flag.Float64("confidence", 0, "with -scores, choose the deployed threshold on these rows: the Neyman–Pearson threshold whose FPR on fresh negatives stays ≤ alpha with this probability, such as 0.95 (in place of a -model's threshold); 0 = none")
 	verbose = flag.Bool("v", false, "show the Beam SDK's own log lines (by default only rocbeam's lines and its error)")
 )
 
@@ -107,7 +113,10 @@ func run(ctx context.Context) error {
 	if *alpha < 0 || *alpha > 1 {
 		return fmt.Errorf("-alpha %v: want it in (0, 1]", *alpha)
 	}
-	cfg := rocbeam.Config{Scores: *scores, Input: *input, Model: *model, Output: *output, Alpha: *alpha, Label: *label}
+	if *conf != 0 && !(*conf > 0 && *conf < 1) {
+		return fmt.Errorf("-confidence %v: want it in (0, 1), or 0 for none", *conf)
+	}
+	cfg := rocbeam.Config{Scores: *scores, Input: *input, Model: *model, Output: *output, Alpha: *alpha, Label: *label, Confidence: *conf}
 	p, s := beam.NewPipelineWithRoot()
 	switch {
 	case *input != "" && *scores != "":
@@ -116,6 +125,8 @@ func run(ctx context.Context) error {
 		return fmt.Errorf("-input needs -model, the model to score its rows with")
 	case *input != "" && *label != "":
 		return fmt.Errorf("-label is for -scores: -input takes the model's label column")
+	case *input != "" && *conf != 0:
+		return fmt.Errorf("-confidence is for -scores: the scored shards of -input are flagged at the model's own threshold")
 	case *input != "":
 		if err := rocbeam.Score(s, cfg); err != nil {
 			return err

@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -32,10 +35,10 @@ func TestMain(m *testing.M) {
 // setFlags sets the command's flags for one run and restores them after the test.
 func setFlags(t *testing.T, sc, mo, in, lab, out string, a float64) {
 	old := []string{*scores, *model, *input, *label, *output}
-	oldAlpha := *alpha
+	oldAlpha, oldConf := *alpha, *conf
 	t.Cleanup(func() {
 		*scores, *model, *input, *label, *output = old[0], old[1], old[2], old[3], old[4]
-		*alpha = oldAlpha
+		*alpha, *conf = oldAlpha, oldConf
 	})
 	*scores, *model, *input, *label, *output, *alpha = sc, mo, in, lab, out, a
 }
@@ -61,11 +64,39 @@ func TestRunScores(t *testing.T) {
 	require.Equal(t, 0.5, r.Alpha)
 }
 
+// -confidence reaches the evaluation: the deployed threshold is metrics.ThresholdNP of the
+// rows, here the 96th smallest of 100 negatives scored 0…99 (k* = 96 at α = 0.1, δ = 0.05)
+// plus one ulp, and metrics.json records the confidence.
+func TestRunScoresConfidence(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	var b strings.Builder
+	b.WriteString("score,label\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "%d,0\n", i)
+	}
+	b.WriteString("120,1\n")
+	require.NoError(t, os.WriteFile(filepath.Join(in, "s.csv"), []byte(b.String()), 0o644))
+	setFlags(t, filepath.Join(in, "s.csv"), "", "", "", out, 0.1)
+	*conf = 0.95
+	require.NoError(t, run(context.Background()))
+	raw, err := os.ReadFile(filepath.Join(out, "metrics.json"))
+	require.NoError(t, err)
+	var r struct {
+		Threshold  float64 `json:"deployed_threshold"`
+		FPR        float64 `json:"deployed_fpr"`
+		Confidence float64 `json:"deployed_confidence"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &r))
+	require.Equal(t, math.Nextafter(95, math.Inf(1)), r.Threshold)
+	require.Equal(t, 0.04, r.FPR)
+	require.Equal(t, 0.95, r.Confidence)
+}
+
 func TestRunFlagErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name                     string
 		sc, mo, in, lab, wantErr string
-		a                        float64
+		a, c                     float64
 	}{
 		{name: "nothing", wantErr: "give -scores"},
 		{name: "both", sc: "a", in: "b", mo: "m", wantErr: "not both"},
@@ -74,9 +105,12 @@ func TestRunFlagErrors(t *testing.T) {
 		{name: "alpha", sc: "a", a: 1.5, wantErr: "-alpha 1.5"},
 		{name: "no model", sc: "a", mo: filepath.Join(t.TempDir(), "none.params"), wantErr: "none.json"},
 		{name: "model of classes", sc: "a", mo: saveClassesModel(t), wantErr: "multi-class or multi-label"},
+		{name: "confidence", sc: "a", c: 1.5, wantErr: "-confidence 1.5"},
+		{name: "confidence with input", in: "b", mo: "m", c: 0.95, wantErr: "-confidence is for -scores"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			setFlags(t, tc.sc, tc.mo, tc.in, tc.lab, t.TempDir(), tc.a)
+			*conf = tc.c
 			require.ErrorContains(t, run(context.Background()), tc.wantErr)
 		})
 	}
