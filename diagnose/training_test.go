@@ -75,7 +75,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 
 // TestTrainRefusesPartialDiagnosis: a Fit with Diagnose of a pairwise loss with a partial-AUC
 // cut, or with such a Diagnose.Surrogate for another loss, fails before its first epoch with
-// diagnose's rocops.ErrConfig naming the partial-AUC cut (and train.ErrConfig), rather than
+// diagnose's rocops.ErrConfig naming the partial-AUC cut, rather than
 // diagnosing the full loss.
 func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 	ds, err := data.WDBC()

@@ -220,7 +220,7 @@ func TestMeasureClassesWithConfidence(t *testing.T) {
 	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Outputs: 3, Seed: 3})
 	require.NoError(t, err)
 	cfg := train.Config{Epochs: 2, Seed: 3, Metric: train.MacroAUC(metrics.OvR), Progress: io.Discard}
-	_, err = (train.Plain{}).Fit(context.Background(), m, cfg, sp.Train, sp.Val)
+	_, err = train.Plain(nil).Fit(context.Background(), m, cfg, sp.Train, sp.Val)
 	require.NoError(t, err)
 	const alpha = 0.1
 	got, err := measureClasses(m, sp, MeasureConfig{Alpha: alpha, Confidence: 0.9}, false)

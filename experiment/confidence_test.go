@@ -28,7 +28,7 @@ func TestMeasureWithConfidence(t *testing.T) {
 	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Seed: 4})
 	require.NoError(t, err)
 	cfg := train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}
-	_, err = (train.Plain{}).Fit(context.Background(), m, cfg, sp.Train, sp.Val)
+	_, err = train.Plain(nil).Fit(context.Background(), m, cfg, sp.Train, sp.Val)
 	require.NoError(t, err)
 	vs, err := nn.Scores(m, sp.Val.X, sp.Val.Rows)
 	require.NoError(t, err)
@@ -134,7 +134,7 @@ func TestCompareRefusesTooSmallAValidationPart(t *testing.T) {
 		g := &experiment.Grid{
 			Seeds: []uint64{1, 2},
 			Split: func(seed uint64) (*experiment.Split, error) { return experiment.NewSplit(c.ds(), seed) },
-			Searches: []*experiment.Search{{Name: "a", Recipes: []train.Recipe{train.Plain{}}, LearningRates: []float64{0.01},
+			Searches: []*experiment.Search{{Name: "a", Recipes: []train.Recipe{train.Plain(nil)}, LearningRates: []float64{0.01},
 				Model: nn.MLPConfig{}, Config: train.Config{Epochs: 1, Metric: train.PartialAUC(0.2)}}},
 			Hooks: experiment.GridHooks{Start: func(*experiment.Split, int) bool { started++; return true }},
 		}

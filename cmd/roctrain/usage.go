@@ -7,7 +7,7 @@ import (
 	"github.com/rocops/rocops/train"
 )
 
-// runsUsage is the help of -losses, a list of run names (experiment.ParseRun):
+// runsUsage is the help of -losses, a list of run names (train.Names):
 // every name of train's registry (train.Recipes) with what it trains and the options it
 // takes, then every option once, with an example.
 func runsUsage() string {
