@@ -19,13 +19,13 @@ import (
 // gradients of the cost Σᵢ wᵢ·sᵢ (s the scores, w fixed weights) must keep their bits: for a
 // linear scorer of 5 inputs and MLPs of one hidden layer of 1, 6, 16, 17 or 64 units and of
 // hidden layers of 20 then 3, 6 and 6, 3 and 20, 16 and 16, and 8 and 9 units, in both dtypes.
-// Under gonum's own BLAS the float32 graphs through two hidden layers of more than 3 units
-// were not independent of the address: the gradient through a layer of n units is dz·Wᵀ,
-// which gonum's Sgemm forms with its float32 dot product over the n columns of W, whose
-// rounding depends on where W starts within 16 bytes (it sums the terms before that boundary
-// one at a time and the rest 4 at a time). The default build's BLAS, sgemm.Implementation,
-// forms every product in an order fixed by the shapes; with the build tag openblas, OpenBLAS
-// passes the test too.
+// Under gonum's own BLAS the float32 graphs with a hidden layer of 4 or more units above
+// another (6 + 6, 3 + 20, 16 + 16, 8 + 9) were not independent of the address: the gradient
+// through a layer of n units is dz·Wᵀ, which gonum's Sgemm forms with its float32 dot
+// product over the n columns of W, whose rounding depends on where W starts within 16 bytes
+// (it sums the terms before that boundary one at a time and the rest 4 at a time). The
+// default build's BLAS, sgemm.Implementation, forms every product in an order fixed by the
+// shapes; with the build tag openblas, OpenBLAS passes the test too.
 func TestGraphIndependentOfAddress(t *testing.T) {
 	const in, rows = 5, 64
 	x := make([]float64, rows*in)
