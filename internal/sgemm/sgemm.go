@@ -198,12 +198,17 @@ func gemv[T floats.Float](fallback GemvFunc[T], tA blas.Transpose, m, n int, alp
 
 // gonumGemm returns gonum's Sgemm or Dgemm.
 func gonumGemm[T floats.Float]() Func[T] {
-	var f any = Func[float64](gonum.Implementation{}.Dgemm)
 	if unsafe.Sizeof(T(0)) == 4 {
-		f = Func[float32](gonum.Implementation{}.Sgemm)
+		return *(*Func[T])(unsafe.Pointer(&gonumSgemm))
 	}
-	return f.(Func[T])
+	return *(*Func[T])(unsafe.Pointer(&gonumDgemm))
 }
+
+// gonumSgemm and gonumDgemm are gonum's products, made once.
+var (
+	gonumSgemm = Func[float32](gonum.Implementation{}.Sgemm)
+	gonumDgemm = Func[float64](gonum.Implementation{}.Dgemm)
+)
 
 // Dot returns Σ_j a_j·x_j for len(a) = len(x) ≥ 1 (x may be longer: its first len(a) values
 // are used), summed in an order fixed by the length: with [Available] and at least w terms
