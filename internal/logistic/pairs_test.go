@@ -95,3 +95,37 @@ func TestPairRowMatchesDirect(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPairRows is one tile of 1024 negatives against 64 positives, two rows at a time
+// (impl=rows, the kernel where the processor has it) and one at a time (impl=row, the loop).
+// ns/pair is the time per pair.
+func BenchmarkPairRows(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 1))
+	fs := make([]float64, 1024)
+	for j := range fs {
+		fs[j] = rng.NormFloat64()
+	}
+	tile, g := termsOf(fs), make([]float64, len(fs))
+	rows := make([]Term, 64)
+	for i := range rows {
+		p := termsOf([]float64{rng.NormFloat64() + 1})
+		rows[i] = Term{p.F[0], p.Up[0], p.Down[0]}
+	}
+	pairs := float64(len(rows) * len(fs))
+	b.Run("impl=rows", func(b *testing.B) {
+		for b.Loop() {
+			for i := 0; i < len(rows); i += 2 {
+				PairRows(rows[i], rows[i+1], tile, g)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/pairs, "ns/pair")
+	})
+	b.Run("impl=row", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range rows {
+				PairRow(p, tile, g)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/pairs, "ns/pair")
+	})
+}

@@ -359,3 +359,40 @@ func testDot[T floats.Float](t *testing.T, u float64, dot func(n int, x []T, inc
 		}
 	}
 }
+
+// TestImplementationConcurrent: Implementation's products with a transposed B, whose buffers
+// come from a pool, give every goroutine its own product when run concurrently (as graphs
+// on several goroutines run them): 8 goroutines × 20 products of different operands, each
+// the bits of the same product run alone.
+func TestImplementationConcurrent(t *testing.T) {
+	var impl Implementation
+	const m, n, k = 33, 24, 17
+	want := make([][]float64, 8)
+	for w := range want {
+		a, b := rowsOf[float64](uint64(70+w), m, k), rowsOf[float64](uint64(80+w), n, k)
+		want[w] = make([]float64, m*n)
+		impl.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, want[w], n)
+	}
+	errs := make(chan error, len(want))
+	for w := range want {
+		go func() {
+			a, b := rowsOf[float64](uint64(70+w), m, k), rowsOf[float64](uint64(80+w), n, k)
+			c := make([]float64, m*n)
+			for range 20 {
+				impl.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, c, n)
+				for i := range c {
+					if math.Float64bits(c[i]) != math.Float64bits(want[w][i]) {
+						errs <- fmt.Errorf("goroutine %d: C[%d] = %g, alone %g", w, i, c[i], want[w][i])
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range want {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
