@@ -21,13 +21,15 @@ var ErrNoPass = errors.New("nn: no direct pass for this model")
 
 // Pass is the forward and backward pass of an [MLP] over batches of a fixed
 // number of rows B, computed with BLAS matrix products (the one gorgonia.WhichBLAS returns
-// when the pass is made) into buffers allocated once. A float32 pass under gonum's pure-Go
-// BLAS, Gorgonia's default, multiplies with this module's AVX2 kernels instead where the
-// processor has them: gonum's float32 product is no faster than its float64 one at these
-// shapes, and the kernels make the float32 training step 2–4× faster than the float64
-// one (docs/benchmarks.md). Under gonum its float32 results depend on the values alone, not
-// on where the parameters and buffers are allocated, so a float32 model trains to the same
-// bits every time (gonum's own float32 dot product rounds by the alignment of its operands).
+// when the pass is made) into buffers allocated once. Under the default build's BLAS (gonum's
+// pure-Go BLAS with its products routed to this module's kernels, installed by this package),
+// a pass of either dtype multiplies with this module's AVX2 kernels where the processor has
+// them, and a float32 pass does under gonum's own BLAS too: gonum's products add one scaled
+// row at a time, which at these shapes made its float32 product no faster than its float64
+// one and its float64 training step 2–3× slower than on the kernels (docs/benchmarks.md).
+// There its results depend on the values alone, not on where the parameters and buffers are
+// allocated, so a model trains to the same bits every time (gonum's own float32 dot product
+// rounds by the alignment of its operands).
 // It builds no graph, runs no machine and computes no gradient for the input rows. For the
 // network of the package doc, with zˡ = hˡ⁻¹·Wˡ + bˡ and hˡ = φ(zˡ), a backward pass from
 // δ = ∂L/∂s computes
@@ -81,18 +83,33 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	for _, prm := range n.Params() {
 		p.grads = append(p.grads, tensor.New(tensor.Of(n.dtype), tensor.WithShape(prm.Value.Shape()...)))
 	}
-	bl := gorgonia.WhichBLAS()
+	// Under the default build's sgemm.Implementation, the pass takes sgemm's kernels with
+	// buffers of its own (gonum's routines as their fallback) in both dtypes; under gonum's
+	// own BLAS, in float32 only, so that gorgonia.Use(gonum.Implementation{}) gives the
+	// float64 products of gonum, bit for bit.
+	bl, own32, own64 := gorgonia.WhichBLAS(), false, false
+	switch b := bl.(type) {
+	case sgemm.Implementation:
+		bl, own32, own64 = b.Implementation, true, true
+	case gonum.Implementation:
+		own32 = true
+	}
 	switch n.dtype {
 	case tensor.Float64:
-		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, blasOf[float64]{bl.Dgemm, bl.Dgemv, bl.Dger}, (*tensor.Dense).Float64s)
+		p.run = newPassOf(n, rows, p.input.Float64s(), p.grads, passBLAS(own64, bl.Dgemm, bl.Dgemv, bl.Dger), (*tensor.Dense).Float64s)
 	case tensor.Float32:
-		b32 := blasOf[float32]{bl.Sgemm, bl.Sgemv, bl.Sger}
-		if _, pureGo := bl.(gonum.Implementation); pureGo {
-			b32.gemm, b32.gemv = sgemm.New(bl.Sgemm), sgemm.NewGemv(bl.Sgemv)
-		}
-		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, b32, (*tensor.Dense).Float32s)
+		p.run = newPassOf(n, rows, p.input.Float32s(), p.grads, passBLAS(own32, bl.Sgemm, bl.Sgemv, bl.Sger), (*tensor.Dense).Float32s)
 	}
 	return p, nil
+}
+
+// passBLAS returns a pass's routines: gemm, gemv and ger as they are, or, with own, sgemm's
+// New and NewGemv over gemm and gemv.
+func passBLAS[T floats.Float](own bool, gemm sgemm.Func[T], gemv sgemm.GemvFunc[T], ger func(m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int)) blasOf[T] {
+	if own {
+		gemm, gemv = sgemm.New(gemm), sgemm.NewGemv(gemv)
+	}
+	return blasOf[T]{gemm, gemv, ger}
 }
 
 // Rows returns the batch size B.

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/sgemm"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -20,7 +20,8 @@ import (
 )
 
 // TestOpenBLASMatchesGonum: the openblas build gives the losses and gradients of the pure-Go
-// BLAS to 1e-12 (relative to max(1, |x|)): one step of optim.SGD with learning rate 1, whose update
+// BLAS of the default build (gonum's, with the module's kernels: sgemm.Implementation) to
+// 1e-12 (relative to max(1, |x|)): one step of optim.SGD with learning rate 1, whose update
 // is the gradient, through the direct step and the graph step, per loss, float64.
 func TestOpenBLASMatchesGonum(t *testing.T) {
 	const tol = 1e-12
@@ -69,7 +70,7 @@ func TestOpenBLASMatchesGonum(t *testing.T) {
 	} {
 		for _, graphed := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/graph=%v", loss, graphed), func(t *testing.T) {
-				want := stepWith(t, gonum.Implementation{}, loss, graphed)
+				want := stepWith(t, sgemm.Implementation{}, loss, graphed)
 				got := stepWith(t, openblas, loss, graphed)
 				require.InDelta(t, want.loss, got.loss, tol*max(1, math.Abs(want.loss)), "loss")
 				for i := range want.params {

@@ -14,6 +14,15 @@ func kern1x16(k int, a *float32, sa int, b *float32, ldb int, c *float32)
 //go:noescape
 func kdot(n int, a, x *float32) float32
 
+//go:noescape
+func kern4x8(k int, a *float64, sa, ta int, b *float64, ldb int, c *float64, ldc int)
+
+//go:noescape
+func kern1x8(k int, a *float64, sa int, b *float64, ldb int, c *float64)
+
+//go:noescape
+func ddot(n int, a, x *float64) float64
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)

@@ -3,6 +3,7 @@ package pairwise
 import (
 	"math"
 
+	logisticfn "github.com/rocops/rocops/internal/logistic" // package pairwise has its own func logistic
 	"github.com/rocops/rocops/internal/parallel"
 )
 
@@ -39,7 +40,10 @@ const (
 // log1p(e_j) over a run of pairs is log1p(Q) with 1 + Q = Π_j (1 + e_j), and Q is
 // accumulated as Q ← Q + e·(1 + Q), which keeps its relative accuracy however small the e_j
 // are, so a run of 256 pairs costs one log1p (1 + Q ≤ 2^256 cannot overflow). Four such
-// runs are interleaved so that the four recurrences overlap in the pipeline.
+// runs are interleaved so that the four recurrences overlap in the pipeline
+// (logisticfn.PairRow); with AVX2 the four are the lanes of a 256-bit register, and the rows
+// are taken two at a time against each tile (logisticfn.PairRows), each pair computed
+// operation for operation as one row at a time computes it, so the bits are the same.
 //
 // The larger class is cut into tasks; up to workers goroutines take tasks in turn. A task
 // writes the gradient of its own chunk and keeps its own partial sums for the smaller class
@@ -55,24 +59,25 @@ func logistic(b batch, grad []float64, workers int) float64 {
 		}
 	}
 	pos, neg := gatherTerms(b.scores, posAt, factored), gatherTerms(b.scores, negAt, factored)
-	gPos, gNeg := make([]float64, len(pos)), make([]float64, len(neg))
+	gPos, gNeg := make([]float64, len(pos.F)), make([]float64, len(neg.F))
 
 	big, small, gBig, gSmall := neg, pos, gNeg, gPos
-	bigIsNeg := len(neg) >= len(pos)
+	bigIsNeg := len(neg.F) >= len(pos.F)
 	if !bigIsNeg {
 		big, small, gBig, gSmall = pos, neg, gPos, gNeg
 	}
-	tasks := min(max(len(big)*len(small)/minTaskPairs, 1), maxTasks, len(big))
+	nBig, nSmall := len(big.F), len(small.F)
+	tasks := min(max(nBig*nSmall/minTaskPairs, 1), maxTasks, nBig)
 	losses := make([]float64, tasks)
 	partial := make([][]float64, tasks) // each task's sums for the smaller class
 	err := parallel.For(tasks, workers, func(t int) {
-		lo, hi := t*len(big)/tasks, (t+1)*len(big)/tasks
-		gb, gs := gBig[lo:hi], make([]float64, len(small))
+		lo, hi := t*nBig/tasks, (t+1)*nBig/tasks
+		gb, gs := gBig[lo:hi], make([]float64, nSmall)
 		partial[t] = gs
 		if bigIsNeg {
-			losses[t] = logisticTiles(small, big[lo:hi], gs, gb, factored)
+			losses[t] = logisticTiles(small, slice(big, lo, hi), gs, gb, factored)
 		} else {
-			losses[t] = logisticTiles(big[lo:hi], small, gb, gs, factored)
+			losses[t] = logisticTiles(slice(big, lo, hi), small, gb, gs, factored)
 		}
 	})
 	if err != nil {
@@ -100,36 +105,50 @@ func logistic(b batch, grad []float64, workers int) float64 {
 	return loss / p
 }
 
-// term is one score with its two exponentials, up = e^{f} and down = e^{−f} (both 0 when
-// the loop computes its exponentials per pair).
-type term struct{ f, up, down float64 }
-
-// gatherTerms returns the terms of xs[at[0]], xs[at[1]], ….
-func gatherTerms(xs []float64, at []int, factored bool) []term {
-	out := make([]term, len(at))
+// gatherTerms returns the terms of xs[at[0]], xs[at[1]], …, with their exponentials when
+// factored (both 0 when the loop computes its exponentials per pair).
+func gatherTerms(xs []float64, at []int, factored bool) logisticfn.Terms {
+	t := logisticfn.Terms{F: make([]float64, len(at)), Up: make([]float64, len(at)), Down: make([]float64, len(at))}
 	for k, i := range at {
-		out[k].f = xs[i]
+		t.F[k] = xs[i]
 		if factored {
-			out[k].up, out[k].down = math.Exp(xs[i]), math.Exp(-xs[i])
+			t.Up[k], t.Down[k] = math.Exp(xs[i]), math.Exp(-xs[i])
 		}
 	}
-	return out
+	return t
+}
+
+// slice returns the terms [lo, hi) of t.
+func slice(t logisticfn.Terms, lo, hi int) logisticfn.Terms {
+	return logisticfn.Terms{F: t.F[lo:hi:hi], Up: t.Up[lo:hi:hi], Down: t.Down[lo:hi:hi]}
 }
 
 // logisticTiles returns the sum of the logistic loss over pos × neg, adds −Σ_j σ(−x_ij) to
 // gPos[i] and Σ_i σ(−x_ij) to gNeg[j]. It sweeps every positive past one tile of negatives
-// at a time, so the tile and its sums stay in cache.
-func logisticTiles(pos, neg []term, gPos, gNeg []float64, factored bool) float64 {
+// at a time, so the tile and its sums stay in cache (tileLen terms of three float64 and their
+// weights: 32 KiB); factored, it takes the positives two at a time (logisticfn.PairRows), in
+// the order of one at a time.
+func logisticTiles(pos, neg logisticfn.Terms, gPos, gNeg []float64, factored bool) float64 {
 	var loss float64
-	for j0 := 0; j0 < len(neg); j0 += tileLen {
-		j1 := min(j0+tileLen, len(neg))
-		tile, gTile := neg[j0:j1], gNeg[j0:j1:j1]
-		for i, p := range pos {
+	for j0 := 0; j0 < len(neg.F); j0 += tileLen {
+		j1 := min(j0+tileLen, len(neg.F))
+		tile, gTile := slice(neg, j0, j1), gNeg[j0:j1:j1]
+		i := 0
+		if factored {
+			for ; i+2 <= len(pos.F); i += 2 {
+				la, wa, lb, wb := logisticfn.PairRows(termAt(pos, i), termAt(pos, i+1), tile, gTile)
+				loss += la
+				gPos[i] -= wa
+				loss += lb
+				gPos[i+1] -= wb
+			}
+		}
+		for ; i < len(pos.F); i++ {
 			var l, w float64
 			if factored {
-				l, w = logisticRow(p, tile, gTile)
+				l, w = logisticfn.PairRow(termAt(pos, i), tile, gTile)
 			} else {
-				l, w = logisticRowExp(p, tile, gTile)
+				l, w = logisticRowExp(pos.F[i], tile.F, gTile)
 			}
 			loss += l
 			gPos[i] -= w
@@ -138,63 +157,19 @@ func logisticTiles(pos, neg []term, gPos, gNeg []float64, factored bool) float64
 	return loss
 }
 
-// logisticRow returns Σ_j ℓ(p.f − n_j.f) and Σ_j w_j over a tile of at most tileLen
-// negatives, adding each w_j to g[j], from the factored exponentials.
-func logisticRow(p term, tile []term, g []float64) (loss, weight float64) {
-	g = g[:len(tile)]
-	var q0, q1, q2, q3, r0, r1, r2, r3, w0, w1, w2, w3 float64
-	j := 0
-	for ; j+4 <= len(tile); j += 4 {
-		n0, n1, n2, n3 := tile[j], tile[j+1], tile[j+2], tile[j+3]
-		x0, x1, x2, x3 := p.f-n0.f, p.f-n1.f, p.f-n2.f, p.f-n3.f
-		e0, e1, e2, e3 := p.up*n0.down, p.up*n1.down, p.up*n2.down, p.up*n3.down // e^{x}
-		a0 := 1 / (1 + e0)
-		a1 := 1 / (1 + e1)
-		a2 := 1 / (1 + e2)
-		a3 := 1 / (1 + e3)
-		e0 = min(e0, p.down*n0.up) // e^{−|x|}
-		e1 = min(e1, p.down*n1.up)
-		e2 = min(e2, p.down*n2.up)
-		e3 = min(e3, p.down*n3.up)
-		q0 += e0 * (1 + q0)
-		q1 += e1 * (1 + q1)
-		q2 += e2 * (1 + q2)
-		q3 += e3 * (1 + q3)
-		r0 += math.Abs(x0) - x0
-		r1 += math.Abs(x1) - x1
-		r2 += math.Abs(x2) - x2
-		r3 += math.Abs(x3) - x3
-		w0 += a0
-		w1 += a1
-		w2 += a2
-		w3 += a3
-		g[j] += a0
-		g[j+1] += a1
-		g[j+2] += a2
-		g[j+3] += a3
-	}
-	for ; j < len(tile); j++ {
-		n := tile[j]
-		x := p.f - n.f
-		e := p.up * n.down
-		a := 1 / (1 + e)
-		e = min(e, p.down*n.up)
-		q0 += e * (1 + q0)
-		r0 += math.Abs(x) - x
-		w0 += a
-		g[j] += a
-	}
-	loss = (r0+r1+r2+r3)/2 + math.Log1p(q0) + math.Log1p(q1) + math.Log1p(q2) + math.Log1p(q3)
-	return loss, w0 + w1 + w2 + w3
+// termAt returns term i of t.
+func termAt(t logisticfn.Terms, i int) logisticfn.Term {
+	return logisticfn.Term{F: t.F[i], Up: t.Up[i], Down: t.Down[i]}
 }
 
-// logisticRowExp is logisticRow with one exponential e^{−|x|} per pair, for scores beyond
-// ±maxFactored; σ(−x) is e/(1+e) for x ≥ 0 and 1/(1+e) for x < 0, so nothing overflows.
-func logisticRowExp(p term, tile []term, g []float64) (loss, weight float64) {
+// logisticRowExp is logisticfn.PairRow with one exponential e^{−|x|} per pair, for scores
+// beyond ±maxFactored, from the row's score f and the tile's: σ(−x) is e/(1+e) for x ≥ 0 and
+// 1/(1+e) for x < 0, so nothing overflows.
+func logisticRowExp(f float64, tile []float64, g []float64) (loss, weight float64) {
 	g = g[:len(tile)]
 	var q, r, w float64
-	for j, n := range tile {
-		x := p.f - n.f
+	for j, fj := range tile {
+		x := f - fj
 		e := math.Exp(-math.Abs(x))
 		q += e * (1 + q)
 		r += math.Abs(x) - x

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/floats"
+	logisticfn "github.com/rocops/rocops/internal/logistic"
 )
 
 // tolExact is the relative tolerance of the fast algorithms against the naive loop: both sum
@@ -329,10 +330,10 @@ func TestLogisticRowPaths(t *testing.T) {
 	f, _ := randomBatch(12, 1000, 0, 0)
 	tile := gatherTerms(f, seq(len(f)), true)
 	for _, fp := range []float64{0, f[3], 2.5, -30} {
-		p := gatherTerms([]float64{fp}, []int{0}, true)[0]
-		g1, g2 := make([]float64, len(tile)), make([]float64, len(tile))
-		l1, w1 := logisticRow(p, tile, g1)
-		l2, w2 := logisticRowExp(p, tile, g2)
+		p := termAt(gatherTerms([]float64{fp}, []int{0}, true), 0)
+		g1, g2 := make([]float64, len(tile.F)), make([]float64, len(tile.F))
+		l1, w1 := logisticfn.PairRow(p, tile, g1)
+		l2, w2 := logisticRowExp(fp, tile.F, g2)
 		require.InDelta(t, l2, l1, tol*l2, "loss at f = %v", fp)
 		require.InDelta(t, w2, w1, tol*w2, "weight at f = %v", fp)
 		require.InDeltaSlice(t, g2, g1, tol, "weights at f = %v", fp)
