@@ -185,8 +185,8 @@ func configError(format string, args ...any) error {
 }
 
 // New returns a trainer for model with settings cfg. Invalid settings are rocops.ErrConfig
-// naming them: a nil model, a negative count or one past its bound (MaxEpochs, MaxPool,
-// MaxSelection), a BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or
+// naming them: a nil model, a negative count or one past its bound (MaxEpochs, and Diagnose.Pool's and
+// Selection's), a BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or
 // weight decay that is negative or not finite, an unknown optimiser or metric, a hook without a
 // name. The loss's own settings, which depend on the data's task, Fit checks before any step
 // ([Loss].Check).
