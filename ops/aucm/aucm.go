@@ -129,7 +129,7 @@ func newBatch(scores, labels []float64, t rocops.Task) (batch, error) {
 		return b, err
 	}
 	var err error
-	b.pos, err = check.Columns(pkg, t, scores, labels, true)
+	b.pos, err = check.ForTask(pkg, t, scores, labels, true)
 	b.n = len(scores) / b.k
 	return b, err
 }
