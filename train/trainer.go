@@ -295,46 +295,16 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	}
 	total := t.warmup + cfg.Epochs // grows by the intervention epochs
 	for e := 1; e <= total; e++ {
-		stage, loss := Main, cfg.Loss
-		switch {
-		case e <= t.warmup:
-			stage, loss = Warmup, CrossEntropy{}
-		case diag != nil && diag.pending > 0:
-			stage, loss = Intervention, CrossEntropy{}
-			diag.pending--
-		}
+		stage, loss := run.phase(e, diag)
 		ep, probs, err := run.epoch(ctx, e, stage, loss)
-		if err == nil && val != nil {
-			if ep.Metric, err = run.evaluate(val, probs); err != nil {
-				err = fmt.Errorf("train: validation after epoch %d: %w", e, err)
-			}
-		}
 		if err != nil {
 			return run.fail(err)
 		}
-		run.hist.Epochs = append(run.hist.Epochs, ep)
-		run.bar.describe(ep, cfg.Metric)
-		if stage == Main && val != nil {
-			if err := run.consider(len(run.hist.Epochs)-1, probs); err != nil {
-				return run.fail(err)
-			}
+		extra, stopping, err := run.endEpoch(ep, probs, val, diag, e == total)
+		if err != nil {
+			return run.fail(err)
 		}
-		stopping := stage == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience
-		if diag != nil {
-			extra, err := run.diagnoseEpoch(diag, ep, e == total || stopping)
-			if err != nil {
-				return run.fail(err)
-			}
-			total += extra
-		}
-		for _, h := range cfg.Hooks {
-			if h.OnEpoch == nil {
-				continue
-			}
-			if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
-				return run.fail(err)
-			}
-		}
+		total += extra
 		if stopping {
 			run.hist.Stopped = e < total
 			break
@@ -404,6 +374,55 @@ func (r *fitRun) epoch(ctx context.Context, e int, stage Stage, loss Loss) (Epoc
 	}
 	ep.Loss = sum / float64(r.steps)
 	return ep, probs, nil
+}
+
+// phase returns the stage of epoch e and the loss it trains: cross-entropy in the warm-up and
+// in an intervention epoch the diagnoser has scheduled (which it counts off), Config.Loss
+// otherwise.
+func (r *fitRun) phase(e int, diag *diagnoser) (Stage, Loss) {
+	switch {
+	case e <= r.t.warmup:
+		return Warmup, CrossEntropy{}
+	case diag != nil && diag.pending > 0:
+		diag.pending--
+		return Intervention, CrossEntropy{}
+	}
+	return Main, r.cfg.Loss
+}
+
+// endEpoch closes epoch ep, whose outputs are measured as probabilities when probs is set:
+// it scores val (when not nil) into ep.Metric, records ep in the history and the progress
+// bar, keeps the weights of a best main-phase epoch, diagnoses the epoch (last when no epoch
+// follows it) and runs the epoch hooks. It returns the intervention epochs the diagnosis adds
+// and whether early stopping (Config.Patience) ends training after ep.
+func (r *fitRun) endEpoch(ep Epoch, probs bool, val *data.Dataset, diag *diagnoser, last bool) (extra int, stopping bool, err error) {
+	if val != nil {
+		if ep.Metric, err = r.evaluate(val, probs); err != nil {
+			return 0, false, fmt.Errorf("train: validation after epoch %d: %w", ep.Index, err)
+		}
+	}
+	r.hist.Epochs = append(r.hist.Epochs, ep)
+	r.bar.describe(ep, r.cfg.Metric)
+	if ep.Stage == Main && val != nil {
+		if err := r.consider(len(r.hist.Epochs)-1, probs); err != nil {
+			return 0, false, err
+		}
+	}
+	stopping = ep.Stage == Main && r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience
+	if diag != nil {
+		if extra, err = r.diagnoseEpoch(diag, ep, last || stopping); err != nil {
+			return 0, false, err
+		}
+	}
+	for _, h := range r.cfg.Hooks {
+		if h.OnEpoch == nil {
+			continue
+		}
+		if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
+			return 0, false, err
+		}
+	}
+	return extra, stopping, nil
 }
 
 // diagnoseEpoch diagnoses epoch ep (last when no epoch follows it) and returns the intervention
