@@ -41,9 +41,9 @@ var ErrNoPass = errors.New("nn: no direct pass for this model")
 //	∂L/∂Bˡ = (∂L/∂zˡ)ᵀ·uˡ,   ∂L/∂cˡ = s·∂L/∂zˡ·Bˡ,   ∂L/∂Aˡ = (∂L/∂cˡ)ᵀ·hˡ⁻¹,
 //
 // with cˡ = hˡ⁻¹·(Aˡ)ᵀ, and adds ∂L/∂cˡ·Aˡ to ∂L/∂hˡ⁻¹. No gradient is computed for frozen
-// parameters, nor for any layer below the lowest one with a trainable parameter. The pass reads the model's parameter
-// tensors in place, so an update of the model is seen by the next Forward; it must not run
-// concurrently with one. A Pass is not safe for concurrent use.
+// parameters, nor for any layer below the lowest one with a trainable parameter. The pass
+// reads the model's parameter tensors in place, so an update of the model is seen by the next
+// Forward; it must not run concurrently with one. A Pass is not safe for concurrent use.
 type Pass struct {
 	rows   int
 	input  *tensor.Dense
@@ -142,8 +142,8 @@ func (p *Pass) Forward() []float64 {
 // frozen from dscores = ∂L/∂s for the scores of the last Forward, and stores it in Grads
 // (overwriting, not accumulating); a frozen parameter's gradient stays zero. It goes down the
 // layers no further than the lowest one with a trainable parameter, so a frozen body under a
-// trainable head costs the head's backward work alone. dscores must hold B values, or B·k row-major for k outputs, in the
-// layout of Forward.
+// trainable head costs the head's backward work alone. dscores must hold B values, or B·k
+// row-major for k outputs, in the layout of Forward.
 func (p *Pass) Backward(dscores []float64) error {
 	if len(dscores) != len(p.scores) {
 		return fmt.Errorf("%w: %d score gradients for a pass of %d rows of %d scores",

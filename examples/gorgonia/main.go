@@ -95,9 +95,10 @@ func fit(ctx context.Context, cfg config, tr, val, te *data.Dataset, out io.Writ
 	var o outcome
 	last := time.Now()
 	lastCPU, _ := cpuTime()
-	t, err := train.New(m, train.Config{
-		Loss:         train.Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
-		WarmupEpochs: cfg.Warmup, Epochs: cfg.Epochs, BatchSize: cfg.Batch, LearningRate: cfg.LearningRate,
+	// cfg.Warmup epochs of cross-entropy, then the squared hinge.
+	recipe := train.Plain{Loss: train.Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}}, WarmupEpochs: cfg.Warmup}
+	h, err := recipe.Fit(ctx, m, train.Config{
+		Epochs: cfg.Epochs, BatchSize: cfg.Batch, LearningRate: cfg.LearningRate,
 		Seed: cfg.Seed, Progress: io.Discard,
 		Hooks: []train.Hook{{Name: "epoch time", OnEpoch: func(e train.Epoch) error {
 			s := time.Since(last).Seconds()
@@ -111,11 +112,7 @@ func fit(ctx context.Context, cfg config, tr, val, te *data.Dataset, out io.Writ
 			fmt.Fprintf(out, "epoch %d (%v): training loss %.4f, validation AUC %.4f, %.1f s%s\n", e.Index, e.Phase, e.Loss, e.Metric, s, cpu)
 			return nil
 		}}},
-	})
-	if err != nil {
-		return nil, err
-	}
-	h, err := t.Fit(ctx, tr, val)
+	}, tr, val)
 	if err != nil {
 		return nil, err
 	}

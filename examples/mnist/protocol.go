@@ -146,12 +146,9 @@ func (p *protocol) runSeed(ctx context.Context, train_, test *digits, seed uint6
 // highest AUC (the first on ties; the trainer keeps each candidate's best epoch), and measures
 // it on the test part.
 func (p *protocol) runCell(ctx context.Context, sp *experiment.Split, arm, loss string, pretrained *nn.MLP) (cell, error) {
-	recipes, warmup, err := experiment.ParseRun(loss, p.Warmup, kdequantile.Config{Alpha: p.Alpha})
+	recipe, warmup, label, target, err := p.runName(loss)
 	if err != nil {
 		return cell{}, err
-	}
-	if len(recipes) != 1 {
-		return cell{}, fmt.Errorf("%s stands for %d recipes, want one", loss, len(recipes))
 	}
 	var (
 		best      nn.Model
@@ -170,7 +167,7 @@ func (p *protocol) runCell(ctx context.Context, sp *experiment.Split, arm, loss 
 		cfg := train.Config{Epochs: p.Epochs, BatchSize: p.Batch, PositiveFraction: float64(p.MinPos) / float64(p.Batch),
 			LearningRate: lr, Seed: sp.Seed, Progress: io.Discard}
 		start := time.Now()
-		h, err := recipes[0].Fit(ctx, m, cfg, sp.Train, sp.Val)
+		h, err := recipe.Fit(ctx, m, cfg, sp.Train, sp.Val)
 		seconds += time.Since(start).Seconds()
 		if err != nil {
 			return cell{}, fmt.Errorf("learning rate %g: %w", lr, err)
@@ -191,7 +188,7 @@ func (p *protocol) runCell(ctx context.Context, sp *experiment.Split, arm, loss 
 		Figures: experiment.Figures{TestAUC: ms.AUC, TestPAUC: ms.PartialAUC, TestTPR: ms.TPR,
 			DeployedTestFPR: ms.TestFPR, DeployedTestTPR: ms.TestTPR, TrainSeconds: seconds, LearningRate: bestRate},
 		BestEpoch: bestH.Epochs[bestH.Best].Index, Phases: 1, KeptPhases: 1,
-		Name: experiment.RunLabel(loss, warmup), Target: experiment.Target(recipes, false),
+		Name: label, Target: target,
 	}
 	if loss, ok := cutWarmup(loss); ok {
 		r.Loss = loss
@@ -206,6 +203,20 @@ func (p *protocol) runCell(ctx context.Context, sp *experiment.Split, arm, loss 
 		r.DeployedThreshold = &ms.Threshold
 	}
 	return cell{Arm: arm, Loss: loss, Trainable: params, Result: r, Model: best}, nil
+}
+
+// runName reads a run name of roctrain's -losses (experiment.ParseRun) into its one recipe,
+// its warm-up epochs (p.Warmup for a name with experiment.WarmupSuffix, else 0), its label in
+// the reports and the JSON key of the figure it optimises.
+func (p *protocol) runName(loss string) (recipe train.Recipe, warmup int, label, target string, err error) {
+	recipes, warmup, err := experiment.ParseRun(loss, p.Warmup, kdequantile.Config{Alpha: p.Alpha})
+	if err != nil {
+		return nil, 0, "", "", err
+	}
+	if len(recipes) != 1 {
+		return nil, 0, "", "", fmt.Errorf("%s stands for %d recipes, want one", loss, len(recipes))
+	}
+	return recipes[0], warmup, experiment.RunLabel(loss, warmup), experiment.Target(recipes, false), nil
 }
 
 // cutWarmup returns the plain loss of a run name with experiment.WarmupSuffix.
