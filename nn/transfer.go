@@ -85,11 +85,17 @@ func (a *adapter) scale() float64 { return a.alpha / float64(a.rank()) }
 // after it when it has adapters. To load a checkpoint of a transferred model, build the same
 // model (NewMLP of the base's config, then Transfer with the same cfg) and Load into it.
 //
-// Errors wrap [rocops.ErrConfig] for a setting outside its domain and ErrInput for a nil or
-// empty base.
+// Which parameters are frozen is cfg's alone: the base's own frozen flags play no part. Errors
+// wrap [rocops.ErrConfig] for a setting outside its domain and ErrInput for a nil or empty
+// base or one with adapters, whose layers compute more than their weight and bias.
 func Transfer(base *MLP, cfg TransferConfig) (*MLP, error) {
 	if base == nil || len(base.layers) == 0 {
 		return nil, fmt.Errorf("%w: a nil or empty base model", ErrInput)
+	}
+	for k, l := range base.layers {
+		if l.lora != nil {
+			return nil, fmt.Errorf("%w: the base has a LoRA adapter on layer %d (Transfer takes a model without adapters)", ErrInput, k)
+		}
 	}
 	nl := len(base.layers)
 	body := cmp.Or(cfg.Body, nl-1)

@@ -264,9 +264,13 @@ func TestTransferHeadSeed(t *testing.T) {
 }
 
 // TestTransferErrors: every setting outside its domain is rocops.ErrConfig naming it, and a nil
-// base ErrInput; the messages start with the package name.
+// base or one with adapters ErrInput; the messages start with the package name.
 func TestTransferErrors(t *testing.T) {
 	base := trainedBase(t, MLPConfig{In: 4, Hidden: []int{3}}, 96)
+	adapted, err := Transfer(base, TransferConfig{Body: 2, Rank: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		base *MLP
@@ -276,6 +280,7 @@ func TestTransferErrors(t *testing.T) {
 	}{
 		{"nil base", nil, TransferConfig{}, ErrInput, "nil or empty base"},
 		{"empty base", &MLP{}, TransferConfig{}, ErrInput, "nil or empty base"},
+		{"base with adapters", adapted, TransferConfig{}, ErrInput, "LoRA adapter on layer 0"},
 		{"negative body", base, TransferConfig{Body: -1}, rocops.ErrConfig, "Body = -1"},
 		{"body past the base", base, TransferConfig{Body: 3}, rocops.ErrConfig, "Body = 3"},
 		{"head on the whole model", base, TransferConfig{Body: 2, Outputs: 2}, rocops.ErrConfig, "Hidden and Outputs must be unset"},
