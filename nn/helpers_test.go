@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -41,9 +42,25 @@ func randomRows(seed uint64, rows, cols int) []float64 {
 // by act.
 func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows int) []float64 {
 	t.Helper()
-	if len(ps)%2 != 0 {
-		t.Fatalf("%d parameters, want (weight, bias) pairs", len(ps))
+	return referenceScoresLoRA(t, ps, act, x, rows, 1)
+}
+
+// loraScale returns the scale α/r of m's adapters, 1 for a model without any.
+func loraScale(m Model) float64 {
+	if m, ok := m.(*MLP); ok {
+		for _, l := range m.layers {
+			if l.lora != nil {
+				return l.lora.scale()
+			}
+		}
 	}
+	return 1
+}
+
+// referenceScoresLoRA is referenceScores where a pair may be followed by (lora_a, lora_b) for a
+// layer with a LoRA adapter of scale s.
+func referenceScoresLoRA(t testing.TB, ps []Param, act Activation, x []float64, rows int, s float64) []float64 {
+	t.Helper()
 	h := x
 	cols := len(x) / rows
 	for k := 0; k < len(ps); k += 2 {
@@ -52,12 +69,26 @@ func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows
 		if len(w) != cols*out {
 			t.Fatalf("%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
 		}
+		var a, bb []float64 // the adapter's A (r × cols) and B (out × r)
+		var r int
+		if k+3 < len(ps) && strings.HasSuffix(ps[k+2].Name, ".lora_a") {
+			a, bb = paramValues(t, ps[k+2]), paramValues(t, ps[k+3])
+			r = len(a) / cols
+			k += 2
+		}
 		next := make([]float64, rows*out)
-		for r := 0; r < rows; r++ {
+		for row := 0; row < rows; row++ {
 			for j := 0; j < out; j++ {
 				u := b[j]
 				for i := 0; i < cols; i++ {
-					u += h[r*cols+i] * w[i*out+j]
+					u += h[row*cols+i] * w[i*out+j]
+				}
+				for q := 0; q < r; q++ { // s·(h·Aᵀ)_q·B_jq
+					c := 0.0
+					for i := 0; i < cols; i++ {
+						c += h[row*cols+i] * a[q*cols+i]
+					}
+					u += s * c * bb[j*r+q]
 				}
 				if k+2 < len(ps) {
 					switch act {
@@ -70,7 +101,7 @@ func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows
 						t.Fatalf("activation %v", act)
 					}
 				}
-				next[r*out+j] = u
+				next[row*out+j] = u
 			}
 		}
 		h, cols = next, out

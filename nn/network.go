@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -11,11 +12,14 @@ import (
 // overflow and every dimension fits a checkpoint's 32-bit fields.
 const maxWeights = 1<<31 - 1
 
-// layer is one affine map followed by an activation: h ↦ φ(h·W + b).
+// layer is one affine map followed by an activation: h ↦ φ(h·W + b), or with a LoRA adapter
+// h ↦ φ(h·W + b + s·(h·Aᵀ)·Bᵀ).
 type layer struct {
 	weight *tensor.Dense // W, shape (n_in, n_out)
 	bias   *tensor.Dense // b, shape (n_out), zero at initialisation
 	act    Activation    // φ
+	frozen bool          // W and b are frozen (always so under an adapter)
+	lora   *adapter      // nil without an adapter
 }
 
 // network is a stack of layers ending in one score per row, or k. An MLP is a network; its
@@ -43,6 +47,24 @@ func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, se
 		return nil, fmt.Errorf("%w: dtype %v (want float32 or float64)", errConfig, dt)
 	case !activations.Valid(act):
 		return nil, fmt.Errorf("%w: unknown activation %d", errConfig, int(act))
+	}
+	layers, err := newLayers(in, hidden, outputs, act, init, dt, newRand(seed))
+	if err != nil {
+		return nil, err
+	}
+	return &network{in: in, dtype: dt, layers: layers}, nil
+}
+
+// newLayers validates and returns the initialised layers of a network of input size in, hidden
+// layers of the given sizes followed by act and an Identity output layer of width outputs (0
+// meaning 1), their weights drawn from rng layer by layer.
+func newLayers(in int, hidden []int, outputs int, act Activation, init Init, dt tensor.Dtype,
+	rng *rand.Rand) ([]layer, error) {
+	switch {
+	case in <= 0:
+		return nil, fmt.Errorf("%w: input size %d (want at least 1)", errConfig, in)
+	case outputs < 0:
+		return nil, fmt.Errorf("%w: %d outputs (want 0 or 1 for one score, or k ≥ 2)", errConfig, outputs)
 	case !inits.Valid(init):
 		return nil, fmt.Errorf("%w: unknown initialisation %d", errConfig, int(init))
 	}
@@ -58,8 +80,7 @@ func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, se
 		fanIn = w
 	}
 
-	rng := newRand(seed)
-	n := &network{in: in, dtype: dt, layers: make([]layer, len(widths))}
+	layers := make([]layer, len(widths))
 	fanIn = in
 	for k, w := range widths {
 		a := act
@@ -74,22 +95,30 @@ func newNetwork(in int, hidden []int, outputs int, act Activation, init Init, se
 		if err := init.resolve(a).fill(l.weight, rng); err != nil {
 			return nil, err
 		}
-		n.layers[k] = l
+		layers[k] = l
 		fanIn = w
 	}
-	return n, nil
+	return layers, nil
 }
 
 func weightName(k int) string { return fmt.Sprintf("layer%d.weight", k) }
 func biasName(k int) string   { return fmt.Sprintf("layer%d.bias", k) }
+func loraAName(k int) string  { return fmt.Sprintf("layer%d.lora_a", k) }
+func loraBName(k int) string  { return fmt.Sprintf("layer%d.lora_b", k) }
 
 // Params returns the weight and bias of every layer, from the input to the output:
-// "layer0.weight" of shape (n₀, n₁), "layer0.bias" of shape (n₁), "layer1.weight", … . The
+// "layer0.weight" of shape (n₀, n₁), "layer0.bias" of shape (n₁), "layer1.weight", … . A layer
+// with a LoRA adapter (see [Transfer]) follows its bias with "layerk.lora_a", A of shape
+// (r, n_in), and "layerk.lora_b", B of shape (n_out, r). Frozen parameters are marked so. The
 // values are the model's own tensors.
 func (n *network) Params() []Param {
 	ps := make([]Param, 0, 2*len(n.layers))
 	for k, l := range n.layers {
-		ps = append(ps, Param{Name: weightName(k), Value: l.weight}, Param{Name: biasName(k), Value: l.bias})
+		ps = append(ps, Param{Name: weightName(k), Value: l.weight, Frozen: l.frozen},
+			Param{Name: biasName(k), Value: l.bias, Frozen: l.frozen})
+		if l.lora != nil {
+			ps = append(ps, Param{Name: loraAName(k), Value: l.lora.a}, Param{Name: loraBName(k), Value: l.lora.b})
+		}
 	}
 	return ps
 }
@@ -111,8 +140,11 @@ func (n *network) Dtype() tensor.Dtype { return n.dtype }
 // Build adds the model to g for the batch x, a matrix of shape (B, InputSize()) and dtype
 // Dtype() in g. It returns the scores, a vector of shape (B) or, for k ≥ 2 outputs, a matrix
 // of shape (B, k), and the learnable nodes in Params order, bound to the model's parameter
-// tensors (shared, not copied). The learnables are named like the parameters, so g must not
-// already hold nodes with those names: build a model once per graph.
+// tensors (shared, not copied), frozen parameters included: a trainer differentiates with
+// respect to the learnables of the parameters that are not [Param.Frozen], and gorgonia.Grad
+// then adds no backward operations for the layers below the lowest of them. The learnables
+// are named like the parameters, so g must not already hold nodes with those names: build a
+// model once per graph.
 func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
 	if err := n.checkBatch(g, x); err != nil {
 		return nil, nil, err
@@ -128,12 +160,18 @@ func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgon
 		learnables[i] = gorgonia.NewTensor(g, n.dtype, p.Value.Dims(),
 			gorgonia.WithShape(p.Value.Shape()...), gorgonia.WithName(p.Name), gorgonia.WithValue(p.Value))
 	}
-	h := x
+	h, i := x, 0 // i: the layer's first learnable
 	for k, l := range n.layers {
-		if h, err = affine(h, learnables[2*k], learnables[2*k+1]); err != nil {
+		z, err := affine(h, learnables[i], learnables[i+1])
+		if err == nil && l.lora != nil {
+			z, err = l.lora.build(z, h, learnables[i+2], learnables[i+3])
+			i += 2
+		}
+		i += 2
+		if err != nil {
 			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
 		}
-		if h, err = l.act.apply(h); err != nil {
+		if h, err = l.act.apply(z); err != nil {
 			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
 		}
 	}
