@@ -480,14 +480,32 @@ func (t *Trainer) checkData(train, val *data.Dataset) (rocops.Task, data.Strata,
 	return tk, trainStrata, err
 }
 
-// paramTensors returns the value tensors of m's parameters, in Params order.
+// trainable returns the indices in m.Params() of the parameters training updates: every one
+// that is not frozen (nn.Param.Frozen), whose bits training keeps and for which it holds no
+// optimiser state.
+func trainable(m nn.Model) []int {
+	var keep []int
+	for i, p := range m.Params() {
+		if !p.Frozen {
+			keep = append(keep, i)
+		}
+	}
+	return keep
+}
+
+// paramTensors returns the value tensors of m's trainable parameters, in Params order.
 func paramTensors(m nn.Model) []*tensor.Dense {
 	ps := m.Params()
-	out := make([]*tensor.Dense, len(ps))
-	for i, p := range ps {
-		out[i] = p.Value
+	return pick(nil, func(i int) *tensor.Dense { return ps[i].Value }, trainable(m))
+}
+
+// pick sets dst to at(k) for every k of keep, reusing dst's array, and returns it.
+func pick[T any](dst []T, at func(int) T, keep []int) []T {
+	dst = dst[:0]
+	for _, k := range keep {
+		dst = append(dst, at(k))
 	}
-	return out
+	return dst
 }
 
 // evaluate scores val with the run's scorer, built on first use and kept for the run, and
