@@ -60,8 +60,8 @@ type directStep struct {
 	keep    []int           // their indices in the model's Params
 	grads   []*tensor.Dense // their gradients, picked from the pass's at every step
 	float32 bool            // the loss is rounded to float32 like a float32 graph's
-	labels  []float64 // the batch's labels
-	dscores []float64 // ∂L/∂s
+	labels  []float64       // the batch's labels
+	dscores []float64       // ∂L/∂s
 }
 
 func newDirectStep(m nn.Model, p *nn.Pass, loss Loss, t rocops.Task, opt *optim.Stepper) *directStep {
