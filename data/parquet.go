@@ -850,6 +850,37 @@ func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
 	return dst, nil
 }
 
+// Fields appends the values of the next row group's rows to dst as the CSV fields that spell
+// them ([AppendParquetLabel]), a null or a NaN as "" (a missing value), and returns it: the
+// raw values of a feature column, for an [Encoder]. At the end of the file it returns dst and
+// io.EOF.
+func (c *ParquetClassReader) Fields(dst []string) (_ []string, err error) {
+	defer recoverMalformed(&err)
+	groups := c.file.RowGroups()
+	if c.group >= len(groups) {
+		return dst, io.EOF
+	}
+	rg := groups[c.group]
+	n := int(rg.NumRows())
+	err = readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+		for _, v := range vs {
+			var missing string
+			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
+				dst = append(dst, "")
+				continue
+			}
+			dst = append(dst, string(c.spelled))
+		}
+		return nil
+	})
+	if err != nil {
+		return dst, err
+	}
+	c.group++
+	c.row += n
+	return dst, nil
+}
+
 // AppendParquetLabel appends to dst the label value v of a Parquet column as a CSV field that
 // holds the same value spells it, which is how [LoadParquet] reads a label column and how a
 // multi-class model's scorer names a row's class: text as written (BYTE_ARRAY and

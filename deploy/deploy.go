@@ -75,6 +75,14 @@ type OperatingPoint struct {
 	// other row the negatives; for multi-label, label c's 1s and 0s) on the validation and test
 	// parts, in class order, each in [0, 1]. Set exactly when Classes is, each of length k.
 	ClassValFPR, ClassValTPR, ClassTestFPR, ClassTestTPR []float64
+
+	// Encoder, when not nil, encodes the raw input columns of a model trained on text columns
+	// or missing values into its features (data.FitEncoder, on the training part): the
+	// features are then the encoder's (its Names), and the sidecar is version 4
+	// (VersionEncoded), holding it. For a multi-class model its Classes are Classes; for a
+	// binary model of text labels its LabelValues are the negative and positive label values.
+	// nil = the features are the input columns, as before.
+	Encoder *data.Encoder
 }
 
 // clone returns op with its slices copied.
@@ -142,7 +150,10 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 	sum := sha256.Sum256(buf.Bytes())
 	hash := hex.EncodeToString(sum[:])
 	version := Version
-	if op.Classes != nil {
+	switch {
+	case op.Encoder != nil:
+		version = VersionEncoded
+	case op.Classes != nil:
 		version = VersionClasses
 	}
 	sc := &sidecar{

@@ -32,6 +32,22 @@
 // before. [Scorer.Score] returns k scores a row, [Scorer.FlagClass] flags one, and
 // [Scorer.ScoreCSV] writes "row,<label>,score_<class>…,flag_<class>…" (see there).
 //
+// # Models of raw tables
+//
+// A model trained on raw columns — text (categorical) columns, missing values — has an
+// encoder ([OperatingPoint.Encoder], a [data.Encoder] fitted on the training part) that turns
+// a row's raw columns into its features: the training median for a missing number and a 0/1
+// "was missing" feature, one-hot features of the levels seen in training, rare and new levels
+// in one "(other)" feature. Its sidecar is version 4 ([VersionEncoded]): version 2's keys (a
+// binary model) or version 3's (a model of classes), and the group "encoding": "columns", each
+// with "name", "kind" (number, text or empty), "median", "levels", "other" and "missing", and
+// "label_values", the negative and positive label values of a binary model of text labels
+// (null for 0/1 labels). Its "features", "mean" and "std" are the encoded features'. ScoreCSV
+// and ScoreParquet then read the raw columns by name and encode each row, so that a blank cell
+// or a level first seen now still gets a finite score; a value of a numeric column that is not
+// a number, and a label value not seen in training, are errors naming the line (or row) and
+// the column. Models without an encoder keep versions 2 and 3, byte for byte as before.
+//
 // # One unit on disk
 //
 // The sidecar is the commit point. Save writes the model file first under its

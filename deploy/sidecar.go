@@ -20,7 +20,8 @@ import (
 
 // The sidecar's format name and the versions Save writes: Version for a binary model, the
 // same bytes as before multi-class models, and VersionClasses for a multi-class or
-// multi-label one (OperatingPoint.Classes set). Load reads versions 1, 2 and 3.
+// multi-label one (OperatingPoint.Classes set); VersionEncoded (encoding.go) for a model with
+// an encoder. Load reads versions 1 to 4.
 const (
 	Format         = "rocops-operating-point"
 	Version        = 2
@@ -33,7 +34,9 @@ type fileV2 struct {
 	Version int      `json:"version"` // 2
 	Model   modelRef `json:"model"`
 	pointJSON
-	Run runInfo `json:"run"`
+	// Encoding (version 4 only) is how raw input columns become the features.
+	Encoding *encodingJSON `json:"encoding,omitempty"`
+	Run      runInfo       `json:"run"`
 	// Checksum is the hex SHA-256 of the sidecar's canonical encoding (json.MarshalIndent
 	// with two spaces) with this field empty: it covers the values, not the layout.
 	Checksum string `json:"sidecar_sha256"`
@@ -79,7 +82,7 @@ func newPoint(op OperatingPoint, features []string, st data.Standardizer) pointJ
 }
 
 // sidecar returns the checked sidecar of p with the given version, model and run.
-func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run) (*sidecar, error) {
+func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, enc *data.Encoder) (*sidecar, error) {
 	threshold := math.Inf(1) // null
 	if p.Threshold != nil {
 		threshold = *p.Threshold
@@ -87,7 +90,7 @@ func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run
 	sc := &sidecar{version: version, model: model, spec: spec, features: p.Features,
 		st: data.Standardizer{Mean: p.Mean, Std: p.Std},
 		op: OperatingPoint{Alpha: p.Alpha, Threshold: threshold, ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
-			TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run}}
+			TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run, Encoder: enc}}
 	return sc, sc.check()
 }
 
@@ -98,8 +101,9 @@ type fileV3 struct {
 	Version int      `json:"version"` // 3
 	Model   modelRef `json:"model"`
 	classesJSON
-	Run      runInfo `json:"run"`
-	Checksum string  `json:"sidecar_sha256"` // as in version 2
+	Encoding *encodingJSON `json:"encoding,omitempty"` // version 4 only, as in fileV2
+	Run      runInfo       `json:"run"`
+	Checksum string        `json:"sidecar_sha256"` // as in version 2
 }
 
 // classesJSON is what version 3 holds of the operating point, the features and the
@@ -191,13 +195,15 @@ func (sc *sidecar) encode() ([]byte, error) {
 	var js []byte
 	var err error
 	if sc.op.Classes != nil {
-		f := fileV3{Format: Format, Version: VersionClasses, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st), Run: run}
+		f := fileV3{Format: Format, Version: sc.version, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st), Run: run,
+			Encoding: newEncoding(sc.op.Encoder)}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
 		}
 		js, err = json.MarshalIndent(f, "", "  ")
 	} else {
-		f := fileV2{Format: Format, Version: Version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st), Run: run}
+		f := fileV2{Format: Format, Version: sc.version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st), Run: run,
+			Encoding: newEncoding(sc.op.Encoder)}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
 		}
@@ -274,8 +280,24 @@ func decodeSidecar(b []byte) (*sidecar, error) {
 			return nil, err
 		}
 		return f.sidecar()
+	case VersionEncoded:
+		if !hasKey(raw, "encoding") {
+			return nil, fmt.Errorf("%w: key %q missing", ErrSidecar, "encoding")
+		}
+		if hasKey(raw, "classes") {
+			var f fileV3
+			if err := strictUnmarshal(raw, &f); err != nil {
+				return nil, err
+			}
+			return f.sidecar()
+		}
+		var f fileV2
+		if err := strictUnmarshal(raw, &f); err != nil {
+			return nil, err
+		}
+		return f.sidecar()
 	}
-	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, VersionClasses)
+	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, VersionEncoded)
 }
 
 // strictUnmarshal decodes the JSON object raw into the struct *v, requiring every key of it
@@ -314,9 +336,12 @@ func checkKeys(raw []byte, t reflect.Type, at string) error {
 			}
 			continue
 		}
-		key, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+		key, opts, _ := strings.Cut(field.Tag.Get("json"), ",")
 		want[key] = true
 		v, ok := obj[key]
+		if !ok && opts == "omitempty" { // present or absent by version: the caller checks which
+			continue
+		}
 		if !ok {
 			return fmt.Errorf("%w: key %q missing", ErrSidecar, at+key)
 		}
@@ -343,7 +368,17 @@ func (f *fileV2) sidecar() (*sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.pointJSON.sidecar(2, f.Model, spec, f.Run.run())
+	if (f.Version == VersionEncoded) != (f.Encoding != nil) {
+		return nil, fmt.Errorf("%w: version %d with an encoding %v", ErrSidecar, f.Version, f.Encoding != nil)
+	}
+	var enc *data.Encoder
+	if f.Encoding != nil {
+		if enc, err = f.Encoding.encoder(nil); err != nil {
+			return nil, err
+		}
+	}
+	sc, err := f.pointJSON.sidecar(f.Version, f.Model, spec, f.Run.run(), enc)
+	return sc, err
 }
 
 func (f *fileV3) sidecar() (*sidecar, error) {
@@ -370,7 +405,19 @@ func (f *fileV3) sidecar() (*sidecar, error) {
 	if op.Classes == nil { // "classes": null; check() refuses a version-3 sidecar without classes
 		op.Classes = []string{}
 	}
-	sc := &sidecar{version: 3, model: f.Model, spec: spec, features: p.Features,
+	if (f.Version == VersionEncoded) != (f.Encoding != nil) {
+		return nil, fmt.Errorf("%w: version %d with an encoding %v", ErrSidecar, f.Version, f.Encoding != nil)
+	}
+	if f.Encoding != nil {
+		classes := op.Classes
+		if op.Multilabel {
+			classes = nil
+		}
+		if op.Encoder, err = f.Encoding.encoder(classes); err != nil {
+			return nil, err
+		}
+	}
+	sc := &sidecar{version: f.Version, model: f.Model, spec: spec, features: p.Features,
 		st: data.Standardizer{Mean: p.Mean, Std: p.Std}, op: op}
 	return sc, sc.check()
 }
@@ -410,7 +457,7 @@ func (f *fileV1) sidecar() (*sidecar, error) {
 	}
 	return f.pointJSON.sidecar(1, modelRef{File: f.Model, SHA256: f.ModelSHA256, Architecture: arch, Dtype: "float64"},
 		ModelSpec{Architecture: arch, Dtype: tensor.Float64},
-		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate})
+		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate}, nil)
 }
 
 func parseDtype(s string) (tensor.Dtype, error) {
@@ -482,6 +529,9 @@ func (sc *sidecar) check() error {
 	}
 	if op.Label != "" && (seen[op.Label] || strings.TrimSpace(op.Label) != op.Label) {
 		return bad("label %q is a feature or padded with spaces", op.Label)
+	}
+	if err := sc.checkEncoding(); err != nil {
+		return err
 	}
 	return sc.checkClasses(seen)
 }
