@@ -25,6 +25,8 @@ type classTables struct {
 	// Boot is the number of resamples of the paired bootstrap with one seed (0: none, and no
 	// comparison with the first run is shown).
 	Boot int
+	// Repeat says what each seed repeats.
+	Repeat string
 }
 
 // newClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
@@ -66,7 +68,7 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 	}
 	seeds, cell := "lr\t", func(x float64, sd *float64) string { return fmt.Sprintf("%.4f", x) }
 	if t.Seeds > 1 {
-		fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n", t.FirstSeed, t.FirstSeed+uint64(t.Seeds)-1)
+		fmt.Fprintf(w, "seeds %d…%d: %s\n", t.FirstSeed, t.FirstSeed+uint64(t.Seeds)-1, t.Repeat)
 		seeds = "seeds\t"
 		cell = func(x float64, sd *float64) string {
 			if sd == nil {

@@ -96,7 +96,9 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 			return nil
 		}
 	}
-	_, err := deploy.SaveWith(o.out, name, best.Model, operatingPoint(r, sp.Train.LabelName), sp.Std, sp.Train.FeatureNames, with)
+	op := operatingPoint(r, sp.Train.LabelName)
+	op.Encoder = sp.Enc
+	_, err := deploy.SaveWith(o.out, name, best.Model, op, sp.Std, sp.Train.FeatureNames, with)
 	return err
 }
 
