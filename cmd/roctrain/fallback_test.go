@@ -65,7 +65,7 @@ func TestFallbackIsReported(t *testing.T) {
 
 	// The same model scored on the same rows: every paired difference is 0 with [0, 0].
 	require.Equal(t, paired{}, *kde.TestAUCVsFirst)
-	require.Len(t, kde.TestVsFirst, 3)
+	require.Len(t, kde.TestVsFirst, 4, "pAUC, TPR, deployed TPR and FPR")
 	for key, p := range kde.TestVsFirst {
 		require.Equal(t, paired{}, p, key)
 	}

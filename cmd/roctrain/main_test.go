@@ -125,9 +125,9 @@ func TestTable(t *testing.T) {
 	require.Equal(t, 2, rows, stdout)
 	require.Contains(t, stdout, "each run minus ce on the same test rows")
 	// kde targets the TPR at FPR α: that comes first, then the AUC's difference and p, then
-	// pAUC, TPR and the deployed TPR.
+	// pAUC, TPR and the deployed TPR and FPR.
 	d := `[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\]\*?`
-	require.Regexp(t, `(?m)^\s+kde†?\s+TPR@0\.1\s+`+d+`\s+`+d+`\s+[0-9.e-]+\s+`+d+`\s+`+d+`\s+`+d+`$`, stdout)
+	require.Regexp(t, `(?m)^\s+kde†?\s+TPR@0\.1\s+`+d+`\s+`+d+`\s+[0-9.e-]+\s+`+d+`\s+`+d+`\s+`+d+`\s+`+d+`$`, stdout)
 }
 
 // With -seeds the table shows means ± standard deviations and the paired differences.

@@ -48,9 +48,9 @@ var rawTables = []rawTable{
 			{"Sales Executive", "Research Scientist", "Laboratory Technician", "Manager"}, {"Single", "Married", "Divorced"}},
 		newLevel: "Travel_Sometimes"},
 	{name: "loan", label: "status", positive: "bad", negative: "good",
-		numeric: []string{"amount", "income", "dti"},
-		text:    []string{"state", "term", "purpose"},
-		levels:  [][]string{states(), {"term_36", "term_60"}, {"car", "house", "debt", "other"}},
+		numeric:  []string{"amount", "income", "dti"},
+		text:     []string{"state", "term", "purpose"},
+		levels:   [][]string{states(), {"term_36", "term_60"}, {"car", "house", "debt", "other"}},
 		newLevel: "PR"},
 }
 

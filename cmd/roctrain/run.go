@@ -374,8 +374,8 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 			// RunsChosenFor names the task whose default runs ran, -losses not given.
 			RunsChosenFor string               `json:"runs_chosen_for,omitempty"`
 			Classes       []string             `json:"classes,omitempty"` // multi-class: the classes; multi-label: the labels
-			Multilabel bool                 `json:"multilabel,omitempty"`
-			Results    []experiment.Summary `json:"results"`
+			Multilabel    bool                 `json:"multilabel,omitempty"`
+			Results       []experiment.Summary `json:"results"`
 		}{Data: ds.json(), RunsChosenFor: o.lossesChosen, Results: results}
 		if t := classTablesOf(o, ds); t != nil {
 			out.Classes, out.Multilabel = t.Names, t.Multilabel

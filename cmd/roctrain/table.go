@@ -157,6 +157,7 @@ const (
 	keyPAUC        = "test_pauc"
 	keyTPR         = "test_tpr_at_fpr"
 	keyDeployedTPR = "deployed_test_tpr"
+	keyDeployedFPR = "deployed_test_fpr"
 	keyRecall      = "test_fpr_at_tpr"
 	keyAUCOvR      = "test_auc_ovr"
 	keyAUCOvO      = "test_auc_ovo"
@@ -251,8 +252,8 @@ func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 		"AUC: DeLong's paired test%s; * where the interval excludes 0\n\n", results[0].Name, boot)
 	names := map[string]string{keyAUC: "AUC", keyPAUC: fmt.Sprintf("pAUC@%g", o.alpha),
 		keyTPR: fmt.Sprintf("TPR@%g", o.alpha), keyRecall: fmt.Sprintf("FPR@TPR=%g", o.recall)}
-	keys := []string{keyPAUC, keyTPR, keyDeployedTPR}
-	header := fmt.Sprintf("run\ttarget\tΔ target\tΔ AUC\tp\tΔ pAUC@%g\tΔ TPR@%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	keys := []string{keyPAUC, keyTPR, keyDeployedTPR, keyDeployedFPR}
+	header := fmt.Sprintf("run\ttarget\tΔ target\tΔ AUC\tp\tΔ pAUC@%g\tΔ TPR@%g\tΔ deployed TPR\tΔ deployed FPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
 		keys = append(keys, keyRecall)
 		header += fmt.Sprintf("Δ FPR@TPR=%g\t", o.recall)
@@ -304,8 +305,8 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	keys := []string{keyAUC, keyPAUC, keyTPR, keyDeployedTPR}
-	header := fmt.Sprintf("run\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	keys := []string{keyAUC, keyPAUC, keyTPR, keyDeployedTPR, keyDeployedFPR}
+	header := fmt.Sprintf("run\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\tΔ deployed FPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
 		keys = append(keys, keyRecall)
 		header += fmt.Sprintf("Δ test FPR@TPR=%g\t", o.recall)
