@@ -99,6 +99,10 @@ type Run struct {
 	WarmupEpochs int     // cross-entropy warm-up epochs before it, ≥ 0
 	Seed         uint64  // the seed of the split, initialisation and batches
 	LearningRate float64 // the learning rate validation chose, ≥ 0
+	// FirstPhaseKept says validation kept the weights of the recipe's first phase (its
+	// cross-entropy warm-up, or the training before fine-tuning) over the later one's: the
+	// model is that phase's. Recorded in the sidecar only when true.
+	FirstPhaseKept bool
 }
 
 // Limits of what Load reads.

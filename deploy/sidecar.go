@@ -153,6 +153,8 @@ type runInfo struct {
 	WarmupEpochs int     `json:"warmup_epochs"`
 	Seed         uint64  `json:"seed"`
 	LearningRate float64 `json:"learning_rate"`
+	// FirstPhaseKept is written only when true (Run.FirstPhaseKept), in every version.
+	FirstPhaseKept bool `json:"first_phase_kept,omitempty"`
 }
 
 // fileV1 is the sidecar roctrain -out wrote before this package, format version 1: an MLP
@@ -191,7 +193,7 @@ type sidecar struct {
 // multi-class or multi-label one.
 func (sc *sidecar) encode() ([]byte, error) {
 	r := sc.op.Run
-	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
+	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
 	var js []byte
 	var err error
 	if sc.op.Classes != nil {
@@ -439,7 +441,7 @@ func checkSigned(m modelRef, recorded, sum string) (ModelSpec, error) {
 }
 
 func (r runInfo) run() Run {
-	return Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
+	return Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
 }
 
 func (f *fileV1) sidecar() (*sidecar, error) {

@@ -215,7 +215,8 @@ func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
 	op := deploy.OperatingPoint{
 		Alpha: r.Alpha, Threshold: threshold, ValFPR: r.ValFPR, ValTPR: r.ValTPR,
 		TestFPR: r.DeployedTestFPR, TestTPR: r.DeployedTestTPR, Label: label,
-		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate},
+		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate,
+			FirstPhaseKept: r.KeptPhases < r.Phases},
 	}
 	m := r.Classes
 	if m == nil {

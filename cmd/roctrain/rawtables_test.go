@@ -75,7 +75,7 @@ func (tb rawTable) write(t *testing.T, path string, part, n int, seed uint64) []
 		z := -1.0
 		for k := range tb.numeric {
 			x := r.NormFloat64()
-			z += 0.9 * x / float64(k+1)
+			z += 1.8 * x / float64(k+1)
 			switch u := r.Float64(); {
 			case u < 0.06:
 				row = append(row, "NA")
@@ -87,7 +87,7 @@ func (tb rawTable) write(t *testing.T, path string, part, n int, seed uint64) []
 		}
 		for k, levels := range tb.levels {
 			i := r.IntN(len(levels))
-			z += 0.6 * float64(i%3-1)
+			z += 1.2 * float64(i%3-1)
 			v := levels[i]
 			switch u := r.Float64(); {
 			case u < 0.05:

@@ -39,20 +39,29 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	} else {
 		printSeeds(w, o, results)
 	}
-	if o.plot != "" {
-		note, f := "", plotted(o, results)
-		if f.note != "" {
-			note = " (" + f.note + ")"
-		}
+	f := plotted(o, results)
+	note := ""
+	if f.note != "" {
+		note = " (" + f.note + ")"
+	}
+	same := slices.ContainsFunc(f.groups, func(g []seedResult) bool { return len(g) > 1 })
+	switch {
+	case o.plot != "":
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
-		for _, g := range f.groups {
-			if len(g) > 1 {
-				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", label(g))
-			}
+	case same:
+		fmt.Fprintln(w)
+	}
+	for _, g := range f.groups {
+		switch {
+		case len(g) < 2:
+		case o.plot != "":
+			fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", label(g))
+		default: // no plot: said all the same, of the seed a plot would draw
+			fmt.Fprintf(w, "the same test scores bit for bit%s: %s\n", note, label(g))
 		}
-		if o.diagnose {
-			fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
-		}
+	}
+	if o.plot != "" && o.diagnose {
+		fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
 	}
 	if o.out != "" {
 		fmt.Fprintf(w, "models: %s\n", o.out)
@@ -222,8 +231,11 @@ func printFallbacks(w io.Writer, results []experiment.Summary) {
 		if r.WarmupEpochs > 0 {
 			later = r.Loss + " after the warm-up"
 		}
-		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the others",
-			r.Name, later, *r.LaterPhaseKept, r.Seeds)
+		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the other %d",
+			r.Name, later, *r.LaterPhaseKept, r.Seeds, r.Seeds-*r.LaterPhaseKept)
+		if r.Seeds == 1 {
+			line = fmt.Sprintf("† %s: validation kept the cross-entropy weights, not %s", r.Name, later)
+		}
 		if same := sameAs(r, results); len(same) > 0 {
 			line += "; = " + strings.Join(same, ", ") + " bit for bit"
 		}
