@@ -73,8 +73,9 @@ func (e *CSVError) Error() string {
 // Unwrap returns the Err value e wraps.
 func (e *CSVError) Unwrap() error { return e.Err }
 
-// CSVConfig says how to read a CSV input. The zero value reads comma-separated values with
-// the label in the last column.
+// CSVConfig says how to read a CSV input. The zero value reads comma-separated numeric values
+// with the label in the column named label, y, class or target, when exactly one is, else the
+// last column.
 type CSVConfig struct {
 	// Label is the name of the label column; "" means the one column named label, y, class or
 	// target (in any case) when exactly one is, else the last column.
