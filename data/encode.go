@@ -76,7 +76,7 @@ type EncodedColumn struct {
 	Name string
 	// Text marks a text column, whose kept levels are Levels, each a 0/1 feature, in order.
 	Text   bool
-	Levels []string `json:",omitempty"`
+	Levels []string
 	// Other (text columns): a feature for the levels not kept.
 	Other bool
 	// Median (numeric columns): the value a missing value is replaced by.

@@ -328,4 +328,9 @@ func TestParquetRawMatchesCSV(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want.Y, val.Y)
 	require.Equal(t, want.Levels, val.Levels)
+	other := *want
+	other.FeatureNames = []string{"age", "dept", "empty", "level"}
+	_, err = Load(path, CSVConfig{Text: true, Missing: true, Like: &other})
+	require.ErrorIs(t, err, ErrHeader)
+	require.ErrorContains(t, err, `raw.parquet: column "grade": feature 4 is "grade", a column the training data does not have (it has "level" there)`)
 }
