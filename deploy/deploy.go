@@ -125,7 +125,9 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
 // writing leaves the previous sidecar and its model in place. m must be a model Load can
 // rebuild (see [ModelSpec]), of one output for a binary op, of k = len(op.Classes) outputs
 // ([nn.Outputs]) for a multi-class or multi-label one, whose sidecar is then version 3
-// (VersionClasses); a binary one's is version 2, as before models of classes.
+// (VersionClasses); a binary one's is version 2, as before models of classes. With
+// op.Encoder the sidecar is version 4 (VersionEncoded) and features must be the encoder's
+// Names, in order.
 func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
 	return SaveWith(dir, name, m, op, st, features, nil)
 }

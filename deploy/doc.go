@@ -77,7 +77,8 @@
 // null threshold, rates in [0, 1], distinct feature names, finite means, positive finite
 // deviations, nothing after the JSON object, a matching checksum; for version 3, as many
 // classes as the model has outputs, named, distinct and not padded, each with a finite or null
-// threshold and its four rates), the model file's SHA-256
+// threshold and its four rates; for version 4, an encoder whose features are the model's, in
+// order, none of its columns the label), the model file's SHA-256
 // must match, and the architecture the sidecar describes must be the one the checkpoint
 // records, with no more parameters than the file holds, before the model is allocated. Errors
 // wrap [ErrSidecar], [ErrVersion], [ErrModel] or [ErrHash].
