@@ -216,6 +216,18 @@ func TestLabelRules(t *testing.T) {
 		require.NoError(t, err, c.header)
 		require.Equal(t, c.want, ds.LabelName, c.header)
 	}
+	// A Parquet writer that sorts its columns by name puts a feature last: the column named
+	// target is the label.
+	dbl := parquet.Leaf(parquet.DoubleType)
+	row := func(a, t, z float64) parquet.Row {
+		return parquet.Row{parquet.DoubleValue(a).Level(0, 0, 0), parquet.DoubleValue(t).Level(0, 0, 1), parquet.DoubleValue(z).Level(0, 0, 2)}
+	}
+	path := writeSchema(t, parquet.Group{"a": dbl, "target": dbl, "z": dbl}, []parquet.Row{row(1, 0, 5), row(2, 1, 6), row(3, 1, 7)})
+	ds, err = LoadParquet(path, CSVConfig{})
+	require.NoError(t, err)
+	require.Equal(t, "target", ds.LabelName)
+	require.Equal(t, []string{"a", "z"}, ds.FeatureNames)
+	require.Equal(t, []float64{0, 1, 1}, ds.Y)
 }
 
 // likeCSV is a validation file of rawCSV's table: a level only it has (legal), blanks.
