@@ -29,8 +29,8 @@ var (
 	ErrMalformed = errors.New("data: malformed CSV")
 	ErrHeader    = errors.New("data: bad header")
 	// ErrMissing reports a missing value: an empty field or a marker such as NA (see
-	// [ReadCSV]), or a null in Parquet. The package does not impute; a caller that does
-	// tells this error from the others.
+	// [ReadCSV]), or a null in Parquet, where none is allowed (a label; a feature unless
+	// CSVConfig.Missing reads it for an [Encoder] to impute).
 	ErrMissing   = errors.New("data: missing value")
 	ErrNotNumber = errors.New("data: not a finite number")
 	// ErrTooLong reports a field or a row longer, or a row of more fields, than CSVConfig's
@@ -73,11 +73,37 @@ func (e *CSVError) Error() string {
 // Unwrap returns the Err value e wraps.
 func (e *CSVError) Unwrap() error { return e.Err }
 
-// CSVConfig says how to read a CSV input. The zero value reads comma-separated values with
-// the label in the last column.
+// CSVConfig says how to read a CSV input. The zero value reads comma-separated numeric values
+// with the label in the column named label, y, class or target, when exactly one is, else the
+// last column.
 type CSVConfig struct {
-	// Label is the name of the label column; "" means the last column.
+	// Label is the name of the label column; "" means the one column named label, y, class or
+	// target (in any case) when exactly one is, else the last column.
 	Label string
+	// Positive names the positive class of a two-valued label column, such as "Yes" or "M": its
+	// rows get the label 1 and the other value's 0, and Dataset.LabelValues records both. ""
+	// reads a binary label column only as 0 and 1 (the numbers, or true and false in any
+	// case): two other values are rocops.ErrLabel, naming both and this field. A Positive that
+	// is not a value of the column, or a column of more than two values, is rocops.ErrLabel.
+	Positive string
+	// Text reads a feature column holding a value that is not a number as a text (categorical)
+	// column, its values levels (Dataset.Levels), for an [Encoder]; a number in such a column is
+	// the level of its shortest float32 spelling. false = every feature value must be a number
+	// (ErrNotNumber).
+	Text bool
+	// Missing reads a missing feature value (an empty field, NA, N/A, NaN, null or ?, in any
+	// case; a null or NaN in Parquet) as NaN, for an [Encoder] to impute. false = ErrMissing.
+	// A missing label is ErrMissing either way.
+	Missing bool
+	// Like, when not nil, reads the validation or test part of Like's table, a raw or numeric
+	// dataset read with the same settings (its training part, or the whole of it): the file must
+	// have Like's feature columns in Like's order and its label column (ErrHeader naming the
+	// header line and the first column that differs), each column of Like's kind (a text value
+	// in a column numeric in Like is ErrNotNumber, naming its line and column), and label values
+	// among Like's (its Classes or LabelValues, or 0/1; another is rocops.ErrLabel naming its line
+	// and column), which are then the labels' indices; Label, Labels and Positive are then Like's.
+	// The classes need not all be present, nor have MinClassRows rows.
+	Like *Dataset
 	// Labels, when not empty, names the 0/1 label columns of a multi-label dataset, in the
 	// order of the dataset's Labels (see [ReadCSV]); Label must then be "". nil = one label
 	// column (Label). [ParseLabelList] reads a comma-separated list of them.
@@ -151,8 +177,9 @@ func countLines(f *os.File) (int, error) {
 }
 
 // ReadCSV reads a dataset from CSV text: a header row naming the columns, then one row per
-// example. The label column is cfg.Label (the last column by default) and every other
-// column is a feature, in the order of the header. Lines are ended by LF, CRLF or CR; a
+// example. The label column is cfg.Label (by default the one column named label, y, class or
+// target, in any case, when exactly one is, else the last column) and every other column is a
+// feature, in the order of the header. Lines are ended by LF, CRLF or CR; a
 // leading UTF-8 byte-order mark is dropped; blank lines (empty or only spaces) are skipped
 // and spaces around a field are ignored.
 //
@@ -162,7 +189,10 @@ func countLines(f *os.File) (int, error) {
 // their indices, and a class of fewer than [MinClassRows] rows ([ErrClassTooSmall]) or more than
 // [MaxClasses] classes ([ErrTooManyClasses]) is an error naming its line. An empty field and the
 // usual missing-value markers NA, N/A, NaN, null and ? (in any case) are reported as missing
-// ([ErrMissing]): the package does not impute. Other errors are a wrong number of fields
+// ([ErrMissing]) unless cfg.Missing reads them as NaN, and a feature that is not a number is
+// [ErrNotNumber] unless cfg.Text reads its column as text (see [CSVConfig]: a raw dataset, for
+// an [Encoder]). A label column of true and false (in any case) is binary, true the positive
+// class; one of two other values needs cfg.Positive (else rocops.ErrLabel naming both). Other errors are a wrong number of fields
 // ([ErrMalformed]), a value that is not a finite number ([ErrNotNumber]), one or two label values
 // other than 0 and 1 ([rocops.ErrLabel]), a bad header such as a duplicate column name ([ErrHeader]), no
 // header or no data rows ([rocops.ErrEmpty]), a single class ([rocops.ErrOneClass]), broken quoting
@@ -204,6 +234,12 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	for j, f := range fields {
 		header[j] = string(f)
 	}
+	if like := cfg.Like; like != nil {
+		cfg.Label, cfg.Labels, cfg.Positive = like.LabelName, like.Labels, ""
+		if like.Labels != nil {
+			cfg.Label = ""
+		}
+	}
 	if len(cfg.Labels) > 0 {
 		return readMultilabel(cr, in, cfg, header, rows)
 	}
@@ -216,7 +252,22 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		FeatureNames: slices.Delete(slices.Clone(names), label, label+1),
 		LabelName:    names[label],
 	}
+	if err := cfg.checkLike(ds.FeatureNames, cr.fieldLine(0)); err != nil {
+		return nil, err
+	}
+	var raw *rawReader
+	if cfg.needsRaw() {
+		raw = newRawReader(cfg, ds.Cols)
+	}
+	var likeLabels *labelMap
+	if cfg.Like != nil {
+		likeLabels = &labelMap{values: cfg.Like.Classes}
+		if cfg.Like.LabelValues != nil {
+			likeLabels.values = cfg.Like.LabelValues
+		}
+	}
 	x := featureBlocks{f32: cfg.Float32}
+	recode := func(k int, f func(float64) float64) { x.recode(k, ds.Cols, f) }
 	var y blocks
 	if rows > 0 {
 		x.reserve(rows * ds.Cols)
@@ -241,9 +292,14 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		for j, field := range record {
 			var v float64
 			var err *CSVError
-			if j == label {
+			switch {
+			case j == label && likeLabels != nil:
+				v, err = likeLabels.value(field)
+			case j == label:
 				v, err = labels.parse(field, cr.fieldLine(j))
-			} else {
+			case raw != nil:
+				v, err = raw.parse(j-btoi(j > label), field, recode)
+			default:
 				v, err = parseBytes(field, false)
 			}
 			if err != nil {
@@ -269,11 +325,53 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		return nil, &CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
 	}
 	x.store(ds)
+	if raw != nil {
+		raw.store(ds)
+	}
 	ds.Y = y.concat()
-	if ds.Classes, err = labels.finish(ds.Y, ds.LabelName); err != nil {
+	if cfg.Like != nil {
+		return ds, cfg.likeLabels(ds)
+	}
+	if ds.Classes, ds.LabelValues, err = labels.finish(ds.Y, ds.LabelName, cfg.Positive); err != nil {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// checkLike checks that features, the feature columns of a file read with cfg.Like, are
+// Like's, in order; line is the header's line.
+func (cfg CSVConfig) checkLike(features []string, line int) error {
+	like := cfg.Like
+	if like == nil || slices.Equal(features, like.FeatureNames) {
+		return nil
+	}
+	for j, name := range features {
+		switch {
+		case j >= len(like.FeatureNames):
+			return &CSVError{Line: line, Column: name, Err: ErrHeader, Reason: "a column the training data does not have"}
+		case name != like.FeatureNames[j]:
+			reason := fmt.Sprintf("feature %d is %q where the training data has %q", j+1, name, like.FeatureNames[j])
+			if !slices.Contains(like.FeatureNames, name) {
+				reason = fmt.Sprintf("feature %d is %q, a column the training data does not have (it has %q there)", j+1, name, like.FeatureNames[j])
+			}
+			return &CSVError{Line: line, Column: name, Err: ErrHeader, Reason: reason + ": the columns must be the training data's, in its order"}
+		}
+	}
+	return &CSVError{Line: line, Err: ErrHeader,
+		Reason: fmt.Sprintf("no column %q, feature %d of the training data: the columns must be the training data's, in its order", like.FeatureNames[len(features)], len(features)+1)}
+}
+
+// likeLabels completes ds, read with cfg.Like, with Like's classes or label values; a binary
+// file of one class is rocops.ErrOneClass.
+func (cfg CSVConfig) likeLabels(ds *Dataset) error {
+	ds.Classes, ds.LabelValues = slices.Clone(cfg.Like.Classes), slices.Clone(cfg.Like.LabelValues)
+	if ds.Classes == nil && ds.Labels == nil {
+		if n := ds.Positives(); n == 0 || n == ds.Rows {
+			return &CSVError{Column: ds.LabelName, Err: rocops.ErrOneClass,
+				Reason: fmt.Sprintf("label column %q: all %d rows have label %d; both classes are needed", ds.LabelName, ds.Rows, min(n, 1))}
+		}
+	}
+	return nil
 }
 
 // parseHeader returns the column names of header, trimmed, and the index of the label
@@ -300,12 +398,31 @@ func parseHeader(header []string, label string, line int) ([]string, int, error)
 		names[j] = name
 	}
 	if label == "" {
-		return names, len(names) - 1, nil
+		return names, defaultLabel(names), nil
 	}
 	if j := slices.Index(names, label); j >= 0 {
 		return names, j, nil
 	}
 	return nil, 0, &CSVError{Line: line, Err: ErrHeader, Reason: fmt.Sprintf("no label column %q", label)}
+}
+
+// defaultLabel returns the label column of names when none is named: the one column named
+// label, y, class or target (in any case) when exactly one is, else the last column.
+func defaultLabel(names []string) int {
+	found := -1
+	for j, n := range names {
+		switch strings.ToLower(n) {
+		case "label", "y", "class", "target":
+			if found >= 0 {
+				return len(names) - 1
+			}
+			found = j
+		}
+	}
+	if found < 0 {
+		return len(names) - 1
+	}
+	return found
 }
 
 // parseField parses one field as a feature or, if isLabel, as a 0/1 label. The error it
@@ -319,6 +436,14 @@ func parseField(field string, isLabel bool) (float64, *CSVError) {
 		return 0, &CSVError{Err: ErrMissing, Reason: fmt.Sprintf("missing value %q", field)}
 	}
 	v, err := strconv.ParseFloat(s, 64)
+	if isLabel && err != nil {
+		switch strings.ToLower(s) {
+		case "true":
+			return 1, nil
+		case "false":
+			return 0, nil
+		}
+	}
 	switch {
 	case isLabel && (err != nil || (v != 0 && v != 1)):
 		return 0, &CSVError{Err: rocops.ErrLabel, Reason: quote(field) + " is not a label (want 0 or 1)"}

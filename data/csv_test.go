@@ -73,7 +73,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"label word", header + good + "1,2,yes\n", ErrClassTooSmall, 4, "label", ""},
 		{"label 0.5", header + good + "1,2,0.5\n", ErrClassTooSmall, 4, "label", ""},
 		{"two words", header + "1,2,yes\n3,4,no\n", rocops.ErrLabel, 2, "label",
-			`data: line 2, column "label": "yes" is not a label (want 0 or 1, or more than two classes)`},
+			`data: line 2, column "label": the label column has two values, "yes" and "no", and not 0 and 1: name the positive class (CSVConfig.Positive; roctrain -positive VALUE)`},
 		{"0 and a word", header + "1,2,0\n3,4,yes\n", rocops.ErrLabel, 3, "label", ""},
 		{"bare quote", header + good + "1,2\"x,0\n", ErrMalformed, 4, "", ""},
 		// The quoted field spans lines 2 and 3, and the blank line 5 is skipped, so the bad

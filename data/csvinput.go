@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -141,6 +142,7 @@ type TableReader struct {
 	headerLine int
 	rec        []string // the current row's fields
 	line       int      // the current row's first line
+	fields     []string // Encode's fields, reused
 }
 
 // NewTableReader reads the header of r; of cfg it uses Comma and the limits. No header is
@@ -220,6 +222,32 @@ func (t *TableReader) Class(j int) (string, error) {
 		return "", ce
 	}
 	return name, nil
+}
+
+// Encode appends to dst the features enc gives the current row, whose fields cols are the raw
+// columns of enc.Columns, in order ([Encoder.Encode]), and returns it. A field of a numeric
+// column that is not a finite number is ErrNotNumber, a *CSVError naming the line and the
+// column.
+func (t *TableReader) Encode(enc *Encoder, cols []int, dst []float64) ([]float64, error) {
+	if t.rec == nil || len(cols) != len(enc.Columns) {
+		return dst, &CSVError{Line: t.line, Err: ErrMalformed, Reason: "no row, or not the encoder's columns"}
+	}
+	t.fields = t.fields[:0]
+	for _, j := range cols {
+		if j < 0 || j >= len(t.rec) {
+			return dst, &CSVError{Line: t.line, Err: ErrMalformed, Reason: fmt.Sprintf("no field %d in the row", j+1)}
+		}
+		t.fields = append(t.fields, t.rec[j])
+	}
+	out, err := enc.Encode(dst, t.fields)
+	if ce, ok := err.(*CSVError); ok {
+		k := slices.IndexFunc(enc.Columns, func(c EncodedColumn) bool { return c.Name == ce.Column })
+		ce.Line, ce.Column = t.line, t.names[cols[max(k, 0)]]
+		if k >= 0 {
+			ce.Line, _ = t.rr.cr.FieldPos(cols[k])
+		}
+	}
+	return out, err
 }
 
 // ClassName returns a field of a multi-class label column as ReadCSV reads its class name:

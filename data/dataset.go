@@ -51,6 +51,18 @@ type Dataset struct {
 	// Labels[c]; nil for a binary or multi-class dataset. At most one of Classes and Labels
 	// is set.
 	Labels []string
+	// LabelValues are the label column's negative and positive values as the file writes them,
+	// for a binary dataset read from text labels with CSVConfig.Positive (such as "No" and
+	// "Yes"); nil for labels read as 0/1 (the numbers, or true and false).
+	LabelValues []string
+	// Levels, for a raw dataset read with CSVConfig.Text, names the levels of its text
+	// (categorical) feature columns: Levels[j] lists column j's distinct values in order of first
+	// appearance, and X (or X32) holds the index in it of each row's value, −1 for a value beyond
+	// the column's first 65,536 distinct ones; nil for a numeric column, and nil when no column
+	// is text. A raw dataset ([Dataset.Raw]), which may also hold NaN for missing values
+	// (CSVConfig.Missing), is split as any other, and encoded by an [Encoder] before a
+	// standardizer or a model takes it.
+	Levels [][]string
 }
 
 // Task returns the task of ds's labels: [rocops.Classes](k) for a multi-class dataset of k
@@ -87,6 +99,9 @@ func New(x, y []float64, cols int) (*Dataset, error) {
 func (ds *Dataset) Validate() error {
 	if err := ds.checkShape(); err != nil {
 		return err
+	}
+	if ds.Levels != nil {
+		return fmt.Errorf("%w: raw text columns: encode them first (FitEncoder)", ErrShape)
 	}
 	k, v := firstNonFinite(ds.X)
 	if ds.X32 != nil {
@@ -235,6 +250,8 @@ func (ds *Dataset) subset(idx []int) *Dataset {
 		LabelName:    ds.LabelName,
 		Classes:      slices.Clone(ds.Classes),
 		Labels:       slices.Clone(ds.Labels),
+		LabelValues:  slices.Clone(ds.LabelValues),
+		Levels:       ds.Levels,
 	}
 	if ds.X32 != nil {
 		out.X32 = gatherRows(ds.X32, idx, ds.Cols)

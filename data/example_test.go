@@ -130,3 +130,41 @@ func ExampleSplit_multilabel() {
 	// 8 rows, per set of labels [2 2 2 2]
 	// 8 rows, per set of labels [2 2 2 2]
 }
+
+// A raw table: a text column, blank and NA cells, a Yes/No label. The encoder, fitted on the
+// training rows, imputes the median with a "was missing" feature and one-hot encodes the
+// levels; a level it has not seen goes to "(other)" when the column has one, else nowhere.
+func ExampleFitEncoder() {
+	const train = `age,plan,churned
+30,basic,No
+,basic,Yes
+41,pro,No
+NA,basic,Yes
+25,pro,No
+`
+	ds, err := data.ReadCSV(strings.NewReader(train), data.CSVConfig{Text: true, Missing: true, Positive: "Yes"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	enc, err := data.FitEncoder(ds, data.EncoderConfig{MinRows: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x, err := enc.Apply(ds)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ds.LabelValues, ds.Y)
+	fmt.Println(x.FeatureNames)
+	fmt.Println(x.Row(1))
+	row, err := enc.Encode(nil, []string{"", "enterprise"}) // new rows: a blank, a new level
+	fmt.Println(row, err)
+	// Output:
+	// [No Yes] [0 1 0 1 0]
+	// [age age (missing) plan=basic plan=pro]
+	// [30 1 1 0]
+	// [30 1 0 0] <nil>
+}

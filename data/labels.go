@@ -213,7 +213,70 @@ func btoi(b bool) int {
 // value: one class (rocops.ErrOneClass), one or two values that are not 0/1 (rocops.ErrLabel,
 // naming every spelling when some were one value), a class of fewer than MinClassRows rows
 // (ErrClassTooSmall).
-func (lc *labelColumn) finish(y []float64, column string) (classes []string, err error) {
+func (lc *labelColumn) finish(y []float64, column, positive string) (classes, values []string, err error) {
+	if positive != "" {
+		values, err := lc.positive(y, column, positive)
+		return nil, values, err
+	}
+	classes, err = lc.classes(y, column)
+	return classes, nil, err
+}
+
+// groups returns the class of each id (the id leading it) and the leaders, in id order: by
+// value 0 or 1 in a binary column, by integer in an integer one, else by spelling.
+func (lc *labelColumn) groups() (group, leaders []int) {
+	group = make([]int, len(lc.names))
+	for id, n := range lc.counts {
+		if n == 0 {
+			continue
+		}
+		leader := id
+		switch {
+		case !lc.notBin:
+			leader = int(lc.bits[id])
+		case !lc.notInt:
+			leader = lc.integer[lc.ints[id]]
+		}
+		group[id] = leader
+		if leader == id {
+			leaders = append(leaders, id)
+		}
+	}
+	return group, leaders
+}
+
+// positive turns the ids y of a two-valued column into 0/1 labels, 1 for the value positive,
+// and returns the negative and positive values as first written. One value is
+// rocops.ErrOneClass, more than two or a positive that is neither rocops.ErrLabel.
+func (lc *labelColumn) positive(y []float64, column, positive string) ([]string, error) {
+	group, leaders := lc.groups()
+	p := strings.TrimSpace(positive)
+	named := make([]string, 0, 6)
+	for _, id := range leaders[:min(len(leaders), 6)] {
+		named = append(named, quote(lc.names[id]))
+	}
+	switch {
+	case len(leaders) == 1:
+		return nil, &CSVError{Column: column, Err: rocops.ErrOneClass,
+			Reason: fmt.Sprintf("label column %q: all %d rows have label %s; both classes are needed", column, len(y), named[0])}
+	case len(leaders) > 2:
+		return nil, &CSVError{Column: column, Err: rocops.ErrLabel,
+			Reason: fmt.Sprintf("the positive class %s names one of two label values, and the label column %q has %d (%s…)", quote(p), column, len(leaders), strings.Join(named, ", "))}
+	}
+	pos := slices.IndexFunc(leaders, func(id int) bool { return sameValue(p, lc.names[id]) })
+	if pos < 0 {
+		return nil, &CSVError{Column: column, Err: rocops.ErrLabel,
+			Reason: fmt.Sprintf("the positive class %s is not a value of the label column %q, whose values are %s and %s", quote(p), column, named[0], named[1])}
+	}
+	posID := leaders[pos]
+	for i, id := range y {
+		y[i] = float64(btoi(group[int(id)] == posID))
+	}
+	return []string{lc.names[leaders[1-pos]], lc.names[posID]}, nil
+}
+
+// classes is finish without a positive class.
+func (lc *labelColumn) classes(y []float64, column string) (classes []string, err error) {
 	if !lc.notBin {
 		if k := lc.distinct(); k == 1 { // every row 0, or every row 1
 			return nil, &CSVError{Err: rocops.ErrOneClass,
@@ -307,6 +370,11 @@ func (lc *labelColumn) notLabel(column string, leaders []int) *CSVError {
 		}
 	}
 	if len(spellings) == len(leaders) && !lc.folded {
+		if len(leaders) == 2 {
+			return &CSVError{Line: lc.lines[first], Column: column, Err: rocops.ErrLabel,
+				Reason: fmt.Sprintf("the label column has two values, %s and %s, and not 0 and 1: name the positive class (CSVConfig.Positive; roctrain -positive VALUE)",
+					quote(lc.names[leaders[0]]), quote(lc.names[leaders[1]]))}
+		}
 		return &CSVError{Line: lc.lines[first], Column: column, Err: rocops.ErrLabel,
 			Reason: fmt.Sprintf("%s is not a label (want 0 or 1, or more than two classes)", quote(lc.names[first]))}
 	}
@@ -380,12 +448,22 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 		return nil, &CSVError{Line: line, Err: ErrHeader, Reason: "every column is a label; need at least one feature"}
 	}
 	ds := &Dataset{Cols: len(names) - k, Labels: slices.Clone(cfg.Labels)}
+	feature := make([]int, len(names)) // column → its feature index
 	for j, n := range names {
 		if slot[j] < 0 {
+			feature[j] = len(ds.FeatureNames)
 			ds.FeatureNames = append(ds.FeatureNames, n)
 		}
 	}
+	if err := cfg.checkLike(ds.FeatureNames, line); err != nil {
+		return nil, err
+	}
+	var raw *rawReader
+	if cfg.needsRaw() {
+		raw = newRawReader(cfg, ds.Cols)
+	}
 	x := featureBlocks{f32: cfg.Float32}
+	recode := func(k int, f func(float64) float64) { x.recode(k, ds.Cols, f) }
 	var y blocks
 	if rows > 0 {
 		x.reserve(rows * ds.Cols)
@@ -409,7 +487,13 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
 		}
 		for j, field := range record {
-			v, err := parseBytes(field, slot[j] >= 0)
+			var v float64
+			var err *CSVError
+			if raw != nil && slot[j] < 0 {
+				v, err = raw.parse(feature[j], field, recode)
+			} else {
+				v, err = parseBytes(field, slot[j] >= 0)
+			}
 			if err != nil {
 				err.Line, err.Column = cr.fieldLine(j), names[j]
 				return nil, err
@@ -442,6 +526,9 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 		}
 	}
 	x.store(ds)
+	if raw != nil {
+		raw.store(ds)
+	}
 	ds.Y = y.concat()
 	return ds, nil
 }

@@ -78,7 +78,7 @@ func TestClassValuesMergedMessage(t *testing.T) {
 	require.ErrorIs(t, err, rocops.ErrLabel)
 	require.EqualError(t, err, `data: line 2, column "y": the label values "007", "7" and "8" are 2 classes, each integer one class however it is written (want 0 or 1, or more than two classes)`)
 	_, err = ReadCSV(strings.NewReader(labelCSV([]string{"yes", "no"}, 6)), CSVConfig{Label: "y"})
-	require.EqualError(t, err, `data: line 2, column "y": "yes" is not a label (want 0 or 1, or more than two classes)`, "two values, as before")
+	require.EqualError(t, err, `data: line 2, column "y": the label column has two values, "yes" and "no", and not 0 and 1: name the positive class (CSVConfig.Positive; roctrain -positive VALUE)`, "two values, both named")
 }
 
 // Endless spellings of a few integers keep the memory of a few classes, and are those classes;

@@ -85,8 +85,12 @@ func Load(path string, cfg CSVConfig) (*Dataset, error) {
 }
 
 // LoadParquet reads a dataset from the Parquet file at path: every top-level column is a
-// feature, in the schema's order, except the label column cfg.Label (the last column by
-// default). Of cfg it uses Label and Progress.
+// feature, in the schema's order, except the label column cfg.Label (by default, as for
+// [ReadCSV], the one column named label, y, class or target, else the last). Of cfg it uses
+// Label, Positive, Text, Missing, Like, Float32 and Progress; with Text, Missing or Like the
+// features are read raw as ReadCSV reads them (a null or a NaN is missing, a BYTE_ARRAY
+// column text: each value parsed as the CSV field that spells it), and a raw dataset read
+// from Parquet equals the one read from a CSV of the same rows and columns.
 //
 // DOUBLE, FLOAT, INT32, INT64 and BOOLEAN feature columns are read (BOOLEAN as 0 and 1,
 // integers and floats converted to float64 exactly, except int64 beyond ±2^53, which rounds),
@@ -146,8 +150,28 @@ func loadParquet(r io.ReaderAt, size int64, cfg CSVConfig) (_ *Dataset, err erro
 	if err != nil {
 		return nil, err
 	}
-	pr.f32 = cfg.Float32
-	return pr.readAll()
+	pr.f32, pr.positive = cfg.Float32, cfg.Positive
+	if cfg.needsRaw() {
+		pr.raw = newRawReader(cfg, len(pr.names))
+	}
+	if err := cfg.checkLike(pr.names, 0); err != nil {
+		ce := err.(*CSVError)
+		return nil, &parquetError{Column: ce.Column, Reason: ce.Reason, Err: ce.Err}
+	}
+	if cfg.Like != nil {
+		pr.like = &labelMap{values: cfg.Like.Classes}
+		if cfg.Like.LabelValues != nil {
+			pr.like.values = cfg.Like.LabelValues
+		}
+	}
+	ds, err := pr.readAll()
+	if err != nil || cfg.Like == nil {
+		return ds, err
+	}
+	if err := cfg.likeLabels(ds); err != nil {
+		return nil, &parquetError{Column: ds.LabelName, Reason: err.(*CSVError).Reason, Err: rocops.ErrOneClass}
+	}
+	return ds, nil
 }
 
 // openParquet opens the Parquet data in r (size bytes) for rocops's readers, which read the
@@ -232,6 +256,14 @@ type ParquetReader struct {
 	// f32 stores the features in float32 (readAll into Dataset.X32, CSVConfig.Float32),
 	// checking that each fits.
 	f32 bool
+	// positive is CSVConfig.Positive, for readAll's label column.
+	positive string
+	// raw, when not nil, reads the features as raw columns (CSVConfig.Text, Missing, Like)
+	// into ds, which readAll sets; like, when not nil, reads the label by Like's values.
+	raw    *rawReader
+	ds     *Dataset
+	like   *labelMap
+	rawCol int // the feature readColumn reads
 }
 
 // NewParquetReader opens the Parquet data in r (size bytes) and checks its schema. Of cfg
@@ -254,7 +286,14 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 	if len(fields) < 2 {
 		return nil, &parquetError{Reason: fmt.Sprintf("%d columns; need a label and at least one feature", len(fields)), Err: ErrHeader}
 	}
-	label := len(fields) - 1
+	if cfg.Like != nil {
+		cfg.Label = cfg.Like.LabelName
+	}
+	names := make([]string, len(fields))
+	for j, f := range fields {
+		names[j] = f.Name()
+	}
+	label := defaultLabel(names)
 	if cfg.Label != "" {
 		label = slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == cfg.Label })
 		if label < 0 {
@@ -272,7 +311,7 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 		}
 		switch k := fld.Type().Kind(); {
 		case k == parquet.Boolean, k == parquet.Int32, k == parquet.Int64, k == parquet.Float, k == parquet.Double:
-		case classes && j == label && (k == parquet.ByteArray || k == parquet.FixedLenByteArray):
+		case classes && (j == label || cfg.Text || cfg.Like != nil) && (k == parquet.ByteArray || k == parquet.FixedLenByteArray):
 		default:
 			return nil, columnType(fld.Name(), "has type %v", k)
 		}
@@ -450,6 +489,7 @@ func (pr *ParquetReader) readAll() (*Dataset, error) {
 	} else {
 		ds.X = make([]float64, rows*cols)
 	}
+	pr.ds = ds
 	for pr.group < groups {
 		lo := pr.row
 		var err error
@@ -463,11 +503,17 @@ func (pr *ParquetReader) readAll() (*Dataset, error) {
 		}
 		pr.endGroup()
 	}
-	classes, err := pr.classes.finish(ds.Y, pr.label)
+	if pr.raw != nil {
+		pr.raw.store(ds)
+	}
+	if pr.like != nil {
+		return ds, nil
+	}
+	classes, values, err := pr.classes.finish(ds.Y, pr.label, pr.positive)
 	if err != nil {
 		return nil, pr.labelError(err)
 	}
-	ds.Classes = classes
+	ds.Classes, ds.LabelValues = classes, values
 	return ds, nil
 }
 
@@ -515,6 +561,7 @@ func (pr *ParquetReader) readFeatures(from int, x []float64, x32 []float32) erro
 		if pr.f32 {
 			store = func(i int, v float64) { x32[i*cols+k] = float32(v) }
 		}
+		pr.rawCol = k
 		if err := pr.readColumn(chunks[pr.cols[k]], n, n, pr.names[k], false, store); err != nil {
 			return err
 		}
@@ -545,8 +592,20 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n, stop int, name
 				return errStop
 			}
 			v := &vs[k]
+			if !isLabel && pr.raw != nil {
+				if err := pr.rawValue(i, *v, name, store); err != nil {
+					return err
+				}
+				continue
+			}
 			if v.IsNull() {
 				return rowError(ErrMissing, name, pr.row+i+1, "null")
+			}
+			if isLabel && pr.like != nil {
+				if err := pr.likeValue(i, *v, name, store); err != nil {
+					return err
+				}
+				continue
 			}
 			if isLabel && pr.classes != nil {
 				if err := pr.classValue(i, *v, name, store); err != nil {
@@ -571,6 +630,68 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n, stop int, name
 		return nil
 	}
 	return err
+}
+
+// rawValue reads the feature value v of row group row i of the column name (feature k of
+// pr.rawCol) as a raw column: a null or a NaN is missing, text is a level or a number as in a
+// CSV field.
+func (pr *ParquetReader) rawValue(i int, v parquet.Value, name string, store func(int, float64)) error {
+	row := pr.row + i
+	k := pr.rawCol
+	var f float64
+	switch kind := v.Kind(); {
+	case v.IsNull() || (kind == parquet.Float || kind == parquet.Double) && math.IsNaN(number(v)):
+		if !pr.raw.missing {
+			what := "null"
+			if !v.IsNull() {
+				what = "NaN"
+			}
+			return rowError(ErrMissing, name, row+1, "%s", what)
+		}
+		f = math.NaN()
+	case kind == parquet.ByteArray || kind == parquet.FixedLenByteArray:
+		cols := pr.ds.Cols
+		recode := func(k int, fn func(float64) float64) {
+			for r := range row {
+				if pr.f32 {
+					pr.ds.X32[r*cols+k] = float32(fn(float64(pr.ds.X32[r*cols+k])))
+				} else {
+					pr.ds.X[r*cols+k] = fn(pr.ds.X[r*cols+k])
+				}
+			}
+		}
+		var ce *CSVError
+		if f, ce = pr.raw.parse(k, v.ByteArray(), recode); ce != nil {
+			return rowError(ce.Err, name, row+1, "%s", ce.Reason)
+		}
+	default:
+		f = number(v)
+		switch {
+		case math.IsInf(f, 0):
+			return rowError(ErrNotNumber, name, row+1, "%v is not a finite number", f)
+		case pr.raw.cols[k].text:
+			f = pr.raw.cols[k].code(spellNumber(f))
+		}
+	}
+	if pr.f32 && !floats.Fits[float32](f) {
+		return rowError(rocops.ErrRange, name, row+1, "%v is beyond float32's range (CSVConfig.Float32)", f)
+	}
+	store(i, f)
+	return nil
+}
+
+// likeValue reads the label value v of row group row i by Like's label values.
+func (pr *ParquetReader) likeValue(i int, v parquet.Value, name string, store func(int, float64)) error {
+	var missing string
+	if pr.spelled, missing = AppendParquetLabel(pr.spelled[:0], v); missing != "" {
+		return rowError(ErrMissing, name, pr.row+i+1, "%s", missing)
+	}
+	f, ce := pr.like.value(pr.spelled)
+	if ce != nil {
+		return rowError(ce.Err, name, pr.row+i+1, "%s", ce.Reason)
+	}
+	store(i, f)
+	return nil
 }
 
 // errStop stops readColumn's visit of a chunk at its stop.
@@ -718,6 +839,37 @@ func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
 				return rowError(ErrMissing, c.name, row, "missing value %q", c.spelled)
 			}
 			dst = append(dst, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return dst, err
+	}
+	c.group++
+	c.row += n
+	return dst, nil
+}
+
+// Fields appends the values of the next row group's rows to dst as the CSV fields that spell
+// them ([AppendParquetLabel]), a null or a NaN as "" (a missing value), and returns it: the
+// raw values of a feature column, for an [Encoder]. At the end of the file it returns dst and
+// io.EOF.
+func (c *ParquetClassReader) Fields(dst []string) (_ []string, err error) {
+	defer recoverMalformed(&err)
+	groups := c.file.RowGroups()
+	if c.group >= len(groups) {
+		return dst, io.EOF
+	}
+	rg := groups[c.group]
+	n := int(rg.NumRows())
+	err = readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+		for _, v := range vs {
+			var missing string
+			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
+				dst = append(dst, "")
+				continue
+			}
+			dst = append(dst, string(c.spelled))
 		}
 		return nil
 	})

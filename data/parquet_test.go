@@ -215,7 +215,7 @@ func TestParquetErrors(t *testing.T) {
 			[]parquet.Row{row(parquet.ByteArrayValue([]byte("x")), d(0))}, "y", ErrColumnType, `column "a"`},
 		{"no label", parquet.Group{"a": dbl, "b": dbl}, two, "y", ErrHeader, `"y"`},
 		{"one column", parquet.Group{"a": dbl}, []parquet.Row{row(d(0))}, "", ErrHeader, "1 columns"},
-		{"bad label", parquet.Group{"a": dbl, "b": dbl}, two, "b", rocops.ErrLabel, `x.parquet: column "b", row 2: "2" is not a label`},
+		{"bad label", parquet.Group{"a": dbl, "b": dbl}, two, "b", rocops.ErrLabel, `x.parquet: column "b", row 2: the label column has two values, "1" and "2", and not 0 and 1: name the positive class`},
 		{"one class", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(1), d(1)), row(d(1), d(2))}, "a", rocops.ErrOneClass, "both classes"},
 		{"NaN", parquet.Group{"a": dbl, "b": dbl}, []parquet.Row{row(d(math.NaN()), d(1)), row(d(1), d(0))}, "b", ErrNotNumber, `column "a", row 1: NaN is not a finite number`},
 		{"null", parquet.Group{"a": parquet.Optional(dbl), "b": dbl},

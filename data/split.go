@@ -177,7 +177,8 @@ func permute[T floats.Float](x []T, y []float64, c, w int, order []int) {
 func (ds *Dataset) view(lo, hi int) *Dataset {
 	c, w := ds.Cols, ds.Task().LabelsPerRow()
 	v := &Dataset{Y: ds.Y[lo*w : hi*w : hi*w], Rows: hi - lo, Cols: c, FeatureNames: slices.Clone(ds.FeatureNames),
-		LabelName: ds.LabelName, Classes: slices.Clone(ds.Classes), Labels: slices.Clone(ds.Labels)}
+		LabelName: ds.LabelName, Classes: slices.Clone(ds.Classes), Labels: slices.Clone(ds.Labels),
+		LabelValues: slices.Clone(ds.LabelValues), Levels: ds.Levels}
 	if ds.X32 != nil {
 		v.X32 = ds.X32[lo*c : hi*c : hi*c]
 	} else {

@@ -58,6 +58,9 @@ func FitStandardizer(train *Dataset) (Standardizer, error) {
 	if train.Rows == 0 {
 		return Standardizer{}, check.Errorf("data", rocops.ErrEmpty, "no rows to fit a standardizer on")
 	}
+	if train.Raw() {
+		return Standardizer{}, fmt.Errorf("%w: raw columns (text or missing values): encode them first (FitEncoder)", ErrShape)
+	}
 	if train.X32 != nil {
 		return fitStandardizer(train, train.X32)
 	}
@@ -160,6 +163,7 @@ func (s Standardizer) Apply(ds *Dataset) (*Dataset, error) {
 		LabelName:    ds.LabelName,
 		Classes:      slices.Clone(ds.Classes),
 		Labels:       slices.Clone(ds.Labels),
+		LabelValues:  slices.Clone(ds.LabelValues),
 	}
 	var err error
 	if ds.X32 != nil {

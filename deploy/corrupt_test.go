@@ -91,7 +91,7 @@ func TestCorruptSidecars(t *testing.T) {
 		{"other dtype", func(o map[string]any) bool { o["model"].(map[string]any)["dtype"] = "float32"; return true }, ErrSidecar, "float32"},
 		{"wrong size", func(o map[string]any) bool { o["model"].(map[string]any)["bytes"] = 12; return true }, ErrModel, "bytes"},
 		{"edited without checksum", func(o map[string]any) bool { o["alpha"] = 0.2; return false }, ErrSidecar, "checksum"},
-		{"unknown version", set("version", 5), ErrVersion, "version 5"},
+		{"unknown version", set("version", 5), ErrVersion, "version 5; this package reads versions 1 to 4"},
 		{"other format", set("format", "something-else"), ErrSidecar, "format"},
 	}
 	for _, c := range cases {

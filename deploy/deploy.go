@@ -58,7 +58,7 @@ type OperatingPoint struct {
 	// classes): the rate they guard holds on fresh rows with probability at least Confidence,
 	// the false-positive rate at most Alpha, or with Recall the true-positive rate at least
 	// Recall (metrics.ThresholdNPRecall). 0 for thresholds that kept α on validation, as before
-	// confidences; the sidecar is then version 2 or 3, else version 4.
+	// confidences; a confidence makes the sidecar version 4, holding it in its guarantee group.
 	Confidence float64
 	// Recall is r of the umbrella rule's mirror, in (0, 1), with Confidence only; 0 when the
 	// guarded rate is the false-positive rate.
@@ -86,6 +86,14 @@ type OperatingPoint struct {
 	// other row the negatives; for multi-label, label c's 1s and 0s) on the validation and test
 	// parts, in class order, each in [0, 1]. Set exactly when Classes is, each of length k.
 	ClassValFPR, ClassValTPR, ClassTestFPR, ClassTestTPR []float64
+
+	// Encoder, when not nil, encodes the raw input columns of a model trained on text columns
+	// or missing values into its features (data.FitEncoder, on the training part): the
+	// features are then the encoder's (its Names), and the sidecar is version 4, holding it in
+	// its group "encoding". For a multi-class model its Classes are Classes; for a
+	// binary model of text labels its LabelValues are the negative and positive label values.
+	// nil = the features are the input columns, as before.
+	Encoder *data.Encoder
 }
 
 // clone returns op with its slices copied.
@@ -102,6 +110,10 @@ type Run struct {
 	WarmupEpochs int     // cross-entropy warm-up epochs before it, ≥ 0
 	Seed         uint64  // the seed of the split, initialisation and batches
 	LearningRate float64 // the learning rate validation chose, ≥ 0
+	// FirstPhaseKept says validation kept the weights of the recipe's first phase (its
+	// cross-entropy warm-up, or the training before fine-tuning) over the later one's: the
+	// model is that phase's. Recorded in the sidecar only when true.
+	FirstPhaseKept bool
 }
 
 // Limits of what Load reads.
@@ -124,8 +136,9 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
 // writing leaves the previous sidecar and its model in place. m must be a model Load can
 // rebuild (see [ModelSpec]), of one output for a binary op, of k = len(op.Classes) outputs
 // ([nn.Outputs]) for a multi-class or multi-label one, whose sidecar is then version 3
-// (VersionClasses); a binary one's is version 2, as before models of classes; an operating
-// point chosen with a confidence (op.Confidence) is version 4 for either.
+// (VersionClasses); a binary one's is version 2, as before models of classes. An operating
+// point chosen with a confidence (op.Confidence), or a model with an encoder (op.Encoder, whose
+// Names features must then be, in order), is version 4 for either, with the group of each.
 func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
 	return SaveWith(dir, name, m, op, st, features, nil)
 }
@@ -155,8 +168,8 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 	hash := hex.EncodeToString(sum[:])
 	version := Version
 	switch {
-	case op.Confidence != 0:
-		version = versionGuarantee
+	case op.Confidence != 0 || op.Encoder != nil:
+		version = versionGroups
 	case op.Classes != nil:
 		version = VersionClasses
 	}

@@ -38,10 +38,34 @@
 // -confidence: metrics.ThresholdNP, per class one-vs-rest for a model of classes) keep the
 // false-positive rate on fresh rows at or below α with probability at least 1 − δ, or with
 // the mirror (metrics.ThresholdNPRecall) the true-positive rate at or above a recall r. Their
-// sidecar is version 4: version 2's keys for a binary model, version 3's for a model of
-// classes, and one group of its own, "deployed_confidence" (1 − δ, [OperatingPoint.Confidence])
-// and "deployed_recall" (r, or 0 when the rate guarded is the false-positive rate,
-// [OperatingPoint.Recall]). Without a confidence Save writes version 2 or 3, as before.
+// sidecar is version 4 (below) with the guarantee group: "deployed_confidence" (1 − δ,
+// [OperatingPoint.Confidence]) and "deployed_recall" (r, or 0 when the rate guarded is the
+// false-positive rate, [OperatingPoint.Recall]).
+//
+// # Models of raw tables
+//
+// A model trained on raw columns — text (categorical) columns, missing values — has an
+// encoder ([OperatingPoint.Encoder], a [data.Encoder] fitted on the training part) that turns
+// a row's raw columns into its features: the training median for a missing number and a 0/1
+// "was missing" feature, one-hot features of the levels seen in training, rare and new levels
+// in one "(other)" feature. Its sidecar is version 4 (below) with the group "encoding":
+// "columns", each with "name", "kind" (number, text or empty), "median", "levels", "other" and
+// "missing", and "label_values", the negative and positive label values of a binary model of
+// text labels (null for 0/1 labels). Its "features", "mean" and "std" are the encoded
+// features'. ScoreCSV and ScoreParquet then read the raw columns by name and encode each row,
+// so that a blank cell or a level first seen now still gets a finite score; a value of a
+// numeric column that is not a number, and a label value not seen in training, are errors
+// naming the line (or row) and the column.
+//
+// # Version 4
+//
+// A version-4 sidecar holds version 2's keys (a binary model) or version 3's (a model of
+// classes) and one or both of two groups, each present or absent as a whole: the guarantee
+// ("deployed_confidence", "deployed_recall") when the thresholds were chosen with a
+// confidence, and "encoding" when the model has an encoder. Save writes version 4 exactly when
+// the operating point has a confidence or an encoder, and otherwise version 2 or 3, byte for
+// byte as before either; Load refuses a version-4 sidecar with neither group, and either group
+// in a sidecar of version 2 or 3.
 //
 // # One unit on disk
 //
@@ -72,8 +96,9 @@
 // null threshold, rates in [0, 1], distinct feature names, finite means, positive finite
 // deviations, nothing after the JSON object, a matching checksum; for version 3, as many
 // classes as the model has outputs, named, distinct and not padded, each with a finite or null
-// threshold and its four rates; for version 4, a confidence in (0, 1) and a recall in (0, 1)
-// or 0), the model file's SHA-256
+// threshold and its four rates; for version 4, its groups whole, a confidence in (0, 1) and a
+// recall in (0, 1) or 0, an encoder whose features are the model's, in order, none of its
+// columns the label), the model file's SHA-256
 // must match, and the architecture the sidecar describes must be the one the checkpoint
 // records, with no more parameters than the file holds, before the model is allocated. Errors
 // wrap [ErrSidecar], [ErrVersion], [ErrModel] or [ErrHash].

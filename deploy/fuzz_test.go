@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,6 +61,11 @@ func FuzzDecodeSidecar(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b)
+	path, _ := encodedFixture(&testing.T{}, dir) // version 4 with an encoding
+	if b, err = os.ReadFile(SidecarPath(path)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
 	f.Add([]byte(`{"format": "rocops-operating-point", "version": 3}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sc, err := decodeSidecar(b)
@@ -68,9 +75,10 @@ func FuzzDecodeSidecar(f *testing.F) {
 			}
 			return
 		}
-		if sc.version < 1 || sc.version > versionGuarantee || (sc.version == VersionClasses) && sc.op.Classes == nil ||
-			sc.version < VersionClasses && sc.op.Classes != nil || (sc.version == versionGuarantee) != (sc.op.Confidence != 0) {
-			t.Fatalf("version %d with classes %q and confidence %v", sc.version, sc.op.Classes, sc.op.Confidence)
+		if sc.version < 1 || sc.version > versionGroups || (sc.version == VersionClasses) && sc.op.Classes == nil ||
+			sc.version < VersionClasses && sc.op.Classes != nil ||
+			(sc.version == versionGroups) != (sc.op.Confidence != 0 || sc.op.Encoder != nil) {
+			t.Fatalf("version %d with classes %q, confidence %v and an encoder %t", sc.version, sc.op.Classes, sc.op.Confidence, sc.op.Encoder != nil)
 		}
 		if err := sc.check(); err != nil {
 			t.Fatalf("decoded but fails its check: %v", err)
@@ -102,7 +110,7 @@ func FuzzDecodeSidecar(f *testing.F) {
 func equalOp(a, b OperatingPoint) bool {
 	return a.Alpha == b.Alpha && a.Threshold == b.Threshold && a.ValFPR == b.ValFPR && a.ValTPR == b.ValTPR &&
 		a.TestFPR == b.TestFPR && a.TestTPR == b.TestTPR && a.Label == b.Label && a.Run == b.Run &&
-		a.Confidence == b.Confidence && a.Recall == b.Recall &&
+		a.Confidence == b.Confidence && a.Recall == b.Recall && equalEncoders(a.Encoder, b.Encoder) &&
 		strings.Join(a.Classes, "\x00") == strings.Join(b.Classes, "\x00") && len(a.Classes) == len(b.Classes) &&
 		a.Multilabel == b.Multilabel && a.Probabilities == b.Probabilities && equalFloats(a.Thresholds, b.Thresholds) &&
 		equalFloats(a.ClassValFPR, b.ClassValFPR) && equalFloats(a.ClassValTPR, b.ClassValTPR) &&
@@ -187,4 +195,13 @@ func FuzzScoreCSVClasses(f *testing.F) {
 			t.Fatalf("%d rows with a flag, %d counted", some, flagged)
 		}
 	})
+}
+
+// equalEncoders reports whether a and b encode the same way: both nil, or the same columns,
+// classes and label values.
+func equalEncoders(a, b *data.Encoder) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return reflect.DeepEqual(a.Columns, b.Columns) && slices.Equal(a.Classes, b.Classes) && slices.Equal(a.LabelValues, b.LabelValues)
 }

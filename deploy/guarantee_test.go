@@ -46,7 +46,7 @@ func TestGuaranteeRoundTrip(t *testing.T) {
 
 		s, err := Load(path)
 		require.NoError(t, err, c.name)
-		require.Equal(t, versionGuarantee, s.Version(), c.name)
+		require.Equal(t, versionGroups, s.Version(), c.name)
 		require.Equal(t, f.op, s.OperatingPoint(), c.name)
 		s.Close()
 		plain, err := Load(plainPath)

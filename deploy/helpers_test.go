@@ -78,18 +78,15 @@ func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resig
 	require.NoError(t, json.Unmarshal(b, &obj))
 	if edit(obj) {
 		obj["sidecar_sha256"] = ""
-		var f interface{ checksum() (string, error) } = &fileV2{}
-		_, classes := obj["classes"]
-		switch {
-		case obj["version"] == float64(VersionClasses):
-			f = &fileV3{}
-		case obj["version"] == float64(versionGuarantee) && classes:
-			f = &fileV4Classes{}
-		case obj["version"] == float64(versionGuarantee):
-			f = &fileV4{}
-		}
 		js, err := json.Marshal(obj)
 		require.NoError(t, err)
+		var head struct{ Version any } // as edit set it: 3 or 3.0
+		require.NoError(t, json.Unmarshal(js, &head))
+		var f interface{ checksum() (string, error) } = &fileV2{}
+		_, classes := obj["classes"]
+		if head.Version == float64(VersionClasses) || head.Version == float64(versionGroups) && classes {
+			f = &fileV3{}
+		}
 		if json.Unmarshal(js, f) == nil { // a value of the wrong type cannot be signed: leave it
 			sum, err := f.checksum()
 			require.NoError(t, err)

@@ -117,7 +117,8 @@ func (s *Scorer) FlagClass(c int, score float64) bool {
 }
 
 // Score returns the model's scores of rows raw (unstandardised) feature rows, held in x one
-// row after the other, each row's values in the order of Features(): one score per row for a
+// row after the other, each row's values in the order of Features() (for a model with an
+// Encoder, its features: Encoder().Encode gives them from a row's raw columns): one score per row for a
 // binary model, and for a model of k = Outputs() classes or labels, k per row, row-major (the
 // score of row i and class c at i·k + c), the softmax of the outputs when Probabilities(). It
 // standardises the rows with the training part's statistics, as ScoreCSV does, so the same
@@ -188,7 +189,9 @@ func (s *Scorer) Close() {
 // model are its label columns c₁…c_k, each 0 or 1, when r has every one of them (else none).
 // flagged counts the rows with at least one class flagged.
 //
-// r needs a header naming at least Features(), in any order; other columns are ignored. It
+// r needs a header naming at least Features() (for a model with an Encoder, its raw columns,
+// each row encoded as data.Encoder.Encode encodes it, and a label, when present, among the
+// training data's values), in any order; other columns are ignored. It
 // is read by the rules of [data.ReadCSV], through [data.TableReader]: its limits on fields,
 // rows and columns, no duplicate column name, exactly the header's number of fields in every
 // row, no missing or non-finite feature, a 0/1 label (of a binary model, and each label
@@ -215,8 +218,8 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 	for j, name := range tr.Names() {
 		col[name] = j
 	}
-	features := s.sc.features
-	feature := make([]int, len(features)) // feature k is column feature[k]
+	features := s.inputs()
+	feature := make([]int, len(features)) // feature k (raw column k, with an encoder) is column feature[k]
 	for k, name := range features {
 		j, ok := col[name]
 		if !ok {
@@ -239,8 +242,7 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 	if err := out.header(); err != nil {
 		return 0, 0, err
 	}
-	in := len(features)
-	raw := make([]float64, in)
+	raw := make([]float64, len(s.sc.features))
 	for {
 		if err := ctx.Err(); err != nil {
 			if ferr := out.flush(); ferr != nil {
@@ -276,6 +278,25 @@ func (s *Scorer) ScoreCSVContext(ctx context.Context, r io.Reader, w io.Writer) 
 	return out.rows, out.flagged, nil
 }
 
+// inputs returns the input columns a row needs: the encoder's raw columns, or the features.
+func (s *Scorer) inputs() []string {
+	enc := s.sc.op.Encoder
+	if enc == nil {
+		return s.sc.features
+	}
+	names := make([]string, len(enc.Columns))
+	for j, c := range enc.Columns {
+		names[j] = c.Name
+	}
+	return names
+}
+
+// Encoder returns the encoder of the raw input columns of a model trained on text columns or
+// missing values (see OperatingPoint.Encoder), nil for a model whose features are its input
+// columns. Score takes its features (Features()); ScoreCSV and ScoreParquet read the raw
+// columns and encode them.
+func (s *Scorer) Encoder() *data.Encoder { return s.sc.op.Encoder }
+
 // labelColumns returns the input columns whose values ScoreCSV copies: Label() (none when
 // ""), or a multi-label model's label columns.
 func (s *Scorer) labelColumns() []string {
@@ -301,6 +322,9 @@ func (s *Scorer) labelColumns() []string {
 // writing every row read. A file without rows is rocops.ErrEmpty.
 func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
 	op := s.sc.op
+	if op.Encoder != nil {
+		return s.scoreParquetEncoded(ctx, r, size, w)
+	}
 	var (
 		pr        *data.ParquetReader
 		classes   *classColumn // the label column of a multi-class model
@@ -460,7 +484,17 @@ func (o *scoreWriter) header() error {
 // read appends the current row of tr: its features from the columns feature, its label
 // fields from the columns labels.
 func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []float64, line int) error {
+	enc := o.s.sc.op.Encoder
+	if enc != nil {
+		var err error
+		if raw, err = tr.Encode(enc, feature, raw[:0]); err != nil {
+			return err
+		}
+	}
 	for k, j := range feature {
+		if enc != nil {
+			break
+		}
 		v, err := tr.Feature(j)
 		if err != nil {
 			return err
@@ -476,6 +510,25 @@ func (o *scoreWriter) read(tr *data.TableReader, feature, labels []int, raw []fl
 	}
 	n := len(o.labels)
 	for _, j := range labels {
+		if enc != nil && !o.s.sc.op.Multilabel { // by the training data's label values
+			name, err := tr.Class(j)
+			var y float64
+			if err == nil {
+				y, err = enc.Label(name)
+			}
+			if ce, ok := err.(*data.CSVError); ok && ce.Line == 0 {
+				ce.Line, ce.Column = line, o.s.sc.op.Label
+			}
+			if err != nil {
+				o.labels = o.labels[:n]
+				return err
+			}
+			if o.s.sc.op.Classes == nil {
+				name = strconv.Itoa(int(y))
+			}
+			o.labels = append(o.labels, name)
+			continue
+		}
 		if o.s.sc.op.Classes != nil && !o.s.sc.op.Multilabel {
 			name, err := tr.Class(j)
 			if err != nil {

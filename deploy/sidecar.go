@@ -21,18 +21,19 @@ import (
 // The sidecar's format name and the versions Save writes: Version for a binary model, the
 // same bytes as before multi-class models, and VersionClasses for a multi-class or
 // multi-label one (OperatingPoint.Classes set); an operating point chosen with a confidence
-// (OperatingPoint.Confidence set) gets version 4, either's keys and the guarantee's. Load
-// reads versions 1 to 4.
+// (OperatingPoint.Confidence set) or a model with an encoder (OperatingPoint.Encoder) gets
+// version 4, either's keys and the group of each. Load reads versions 1 to 4.
 const (
 	Format         = "rocops-operating-point"
 	Version        = 2
 	VersionClasses = 3
 )
 
-// versionGuarantee is the version of a sidecar whose threshold or thresholds were chosen with
-// a confidence: version 2's keys for a binary model, version 3's (those with "classes") for a
-// multi-class or multi-label one, and the field group guaranteeJSON.
-const versionGuarantee = 4
+// versionGroups is the version of a sidecar with one or both of two optional groups, the
+// guarantee (guaranteeJSON: thresholds chosen with a confidence) and "encoding" (encodingJSON:
+// a model of raw columns): version 2's keys for a binary model, version 3's (those with
+// "classes") for a multi-class or multi-label one, and the groups.
+const versionGroups = 4
 
 // fileV2 is the sidecar, format version 2, as JSON.
 type fileV2 struct {
@@ -40,7 +41,12 @@ type fileV2 struct {
 	Version int      `json:"version"` // 2
 	Model   modelRef `json:"model"`
 	pointJSON
-	Run runInfo `json:"run"`
+	// The groups of version 4, each present or absent as a whole (absent before version 4):
+	// the guarantee the thresholds were chosen with, and how raw input columns become the
+	// features.
+	guaranteeJSON
+	Encoding *encodingJSON `json:"encoding,omitempty"`
+	Run      runInfo       `json:"run"`
 	// Checksum is the hex SHA-256 of the sidecar's canonical encoding (json.MarshalIndent
 	// with two spaces) with this field empty: it covers the values, not the layout.
 	Checksum string `json:"sidecar_sha256"`
@@ -85,9 +91,9 @@ func newPoint(op OperatingPoint, features []string, st data.Standardizer) pointJ
 	return p
 }
 
-// sidecar returns the checked sidecar of p with the given version, model, run and guarantee
-// (zero before version 4).
-func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, g guaranteeJSON) (*sidecar, error) {
+// sidecar returns the checked sidecar of p with the given version, model, run and groups
+// (none before version 4).
+func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, g groups) (*sidecar, error) {
 	threshold := math.Inf(1) // null
 	if p.Threshold != nil {
 		threshold = *p.Threshold
@@ -96,50 +102,73 @@ func (p *pointJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run
 		st: data.Standardizer{Mean: p.Mean, Std: p.Std},
 		op: OperatingPoint{Alpha: p.Alpha, Threshold: threshold, ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
 			TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run,
-			Confidence: g.Confidence, Recall: g.Recall}}
+			Confidence: g.confidence, Recall: g.recall, Encoder: g.encoder}}
 	return sc, sc.check()
 }
 
-// guaranteeJSON is the field group of version 4, apart from the operating point's keys: the
+// guaranteeJSON is the guarantee group of version 4, present or absent as a whole: the
 // Neyman–Pearson umbrella rule the threshold or thresholds were chosen with on the validation
-// part (metrics.ThresholdNP; per class one-vs-rest for a model of classes).
+// part (metrics.ThresholdNP; per class one-vs-rest for a model of classes). Both nil without
+// it.
 type guaranteeJSON struct {
 	// Confidence is 1 − δ, in (0, 1): the guarded rate holds on fresh rows with probability at
 	// least Confidence.
-	Confidence float64 `json:"deployed_confidence"`
+	Confidence *float64 `json:"deployed_confidence,omitempty"`
 	// Recall is r of the mirror, in (0, 1): the threshold keeps a true-positive rate of at least
 	// r (metrics.ThresholdNPRecall). 0 when the guarded rate is the false-positive rate, at most
 	// alpha.
-	Recall float64 `json:"deployed_recall"`
+	Recall *float64 `json:"deployed_recall,omitempty"`
 }
 
-// newGuarantee is the version-4 field group of op.
+// newGuarantee is the guarantee group of op: none without a confidence.
 func newGuarantee(op OperatingPoint) guaranteeJSON {
-	return guaranteeJSON{Confidence: op.Confidence, Recall: op.Recall}
+	if op.Confidence == 0 {
+		return guaranteeJSON{}
+	}
+	confidence, recall := op.Confidence, op.Recall
+	return guaranteeJSON{Confidence: &confidence, Recall: &recall}
 }
 
-// fileV4 is the sidecar of a binary model whose threshold was chosen with a confidence,
-// format version 4: version 2's keys and the guarantee's.
-type fileV4 struct {
-	Format  string   `json:"format"`  // Format
-	Version int      `json:"version"` // 4
-	Model   modelRef `json:"model"`
-	pointJSON
-	guaranteeJSON
-	Run      runInfo `json:"run"`
-	Checksum string  `json:"sidecar_sha256"` // as in version 2
+// groups is what the optional groups of a version-4 sidecar hold: the guarantee's confidence
+// and recall (0 without it) and the encoder (nil without "encoding").
+type groups struct {
+	confidence, recall float64
+	encoder            *data.Encoder
 }
 
-// fileV4Classes is the sidecar of a multi-class or multi-label model whose thresholds were
-// chosen with a confidence, format version 4: version 3's keys and the guarantee's.
-type fileV4Classes struct {
-	Format  string   `json:"format"`  // Format
-	Version int      `json:"version"` // 4
-	Model   modelRef `json:"model"`
-	classesJSON
-	guaranteeJSON
-	Run      runInfo `json:"run"`
-	Checksum string  `json:"sidecar_sha256"` // as in version 2
+// decodeGroups checks the optional groups g and e of a sidecar of the given version, each
+// whole, in version 4 only, and at least one of them there, and returns what they hold;
+// classes are those of a multi-class model, which its encoder maps labels by (nil for a
+// binary or multi-label model). Its errors wrap ErrSidecar.
+func decodeGroups(version int, g guaranteeJSON, e *encodingJSON, classes []string) (groups, error) {
+	guarantee := g.Confidence != nil || g.Recall != nil
+	switch {
+	case version != versionGroups && guarantee:
+		return groups{}, fmt.Errorf("%w: unknown key \"deployed_confidence\" or \"deployed_recall\" in a version-%d sidecar (a group of version %d)",
+			ErrSidecar, version, versionGroups)
+	case version != versionGroups && e != nil:
+		return groups{}, fmt.Errorf("%w: unknown key \"encoding\" in a version-%d sidecar (a group of version %d)", ErrSidecar, version, versionGroups)
+	case version == versionGroups && !guarantee && e == nil:
+		return groups{}, fmt.Errorf("%w: version %d with neither of its groups (key \"deployed_confidence\" missing, key \"encoding\" missing)",
+			ErrSidecar, versionGroups)
+	case guarantee && g.Confidence == nil:
+		return groups{}, fmt.Errorf("%w: key %q missing", ErrSidecar, "deployed_confidence")
+	case guarantee && g.Recall == nil:
+		return groups{}, fmt.Errorf("%w: key %q missing", ErrSidecar, "deployed_recall")
+	case guarantee && *g.Confidence == 0:
+		return groups{}, fmt.Errorf("%w: deployed_confidence 0 (want it in (0, 1))", ErrSidecar)
+	}
+	var out groups
+	if guarantee {
+		out.confidence, out.recall = *g.Confidence, *g.Recall
+	}
+	if e != nil {
+		var err error
+		if out.encoder, err = e.encoder(classes); err != nil {
+			return groups{}, err
+		}
+	}
+	return out, nil
 }
 
 // fileV3 is the sidecar of a multi-class or multi-label model, format version 3: version 2's
@@ -149,8 +178,10 @@ type fileV3 struct {
 	Version int      `json:"version"` // 3
 	Model   modelRef `json:"model"`
 	classesJSON
-	Run      runInfo `json:"run"`
-	Checksum string  `json:"sidecar_sha256"` // as in version 2
+	guaranteeJSON               // version 4 only, as in fileV2
+	Encoding      *encodingJSON `json:"encoding,omitempty"` // version 4 only, as in fileV2
+	Run           runInfo       `json:"run"`
+	Checksum      string        `json:"sidecar_sha256"` // as in version 2
 }
 
 // classesJSON is what version 3 holds of the operating point, the features and the
@@ -200,6 +231,8 @@ type runInfo struct {
 	WarmupEpochs int     `json:"warmup_epochs"`
 	Seed         uint64  `json:"seed"`
 	LearningRate float64 `json:"learning_rate"`
+	// FirstPhaseKept is written only when true (Run.FirstPhaseKept), in every version.
+	FirstPhaseKept bool `json:"first_phase_kept,omitempty"`
 }
 
 // fileV1 is the sidecar roctrain -out wrote before this package, format version 1: an MLP
@@ -235,35 +268,22 @@ type sidecar struct {
 }
 
 // encode returns the JSON of sc, with its checksum: version 2 for a binary model, 3 for a
-// multi-class or multi-label one, 4 for either with a confidence.
+// multi-class or multi-label one, 4 for either with a confidence or an encoder.
 func (sc *sidecar) encode() ([]byte, error) {
 	r := sc.op.Run
-	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
+	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
 	var js []byte
 	var err error
-	switch {
-	case sc.op.Confidence != 0 && sc.op.Classes != nil:
-		f := fileV4Classes{Format: Format, Version: versionGuarantee, Model: sc.model,
-			classesJSON: newClasses(sc.op, sc.features, sc.st), guaranteeJSON: newGuarantee(sc.op), Run: run}
+	if sc.op.Classes != nil {
+		f := fileV3{Format: Format, Version: sc.version, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st),
+			guaranteeJSON: newGuarantee(sc.op), Encoding: newEncoding(sc.op.Encoder), Run: run}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
 		}
 		js, err = json.MarshalIndent(f, "", "  ")
-	case sc.op.Confidence != 0:
-		f := fileV4{Format: Format, Version: versionGuarantee, Model: sc.model,
-			pointJSON: newPoint(sc.op, sc.features, sc.st), guaranteeJSON: newGuarantee(sc.op), Run: run}
-		if f.Checksum, err = f.checksum(); err != nil {
-			return nil, err
-		}
-		js, err = json.MarshalIndent(f, "", "  ")
-	case sc.op.Classes != nil:
-		f := fileV3{Format: Format, Version: VersionClasses, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st), Run: run}
-		if f.Checksum, err = f.checksum(); err != nil {
-			return nil, err
-		}
-		js, err = json.MarshalIndent(f, "", "  ")
-	default:
-		f := fileV2{Format: Format, Version: Version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st), Run: run}
+	} else {
+		f := fileV2{Format: Format, Version: sc.version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st),
+			guaranteeJSON: newGuarantee(sc.op), Encoding: newEncoding(sc.op.Encoder), Run: run}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
 		}
@@ -283,18 +303,6 @@ func (f fileV2) checksum() (string, error) {
 
 // checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
 func (f fileV3) checksum() (string, error) {
-	f.Checksum = ""
-	return canonicalSum(f)
-}
-
-// checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
-func (f fileV4) checksum() (string, error) {
-	f.Checksum = ""
-	return canonicalSum(f)
-}
-
-// checksum is the hex SHA-256 of f's canonical encoding with Checksum empty.
-func (f fileV4Classes) checksum() (string, error) {
 	f.Checksum = ""
 	return canonicalSum(f)
 }
@@ -352,25 +360,31 @@ func decodeSidecar(b []byte) (*sidecar, error) {
 			return nil, err
 		}
 		return f.sidecar()
-	case versionGuarantee: // version 3's keys when it has "classes", else version 2's
-		var keys map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &keys); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrSidecar, err)
-		}
-		if _, ok := keys["classes"]; ok {
-			var f fileV4Classes
+	case versionGroups: // version 3's keys when it has "classes", else version 2's
+		if hasKey(raw, "classes") {
+			var f fileV3
 			if err := strictUnmarshal(raw, &f); err != nil {
 				return nil, err
 			}
 			return f.sidecar()
 		}
-		var f fileV4
+		var f fileV2
 		if err := strictUnmarshal(raw, &f); err != nil {
 			return nil, err
 		}
 		return f.sidecar()
 	}
-	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, versionGuarantee)
+	return nil, fmt.Errorf("%w: version %d; this package reads versions 1 to %d", ErrVersion, *head.Version, versionGroups)
+}
+
+// hasKey reports whether the JSON object raw has the key.
+func hasKey(raw []byte, key string) bool {
+	var obj map[string]json.RawMessage
+	if json.NewDecoder(bytes.NewReader(raw)).Decode(&obj) != nil {
+		return false
+	}
+	_, ok := obj[key]
+	return ok
 }
 
 // strictUnmarshal decodes the JSON object raw into the struct *v, requiring every key of it
@@ -409,9 +423,12 @@ func checkKeys(raw []byte, t reflect.Type, at string) error {
 			}
 			continue
 		}
-		key, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+		key, opts, _ := strings.Cut(field.Tag.Get("json"), ",")
 		want[key] = true
 		v, ok := obj[key]
+		if !ok && opts == "omitempty" { // present or absent by version: the caller checks which
+			continue
+		}
 		if !ok {
 			return fmt.Errorf("%w: key %q missing", ErrSidecar, at+key)
 		}
@@ -438,19 +455,11 @@ func (f *fileV2) sidecar() (*sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.pointJSON.sidecar(2, f.Model, spec, f.Run.run(), guaranteeJSON{})
-}
-
-func (f *fileV4) sidecar() (*sidecar, error) {
-	sum, err := f.checksum()
+	g, err := decodeGroups(f.Version, f.guaranteeJSON, f.Encoding, nil)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := checkSigned(f.Model, f.Checksum, sum)
-	if err != nil {
-		return nil, err
-	}
-	return f.pointJSON.sidecar(versionGuarantee, f.Model, spec, f.Run.run(), f.guaranteeJSON)
+	return f.pointJSON.sidecar(f.Version, f.Model, spec, f.Run.run(), g)
 }
 
 func (f *fileV3) sidecar() (*sidecar, error) {
@@ -462,27 +471,23 @@ func (f *fileV3) sidecar() (*sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.classesJSON.sidecar(3, f.Model, spec, f.Run.run(), guaranteeJSON{})
-}
-
-func (f *fileV4Classes) sidecar() (*sidecar, error) {
-	sum, err := f.checksum()
+	var classes []string // what the encoder of a multi-class model maps labels by
+	if !f.Multilabel {
+		classes = f.Classes
+	}
+	g, err := decodeGroups(f.Version, f.guaranteeJSON, f.Encoding, classes)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := checkSigned(f.Model, f.Checksum, sum)
-	if err != nil {
-		return nil, err
-	}
-	return f.classesJSON.sidecar(versionGuarantee, f.Model, spec, f.Run.run(), f.guaranteeJSON)
+	return f.classesJSON.sidecar(f.Version, f.Model, spec, f.Run.run(), g)
 }
 
-// sidecar returns the checked sidecar of p with the given version, model, run and guarantee
-// (zero before version 4).
-func (p *classesJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, g guaranteeJSON) (*sidecar, error) {
+// sidecar returns the checked sidecar of p with the given version, model, run and groups
+// (none before version 4).
+func (p *classesJSON) sidecar(version int, model modelRef, spec ModelSpec, run Run, g groups) (*sidecar, error) {
 	op := OperatingPoint{Alpha: p.Alpha, Threshold: math.Inf(1), ValFPR: p.ValidationFPR, ValTPR: p.ValidationTPR,
 		TestFPR: p.TestFPR, TestTPR: p.TestTPR, Label: p.Label, Run: run,
-		Confidence: g.Confidence, Recall: g.Recall,
+		Confidence: g.confidence, Recall: g.recall, Encoder: g.encoder,
 		Classes: p.Classes, Multilabel: p.Multilabel, Probabilities: p.Probabilities,
 		Thresholds: make([]float64, len(p.Thresholds)), ClassValFPR: p.ClassValidationFPR,
 		ClassValTPR: p.ClassValidationTPR, ClassTestFPR: p.ClassTestFPR, ClassTestTPR: p.ClassTestTPR}
@@ -517,7 +522,7 @@ func checkSigned(m modelRef, recorded, sum string) (ModelSpec, error) {
 }
 
 func (r runInfo) run() Run {
-	return Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate}
+	return Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
 }
 
 func (f *fileV1) sidecar() (*sidecar, error) {
@@ -535,7 +540,7 @@ func (f *fileV1) sidecar() (*sidecar, error) {
 	}
 	return f.pointJSON.sidecar(1, modelRef{File: f.Model, SHA256: f.ModelSHA256, Architecture: arch, Dtype: "float64"},
 		ModelSpec{Architecture: arch, Dtype: tensor.Float64},
-		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate}, guaranteeJSON{})
+		Run{Loss: f.Loss, WarmupEpochs: f.WarmupEpochs, Seed: f.Seed, LearningRate: f.LearningRate}, groups{})
 }
 
 func parseDtype(s string) (tensor.Dtype, error) {
@@ -577,8 +582,11 @@ func (sc *sidecar) check() error {
 		return bad("threshold %v is neither finite nor null", op.Threshold)
 	case op.Run.WarmupEpochs < 0 || !(op.Run.LearningRate >= 0) || math.IsInf(op.Run.LearningRate, 1):
 		return bad("warm-up epochs %d or learning rate %v out of range", op.Run.WarmupEpochs, op.Run.LearningRate)
-	case (op.Confidence != 0) != (sc.version == versionGuarantee) || op.Confidence != 0 && !(op.Confidence < 1 && op.Confidence > 0):
-		return bad("deployed_confidence %v in a version-%d sidecar (want it in (0, 1) in version %d only)", op.Confidence, sc.version, versionGuarantee)
+	case op.Confidence != 0 && !(op.Confidence < 1 && op.Confidence > 0):
+		return bad("deployed_confidence %v (want it in (0, 1), or 0 for none)", op.Confidence)
+	case (op.Confidence != 0 || op.Encoder != nil) != (sc.version == versionGroups):
+		return bad("version %d with deployed_confidence %v and an encoder %t (want version %d exactly with either)",
+			sc.version, op.Confidence, op.Encoder != nil, versionGroups)
 	case op.Recall != 0 && (op.Confidence == 0 || !(op.Recall > 0 && op.Recall < 1)):
 		return bad("deployed_recall %v (want it in (0, 1) with a confidence, or 0 for none)", op.Recall)
 	}
@@ -611,6 +619,9 @@ func (sc *sidecar) check() error {
 	}
 	if op.Label != "" && (seen[op.Label] || strings.TrimSpace(op.Label) != op.Label) {
 		return bad("label %q is a feature or padded with spaces", op.Label)
+	}
+	if err := sc.checkEncoding(); err != nil {
+		return err
 	}
 	return sc.checkClasses(seen)
 }

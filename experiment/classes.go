@@ -30,6 +30,10 @@ type classMeasurement struct {
 	// metrics.TaskAUC(OvO, Macro), nil for multi-label data.
 	OvR float64
 	OvO *float64
+	// OvRCI and OvOCI are their 95% percentile bootstrap intervals (MeasureConfig.Boot
+	// resamples of the test rows, drawn within each class; multi-label, within each set of
+	// labels); nil without resamples (OvOCI also for multi-label data).
+	OvRCI, OvOCI *Interval
 	// Class holds each class's one-vs-rest figures, in class order.
 	Class []classFigures
 }
@@ -58,8 +62,8 @@ type classFigures struct {
 // every row of scores when probabilities is set, and reads the figures of classMeasurement:
 // the macro AUCs and, per class, the AUC, the partial AUC and TPR at FPR cfg.Alpha and the
 // threshold chosen on validation at α (with cfg.Confidence, the umbrella threshold at α and the
-// Clopper–Pearson intervals of its test rates). cfg.Recall and cfg.Boot are not used: a
-// per-class bootstrap interval or FPR at a recall is not read, and the guarantee is on the
+// Clopper–Pearson intervals of its test rates), and with cfg.Boot the intervals of the macro
+// AUCs. cfg.Recall is not used: an FPR at a recall is not read, and the guarantee is on the
 // false-positive rate.
 func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool) (*classMeasurement, error) {
 	if err := cfg.checkConfidence(); err != nil {
@@ -130,6 +134,11 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 			if f.TestFPRCI, f.TestTPRCI, err = rateIntervals(testScores, testLabels, f.Threshold); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if cfg.Boot > 0 {
+		if err := r.aucIntervals(te.Y, cfg.Boot, cfg.Seed); err != nil {
+			return nil, err
 		}
 	}
 	return r, nil
@@ -204,7 +213,7 @@ func (m *classMeasurement) perClass(f func(*classFigures) float64) []float64 {
 // null, and so are the comparisons with the first run, which compareWithFirst sets.
 func newClassResult(best *Best, m *classMeasurement) Result {
 	r := Result{
-		Figures: Figures{TestAUC: m.OvR, TestAUCOvR: ptr(m.OvR), TestAUCOvO: m.OvO,
+		Figures: Figures{TestAUC: m.OvR, TestAUCOvR: ptr(m.OvR), TestAUCOvO: m.OvO, TestAUCCI: m.OvRCI, TestAUCOvOCI: m.OvOCI,
 			TestClassAUC:    m.perClass(func(f *classFigures) float64 { return f.AUC }),
 			TestClassTPR:    m.perClass(func(f *classFigures) float64 { return f.TPR }),
 			TestPAUC:        m.mean(func(f *classFigures) float64 { return f.PartialAUC }),

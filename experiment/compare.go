@@ -17,7 +17,7 @@ const (
 // compareWithFirst compares r with first, two runs on one seed scored on the same test rows
 // (whose labels are labels), and sets r.TestAUCVsFirst, DeLong's paired AUC test
 // (compareAUC), and with cfg.Alpha and cfg.Boot resamples r.TestVsFirst: for the partial
-// AUC up to α, the TPR at FPR α, the deployed TPR and with cfg.Recall the FPR at that TPR,
+// AUC up to α, the TPR at FPR α, the deployed TPR and FPR and with cfg.Recall the FPR at that TPR,
 // r's figure minus first's and the 95%
 // percentile interval of metrics.BootstrapPaired, which draws the same stratified resamples
 // of rows for both runs. The deployed TPR of a resample is the share of its positives whose
@@ -27,15 +27,16 @@ const (
 // intervals of [Measure].
 //
 // For two multi-class or multi-label runs (r.Classes set) it sets, with cfg.Boot resamples,
-// r.TestVsFirst[keyAUCOvR] alone: the paired bootstrap of the difference in macro one-vs-rest
-// AUC, drawing the rows within each class (see compareClasses), and leaves r.TestAUCVsFirst
-// nil; without resamples it sets nothing.
+// r.TestVsFirst's paired bootstrap differences of the macro one-vs-rest and one-vs-one AUCs and,
+// with cfg.Alpha, of the macro partial AUC, TPR and deployed TPR and FPR, drawing the rows
+// within each class (see compareClasses), and leaves r.TestAUCVsFirst nil; without resamples
+// it sets nothing.
 func compareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) error {
 	if r.Classes != nil || first.Classes != nil {
 		if r.Classes == nil || first.Classes == nil || cfg.Boot == 0 {
 			return nil
 		}
-		return compareClasses(r, first, labels, cfg.Boot, cfg.Seed)
+		return compareClasses(r, first, labels, cfg.Alpha, cfg.Boot, cfg.Seed)
 	}
 	var err error
 	if r.TestAUCVsFirst, err = compareAUC(r, first); err != nil || r.TestAUCVsFirst == nil || cfg.Alpha == 0 || cfg.Boot == 0 {
@@ -53,6 +54,7 @@ func compareWithFirst(r, first *Result, labels []float64, cfg MeasureConfig) err
 		{keyPAUC, r.TestScores, first.TestScores, pauc},
 		{keyTPR, r.TestScores, first.TestScores, tpr},
 		{keyDeployedTPR, flags(r), flags(first), positiveMean},
+		{keyDeployedFPR, flags(r), flags(first), negativeMean},
 	}
 	if recall := cfg.Recall; recall > 0 {
 		fpr := func(s, y []float64) (float64, error) { return metrics.FPRAtTPR(s, y, recall) }
@@ -92,6 +94,20 @@ func positiveMean(v, labels []float64) (float64, error) {
 	}
 	if n == 0 {
 		return 0, rocops.ErrNoPositives
+	}
+	return sum / n, nil
+}
+
+// negativeMean is the mean of the negatives' values: with 0/1 flags, the FPR.
+func negativeMean(v, labels []float64) (float64, error) {
+	var sum, n float64
+	for i, y := range labels {
+		if y == 0 {
+			sum, n = sum+v[i], n+1
+		}
+	}
+	if n == 0 {
+		return 0, rocops.ErrNoNegatives
 	}
 	return sum / n, nil
 }

@@ -40,7 +40,83 @@ func TestCompareClassesSelf(t *testing.T) {
 	r := classRun(scores)
 	require.NoError(t, compareWithFirst(r, classRun(slices.Clone(scores)), labels, MeasureConfig{Boot: 200, Seed: 1}))
 	require.Nil(t, r.TestAUCVsFirst)
-	require.Equal(t, map[string]Paired{keyAUCOvR: {}}, r.TestVsFirst)
+	require.Equal(t, map[string]Paired{keyAUCOvR: {}, keyAUCOvO: {}}, r.TestVsFirst)
+
+	// With α every figure: the macro AUCs, pAUC, TPR and the deployed TPR and FPR.
+	r, first := classRun(scores), classRun(slices.Clone(scores))
+	for _, m := range []*classMeasurement{r.Classes, first.Classes} {
+		m.Class = []classFigures{{Threshold: 0.9}, {Threshold: 1}, {Threshold: 0.8}}
+	}
+	require.NoError(t, compareWithFirst(r, first, labels, MeasureConfig{Alpha: 0.2, Boot: 100, Seed: 1}))
+	require.Equal(t, map[string]Paired{keyAUCOvR: {}, keyAUCOvO: {}, keyPAUC: {}, keyTPR: {}, keyDeployedTPR: {}, keyDeployedFPR: {}}, r.TestVsFirst)
+}
+
+// The deployed rates a resample reads are the macro means of each class's rates at its fixed
+// threshold: on all the rows (a resample that draws every row once), those of the rows.
+func TestClassDeployedRates(t *testing.T) {
+	scores, labels := classRows()
+	m := classRun(scores).Classes
+	m.Class = []classFigures{{Threshold: 0.9}, {Threshold: 1}, {Threshold: 0.8}}
+	var tpr, fpr float64
+	for c, f := range m.Class {
+		var tp, p, fp, n float64
+		for i, y := range labels {
+			flagged := scores[i*3+c] >= f.Threshold
+			if int(y) == c {
+				p++
+				if flagged {
+					tp++
+				}
+			} else {
+				n++
+				if flagged {
+					fp++
+				}
+			}
+		}
+		tpr, fpr = tpr+tp/p/3, fpr+fp/n/3
+	}
+	for _, s := range classStats(3, false, 0.2) {
+		v, err := s.stat(m, scores, labels)
+		require.NoError(t, err)
+		switch s.key {
+		case keyDeployedTPR:
+			require.InDelta(t, tpr, v, 1e-15)
+		case keyDeployedFPR:
+			require.InDelta(t, fpr, v, 1e-15)
+		case keyAUCOvO:
+			want, err := metrics.TaskAUC(scores, labels, rocops.Classes(3), metrics.OvO, metrics.Macro)
+			require.NoError(t, err)
+			require.Equal(t, want, v)
+		}
+	}
+	require.Greater(t, tpr, 0.0)
+	require.Greater(t, fpr, 0.0)
+}
+
+// The intervals of the macro AUCs are the percentile bootstrap of the test rows drawn within
+// each class: metrics.BootstrapRows of the macro AUC, and they hold the estimate.
+func TestClassAUCIntervals(t *testing.T) {
+	scores, labels := classRows()
+	m := classRun(scores).Classes
+	require.NoError(t, m.aucIntervals(labels, 300, 5))
+	strata := make([]int, len(labels))
+	for i, y := range labels {
+		strata[i] = int(y)
+	}
+	for _, c := range []struct {
+		method metrics.Method
+		got    *Interval
+	}{{metrics.OvR, m.OvRCI}, {metrics.OvO, m.OvOCI}} {
+		stat := func(rows []int) (float64, error) {
+			s, y := drawn(scores, labels, 3, 1, rows)
+			return metrics.TaskAUC(s, y, rocops.Classes(3), c.method, metrics.Macro)
+		}
+		v, lo, hi, err := metrics.BootstrapRows(strata, stat, 300, 0.95, 5)
+		require.NoError(t, err)
+		require.Equal(t, Interval{lo, hi}, *c.got)
+		require.True(t, lo <= v && v <= hi && hi-lo > 0.01, "%v in [%v, %v]", v, lo, hi)
+	}
 }
 
 // Without resamples nothing is compared.

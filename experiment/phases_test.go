@@ -53,7 +53,7 @@ func TestCompareWithFirst(t *testing.T) {
 	a, b := res(sa, 0.5), res(sb, 0.3)
 	self := res(sa, 0.5)
 	require.NoError(t, compareWithFirst(self, a, labels, cfg))
-	require.Len(t, self.TestVsFirst, 3)
+	require.Len(t, self.TestVsFirst, 4, "pAUC, TPR, deployed TPR and FPR")
 	for key, p := range self.TestVsFirst {
 		require.Equal(t, Paired{}, p, key)
 	}

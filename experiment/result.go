@@ -105,9 +105,13 @@ type Figures struct {
 	// (AUC ± 1.96·√Var, clipped to [0, 1] as pROC does), the stratified percentile
 	// bootstrap's (MeasureConfig.Boot resamples) for the others; null when they cannot be
 	// computed (fewer than two test rows of a class; no resamples).
-	TestAUCCI  *Interval `json:"test_auc_ci95"`
-	TestPAUCCI *Interval `json:"test_pauc_ci95"`
-	TestTPRCI  *Interval `json:"test_tpr_at_fpr_ci95"`
+	// For multi-class and multi-label data, TestAUCCI is the macro one-vs-rest AUC's interval and
+	// TestAUCOvOCI (multi-class only) the macro one-vs-one AUC's, both by the percentile
+	// bootstrap of the test rows drawn within each class; the others are null.
+	TestAUCCI    *Interval `json:"test_auc_ci95"`
+	TestAUCOvOCI *Interval `json:"test_auc_ovo_ci95,omitempty"`
+	TestPAUCCI   *Interval `json:"test_pauc_ci95"`
+	TestTPRCI    *Interval `json:"test_tpr_at_fpr_ci95"`
 	// The operating point chosen on the validation part: flag score ≥ DeployedThreshold, the
 	// lowest threshold whose validation FPR is at most α (null when even the top validation
 	// score exceeds it, which flags nothing), and the rates it achieves on the test part.

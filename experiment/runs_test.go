@@ -54,7 +54,7 @@ func TestCompare(t *testing.T) {
 			for key, p := range r.TestVsFirst {
 				require.Equal(t, experiment.Paired{}, p, key)
 			}
-			require.Len(t, r.TestVsFirst, 3)
+			require.Len(t, r.TestVsFirst, 4, "pAUC, TPR, deployed TPR and FPR")
 		}
 	}
 	require.Equal(t, []uint64{1, 2}, []uint64{perRun[1][0].Seed, perRun[1][1].Seed})

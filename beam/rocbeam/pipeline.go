@@ -235,18 +235,9 @@ type reportFn struct {
 
 // ProcessElement runs once, on the impulse.
 func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*int64, *Block) bool, headers func(*string, *string) bool) error {
-	var first, firstHeader, path, header string
-	for headers(&path, &header) {
-		switch {
-		case first == "":
-			first, firstHeader = path, header
-		case header != firstHeader:
-			a, b := []string{first, firstHeader}, []string{path, header}
-			if b[0] < a[0] {
-				a, b = b, a
-			}
-			return fmt.Errorf("%w: %s has %q, %s has %q", ErrColumns, a[0], a[1], b[0], b[1])
-		}
+	firstHeader, first, err := f.sameHeaders(headers)
+	if err != nil {
+		return err
 	}
 	if f.OptionalLabel != "" && !slices.Contains(strings.Split(firstHeader, ","), f.OptionalLabel) {
 		logger.Printf("rocbeam: %s has no label column %q: rows scored, not evaluated (no metrics.json)", first, f.OptionalLabel)
@@ -297,6 +288,25 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, blocks func(*in
 func delta(c float64) float64 {
 	d, _ := strconv.ParseFloat(strconv.FormatFloat(1-c, 'g', 15, 64), 64)
 	return d
+}
+
+// sameHeaders returns the first shard's header and path, or an error naming two shards whose
+// headers differ.
+func (f *reportFn) sameHeaders(headers func(*string, *string) bool) (firstHeader, first string, err error) {
+	var path, header string
+	for headers(&path, &header) {
+		switch {
+		case first == "":
+			first, firstHeader = path, header
+		case header != firstHeader:
+			a, b := []string{first, firstHeader}, []string{path, header}
+			if b[0] < a[0] {
+				a, b = b, a
+			}
+			return "", "", fmt.Errorf("%w: %s has %q, %s has %q", ErrColumns, a[0], a[1], b[0], b[1])
+		}
+	}
+	return firstHeader, first, nil
 }
 
 // writeJSON writes v, indented, to dir/name on dir's file system: to a temporary name first,

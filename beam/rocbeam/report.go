@@ -41,6 +41,12 @@ type Report struct {
 	// ROC is the curve of metrics.ROC thinned to at most MaxROCPoints points by
 	// metrics.ThinROC, its first (0, 0) and last (1, 1) points exact.
 	ROC Curve `json:"roc"`
+
+	// For a multi-class model (SummarizeClasses): AUCOvO is Hand and Till's macro one-vs-one
+	// AUC, and Classes are each class's one-vs-rest figures, whose macro means AUC, TPRAtFPR,
+	// PAUC and the deployed rates above are; both left out for a binary model.
+	AUCOvO  *float64      `json:"auc_ovo,omitempty"`
+	Classes []ClassReport `json:"classes,omitempty"`
 }
 
 // Curve is a ROC curve for plotting: points (FPR[k], TPR[k]).

@@ -49,9 +49,12 @@ func init() {
 // with deploy's error naming the file, line and column, after which the scored shard of that
 // file is removed (shards of other files that completed stay). A scored shard is written as
 // name.csv.tmp and renamed name.csv once complete, so that a run stopped midway (killed, say)
-// leaves no partial shard under the final name. A multi-class or multi-label model, of several
-// scores a row, is refused before the pipeline runs ([ErrClasses]), and so is a model whose
-// label column is named row, score or flag, as a column of the scored shards.
+// leaves no partial shard under the final name. A multi-class model's shards are
+// "row,<label>,score_<class>…,flag_<class>…" and its rows are counted in k×k tables, from which
+// metrics.json gets each class's one-vs-rest figures, their macro means and the one-vs-one AUC
+// ([SummarizeClasses]); a multi-label model is refused before the pipeline runs ([ErrClasses]),
+// and so is a model whose label column is named row, score or flag, as a column of the scored
+// shards. A model with an encoder (a raw table's) scores raw rows as deploy does.
 func Score(s beam.Scope, cfg Config) error {
 	if err := check(cfg.Input, cfg); err != nil {
 		return err
@@ -61,7 +64,7 @@ func Score(s beam.Scope, cfg Config) error {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
 	defer sc.Close()
-	if err := Binary(sc); err != nil {
+	if err := scoreable(sc); err != nil {
 		return err
 	}
 	switch l := sc.Label(); l {
@@ -75,20 +78,35 @@ func Score(s beam.Scope, cfg Config) error {
 	if cfg.Alpha == 0 {
 		cfg.Alpha = sc.Alpha()
 	}
-	if cfg.Threshold == nil {
+	if cfg.Threshold == nil && sc.Classes() == nil {
 		t := sc.Threshold()
 		cfg.Threshold = &t
 	}
 	cfg.Label = sc.Label()
+	classes := sc.Classes()
 	cfg.Scores = cfg.Input
 	s = s.Scope("rocbeam.Score")
 	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Input, fileio.MatchEmptyDisallow()))
-	blocks, headers := beam.ParDo2(s, &scoreFn{Model: cfg.Model, Output: cfg.Output}, files)
+	blocks, headers := beam.ParDo2(s, &scoreFn{Model: cfg.Model, Output: cfg.Output, Classes: classes}, files)
 	if cfg.Label == "" {
 		logger.Printf("rocbeam: %s names no label column: rows scored, not evaluated (no metrics.json)", cfg.Model)
 		return nil
 	}
+	if classes != nil {
+		reportClasses(s, cfg, blocks, headers, classes, sc.Thresholds())
+		return nil
+	}
 	report(s, cfg, blocks, headers, cfg.Label)
+	return nil
+}
+
+// scoreable returns an error wrapping ErrClasses for a multi-label model, which Score does
+// not evaluate; binary and multi-class models are scored.
+func scoreable(sc *deploy.Scorer) error {
+	if sc.Multilabel() {
+		return fmt.Errorf("%w (%s, a multi-label model of %d labels: score it with roctrain -predict or deploy.Scorer.ScoreCSV)",
+			ErrClasses, sc.SidecarPath(), len(sc.Classes()))
+	}
 	return nil
 }
 
@@ -126,9 +144,13 @@ var testBeforeRename func(tmp, final string)
 // rows per distinct score.
 type scoreFn struct {
 	Model, Output string
+	// Classes are a multi-class model's classes, whose rows are counted in k×k tables (see
+	// classTally); nil for a binary model.
+	Classes []string
 
 	scorer *deploy.Scorer
 	t      tally
+	ct     *classTally
 }
 
 // Setup loads the model, once per worker.
@@ -137,17 +159,20 @@ func (f *scoreFn) Setup() error {
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
-	if err := Binary(sc); err != nil {
+	if err := scoreable(sc); err != nil {
 		sc.Close()
 		return err
 	}
 	f.scorer = sc
+	if f.Classes != nil {
+		f.ct = newClassTally(f.Classes)
+	}
 	return nil
 }
 
-// ErrClasses: the deployed model is multi-class or multi-label, and rocbeam scores and
-// evaluates binary models only (one score a row, one threshold).
-var ErrClasses = errors.New("rocbeam: the model is multi-class or multi-label; rocbeam takes binary models only")
+// ErrClasses: the deployed model is multi-label, which Score does not evaluate, or of classes
+// where a binary model is needed (Evaluate's -model, one score a row and one threshold).
+var ErrClasses = errors.New("rocbeam: the model is multi-class or multi-label; this takes binary models only")
 
 // Binary returns an error wrapping ErrClasses, naming the model's classes, unless sc is a
 // binary model (deploy.Scorer.Classes nil).
@@ -195,7 +220,7 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 	if err != nil {
 		return fmt.Errorf("rocbeam: %w", err)
 	}
-	tee := &scoredTee{ctx: ctx, t: &f.t, emit: emit, prog: progress{path: file.Path}}
+	tee := &scoredTee{ctx: ctx, t: &f.t, ct: f.ct, emit: emit, prog: progress{path: file.Path}}
 	_, _, err = f.scorer.ScoreCSVContext(ctx, io.MultiReader(strings.NewReader(first), br), io.MultiWriter(out, tee))
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -227,6 +252,9 @@ func (f *scoreFn) ProcessElement(ctx context.Context, file fileio.FileMetadata, 
 // FinishBundle emits what the bundle's tally holds.
 func (f *scoreFn) FinishBundle(emit func(int64, Block), _ func(string, string)) {
 	f.t.flush(emit)
+	if f.ct != nil {
+		f.ct.flush(emit)
+	}
 }
 
 // scoredTee reads the scored CSV deploy writes, as it is written, and counts its rows: the
@@ -236,6 +264,7 @@ func (f *scoreFn) FinishBundle(emit func(int64, Block), _ func(string, string)) 
 type scoredTee struct {
 	ctx  context.Context
 	t    *tally
+	ct   *classTally // a multi-class model's tables, nil for a binary model
 	emit func(int64, Block)
 	prog progress
 
@@ -282,6 +311,9 @@ func (w *scoredTee) line(l []byte) error {
 			return fmt.Errorf("rocbeam: reading the scored header: %w", err)
 		}
 		w.headerDone, w.header = true, strings.Join(names, ",")
+		if w.ct != nil {
+			return w.ct.header(names, &w.labelCol)
+		}
 		switch {
 		case len(names) == 4 && names[0] == "row" && names[2] == "score" && names[3] == "flag":
 			w.labelCol, w.scoreCol = 1, 2
@@ -294,6 +326,15 @@ func (w *scoredTee) line(l []byte) error {
 	}
 	w.prog.row(w.ctx)
 	if w.labelCol < 0 {
+		return nil
+	}
+	if w.ct != nil {
+		if err := w.ct.line(l, w.labelCol); err != nil {
+			return err
+		}
+		if w.ct.full() {
+			w.ct.flush(w.emit)
+		}
 		return nil
 	}
 	fields := bytes.Split(l, []byte{','})

@@ -205,18 +205,15 @@ func TestScoreBadInput(t *testing.T) {
 	require.ErrorContains(t, err, "none.json")
 }
 
-// A multi-class model is refused with ErrClasses before the pipeline runs: rocbeam scores
-// and evaluates one score a row.
-func TestScoreRefusesModelOfClasses(t *testing.T) {
+// Binary, which -scores -model applies (one score a row, one threshold), refuses a model of
+// classes with ErrClasses; Score takes multi-class models (TestScoreEvaluatesClasses).
+func TestBinaryRefusesModelOfClasses(t *testing.T) {
 	path := saveClassesModel(t, t.TempDir())
-	_, s := beam.NewPipelineWithRoot()
-	err := Score(s, Config{Input: "x", Model: path, Output: t.TempDir()})
-	require.ErrorIs(t, err, ErrClasses)
-	require.ErrorContains(t, err, "3 classes")
 	sc, err := deploy.Load(path)
 	require.NoError(t, err)
 	defer sc.Close()
 	require.ErrorIs(t, Binary(sc), ErrClasses)
+	require.ErrorContains(t, Binary(sc), "3 classes")
 	bin, err := deploy.Load(saveModel(t, t.TempDir()))
 	require.NoError(t, err)
 	defer bin.Close()

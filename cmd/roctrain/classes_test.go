@@ -294,7 +294,7 @@ func TestClassModelsPredict(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		recs, err := csv.NewReader(strings.NewReader(got)).ReadAll()
 		require.NoError(t, err)
-		require.Equal(t, []string{"row", "kind", "score_cat", "score_emu", "score_wolf", "flag_cat", "flag_emu", "flag_wolf"}, recs[0])
+		require.Equal(t, []string{"row", "kind", "score_cat", "score_emu", "score_wolf", "flag_cat", "flag_emu", "flag_wolf", "predicted"}, recs[0])
 		require.Len(t, recs, 151)
 
 		m, err := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{4}, Outputs: 3})
@@ -308,9 +308,22 @@ func TestClassModelsPredict(t *testing.T) {
 			want, err = crossentropy.Softmax(want, 3)
 			require.NoError(t, err)
 		}
-		atThreshold := make([]int, 3)
+		atThreshold, flagged := make([]int, 3), make([]int, 3)
 		for row, rec := range recs[1:] {
 			require.Equal(t, classes[row%3], rec[1])
+			// predicted: the class of the highest score.
+			top := 0
+			for c := 1; c < 3; c++ {
+				if want[3*row+c] > want[3*row+top] {
+					top = c
+				}
+			}
+			require.Equal(t, sorted[top], rec[8], "row %d", row+1)
+			for c := range 3 {
+				if rec[5+c] == "1" {
+					flagged[c]++
+				}
+			}
 			for c := range 3 {
 				score, err := strconv.ParseFloat(rec[2+c], 64)
 				require.NoError(t, err)
@@ -326,6 +339,7 @@ func TestClassModelsPredict(t *testing.T) {
 				require.Positive(t, atThreshold[c], "class %d: the validation row at the threshold", c)
 			}
 		}
+		require.Contains(t, errOut, fmt.Sprintf("roctrain: flagged rows per class: cat %d, emu %d, wolf %d\n", flagged[0], flagged[1], flagged[2]))
 	}
 	// A multi-label model prints its label columns and a flag per label.
 	labels := writeLabelsCSV(t, dir, 120)
@@ -335,6 +349,7 @@ func TestClassModelsPredict(t *testing.T) {
 	code, got, errOut := roctrain(t, "-predict", filepath.Join(dir, "ml", "sqhinge.params"), "-data", labels)
 	require.Equal(t, 0, code, errOut)
 	require.True(t, strings.HasPrefix(got, "row,q,p,score_q,score_p,flag_q,flag_p\n"), got[:80])
+	require.Contains(t, errOut, "roctrain: flagged rows per label: q ")
 }
 
 // Parquet training data takes one 0/1 label column: a multi-label -label list on a Parquet

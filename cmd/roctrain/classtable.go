@@ -28,6 +28,8 @@ type classTables struct {
 	// Confidence is -confidence: 1 − δ of the Neyman–Pearson thresholds deployed, 0 for the
 	// plain rule.
 	Confidence float64
+	// Repeat says what each seed repeats.
+	Repeat string
 }
 
 // newClassTables returns the tables of ds at α over seeds seeds from firstSeed, nil when ds
@@ -69,7 +71,7 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 	}
 	seeds, cell := "lr\t", func(x float64, sd *float64) string { return fmt.Sprintf("%.4f", x) }
 	if t.Seeds > 1 {
-		fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n", t.FirstSeed, t.FirstSeed+uint64(t.Seeds)-1)
+		fmt.Fprintf(w, "seeds %d…%d: %s\n", t.FirstSeed, t.FirstSeed+uint64(t.Seeds)-1, t.Repeat)
 		seeds = "seeds\t"
 		cell = func(x float64, sd *float64) string {
 			if sd == nil {
@@ -89,9 +91,13 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 		} else {
 			line += fmt.Sprintf("%g\t", r.LearningRate)
 		}
-		line += cell(r.TestAUC, orNil(r.SD != nil, sd.TestAUCOvR)) + "\t"
+		ovr, ovo := cell(r.TestAUC, orNil(r.SD != nil, sd.TestAUCOvR)), cell(value(r.TestAUCOvO), orNil(r.SD != nil, sd.TestAUCOvO))
+		if t.Seeds == 1 { // with the intervals of the macro AUCs
+			ovr, ovo = withCI(r.TestAUC, r.TestAUCCI), withCI(value(r.TestAUCOvO), r.TestAUCOvOCI)
+		}
+		line += ovr + "\t"
 		if !t.Multilabel {
-			line += cell(value(r.TestAUCOvO), orNil(r.SD != nil, sd.TestAUCOvO)) + "\t"
+			line += ovo + "\t"
 		}
 		line += fmt.Sprintf("%s\t%s\t%s\t%s\t%.1f\t", cell(r.TestPAUC, orNil(r.SD != nil, &sd.TestPAUC)),
 			cell(r.TestTPR, orNil(r.SD != nil, &sd.TestTPR)), cell(r.DeployedTestFPR, orNil(r.SD != nil, &sd.DeployedTestFPR)),
@@ -112,6 +118,10 @@ func (t classTables) write(w io.Writer, results []experiment.Summary) {
 		fmt.Fprintln(w, "mean ± sd over the seeds.")
 		t.writeDiffs(w, results)
 	} else {
+		if t.Boot > 0 {
+			fmt.Fprintf(w, "[lo, hi]: 95%% interval of the macro AUC on this test part (stratified bootstrap, %d resamples of rows drawn within each %s).\n",
+				t.Boot, map[bool]string{true: "set of labels", false: "class"}[t.Multilabel])
+		}
 		t.writeVsFirst(w, results)
 	}
 	t.writePerClass(w, results)
@@ -157,19 +167,36 @@ func (t classTables) writeVsFirst(w io.Writer, results []experiment.Summary) {
 	if len(rows) == 0 {
 		return
 	}
-	what, within := "Δ test macro AUC (OvR)", "class"
+	within := "class"
 	if t.Multilabel {
-		what, within = "Δ test macro AUC (labels)", "set of labels"
+		within = "set of labels"
 	}
 	fmt.Fprintf(w, "\neach run minus %s on the same test rows: difference [95%% interval], paired stratified bootstrap, "+
 		"the same %d resamples of rows (drawn within each %s) for both; * where the interval excludes 0\n\n", results[0].Name, t.Boot, within)
+	keys, header := t.diffColumns()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "run\t%s\t\n", what)
+	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		p := r.TestVsFirst[keyAUCOvR]
-		fmt.Fprintf(tw, "%s\t%+.4f [%+.3f, %+.3f]%s\t\n", runCell(*r), p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
+		line := runCell(*r)
+		for _, key := range keys {
+			line += "\t" + cellOf(r.TestVsFirst, key)
+		}
+		fmt.Fprintln(tw, line+"\t")
 	}
 	tw.Flush()
+}
+
+// diffColumns are the figures of the tables of paired differences, with their header: the
+// macro AUCs (OvR, OvO for multi-class data), the macro pAUC and TPR at FPR α, and the deployed
+// TPR and FPR.
+func (t classTables) diffColumns() (keys []string, header string) {
+	keys, header = []string{keyAUCOvR, keyAUCOvO}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
+	if t.Multilabel {
+		keys, header = []string{keyAUCOvR}, "run\tΔ test macro AUC (labels)\t"
+	}
+	keys = append(keys, keyPAUC, keyTPR, keyDeployedTPR, keyDeployedFPR)
+	header += fmt.Sprintf("Δ test macro pAUC@%g\tΔ test macro TPR@FPR=%g\tΔ deployed TPR\tΔ deployed FPR\t", t.Alpha, t.Alpha)
+	return keys, header
 }
 
 // writeDiffs is the table of each run's paired difference from the first over the seeds.
@@ -178,22 +205,14 @@ func (t classTables) writeDiffs(w io.Writer, results []experiment.Summary) {
 		return
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
-	keys, header := []string{keyAUCOvR, keyAUCOvO, keyTPR, keyDeployedTPR}, "run\tΔ test macro AUC (OvR)\tΔ test macro AUC (OvO)\t"
-	if t.Multilabel {
-		keys, header = []string{keyAUCOvR, keyTPR, keyDeployedTPR}, "run\tΔ test macro AUC (labels)\t"
-	}
+	keys, header := t.diffColumns()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%sΔ test macro TPR@FPR=%g\tΔ deployed TPR\t\n", header, t.Alpha)
+	fmt.Fprintln(tw, header)
 	for k := range results[1:] {
 		r := &results[k+1]
 		line := runCell(*r)
 		for _, key := range keys {
-			p, ok := r.PairedVsFirst[key]
-			if !ok {
-				line += "\t–"
-				continue
-			}
-			line += fmt.Sprintf("\t%+.4f [%+.3f, %+.3f]%s", p.Diff, p.CI95[0], p.CI95[1], mark(p.CI95))
+			line += "\t" + cellOf(r.PairedVsFirst, key)
 		}
 		fmt.Fprintln(tw, line+"\t")
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -37,7 +40,18 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 
-	rows, flagged, err := s.ScoreFile(ctx, o.data, stdout)
+	var perClass *classColumns
+	out := io.Writer(stdout)
+	if s.Classes() != nil {
+		perClass = newClassColumns(stdout, s.Classes(), !s.Multilabel())
+		out = perClass
+	}
+	rows, flagged, err := s.ScoreFile(ctx, o.data, out)
+	if perClass != nil {
+		if cerr := perClass.close(); err == nil {
+			err = cerr
+		}
+	}
 	closed := errors.Is(err, syscall.EPIPE)
 	switch {
 	case closed:
@@ -57,7 +71,91 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "roctrain: flagged %d of %s: %s (%s, seed %d)\n",
 		flagged, what, flagRule(op), filepath.Base(s.ModelPath()), op.Run.Seed)
+	if perClass != nil {
+		counts := make([]string, len(op.Classes))
+		for c, name := range op.Classes {
+			counts[c] = fmt.Sprintf("%s %d", name, perClass.flagged[c])
+		}
+		what := map[bool]string{true: "label", false: "class"}[op.Multilabel]
+		fmt.Fprintf(stderr, "roctrain: flagged rows per %s: %s\n", what, strings.Join(counts, ", "))
+	}
 	return err
+}
+
+// classColumns passes the scored rows of a model of classes through to w, counting the rows
+// flagged for each class and, for a multi-class model, adding the column predicted: the class
+// of the highest score (the first on ties). Its Write takes the CSV deploy writes; a failure
+// to write to w is returned to the writer.
+type classColumns struct {
+	pw      *io.PipeWriter
+	done    chan error
+	flagged []int
+}
+
+func newClassColumns(w io.Writer, classes []string, predicted bool) *classColumns {
+	pr, pw := io.Pipe()
+	c := &classColumns{pw: pw, done: make(chan error, 1), flagged: make([]int, len(classes))}
+	go func() {
+		err := c.copy(pr, w, classes, predicted)
+		pr.CloseWithError(cmp.Or(err, io.ErrClosedPipe))
+		c.done <- err
+	}()
+	return c
+}
+
+func (c *classColumns) Write(p []byte) (int, error) { return c.pw.Write(p) }
+
+// close ends the input and returns the copy's error.
+func (c *classColumns) close() error {
+	c.pw.Close()
+	return <-c.done
+}
+
+// copy reads the records of r and writes them to w, with predicted.
+func (c *classColumns) copy(r io.Reader, w io.Writer, classes []string, predicted bool) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord, cr.ReuseRecord = -1, true
+	cw := csv.NewWriter(w)
+	k := len(classes)
+	for n := 0; ; n++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		scores := rec[len(rec)-2*k : len(rec)-k]
+		if n > 0 {
+			for j, f := range rec[len(rec)-k:] {
+				if f == "1" {
+					c.flagged[j]++
+				}
+			}
+		}
+		if predicted {
+			best := "predicted"
+			if n > 0 {
+				top := math.Inf(-1)
+				for j, f := range scores {
+					if v, err := strconv.ParseFloat(f, 64); err == nil && (v > top || best == "predicted") {
+						top, best = v, classes[j]
+					}
+				}
+			}
+			rec = append(rec, best)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+		if n%256 == 0 {
+			if cw.Flush(); cw.Error() != nil {
+				return cw.Error()
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // flagRule says how op flags a row and what its thresholds keep: FPR ≤ α on validation, or
@@ -113,7 +211,9 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 			return nil
 		}
 	}
-	_, err := deploy.SaveWith(o.out, name, best.Model, operatingPoint(r, sp.Train.LabelName), sp.Std, sp.Train.FeatureNames, with)
+	op := operatingPoint(r, sp.Train.LabelName)
+	op.Encoder = sp.Enc
+	_, err := deploy.SaveWith(o.out, name, best.Model, op, sp.Std, sp.Train.FeatureNames, with)
 	return err
 }
 
@@ -133,7 +233,8 @@ func operatingPoint(r *seedResult, label string) deploy.OperatingPoint {
 	op := deploy.OperatingPoint{
 		Alpha: r.Alpha, Threshold: threshold, ValFPR: r.ValFPR, ValTPR: r.ValTPR,
 		TestFPR: r.DeployedTestFPR, TestTPR: r.DeployedTestTPR, Label: label,
-		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate},
+		Run: deploy.Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate,
+			FirstPhaseKept: r.KeptPhases < r.Phases},
 	}
 	if r.DeployedConfidence > 0 { // the umbrella rule: its guarantee, with -recall on the TPR
 		op.Confidence, op.Recall = r.DeployedConfidence, r.Recall

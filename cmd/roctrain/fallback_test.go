@@ -5,9 +5,12 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocops/rocops/deploy"
 )
 
 // pngSize decodes the PNG at path and returns its size in pixels.
@@ -65,7 +68,7 @@ func TestFallbackIsReported(t *testing.T) {
 
 	// The same model scored on the same rows: every paired difference is 0 with [0, 0].
 	require.Equal(t, paired{}, *kde.TestAUCVsFirst)
-	require.Len(t, kde.TestVsFirst, 3)
+	require.Len(t, kde.TestVsFirst, 4, "pAUC, TPR, deployed TPR and FPR")
 	for key, p := range kde.TestVsFirst {
 		require.Equal(t, paired{}, p, key)
 	}
@@ -76,11 +79,27 @@ func TestFallbackIsReported(t *testing.T) {
 	code, stdout, stderr = roctrain(t, args...)
 	require.Equal(t, 0, code, stderr)
 	require.Regexp(t, `(?m)^\s+kde:lr=1e-12†\s+0\.01\s`, stdout)
-	require.Contains(t, stdout, "† kde:lr=1e-12: fine-tuning kept on 0 of 1 seeds, the cross-entropy weights on the others; = ce bit for bit\n")
+	require.Contains(t, stdout, "† kde:lr=1e-12: validation kept the cross-entropy weights, not fine-tuning; = ce bit for bit\n")
 	require.NotContains(t, stdout, "sqhinge†")
 	require.Contains(t, stdout, "drawn once, the same test scores bit for bit: ce = kde:lr=1e-12\n")
 	for _, p := range []string{plot, filepath.Join(dir, "roc-diagnostics.png")} {
 		w, h := pngSize(t, p)
 		require.Equal(t, [2]int{1344, 528}, [2]int{w, h}, "%s: 14 × 5.5 inches at 96 dpi", p)
+	}
+
+	// The sidecar of the fallen-back run records it; the others' do not.
+	models := filepath.Join(dir, "models")
+	code, stdout, stderr = roctrain(t, "-epochs", "3", "-lr", "0.01", "-boot", "0", "-losses", "ce,kde:lr=1e-12", "-plot", "", "-out", models)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "\nthe same test scores bit for bit: ce = kde:lr=1e-12\n", "said without a plot too")
+	for name, kept := range map[string]bool{"ce": false, deploy.SafeName("kde:lr=1e-12"): true} {
+		side := filepath.Join(models, name+".json")
+		b, err := os.ReadFile(side)
+		require.NoError(t, err, name)
+		require.Equal(t, kept, strings.Contains(string(b), `"first_phase_kept": true`), name)
+		s, err := deploy.Load(side)
+		require.NoError(t, err, name)
+		require.Equal(t, kept, s.OperatingPoint().Run.FirstPhaseKept, name)
+		s.Close()
 	}
 }

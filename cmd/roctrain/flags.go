@@ -19,6 +19,9 @@ import (
 // options are the command's flags.
 type options struct {
 	data, label, losses, hidden, lrs, plot, out, predict, dtype string
+	positive, missing, valid, test                              string
+	lossesSet                                                   bool   // -losses was given: no default for the task
+	lossesChosen                                                string // the task whose default -losses replaced binary data's, "" for none
 	alpha, recall, confidence                                   float64
 	warmup, epochs, batch, seeds, boot                          int
 	seed                                                        uint64
@@ -58,8 +61,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	opt := &options{}
 	fs := flag.NewFlagSet("roctrain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opt.data, "data", "", "training data: a CSV (header row, numeric features, 0/1 label) or a .parquet file; default: the embedded WDBC data")
-	fs.StringVar(&opt.label, "label", "", "label column (0/1, or more than two classes: numbers or names); several, comma-separated, name the 0/1 columns of multi-label data; default: the last column")
+	fs.StringVar(&opt.data, "data", "", "training data: a CSV (header row; numeric or text features, blanks and NA imputed; a 0/1, true/false, two-valued with -positive, or class label) or a .parquet file; with -valid and -test, the training part; default: the embedded WDBC data")
+	fs.StringVar(&opt.label, "label", "", "label column (0/1 or true/false, two values with -positive, or more than two classes: numbers or names); several, comma-separated, name the 0/1 columns of multi-label data; default: the one column named label, y, class or target, else the last column")
+	fs.StringVar(&opt.positive, "positive", "", "the positive class of a two-valued label column, such as Yes or M")
+	fs.StringVar(&opt.missing, "missing", "impute", "missing feature values (empty, NA, NaN, null): impute (the training median and a 0/1 \"was missing\" feature; a \"(missing)\" level in text columns) or error")
+	fs.StringVar(&opt.valid, "valid", "", "the validation part, a file of -data's columns (with -test; -data is then the training part, and -seeds vary only the initialisation and the batches)")
+	fs.StringVar(&opt.test, "test", "", "the test part, a file of -data's columns (with -valid)")
 	fs.Float64Var(&opt.alpha, "alpha", 0.1, "target false-positive rate, 0 < alpha < 1")
 	fs.Float64Var(&opt.recall, "recall", 0, "target true-positive rate, 0 < recall < 1: train the KDE runs with the mirrored loss (the false-positive rate at this recall), select on validation TNR@TPR=recall and report test FPR@TPR=recall; 0 = off")
 	fs.Float64Var(&opt.confidence, "confidence", 0, "confidence 1−δ of the deployed threshold, 0 < confidence < 1 (such as 0.95): deploy the Neyman–Pearson threshold of the validation part, whose FPR on fresh negatives stays ≤ alpha with this probability (with -recall: TPR ≥ recall), per class on multi-class and multi-label data, with Clopper–Pearson intervals of its test rates; 0 = off, the lowest threshold whose validation FPR is ≤ alpha")
@@ -72,7 +79,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		fs.IntVar(c.field(opt), c.name[1:], c.def, fmt.Sprintf("%s, %d…%d", c.usage, c.min, c.max))
 	}
 	fs.StringVar(&opt.plot, "plot", "roc.png", `PNG of the ROC curves; "" for none`)
-	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in, as <run>.params (an aucm run also its PESG state, <run>.pesg)")
+	fs.StringVar(&opt.out, "out", "", "directory to save each run's best model in: <run>.json, its operating point, and <run>.<h>.params, the model (h its SHA-256's first 16 hex digits), which -predict takes by either name; with -seeds, <run>.seed<s>.json…; an aucm run also its PESG state, <run>.pesg")
 	fs.BoolVar(&opt.diagnose, "diagnose", false, "record the corrective-power diagnostics of every epoch (JSON \"diagnostics\", and <plot>-diagnostics.png beside -plot)")
 	fs.StringVar(&opt.predict, "predict", "", "classify the rows of -data with this model saved by -out (and the .json beside it) instead of training")
 	fs.BoolVar(&opt.json, "json", false, "print one JSON object with the results, and nothing else, on stdout")
@@ -82,6 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
 	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
 		var ignored []string
 		fs.Visit(func(f *flag.Flag) {
@@ -144,15 +152,29 @@ func (o *options) check() error {
 	}); err != nil || len(o.learningRate) == 0 {
 		return fmt.Errorf("-lr: need one or more learning rates: %w", cmp.Or(err, errors.New("none given")))
 	}
+	switch {
+	case o.missing != "impute" && o.missing != "error":
+		return fmt.Errorf("-missing must be impute or error, got %q", o.missing)
+	case (o.valid == "") != (o.test == ""):
+		return errors.New("-valid and -test go together: the validation and the test part, -data being the training part")
+	case o.valid != "" && o.data == "":
+		return errors.New("-valid and -test need -data, the training part")
+	}
 	if strings.Contains(o.label, ",") {
 		if o.labels, err = data.ParseLabelList(o.label); err != nil {
 			return fmt.Errorf("-label: %w", err)
 		}
 	}
+	return o.parseRuns()
+}
+
+// parseRuns parses -losses into the runs.
+func (o *options) parseRuns() error {
 	names, err := parseList(o.losses, func(s string) (string, error) { return s, nil })
 	if err != nil || len(names) == 0 {
 		return errors.New("-losses: need at least one loss")
 	}
+	o.runs = nil
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {
@@ -170,6 +192,12 @@ func (o *options) check() error {
 		o.runs = append(o.runs, spec)
 	}
 	return nil
+}
+
+// The default -losses of each task: binary data's is the flag's default.
+var taskLosses = map[string]string{
+	"multi-class": "ce,sqhinge,sqhinge:ovo,aucm",
+	"multi-label": "ce,sqhinge,aucm",
 }
 
 // names reads the run names at the run's operating point (-recall when set, else -alpha), with
@@ -230,7 +258,7 @@ var counts = []struct {
 	{"-warmup", 10, 0, 100_000, `cross-entropy warm-up epochs of the "+wu" runs`, func(o *options) *int { return &o.warmup }},
 	{"-epochs", 60, 1, 100_000, "epochs of each run's loss", func(o *options) *int { return &o.epochs }},
 	{"-batch", 128, 2, 1 << 20, "rows per step", func(o *options) *int { return &o.batch }},
-	{"-seeds", 1, 1, 1000, "repetitions with seeds -seed, -seed+1, …: each has its own split, initialisation and batches",
+	{"-seeds", 1, 1, 1000, "repetitions with seeds -seed, -seed+1, …: each has its own split (unless -valid and -test give it), initialisation and batches",
 		func(o *options) *int { return &o.seeds }},
 	{"-boot", 1000, 0, metrics.MaxBootstrapReps, "bootstrap resamples of the intervals and paired tests; 0 for none",
 		func(o *options) *int { return &o.boot }},

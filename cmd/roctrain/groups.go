@@ -88,18 +88,24 @@ type series struct {
 // diagnoses, are drawn apart or not at all.
 func mergeDiagnoses(groups [][]seedResult) []series {
 	var out []series
-	for _, g := range groups {
-		g = slices.Clone(g)
+	for _, group := range groups {
+		g := slices.Clone(group)
 		slices.SortStableFunc(g, func(a, b seedResult) int { return len(b.Diagnostics) - len(a.Diagnostics) })
 		if len(g[0].Diagnostics) == 0 {
 			continue
 		}
-		main := series{names: []string{g[0].Name}, result: g[0]}
+		same := map[string]bool{g[0].Name: true}
 		for _, r := range g[1:] {
 			if n := len(r.Diagnostics); n > 0 && sameDiagnoses(r.Diagnostics, g[0].Diagnostics[:n]) {
-				main.names = append(main.names, r.Name)
+				same[r.Name] = true
 			} else if n > 0 {
 				out = append(out, series{names: []string{r.Name}, result: r})
+			}
+		}
+		main := series{result: g[0]}
+		for _, r := range group { // in the group's order, as the ROC plot names them
+			if same[r.Name] {
+				main.names = append(main.names, r.Name)
 			}
 		}
 		out = append(out, main)

@@ -62,7 +62,7 @@ func TestMergeDiagnoses(t *testing.T) {
 	}
 	s := mergeDiagnoses([][]seedResult{{ce, kde}})
 	require.Len(t, s, 1)
-	require.Equal(t, []string{"kde", "ce"}, s[0].names)
+	require.Equal(t, []string{"ce", "kde"}, s[0].names, "in the group's order, as the ROC plot names them")
 	require.Equal(t, 3, nextPhase(&s[0].result))
 	require.Zero(t, nextPhase(&ce))
 	setFloat(&ce.Diagnostics[1].Misranking, float64(ce.Diagnostics[1].Misranking)+1) // no longer the first epochs of kde's: drawn apart

@@ -44,12 +44,15 @@ func TestJSONOnEmbeddedData(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 
 	var got struct {
+		Data    map[string]any   `json:"data"`
 		Results []map[string]any `json:"results"`
 	}
 	dec := json.NewDecoder(strings.NewReader(stdout))
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&got))
 	require.False(t, dec.More(), "stdout holds one JSON object only")
+	require.Equal(t, map[string]any{"rows": 569.0, "features": 30.0, "encoded_features": 30.0, "label": "malignant",
+		"split": map[string]any{"train": 341.0, "validation": 115.0, "test": 113.0}}, got.Data)
 
 	want := []struct {
 		loss   string
@@ -122,9 +125,9 @@ func TestTable(t *testing.T) {
 	require.Equal(t, 2, rows, stdout)
 	require.Contains(t, stdout, "each run minus ce on the same test rows")
 	// kde targets the TPR at FPR α: that comes first, then the AUC's difference and p, then
-	// pAUC, TPR and the deployed TPR.
+	// pAUC, TPR and the deployed TPR and FPR.
 	d := `[+-]0\.\d{4} \[[+-]0\.\d{3}, [+-]0\.\d{3}\]\*?`
-	require.Regexp(t, `(?m)^\s+kde†?\s+TPR@0\.1\s+`+d+`\s+`+d+`\s+[0-9.e-]+\s+`+d+`\s+`+d+`\s+`+d+`$`, stdout)
+	require.Regexp(t, `(?m)^\s+kde†?\s+TPR@0\.1\s+`+d+`\s+`+d+`\s+[0-9.e-]+\s+`+d+`\s+`+d+`\s+`+d+`\s+`+d+`$`, stdout)
 }
 
 // With -seeds the table shows means ± standard deviations and the paired differences.
@@ -152,17 +155,22 @@ func TestCSVInputAndErrors(t *testing.T) {
 	require.Contains(t, stdout, `"loss": "ce"`)
 
 	bad := filepath.Join(dir, "bad.csv")
-	require.NoError(t, os.WriteFile(bad, []byte("a,b,y\n1,2,0\n3,x,1\n"), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("a,b,y\n1,2,0\n3,1e999,1\n"), 0o644))
 	code, _, stderr = roctrain(t, "-data", bad, "-plot", "")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "line 3")
 	require.Contains(t, stderr, `column "b"`)
+	require.NoError(t, os.WriteFile(bad, []byte("a,b,y\n1,2,0\n3,,1\n"), 0o644))
+	code, _, stderr = roctrain(t, "-data", bad, "-plot", "", "-missing", "error")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, `roctrain: data: `+bad+`: line 3, column "b": missing value (empty field)`)
 
 	for _, args := range [][]string{
 		{"-alpha", "0"}, {"-alpha", "1.5"}, {"-losses", "ce,focal"}, {"-losses", "ce,ce"}, {"-losses", ""},
 		{"-epochs", "0"}, {"-hidden", "64,x"}, {"-lr", "-1"}, {"-lr", ""}, {"extra"}, {"-nosuchflag"},
 		{"-recall", "1"}, {"-recall", "-0.2"}, {"-losses", "kde+wu"}, {"-losses", "kde:nope"}, {"-losses", "kde:pool=0"},
-		{"-losses", "kde:lr=0.3+wu"},
+		{"-losses", "kde:lr=0.3+wu"}, {"-missing", "drop"}, {"-valid", "v.csv"}, {"-data", "d.csv", "-test", "t.csv"},
+		{"-valid", "v.csv", "-test", "t.csv"},
 	} {
 		code, _, stderr := roctrain(t, args...)
 		require.Equal(t, 2, code, "%v: %s", args, stderr)

@@ -173,13 +173,15 @@ func plotDiagnostics(path string, f figure) error {
 	}
 	legend := plotkit.NewLegend()
 	runs := mergeDiagnoses(f.groups)
-	mis, err := diagnosticsPanel(runs, title+"\nshare of positive–negative pairs ranked the wrong way; lower = better",
+	mis, err := diagnosticsPanel(runs, title+"\nshare of positive–negative pairs ranked the wrong way; lower = better\n"+
+		"a curve ends at its run's last epoch",
 		"misranking ratio", true, legend, func(d experiment.Diagnosis) float64 { return float64(d.Misranking) })
 	if err != nil {
 		return err
 	}
-	share, err := diagnosticsPanel(runs, "first-order share of the severe-direction noise\n"+
-		"share that shrinks like 1/B in the batch size B; near 0 = only pair noise (1/B²) left",
+	share, err := diagnosticsPanel(runs, "first-order share of the severe-direction noise; higher = better\n"+
+		"near 1: the noise shrinks like 1/B (B the batch), a step still corrects; near 0: pair noise (1/B²) alone\n"+
+		"a curve ends early once no severe pair is left to measure",
 		"first-order share", false, plotkit.NewLegend(), func(d experiment.Diagnosis) float64 { return float64(d.FirstOrderShare) })
 	if err != nil {
 		return err
@@ -229,13 +231,16 @@ func diagnosticsPanel(runs []series, title, ylabel string, logY bool, legend *pl
 		lo, hi = 0, 1
 		p.Y.Min, p.Y.Max = 0, 1
 	}
+	at := map[int]int{} // phase lines drawn at each epoch so far, set apart so that none hides another
 	for _, c := range drawn {
 		s, name := runs[c].result, strings.Join(runs[c].names, " = ")
 		e := nextPhase(&s)
 		if e == 0 {
 			continue
 		}
-		m, err := plotkit.Line(name, plotter.XYs{{X: float64(e) - 0.5, Y: lo}, {X: float64(e) - 0.5, Y: hi}},
+		x := float64(e) - 0.5 + 0.12*float64(at[e])
+		at[e]++
+		m, err := plotkit.Line(name, plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}},
 			plotutil.Color(c), []vg.Length{vg.Points(1.5), vg.Points(2.5)})
 		if err != nil {
 			return nil, err

@@ -86,6 +86,9 @@ func TestREADMEOutputs(t *testing.T) {
 	cmds := readmeCommands(t, string(readme))
 	require.GreaterOrEqual(t, len(cmds), 3, "the README shows the table, -seeds, -json and -predict")
 
+	if repoRoot, err = filepath.Abs(filepath.Join("..", "..")); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "internal", "dataset"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "internal", "dataset", "wdbc.csv"), wdbc, 0o644))
@@ -121,27 +124,36 @@ func TestREADMEOutputs(t *testing.T) {
 	}
 }
 
-// panelData reports whether the -data file of a README command can be read from the test's
-// directory, and copies it there from $ROCOPS_PANEL when the README names a file of the
-// development panel that is not in the repository (such as vehicle.csv); false when it is
-// neither here nor there.
+// panelData reports whether the -data (and -valid and -test) files of a README command can be
+// read from the test's directory, copying each there from the repository (such as the raw
+// tables of data/testdata) or, for a file of the development panel that is not in the
+// repository (such as vehicle.csv), from $ROCOPS_PANEL; false when one is in none of them.
 func panelData(t *testing.T, args []string) bool {
 	t.Helper()
-	k := slices.Index(args, "-data")
-	if k < 0 || k+1 == len(args) {
-		return true
+	for _, flag := range []string{"-data", "-valid", "-test"} {
+		k := slices.Index(args, flag)
+		if k < 0 || k+1 == len(args) {
+			continue
+		}
+		path := args[k+1]
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(repoRoot, path))
+		if err != nil {
+			dir := os.Getenv("ROCOPS_PANEL")
+			if b, err = os.ReadFile(filepath.Join(dir, filepath.Base(path))); dir == "" || err != nil {
+				return false
+			}
+		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, b, 0o644))
 	}
-	if _, err := os.Stat(args[k+1]); err == nil {
-		return true
-	}
-	dir := os.Getenv("ROCOPS_PANEL")
-	b, err := os.ReadFile(filepath.Join(dir, filepath.Base(args[k+1])))
-	if dir == "" || err != nil {
-		return false
-	}
-	require.NoError(t, os.WriteFile(args[k+1], b, 0o644))
 	return true
 }
+
+// repoRoot is the repository's root, set by TestREADMEOutputs before it changes directory.
+var repoRoot string
 
 // updateREADME makes TestREADMEOutputs write the outputs into README.md instead of checking
 // them: go test ./cmd/roctrain -run TestREADMEOutputs -update-readme.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -28,6 +29,17 @@ type dataset struct {
 	all           *data.Dataset
 	parts         [3]int // rows of the training, validation and test parts (the same for every seed)
 	testPositives int    // the test part's positives (the same for every seed: the split is stratified)
+	// val and test are the -valid and -test parts, nil without them; all is then -data, the
+	// training part, and fixed their split, prepared once.
+	val, test *data.Dataset
+	fixed     *experiment.Split
+	rows      int // the rows of all the data given
+	// encoded is the number of features the models take (the encoder's, of the first split,
+	// for raw data; else the columns), enc that encoder (nil for none).
+	encoded int
+	enc     *data.Encoder
+	// labelWhy says how the label column was chosen.
+	labelWhy string
 }
 
 // dataGCPercent is the garbage collector's percent while roctrain holds a data file: the
@@ -41,20 +53,57 @@ const dataGCPercent = 5
 func loadData(o *options) (*dataset, error) {
 	if o.data == "" {
 		ds, err := data.WDBC()
-		return &dataset{name: "embedded WDBC", all: ds}, err
+		if err != nil {
+			return nil, err
+		}
+		return &dataset{name: "embedded WDBC", all: ds, rows: ds.Rows, labelWhy: "the embedded data's"}, nil
 	}
 	debug.SetGCPercent(dataGCPercent)
 	prog := &loadProgress{Name: o.data, Begin: time.Now()}
 	if !o.json && term.IsTerminal(int(os.Stderr.Fd())) {
 		prog.W = os.Stderr
 	}
-	cfg := data.CSVConfig{Label: o.label, Progress: prog.update, Float32: o.dtype == "float32"}
+	cfg := data.CSVConfig{Label: o.label, Progress: prog.update, Float32: o.dtype == "float32",
+		Positive: o.positive, Text: true, Missing: o.missing != "error"}
 	if o.labels != nil {
 		cfg.Label, cfg.Labels = "", o.labels
 	}
 	ds, err := data.Load(o.data, cfg)
 	prog.done()
-	return &dataset{name: o.data, all: ds}, err
+	if err != nil {
+		return nil, err
+	}
+	out := &dataset{name: o.data, all: ds, rows: ds.Rows, labelWhy: labelWhy(o, ds)}
+	if o.valid == "" {
+		return out, nil
+	}
+	cfg.Like, cfg.Progress = ds, nil
+	for _, part := range []struct {
+		flag, path string
+		ds         **data.Dataset
+	}{{"-valid", o.valid, &out.val}, {"-test", o.test, &out.test}} {
+		if *part.ds, err = data.Load(part.path, cfg); err != nil {
+			return nil, fmt.Errorf("%s: %w", part.flag, err)
+		}
+		out.rows += (*part.ds).Rows
+	}
+	return out, nil
+}
+
+// labelWhy says how the label column of ds was chosen: by -label, by its name, or as the
+// last column.
+func labelWhy(o *options, ds *data.Dataset) string {
+	switch {
+	case o.label != "":
+		return "-label"
+	case o.data == "":
+		return "the embedded data's"
+	}
+	switch strings.ToLower(ds.LabelName) {
+	case "label", "y", "class", "target":
+		return "the column named " + ds.LabelName
+	}
+	return "the last column"
 }
 
 // split is seed's split of ds; the last seed's consumes ds instead of copying it, since no
@@ -70,7 +119,7 @@ func (o *options) split(ds *data.Dataset, seed uint64) (*experiment.Split, error
 // copying it, for the last split roctrain makes of ds: ds is not usable afterwards. A
 // multi-label ds is split as experiment.NewSplit splits it, with a copy.
 func splitInPlace(ds *data.Dataset, seed uint64) (*experiment.Split, error) {
-	if ds.Labels != nil {
+	if ds.Labels != nil || ds.LabelValues != nil || ds.Raw() { // raw data: encoded into new parts anyway
 		return experiment.NewSplit(ds, seed)
 	}
 	tr, val, te, std, err := data.SplitStandardizedInPlace(ds, data.SplitConfig{Seed: seed})
@@ -91,8 +140,27 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.taskLosses(ds.all) {
+		if err := o.parseRuns(); err != nil {
+			return err
+		}
+		if err := checkOutputs(o); err != nil { // again, for the runs of the task's losses
+			return err
+		}
+	}
 	if err := o.forData(ds.all); err != nil {
 		return err
+	}
+	split := func(seed uint64) (*experiment.Split, error) { return o.split(ds.all, seed) }
+	if ds.val != nil {
+		if ds.fixed, err = experiment.NewSplitFrom(ds.all, ds.val, ds.test, o.seed); err != nil {
+			return err
+		}
+		split = func(seed uint64) (*experiment.Split, error) {
+			sp := *ds.fixed
+			sp.Seed = seed
+			return &sp, nil
+		}
 	}
 	prog := &experiment.Progress{Total: o.seeds * len(o.runs)}
 	if f, ok := stderr.(*os.File); !o.json || ok && term.IsTerminal(int(f.Fd())) {
@@ -101,10 +169,13 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	var started time.Time
 	g := &experiment.Grid{
 		Seeds:    o.seedList(),
-		Split:    func(seed uint64) (*experiment.Split, error) { return o.split(ds.all, seed) },
+		Split:    split,
 		Searches: make([]*experiment.Search, len(o.runs)),
 		Hooks: experiment.GridHooks{
 			Split: func(sp *experiment.Split) error {
+				if ds.encoded == 0 {
+					ds.encoded, ds.enc = sp.Train.Cols, sp.Enc
+				}
 				ds.parts, ds.testPositives = [3]int{sp.Train.Rows, sp.Val.Rows, sp.Test.Rows}, sp.Test.Positives()
 				return nil
 			},
@@ -140,6 +211,18 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		}
 	}
 	return errors.Join(failed...)
+}
+
+// taskLosses sets -losses to the default of the data's task (the map taskLosses) when
+// -losses was not given and the data is not binary, and reports whether it did.
+func (o *options) taskLosses(all *data.Dataset) bool {
+	kind := all.Task().Kind().String()
+	list, ok := taskLosses[kind]
+	if o.lossesSet || !ok {
+		return false
+	}
+	o.losses, o.lossesChosen = list, kind
+	return true
 }
 
 // search is the learning-rate (and recipe) search of one run; a learning rate that fails is
@@ -186,6 +269,9 @@ func checkOutputs(o *options) error {
 	var inputs, plots, saved []outpath.File
 	if o.data != "" {
 		inputs = append(inputs, outpath.Identify("the -data file", o.data))
+	}
+	if o.valid != "" {
+		inputs = append(inputs, outpath.Identify("the -valid file", o.valid), outpath.Identify("the -test file", o.test))
 	}
 	if o.out != "" {
 		if err := outpath.Dir(o.out); err != nil {
@@ -290,10 +376,13 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		out := struct {
-			Classes    []string             `json:"classes,omitempty"` // multi-class: the classes; multi-label: the labels
-			Multilabel bool                 `json:"multilabel,omitempty"`
-			Results    []experiment.Summary `json:"results"`
-		}{Results: results}
+			Data dataJSON `json:"data"`
+			// RunsChosenFor names the task whose default runs ran, -losses not given.
+			RunsChosenFor string               `json:"runs_chosen_for,omitempty"`
+			Classes       []string             `json:"classes,omitempty"` // multi-class: the classes; multi-label: the labels
+			Multilabel    bool                 `json:"multilabel,omitempty"`
+			Results       []experiment.Summary `json:"results"`
+		}{Data: ds.json(), RunsChosenFor: o.lossesChosen, Results: results}
 		if t := classTablesOf(o, ds); t != nil {
 			out.Classes, out.Multilabel = t.Names, t.Multilabel
 		}
@@ -318,6 +407,33 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 		}
 	}
 	return nil
+}
+
+// dataJSON is the JSON's "data": the rows and features given, the features the models take
+// (encoded, for raw data), the label column, and the split's rows.
+type dataJSON struct {
+	Rows            int    `json:"rows"`
+	Features        int    `json:"features"`
+	EncodedFeatures int    `json:"encoded_features"`
+	Label           string `json:"label"`
+	Split           struct {
+		Train      int `json:"train"`
+		Validation int `json:"validation"`
+		Test       int `json:"test"`
+	} `json:"split"`
+}
+
+func (ds *dataset) json() dataJSON {
+	d := dataJSON{Rows: ds.allRows(), EncodedFeatures: ds.width()}
+	d.Split.Train, d.Split.Validation, d.Split.Test = ds.parts[0], ds.parts[1], ds.parts[2]
+	if ds.all == nil {
+		return d
+	}
+	d.Features, d.Label = ds.all.Cols, ds.all.LabelName
+	if ds.all.Labels != nil {
+		d.Label = strings.Join(ds.all.Labels, ",")
+	}
+	return d
 }
 
 // plotted picks the runs to draw: those of the first seed the most runs finished (every run,

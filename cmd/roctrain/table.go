@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -16,14 +17,16 @@ import (
 func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summary) {
 	arch := "linear scorer"
 	if len(o.hiddenSizes) > 0 {
-		arch = fmt.Sprintf("MLP %d→%s→1", ds.all.Cols, strings.ReplaceAll(strings.Trim(fmt.Sprint(o.hiddenSizes), "[]"), " ", "→"))
+		arch = fmt.Sprintf("MLP %d→%s→1", ds.width(), strings.ReplaceAll(strings.Trim(fmt.Sprint(o.hiddenSizes), "[]"), " ", "→"))
 	}
-	rows, selected := fmt.Sprintf("%d positive", ds.all.Positives()), "pAUC@α"
+	rows, selected := fmt.Sprintf("%d positive", ds.positives()), "pAUC@α"
 	if t := classTablesOf(o, ds); t != nil {
 		rows, selected, arch = t.describe(arch)
 	}
-	fmt.Fprintf(w, "data: %s, %d rows (%s), %d features; split %d/%d/%d (train/validation/test)\n",
-		ds.name, ds.all.Rows, rows, ds.all.Cols, ds.parts[0], ds.parts[1], ds.parts[2])
+	fmt.Fprintf(w, "data: %s, %d rows (%s), %s; %s\n", ds.name, ds.allRows(), rows, ds.describe(), ds.describeSplit())
+	if o.lossesChosen != "" {
+		fmt.Fprintf(w, "runs: %s, chosen for %s data (-losses to choose others)\n", strings.ReplaceAll(o.losses, ",", ", "), o.lossesChosen)
+	}
 	if o.recall > 0 {
 		selected = o.metric().String()
 	}
@@ -36,20 +39,29 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	} else {
 		printSeeds(w, o, results)
 	}
-	if o.plot != "" {
-		note, f := "", plotted(o, results)
-		if f.note != "" {
-			note = " (" + f.note + ")"
-		}
+	f := plotted(o, results)
+	note := ""
+	if f.note != "" {
+		note = " (" + f.note + ")"
+	}
+	same := slices.ContainsFunc(f.groups, func(g []seedResult) bool { return len(g) > 1 })
+	switch {
+	case o.plot != "":
 		fmt.Fprintf(w, "\nROC curves%s: %s\n", note, o.plot)
-		for _, g := range f.groups {
-			if len(g) > 1 {
-				fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", label(g))
-			}
+	case same:
+		fmt.Fprintln(w)
+	}
+	for _, g := range f.groups {
+		switch {
+		case len(g) < 2:
+		case o.plot != "":
+			fmt.Fprintf(w, "drawn once, the same test scores bit for bit: %s\n", label(g))
+		default: // no plot: said all the same, of the seed a plot would draw
+			fmt.Fprintf(w, "the same test scores bit for bit%s: %s\n", note, label(g))
 		}
-		if o.diagnose {
-			fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
-		}
+	}
+	if o.plot != "" && o.diagnose {
+		fmt.Fprintf(w, "diagnostics%s: %s (misranking and first-order share per epoch; docs/diagnostics.md)\n", note, diagnosticsPath(o.plot))
 	}
 	if o.out != "" {
 		fmt.Fprintf(w, "models: %s\n", o.out)
@@ -63,9 +75,89 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 func classTablesOf(o *options, ds *dataset) *classTables {
 	t := newClassTables(ds.all, o.alpha, o.seeds, o.seed)
 	if t != nil {
-		t.Boot, t.Confidence = o.boot, o.confidence
+		t.Boot, t.Confidence, t.Repeat = o.boot, o.confidence, seedsRepeat(o)
 	}
 	return t
+}
+
+// seedsRepeat says what each seed repeats.
+func seedsRepeat(o *options) string {
+	if o.valid != "" {
+		return "each repeats the initialisation and the batches, on the one split -data, -valid and -test give"
+	}
+	return "each repeats the split, the initialisation and the batches"
+}
+
+// width is the number of features the models take: the encoded ones for raw data.
+func (ds *dataset) width() int {
+	switch {
+	case ds.encoded > 0:
+		return ds.encoded
+	case ds.all == nil:
+		return 0
+	}
+	return ds.all.Cols
+}
+
+// allRows is the number of rows of all the data given.
+func (ds *dataset) allRows() int {
+	if ds.rows == 0 && ds.all != nil {
+		return ds.all.Rows
+	}
+	return ds.rows
+}
+
+// positives is the number of positive rows of all the data given.
+func (ds *dataset) positives() int {
+	n := ds.all.Positives()
+	if ds.val != nil {
+		n += ds.val.Positives() + ds.test.Positives()
+	}
+	return n
+}
+
+// describe names the label column, how it was chosen, and the features, with their encoded
+// width for raw data.
+func (ds *dataset) describe() string {
+	label := fmt.Sprintf("label %q", ds.all.LabelName)
+	if ds.labelWhy != "" {
+		label += " (" + ds.labelWhy + ")"
+	}
+	if ds.all.Labels != nil {
+		label = fmt.Sprintf("labels %s (-label)", strings.Join(ds.all.Labels, ", "))
+	}
+	if ds.all.LabelValues != nil {
+		label += fmt.Sprintf(", positive %q", ds.all.LabelValues[1])
+	}
+	features := fmt.Sprintf("%d features", ds.all.Cols)
+	if ds.enc != nil {
+		var kinds []string
+		for _, k := range []struct {
+			what string
+			is   func(data.EncodedColumn) bool
+		}{
+			{"text", func(c data.EncodedColumn) bool { return c.Text && !c.Empty }},
+			{"with missing values", func(c data.EncodedColumn) bool { return c.Missing }},
+			{"without a value in training, unused", func(c data.EncodedColumn) bool { return c.Empty }},
+		} {
+			if n := len(slices.DeleteFunc(slices.Clone(ds.enc.Columns), func(c data.EncodedColumn) bool { return !k.is(c) })); n > 0 {
+				kinds = append(kinds, fmt.Sprintf("%d %s", n, k.what))
+			}
+		}
+		if len(kinds) > 0 {
+			features += " (" + strings.Join(kinds, ", ") + ")"
+		}
+		features += fmt.Sprintf(", %d after encoding", ds.encoded)
+	}
+	return label + ", " + features
+}
+
+// describeSplit says how the rows were split.
+func (ds *dataset) describeSplit() string {
+	if ds.val != nil {
+		return fmt.Sprintf("split %d/%d/%d (train/validation/test: -data, -valid, -test)", ds.parts[0], ds.parts[1], ds.parts[2])
+	}
+	return fmt.Sprintf("split %d/%d/%d (train/validation/test)", ds.parts[0], ds.parts[1], ds.parts[2])
 }
 
 // The JSON keys of the figures the tables compare, those of experiment.Figures.
@@ -74,6 +166,7 @@ const (
 	keyPAUC        = "test_pauc"
 	keyTPR         = "test_tpr_at_fpr"
 	keyDeployedTPR = "deployed_test_tpr"
+	keyDeployedFPR = "deployed_test_fpr"
 	keyRecall      = "test_fpr_at_tpr"
 	keyAUCOvR      = "test_auc_ovr"
 	keyAUCOvO      = "test_auc_ovo"
@@ -142,8 +235,11 @@ func printFallbacks(w io.Writer, results []experiment.Summary) {
 		if r.WarmupEpochs > 0 {
 			later = r.Loss + " after the warm-up"
 		}
-		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the others",
-			r.Name, later, *r.LaterPhaseKept, r.Seeds)
+		line := fmt.Sprintf("† %s: %s kept on %d of %d seeds, the cross-entropy weights on the other %d",
+			r.Name, later, *r.LaterPhaseKept, r.Seeds, r.Seeds-*r.LaterPhaseKept)
+		if r.Seeds == 1 {
+			line = fmt.Sprintf("† %s: validation kept the cross-entropy weights, not %s", r.Name, later)
+		}
 		if same := sameAs(r, results); len(same) > 0 {
 			line += "; = " + strings.Join(same, ", ") + " bit for bit"
 		}
@@ -172,8 +268,8 @@ func printVsFirst(w io.Writer, o *options, results []experiment.Summary) {
 		"AUC: DeLong's paired test%s; * where the interval excludes 0\n\n", results[0].Name, boot)
 	names := map[string]string{keyAUC: "AUC", keyPAUC: fmt.Sprintf("pAUC@%g", o.alpha),
 		keyTPR: fmt.Sprintf("TPR@%g", o.alpha), keyRecall: fmt.Sprintf("FPR@TPR=%g", o.recall)}
-	keys := []string{keyPAUC, keyTPR, keyDeployedTPR}
-	header := fmt.Sprintf("run\ttarget\tΔ target\tΔ AUC\tp\tΔ pAUC@%g\tΔ TPR@%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	keys := []string{keyPAUC, keyTPR, keyDeployedTPR, keyDeployedFPR}
+	header := fmt.Sprintf("run\ttarget\tΔ target\tΔ AUC\tp\tΔ pAUC@%g\tΔ TPR@%g\tΔ deployed TPR\tΔ deployed FPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
 		keys = append(keys, keyRecall)
 		header += fmt.Sprintf("Δ FPR@TPR=%g\t", o.recall)
@@ -208,7 +304,7 @@ func cellOf(m map[string]experiment.Paired, key string) string {
 // printSeeds is the table of means ± standard deviations over the seeds, then each run's
 // paired difference from the first.
 func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
-	fmt.Fprintf(w, "seeds %d…%d: each repeats the split, the initialisation and the batches\n\n", o.seed, o.seed+uint64(o.seeds)-1)
+	fmt.Fprintf(w, "seeds %d…%d: %s\n\n", o.seed, o.seed+uint64(o.seeds)-1, seedsRepeat(o))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\tseeds\ttest AUC\ttest pAUC@%g\ttest TPR@FPR=%g\t%sdeployed FPR\tdeployed TPR\ttrain s\t\n", o.alpha, o.alpha, recallHeader(o))
 	for _, r := range results {
@@ -225,8 +321,8 @@ func printSeeds(w io.Writer, o *options, results []experiment.Summary) {
 	}
 	fmt.Fprintf(w, "\ndifference from %s on the same seeds: mean [95%% paired-t interval]; * where the interval excludes 0\n\n", results[0].Name)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	keys := []string{keyAUC, keyPAUC, keyTPR, keyDeployedTPR}
-	header := fmt.Sprintf("run\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\t", o.alpha, o.alpha)
+	keys := []string{keyAUC, keyPAUC, keyTPR, keyDeployedTPR, keyDeployedFPR}
+	header := fmt.Sprintf("run\tΔ test AUC\tΔ test pAUC@%g\tΔ test TPR@FPR=%g\tΔ deployed TPR\tΔ deployed FPR\t", o.alpha, o.alpha)
 	if o.recall > 0 {
 		keys = append(keys, keyRecall)
 		header += fmt.Sprintf("Δ test FPR@TPR=%g\t", o.recall)

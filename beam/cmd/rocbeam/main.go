@@ -21,7 +21,10 @@
 // writing out/scored-<shard name> as deploy's ScoreCSV writes it ("row,<label>,score,flag"),
 // and, when the rows have the model's label column, evaluates the scores into
 // out/metrics.json with the model's threshold as the deployed point (deployed_threshold,
-// deployed_fpr, deployed_tpr) and its α as the default -alpha. -model with -scores evaluates
+// deployed_fpr, deployed_tpr) and its α as the default -alpha; for a multi-class model, the
+// shards are "row,<label>,score_<class>…,flag_<class>…" and metrics.json adds classes (each
+// class's one-vs-rest figures) and auc_ovo, the top figures their macro means (a multi-label
+// model is refused). -model with -scores evaluates
 // scores made elsewhere at the model's threshold and α, the label column being the model's
 // unless -label names another.
 //
