@@ -83,12 +83,12 @@ func TestClassesRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			defer s.Close()
 			require.Equal(t, f.op, s.OperatingPoint())
-			require.Equal(t, VersionClasses, s.Version())
-			require.Equal(t, 3, s.Outputs())
-			require.Equal(t, f.op.Classes, s.Classes())
-			require.Equal(t, f.op.Thresholds, s.Thresholds())
-			require.Equal(t, c.multilabel, s.Multilabel())
-			require.Equal(t, c.probabilities, s.Probabilities())
+			require.Equal(t, versionClasses, s.Version())
+			require.Equal(t, 3, max(1, len(s.OperatingPoint().Classes)))
+			require.Equal(t, f.op.Classes, s.OperatingPoint().Classes)
+			require.Equal(t, f.op.Thresholds, s.OperatingPoint().Thresholds)
+			require.Equal(t, c.multilabel, s.OperatingPoint().Multilabel)
+			require.Equal(t, c.probabilities, s.OperatingPoint().Probabilities)
 			require.Equal(t, ModelSpec{Architecture: "MLP(in=3, hidden=[4], activation=relu, outputs=3)", Dtype: tensor.Float64}, s.Spec())
 
 			const n = 40
@@ -118,7 +118,7 @@ func TestClassesRoundTrip(t *testing.T) {
 			require.False(t, s.FlagClass(-1, math.MaxFloat64), "no class -1")
 
 			// The accessors return copies.
-			s.Classes()[0], s.Thresholds()[0] = "x", 99
+			s.OperatingPoint().Classes[0], s.OperatingPoint().Thresholds[0] = "x", 99
 			op := s.OperatingPoint()
 			op.Classes[0], op.ClassValFPR[0] = "x", 0.5
 			require.Equal(t, f.op, s.OperatingPoint())
@@ -135,8 +135,8 @@ func TestOneLabelMultilabel(t *testing.T) {
 	f.op.ClassValFPR, f.op.ClassValTPR, f.op.ClassTestFPR, f.op.ClassTestTPR = []float64{0.1}, []float64{0.5}, []float64{0.1}, []float64{0.5}
 	s, err := Load(f.save(t, t.TempDir(), "ml"))
 	require.NoError(t, err)
-	require.Equal(t, VersionClasses, s.Version())
-	require.Equal(t, 1, s.Outputs())
+	require.Equal(t, versionClasses, s.Version())
+	require.Equal(t, 1, max(1, len(s.OperatingPoint().Classes)))
 	require.Equal(t, f.op, s.OperatingPoint())
 	require.True(t, s.FlagClass(0, 0.5))
 	require.False(t, s.FlagClass(0, math.Nextafter(0.5, 0)))
@@ -195,7 +195,7 @@ func TestSaveValidatesClasses(t *testing.T) {
 	f.op.Threshold = math.NaN()
 	s, err := Load(f.save(t, t.TempDir(), "mc"))
 	require.NoError(t, err)
-	require.True(t, math.IsInf(s.Threshold(), 1))
+	require.True(t, math.IsInf(s.OperatingPoint().Threshold, 1))
 }
 
 // A binary Save writes today the bytes of the committed version-2 pair, written before models
@@ -216,9 +216,9 @@ func TestVersion2PairUnchanged(t *testing.T) {
 	s, err := Load(filepath.Join("testdata", "v2", "ce.params"))
 	require.NoError(t, err)
 	require.Equal(t, 2, s.Version())
-	require.Equal(t, 16.5, s.Threshold()) // "threshold" in testdata/v2/ce.json
-	require.Nil(t, s.Classes())
-	require.Equal(t, 1, s.Outputs())
+	require.Equal(t, 16.5, s.OperatingPoint().Threshold) // "threshold" in testdata/v2/ce.json
+	require.Nil(t, s.OperatingPoint().Classes)
+	require.Equal(t, 1, max(1, len(s.OperatingPoint().Classes)))
 	in, err := os.ReadFile(filepath.Join("testdata", "rows.csv"))
 	require.NoError(t, err)
 	want, err := os.ReadFile(filepath.Join("testdata", "v2", "ce.predict.csv"))
@@ -229,7 +229,7 @@ func TestVersion2PairUnchanged(t *testing.T) {
 	require.Equal(t, 300, rows)
 	// The pair's scores were written under gonum's own BLAS; the default build's kernels and
 	// OpenBLAS round the products differently: the same scores to 1e-12 and the same flags.
-	requireSameScores(t, string(want), out.String(), s.Threshold(), 1e-12)
+	requireSameScores(t, string(want), out.String(), s.OperatingPoint().Threshold, 1e-12)
 	require.Equal(t, 62, flagged) // the flags of testdata/v2/ce.predict.csv
 	// Under gonum's own BLAS, the one the pair was written with: the same bits.
 	if nn.BLAS() == "gonum" {

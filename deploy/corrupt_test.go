@@ -27,7 +27,7 @@ func TestVersion1PairLoads(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, s.Version())
 	require.Equal(t, "MLP(in=3, hidden=[3], activation=relu)", s.Spec().Architecture)
-	require.Equal(t, 3.153283815385531, s.Threshold()) // "threshold" in testdata/v1/ce.json
+	require.Equal(t, 3.153283815385531, s.OperatingPoint().Threshold) // "threshold" in testdata/v1/ce.json
 	require.Equal(t, Run{Loss: "ce", Seed: 1, LearningRate: 0.01}, s.OperatingPoint().Run)
 	in, err := os.ReadFile(filepath.Join("testdata", "rows.csv"))
 	require.NoError(t, err)
@@ -39,7 +39,7 @@ func TestVersion1PairLoads(t *testing.T) {
 	if nn.BLAS() == "gonum" { // the build the pair was written with: the same bits
 		require.Equal(t, string(want), out.String())
 	} else { // OpenBLAS sums the products in another order: the same to 1e-12 (README)
-		requireSameScores(t, string(want), out.String(), s.Threshold(), 1e-12)
+		requireSameScores(t, string(want), out.String(), s.OperatingPoint().Threshold, 1e-12)
 	}
 	require.Equal(t, 300, rows)
 	if nn.BLAS() == "gonum" {

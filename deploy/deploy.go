@@ -166,12 +166,12 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 	}
 	sum := sha256.Sum256(buf.Bytes())
 	hash := hex.EncodeToString(sum[:])
-	version := Version
+	version := versionBinary
 	switch {
 	case op.Confidence != 0 || op.Encoder != nil:
 		version = versionGroups
 	case op.Classes != nil:
-		version = VersionClasses
+		version = versionClasses
 	}
 	sc := &sidecar{
 		version: version,

@@ -41,10 +41,10 @@ func TestRoundTrip(t *testing.T) {
 		require.Equal(t, f.op, s.OperatingPoint())
 		require.Equal(t, f.features, s.Features())
 		require.Equal(t, f.st, s.Standardizer())
-		require.Equal(t, 0.1, s.Alpha())
-		require.Equal(t, 0.0, s.Threshold())
-		require.Equal(t, "y", s.Label())
-		require.Equal(t, Version, s.Version())
+		require.Equal(t, 0.1, s.OperatingPoint().Alpha)
+		require.Equal(t, 0.0, s.OperatingPoint().Threshold)
+		require.Equal(t, "y", s.OperatingPoint().Label)
+		require.Equal(t, versionBinary, s.Version())
 		require.Equal(t, path, s.ModelPath())
 		require.Equal(t, ModelSpec{Architecture: "MLP(in=3, hidden=[4], activation=relu)", Dtype: tensor.Float64}, s.Spec())
 		got, err := s.Score(raw, n)
@@ -132,7 +132,7 @@ func TestSaveValidates(t *testing.T) {
 	require.Contains(t, string(b), `"threshold": null`)
 	s, err := Load(sidecarOf(dir, "ce"))
 	require.NoError(t, err)
-	require.True(t, math.IsInf(s.Threshold(), 1))
+	require.True(t, math.IsInf(s.OperatingPoint().Threshold, 1))
 	require.False(t, s.Flag(math.MaxFloat64))
 }
 

@@ -109,8 +109,8 @@
 // data's [data.TableReader], with the limits, header checks and number rules of
 // [data.ReadCSV], or batches of raw feature rows ([Scorer.Score]) for other programs: a
 // pipeline loads one Scorer per worker, reads [Scorer.Features] to order its columns, passes
-// rows of raw values to Score, and flags a score s when s ≥ [Scorer.Threshold] (or calls
-// [Scorer.Flag]; for a model of classes, [Scorer.Classes], [Scorer.Thresholds] and
-// [Scorer.FlagClass]). Score and ScoreCSV standardise and score a row the same way. A Scorer
+// rows of raw values to Score, and flags a score s when s ≥ the threshold of
+// [Scorer.OperatingPoint] (or calls [Scorer.Flag]; for a model of classes, the operating
+// point's Classes and Thresholds, and [Scorer.FlagClass]). Score and ScoreCSV standardise and score a row the same way. A Scorer
 // is safe for concurrent use, its scoring calls taking turns.
 package deploy

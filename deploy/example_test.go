@@ -42,7 +42,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d of %d rows flagged at score ≥ %g (α = %g)\n", flagged, rows, s.Threshold(), s.Alpha())
+	fmt.Printf("%d of %d rows flagged at score ≥ %g (α = %g)\n", flagged, rows, s.OperatingPoint().Threshold, s.OperatingPoint().Alpha)
 
 	scores, err := s.Score([]float64{12, 1}, 1) // a, b in the order of s.Features()
 	fmt.Println(s.Features(), scores, err)
@@ -93,7 +93,7 @@ func Example_multiclass() {
 		log.Fatal(err)
 	}
 	defer s.Close()
-	fmt.Println("version", s.Version(), s.Classes(), s.Thresholds())
+	fmt.Println("version", s.Version(), s.OperatingPoint().Classes, s.OperatingPoint().Thresholds)
 	rows, flagged, err := s.ScoreCSV(strings.NewReader("b,a,y\n1,12,cat\n3,10,dog\n-2,8,fox\n0,10,owl\n"), os.Stdout)
 	if err != nil {
 		log.Fatal(err)

@@ -75,8 +75,8 @@ func FuzzDecodeSidecar(f *testing.F) {
 			}
 			return
 		}
-		if sc.version < 1 || sc.version > versionGroups || (sc.version == VersionClasses) && sc.op.Classes == nil ||
-			sc.version < VersionClasses && sc.op.Classes != nil ||
+		if sc.version < 1 || sc.version > versionGroups || (sc.version == versionClasses) && sc.op.Classes == nil ||
+			sc.version < versionClasses && sc.op.Classes != nil ||
 			(sc.version == versionGroups) != (sc.op.Confidence != 0 || sc.op.Encoder != nil) {
 			t.Fatalf("version %d with classes %q, confidence %v and an encoder %t", sc.version, sc.op.Classes, sc.op.Confidence, sc.op.Encoder != nil)
 		}

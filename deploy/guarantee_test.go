@@ -32,10 +32,10 @@ func TestGuaranteeRoundTrip(t *testing.T) {
 		recall     float64
 		plain      int // the version without a confidence
 	}{
-		{"binary", newFixture(t, 3), 0.95, 0, Version},
-		{"binary recall", newFixture(t, 3), 0.9, 0.8, Version},
-		{"multi-class", newClassFixture(t, 3, false, true), 0.95, 0, VersionClasses},
-		{"multi-label", newClassFixture(t, 3, true, false), 0.99, 0, VersionClasses},
+		{"binary", newFixture(t, 3), 0.95, 0, versionBinary},
+		{"binary recall", newFixture(t, 3), 0.9, 0.8, versionBinary},
+		{"multi-class", newClassFixture(t, 3, false, true), 0.95, 0, versionClasses},
+		{"multi-label", newClassFixture(t, 3, true, false), 0.99, 0, versionClasses},
 	} {
 		plainDir, dir := t.TempDir(), t.TempDir()
 		plainPath := c.f.save(t, plainDir, "run")

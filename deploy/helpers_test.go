@@ -84,7 +84,7 @@ func editSidecar(t *testing.T, path string, edit func(obj map[string]any) (resig
 		require.NoError(t, json.Unmarshal(js, &head))
 		var f interface{ checksum() (string, error) } = &fileV2{}
 		_, classes := obj["classes"]
-		if head.Version == float64(VersionClasses) || head.Version == float64(versionGroups) && classes {
+		if head.Version == float64(versionClasses) || head.Version == float64(versionGroups) && classes {
 			f = &fileV3{}
 		}
 		if json.Unmarshal(js, f) == nil { // a value of the wrong type cannot be signed: leave it

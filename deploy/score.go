@@ -47,36 +47,8 @@ func newScorer(m nn.Model, sc *sidecar, sidecarPath, modelPath string) (*Scorer,
 // Features returns the names of the model's input columns, in the order Score takes them.
 func (s *Scorer) Features() []string { return slices.Clone(s.sc.features) }
 
-// Threshold returns τ: a row is flagged when its score is ≥ τ; +Inf flags nothing.
-func (s *Scorer) Threshold() float64 { return s.sc.op.Threshold }
-
-// Alpha returns the target false-positive rate α the threshold was chosen for.
-func (s *Scorer) Alpha() float64 { return s.sc.op.Alpha }
-
-// Label returns the training data's label column ("" for none), which ScoreCSV copies.
-func (s *Scorer) Label() string { return s.sc.op.Label }
-
 // OperatingPoint returns (a copy of) the whole operating point the sidecar records.
 func (s *Scorer) OperatingPoint() OperatingPoint { return s.sc.op.clone() }
-
-// Outputs returns the number of scores per row: 1 for a binary model, k = len(Classes()) for
-// a multi-class or multi-label one.
-func (s *Scorer) Outputs() int { return s.sc.net.out }
-
-// Classes returns a copy of the class names of a multi-class model, or the label columns of a
-// multi-label one, in the order of the scores; nil for a binary model.
-func (s *Scorer) Classes() []string { return slices.Clone(s.sc.op.Classes) }
-
-// Thresholds returns a copy of the per-class thresholds τ_c, in the order of Classes(); nil for
-// a binary model, which has Threshold().
-func (s *Scorer) Thresholds() []float64 { return slices.Clone(s.sc.op.Thresholds) }
-
-// Multilabel reports whether the model is multi-label: Classes() are 0/1 label columns.
-func (s *Scorer) Multilabel() bool { return s.sc.op.Multilabel }
-
-// Probabilities reports whether the scores are the softmax of the model's outputs (see
-// OperatingPoint.Probabilities); Score and ScoreCSV then return the probabilities.
-func (s *Scorer) Probabilities() bool { return s.sc.op.Probabilities }
 
 // Spec returns the model's architecture and dtype.
 func (s *Scorer) Spec() ModelSpec { return s.sc.spec }
@@ -88,7 +60,7 @@ func (s *Scorer) Standardizer() data.Standardizer {
 
 // Version returns the format version of the sidecar that was loaded: 1, 2, or 3 for a
 // multi-class or multi-label model, or 4 for thresholds chosen with a confidence
-// ([OperatingPoint.Confidence]).
+// ([OperatingPoint.Confidence]) or a model of raw columns ([OperatingPoint.Encoder]).
 func (s *Scorer) Version() int { return s.sc.version }
 
 // SidecarPath returns the path of the sidecar that was loaded.
@@ -290,12 +262,6 @@ func (s *Scorer) inputs() []string {
 	}
 	return names
 }
-
-// Encoder returns the encoder of the raw input columns of a model trained on text columns or
-// missing values (see OperatingPoint.Encoder), nil for a model whose features are its input
-// columns. Score takes its features (Features()); ScoreCSV and ScoreParquet read the raw
-// columns and encode them.
-func (s *Scorer) Encoder() *data.Encoder { return s.sc.op.Encoder }
 
 // labelColumns returns the input columns whose values ScoreCSV copies: Label() (none when
 // ""), or a multi-label model's label columns.

@@ -18,15 +18,15 @@ import (
 	"github.com/rocops/rocops/data"
 )
 
-// The sidecar's format name and the versions Save writes: Version for a binary model, the
-// same bytes as before multi-class models, and VersionClasses for a multi-class or
+// The sidecar's format name and the versions Save writes: versionBinary for a binary model, the
+// same bytes as before multi-class models, and versionClasses for a multi-class or
 // multi-label one (OperatingPoint.Classes set); an operating point chosen with a confidence
 // (OperatingPoint.Confidence set) or a model with an encoder (OperatingPoint.Encoder) gets
 // version 4, either's keys and the group of each. Load reads versions 1 to 4.
 const (
-	Format         = "rocops-operating-point"
-	Version        = 2
-	VersionClasses = 3
+	formatName     = "rocops-operating-point"
+	versionBinary  = 2
+	versionClasses = 3
 )
 
 // versionGroups is the version of a sidecar with one or both of two optional groups, the
@@ -275,14 +275,14 @@ func (sc *sidecar) encode() ([]byte, error) {
 	var js []byte
 	var err error
 	if sc.op.Classes != nil {
-		f := fileV3{Format: Format, Version: sc.version, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st),
+		f := fileV3{Format: formatName, Version: sc.version, Model: sc.model, classesJSON: newClasses(sc.op, sc.features, sc.st),
 			guaranteeJSON: newGuarantee(sc.op), Encoding: newEncoding(sc.op.Encoder), Run: run}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
 		}
 		js, err = json.MarshalIndent(f, "", "  ")
 	} else {
-		f := fileV2{Format: Format, Version: sc.version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st),
+		f := fileV2{Format: formatName, Version: sc.version, Model: sc.model, pointJSON: newPoint(sc.op, sc.features, sc.st),
 			guaranteeJSON: newGuarantee(sc.op), Encoding: newEncoding(sc.op.Encoder), Run: run}
 		if f.Checksum, err = f.checksum(); err != nil {
 			return nil, err
@@ -338,8 +338,8 @@ func decodeSidecar(b []byte) (*sidecar, error) {
 	switch {
 	case head.Format == nil || head.Version == nil:
 		return nil, fmt.Errorf("%w: no \"format\" or \"version\"", ErrSidecar)
-	case *head.Format != Format:
-		return nil, fmt.Errorf("%w: format %q, want %q", ErrSidecar, *head.Format, Format)
+	case *head.Format != formatName:
+		return nil, fmt.Errorf("%w: format %q, want %q", ErrSidecar, *head.Format, formatName)
 	}
 	switch *head.Version {
 	case 1:

@@ -120,7 +120,7 @@ func TestScoreEvaluatesClasses(t *testing.T) {
 		tpr, err := metrics.TPRAtFPR(col, ind, 0.2)
 		require.NoError(t, err)
 		require.InDelta(t, tpr, cr.TPRAtFPR, tolCurve, cr.Class)
-		th := sc.Thresholds()[c]
+		th := sc.OperatingPoint().Thresholds[c]
 		wantFPR, wantTPR := scanRates(col, ind, th)
 		require.Equal(t, wantFPR, *cr.DeployedFPR, cr.Class)
 		require.Equal(t, wantTPR, *cr.DeployedTPR, cr.Class)

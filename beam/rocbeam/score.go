@@ -67,7 +67,8 @@ func Score(s beam.Scope, cfg Config) error {
 	if err := scoreable(sc); err != nil {
 		return err
 	}
-	switch l := sc.Label(); l {
+	op := sc.OperatingPoint()
+	switch l := op.Label; l {
 	case "row", "score", "flag":
 		return fmt.Errorf("rocbeam: the model's label column %q is a column of the scored shards (row,%s,score,flag): "+
 			"its scores could not be told from its labels; name the label column otherwise in the data and train again", l, l)
@@ -76,14 +77,14 @@ func Score(s beam.Scope, cfg Config) error {
 		return err
 	}
 	if cfg.Alpha == 0 {
-		cfg.Alpha = sc.Alpha()
+		cfg.Alpha = op.Alpha
 	}
-	if cfg.Threshold == nil && sc.Classes() == nil {
-		t := sc.Threshold()
+	if cfg.Threshold == nil && op.Classes == nil {
+		t := op.Threshold
 		cfg.Threshold = &t
 	}
-	cfg.Label = sc.Label()
-	classes := sc.Classes()
+	cfg.Label = op.Label
+	classes := op.Classes
 	cfg.Scores = cfg.Input
 	s = s.Scope("rocbeam.Score")
 	files := beam.Reshuffle(s, fileio.MatchFiles(s, cfg.Input, fileio.MatchEmptyDisallow()))
@@ -93,7 +94,7 @@ func Score(s beam.Scope, cfg Config) error {
 		return nil
 	}
 	if classes != nil {
-		reportClasses(s, cfg, blocks, headers, classes, sc.Thresholds())
+		reportClasses(s, cfg, blocks, headers, classes, op.Thresholds)
 		return nil
 	}
 	report(s, cfg, blocks, headers, cfg.Label)
@@ -103,9 +104,9 @@ func Score(s beam.Scope, cfg Config) error {
 // scoreable returns an error wrapping ErrClasses for a multi-label model, which Score does
 // not evaluate; binary and multi-class models are scored.
 func scoreable(sc *deploy.Scorer) error {
-	if sc.Multilabel() {
+	if sc.OperatingPoint().Multilabel {
 		return fmt.Errorf("%w (%s, a multi-label model of %d labels: score it with roctrain -predict or deploy.Scorer.ScoreCSV)",
-			ErrClasses, sc.SidecarPath(), len(sc.Classes()))
+			ErrClasses, sc.SidecarPath(), len(sc.OperatingPoint().Classes))
 	}
 	return nil
 }
@@ -175,9 +176,9 @@ func (f *scoreFn) Setup() error {
 var ErrClasses = errors.New("rocbeam: the model is multi-class or multi-label; this takes binary models only")
 
 // Binary returns an error wrapping ErrClasses, naming the model's classes, unless sc is a
-// binary model (deploy.Scorer.Classes nil).
+// binary model (no classes in its deploy.OperatingPoint).
 func Binary(sc *deploy.Scorer) error {
-	if classes := sc.Classes(); classes != nil {
+	if classes := sc.OperatingPoint().Classes; classes != nil {
 		return fmt.Errorf("%w (%s, %d classes: score it with roctrain -predict or deploy.Scorer.ScoreCSV)",
 			ErrClasses, sc.SidecarPath(), len(classes))
 	}

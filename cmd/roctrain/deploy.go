@@ -42,8 +42,8 @@ func predict(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 
 	var perClass *classColumns
 	out := io.Writer(stdout)
-	if s.Classes() != nil {
-		perClass = newClassColumns(stdout, s.Classes(), !s.Multilabel())
+	if op := s.OperatingPoint(); op.Classes != nil {
+		perClass = newClassColumns(stdout, op.Classes, !op.Multilabel)
 		out = perClass
 	}
 	rows, flagged, err := s.ScoreFile(ctx, o.data, out)

@@ -432,7 +432,7 @@ func TestSavedModelFlagsRowsAtThreshold(t *testing.T) {
 			s, err := deploy.Load(model)
 			require.NoError(t, err)
 			op := s.OperatingPoint()
-			require.Equal(t, deploy.Version, s.Version())
+			require.Equal(t, 2, s.Version())
 			require.NotNil(t, r.DeployedThreshold)
 			require.Equal(t, *r.DeployedThreshold, op.Threshold)
 			require.Equal(t, 0.1, op.Alpha)

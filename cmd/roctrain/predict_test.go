@@ -89,7 +89,7 @@ func TestPredictIsDeployScoreCSV(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want.String(), out, run)
 		require.Equal(t, "roctrain: flagged "+strconv.Itoa(flagged)+" of "+strconv.Itoa(rows)+" rows: score ≥ "+
-			strconv.FormatFloat(s.Threshold(), 'g', -1, 64)+", the threshold that kept validation FPR ≤ α = 0.1 ("+
+			strconv.FormatFloat(s.OperatingPoint().Threshold, 'g', -1, 64)+", the threshold that kept validation FPR ≤ α = 0.1 ("+
 			filepath.Base(s.ModelPath())+", seed 1)\n", stderr)
 	}
 }

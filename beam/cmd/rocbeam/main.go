@@ -144,13 +144,13 @@ func run(ctx context.Context) error {
 				sc.Close()
 				return err
 			}
-			t := sc.Threshold()
+			t := sc.OperatingPoint().Threshold
 			cfg.Threshold = &t
 			if cfg.Alpha == 0 {
-				cfg.Alpha = sc.Alpha()
+				cfg.Alpha = sc.OperatingPoint().Alpha
 			}
 			if cfg.Label == "" {
-				cfg.Label = sc.Label()
+				cfg.Label = sc.OperatingPoint().Label
 			}
 			sc.Close()
 		}
