@@ -12,6 +12,7 @@ import (
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // opaque hides a model's nn.Directional method, so that ScoreTangents falls back to central
@@ -58,28 +59,18 @@ func TestScoreTangentsForwardVsCentral(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mlp, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{8, 6}, Activation: tc.act, Seed: 3, Dtype: tc.dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 4, Dtype: tc.dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, m := range []nn.Model{mlp, lin} {
 				n, err := nn.NumParams(m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				v := unit(5, n)
 				exact, err := diagnose.ScoreTangents(m, x, rows, v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				before, _ := nn.Snapshot(m)
 				central, err := diagnose.ScoreTangents(opaque{m}, x, rows, v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				after, _ := nn.Snapshot(m)
 				for i := range before {
 					if !equalDense(before[i].Value, after[i].Value) {
@@ -125,14 +116,10 @@ func TestLinearTangentsExact(t *testing.T) {
 	const rows, in = 6, 3
 	x := randomRows(2, rows, in)
 	lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	v := []float64{0.5, -1, 2, 0.25}
 	got, err := diagnose.ScoreTangents(lin, x, rows, v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for r := range rows {
 		want := x[r*in]*v[0] + x[r*in+1]*v[1] + x[r*in+2]*v[2] + v[3]
 		near(t, "tangent", got[r], want, 1e-15)
@@ -157,9 +144,7 @@ func severeSetup(t *testing.T, dt tensor.Dtype) (nn.Model, []float64, []float64)
 		}
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Seed: 11, Dtype: dt})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Tilt the model towards +x₁, the wrong way, so that severe pairs exist.
 	ps := m.Params()
 	switch w := ps[0].Value.Data().(type) {
@@ -196,9 +181,7 @@ func TestSevereDirectionDescends(t *testing.T) {
 		cfg := pairwise.Config{Surrogate: s}
 		const sev = 0.5
 		d, err := diagnose.SevereDirection(m, x, labels, cfg, sev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if d.Severe == 0 {
 			t.Fatal("no severe pairs")
 		}
@@ -208,9 +191,7 @@ func TestSevereDirectionDescends(t *testing.T) {
 		}
 		near(t, "‖V‖", math.Sqrt(n2), 1, 1e-12)
 		s0, err := nn.Scores(m, x, rows)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		loss := func(eps float64) float64 {
 			saved, _ := nn.Snapshot(m)
 			defer nn.Restore(m, saved)
@@ -223,13 +204,9 @@ func TestSevereDirectionDescends(t *testing.T) {
 				off += len(w)
 			}
 			f, err := nn.Scores(m, x, rows)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			l, n, err := diagnose.SevereLoss(f, s0, labels, cfg, sev)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if n != d.Severe {
 				t.Fatalf("SevereLoss counts %d pairs, SevereDirection %d", n, d.Severe)
 			}
@@ -269,13 +246,9 @@ func TestSevereDirectionFloat32(t *testing.T) {
 	m32, _, _ := severeSetup(t, tensor.Float32)
 	cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	d64, err := diagnose.SevereDirection(m64, x, labels, cfg, 0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	d32, err := diagnose.SevereDirection(m32, x, labels, cfg, 0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if d32.Severe != d64.Severe {
 		t.Fatalf("severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
 	}
@@ -294,13 +267,9 @@ func TestSevereLossMatchesPairwise(t *testing.T) {
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s, Margin: 0.5}
 		got, n, err := diagnose.SevereLoss(scores, scores, labels, cfg, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, err := pairwise.Evaluate(scores, labels, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if n != 12 {
 			t.Errorf("%v: %d severe pairs, want 12", s, n)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // The two-pass split and the brute-force one differ by rounding only.
@@ -49,9 +50,7 @@ func TestHoeffdingMatchesBruteForce(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {1, 5}, {4, 1}, {13, 29}} {
 		h := randomMatrix(uint64(size[0]*100+size[1]), size[0], size[1])
 		got, err := diagnose.Hoeffding(size[0], size[1], func(i, j int) float64 { return h[i][j] })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		checkSplit(t, "Hoeffding", got, h)
 	}
 }
@@ -62,9 +61,7 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 		scores, labels := randomBatch(uint64(20+s), 90, 0.3, 1.2)
 		p, _ := randomBatch(uint64(40+s), 90, 0, 1)
 		got, err := diagnose.Project(scores, labels, p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		pos, neg := classIndices(labels)
 		h := make([][]float64, len(pos))
 		for a, i := range pos {
@@ -85,9 +82,7 @@ func TestProjectIsTheDirectionalDerivative(t *testing.T) {
 	for _, s := range []pairwise.Surrogate{pairwise.Logistic, pairwise.Exponential, pairwise.Square, pairwise.SquaredHinge} {
 		cfg := pairwise.Config{Surrogate: s}
 		sp, err := diagnose.Project(scores, labels, p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		const eps = 1e-5
 		moved := func(e float64) float64 {
 			f := make([]float64, len(scores))
@@ -95,9 +90,7 @@ func TestProjectIsTheDirectionalDerivative(t *testing.T) {
 				f[k] = scores[k] + e*p[k]
 			}
 			l, err := pairwise.Evaluate(f, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			return l
 		}
 		d := (moved(eps) - moved(-eps)) / (2 * eps)
@@ -116,9 +109,7 @@ func TestBatchVarianceMatchesResampling(t *testing.T) {
 	}{{7, 9, 3, 5}, {20, 11, 8, 2}, {5, 5, 1, 1}} {
 		h := randomMatrix(uint64(tc.p*tc.n), tc.p, tc.n)
 		sp, err := diagnose.Hoeffding(tc.p, tc.n, func(i, j int) float64 { return h[i][j] })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(uint64(tc.bp), 3))
 		means := make([]float64, reps)
 		is, js := make([]int, tc.bp), make([]int, tc.bn)

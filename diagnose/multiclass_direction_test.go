@@ -10,6 +10,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // classSetup returns a tanh MLP of k = 3 outputs at its random initialisation and 45 rows of 4
@@ -28,9 +29,7 @@ func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 		}
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Outputs: k, Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m, x, labels
 }
 
@@ -38,13 +37,9 @@ func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 func moved(t *testing.T, m nn.Model, x []float64, rows int, v []float64, eps float64) []float64 {
 	t.Helper()
 	saved, err := nn.Snapshot(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer func() {
-		if err := nn.Restore(m, saved); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, nn.Restore(m, saved))
 	}()
 	off := 0
 	for _, p := range m.Params() {
@@ -55,9 +50,7 @@ func moved(t *testing.T, m nn.Model, x []float64, rows int, v []float64, eps flo
 		off += len(w)
 	}
 	f, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return f
 }
 
@@ -89,16 +82,12 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 	m, x, labels := classSetup(t)
 	rows := len(labels)
 	s0, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 		for _, s := range pairwise.Surrogates() {
 			cfg := pairwise.Config{Surrogate: s}
 			d, err := classCmp(k, method).SevereDirection(m, x, labels, cfg, sev)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var n2 float64
 			for _, e := range d.V {
 				n2 += e * e
@@ -115,9 +104,7 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 					if errors.Is(err, diagnose.ErrNoSevere) {
 						continue
 					}
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					sum += l
 					used++
 					pairs += n
@@ -142,23 +129,15 @@ func TestMulticlassProject(t *testing.T) {
 	m, x, labels := classSetup(t)
 	rows := len(labels)
 	n, err := nn.NumParams(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	scores, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p, err := diagnose.ScoreTangents(m, x, rows, unit(8, n))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 		cfg := pairwise.Config{Surrogate: pairwise.Logistic}
 		splits, err := classCmp(k, method).Project(scores, labels, p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := comparisonsOf(k, method)
 		if len(splits) != len(want) {
 			t.Fatalf("%v: %d splits, want %d", method, len(splits), len(want))
@@ -171,9 +150,7 @@ func TestMulticlassProject(t *testing.T) {
 			f, y := comparisonOf(scores, k, labels, s.Class, s.Other)
 			pc, _ := comparisonOf(p, k, labels, s.Class, s.Other)
 			ref, err := diagnose.Project(f, y, pc, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if s.Split != ref {
 				t.Errorf("%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
 			}
@@ -182,9 +159,7 @@ func TestMulticlassProject(t *testing.T) {
 		task := cfg
 		task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
 		g, _, err := pairwise.Gradient(scores, labels, task)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var dir float64
 		for i := range g {
 			dir += g[i] * p[i]

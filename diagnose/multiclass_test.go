@@ -14,6 +14,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
 
@@ -96,9 +97,7 @@ func bruteClassMeans(t *testing.T, scores []float64, k int, labels []float64, me
 			}
 			f, y := comparisonOf(scores, k, labels, c, other)
 			v, err := d(f, y)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			vs = append(vs, v)
 		}
 		perClass = append(perClass, mean(vs))
@@ -140,9 +139,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 				}
 				for _, c := range cases {
 					per, macro, err := c.multi()
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, scalar(c.d))
 					for cl := range k {
 						near(t, fmt.Sprintf("%s class %d", c.name, cl), per[cl], wantPer[cl][0], meanTol)
@@ -150,9 +147,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 					near(t, c.name+" macro", macro, wantMacro[0], meanTol)
 				}
 				per, macro, err := classCmp(k, method).WeightShares(scores, labels, sq, edges)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, func(f, y []float64) ([]float64, error) {
 					return diagnose.WeightShares(f, y, sq, edges)
 				})
@@ -191,31 +186,21 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 		scores, labels := classScores(seed, 120, k, 1)
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := classCmp(k, method).Misranking(scores, labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, fmt.Sprintf("seed %d %v macro misranking", seed, method), macro, 1-auc, aucTol)
 			if method == metrics.OvR {
 				aucs, err := metrics.ClassAUCs(scores, asFloats(labels), rocops.Classes(k))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				for c := range k {
 					near(t, fmt.Sprintf("seed %d class %d misranking", seed, c), per[c], 1-aucs[c], aucTol)
 				}
 			}
 			sev, sevMacro, err := classCmp(k, method).SevereMass(scores, labels, 0.5)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			bound, boundMacro, err := classCmp(k, method).CEBound(scores, labels, 0.5)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for c := range k {
 				if !(sev[c] <= bound[c]) {
 					t.Errorf("seed %d %v class %d: π_M = %v above its bound %v", seed, method, c, sev[c], bound[c])
@@ -290,9 +275,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		scores, classes := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
 		labels := asFloats(classes)
 		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := classCmp(k, method).Misranking(scores, labels)
@@ -303,18 +286,12 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 				continue
 			}
 			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "macro misranking", macro, 1-auc, aucTol)
 			sev, _, err := classCmp(k, method).SevereMass(scores, labels, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			bound, _, err := classCmp(k, method).CEBound(scores, labels, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for c := range k {
 				if !(per[c] >= 0 && per[c] <= 1 && sev[c] >= 0 && sev[c] <= per[c] && sev[c] <= bound[c]) {
 					t.Fatalf("class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
@@ -329,15 +306,11 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 				p[i] = scores[len(scores)-1-i]
 			}
 			splits, err := classCmp(k, method).Project(scores, labels, p, sq)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			task := sq
 			task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
 			g, _, err := pairwise.Gradient(scores, labels, task)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var drift, dir float64
 			for _, s := range splits {
 				drift += s.Mean / float64(len(splits))
@@ -385,49 +358,33 @@ func TestComparisonsBinary(t *testing.T) {
 			func() (float64, error) { return diagnose.CEBound(scores, labels, 0.5) }},
 	} {
 		per, macro, err := c.compare()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, err := c.binary()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if len(per) != 1 || per[0] != want || macro != want {
 			t.Errorf("%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
 		}
 	}
 	per, macro, err := one.WeightShares(scores, labels, sq, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want, err := diagnose.WeightShares(scores, labels, sq, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(per) != 1 || fmt.Sprint(per[0]) != fmt.Sprint(want) || fmt.Sprint(macro) != fmt.Sprint(want) {
 		t.Errorf("WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
 	}
 
 	m, x, y := severeSetup(t, tensor.Float64)
 	d, err := one.SevereDirection(m, x, y, sq, 0.1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wd, err := diagnose.SevereDirection(m, x, y, sq, 0.1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !slices.Equal(d.V, wd.V) || d.Norm != wd.Norm || d.Severe != wd.Severe {
 		t.Errorf("SevereDirection: %+v, want %+v", d, wd)
 	}
 	splits, err := one.Project(scores, labels, scores, sq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ws, err := diagnose.Project(scores, labels, scores, sq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(splits) != 1 || splits[0].Split != ws || splits[0].Class != 0 || splits[0].Other != -1 {
 		t.Errorf("Project: %+v, want one comparison of %+v", splits, ws)
 	}

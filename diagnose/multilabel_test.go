@@ -12,6 +12,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // labelScores returns n row-major k-label scores on a grid of step ¼ (many ties) and an
@@ -66,38 +67,26 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 					func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
 			} {
 				per, macro, err := c.multi()
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				var mean float64
 				for col := range k {
 					want, err := c.d(column(scores, k, col), column(labels, k, col))
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					near(t, fmt.Sprintf("%s column %d", c.name, col), per[col], want, meanTol)
 					mean += want / float64(k)
 				}
 				near(t, c.name+" macro", macro, mean, meanTol)
 			}
 			_, macro, err := labelCmp(k).Misranking(scores, labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "macro misranking", macro, 1-auc, aucTol)
 			per, _, err := labelCmp(k).WeightShares(scores, labels, sq, edges)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for col := range k {
 				want, err := diagnose.WeightShares(column(scores, k, col), column(labels, k, col), sq, edges)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				for e := range want {
 					nearOrNaN(t, fmt.Sprintf("WeightShares column %d interval %d", col, e), per[col][e], want[e])
 				}
@@ -125,9 +114,7 @@ func labelSetup(t *testing.T) (nn.Model, []float64, []float64) {
 		}
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Outputs: k, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m, x, labels
 }
 
@@ -139,15 +126,11 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 	m, x, labels := labelSetup(t)
 	rows := len(labels) / k
 	s0, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s}
 		d, err := labelCmp(k).SevereDirection(m, x, labels, cfg, sev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		loss := func(eps float64) float64 {
 			f := moved(t, m, x, rows, d.V, eps)
 			var sum float64
@@ -157,9 +140,7 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 				if errors.Is(err, diagnose.ErrNoSevere) {
 					continue
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sum += l
 				used++
 				pairs += n
@@ -182,22 +163,14 @@ func TestMultilabelProject(t *testing.T) {
 	m, x, labels := labelSetup(t)
 	rows := len(labels) / k
 	n, err := nn.NumParams(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	scores, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p, err := diagnose.ScoreTangents(m, x, rows, unit(9, n))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cfg := pairwise.Config{Surrogate: pairwise.Logistic}
 	splits, err := labelCmp(k).Project(scores, labels, p, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(splits) != k {
 		t.Fatalf("%d splits for %d labels", len(splits), k)
 	}
@@ -207,9 +180,7 @@ func TestMultilabelProject(t *testing.T) {
 			t.Fatalf("split %d is of %v", c, s.Comparison)
 		}
 		ref, err := diagnose.Project(column(scores, k, c), column(labels, k, c), column(p, k, c), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if s.Split != ref {
 			t.Errorf("column %d: %+v, Project gives %+v", c, s.Split, ref)
 		}
@@ -218,9 +189,7 @@ func TestMultilabelProject(t *testing.T) {
 	task := cfg
 	task.Task = rocops.Labels(k)
 	g, _, err := pairwise.Gradient(scores, labels, task)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var dir float64
 	for i := range g {
 		dir += g[i] * p[i]
@@ -295,18 +264,12 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			return
 		}
 		auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		near(t, "macro misranking", macro, 1-auc, aucTol)
 		sev, _, err := labelCmp(k).SevereMass(scores, labels, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		bound, _, err := labelCmp(k).CEBound(scores, labels, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for c := range k {
 			if !(sev[c] >= 0 && sev[c] <= bound[c]) {
 				t.Fatalf("column %d: severe mass %v, bound %v", c, sev[c], bound[c])
@@ -318,17 +281,13 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			p[i] = scores[len(scores)-1-i]
 		}
 		splits, err := labelCmp(k).Project(scores, labels, p, sq)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		task := sq
 		if k > 1 { // one label column is the binary task
 			task.Task = rocops.Labels(k)
 		}
 		g, _, err := pairwise.Gradient(scores, labels, task)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var drift, dir float64
 		for _, s := range splits {
 			drift += s.Mean / float64(k)
@@ -338,9 +297,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		}
 		near(t, "mean drift", drift, -dir, 1e-9)
 		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		d, err := labelCmp(k).SevereDirection(lin, scores, labels, sq, 1)
 		switch {
 		case errors.Is(err, diagnose.ErrNoSevere):

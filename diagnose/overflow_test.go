@@ -9,6 +9,7 @@ import (
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // scaleTol is the relative difference allowed between a diagnostic of c·h (or of scores
@@ -27,14 +28,10 @@ func TestOverflowCases(t *testing.T) {
 	t.Run("BatchSlope of h up to 1e300 is the slope of h", func(t *testing.T) {
 		// Before: V_B ≈ 1e600 overflowed Welford's sums, and the slope was NaN with no error.
 		want, wantErr, err := diagnose.BatchSlope(9, 11, at(1), sizes, 200, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, c := range []float64{1e300, 1e-300, 0x1p1000} {
 			got, gotErr, err := diagnose.BatchSlope(9, 11, at(c), sizes, 200, 3)
-			if err != nil {
-				t.Fatalf("c = %g: %v", c, err)
-			}
+			require.NoError(t, err, "c = %g", c)
 			near(t, "slope", got, want, scaleTol)
 			near(t, "stderr", gotErr, wantErr, scaleTol)
 		}
@@ -56,9 +53,7 @@ func TestOverflowCases(t *testing.T) {
 	t.Run("Hoeffding of a constant 1e308 is its mean", func(t *testing.T) {
 		// The sum of 99 values of 1e308 overflows, the mean does not. Before: ErrNonFinite.
 		sp, err := diagnose.Hoeffding(9, 11, func(int, int) float64 { return 1e308 })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		near(t, "Mean", sp.Mean/1e308, 1, scaleTol)
 		if sp.VarPos != 0 || sp.VarNeg != 0 || sp.VarResidual != 0 {
 			t.Errorf("variances %v, %v, %v, want 0", sp.VarPos, sp.VarNeg, sp.VarResidual)
@@ -66,14 +61,10 @@ func TestOverflowCases(t *testing.T) {
 	})
 	t.Run("Hoeffding of c·h is c and c² times that of h", func(t *testing.T) {
 		ref, err := diagnose.Hoeffding(9, 11, at(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, c := range []float64{1e150, 1e-150} {
 			sp, err := diagnose.Hoeffding(9, 11, at(c))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "Mean", sp.Mean/c, ref.Mean, scaleTol)
 			near(t, "VarPos", sp.VarPos/c/c, ref.VarPos, scaleTol)
 			near(t, "VarNeg", sp.VarNeg/c/c, ref.VarNeg, scaleTol)
@@ -102,13 +93,9 @@ func TestOverflowCases(t *testing.T) {
 			small[k] = 1e-300 * v
 		}
 		ref, err := diagnose.Project(scores, labels, p, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		sp, err := diagnose.Project(big, labels, small, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5e300})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		near(t, "Mean", sp.Mean, ref.Mean, 1e-10)
 		near(t, "VarPos", sp.VarPos, ref.VarPos, 1e-10)
 		near(t, "VarResidual", sp.VarResidual, ref.VarResidual, 1e-10)
@@ -154,9 +141,7 @@ func TestOverflowCases(t *testing.T) {
 		for _, s := range []pairwise.Surrogate{pairwise.Square, pairwise.SquaredHinge, pairwise.Hinge} {
 			cfg := pairwise.Config{Surrogate: s, Margin: 1e307}
 			got, err := diagnose.WeightShares(sc, lb, cfg, e)
-			if err != nil {
-				t.Fatalf("%v: %v", s, err)
-			}
+			require.NoError(t, err, "%v", s)
 			small, se := make([]float64, len(sc)), make([]float64, len(e))
 			for k := range sc {
 				small[k] = sc[k] / c
@@ -187,16 +172,12 @@ func TestOverflowCases(t *testing.T) {
 		}
 		dir := func(scale float64) diagnose.Direction {
 			m, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := m.Params()[0].Value.Data().([]float64)
 			w[0], w[1], w[2] = 2*scale, 0.3*scale, -0.2*scale
 			m.Params()[1].Value.Data().([]float64)[0] = 0.1 * scale
 			d, err := diagnose.SevereDirection(m, x, lb, pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: scale}, 0.5*scale)
-			if err != nil {
-				t.Fatalf("scale %g: %v", scale, err)
-			}
+			require.NoError(t, err, "scale %g", scale)
 			return d
 		}
 		ref, got := dir(1), dir(c)

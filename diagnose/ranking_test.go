@@ -8,6 +8,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/stretchr/testify/require"
 )
 
 // Counting is exact up to the rounding of a sum of at most n₊n₋ halves.
@@ -56,13 +57,9 @@ func TestCountsMatchBruteForce(t *testing.T) {
 			}
 			wantMis, wantSevere := bruteCounts(scores, labels, tc.m)
 			mis, err := diagnose.Misranking(scores, labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			severe, err := diagnose.SevereMass(scores, labels, tc.m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "Misranking", mis, wantMis, countTol)
 			near(t, "SevereMass", severe, wantSevere, countTol)
 		})
@@ -73,9 +70,7 @@ func TestCountsMatchBruteForce(t *testing.T) {
 // negatives {1}, M = 2. R₊ = (log 2 + log(1 + e²))/2, R₋ = log(1 + e), divided by log(1 + e).
 func TestCEBoundReference(t *testing.T) {
 	got, err := diagnose.CEBound([]float64{0, -2, 1}, []float64{1, 1, 0}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := ((math.Log(2)+math.Log1p(math.Exp(2)))/2 + math.Log1p(math.E)) / math.Log1p(math.E)
 	near(t, "CEBound", got, want, 1e-15)
 }
@@ -116,13 +111,9 @@ func TestCEBoundHolds(t *testing.T) {
 	for _, m := range []float64{0.1, 1, 4, 20} {
 		for _, c := range cases {
 			mass, err := diagnose.SevereMass(c.scores, c.labels, m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			bound, err := diagnose.CEBound(c.scores, c.labels, m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if !(mass <= bound) {
 				t.Errorf("%s, M = %v: π_M = %v > CEBound = %v", c.name, m, mass, bound)
 			}

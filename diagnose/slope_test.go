@@ -8,6 +8,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // signs returns n mean-zero ±1 values (n even), alternating.
@@ -30,18 +31,14 @@ func TestExactDegeneracyControl(t *testing.T) {
 	a, b := signs(40), signs(60)
 	h := func(i, j int) float64 { return a[i] * b[j] }
 	sp, err := diagnose.Hoeffding(len(a), len(b), h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if sp.VarPos != 0 || sp.VarNeg != 0 || sp.Mean != 0 {
 		t.Errorf("VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
 	}
 	near(t, "VarResidual", sp.VarResidual, 1, 1e-15)
 	for seed := uint64(1); seed <= 2; seed++ {
 		slope, se, err := diagnose.BatchSlope(len(a), len(b), h, nil, 10000, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if math.Abs(slope+2) > 0.05 {
 			t.Errorf("seed %d: slope %v ± %v, want −2 ± 0.05", seed, slope, se)
 		}
@@ -64,9 +61,7 @@ func TestGenericSlope(t *testing.T) {
 		return pairwise.Weight(cfg.Surrogate, 0, scores[a]-scores[b]) * (p[a] - p[b])
 	}
 	sp, err := diagnose.Project(scores, labels, p, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var xs, ys []float64
 	for _, b := range diagnose.DefaultSizes {
 		xs = append(xs, math.Log(float64(b)))
@@ -75,9 +70,7 @@ func TestGenericSlope(t *testing.T) {
 	exact := (ys[len(ys)-1] - ys[0]) / (xs[len(xs)-1] - xs[0]) // nearly straight: a chord suffices
 	for seed := uint64(1); seed <= 3; seed++ {
 		slope, se, err := diagnose.BatchSlope(len(pos), len(neg), h, nil, 0, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if math.Abs(slope+1) > 0.1 {
 			t.Errorf("seed %d: slope %v ± %v, want −1 ± 0.1", seed, slope, se)
 		}

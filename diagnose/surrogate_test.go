@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // configEntries calls every diagnostic that takes a pairwise.Config on valid input of its own,
@@ -24,14 +25,10 @@ func configEntries(t *testing.T) map[string]func(cfg pairwise.Config) error {
 	bm, bx, by := severeSetup(t, tensor.Float64)
 	cm, cx, cy := classSetup(t)
 	cs, err := nn.Scores(cm, cx, len(cy))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lm, lx, ly := labelSetup(t)
 	ls, err := nn.Scores(lm, lx, len(ly)/3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	edges := []float64{-5, 0, 5}
 	return map[string]func(pairwise.Config) error{
 		"CheckSurrogate": diagnose.CheckSurrogate,
@@ -90,9 +87,7 @@ func TestPartialRefused(t *testing.T) {
 		return c
 	}
 	for name, call := range configEntries(t) {
-		if err := call(full); err != nil {
-			t.Errorf("%s, no cut: %v", name, err)
-		}
+		require.NoError(t, call(full), "%s, no cut", name)
 		for _, cfg := range []pairwise.Config{cut(0.1, 0), cut(0, 0.2), cut(0.1, 0.2), cut(1, 0)} {
 			err := call(cfg)
 			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) {

@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // TestDiagnoseBoundAlongTraining checks π_M ≤ CEBound on the training scores after every
@@ -20,20 +21,14 @@ import (
 // far from the cross-entropy scale the bound is built on.
 func TestDiagnoseBoundAlongTraining(t *testing.T) {
 	ds, err := data.WDBC()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	st, err := data.FitStandardizer(ds)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if ds, err = st.Apply(ds); err != nil {
 		t.Fatal(err)
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{8}, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checked := 0
 	check := func(train.Epoch) error {
 		scores, err := nn.Scores(m, ds.X, ds.Rows)
@@ -62,9 +57,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 		Progress: io.Discard,
 		Hooks:    []train.Hook{{Name: "bound", OnEpoch: check}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +72,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 // diagnosing the full loss.
 func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 	ds, err := data.WDBC()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cut := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.1}
 	for _, c := range []struct {
 		name string
@@ -93,17 +84,13 @@ func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 			train.Diagnose{Surrogate: pairwise.Config{Surrogate: pairwise.Hinge, MinTPR: 0.5}}},
 	} {
 		m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{4}, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		epochs := 0
 		tr, err := train.New(m, train.Config{
 			Loss: c.loss, Epochs: 3, Progress: io.Discard, Diagnose: &c.diag,
 			Hooks: []train.Hook{{Name: "count", OnEpoch: func(train.Epoch) error { epochs++; return nil }}},
 		})
-		if err != nil {
-			t.Fatalf("%s: New: %v", c.name, err)
-		}
+		require.NoError(t, err, "%s: New", c.name)
 		_, err = tr.Fit(context.Background(), ds, nil)
 		if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "train: ") || !isCut(err) {
 			t.Errorf("%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)

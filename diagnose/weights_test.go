@@ -8,6 +8,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // The prefix-sum algorithms lose about n·ε relative to the brute-force sums.
@@ -55,9 +56,7 @@ func TestWeightSharesMatchBruteForce(t *testing.T) {
 				scores, labels := randomBatch(10+seed, 120+37*int(seed), 0.3, 1.5)
 				for _, edges := range edgeSets {
 					got, err := diagnose.WeightShares(scores, labels, cfg, edges)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					want := bruteShares(scores, labels, cfg, edges)
 					for k := range want {
 						if math.IsNaN(want[k]) != math.IsNaN(got[k]) ||
@@ -87,9 +86,7 @@ func TestWeightSharesReference(t *testing.T) {
 		{pairwise.Hinge, []float64{2, 2, 0}},
 	} {
 		got, err := diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: tc.s}, edges)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for k := range got {
 			near(t, tc.s.String(), got[k], tc.want[k], 1e-15)
 		}

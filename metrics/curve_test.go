@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 // curveCases are the data every Curve method is checked on: continuous scores (no ties),
@@ -51,9 +52,7 @@ func TestCurveEqualsFunctions(t *testing.T) {
 	for _, c := range curveCases() {
 		t.Run(c.name, func(t *testing.T) {
 			cv, err := NewCurve(c.scores, c.labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			check := func(what string, got, want float64, errGot, errWant error) {
 				t.Helper()
 				if !same(got, want) || (errGot == nil) != (errWant == nil) {
@@ -142,13 +141,9 @@ func componentsBySort(scores, labels []float64) structural {
 func TestCurveComponentsEqualTheSortedPass(t *testing.T) {
 	for _, c := range curveCases() {
 		cv, err := NewCurve(c.scores, c.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := cv.components()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := componentsBySort(c.scores, c.labels)
 		if !slices.EqualFunc(got.v10, want.v10, same) || !slices.EqualFunc(got.v01, want.v01, same) {
 			t.Errorf("%s: the curve's structural components differ from the sorted pass", c.name)
@@ -160,9 +155,7 @@ func TestCurveComponentsEqualTheSortedPass(t *testing.T) {
 func TestCurveRatesAt(t *testing.T) {
 	for _, c := range curveCases() {
 		cv, err := NewCurve(c.scores, c.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ts := append([]float64{math.Inf(1), math.Inf(-1), -10, 10, 0.2}, c.scores[:min(len(c.scores), 20)]...)
 		for _, th := range ts {
 			var fp, tp, nNeg, nPos float64
@@ -203,9 +196,7 @@ func TestCurveDeLongPaired(t *testing.T) {
 		}
 		ca, errA := NewCurve(a, y)
 		cb, errB := NewCurve(b, y)
-		if err := errors.Join(errA, errB); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, errors.Join(errA, errB))
 		d, v, p, err := ca.DeLongPaired(cb)
 		wd, wv, wp, werr := DeLongPaired(a, b, y)
 		if err != nil || werr != nil || !same(d, wd) || !same(v, wv) || !same(p, wp) {
@@ -259,9 +250,7 @@ func TestCurveBootstrapEqualsBootstrap(t *testing.T) {
 	}
 	for _, c := range curveCases()[2:] {
 		cv, err := NewCurve(c.scores, c.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, st := range stats {
 			lo, hi, err := cv.Bootstrap(st.curve, 97, 0.9, 3)
 			wlo, whi, werr := Bootstrap(c.scores, c.labels, st.slice, 97, 0.9, 3)
@@ -300,9 +289,7 @@ func TestCurveErrors(t *testing.T) {
 		}
 	}
 	cv, err := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := cv.PartialAUC(0); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("PartialAUC(0): %v", err)
 	}

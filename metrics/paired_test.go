@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
+	"github.com/stretchr/testify/require"
 )
 
 // positiveMean is the mean score of the positives: linear in the scores, so a paired
@@ -43,14 +44,10 @@ func TestBootstrapPairedIsBootstrapOfTheDifference(t *testing.T) {
 		diff[i] = a[i] - b[i]
 	}
 	d, lo, hi, err := metrics.BootstrapPaired(a, b, y, positiveMean, 500, 0.95, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wantD, _ := positiveMean(diff, y)
 	wantLo, wantHi, err := metrics.Bootstrap(diff, y, positiveMean, 500, 0.95, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -81,9 +78,7 @@ func TestBootstrapPairedSelf(t *testing.T) {
 	}{{"self/tpr", a, tpr}, {"self/pauc", a, pauc}, {"transform/tpr", shifted, tpr}, {"transform/pauc", shifted, pauc}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, lo, hi, err := metrics.BootstrapPaired(a, c.b, y, c.stat, 200, 0.95, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if d != 0 || lo != 0 || hi != 0 {
 				t.Errorf("got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
 			}
@@ -98,17 +93,11 @@ func TestBootstrapPairedNarrowerThanUnpaired(t *testing.T) {
 	a, b, y := pairedData(1000, 6)
 	tpr := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, 0.2) }
 	_, lo, hi, err := metrics.BootstrapPaired(a, b, y, tpr, 400, 0.95, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	loA, hiA, err := metrics.Bootstrap(a, y, tpr, 400, 0.95, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	loB, hiB, err := metrics.Bootstrap(b, y, tpr, 400, 0.95, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Unpaired, the difference's interval would be about √(wA² + wB²) wide.
 	if paired, unpaired := hi-lo, (hiA-loA)*(hiA-loA)+(hiB-loB)*(hiB-loB); paired*paired >= unpaired {
 		t.Errorf("paired width %.4f not below the unpaired %.4f", paired, unpaired)

@@ -20,23 +20,20 @@ import (
 
 	"github.com/rocops/rocops/internal/atomicfile"
 	"github.com/rocops/rocops/internal/frame"
+	"github.com/stretchr/testify/require"
 )
 
 func newMLP(t *testing.T, cfg MLPConfig) *MLP {
 	t.Helper()
 	m, err := NewMLP(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m
 }
 
 func encoded(t *testing.T, m Model) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Write(&buf, m))
 	return buf.Bytes()
 }
 
@@ -89,12 +86,8 @@ func TestCheckpointRoundTrip(t *testing.T) {
 					t.Fatal("seeds 1 and 2 gave the same parameters")
 				}
 				path := filepath.Join(t.TempDir(), "model.ckpt")
-				if err := Save(path, src); err != nil {
-					t.Fatal(err)
-				}
-				if err := Load(path, dst); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, Save(path, src))
+				require.NoError(t, Load(path, dst))
 				if !sameParams(t, src, dst) {
 					t.Fatal("loaded parameters differ from the saved ones")
 				}
@@ -102,9 +95,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 					t.Fatal("the loaded model does not write the same checkpoint")
 				}
 				file, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if !bytes.Equal(file, encoded(t, src)) {
 					t.Fatal("Save and Write produce different bytes")
 				}
@@ -118,9 +109,7 @@ func TestCheckpointRoundTripKeepsSpecialValues(t *testing.T) {
 	special := []float64{math.Copysign(0, -1), math.SmallestNonzeroFloat64, math.MaxFloat64, math.NaN()}
 	copy(m.Params()[0].Value.Data().([]float64), special)
 	dst := newMLP(t, MLPConfig{In: 2, Hidden: []int{2}, Seed: 5})
-	if err := Read(bytes.NewReader(encoded(t, m)), dst); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Read(bytes.NewReader(encoded(t, m)), dst))
 	if !sameParams(t, m, dst) {
 		t.Fatal("−0, a subnormal, MaxFloat64 or NaN did not survive bit for bit")
 	}
@@ -130,18 +119,14 @@ func TestCheckpointRoundTripKeepsSpecialValues(t *testing.T) {
 // values and compares it with Write's output byte for byte.
 func TestCheckpointLayout(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	copy(m.Params()[0].Value.Data().([]float64), []float64{1.5, -2})
 	copy(m.Params()[1].Value.Data().([]float64), []float64{0.25})
 
 	le := binary.LittleEndian
 	var p bytes.Buffer
 	put := func(v any) {
-		if err := binary.Write(&p, le, v); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, binary.Write(&p, le, v))
 	}
 	put(uint8(2)) // float64
 	put(uint16(len("Linear(in=2)")))
@@ -239,9 +224,7 @@ func TestReadRejectsForeignAndTrailingData(t *testing.T) {
 // faulty writer would produce them.
 func TestReadRejectsMalformedPayload(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	good := payloadOf(encoded(t, m))
 	arch := 1 + 2 + len("Linear(in=2)") // dtype, architecture
 	name := arch + 4 + 2 + len("layer0.weight")
@@ -268,9 +251,7 @@ func TestReadRejectsMalformedPayload(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, func() Model {
 				l, err := NewMLP(MLPConfig{In: 2, Seed: 9})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return l
 			}, frame.ErrCorrupt)
 		})
@@ -280,9 +261,7 @@ func TestReadRejectsMalformedPayload(t *testing.T) {
 func TestReadRejectsOtherModels(t *testing.T) {
 	saved := encoded(t, newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Seed: 1}))
 	linear, err := NewMLP(MLPConfig{In: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name   string
 		data   []byte
@@ -331,22 +310,16 @@ func TestSaveReplacesAndLeavesNoTemporaryFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "model.ckpt")
 	for seed := uint64(1); seed <= 2; seed++ {
-		if err := Save(path, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: seed})); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, Save(path, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: seed})))
 	}
 	got := newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 3})
-	if err := Load(path, got); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Load(path, got))
 	if !sameParams(t, got, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 2})) {
 		t.Fatal("Load did not return the last saved model")
 	}
 	assertOnlyFile(t, dir, "model.ckpt")
 	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if mode := info.Mode().Perm(); mode != 0o644 {
 		t.Errorf("checkpoint mode %v, want 0644", mode)
 	}
@@ -355,9 +328,7 @@ func TestSaveReplacesAndLeavesNoTemporaryFiles(t *testing.T) {
 func assertOnlyFile(t *testing.T, dir, name string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(entries) != 1 || entries[0].Name() != name {
 		var names []string
 		for _, e := range entries {
@@ -395,17 +366,13 @@ func TestInterruptedSaveKeepsOldCheckpoint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "model.ckpt")
-			if err := Save(path, old); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, Save(path, old))
 			if err := atomicfile.Write(path, tc.write); !errors.Is(err, errDisk) {
 				t.Fatalf("error %v, want the injected failure", err)
 			}
 			cfg.Seed = 3
 			got := newMLP(t, cfg)
-			if err := Load(path, got); err != nil {
-				t.Fatalf("the old checkpoint no longer loads: %v", err)
-			}
+			require.NoError(t, Load(path, got), "the old checkpoint no longer loads")
 			if !sameParams(t, got, old) {
 				t.Fatal("the checkpoint no longer holds the old parameters")
 			}
@@ -418,9 +385,7 @@ func TestSaveFailures(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "model.ckpt")
 	m := newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 1})
-	if err := Save(path, m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Save(path, m))
 	t.Run("invalid model", func(t *testing.T) {
 		if err := Save(path, nil); !errors.Is(err, ErrInput) {
 			t.Fatalf("error %v, want ErrInput", err)
@@ -483,9 +448,7 @@ func TestMLPWithoutHiddenLayersIsLinear(t *testing.T) {
 		t.Fatal("two linear scorers of one seed encode differently")
 	}
 	other := newMLP(t, MLPConfig{In: 4, Seed: 10})
-	if err := Read(bytes.NewReader(encoded(t, lin)), other); err != nil {
-		t.Fatalf("a linear scorer's checkpoint does not load into another: %v", err)
-	}
+	require.NoError(t, Read(bytes.NewReader(encoded(t, lin)), other), "a linear scorer's checkpoint does not load into another")
 	if !bytes.Equal(encoded(t, other), encoded(t, lin)) {
 		t.Fatal("the loaded scorer differs from the saved one")
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/internal/frame"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
 
@@ -14,13 +15,9 @@ import (
 func TestDescribe(t *testing.T) {
 	for _, cfg := range []MLPConfig{{In: 3}, {In: 5, Hidden: []int{4, 2}, Activation: Tanh, Dtype: tensor.Float32}} {
 		m, err := NewMLP(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var buf bytes.Buffer
-		if err := Write(&buf, m); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, Write(&buf, m))
 		b := buf.Bytes()
 		arch, dt, err := Describe(bytes.NewReader(b))
 		if err != nil || arch != m.Architecture() || dt != m.Dtype() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // dtypes are the two dtypes every numeric test runs with.
@@ -21,9 +22,7 @@ var dtypes = []tensor.Dtype{tensor.Float64, tensor.Float32}
 func paramValues(t testing.TB, p Param) []float64 {
 	t.Helper()
 	v, err := opkit.Floats(p.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return append([]float64(nil), v...)
 }
 
@@ -176,23 +175,15 @@ func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64
 	t.Helper()
 	dt := m.Dtype()
 	xv, err := newMatrix(dt, rows, m.InputSize(), x)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wv, err := opkit.NewVector(dt, append([]float64(nil), w...))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
 	wn := gorgonia.NewVector(g, dt, gorgonia.WithShape(rows), gorgonia.WithValue(wv), gorgonia.WithName("w"))
 	scores, learnables, err = m.Build(g, xn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	prod, err := gorgonia.HadamardProd(scores, wn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if cost, err = gorgonia.Sum(prod); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
 
@@ -64,9 +65,7 @@ func TestGlorotStatistics(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v-%v", cfg.Activation, cfg.Init), func(t *testing.T) {
 			m, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := paramValues(t, m.Params()[0])
 			a := math.Sqrt(6.0 / (fanIn + fanOut)) // Glorot and Bengio (2010), eq. 16
 			if got := maxAbs(w); got > a || got < 0.999*a {
@@ -103,9 +102,7 @@ func TestHeStatistics(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v-%v", cfg.Activation, cfg.Init), func(t *testing.T) {
 			m, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := paramValues(t, m.Params()[0])
 			sigma := math.Sqrt(2.0 / fanIn) // He et al. (2015), eq. 10
 			mean, std := moments(w)
@@ -127,9 +124,7 @@ func TestAutoInitOutputLayerIsGlorot(t *testing.T) {
 	// weights stay within a = √(6/(400+1)) ≈ 0.122, which He's σ = √(2/400) ≈ 0.071 would
 	// exceed with 400 draws (P(all within 1.73σ) ≈ 0.916^400 ≈ 1e-15).
 	m, err := NewMLP(MLPConfig{In: 10, Hidden: []int{fanOut}, Seed: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	out := paramValues(t, m.Params()[2])
 	a := math.Sqrt(6.0 / (fanOut + 1))
 	if got := maxAbs(out); got > a || got < 0.95*a {
@@ -141,9 +136,7 @@ func TestAutoInitOutputLayerIsGlorot(t *testing.T) {
 func TestLinearDefaultInitIsGlorot(t *testing.T) {
 	const in = 2000
 	m, err := NewMLP(MLPConfig{In: in, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a := math.Sqrt(6.0 / (in + 1))
 	if got := maxAbs(paramValues(t, m.Params()[0])); got > a || got < 0.99*a {
 		// P(max < 0.99a) = 0.99^2000 ≈ 2e-9.
@@ -155,9 +148,7 @@ func TestBiasesStartAtZero(t *testing.T) {
 	for _, tm := range testModels() {
 		for _, dt := range dtypes {
 			m, err := tm.new(dt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, p := range m.Params() {
 				if !strings.HasSuffix(p.Name, ".bias") {
 					continue
@@ -178,22 +169,16 @@ func TestInitIsDeterministic(t *testing.T) {
 		t.Run(init.String(), func(t *testing.T) {
 			cfg.Init = init
 			a, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			b, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if fmt.Sprint(paramBits(t, a)) != fmt.Sprint(paramBits(t, b)) {
 				t.Error("two models from the same config differ")
 			}
 			other := cfg
 			other.Seed++
 			c, err := NewMLP(other)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if fmt.Sprint(paramBits(t, a)[0]) == fmt.Sprint(paramBits(t, c)[0]) {
 				t.Error("seeds 42 and 43 give the same first layer")
 			}
@@ -201,9 +186,7 @@ func TestInitIsDeterministic(t *testing.T) {
 			cfg32 := cfg
 			cfg32.Dtype = tensor.Float32
 			d, err := NewMLP(cfg32)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for i, p := range a.Params() {
 				want := roundTo32(paramValues(t, p))
 				got := paramValues(t, d.Params()[i])

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // TestScoresAlongMatchesBackward checks forward mode against Gorgonia's reverse mode: for
@@ -22,9 +23,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				tol := 1e-12
 				if dt.Name() == "float32" {
 					tol = 1e-5
@@ -32,22 +31,16 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				x := randomRows(61, rows, m.InputSize())
 				c := randomRows(62, rows, 1)
 				n, err := NumParams(m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				v := randomRows(63, n, 1)
 				d, ok := m.(Directional)
 				if !ok {
 					t.Fatalf("%T does not implement Directional", m)
 				}
 				scores, tangents, err := d.ScoresAlong(x, rows, v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				want, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				assertClose(t, "scores", scores, want, tol)
 
 				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, x, rows, c)
@@ -56,20 +49,14 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				}
 				vm := gorgonia.NewTapeMachine(cost.Graph(), gorgonia.BindDualValues(learnables...))
 				defer vm.Close()
-				if err := graph.RunAll(vm); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, graph.RunAll(vm))
 				var backward, forward, scale float64
 				off := 0
 				for _, l := range learnables {
 					gv, err := l.Grad()
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					g, err := opkit.Floats(gv)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					for k, e := range g {
 						backward += e * v[off+k]
 						scale += math.Abs(e * v[off+k])
@@ -89,9 +76,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 
 func TestScoresAlongErrors(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n, _ := NumParams(m)
 	if n != 2*3+3+3*1+1 {
 		t.Errorf("NumParams = %d, want 13", n)

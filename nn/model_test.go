@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -92,14 +93,10 @@ func TestScoresMatchReference(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				x := randomRows(11, rows, m.InputSize())
 				got, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				tol := tolForward64
 				if dt == tensor.Float32 {
 					tol = tolForward32
@@ -115,22 +112,16 @@ func TestScoresChunks(t *testing.T) {
 	// sizes, whose results must come back in row order.
 	rows := 2*scoreChunk + 37
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}, Activation: Tanh, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	x := randomRows(2, rows, 2)
 	got, err := Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	assertClose(t, "scores", got, referenceScores(t, m.Params(), Tanh, x, rows), tolForward64)
 }
 
 func TestScoresRejectsBadInput(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name  string
 		m     Model
@@ -158,16 +149,12 @@ func TestBuildShapesAndSharing(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				const batch = 6
 				g := gorgonia.NewGraph()
 				x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, m.InputSize()), gorgonia.WithName("x"))
 				scores, learnables, err := m.Build(g, x)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if !scores.Shape().Eq(tensor.Shape{batch}) || scores.Dtype() != dt {
 					t.Errorf("scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
 				}
@@ -191,9 +178,7 @@ func TestBuildShapesAndSharing(t *testing.T) {
 
 func TestBuildRejectsBadInput(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 3, Hidden: []int{2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	g := gorgonia.NewGraph()
 	other := gorgonia.NewGraph()
 	for _, tc := range []struct {
@@ -259,9 +244,7 @@ func TestBadConfigs(t *testing.T) {
 func TestMLPConfigNotAliased(t *testing.T) {
 	hidden := []int{3}
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: hidden})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	hidden[0] = 99
 	if got, want := m.Architecture(), "MLP(in=2, hidden=[3], activation=relu)"; got != want {
 		t.Fatalf("Architecture() = %q after changing the config's slice, want %q", got, want)
@@ -280,23 +263,15 @@ func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (
 	}
 	vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, vm.RunAll())
 	c, err := opkit.Scalar(cost.Value())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	grads := make([][]float64, len(learnables))
 	for i, l := range learnables {
 		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		f, err := opkit.Floats(gv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		grads[i] = append([]float64(nil), f...)
 	}
 	return c, grads
@@ -317,9 +292,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 	for _, tm := range testModels() {
 		t.Run(tm.name, func(t *testing.T) {
 			m, err := tm.new(tensor.Float64)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			x := randomRows(21, rows, m.InputSize())
 			w := randomRows(22, rows, 1)
 			_, grads := graphGradients(t, m, x, rows, w)
@@ -333,9 +306,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 			}
 			for k, p := range m.Params() {
 				fd, err := gradcheck.Numeric(cost, p.Value.Data().([]float64), step)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				assertClose(t, "∂c/∂"+p.Name, grads[k], fd, tolGrad)
 			}
 		})
@@ -352,13 +323,9 @@ func TestFloat32GradientsMatchFloat64(t *testing.T) {
 	for _, tm := range testModels() {
 		t.Run(tm.name, func(t *testing.T) {
 			m32, err := tm.new(tensor.Float32)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			m64, err := tm.new(tensor.Float64)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			// Give the float64 model exactly the float32 model's values, and feed both the
 			// same float32-representable inputs, so that only arithmetic precision differs.
 			for i, p := range m64.Params() {
@@ -405,25 +372,17 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tc.name, dt), func(t *testing.T) {
 				m, err := NewMLP(MLPConfig{In: 4, Hidden: []int{5}, Activation: Tanh, Seed: 9, Dtype: dt})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				ps := m.Params()
 
 				train := gorgonia.NewGraph()
 				xTrain, err := newMatrix(dt, trainRows, 4, randomRows(41, trainRows, 4))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				xt := gorgonia.NewMatrix(train, dt, gorgonia.WithShape(trainRows, 4), gorgonia.WithValue(xTrain))
 				scores, learnables, err := m.Build(train, xt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				cost, err := gorgonia.Sum(scores)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
 					t.Fatal(err)
 				}
@@ -433,14 +392,10 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 				evalX := randomRows(42, evalRows, 4)
 				eval := gorgonia.NewGraph()
 				xEval, err := newMatrix(dt, evalRows, 4, evalX)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				xe := gorgonia.NewMatrix(eval, dt, gorgonia.WithShape(evalRows, 4), gorgonia.WithValue(xEval))
 				evalScores, _, err := m.Build(eval, xe)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				evalVM := gorgonia.NewTapeMachine(eval)
 				defer evalVM.Close()
 
@@ -451,23 +406,15 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 				}
 				for step := 0; step < 3; step++ {
 					before, err := Snapshot(m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := trainVM.RunAll(); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
+					require.NoError(t, trainVM.RunAll())
 					var grads [][]float64
 					for _, l := range learnables {
 						gv, err := l.Grad()
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
 						grads = append(grads, paramValues(t, Param{Value: gv.(*tensor.Dense)}))
 					}
-					if err := solver.Step(gorgonia.NodesToValueGrads(learnables)); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, solver.Step(gorgonia.NodesToValueGrads(learnables)))
 					trainVM.Reset()
 
 					for i, p := range m.Params() {
@@ -483,13 +430,9 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 							assertClose(t, fmt.Sprintf("step %d: %s", step, p.Name), paramValues(t, p), want, tolStep)
 						}
 					}
-					if err := evalVM.RunAll(); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, evalVM.RunAll())
 					got, err := opkit.Floats(evalScores.Value())
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					evalVM.Reset()
 					assertClose(t, fmt.Sprintf("step %d: evaluation scores", step), got, referenceScores(t, m.Params(), Tanh, evalX, evalRows), tol)
 					stale := referenceScores(t, before, Tanh, evalX, evalRows)
@@ -506,32 +449,20 @@ func TestSnapshotRestore(t *testing.T) {
 	for _, dt := range dtypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			m, err := NewMLP(MLPConfig{In: 3, Hidden: []int{4}, Seed: 1, Dtype: dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want := paramBits(t, m)
 			snap, err := Snapshot(m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			// Change the model: the snapshot must not follow.
 			other, err := NewMLP(MLPConfig{In: 3, Hidden: []int{4}, Seed: 2, Dtype: dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			otherSnap, err := Snapshot(other)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Restore(m, otherSnap); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
+			require.NoError(t, Restore(m, otherSnap))
 			if fmt.Sprint(paramBits(t, m)) == fmt.Sprint(want) {
 				t.Fatal("restoring another model's snapshot left the parameters unchanged")
 			}
-			if err := Restore(m, snap); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, Restore(m, snap))
 			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(want) {
 				t.Fatal("restoring the snapshot did not bring back the parameters bit for bit")
 			}
@@ -541,19 +472,13 @@ func TestSnapshotRestore(t *testing.T) {
 
 func TestRestoreRejectsMismatches(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 3, Hidden: []int{4}, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	snapOf := func(cfg MLPConfig) []Param {
 		t.Helper()
 		o, err := NewMLP(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		s, err := Snapshot(o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return s
 	}
 	good := snapOf(MLPConfig{In: 3, Hidden: []int{4}, Seed: 2})
@@ -588,9 +513,7 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 // overflows the model's dtype, is rocops.ErrRange naming the row, never a ±Inf score.
 func TestScoresRange(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Float32})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = Scores(m, []float64{1, 2, 3, 1e39}, 2)
 	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
 		t.Fatalf("feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
@@ -604,9 +527,7 @@ func TestScoresRange(t *testing.T) {
 	}
 	// The same features in a float64 model are fine.
 	m64, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := Scores(m64, []float64{1, 2, 3, 1e39}, 2); err != nil {
 		t.Fatalf("float64 model: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // trainedBase returns NewMLP(cfg) with every parameter, biases included, drawn by
@@ -23,9 +24,7 @@ import (
 func trainedBase(t *testing.T, cfg MLPConfig, seed uint64) *MLP {
 	t.Helper()
 	m, err := NewMLP(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for k, p := range m.Params() {
 		copyInto(p.Value, randomRows(seed+uint64(k), p.Value.Len(), 1))
 	}
@@ -37,23 +36,15 @@ func graphScores(t *testing.T, m Model, x []float64, rows int) []float64 {
 	t.Helper()
 	g := gorgonia.NewGraph()
 	xv, err := newMatrix(m.Dtype(), rows, m.InputSize(), x)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	xn := gorgonia.NewMatrix(g, m.Dtype(), gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
 	scores, _, err := m.Build(g, xn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, vm.RunAll())
 	s, err := opkit.Floats(scores.Value())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return append([]float64(nil), s...)
 }
 
@@ -90,35 +81,23 @@ func TestLoRAStartsAsBase(t *testing.T) {
 				c.base.Dtype = dt
 				base := trainedBase(t, c.base, 91)
 				m, err := Transfer(base, c.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if got, want := m.Architecture(), base.Architecture(); !strings.HasPrefix(got, strings.TrimSuffix(want, ")")+", lora=") {
 					t.Fatalf("Architecture() = %q, want %q with its adapters", got, want)
 				}
 				x := randomRows(92, rows, 6)
 				want, err := Scores(base, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				got, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sameFloats(t, "Scores", got, want)
 				sameFloats(t, "graph scores", graphScores(t, m, x, rows), graphScores(t, base, x, rows))
 				n, err := NumParams(m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				along, _, err := m.ScoresAlong(x, rows, make([]float64, n))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				baseAlong, _, err := base.ScoresAlong(x, rows, make([]float64, n-loraParams(m)))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sameFloats(t, "ScoresAlong", along, baseAlong)
 			})
 		}
@@ -181,9 +160,7 @@ func TestTransferLayout(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := paramBits(t, base)
 			m, err := Transfer(base, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if got := m.Architecture(); got != c.arch {
 				t.Errorf("Architecture() = %q, want %q", got, c.arch)
 			}
@@ -237,26 +214,18 @@ func TestTransferLayout(t *testing.T) {
 func TestTransferHeadSeed(t *testing.T) {
 	base := trainedBase(t, MLPConfig{In: 7, Hidden: []int{6, 5}}, 95)
 	frozen, err := Transfer(base, TransferConfig{Freeze: 2, Hidden: []int{4}, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lora, err := Transfer(base, TransferConfig{Rank: 2, Hidden: []int{4}, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fresh, err := NewMLP(MLPConfig{In: 5, Hidden: []int{4}, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for k := range 2 {
 		f := paramValues(t, Param{Value: frozen.layers[2+k].weight})
 		sameFloats(t, fmt.Sprintf("head layer %d, lora arm", k), paramValues(t, Param{Value: lora.layers[2+k].weight}), f)
 		sameFloats(t, fmt.Sprintf("head layer %d, NewMLP", k), paramValues(t, Param{Value: fresh.layers[k].weight}), f)
 	}
 	other, err := Transfer(base, TransferConfig{Rank: 2, Hidden: []int{4}, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if slices.Equal(paramValues(t, Param{Value: other.layers[2].weight}), paramValues(t, Param{Value: lora.layers[2].weight})) ||
 		slices.Equal(paramValues(t, Param{Value: other.layers[0].lora.a}), paramValues(t, Param{Value: lora.layers[0].lora.a})) {
 		t.Error("seeds 3 and 4 gave the same head or the same A")
@@ -268,9 +237,7 @@ func TestTransferHeadSeed(t *testing.T) {
 func TestTransferErrors(t *testing.T) {
 	base := trainedBase(t, MLPConfig{In: 4, Hidden: []int{3}}, 96)
 	adapted, err := Transfer(base, TransferConfig{Body: 2, Rank: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, c := range []struct {
 		name string
 		base *MLP
@@ -328,9 +295,7 @@ func TestPassSkipsFrozenLayers(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Transfer(base, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, p := range m.Params() {
 				if strings.HasSuffix(p.Name, ".lora_b") { // as after training: ∂L/∂A = 0 while B = 0
 					copyInto(p.Value, randomRows(102, p.Value.Len(), 1))
@@ -340,16 +305,10 @@ func TestPassSkipsFrozenLayers(t *testing.T) {
 				t.Fatalf("lowest trainable layer %d, want %d", got, c.lowest)
 			}
 			p, err := NewPass(m, rows)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.setInput(randomRows(98, rows, 5)); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
+			require.NoError(t, p.setInput(randomRows(98, rows, 5)))
 			p.Forward()
-			if err := p.Backward(randomRows(99, rows, 1)); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, p.Backward(randomRows(99, rows, 1)))
 			run := p.run.(*passOf[float64])
 			for k, l := range run.layers {
 				written := slices.ContainsFunc(l.dz, func(v float64) bool { return v != 0 })
@@ -379,9 +338,7 @@ func TestTransferCheckpoint(t *testing.T) {
 			build := func(tc TransferConfig) *MLP {
 				t.Helper()
 				m, err := Transfer(base, tc)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return m
 			}
 			lora := build(TransferConfig{Rank: 2, Alpha: 3, Hidden: []int{3}, Seed: 1})
@@ -394,9 +351,7 @@ func TestTransferCheckpoint(t *testing.T) {
 				t.Fatalf("Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
 			}
 			again := build(TransferConfig{Rank: 2, Alpha: 3, Hidden: []int{3}, Seed: 2})
-			if err := Read(bytes.NewReader(data), again); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, Read(bytes.NewReader(data), again))
 			if !sameParams(t, again, lora) {
 				t.Fatal("the loaded LoRA model differs from the saved one")
 			}
@@ -413,19 +368,13 @@ func TestTransferCheckpoint(t *testing.T) {
 
 			frozen := build(TransferConfig{Freeze: 2, Hidden: []int{3}, Seed: 1})
 			plain, err := NewMLP(MLPConfig{In: 5, Hidden: []int{6, 4, 3}, Dtype: dt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Restore(plain, frozen.Params()); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
+			require.NoError(t, Restore(plain, frozen.Params()))
 			if !bytes.Equal(encoded(t, frozen), encoded(t, plain)) {
 				t.Fatal("a frozen body's checkpoint differs from the ordinary MLP's of the same values")
 			}
 			fresh := build(TransferConfig{Freeze: 2, Hidden: []int{3}, Seed: 5})
-			if err := Read(bytes.NewReader(encoded(t, plain)), fresh); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, Read(bytes.NewReader(encoded(t, plain)), fresh))
 			if !sameParams(t, fresh, frozen) {
 				t.Fatal("the ordinary MLP's checkpoint did not load into the frozen model")
 			}
@@ -456,9 +405,7 @@ func TestBuildGradOfTrainable(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Transfer(base, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, p := range m.Params() {
 				if strings.HasSuffix(p.Name, ".lora_b") {
 					copyInto(p.Value, randomRows(104, p.Value.Len(), 1))
@@ -492,9 +439,7 @@ func TestBuildGradOfTrainable(t *testing.T) {
 			vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(wrt...))
 			defer vm.Close()
 			values := paramBits(t, m)
-			if err := vm.RunAll(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, vm.RunAll())
 			for i, b := range paramBits(t, m) {
 				if !slices.Equal(b, values[i]) {
 					t.Errorf("running the graph changed %s", m.Params()[i].Name)
@@ -508,13 +453,9 @@ func TestBuildGradOfTrainable(t *testing.T) {
 					continue
 				}
 				gv, err := learnables[i].Grad()
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				got, err := opkit.Floats(gv)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sameFloats(t, p.Name, got, all[i])
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // bits returns the bit patterns of m's parameters, by name.
@@ -45,13 +46,9 @@ func bits(t *testing.T, m nn.Model) map[string][]uint64 {
 // validation AUC rises, above 0.97), and it saves and loads whole.
 func TestTransferTrains(t *testing.T) {
 	ds, err := data.WDBC()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tr, val, _, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 		for _, arm := range []struct {
 			name string
@@ -64,49 +61,29 @@ func TestTransferTrains(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%s", dt, arm.name), func(t *testing.T) {
 				baseCfg := nn.MLPConfig{In: tr.Cols, Hidden: []int{12, 8}, Seed: 1, Dtype: dt}
 				saved, err := nn.NewMLP(baseCfg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				pre, err := train.New(saved, train.Config{Epochs: 2, BatchSize: 64, LearningRate: 0.01, Progress: io.Discard})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if _, err := pre.Fit(context.Background(), tr, nil); err != nil {
 					t.Fatal(err)
 				}
 				path := filepath.Join(t.TempDir(), "base.params")
-				if err := nn.Save(path, saved); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, nn.Save(path, saved))
 				baseCfg.Seed = 2
 				base, err := nn.NewMLP(baseCfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := nn.Load(path, base); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, nn.Load(path, base))
 				m, err := nn.Transfer(base, arm.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				before := bits(t, m)
 				s0, err := nn.Scores(m, val.X, val.Rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				auc0, err := metrics.AUC(s0, val.Y)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				tn, err := train.New(m, train.Config{Epochs: 10, BatchSize: 32, LearningRate: 0.01, Progress: io.Discard})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				hist, err := tn.Fit(context.Background(), tr, val)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if auc := hist.Epochs[hist.Best].Metric; !(auc > 0.97 && auc > auc0) {
 					t.Errorf("best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
 				}
@@ -118,16 +95,10 @@ func TestTransferTrains(t *testing.T) {
 				}
 
 				out := filepath.Join(t.TempDir(), "tuned.params")
-				if err := nn.Save(out, m); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, nn.Save(out, m))
 				again, err := nn.Transfer(base, arm.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := nn.Load(out, again); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, nn.Load(out, again))
 				loaded := bits(t, again)
 				for name, b := range after {
 					if !slices.Equal(loaded[name], b) {

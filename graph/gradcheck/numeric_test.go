@@ -199,9 +199,7 @@ func TestNumericOnSlices(t *testing.T) {
 	// The five-point error is h⁴·f⁽⁵⁾/30 with h = 1e-3: about 1e-13 here; rounding ~ε/h.
 	const tolNumeric = 1e-10
 	got, err := Numeric(f, x, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > tolNumeric {
 			t.Errorf("∂f/∂x%d = %v, want %v", i, got[i], want[i])

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Write replaces a file with the new content, readable by all, and leaves no
@@ -24,9 +26,7 @@ func TestWrite(t *testing.T) {
 			_, err := io.WriteString(w, content)
 			return err
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := os.ReadFile(path)
 		if err != nil || string(got) != content {
 			t.Fatalf("read %q, %v; want %q", got, err, content)
@@ -42,9 +42,7 @@ func TestWrite(t *testing.T) {
 func TestWriteFailureKeepsOld(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
 	boom := errors.New("disk full")
 	err := Write(path, func(w io.Writer) error {
 		io.WriteString(w, "new, half")
@@ -62,9 +60,7 @@ func TestWriteFailureKeepsOld(t *testing.T) {
 func assertOnlyFile(t *testing.T, dir, name string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(entries) != 1 || entries[0].Name() != name {
 		var names []string
 		for _, e := range entries {
@@ -84,18 +80,14 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	path := filepath.Join(dir, "model.ckpt")
 	write := func(content string) {
 		t.Helper()
-		if err := Write(path, func(w io.Writer) error {
+		require.NoError(t, Write(path, func(w io.Writer) error {
 			_, err := io.WriteString(w, content)
 			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		}))
 	}
 	write("first")
 	exited := exec.Command(os.Args[0], "-test.run=^$")
-	if err := exited.Run(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, exited.Run())
 	dead := exited.Process.Pid
 	if !gone(dead) {
 		t.Skipf("pid %d was reused at once", dead)
@@ -103,16 +95,12 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	old, fresh := time.Now().Add(-2*legacyAge), time.Now()
 	leave := func(pattern string, mtime time.Time) string {
 		f, err := os.CreateTemp(dir, pattern) // as a killed write leaves it: partial content
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, err := f.Write([]byte("partial")); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
-		if err := os.Chtimes(f.Name(), mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Chtimes(f.Name(), mtime, mtime))
 		return filepath.Base(f.Name())
 	}
 	leave(tempPrefix("model.ckpt", dead)+"*", fresh)
@@ -127,9 +115,7 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 		".model.ckpt.bak", "model.ckpt", "model.ckpt.tmp-1",
 	}
 	for _, name := range []string{"model.ckpt.tmp-1", ".model.ckpt.bak"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
 	}
 	write("second")
 	got := names(t, dir)
@@ -145,9 +131,7 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 func names(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.Name())
@@ -176,9 +160,7 @@ func TestConcurrentWriters(t *testing.T) {
 				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|%s|w%d|%d", helperEnv, dir, c.target, w, tries))
 				out := new(strings.Builder)
 				cmd.Stdout, cmd.Stderr = out, out
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, cmd.Start())
 				cmds, outs = append(cmds, cmd), append(outs, out)
 			}
 			for w, cmd := range cmds {
@@ -192,12 +174,8 @@ func TestConcurrentWriters(t *testing.T) {
 					continue
 				}
 				b, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := checkContent(b); err != nil {
-					t.Errorf("%s: %v", name, err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, checkContent(b), "%s", name)
 			}
 		})
 	}
@@ -214,9 +192,7 @@ func TestHelperWriter(t *testing.T) {
 	}
 	f := strings.Split(spec, "|")
 	tries, err := strconv.Atoi(f[3])
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for k := range tries {
 		target := f[1]
 		if target == "" {
@@ -233,9 +209,7 @@ func TestHelperWriter(t *testing.T) {
 			}
 			return nil
 		})
-		if err != nil {
-			t.Fatalf("try %d: %v", k, err)
-		}
+		require.NoError(t, err, "try %d", k)
 	}
 }
 

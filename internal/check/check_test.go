@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBatch(t *testing.T) {
@@ -67,9 +68,7 @@ func TestElementReportsTheIndex(t *testing.T) {
 	if got, want := err.Error(), "kdequantile: score is NaN or infinite: scores[7] = NaN"; got != want {
 		t.Fatalf("message %q, want %q", got, want)
 	}
-	if err := Element("x", 0, 1, 1); err != nil {
-		t.Fatalf("valid element: %v", err)
-	}
+	require.NoError(t, Element("x", 0, 1, 1), "valid element")
 }
 
 func TestSplit(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMulticlassValidation(t *testing.T) {
@@ -115,9 +116,7 @@ func TestColumns(t *testing.T) {
 			for _, both := range []bool{true, false} {
 				counts, err := ForTask("p", c.task, c.scores, c.labels, both)
 				if c.want == nil || (!both && c.loose) {
-					if err != nil {
-						t.Fatalf("both = %v: %v", both, err)
-					}
+					require.NoError(t, err, "both = %v", both)
 					if c.want == nil && (len(counts) != 2 || counts[0] != 1 || counts[1] != 2) {
 						t.Fatalf("counts %v, want [1 2]", counts)
 					}

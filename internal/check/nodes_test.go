@@ -12,6 +12,7 @@ import (
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // TestNodeErrors builds every graph entry point on nodes that cannot feed it.
@@ -79,18 +80,14 @@ func TestReusedLispMachine(t *testing.T) {
 			t.Fatal(err)
 		}
 		vm := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(vm); err != nil {
-			t.Fatalf("%s: first run: %v", o.name, err)
-		}
+		require.NoError(t, graph.RunAll(vm), "%s: first run", o.name)
 		vm.Reset()
 		if err := graph.RunAll(vm); !errors.Is(err, o.reused) {
 			t.Errorf("%s: second run of one LispMachine: %v, want ErrMachineReused", o.name, err)
 		}
 		vm.Close()
 		fresh := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(fresh); err != nil {
-			t.Errorf("%s: a new LispMachine: %v", o.name, err)
-		}
+		require.NoError(t, graph.RunAll(fresh), "%s: a new LispMachine", o.name)
 		fresh.Close()
 	}
 }

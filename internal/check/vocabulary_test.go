@@ -19,6 +19,7 @@ import (
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // An input of a public (scores, labels) entry point: the kind of its labels, k columns (1 for
@@ -659,13 +660,9 @@ func scoresModel(s []float64, k int) (nn.Model, []float64, error) {
 // TestScoresModel: the model the severe-direction entries are run on gives back the scores.
 func TestScoresModel(t *testing.T) {
 	m, x, err := scoresModel(kScores, kCols)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := nn.Scores(m, x, len(kScores)/kCols)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i, s := range kScores {
 		if got[i] != s {
 			t.Fatalf("score %d: %v, want %v", i, got[i], s)

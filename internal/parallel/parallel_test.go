@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Every task runs exactly once, whatever the number of workers.
@@ -12,9 +14,7 @@ func TestForRunsEachTaskOnce(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7, 1000} {
 		for _, workers := range []int{-1, 0, 1, 2, 3, 64} {
 			counts := make([]atomic.Int32, n)
-			if err := For(n, workers, func(t int) { counts[t].Add(1) }); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, For(n, workers, func(t int) { counts[t].Add(1) }))
 			for i := range counts {
 				if c := counts[i].Load(); c != 1 {
 					t.Fatalf("n=%d workers=%d: task %d ran %d times", n, workers, i, c)
@@ -27,9 +27,7 @@ func TestForRunsEachTaskOnce(t *testing.T) {
 // With one worker the tasks run in order on the caller.
 func TestForSequential(t *testing.T) {
 	var order []int
-	if err := For(5, 1, func(t int) { order = append(order, t) }); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, For(5, 1, func(t int) { order = append(order, t) }))
 	for i, v := range order {
 		if v != i {
 			t.Fatalf("order %v", order)
@@ -66,7 +64,5 @@ func TestForRecoversPanics(t *testing.T) {
 			t.Fatalf("workers=%d: error %v", workers, err)
 		}
 	}
-	if err := For(10, 4, func(int) {}); err != nil {
-		t.Fatalf("no panic, error %v", err)
-	}
+	require.NoError(t, For(10, 4, func(int) {}), "no panic")
 }

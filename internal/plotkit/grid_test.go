@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -19,17 +20,13 @@ func TestSaveGrid(t *testing.T) {
 	line := func() *plot.Plot {
 		p := plot.New()
 		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		p.Add(l)
 		return p
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "grid.png")
-	if err := SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch))
 	if w, h := pngSize(t, path); w != 384 || h != 288 {
 		t.Errorf("image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
 	}
@@ -44,16 +41,12 @@ func TestSaveGrid(t *testing.T) {
 func TestSaveGridLegend(t *testing.T) {
 	p := plot.New()
 	l, err := Line("diagonal", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p.Add(l, Disc(0.5, 0.5, nil))
 	legend := NewLegend()
 	legend.Add("diagonal", l)
 	path := filepath.Join(t.TempDir(), "legend.png")
-	if err := SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch))
 	if w, h := pngSize(t, path); w != 480 || h != 288 {
 		t.Errorf("image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
 	}
@@ -66,13 +59,9 @@ func TestSaveGridLegend(t *testing.T) {
 func pngSize(t *testing.T, path string) (w, h int) {
 	t.Helper()
 	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
 	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return img.Bounds().Dx(), img.Bounds().Dy()
 }

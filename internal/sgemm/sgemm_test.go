@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/rocops/rocops/internal/floats"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMatchesReference: New gives C ← op(A)·op(B) + β·C of a float64 reference written
@@ -391,8 +392,6 @@ func TestImplementationConcurrent(t *testing.T) {
 		}()
 	}
 	for range want {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, <-errs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -56,9 +57,7 @@ func TestExtremeSeparation(t *testing.T) {
 			labels[len(c.neg)] = 1
 			cfg := Config{Alpha: c.alpha, V0: 1, V1: 1}
 			w, tau, err := thresholdGradient(scores, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if math.Abs(tau-c.tau) > tolHand*math.Max(1, math.Abs(c.tau)) {
 				t.Errorf("τ = %.17g, want %.17g", tau, c.tau)
 			}
@@ -104,21 +103,15 @@ func TestExtremeSeparationFloat32(t *testing.T) {
 	f := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithName("f"), gorgonia.WithValue(tensor.New(tensor.WithBacking(scores))))
 	y := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithName("y"), gorgonia.WithValue(tensor.New(tensor.WithBacking(labels))))
 	tau, err := Threshold(f, y, Config{Alpha: 0.1, V0: 1, V1: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := gorgonia.Grad(tau, f); err != nil {
 		t.Fatal(err)
 	}
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, vm.RunAll())
 	gv, err := f.Grad()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	w := gv.Data().([]float32)
 	var sum float32
 	for i, x := range w[:len(neg)] {

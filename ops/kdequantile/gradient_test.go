@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/graph/gradcheck"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -30,9 +31,7 @@ const (
 func numeric(t *testing.T, x []float64, h float64, fn func([]float64) float64) []float64 {
 	t.Helper()
 	d, err := gradcheck.Numeric(func(x []float64) (float64, error) { return fn(x), nil }, x, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return d
 }
 
@@ -72,9 +71,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			}
 			w, _, err := thresholdGradient(scores, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			fdTau := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
 			dTau := relDiff(w, fdTau)
 			if dTau > tolFD {
@@ -124,9 +121,7 @@ func TestWeightsMatchSeedFormula(t *testing.T) {
 			labels[len(c.neg)] = 1
 			cfg := Config{Alpha: c.alpha, V0: c.v0, V1: 1}
 			w, tau, err := thresholdGradient(scores, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want := refWeights(c.neg, c.v0, tau)
 			for i := range want {
 				if relErr(w[i], want[i], 0) > tolWeights {

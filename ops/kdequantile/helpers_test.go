@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // This file holds the tests' independent reference: the definitions of the package
@@ -152,9 +154,7 @@ func relErr(got, want, floor float64) float64 {
 func mustEvaluate(t testing.TB, scores, labels []float64, cfg Config) Result {
 	t.Helper()
 	r, err := Evaluate(scores, labels, cfg)
-	if err != nil {
-		t.Fatalf("Evaluate: %v", err)
-	}
+	require.NoError(t, err, "Evaluate")
 	return r
 }
 
@@ -162,8 +162,6 @@ func mustEvaluate(t testing.TB, scores, labels []float64, cfg Config) Result {
 func mustGradient(t testing.TB, scores, labels []float64, cfg Config) ([]float64, Result) {
 	t.Helper()
 	g, r, err := Gradient(scores, labels, cfg)
-	if err != nil {
-		t.Fatalf("Gradient: %v", err)
-	}
+	require.NoError(t, err, "Gradient")
 	return g, r
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -29,16 +30,12 @@ func runGraph(t testing.TB, dt tensor.Dtype, machine string, scores, labels []fl
 	g := gorgonia.NewGraph()
 	input := func(name string, xs []float64) *gorgonia.Node {
 		v, err := opkit.NewVector(dt, slices.Clone(xs))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return gorgonia.NewVector(g, dt, gorgonia.WithName(name), gorgonia.WithShape(len(xs)), gorgonia.WithValue(v))
 	}
 	f, y := input("f", scores), input("y", labels)
 	c, err := cost(f, y)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var vm gorgonia.VM
 	if machine == "tape" {
 		if _, err := gorgonia.Grad(c, f); err != nil {
@@ -53,17 +50,11 @@ func runGraph(t testing.TB, dt tensor.Dtype, machine string, scores, labels []fl
 		return 0, nil, err
 	}
 	value, err := opkit.Scalar(c.Value())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gv, err := f.Grad()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	grad, err := opkit.Floats(gv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return value, slices.Clone(grad), nil
 }
 
@@ -100,22 +91,16 @@ func TestOpsMatchSlices(t *testing.T) {
 			}
 			want, r := mustGradient(t, f, labels, cfg)
 			wantDTau, _, err := thresholdGradient(f, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, m := range machines {
 				t.Run(fmt.Sprintf("%+v/%v/%s", cfg, dt, m), func(t *testing.T) {
 					l, g, err := runGraph(t, dt, m, f, labels, lossOf(cfg))
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if relErr(l, r.Loss, 0) > tol || relDiff(g, want) > tol {
 						t.Errorf("Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
 					}
 					tau, w, err := runGraph(t, dt, m, f, labels, thresholdOf(cfg))
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if relErr(tau, r.Tau, 1) > tol || relDiff(w, wantDTau) > tol {
 						t.Errorf("Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
 					}
@@ -133,13 +118,9 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 		scores, labels := batch(uint64(20+i), 500, 0.1, 1.5)
 		for _, m := range machines {
 			l64, g64, err := runGraph(t, tensor.Float64, m, scores, labels, lossOf(cfg))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			l32, g32, err := runGraph(t, tensor.Float32, m, scores, labels, lossOf(cfg))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if d := relErr(l32, l64, 0); d > tol {
 				t.Errorf("%+v/%s: float32 L = %v, float64 %v (%.2g)", cfg, m, l32, l64, d)
 			}
@@ -186,13 +167,9 @@ func TestThresholdComposes(t *testing.T) {
 	}
 	for _, m := range machines {
 		want, wantGrad, err := runGraph(t, tensor.Float64, m, scores, labels, lossOf(cfg))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, grad, err := runGraph(t, tensor.Float64, m, scores, labels, composed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if relErr(got, want, 0) > tol || relDiff(grad, wantGrad) > tol {
 			t.Errorf("%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
 		}
@@ -216,9 +193,7 @@ func TestOpsAreDistinctByConfig(t *testing.T) {
 		return gorgonia.Add(la, lb)
 	}
 	got, _, err := runGraph(t, tensor.Float64, "tape", scores, labels, sum)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := mustEvaluate(t, scores, labels, a).Loss + mustEvaluate(t, scores, labels, b).Loss
 	if relErr(got, want, 0) > 1e-15 {
 		t.Errorf("L_a + L_b = %v, want %v", got, want)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The mirrored loss (Config.Recall) checked against the definitions written out with the
@@ -99,9 +101,7 @@ func TestRecallGradientFiniteDifferences(t *testing.T) {
 				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			}
 			w, _, err := thresholdGradient(scores, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			fdTau := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
 			if d := relDiff(w, fdTau); d > tolFD {
 				t.Errorf("∂τ/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, w, fdTau)

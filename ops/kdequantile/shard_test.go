@@ -73,13 +73,9 @@ func TestShardedGradient(t *testing.T) {
 			scores, labels := batch(seed, c.n, c.posFrac, c.sep)
 			s, l, all, allLabels := shardBatch(rng, scores, labels, workers)
 			grads, res, passes, err := ShardedGradient(s, l, c.cfg)
-			if err != nil {
-				t.Fatalf("%s seed %d: %v", c.name, seed, err)
-			}
+			require.NoError(t, err, "%s seed %d", c.name, seed)
 			want, wantRes, err := Gradient(all, allLabels, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			got := slices.Concat(grads...)
 			t.Logf("%s seed %d: %.3g, %d passes", c.name, seed, relDiff(got, want), passes)
 			if d := relDiff(got, want); !(d <= tolShard) {
@@ -116,13 +112,9 @@ func TestShardedGradientScale(t *testing.T) {
 		}
 		s, l, all, allLabels := shardBatch(rng, scores, labels, 8)
 		grads, res, _, err := ShardedGradient(s, l, Config{Alpha: 0.05})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, wantRes, err := Gradient(all, allLabels, Config{Alpha: 0.05})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if d := relDiff(slices.Concat(grads...), want); !(d <= tolShard) {
 			t.Errorf("scale %g: gradient differs by %.3g relative", scale, d)
 		}

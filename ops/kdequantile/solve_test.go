@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestSmoothedFPRIsAlpha checks the defining equation: the smoothed false-positive rate
@@ -48,9 +50,7 @@ func TestSolverPasses(t *testing.T) {
 		for _, alpha := range []float64{0.01, 0.05, 0.5, 0.99} {
 			scores, labels := batch(uint64(n), n, 0.1, 1.5)
 			p, err := newProblem(scores, labels, Config{Alpha: alpha})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			cold := p.solve()
 			if cold.passes > 3 {
 				t.Errorf("n=%d α=%v: %d passes", n, alpha, cold.passes)
@@ -70,9 +70,7 @@ func TestSolverPasses(t *testing.T) {
 // from the starting quantile 0, where φ is flat to e^{−500}.
 func TestSolverFallsBackToBisection(t *testing.T) {
 	p, err := newProblem([]float64{0, 1000, 0}, []float64{0, 0, 1}, Config{Alpha: 0.5, V0: 1, V1: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer p.release()
 	r := p.solve()
 	if math.Abs(r.tau-500) > 1e-12 || r.passes > 100 {

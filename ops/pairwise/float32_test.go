@@ -10,6 +10,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFloat32Overflow: a float32 graph whose loss or gradient is finite in float64 but beyond
@@ -30,9 +31,7 @@ func TestFloat32Overflow(t *testing.T) {
 			}
 			g, scores, labels := newGraph(t, tensor.Float32, f, y)
 			cost, err := Loss(scores, labels, Config{Surrogate: Exponential})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var vm gorgonia.VM
 			if machine == "tape" {
 				if _, err := gorgonia.Grad(cost, scores); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFailedTapeRunsLeakNothing backs the safe pattern of the package doc: a TapeMachine whose
@@ -24,9 +25,7 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 	for range runs {
 		g, scores, labels := newGraph(t, tensor.Float64, []float64{0, math.NaN(), 1}, []float64{0, 1, 1})
 		cost, err := Loss(scores, labels, Config{Surrogate: Logistic})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, err := gorgonia.Grad(cost, scores); err != nil {
 			t.Fatal(err)
 		}
