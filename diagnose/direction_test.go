@@ -3,13 +3,13 @@ package diagnose_test
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
@@ -19,17 +19,8 @@ import (
 // differences.
 type opaque struct{ nn.Model }
 
-func randomRows(seed uint64, rows, cols int) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 4))
-	x := make([]float64, rows*cols)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
-	return x
-}
-
 func unit(seed uint64, n int) []float64 {
-	v := randomRows(seed, n, 1)
+	v := testbatch.Normal(seed, 4, n, 1)
 	var s float64
 	for _, e := range v {
 		s += e * e
@@ -46,7 +37,7 @@ func unit(seed uint64, n int) []float64 {
 // relative, divided by 2ε ≈ 1e-2, so 1e-3 of the tangents' scale.
 func TestScoreTangentsForwardVsCentral(t *testing.T) {
 	const rows, in = 40, 5
-	x := randomRows(1, rows, in)
+	x := testbatch.Normal(1, 4, rows, in)
 	for _, tc := range []struct {
 		name string
 		dt   tensor.Dtype
@@ -114,7 +105,7 @@ func equalDense(a, b *tensor.Dense) bool {
 // TestLinearTangentsExact: for s = x·w + b the tangent along (v_w, v_b) is x·v_w + v_b.
 func TestLinearTangentsExact(t *testing.T) {
 	const rows, in = 6, 3
-	x := randomRows(2, rows, in)
+	x := testbatch.Normal(2, 4, rows, in)
 	lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1})
 	require.NoError(t, err)
 	v := []float64{0.5, -1, 2, 0.25}
@@ -136,7 +127,7 @@ func TestLinearTangentsExact(t *testing.T) {
 func severeSetup(t *testing.T, dt tensor.Dtype) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in = 60, 4
-	x := randomRows(7, rows, in)
+	x := testbatch.Normal(7, 4, rows, in)
 	labels := make([]float64, rows)
 	for r := range labels {
 		if x[r*in] < -0.3 {

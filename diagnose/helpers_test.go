@@ -2,28 +2,12 @@ package diagnose_test
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
 )
-
-// randomBatch returns n scores from N(0, spread²) and labels with about a share pos of
-// positives, at least one of each class.
-func randomBatch(seed uint64, n int, pos, spread float64) (scores, labels []float64) {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	scores, labels = make([]float64, n), make([]float64, n)
-	for i := range scores {
-		scores[i] = spread * rng.NormFloat64()
-		if rng.Float64() < pos {
-			labels[i] = 1
-		}
-	}
-	labels[0], labels[n-1] = 1, 0
-	return scores, labels
-}
 
 // classIndices returns the indices of the positives and of the negatives, in input order.
 func classIndices(labels []float64) (pos, neg []int) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
 )
@@ -58,8 +59,8 @@ func TestHoeffdingMatchesBruteForce(t *testing.T) {
 func TestProjectMatchesBruteForce(t *testing.T) {
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s, Margin: 0.7}
-		scores, labels := randomBatch(uint64(20+s), 90, 0.3, 1.2)
-		p, _ := randomBatch(uint64(40+s), 90, 0, 1)
+		scores, labels := testbatch.Spread(uint64(20+s), 1, 90, 0.3, 1.2)
+		p, _ := testbatch.Spread(uint64(40+s), 1, 90, 0, 1)
 		got, err := diagnose.Project(scores, labels, p, cfg)
 		require.NoError(t, err)
 		pos, neg := classIndices(labels)
@@ -77,8 +78,8 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 // TestProjectIsTheDirectionalDerivative checks the meaning of Mean: with scores moving as
 // f + ε·p, the pairwise loss changes at the rate −Mean (pairwise.Evaluate, central difference).
 func TestProjectIsTheDirectionalDerivative(t *testing.T) {
-	scores, labels := randomBatch(7, 60, 0.4, 1)
-	p, _ := randomBatch(8, 60, 0, 1)
+	scores, labels := testbatch.Spread(7, 1, 60, 0.4, 1)
+	p, _ := testbatch.Spread(8, 1, 60, 0, 1)
 	for _, s := range []pairwise.Surrogate{pairwise.Logistic, pairwise.Exponential, pairwise.Square, pairwise.SquaredHinge} {
 		cfg := pairwise.Config{Surrogate: s}
 		sp, err := diagnose.Project(scores, labels, p, cfg)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -19,7 +20,7 @@ import (
 func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in, k = 45, 4, 3
-	x := randomRows(5, rows, in)
+	x := testbatch.Normal(5, 4, rows, in)
 	labels := make([]float64, rows)
 	for r := range labels {
 		for c := 1; c < k; c++ {

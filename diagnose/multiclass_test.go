@@ -10,7 +10,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -272,7 +272,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		scores, classes := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
+		scores, classes := testbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
 		labels := asFloats(classes)
 		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
 		require.NoError(t, err)
@@ -342,7 +342,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 // functions' own figures bit for bit, each as the one per-output value and the macro mean.
 func TestComparisonsBinary(t *testing.T) {
 	var one diagnose.Comparisons // the zero Task: binary
-	scores, labels := randomBatch(7, 60, 0.3, 2)
+	scores, labels := testbatch.Spread(7, 1, 60, 0.3, 2)
 	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	edges := []float64{math.Inf(-1), -1, 0, 1, math.Inf(1)}
 	for _, c := range []struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -101,7 +102,7 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 func labelSetup(t *testing.T) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in, k = 45, 4, 3
-	x := randomRows(6, rows, in)
+	x := testbatch.Normal(6, 4, rows, in)
 	labels := make([]float64, rows*k)
 	for r := range rows {
 		for c := range k {

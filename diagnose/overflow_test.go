@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
@@ -72,8 +73,8 @@ func TestOverflowCases(t *testing.T) {
 		}
 	})
 
-	scores, labels := randomBatch(5, 40, 0.4, 1)
-	p := randomRows(6, 40, 1)
+	scores, labels := testbatch.Spread(5, 1, 40, 0.4, 1)
+	p := testbatch.Normal(6, 4, 40, 1)
 	big := make([]float64, len(scores))
 	for k, f := range scores {
 		big[k] = 1e300 * f
@@ -163,7 +164,7 @@ func TestOverflowCases(t *testing.T) {
 		// A linear scorer times c, with the margin and severity times c, has the squared-hinge
 		// gradient times c: the same direction, c times the norm.
 		const c = 1e160
-		x := randomRows(8, 50, 3)
+		x := testbatch.Normal(8, 4, 50, 3)
 		lb := make([]float64, 50)
 		for r := range lb {
 			if x[r*3] < 0 { // positives where the scorer puts low scores: severe pairs

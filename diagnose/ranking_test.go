@@ -8,6 +8,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -49,7 +50,7 @@ func TestCountsMatchBruteForce(t *testing.T) {
 		{"all tied", 50, 0.5, 1, 100, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			scores, labels := randomBatch(tc.seed, tc.n, tc.pos, 2)
+			scores, labels := testbatch.Spread(tc.seed, 1, tc.n, tc.pos, 2)
 			if tc.roundTo > 0 {
 				for i := range scores {
 					scores[i] = tc.roundTo * math.Round(scores[i]/tc.roundTo)
@@ -84,7 +85,7 @@ func TestCEBoundHolds(t *testing.T) {
 	}
 	var cases []batch
 	for seed := uint64(0); seed < 40; seed++ {
-		s, l := randomBatch(seed, 200, 0.1+0.02*float64(seed), 0.5+float64(seed%8))
+		s, l := testbatch.Spread(seed, 1, 200, 0.1+0.02*float64(seed), 0.5+float64(seed%8))
 		// A shift makes the classes misranked on purpose in half the cases.
 		if seed%2 == 1 {
 			for i := range s {

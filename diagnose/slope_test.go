@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
 )
@@ -52,8 +53,8 @@ func TestExactDegeneracyControl(t *testing.T) {
 // first-order parts, so the slope is −1 ± 0.1; it must also agree, within three of its
 // standard errors plus 0.02, with the slope of log BatchVariance(B, B) from the exact split.
 func TestGenericSlope(t *testing.T) {
-	scores, labels := randomBatch(31, 400, 0.3, 1)
-	p, _ := randomBatch(32, 400, 0, 1)
+	scores, labels := testbatch.Spread(31, 1, 400, 0.3, 1)
+	p, _ := testbatch.Spread(32, 1, 400, 0, 1)
 	cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	pos, neg := classIndices(labels)
 	h := func(i, j int) float64 {

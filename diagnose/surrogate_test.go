@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
@@ -21,7 +22,7 @@ import (
 func configEntries(t *testing.T) map[string]func(cfg pairwise.Config) error {
 	t.Helper()
 	const sev = 0.1
-	scores, labels := randomBatch(4, 40, 0.4, 1)
+	scores, labels := testbatch.Spread(4, 1, 40, 0.4, 1)
 	bm, bx, by := severeSetup(t, tensor.Float64)
 	cm, cx, cy := classSetup(t)
 	cs, err := nn.Scores(cm, cx, len(cy))
@@ -123,7 +124,7 @@ func FuzzCheckSurrogate(f *testing.F) {
 	f.Add(uint8(0), 0.5, 0.0, 0.3, 8)
 	f.Add(uint8(9), 1.0, 0.0, 0.0, 0)
 	f.Add(uint8(1), -1.0, 2.0, 0.0, -1)
-	scores, labels := randomBatch(4, 40, 0.4, 1)
+	scores, labels := testbatch.Spread(4, 1, 40, 0.4, 1)
 	edges := []float64{-5, 0, 5}
 	f.Fuzz(func(t *testing.T, s uint8, margin, maxFPR, minTPR float64, pairs int) {
 		cfg := pairwise.Config{Surrogate: pairwise.Surrogate(s), Margin: margin, MaxFPR: maxFPR, MinTPR: minTPR, Pairs: pairs}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
 )
@@ -53,7 +54,7 @@ func TestWeightSharesMatchBruteForce(t *testing.T) {
 		for _, m := range []float64{0, 0.5, 2} {
 			cfg := pairwise.Config{Surrogate: s, Margin: m}
 			for seed := uint64(0); seed < 3; seed++ {
-				scores, labels := randomBatch(10+seed, 120+37*int(seed), 0.3, 1.5)
+				scores, labels := testbatch.Spread(10+seed, 1, 120+37*int(seed), 0.3, 1.5)
 				for _, edges := range edgeSets {
 					got, err := diagnose.WeightShares(scores, labels, cfg, edges)
 					require.NoError(t, err)

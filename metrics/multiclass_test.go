@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // scikit-learn's own multi-class cases, from sklearn/metrics/tests/test_ranking.py. Those tests
@@ -538,7 +538,7 @@ func FuzzTaskAUCClasses(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		scores, ints := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
+		scores, ints := testbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
 		labels := asFloats(ints)
 		for _, m := range []Method{OvR, OvO} {
 			for _, avg := range []Average{Macro, Weighted, Micro} {

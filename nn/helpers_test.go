@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,14 +26,10 @@ func paramValues(t testing.TB, p Param) []float64 {
 	return append([]float64(nil), v...)
 }
 
-// randomRows returns rows × cols values drawn uniformly from (−2, 2) by a seeded generator.
+// randomRows returns rows × cols values drawn uniformly from [−2, 2) by a seeded generator
+// (testbatch.Uniform on stream 1).
 func randomRows(seed uint64, rows, cols int) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	x := make([]float64, rows*cols)
-	for i := range x {
-		x[i] = 4*rng.Float64() - 2
-	}
-	return x
+	return testbatch.Uniform[float64](seed, 1, rows, cols)
 }
 
 // referenceScores is an independent forward pass in plain Go and float64: the parameters come

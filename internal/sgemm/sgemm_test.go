@@ -3,13 +3,13 @@ package sgemm
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/rocops/rocops/internal/floats"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -56,15 +56,15 @@ func testMatchesReference[T floats.Float](t *testing.T, u float64, g Func[T]) {
 							br, bc = n, k
 						}
 						lda, ldb, ldc := ac+3, bc+5, n+2
-						a := rowsOf[T](11, max(ar, 1), lda)
-						b := rowsOf[T](12, max(br, 1), ldb)
+						a := testbatch.Uniform[T](11, 1, max(ar, 1), lda)
+						b := testbatch.Uniform[T](12, 1, max(br, 1), ldb)
 						bpj := func(p, j int) T {
 							if tB == blas.Trans {
 								return b[j*ldb+p]
 							}
 							return b[p*ldb+j]
 						}
-						c := rowsOf[T](13, m, ldc)
+						c := testbatch.Uniform[T](13, 1, m, ldc)
 						want, bound := make([]float64, m*n), make([]float64, m*n)
 						for i := range m {
 							for j := range n {
@@ -107,20 +107,6 @@ func testMatchesReference[T floats.Float](t *testing.T, u float64, g Func[T]) {
 	}
 }
 
-// rowsOf returns rows × cols values drawn uniformly from (−2, 2) by a seeded generator, in
-// T (the reference works on these rounded values).
-func rowsOf[T floats.Float](seed uint64, rows, cols int) []T {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	out := make([]T, rows*cols)
-	for i := range out {
-		out[i] = T(4*rng.Float64() - 2)
-	}
-	return out
-}
-
-// float32Rows is rowsOf in float32.
-func float32Rows(seed uint64, rows, cols int) []float32 { return rowsOf[float32](seed, rows, cols) }
-
 // TestRowOrder: a row of C does not depend on the rows around it: the product of one
 // row of A on its own is bit for bit that row of the product of many (every entry is summed
 // over p in the same order wherever its tile starts — the property that keeps a training
@@ -136,7 +122,7 @@ func TestRowOrder(t *testing.T) {
 
 func testRowOrder[T floats.Float](t *testing.T, g Func[T]) {
 	const m, n, k = 10, 40, 37
-	a, b := rowsOf[T](21, m, k), rowsOf[T](22, k, n)
+	a, b := testbatch.Uniform[T](21, 1, m, k), testbatch.Uniform[T](22, 1, k, n)
 	all := make([]T, m*n)
 	g(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, all, n)
 	for i := 0; i < m; i += 4 { // blocks of 4 rows, and the last 2 rows one by one
@@ -180,12 +166,12 @@ func testGemvMatchesReference[T floats.Float](t *testing.T, u float64, gemv Gemv
 		}{{blas.Trans, 1, 0, 1}, {blas.Trans, 1, 1, 1}, {blas.NoTrans, 1, 0, 1}, {blas.NoTrans, 1, 1, 1}, {blas.Trans, 2, 1, 1}, {blas.Trans, 1, 0, 2}} {
 			t.Run(fmt.Sprintf("m=%d/n=%d/%c/alpha=%g/beta=%g/incX=%d", sh.m, sh.n, tc.tA, tc.alpha, tc.beta, tc.incX), func(t *testing.T) {
 				m, n, lda := sh.m, sh.n, sh.n+3
-				a := rowsOf[T](31, m, lda)
+				a := testbatch.Uniform[T](31, 1, m, lda)
 				lx, ly := n, m // op(A) = A: x has n entries, y m
 				if tc.tA == blas.Trans {
 					lx, ly = m, n
 				}
-				x, y := rowsOf[T](32, lx, tc.incX), rowsOf[T](33, 1, ly)
+				x, y := testbatch.Uniform[T](32, 1, lx, tc.incX), testbatch.Uniform[T](33, 1, 1, ly)
 				want, bound := make([]float64, ly), make([]float64, ly)
 				for i := range ly {
 					var s, abs float64
@@ -245,17 +231,17 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 				for _, beta := range []T{0, 1} {
 					m, n, k := sh.m, sh.n, sh.k
-					a := rowsOf[T](41, m, k) // A (m × k) or Aᵀ (k × m): both m·k values
+					a := testbatch.Uniform[T](41, 1, m, k) // A (m × k) or Aᵀ (k × m): both m·k values
 					lda := k
 					if tA == blas.Trans {
 						lda = m
 					}
-					b := rowsOf[T](42, k, n) // B (k × n) or Bᵀ (n × k)
+					b := testbatch.Uniform[T](42, 1, k, n) // B (k × n) or Bᵀ (n × k)
 					ldb := n
 					if tB == blas.Trans {
 						ldb = k
 					}
-					c0 := rowsOf[T](43, m, n)
+					c0 := testbatch.Uniform[T](43, 1, m, n)
 					var want []T
 					for off := range 4 {
 						c := moved(c0, off)
@@ -281,7 +267,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 				if tA == blas.Trans {
 					lx, ly = m, n
 				}
-				a, x, y0 := rowsOf[T](44, m, n), rowsOf[T](45, 1, lx), rowsOf[T](46, 1, ly)
+				a, x, y0 := testbatch.Uniform[T](44, 1, m, n), testbatch.Uniform[T](45, 1, 1, lx), testbatch.Uniform[T](46, 1, 1, ly)
 				var want []T
 				for off := range 4 {
 					y := moved(y0, off)
@@ -309,7 +295,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 func BenchmarkGemv(b *testing.B) {
 	for _, m := range []int{128, 1024} {
 		for _, n := range []int{6, 64} {
-			a, x, y := float32Rows(51, m, n), float32Rows(52, 1, n), make([]float32, m)
+			a, x, y := testbatch.Uniform[float32](51, 1, m, n), testbatch.Uniform[float32](52, 1, 1, n), make([]float32, m)
 			for _, impl := range []struct {
 				name string
 				f    GemvFunc[float32]
@@ -339,7 +325,7 @@ func testDot[T floats.Float](t *testing.T, u float64, dot func(n int, x []T, inc
 	moved := func(x []T, off int) []T { return append(make([]T, off, off+len(x)), x...)[off:] }
 	for _, n := range []int{1, 3, 4, 7, 8, 9, 12, 15, 16, 17, 31, 64, 1000} {
 		for _, inc := range []int{1, 2} {
-			x, y := rowsOf[T](61, n, inc), rowsOf[T](62, n, inc)
+			x, y := testbatch.Uniform[T](61, 1, n, inc), testbatch.Uniform[T](62, 1, n, inc)
 			var want, abs float64
 			for i := range n {
 				want += float64(x[i*inc]) * float64(y[i*inc])
@@ -370,14 +356,14 @@ func TestImplementationConcurrent(t *testing.T) {
 	const m, n, k = 33, 24, 17
 	want := make([][]float64, 8)
 	for w := range want {
-		a, b := rowsOf[float64](uint64(70+w), m, k), rowsOf[float64](uint64(80+w), n, k)
+		a, b := testbatch.Uniform[float64](uint64(70+w), 1, m, k), testbatch.Uniform[float64](uint64(80+w), 1, n, k)
 		want[w] = make([]float64, m*n)
 		impl.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, want[w], n)
 	}
 	errs := make(chan error, len(want))
 	for w := range want {
 		go func() {
-			a, b := rowsOf[float64](uint64(70+w), m, k), rowsOf[float64](uint64(80+w), n, k)
+			a, b := testbatch.Uniform[float64](uint64(70+w), 1, m, k), testbatch.Uniform[float64](uint64(80+w), 1, n, k)
 			c := make([]float64, m*n)
 			for range 20 {
 				impl.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, c, n)

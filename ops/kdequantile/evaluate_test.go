@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 const (
@@ -38,7 +40,7 @@ func TestEvaluateMatchesReference(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%d/n=%d/alpha=%v/v0=%v", i, c.n, c.alpha, c.v0), func(t *testing.T) {
-			scores, labels := batch(uint64(i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(i), 7, c.n, c.posFrac, c.sep)
 			if c.sorted {
 				sortByLabel(scores, labels)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // The fuzz tests decode a batch from bytes: 9 bytes per element, a float64 score (little-endian
@@ -26,26 +27,17 @@ func decode(data []byte) (scores, labels []float64) {
 	return scores, labels
 }
 
-func encode(scores, labels []float64) []byte {
-	var data []byte
-	for i, f := range scores {
-		data = binary.LittleEndian.AppendUint64(data, math.Float64bits(f))
-		data = append(data, byte(labels[i]))
-	}
-	return data
-}
-
 func addSeeds(f *testing.F) {
-	scores, labels := batch(1, 40, 0.2, 1)
-	f.Add(encode(scores, labels), 0.05, 0.0, 0.0)
-	f.Add(encode(scores, labels), 0.5, 3.0, 0.5)
-	f.Add(encode([]float64{0, 0, 0, 1}, []float64{0, 0, 1, 0}), 0.25, 0.0, 0.0)
-	f.Add(encode([]float64{-800, 800, 0}, []float64{0, 0, 1}), 0.5, 1.0, 1.0)
-	f.Add(encode([]float64{1e300, -1e300, 5}, []float64{0, 0, 1}), 0.001, 0.0, 0.0)
-	f.Add(encode([]float64{math.NaN(), 1}, []float64{0, 1}), 0.1, 0.0, 0.0)
-	f.Add(encode([]float64{1, 2}, []float64{0, 0}), 0.1, 0.0, 0.0)
+	scores, labels := testbatch.Shifted(1, 7, 40, 0.2, 1)
+	f.Add(testbatch.Encode(scores, labels), 0.05, 0.0, 0.0)
+	f.Add(testbatch.Encode(scores, labels), 0.5, 3.0, 0.5)
+	f.Add(testbatch.Encode([]float64{0, 0, 0, 1}, []float64{0, 0, 1, 0}), 0.25, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{-800, 800, 0}, []float64{0, 0, 1}), 0.5, 1.0, 1.0)
+	f.Add(testbatch.Encode([]float64{1e300, -1e300, 5}, []float64{0, 0, 1}), 0.001, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{math.NaN(), 1}, []float64{0, 1}), 0.1, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{1, 2}, []float64{0, 0}), 0.1, 0.0, 0.0)
 	f.Add([]byte{}, 0.1, 0.0, 0.0)
-	f.Add(encode([]float64{1, 2}, []float64{0, 1}), 1.5, -1.0, math.NaN())
+	f.Add(testbatch.Encode([]float64{1, 2}, []float64{0, 1}), 1.5, -1.0, math.NaN())
 }
 
 // invalid reports whether the input breaks the documented rules, and expectRange whether
@@ -129,13 +121,13 @@ func FuzzGradient(f *testing.F) {
 // factor 10^(6·tanh(e)) in [1e-6, 1e6], the whole range Config.Widen takes: the rule's
 // inverse bandwidths must stay finite however narrow, and the gradients with them.
 func FuzzGradientWiden(f *testing.F) {
-	scores, labels := batch(1, 40, 0.2, 1)
-	f.Add(encode(scores, labels), 0.05, 0.0)
-	f.Add(encode(scores, labels), 0.05, 1.0)
-	f.Add(encode(scores, labels), 0.5, -3.0)
+	scores, labels := testbatch.Shifted(1, 7, 40, 0.2, 1)
+	f.Add(testbatch.Encode(scores, labels), 0.05, 0.0)
+	f.Add(testbatch.Encode(scores, labels), 0.05, 1.0)
+	f.Add(testbatch.Encode(scores, labels), 0.5, -3.0)
 	// Scores 1e-304 apart: the rule's v ≈ 1e304, which kernels a million times narrower
 	// would take beyond float64.
-	f.Add(encode([]float64{0, 1e-304, 2e-304, 3e-304, 4e-304, 5e-304}, []float64{0, 1, 0, 1, 0, 1}), 0.2, -40.0)
+	f.Add(testbatch.Encode([]float64{0, 1e-304, 2e-304, 3e-304, 4e-304, 5e-304}, []float64{0, 1, 0, 1, 0, 1}), 0.2, -40.0)
 	f.Fuzz(func(t *testing.T, data []byte, alpha, e float64) {
 		if math.IsNaN(e) {
 			return

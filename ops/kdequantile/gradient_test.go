@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/graph/gradcheck"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,7 +62,7 @@ var fdCases = []struct {
 func TestGradientFiniteDifferences(t *testing.T) {
 	for i, c := range fdCases {
 		t.Run(fmt.Sprintf("%d/n=%d/alpha=%v", i, c.n, c.alpha), func(t *testing.T) {
-			scores, labels := batch(uint64(100+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(100+i), 7, c.n, c.posFrac, c.sep)
 			cfg := Config{Alpha: c.alpha, V0: c.v0, V1: c.v1}
 			g, _ := mustGradient(t, scores, labels, cfg)
 			h := fdStep / math.Max(c.v0, c.v1)
@@ -86,7 +87,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 // of L with v0 and v1 fixed at the reported values, and that this differs from differentiating
 // through the rule (so the first check can tell the two apart).
 func TestGradientHoldsBatchBandwidth(t *testing.T) {
-	scores, labels := batch(3, 40, 0.25, 1)
+	scores, labels := testbatch.Shifted(3, 7, 40, 0.25, 1)
 	cfg := Config{Alpha: 0.1}
 	g, r := mustGradient(t, scores, labels, cfg)
 	fixed := Config{Alpha: cfg.Alpha, V0: r.V0, V1: r.V1}
@@ -150,7 +151,7 @@ func TestGradientBalance(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("n=%d/alpha=%v", c.n, c.alpha), func(t *testing.T) {
-			scores, labels := batch(uint64(200+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(200+i), 7, c.n, c.posFrac, c.sep)
 			g, r := mustGradient(t, scores, labels, Config{Alpha: c.alpha, V0: c.v0, V1: c.v1})
 			// dF̂_1/dτ = (1/|B1|)·Σ v1·σ(z)·σ(−z), z = v1·(τ − f), from the definition.
 			var gNeg, gPos, slope []float64
@@ -175,7 +176,7 @@ func TestGradientBalance(t *testing.T) {
 
 // TestDeterministicAcrossProcs checks that results do not depend on the number of goroutines.
 func TestDeterministicAcrossProcs(t *testing.T) {
-	scores, labels := batch(5, 200000, 0.1, 1.5)
+	scores, labels := testbatch.Shifted(5, 7, 200000, 0.1, 1.5)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	var first []float64
 	var firstR Result

@@ -3,7 +3,6 @@ package kdequantile
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -12,22 +11,6 @@ import (
 
 // This file holds the tests' independent reference: the definitions of the package
 // documentation evaluated the slow, obvious way, sharing no code with the package.
-
-// batch returns n scores with labels, a fraction posFrac of them positive (at least one of
-// each class): negatives drawn from N(0, 1), positives from N(sep, 1).
-func batch(seed uint64, n int, posFrac, sep float64) (scores, labels []float64) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	scores, labels = make([]float64, n), make([]float64, n)
-	for i := range n {
-		if i == 0 || (i > 1 && rng.Float64() < posFrac) {
-			labels[i] = 1
-			scores[i] = sep + rng.NormFloat64()
-		} else {
-			scores[i] = rng.NormFloat64()
-		}
-	}
-	return scores, labels
-}
 
 // refSigma is the logistic function 1/(1 + e^{−x}), in the form that cannot overflow.
 func refSigma(x float64) float64 {

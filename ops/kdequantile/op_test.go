@@ -11,6 +11,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -82,7 +83,7 @@ func TestOpsMatchSlices(t *testing.T) {
 		tol64 = 1e-12 // the backward pass re-solves τ from the forward τ: equal to rounding
 		tol32 = 1e-6  // float32 rounding of the op's float64 result
 	)
-	scores, labels := batch(11, 200, 0.2, 1)
+	scores, labels := testbatch.Shifted(11, 7, 200, 0.2, 1)
 	for _, cfg := range []Config{{Alpha: 0.1}, {Alpha: 0.3, V0: 4, V1: 2}} {
 		for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 			f, tol := scores, tol64
@@ -115,7 +116,7 @@ func TestOpsMatchSlices(t *testing.T) {
 func TestFloat32MatchesFloat64(t *testing.T) {
 	const tol = 1e-4 // float32 scores and results; the reductions are float64 in both
 	for i, cfg := range []Config{{Alpha: 0.05}, {Alpha: 0.2, V0: 3, V1: 3}} {
-		scores, labels := batch(uint64(20+i), 500, 0.1, 1.5)
+		scores, labels := testbatch.Shifted(uint64(20+i), 7, 500, 0.1, 1.5)
 		for _, m := range machines {
 			l64, g64, err := runGraph(t, tensor.Float64, m, scores, labels, lossOf(cfg))
 			require.NoError(t, err)
@@ -136,7 +137,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 func TestThresholdComposes(t *testing.T) {
 	const tol = 1e-12 // same arithmetic up to rounding
 	cfg := Config{Alpha: 0.1, V0: 2.5, V1: 1.5}
-	scores, labels := batch(31, 120, 0.25, 1)
+	scores, labels := testbatch.Shifted(31, 7, 120, 0.25, 1)
 	n1 := 0.0
 	for _, y := range labels {
 		n1 += y
@@ -179,7 +180,7 @@ func TestThresholdComposes(t *testing.T) {
 // TestOpsAreDistinctByConfig checks that two losses with different parameters on the same
 // inputs are not merged by the graph (the op hash includes every parameter).
 func TestOpsAreDistinctByConfig(t *testing.T) {
-	scores, labels := batch(41, 50, 0.3, 1)
+	scores, labels := testbatch.Shifted(41, 7, 50, 0.3, 1)
 	a, b := Config{Alpha: 0.1, V0: 2, V1: 2}, Config{Alpha: 0.1, V0: 2, V1: 3}
 	sum := func(f, y *gorgonia.Node) (*gorgonia.Node, error) {
 		la, err := Loss(f, y, a)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -40,7 +41,7 @@ var recallCases = []struct {
 func TestRecallOperatingPoint(t *testing.T) {
 	for i, c := range recallCases {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {
-			scores, labels := batch(uint64(300+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(300+i), 7, c.n, c.posFrac, c.sep)
 			cfg := Config{Recall: c.recall, V0: c.v0, V1: c.v1}
 			r := mustEvaluate(t, scores, labels, cfg)
 			neg, pos := classes(scores, labels)
@@ -65,7 +66,7 @@ func TestRecallOperatingPoint(t *testing.T) {
 // Recall r on (f, y) is Alpha 1 − r on (−f, 1 − y) with the bandwidths swapped, τ negated and
 // the gradient negated.
 func TestRecallIsMirroredAlpha(t *testing.T) {
-	scores, labels := batch(41, 300, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(41, 7, 300, 0.2, 1.5)
 	mf, my := make([]float64, len(scores)), make([]float64, len(scores))
 	for i := range scores {
 		mf[i], my[i] = -scores[i], 1-labels[i]
@@ -90,7 +91,7 @@ func TestRecallIsMirroredAlpha(t *testing.T) {
 func TestRecallGradientFiniteDifferences(t *testing.T) {
 	for i, c := range recallCases[:4] {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {
-			scores, labels := batch(uint64(400+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(400+i), 7, c.n, c.posFrac, c.sep)
 			// Fix the bandwidths at the rule's values so finite differences hold them too.
 			r0 := mustEvaluate(t, scores, labels, Config{Recall: c.recall, V0: c.v0, V1: c.v1})
 			cfg := Config{Recall: c.recall, V0: r0.V0, V1: r0.V1}
@@ -121,7 +122,7 @@ func TestRecallGradientFiniteDifferences(t *testing.T) {
 func TestRecallGradientBalance(t *testing.T) {
 	for i, c := range recallCases {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {
-			scores, labels := batch(uint64(500+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(500+i), 7, c.n, c.posFrac, c.sep)
 			g, r := mustGradient(t, scores, labels, Config{Recall: c.recall, V0: c.v0, V1: c.v1})
 			var gNeg, gPos, dens []float64
 			for i, f := range scores {

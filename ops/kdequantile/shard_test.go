@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,7 +71,7 @@ func TestShardedGradient(t *testing.T) {
 	for _, c := range cases {
 		for seed := range uint64(3) {
 			rng := rand.New(rand.NewPCG(seed, 99))
-			scores, labels := batch(seed, c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(seed, 7, c.n, c.posFrac, c.sep)
 			s, l, all, allLabels := shardBatch(rng, scores, labels, workers)
 			grads, res, passes, err := ShardedGradient(s, l, c.cfg)
 			require.NoError(t, err, "%s seed %d", c.name, seed)
@@ -106,7 +107,7 @@ func TestShardedGradient(t *testing.T) {
 func TestShardedGradientScale(t *testing.T) {
 	for _, scale := range []float64{1e-200, 1e-3, 1e6, 1e200} {
 		rng := rand.New(rand.NewPCG(5, 5))
-		scores, labels := batch(3, 2000, 0.1, 1)
+		scores, labels := testbatch.Shifted(3, 7, 2000, 0.1, 1)
 		for i := range scores {
 			scores[i] = scale * (scores[i] + 3) // positive scores: shards' exponents differ
 		}
@@ -208,7 +209,7 @@ type protocol struct {
 
 func (p protocol) run(t *testing.T) (Result, error) {
 	t.Helper()
-	scores, labels := batch(21, 400, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(21, 7, 400, 0.2, 1.5)
 	cfg := Config{Alpha: 0.1}
 	shardCfg := cfg
 	if p.shardCfg != (Config{}) {
@@ -286,7 +287,7 @@ func (p protocol) run(t *testing.T) (Result, error) {
 // −2.13, and Final before Done answered — is ErrShard naming what does not fit, and the honest
 // run gives Gradient's τ on the whole batch.
 func TestShardProtocolRefuses(t *testing.T) {
-	scores, labels := batch(21, 400, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(21, 7, 400, 0.2, 1.5)
 	want, err := Evaluate(scores, labels, Config{Alpha: 0.1})
 	require.NoError(t, err)
 	res, err := protocol{}.run(t)

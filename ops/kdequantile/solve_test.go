@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,7 +32,7 @@ func TestSmoothedFPRIsAlpha(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("n=%d/alpha=%v/v0=%v", c.n, c.alpha, c.v0), func(t *testing.T) {
-			scores, labels := batch(uint64(300+i), c.n, 0.1, 1.5)
+			scores, labels := testbatch.Shifted(uint64(300+i), 7, c.n, 0.1, 1.5)
 			r := mustEvaluate(t, scores, labels, Config{Alpha: c.alpha, V0: c.v0})
 			neg, _ := classes(scores, labels)
 			fpr := refFPR(neg, r.V0, r.Tau)
@@ -48,7 +49,7 @@ func TestSolverPasses(t *testing.T) {
 	total, count := 0, 0
 	for _, n := range []int{1000, 16384, 262144} {
 		for _, alpha := range []float64{0.01, 0.05, 0.5, 0.99} {
-			scores, labels := batch(uint64(n), n, 0.1, 1.5)
+			scores, labels := testbatch.Shifted(uint64(n), 7, n, 0.1, 1.5)
 			p, err := newProblem(scores, labels, Config{Alpha: alpha})
 			require.NoError(t, err)
 			cold := p.solve()

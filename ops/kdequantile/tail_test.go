@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // Config.Tail checked against its definition written out with the reference helpers of
@@ -45,7 +46,7 @@ var tailCases = []struct {
 func TestTailValues(t *testing.T) {
 	for i, c := range tailCases {
 		t.Run(fmt.Sprintf("%+v", c.cfg), func(t *testing.T) {
-			scores, labels := batch(uint64(600+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(600+i), 7, c.n, c.posFrac, c.sep)
 			r := mustEvaluate(t, scores, labels, c.cfg)
 			plainCfg := c.cfg
 			plainCfg.Tail = false
@@ -80,7 +81,7 @@ func TestTailValues(t *testing.T) {
 func TestTailGradient(t *testing.T) {
 	for i, c := range tailCases {
 		t.Run(fmt.Sprintf("%+v", c.cfg), func(t *testing.T) {
-			scores, labels := batch(uint64(700+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(700+i), 7, c.n, c.posFrac, c.sep)
 			r0 := mustEvaluate(t, scores, labels, c.cfg)
 			cfg := c.cfg
 			cfg.V0, cfg.V1 = r0.V0, r0.V1
@@ -139,7 +140,7 @@ func TestTailKeepsHopelessPositivesGradient(t *testing.T) {
 // TestWiden: Config.Widen divides the rule's inverse bandwidths (with Alpha and with Recall),
 // leaves given ones alone and leaves τ the solution of its equation at the wider kernel.
 func TestWiden(t *testing.T) {
-	scores, labels := batch(801, 300, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(801, 7, 300, 0.2, 1.5)
 	neg, pos := classes(scores, labels)
 	for _, point := range []Config{{Alpha: 0.05}, {Recall: 0.9}} {
 		base := mustEvaluate(t, scores, labels, point)

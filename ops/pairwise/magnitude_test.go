@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // bigPrec holds the exact difference of any two float64s (exponents 2^−1074 … 2^1023) and
@@ -102,7 +103,7 @@ func TestExactAtLargeMagnitudes(t *testing.T) {
 	}
 	// Scores c + d with d of order 1 (rounded to c's spacing), and at 1e300 scores a few
 	// units in the last place apart: differences the float64 scores hold exactly.
-	base, labels := randomBatch(11, 30, 0.4, 1)
+	base, labels := testbatch.Shifted(11, 7, 30, 0.4, 1)
 	for _, c := range []float64{1e6, 1e10, 1e14, 1e15} {
 		f := make([]float64, len(base))
 		for k, d := range base {

@@ -1,4 +1,4 @@
-package fuzzbatch
+package testbatch
 
 import (
 	"math"
