@@ -3,11 +3,13 @@ package kdequantile
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // The fuzz tests decode a batch from bytes: 9 bytes per element, a float64 score (little-endian
@@ -76,9 +78,9 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 	bad, expectRange := invalid(scores, labels, cfg)
 	switch {
 	case err == nil && bad:
-		t.Fatalf("no error for invalid input %v %v %+v", scores, labels, cfg)
+		require.Fail(t, fmt.Sprintf("no error for invalid input %v %v %+v", scores, labels, cfg))
 	case err != nil && !bad && !(expectRange && errors.Is(err, rocops.ErrRange)):
-		t.Fatalf("error %v for valid input %v %v %+v", err, scores, labels, cfg)
+		require.Fail(t, fmt.Sprintf("error %v for valid input %v %v %+v", err, scores, labels, cfg))
 	case err != nil:
 		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrNoPositives,
 			rocops.ErrNoNegatives, rocops.ErrConfig, rocops.ErrRange} {
@@ -86,16 +88,19 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 				return false
 			}
 		}
-		t.Fatalf("error %v is none of the package's", err)
+		require.Fail(t, fmt.Sprintf("error %v is none of the package's", err))
 	}
 	return err == nil
 }
 
 func checkResult(t *testing.T, r Result) {
-	if !isFinite(r.Tau) || !(r.Loss >= 0 && r.Loss <= 1) || !(r.V0 > 0) || !(r.V1 > 0) ||
-		math.IsInf(r.V0, 0) || math.IsInf(r.V1, 0) {
-		t.Fatalf("result %+v", r)
-	}
+	require.True(t, isFinite(r.Tau), "result %+v", r)
+	require.GreaterOrEqual(t, r.Loss, 0.0, "result %+v", r)
+	require.LessOrEqual(t, r.Loss, 1.0, "result %+v", r)
+	require.Greater(t, r.V0, 0.0, "result %+v", r)
+	require.Greater(t, r.V1, 0.0, "result %+v", r)
+	require.False(t, math.IsInf(r.V0, 0), "result %+v", r)
+	require.False(t, math.IsInf(r.V1, 0), "result %+v", r)
 }
 
 func FuzzEvaluate(f *testing.F) {
@@ -153,15 +158,10 @@ func fuzzGradient(t *testing.T, data []byte, cfg Config) {
 		return
 	}
 	checkResult(t, r)
-	if len(g) != len(scores) {
-		t.Fatalf("%d gradients for %d scores", len(g), len(scores))
-	}
+	require.Equal(t, len(scores), len(g), "%d gradients for %d scores", len(g), len(scores))
 	for i, x := range g {
-		if !isFinite(x) {
-			t.Fatalf("gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
-		}
-		if labels[i] == 1 && x > 0 || labels[i] == 0 && x < 0 {
-			t.Fatalf("gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
-		}
+		require.True(t, isFinite(x), "gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
+		require.False(t, labels[i] == 1 && x > 0, "gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
+		require.False(t, labels[i] == 0 && x < 0, "gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
 	}
 }

@@ -1,7 +1,6 @@
 package kdequantile
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -39,9 +38,8 @@ func runGraph(t testing.TB, dt tensor.Dtype, machine string, scores, labels []fl
 	require.NoError(t, err)
 	var vm gorgonia.VM
 	if machine == "tape" {
-		if _, err := gorgonia.Grad(c, f); err != nil {
-			t.Fatal(err)
-		}
+		_, err := gorgonia.Grad(c, f)
+		require.NoError(t, err)
 		vm = gorgonia.NewTapeMachine(g)
 	} else {
 		vm = gorgonia.NewLispMachine(g)
@@ -97,14 +95,12 @@ func TestOpsMatchSlices(t *testing.T) {
 				t.Run(fmt.Sprintf("%+v/%v/%s", cfg, dt, m), func(t *testing.T) {
 					l, g, err := runGraph(t, dt, m, f, labels, lossOf(cfg))
 					require.NoError(t, err)
-					if relErr(l, r.Loss, 0) > tol || relDiff(g, want) > tol {
-						t.Errorf("Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
-					}
+					require.LessOrEqual(t, relErr(l, r.Loss, 0), tol, "Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
+					require.LessOrEqual(t, relDiff(g, want), tol, "Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
 					tau, w, err := runGraph(t, dt, m, f, labels, thresholdOf(cfg))
 					require.NoError(t, err)
-					if relErr(tau, r.Tau, 1) > tol || relDiff(w, wantDTau) > tol {
-						t.Errorf("Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
-					}
+					require.LessOrEqual(t, relErr(tau, r.Tau, 1), tol, "Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
+					require.LessOrEqual(t, relDiff(w, wantDTau), tol, "Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
 				})
 			}
 		}
@@ -122,12 +118,10 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 			require.NoError(t, err)
 			l32, g32, err := runGraph(t, tensor.Float32, m, scores, labels, lossOf(cfg))
 			require.NoError(t, err)
-			if d := relErr(l32, l64, 0); d > tol {
-				t.Errorf("%+v/%s: float32 L = %v, float64 %v (%.2g)", cfg, m, l32, l64, d)
-			}
-			if d := relDiff(g32, g64); d > tol {
-				t.Errorf("%+v/%s: float32 gradient differs by %.2g", cfg, m, d)
-			}
+			d := relErr(l32, l64, 0)
+			require.LessOrEqual(t, d, tol, "%+v/%s: float32 L = %v, float64 %v (%.2g)", cfg, m, l32, l64, d)
+			d = relDiff(g32, g64)
+			require.LessOrEqual(t, d, tol, "%+v/%s: float32 gradient differs by %.2g", cfg, m, d)
 		}
 	}
 }
@@ -171,9 +165,8 @@ func TestThresholdComposes(t *testing.T) {
 		require.NoError(t, err)
 		got, grad, err := runGraph(t, tensor.Float64, m, scores, labels, composed)
 		require.NoError(t, err)
-		if relErr(got, want, 0) > tol || relDiff(grad, wantGrad) > tol {
-			t.Errorf("%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
-		}
+		require.LessOrEqual(t, relErr(got, want, 0), tol, "%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
+		require.LessOrEqual(t, relDiff(grad, wantGrad), tol, "%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
 	}
 }
 
@@ -196,9 +189,7 @@ func TestOpsAreDistinctByConfig(t *testing.T) {
 	got, _, err := runGraph(t, tensor.Float64, "tape", scores, labels, sum)
 	require.NoError(t, err)
 	want := mustEvaluate(t, scores, labels, a).Loss + mustEvaluate(t, scores, labels, b).Loss
-	if relErr(got, want, 0) > 1e-15 {
-		t.Errorf("L_a + L_b = %v, want %v", got, want)
-	}
+	require.LessOrEqual(t, relErr(got, want, 0), 1e-15, "L_a + L_b = %v, want %v", got, want)
 }
 
 // opError returns the error an op returned inside a Gorgonia machine error.
@@ -220,19 +211,16 @@ func TestOpErrors(t *testing.T) {
 	} {
 		g := gorgonia.NewGraph()
 		f := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("f"), gorgonia.WithShape(3))
-		if _, err := Loss(f, f, c.cfg); !errors.Is(err, c.want) {
-			t.Errorf("Loss(%+v): %v, want %v", c.cfg, err, c.want)
-		}
-		if _, err := Threshold(f, f, c.cfg); !errors.Is(err, c.want) {
-			t.Errorf("Threshold(%+v): %v, want %v", c.cfg, err, c.want)
-		}
+		_, err := Loss(f, f, c.cfg)
+		require.ErrorIs(t, err, c.want, "Loss(%+v): %v, want %v", c.cfg, err, c.want)
+		_, err = Threshold(f, f, c.cfg)
+		require.ErrorIs(t, err, c.want, "Threshold(%+v): %v, want %v", c.cfg, err, c.want)
 	}
 	g := gorgonia.NewGraph()
 	three := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("three"), gorgonia.WithShape(3))
 	two := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("two"), gorgonia.WithShape(2))
-	if _, err := Loss(three, two, Config{Alpha: 0.1}); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("Loss on 3 scores and 2 labels: %v", err)
-	}
+	_, err := Loss(three, two, Config{Alpha: 0.1})
+	require.ErrorIs(t, err, rocops.ErrLength, "Loss on 3 scores and 2 labels: %v", err)
 	cases := []struct {
 		name           string
 		scores, labels []float64
@@ -252,9 +240,7 @@ func TestOpErrors(t *testing.T) {
 						t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
 					}
 					_, _, err := runGraph(t, tensor.Float64, m, c.scores, c.labels, op)
-					if !errors.Is(opError(err), c.want) {
-						t.Errorf("RunAll: %v, want %v", err, c.want)
-					}
+					require.ErrorIs(t, opError(err), c.want, "RunAll: %v, want %v", err, c.want)
 				})
 			}
 		}

@@ -2,7 +2,6 @@ package kdequantile
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -79,14 +78,12 @@ func TestShardedGradient(t *testing.T) {
 			require.NoError(t, err)
 			got := slices.Concat(grads...)
 			t.Logf("%s seed %d: %.3g, %d passes", c.name, seed, relDiff(got, want), passes)
-			if d := relDiff(got, want); !(d <= tolShard) {
-				t.Errorf("%s seed %d: gradient differs by %.3g relative (%d passes)", c.name, seed, d, passes)
-			}
-			if math.Abs(res.Tau-wantRes.Tau) > tolShard*(1+math.Abs(wantRes.Tau)) ||
-				math.Abs(res.Loss-wantRes.Loss) > tolShard*wantRes.Loss ||
-				math.Abs(res.V0-wantRes.V0) > tolShard*wantRes.V0 || math.Abs(res.V1-wantRes.V1) > tolShard*wantRes.V1 {
-				t.Errorf("%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
-			}
+			d := relDiff(got, want)
+			require.LessOrEqual(t, d, tolShard, "%s seed %d: gradient differs by %.3g relative (%d passes)", c.name, seed, d, passes)
+			require.InDelta(t, wantRes.Tau, res.Tau, tolShard*(1+math.Abs(wantRes.Tau)), "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
+			require.InDelta(t, wantRes.Loss, res.Loss, tolShard*wantRes.Loss, "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
+			require.InDelta(t, wantRes.V0, res.V0, tolShard*wantRes.V0, "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
+			require.InDelta(t, wantRes.V1, res.V1, tolShard*wantRes.V1, "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
 			// Gradient balance holds for the shards' union.
 			var sum, neg float64
 			for i, g := range got {
@@ -95,9 +92,7 @@ func TestShardedGradient(t *testing.T) {
 					neg += math.Abs(g)
 				}
 			}
-			if math.Abs(sum) > tolBalance*neg {
-				t.Errorf("%s seed %d: gradients sum to %g (negatives' |sum| %g)", c.name, seed, sum, neg)
-			}
+			require.LessOrEqual(t, math.Abs(sum), tolBalance*neg, "%s seed %d: gradients sum to %g (negatives' |sum| %g)", c.name, seed, sum, neg)
 		}
 	}
 }
@@ -116,12 +111,10 @@ func TestShardedGradientScale(t *testing.T) {
 		require.NoError(t, err)
 		want, wantRes, err := Gradient(all, allLabels, Config{Alpha: 0.05})
 		require.NoError(t, err)
-		if d := relDiff(slices.Concat(grads...), want); !(d <= tolShard) {
-			t.Errorf("scale %g: gradient differs by %.3g relative", scale, d)
-		}
-		if math.Abs(res.V0/wantRes.V0-1) > tolShard || math.Abs(res.V1/wantRes.V1-1) > tolShard {
-			t.Errorf("scale %g: bandwidths %g, %g, whole batch %g, %g", scale, res.V0, res.V1, wantRes.V0, wantRes.V1)
-		}
+		d := relDiff(slices.Concat(grads...), want)
+		require.LessOrEqual(t, d, tolShard, "scale %g: gradient differs by %.3g relative", scale, d)
+		require.InDelta(t, 1, res.V0/wantRes.V0, tolShard, "scale %g: bandwidths %g, %g, whole batch %g, %g", scale, res.V0, res.V1, wantRes.V0, wantRes.V1)
+		require.InDelta(t, 1, res.V1/wantRes.V1, tolShard, "scale %g: bandwidths %g, %g, whole batch %g, %g", scale, res.V0, res.V1, wantRes.V0, wantRes.V1)
 	}
 }
 
@@ -139,9 +132,8 @@ func TestShardMessageSizes(t *testing.T) {
 		{"FinishSums", finishSums{}, 64},
 		{"Final", final{}, 64},
 	} {
-		if got := binary.Size(c.msg); got != c.want {
-			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)
-		}
+		got := binary.Size(c.msg)
+		require.Equal(t, c.want, got, "%s: %d bytes, want %d", c.name, got, c.want)
 	}
 }
 
@@ -166,9 +158,8 @@ func TestShardedGradientErrors(t *testing.T) {
 		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, rocops.ErrConfig},
 	}
 	for _, c := range cases {
-		if _, _, _, err := ShardedGradient(c.scores, c.labels, c.cfg); !errors.Is(err, c.want) {
-			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
-		}
+		_, _, _, err := ShardedGradient(c.scores, c.labels, c.cfg)
+		require.ErrorIs(t, err, c.want, "%s: got %v, want %v", c.name, err, c.want)
 	}
 }
 

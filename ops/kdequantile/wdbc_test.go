@@ -47,9 +47,8 @@ func TestTrainWDBC(t *testing.T) {
 	require.NoError(t, err)
 	loss, err := kdequantile.Loss(scores, y, kdequantile.Config{Alpha: alpha})
 	require.NoError(t, err)
-	if _, err := gorgonia.Grad(loss, w); err != nil {
-		t.Fatal(err)
-	}
+	_, err = gorgonia.Grad(loss, w)
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
 	solver := gorgonia.NewAdamSolver(gorgonia.WithLearnRate(0.01))
@@ -67,10 +66,8 @@ func TestTrainWDBC(t *testing.T) {
 	before := tprAtFPR(linear(xTest, w0), yTest, alpha)
 	after := tprAtFPR(linear(xTest, w.Value().Data().([]float64)), yTest, alpha)
 	t.Logf("training loss %.4f → %.4f; held-out TPR at FPR %v: %.3f → %.3f", first, last, alpha, before, after)
-	if after < before+minGain || after < minTPR {
-		t.Errorf("held-out TPR at FPR %v went from %.3f to %.3f, want a gain of %v and at least %v",
-			alpha, before, after, minGain, minTPR)
-	}
+	require.GreaterOrEqual(t, after, before+minGain, "held-out TPR at FPR %v went from %.3f to %.3f, want a gain of %v and at least %v", alpha, before, after, minGain, minTPR)
+	require.GreaterOrEqual(t, after, minTPR, "held-out TPR at FPR %v went from %.3f to %.3f, want a gain of %v and at least %v", alpha, before, after, minGain, minTPR)
 }
 
 // wdbcSplit parses the embedded CSV, shuffles the rows with a fixed seed, keeps the first
@@ -80,9 +77,7 @@ func wdbcSplit(t *testing.T, train float64) (xTrain, yTrain, xTest, yTest []floa
 	rows, err := csv.NewReader(bytes.NewReader(dataset.WDBC)).ReadAll()
 	require.NoError(t, err)
 	header, rows := rows[0], rows[1:]
-	if header[len(header)-1] != dataset.WDBCLabel {
-		t.Fatalf("last column %q, want %q", header[len(header)-1], dataset.WDBCLabel)
-	}
+	require.Equal(t, dataset.WDBCLabel, header[len(header)-1], "last column %q, want %q", header[len(header)-1], dataset.WDBCLabel)
 	d := len(header) - 1
 	rand.New(rand.NewPCG(7, 7)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 	nTrain := int(train * float64(len(rows)))
