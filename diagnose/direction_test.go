@@ -64,18 +64,15 @@ func TestScoreTangentsForwardVsCentral(t *testing.T) {
 				require.NoError(t, err)
 				after, _ := nn.Snapshot(m)
 				for i := range before {
-					if !equalDense(before[i].Value, after[i].Value) {
-						t.Fatalf("central differences left parameter %s changed", before[i].Name)
-					}
+					require.True(t, equalDense(before[i].Value, after[i].Value), "central differences left parameter %s changed", before[i].Name)
 				}
 				scale := 0.0
 				for _, e := range exact {
 					scale = math.Max(scale, math.Abs(e))
 				}
 				for r := range exact {
-					if d := math.Abs(exact[r] - central[r]); !(d <= tc.tol*math.Max(1, scale)) {
-						t.Errorf("%T row %d: forward %v, central %v", m, r, exact[r], central[r])
-					}
+					d := math.Abs(exact[r] - central[r])
+					require.LessOrEqual(t, d, tc.tol*math.Max(1, scale), "%T row %d: forward %v, central %v", m, r, exact[r], central[r])
 				}
 			}
 		})
@@ -173,9 +170,7 @@ func TestSevereDirectionDescends(t *testing.T) {
 		const sev = 0.5
 		d, err := diagnose.SevereDirection(m, x, labels, cfg, sev)
 		require.NoError(t, err)
-		if d.Severe == 0 {
-			t.Fatal("no severe pairs")
-		}
+		require.NotEqual(t, 0, d.Severe, "no severe pairs")
 		var n2 float64
 		for _, e := range d.V {
 			n2 += e * e
@@ -198,26 +193,21 @@ func TestSevereDirectionDescends(t *testing.T) {
 			require.NoError(t, err)
 			l, n, err := diagnose.SevereLoss(f, s0, labels, cfg, sev)
 			require.NoError(t, err)
-			if n != d.Severe {
-				t.Fatalf("SevereLoss counts %d pairs, SevereDirection %d", n, d.Severe)
-			}
+			require.Equal(t, d.Severe, n, "SevereLoss counts %d pairs, SevereDirection %d", n, d.Severe)
 			return l
 		}
 		const eps = 1e-4
 		rate := (loss(eps) - loss(-eps)) / (2 * eps)
 		near(t, s.String()+" directional derivative", rate, -d.Norm, 1e-6)
-		if !(loss(1e-2) < loss(0)) {
-			t.Errorf("%v: a step of 0.01 along V does not lower the severe-pair loss", s)
-		}
+		require.Less(t, loss(1e-2), loss(0), "%v: a step of 0.01 along V does not lower the severe-pair loss", s)
 	}
 }
 
 func TestSevereDirectionErrors(t *testing.T) {
 	m, x, labels := severeSetup(t, tensor.Float64)
 	cfg := pairwise.Config{}
-	if _, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
-		t.Errorf("huge M: error %v, want ErrNoSevere", err)
-	}
+	_, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6)
+	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
 	if _, err := diagnose.SevereDirection(m, x, labels, cfg, -1); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("negative M: error %v, want rocops.ErrConfig", err)
 	}
@@ -240,13 +230,9 @@ func TestSevereDirectionFloat32(t *testing.T) {
 	require.NoError(t, err)
 	d32, err := diagnose.SevereDirection(m32, x, labels, cfg, 0.5)
 	require.NoError(t, err)
-	if d32.Severe != d64.Severe {
-		t.Fatalf("severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
-	}
+	require.Equal(t, d64.Severe, d32.Severe, "severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
 	for k := range d64.V {
-		if math.Abs(d64.V[k]-d32.V[k]) > 1e-4 {
-			t.Errorf("V[%d]: float64 %v, float32 %v", k, d64.V[k], d32.V[k])
-		}
+		require.InDelta(t, d32.V[k], d64.V[k], 1e-4, "V[%d]: float64 %v, float32 %v", k, d64.V[k], d32.V[k])
 	}
 }
 
@@ -261,9 +247,7 @@ func TestSevereLossMatchesPairwise(t *testing.T) {
 		require.NoError(t, err)
 		want, err := pairwise.Evaluate(scores, labels, cfg)
 		require.NoError(t, err)
-		if n != 12 {
-			t.Errorf("%v: %d severe pairs, want 12", s, n)
-		}
+		require.Equal(t, 12, n, "%v: %d severe pairs, want 12", s, n)
 		near(t, s.String(), got, want, 1e-14)
 	}
 }

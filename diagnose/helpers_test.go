@@ -7,6 +7,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
+	"github.com/stretchr/testify/require"
 )
 
 // classIndices returns the indices of the positives and of the negatives, in input order.
@@ -55,9 +56,7 @@ func bruteSplit(h [][]float64) (mean, varPos, varNeg, varRes float64) {
 // near fails unless |got − want| ≤ tol·max(1, |want|).
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
-	if !(math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))) {
-		t.Errorf("%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
-	}
+	require.LessOrEqual(t, math.Abs(got-want), tol*math.Max(1, math.Abs(want)), "%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
 }
 
 // asFloats returns class indices as the float64 labels of a rocops.Classes task.

@@ -23,9 +23,8 @@ func checkSplit(t *testing.T, what string, got diagnose.Split, h [][]float64) {
 	near(t, what+" VarPos", got.VarPos, vp, splitTol)
 	near(t, what+" VarNeg", got.VarNeg, vn, splitTol)
 	near(t, what+" VarResidual", got.VarResidual, vr, splitTol)
-	if got.NPos != len(h) || got.NNeg != len(h[0]) {
-		t.Errorf("%s: NPos, NNeg = %d, %d, want %d, %d", what, got.NPos, got.NNeg, len(h), len(h[0]))
-	}
+	require.Equal(t, len(h), got.NPos, "%s: NPos, NNeg = %d, %d, want %d, %d", what, got.NPos, got.NNeg, len(h), len(h[0]))
+	require.Equal(t, len(h[0]), got.NNeg, "%s: NPos, NNeg = %d, %d, want %d, %d", what, got.NPos, got.NNeg, len(h), len(h[0]))
 }
 
 func randomMatrix(seed uint64, p, n int) [][]float64 {
@@ -140,9 +139,7 @@ func TestBatchVarianceMatchesResampling(t *testing.T) {
 		}
 		se := math.Sqrt((m4 - v*v) / reps)
 		want := sp.BatchVariance(tc.bp, tc.bn)
-		if math.Abs(v-want) > 5*se {
-			t.Errorf("pool %d×%d, batch %d×%d: resampled variance %v, BatchVariance %v (standard error %v)", tc.p, tc.n, tc.bp, tc.bn, v, want, se)
-		}
+		require.InDelta(t, want, v, 5*se, "pool %d×%d, batch %d×%d: resampled variance %v, BatchVariance %v (standard error %v)", tc.p, tc.n, tc.bp, tc.bn, v, want, se)
 	}
 }
 
@@ -151,9 +148,7 @@ func TestFirstOrderShare(t *testing.T) {
 	// At B₊ = B₋ = 4: first order 2/4 + 4/4 = 1.5, residual 16/16 = 1.
 	near(t, "FirstOrderShare", s.FirstOrderShare(4, 4), 1.5/2.5, 1e-15)
 	near(t, "BatchVariance", s.BatchVariance(4, 4), 2.5, 1e-15)
-	if !math.IsNaN((diagnose.Split{}).FirstOrderShare(4, 4)) {
-		t.Error("FirstOrderShare of a zero split is not NaN")
-	}
+	require.True(t, math.IsNaN((diagnose.Split{}).FirstOrderShare(4, 4)), "FirstOrderShare of a zero split is not NaN")
 }
 
 func TestHoeffdingErrors(t *testing.T) {
@@ -174,17 +169,15 @@ func TestHoeffdingErrors(t *testing.T) {
 			return 1
 		}, rocops.ErrNonFinite},
 	} {
-		if _, err := diagnose.Hoeffding(tc.p, tc.n, tc.h); !errors.Is(err, tc.want) {
-			t.Errorf("Hoeffding %s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, err := diagnose.Hoeffding(tc.p, tc.n, tc.h)
+		require.ErrorIs(t, err, tc.want, "Hoeffding %s: error %v, want %v", tc.name, err, tc.want)
 		if _, _, err := diagnose.BatchSlope(tc.p, tc.n, tc.h, nil, 10, 1); !errors.Is(err, tc.want) {
 			t.Errorf("BatchSlope %s: error %v, want %v", tc.name, err, tc.want)
 		}
 	}
 	scores, labels := []float64{0, 1, 2}, []float64{1, 0, 1}
-	if _, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("Project with short p: error %v, want ErrLength", err)
-	}
+	_, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{})
+	require.ErrorIs(t, err, rocops.ErrLength, "Project with short p: error %v, want ErrLength", err)
 	if _, err := diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrNonFinite) {
 		t.Errorf("Project with infinite p: error %v, want ErrNonFinite", err)
 	}

@@ -110,9 +110,7 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 					used++
 					pairs += n
 				}
-				if pairs != d.Severe {
-					t.Fatalf("%v %v: the comparisons hold %d severe pairs, Severe = %d", method, s, pairs, d.Severe)
-				}
+				require.Equal(t, d.Severe, pairs, "%v %v: the comparisons hold %d severe pairs, Severe = %d", method, s, pairs, d.Severe)
 				return sum / float64(used)
 			}
 			rate := (loss(eps) - loss(-eps)) / (2 * eps)
@@ -140,21 +138,16 @@ func TestMulticlassProject(t *testing.T) {
 		splits, err := classCmp(k, method).Project(scores, labels, p, cfg)
 		require.NoError(t, err)
 		want := comparisonsOf(k, method)
-		if len(splits) != len(want) {
-			t.Fatalf("%v: %d splits, want %d", method, len(splits), len(want))
-		}
+		require.Equal(t, len(want), len(splits), "%v: %d splits, want %d", method, len(splits), len(want))
 		var mean float64
 		for i, s := range splits {
-			if s.Class != want[i][0] || s.Other != want[i][1] {
-				t.Fatalf("%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
-			}
+			require.Equal(t, want[i][0], s.Class, "%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
+			require.Equal(t, want[i][1], s.Other, "%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
 			f, y := comparisonOf(scores, k, labels, s.Class, s.Other)
 			pc, _ := comparisonOf(p, k, labels, s.Class, s.Other)
 			ref, err := diagnose.Project(f, y, pc, cfg)
 			require.NoError(t, err)
-			if s.Split != ref {
-				t.Errorf("%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
-			}
+			require.False(t, s.Split != ref, "%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
 			mean += s.Mean / float64(len(splits))
 		}
 		task := cfg
@@ -172,9 +165,8 @@ func TestMulticlassProject(t *testing.T) {
 func TestMulticlassDirectionErrors(t *testing.T) {
 	m, x, labels := classSetup(t)
 	cfg := pairwise.Config{}
-	if _, err := classCmp(3, metrics.OvR).SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
-		t.Errorf("huge M: error %v, want ErrNoSevere", err)
-	}
+	_, err := classCmp(3, metrics.OvR).SevereDirection(m, x, labels, cfg, 1e6)
+	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
 	if _, err := (diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("OvO on label columns: error %v, want rocops.ErrConfig", err)
 	}

@@ -168,9 +168,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 func nearOrNaN(t *testing.T, what string, got, want float64) {
 	t.Helper()
 	if math.IsNaN(want) {
-		if !math.IsNaN(got) {
-			t.Errorf("%s = %v, want NaN", what, got)
-		}
+		require.True(t, math.IsNaN(got), "%s = %v, want NaN", what, got)
 		return
 	}
 	near(t, what, got, want, meanTol)
@@ -202,13 +200,9 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 			bound, boundMacro, err := classCmp(k, method).CEBound(scores, labels, 0.5)
 			require.NoError(t, err)
 			for c := range k {
-				if !(sev[c] <= bound[c]) {
-					t.Errorf("seed %d %v class %d: π_M = %v above its bound %v", seed, method, c, sev[c], bound[c])
-				}
+				require.LessOrEqual(t, sev[c], bound[c], "seed %d %v class %d: π_M = %v above its bound %v", seed, method, c, sev[c], bound[c])
 			}
-			if !(sevMacro <= boundMacro) {
-				t.Errorf("seed %d %v: macro π_M = %v above its bound %v", seed, method, sevMacro, boundMacro)
-			}
+			require.LessOrEqual(t, sevMacro, boundMacro, "seed %d %v: macro π_M = %v above its bound %v", seed, method, sevMacro, boundMacro)
 		}
 	}
 }
@@ -246,9 +240,7 @@ func TestMulticlassDiagnosticsErrors(t *testing.T) {
 			pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1})), rocops.ErrConfig},
 	}
 	for _, c := range cases {
-		if !errors.Is(c.err, c.want) {
-			t.Errorf("%s: got %v, want %v", c.name, c.err, c.want)
-		}
+		require.ErrorIs(t, c.err, c.want, "%s: got %v, want %v", c.name, c.err, c.want)
 	}
 }
 
@@ -280,9 +272,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := classCmp(k, method).Misranking(scores, labels)
 			if err != nil {
-				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel) {
-					t.Fatalf("unexpected error %v", err)
-				}
+				require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel), "unexpected error %v", err)
 				continue
 			}
 			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
@@ -293,9 +283,11 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			bound, _, err := classCmp(k, method).CEBound(scores, labels, 1)
 			require.NoError(t, err)
 			for c := range k {
-				if !(per[c] >= 0 && per[c] <= 1 && sev[c] >= 0 && sev[c] <= per[c] && sev[c] <= bound[c]) {
-					t.Fatalf("class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
-				}
+				require.GreaterOrEqual(t, per[c], 0.0, "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.LessOrEqual(t, per[c], 1.0, "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.GreaterOrEqual(t, sev[c], 0.0, "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.LessOrEqual(t, sev[c], per[c], "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.LessOrEqual(t, sev[c], bound[c], "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
 			}
 			if _, _, err := classCmp(k, method).WeightShares(scores, labels, sq, []float64{-2, 0, 2}); err != nil {
 				t.Fatal(err)
@@ -330,9 +322,9 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 				for _, v := range d.V {
 					n2 += v * v
 				}
-				if d.Severe < 1 || math.Abs(n2-1) > 1e-12 || !(d.Norm > 0) {
-					t.Fatalf("direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
-				}
+				require.GreaterOrEqual(t, d.Severe, 1, "direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
+				require.InDelta(t, 1, n2, 1e-12, "direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
+				require.Greater(t, d.Norm, 0.0, "direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
 			}
 		}
 	})
@@ -361,36 +353,36 @@ func TestComparisonsBinary(t *testing.T) {
 		require.NoError(t, err)
 		want, err := c.binary()
 		require.NoError(t, err)
-		if len(per) != 1 || per[0] != want || macro != want {
-			t.Errorf("%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
-		}
+		require.Equal(t, 1, len(per), "%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
+		require.Equal(t, want, per[0], "%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
+		require.Equal(t, want, macro, "%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
 	}
 	per, macro, err := one.WeightShares(scores, labels, sq, edges)
 	require.NoError(t, err)
 	want, err := diagnose.WeightShares(scores, labels, sq, edges)
 	require.NoError(t, err)
-	if len(per) != 1 || fmt.Sprint(per[0]) != fmt.Sprint(want) || fmt.Sprint(macro) != fmt.Sprint(want) {
-		t.Errorf("WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
-	}
+	require.Equal(t, 1, len(per), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
+	require.Equal(t, fmt.Sprint(want), fmt.Sprint(per[0]), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
+	require.Equal(t, fmt.Sprint(want), fmt.Sprint(macro), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
 
 	m, x, y := severeSetup(t, tensor.Float64)
 	d, err := one.SevereDirection(m, x, y, sq, 0.1)
 	require.NoError(t, err)
 	wd, err := diagnose.SevereDirection(m, x, y, sq, 0.1)
 	require.NoError(t, err)
-	if !slices.Equal(d.V, wd.V) || d.Norm != wd.Norm || d.Severe != wd.Severe {
-		t.Errorf("SevereDirection: %+v, want %+v", d, wd)
-	}
+	require.True(t, slices.Equal(d.V, wd.V), "SevereDirection: %+v, want %+v", d, wd)
+	require.Equal(t, wd.Norm, d.Norm, "SevereDirection: %+v, want %+v", d, wd)
+	require.Equal(t, wd.Severe, d.Severe, "SevereDirection: %+v, want %+v", d, wd)
 	splits, err := one.Project(scores, labels, scores, sq)
 	require.NoError(t, err)
 	ws, err := diagnose.Project(scores, labels, scores, sq)
 	require.NoError(t, err)
-	if len(splits) != 1 || splits[0].Split != ws || splits[0].Class != 0 || splits[0].Other != -1 {
-		t.Errorf("Project: %+v, want one comparison of %+v", splits, ws)
-	}
-	if got := splits[0].Comparison.String(); got != "the binary comparison" {
-		t.Errorf("the comparison is %q", got)
-	}
+	require.Equal(t, 1, len(splits), "Project: %+v, want one comparison of %+v", splits, ws)
+	require.False(t, splits[0].Split != ws, "Project: %+v, want one comparison of %+v", splits, ws)
+	require.Equal(t, 0, splits[0].Class, "Project: %+v, want one comparison of %+v", splits, ws)
+	require.Equal(t, -1, splits[0].Other, "Project: %+v, want one comparison of %+v", splits, ws)
+	got := splits[0].Comparison.String()
+	require.Equal(t, "the binary comparison", got, "the comparison is %q", got)
 	// OvO compares classes: not the binary task's one comparison.
 	if _, _, err := (diagnose.Comparisons{OvO: true}).Misranking(scores, labels); !errors.Is(err, rocops.ErrConfig) {
 		t.Errorf("OvO on the binary task: %v, want rocops.ErrConfig", err)

@@ -146,9 +146,7 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 				used++
 				pairs += n
 			}
-			if pairs != d.Severe {
-				t.Fatalf("%v: the columns hold %d severe pairs, Severe = %d", s, pairs, d.Severe)
-			}
+			require.Equal(t, d.Severe, pairs, "%v: the columns hold %d severe pairs, Severe = %d", s, pairs, d.Severe)
 			return sum / float64(used)
 		}
 		rate := (loss(eps) - loss(-eps)) / (2 * eps)
@@ -172,19 +170,15 @@ func TestMultilabelProject(t *testing.T) {
 	cfg := pairwise.Config{Surrogate: pairwise.Logistic}
 	splits, err := labelCmp(k).Project(scores, labels, p, cfg)
 	require.NoError(t, err)
-	if len(splits) != k {
-		t.Fatalf("%d splits for %d labels", len(splits), k)
-	}
+	require.Equal(t, k, len(splits), "%d splits for %d labels", len(splits), k)
 	var mean float64
 	for c, s := range splits {
-		if s.Class != c || s.Other != -1 || s.String() != fmt.Sprintf("label column %d", c) {
-			t.Fatalf("split %d is of %v", c, s.Comparison)
-		}
+		require.Equal(t, c, s.Class, "split %d is of %v", c, s.Comparison)
+		require.Equal(t, -1, s.Other, "split %d is of %v", c, s.Comparison)
+		require.Equal(t, fmt.Sprintf("label column %d", c), s.String(), "split %d is of %v", c, s.Comparison)
 		ref, err := diagnose.Project(column(scores, k, c), column(labels, k, c), column(p, k, c), cfg)
 		require.NoError(t, err)
-		if s.Split != ref {
-			t.Errorf("column %d: %+v, Project gives %+v", c, s.Split, ref)
-		}
+		require.False(t, s.Split != ref, "column %d: %+v, Project gives %+v", c, s.Split, ref)
 		mean += s.Mean / k
 	}
 	task := cfg
@@ -204,9 +198,8 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 	for i := 0; i < len(one); i += 3 {
 		one[i+1] = 1 // column 1 all 1
 	}
-	if _, _, err := labelCmp(3).Misranking(scores, one); !errors.Is(err, rocops.ErrNoNegatives) {
-		t.Errorf("a column of ones: error %v, want ErrNoNegatives", err)
-	}
+	_, _, err := labelCmp(3).Misranking(scores, one)
+	require.ErrorIs(t, err, rocops.ErrNoNegatives, "a column of ones: error %v, want ErrNoNegatives", err)
 	bad := append([]float64(nil), labels...)
 	bad[4] = 2
 	if _, _, err := labelCmp(3).CEBound(scores, bad, 1); !errors.Is(err, rocops.ErrLabel) {
@@ -225,9 +218,8 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 	}
 	// Read as one or two columns, the labels of the rows of x are rows that x does not have.
 	for _, k := range []int{1, 2} {
-		if _, err := labelCmp(k).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, nn.ErrInput) {
-			t.Errorf("k = %d for labels of 3 columns: error %v, want nn.ErrInput", k, err)
-		}
+		_, err := labelCmp(k).SevereDirection(m, x, ml, pairwise.Config{}, 1)
+		require.ErrorIs(t, err, nn.ErrInput, "k = %d for labels of 3 columns: error %v, want nn.ErrInput", k, err)
 	}
 	if _, err := labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
 		t.Errorf("huge M: error %v, want ErrNoSevere", err)
@@ -259,9 +251,7 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		}
 		_, macro, err := labelCmp(k).Misranking(scores, labels)
 		if err != nil {
-			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLength) {
-				t.Fatalf("unexpected error %v", err)
-			}
+			require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLength), "unexpected error %v", err)
 			return
 		}
 		auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
@@ -272,9 +262,8 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		bound, _, err := labelCmp(k).CEBound(scores, labels, 1)
 		require.NoError(t, err)
 		for c := range k {
-			if !(sev[c] >= 0 && sev[c] <= bound[c]) {
-				t.Fatalf("column %d: severe mass %v, bound %v", c, sev[c], bound[c])
-			}
+			require.GreaterOrEqual(t, sev[c], 0.0, "column %d: severe mass %v, bound %v", c, sev[c], bound[c])
+			require.LessOrEqual(t, sev[c], bound[c], "column %d: severe mass %v, bound %v", c, sev[c], bound[c])
 		}
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		p := make([]float64, len(scores))
@@ -309,9 +298,8 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			for _, v := range d.V {
 				n2 += v * v
 			}
-			if d.Severe < 1 || math.Abs(n2-1) > 1e-12 {
-				t.Fatalf("direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
-			}
+			require.GreaterOrEqual(t, d.Severe, 1, "direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
+			require.InDelta(t, 1, n2, 1e-12, "direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
 		}
 	})
 }

@@ -115,9 +115,7 @@ func TestCEBoundHolds(t *testing.T) {
 			require.NoError(t, err)
 			bound, err := diagnose.CEBound(c.scores, c.labels, m)
 			require.NoError(t, err)
-			if !(mass <= bound) {
-				t.Errorf("%s, M = %v: π_M = %v > CEBound = %v", c.name, m, mass, bound)
-			}
+			require.LessOrEqual(t, mass, bound, "%s, M = %v: π_M = %v > CEBound = %v", c.name, m, mass, bound)
 		}
 	}
 }
@@ -129,9 +127,7 @@ func TestSharedVocabulary(t *testing.T) {
 		{rocops.ErrNonFinite, rocops.ErrNonFinite}, {rocops.ErrLabel, rocops.ErrLabel},
 		{rocops.ErrNoPositives, rocops.ErrNoPositives}, {rocops.ErrNoNegatives, rocops.ErrNoNegatives},
 	} {
-		if pair[0] != pair[1] {
-			t.Errorf("%v and %v are different values", pair[0], pair[1])
-		}
+		require.False(t, pair[0] != pair[1], "%v and %v are different values", pair[0], pair[1])
 	}
 }
 
@@ -159,19 +155,11 @@ func TestScoreErrors(t *testing.T) {
 			_, errS := diagnose.SevereMass(tc.scores, tc.labels, tc.m)
 			_, errC := diagnose.CEBound(tc.scores, tc.labels, tc.m)
 			for name, err := range map[string]error{"SevereMass": errS, "CEBound": errC} {
-				if !errors.Is(err, tc.want) {
-					t.Errorf("%s: error %v, want %v", name, err, tc.want)
-				}
-				if err != nil && !strings.HasPrefix(err.Error(), "diagnose: ") {
-					t.Errorf("%s: message %q does not start with the package name", name, err)
-				}
+				require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", name, err, tc.want)
+				require.False(t, err != nil && !strings.HasPrefix(err.Error(), "diagnose: "), "%s: message %q does not start with the package name", name, err)
 			}
-			if tc.want != rocops.ErrConfig && !errors.Is(errM, tc.want) {
-				t.Errorf("Misranking: error %v, want %v", errM, tc.want)
-			}
-			if errors.Is(tc.want, rocops.ErrOneClass) != errors.Is(errS, rocops.ErrOneClass) {
-				t.Errorf("errors.Is(%v, ErrOneClass) is wrong", errS)
-			}
+			require.False(t, tc.want != rocops.ErrConfig && !errors.Is(errM, tc.want), "Misranking: error %v, want %v", errM, tc.want)
+			require.Equal(t, errors.Is(errS, rocops.ErrOneClass), errors.Is(tc.want, rocops.ErrOneClass), "errors.Is(%v, ErrOneClass) is wrong", errS)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -33,19 +32,16 @@ func TestExactDegeneracyControl(t *testing.T) {
 	h := func(i, j int) float64 { return a[i] * b[j] }
 	sp, err := diagnose.Hoeffding(len(a), len(b), h)
 	require.NoError(t, err)
-	if sp.VarPos != 0 || sp.VarNeg != 0 || sp.Mean != 0 {
-		t.Errorf("VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
-	}
+	require.Equal(t, 0.0, sp.VarPos, "VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
+	require.Equal(t, 0.0, sp.VarNeg, "VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
+	require.Equal(t, 0.0, sp.Mean, "VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
 	near(t, "VarResidual", sp.VarResidual, 1, 1e-15)
 	for seed := uint64(1); seed <= 2; seed++ {
 		slope, se, err := diagnose.BatchSlope(len(a), len(b), h, nil, 10000, seed)
 		require.NoError(t, err)
-		if math.Abs(slope+2) > 0.05 {
-			t.Errorf("seed %d: slope %v ± %v, want −2 ± 0.05", seed, slope, se)
-		}
-		if !(se > 0 && se < 0.05) {
-			t.Errorf("seed %d: standard error %v, want it in (0, 0.05)", seed, se)
-		}
+		require.LessOrEqual(t, math.Abs(slope+2), 0.05, "seed %d: slope %v ± %v, want −2 ± 0.05", seed, slope, se)
+		require.Greater(t, se, 0.0, "seed %d: standard error %v, want it in (0, 0.05)", seed, se)
+		require.Less(t, se, 0.05, "seed %d: standard error %v, want it in (0, 0.05)", seed, se)
 	}
 }
 
@@ -72,12 +68,8 @@ func TestGenericSlope(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		slope, se, err := diagnose.BatchSlope(len(pos), len(neg), h, nil, 0, seed)
 		require.NoError(t, err)
-		if math.Abs(slope+1) > 0.1 {
-			t.Errorf("seed %d: slope %v ± %v, want −1 ± 0.1", seed, slope, se)
-		}
-		if math.Abs(slope-exact) > 3*se+0.02 {
-			t.Errorf("seed %d: slope %v ± %v, the exact split gives %v", seed, slope, se, exact)
-		}
+		require.LessOrEqual(t, math.Abs(slope+1), 0.1, "seed %d: slope %v ± %v, want −1 ± 0.1", seed, slope, se)
+		require.InDelta(t, exact, slope, 3*se+0.02, "seed %d: slope %v ± %v, the exact split gives %v", seed, slope, se, exact)
 	}
 }
 
@@ -96,8 +88,7 @@ func TestBatchSlopeErrors(t *testing.T) {
 		{"one repetition", []int{2, 4, 8}, 1, h, rocops.ErrConfig},
 		{"constant h", []int{2, 4, 8}, 10, func(int, int) float64 { return 3 }, diagnose.ErrDegenerate},
 	} {
-		if _, _, err := diagnose.BatchSlope(5, 5, tc.h, tc.sizes, tc.reps, 1); !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, _, err := diagnose.BatchSlope(5, 5, tc.h, tc.sizes, tc.reps, 1)
+		require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", tc.name, err, tc.want)
 	}
 }

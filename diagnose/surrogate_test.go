@@ -95,17 +95,16 @@ func TestPartialRefused(t *testing.T) {
 				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
 				continue
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, "diagnose: ") || !strings.Contains(msg, "MaxFPR") ||
-				!strings.Contains(msg, "MinTPR") {
-				t.Errorf("%s: message %q does not name MaxFPR and MinTPR", name, msg)
-			}
+			msg := err.Error()
+			require.True(t, strings.HasPrefix(msg, "diagnose: "), "%s: message %q does not name MaxFPR and MinTPR", name, msg)
+			require.Contains(t, msg, "MaxFPR", "%s: message %q does not name MaxFPR and MinTPR", name, msg)
+			require.Contains(t, msg, "MinTPR", "%s: message %q does not name MaxFPR and MinTPR", name, msg)
 		}
 		for _, cfg := range []pairwise.Config{cut(1.5, 0), cut(0, 1), cut(math.NaN(), 0)} {
 			err := call(cfg)
-			if !errors.Is(err, rocops.ErrConfig) || isCut(err) ||
-				!strings.Contains(err.Error(), "MaxFPR = ") && !strings.Contains(err.Error(), "MinTPR = ") {
-				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
+			require.False(t, isCut(err), "%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
+			require.False(t, !strings.Contains(err.Error(), "MaxFPR = ") && !strings.Contains(err.Error(), "MinTPR = "), "%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
 		}
 	}
 }
@@ -132,22 +131,19 @@ func FuzzCheckSurrogate(f *testing.F) {
 		verr := cfg.Validate()
 		switch {
 		case verr != nil:
-			if !errors.Is(err, rocops.ErrConfig) || !strings.HasSuffix(err.Error(), ": "+verr.Error()) {
-				t.Fatalf("%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
+			require.True(t, strings.HasSuffix(err.Error(), ": "+verr.Error()), "%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
 		case maxFPR != 0 || minTPR != 0:
-			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) {
-				t.Fatalf("%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
+			require.True(t, isCut(err), "%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
 		case err != nil:
 			t.Fatalf("%+v: %v; want nil", cfg, err)
 		}
 		_, werr := diagnose.WeightShares(scores, labels, cfg, edges)
 		_, perr := diagnose.Project(scores, labels, scores, cfg)
 		for _, got := range []error{werr, perr} {
-			if (err == nil) != (got == nil) || err != nil && got.Error() != err.Error() {
-				t.Fatalf("%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
-			}
+			require.Equal(t, got == nil, err == nil, "%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
+			require.False(t, err != nil && got.Error() != err.Error(), "%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
 		}
 	})
 }

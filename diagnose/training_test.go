@@ -2,7 +2,6 @@ package diagnose_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -44,9 +43,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if !(mass <= bound) {
-				t.Errorf("M = %v: π_M = %v > CEBound = %v", sev, mass, bound)
-			}
+			require.LessOrEqual(t, mass, bound, "M = %v: π_M = %v > CEBound = %v", sev, mass, bound)
 		}
 		checked++
 		return nil
@@ -61,9 +58,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 	if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
 		t.Fatal(err)
 	}
-	if checked != 6 {
-		t.Errorf("checked %d epochs, want 6", checked)
-	}
+	require.Equal(t, 6, checked, "checked %d epochs, want 6", checked)
 }
 
 // TestTrainRefusesPartialDiagnosis: a Fit with Diagnose of a pairwise loss with a partial-AUC
@@ -92,11 +87,9 @@ func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 		})
 		require.NoError(t, err, "%s: New", c.name)
 		_, err = tr.Fit(context.Background(), ds, nil)
-		if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "train: ") || !isCut(err) {
-			t.Errorf("%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
-		}
-		if epochs != 0 {
-			t.Errorf("%s: %d epochs ran before the error", c.name, epochs)
-		}
+		require.ErrorIs(t, err, rocops.ErrConfig, "%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
+		require.True(t, strings.HasPrefix(err.Error(), "train: "), "%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
+		require.True(t, isCut(err), "%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
+		require.Equal(t, 0, epochs, "%s: %d epochs ran before the error", c.name, epochs)
 	}
 }

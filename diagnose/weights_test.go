@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -60,10 +59,8 @@ func TestWeightSharesMatchBruteForce(t *testing.T) {
 					require.NoError(t, err)
 					want := bruteShares(scores, labels, cfg, edges)
 					for k := range want {
-						if math.IsNaN(want[k]) != math.IsNaN(got[k]) ||
-							!math.IsNaN(want[k]) && !(math.Abs(got[k]-want[k]) <= shareTol*math.Max(1, math.Abs(want[k]))) {
-							t.Errorf("%v m=%v seed %d edges %v: share %d = %v, want %v", s, m, seed, edges, k, got[k], want[k])
-						}
+						require.Equal(t, math.IsNaN(got[k]), math.IsNaN(want[k]), "%v m=%v seed %d edges %v: share %d = %v, want %v", s, m, seed, edges, k, got[k], want[k])
+						require.False(t, !math.IsNaN(want[k]) && !(math.Abs(got[k]-want[k]) <= shareTol*math.Max(1, math.Abs(want[k]))), "%v m=%v seed %d edges %v: share %d = %v, want %v", s, m, seed, edges, k, got[k], want[k])
 					}
 				}
 			}
@@ -109,12 +106,10 @@ func TestWeightSharesErrors(t *testing.T) {
 		{"bad surrogate", pairwise.Config{Surrogate: 9}, []float64{0, 1}, rocops.ErrConfig},
 		{"bad margin", pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1}, rocops.ErrConfig},
 	} {
-		if _, err := diagnose.WeightShares(scores, labels, tc.cfg, tc.edges); !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, err := diagnose.WeightShares(scores, labels, tc.cfg, tc.edges)
+		require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", tc.name, err, tc.want)
 	}
 	// The exponential weight e^{−x} of x = −800 overflows.
-	if _, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0}); !errors.Is(err, rocops.ErrRange) {
-		t.Errorf("overflow: error %v, want rocops.ErrRange", err)
-	}
+	_, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0})
+	require.ErrorIs(t, err, rocops.ErrRange, "overflow: error %v, want rocops.ErrRange", err)
 }

@@ -55,9 +55,8 @@ func TestCurveEqualsFunctions(t *testing.T) {
 			require.NoError(t, err)
 			check := func(what string, got, want float64, errGot, errWant error) {
 				t.Helper()
-				if !same(got, want) || (errGot == nil) != (errWant == nil) {
-					t.Errorf("%s: curve %v (%v), function %v (%v)", what, got, errGot, want, errWant)
-				}
+				require.True(t, same(got, want), "%s: curve %v (%v), function %v (%v)", what, got, errGot, want, errWant)
+				require.Equal(t, errWant == nil, errGot == nil, "%s: curve %v (%v), function %v (%v)", what, got, errGot, want, errWant)
 			}
 			auc, _ := AUC(c.scores, c.labels)
 			check("AUC", cv.AUC(), auc, nil, nil)
@@ -83,9 +82,7 @@ func TestCurveEqualsFunctions(t *testing.T) {
 				name      string
 				got, want []float64
 			}{{"fpr", fpr, wf}, {"tpr", tpr, wt}, {"thresholds", th, wth}} {
-				if !slices.EqualFunc(s.got, s.want, same) {
-					t.Errorf("ROC %s: curve %v, function %v", s.name, s.got, s.want)
-				}
+				require.True(t, slices.EqualFunc(s.got, s.want, same), "ROC %s: curve %v, function %v", s.name, s.got, s.want)
 			}
 			a, v, errGot := cv.DeLong()
 			wa, wv, errWant := DeLong(c.scores, c.labels)
@@ -145,9 +142,8 @@ func TestCurveComponentsEqualTheSortedPass(t *testing.T) {
 		got, err := cv.components()
 		require.NoError(t, err)
 		want := componentsBySort(c.scores, c.labels)
-		if !slices.EqualFunc(got.v10, want.v10, same) || !slices.EqualFunc(got.v01, want.v01, same) {
-			t.Errorf("%s: the curve's structural components differ from the sorted pass", c.name)
-		}
+		require.True(t, slices.EqualFunc(got.v10, want.v10, same), "%s: the curve's structural components differ from the sorted pass", c.name)
+		require.True(t, slices.EqualFunc(got.v01, want.v01, same), "%s: the curve's structural components differ from the sorted pass", c.name)
 	}
 }
 
@@ -168,17 +164,8 @@ func TestCurveRatesAt(t *testing.T) {
 				}
 			}
 			f, p := cv.RatesAt(th)
-			if !same(f, fp/nNeg) || !same(p, tp/nPos) {
-				t.Errorf(
-					"%s: RatesAt(%v) = %v, %v; counting gives %v, %v",
-					c.name,
-					th,
-					f,
-					p,
-					fp/nNeg,
-					tp/nPos,
-				)
-			}
+			require.True(t, same(f, fp/nNeg), "%s: RatesAt(%v) = %v, %v; counting gives %v, %v", c.name, th, f, p, fp/nNeg, tp/nPos)
+			require.True(t, same(p, tp/nPos), "%s: RatesAt(%v) = %v, %v; counting gives %v, %v", c.name, th, f, p, fp/nNeg, tp/nPos)
 		}
 	}
 }
@@ -199,28 +186,18 @@ func TestCurveDeLongPaired(t *testing.T) {
 		require.NoError(t, errors.Join(errA, errB))
 		d, v, p, err := ca.DeLongPaired(cb)
 		wd, wv, wp, werr := DeLongPaired(a, b, y)
-		if err != nil || werr != nil || !same(d, wd) || !same(v, wv) || !same(p, wp) {
-			t.Errorf(
-				"levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)",
-				levels,
-				d,
-				v,
-				p,
-				err,
-				wd,
-				wv,
-				wp,
-				werr,
-			)
-		}
+		require.NoError(t, err, "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.NoError(t, werr, "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.True(t, same(d, wd), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.True(t, same(v, wv), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.True(t, same(p, wp), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
 	}
 	// Curves of other labels, or of other rows, are not paired.
 	x, _ := NewCurve([]float64{1, 2, 3, 4}, []float64{0, 1, 0, 1})
 	z, _ := NewCurve([]float64{1, 2, 3, 4}, []float64{1, 0, 0, 1})
 	w, _ := NewCurve([]float64{1, 2, 3, 4, 5}, []float64{0, 1, 0, 1, 1})
-	if _, _, _, err := x.DeLongPaired(z); !errors.Is(err, rocops.ErrLabel) {
-		t.Errorf("other labels: %v, want rocops.ErrLabel", err)
-	}
+	_, _, _, err := x.DeLongPaired(z)
+	require.ErrorIs(t, err, rocops.ErrLabel, "other labels: %v, want rocops.ErrLabel", err)
 	if _, _, _, err := x.DeLongPaired(w); !errors.Is(err, rocops.ErrLength) {
 		t.Errorf("other rows: %v, want rocops.ErrLength", err)
 	}
@@ -254,19 +231,10 @@ func TestCurveBootstrapEqualsBootstrap(t *testing.T) {
 		for _, st := range stats {
 			lo, hi, err := cv.Bootstrap(st.curve, 97, 0.9, 3)
 			wlo, whi, werr := Bootstrap(c.scores, c.labels, st.slice, 97, 0.9, 3)
-			if err != nil || werr != nil || !same(lo, wlo) || !same(hi, whi) {
-				t.Errorf(
-					"%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)",
-					c.name,
-					st.name,
-					lo,
-					hi,
-					err,
-					wlo,
-					whi,
-					werr,
-				)
-			}
+			require.NoError(t, err, "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+			require.NoError(t, werr, "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+			require.True(t, same(lo, wlo), "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+			require.True(t, same(hi, whi), "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
 		}
 	}
 }
@@ -284,9 +252,8 @@ func TestCurveErrors(t *testing.T) {
 	} {
 		_, err := NewCurve(c.scores, c.labels)
 		_, want := AUC(c.scores, c.labels)
-		if err == nil || err.Error() != want.Error() {
-			t.Errorf("%s: NewCurve %v, AUC %v", c.name, err, want)
-		}
+		require.Error(t, err, "%s: NewCurve %v, AUC %v", c.name, err, want)
+		require.Equal(t, want.Error(), err.Error(), "%s: NewCurve %v, AUC %v", c.name, err, want)
 	}
 	cv, err := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
 	require.NoError(t, err)

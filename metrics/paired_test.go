@@ -1,7 +1,6 @@
 package metrics_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -52,13 +51,11 @@ func TestBootstrapPairedIsBootstrapOfTheDifference(t *testing.T) {
 		name      string
 		got, want float64
 	}{{"d", d, wantD}, {"lo", lo, wantLo}, {"hi", hi, wantHi}} {
-		if diff := c.got - c.want; diff > tol || diff < -tol {
-			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
-		}
+		diff := c.got - c.want
+		require.LessOrEqual(t, diff, tol, "%s = %v, want %v", c.name, c.got, c.want)
+		require.GreaterOrEqual(t, diff, -tol, "%s = %v, want %v", c.name, c.got, c.want)
 	}
-	if !(lo < hi) {
-		t.Errorf("interval [%v, %v] is empty", lo, hi)
-	}
+	require.Less(t, lo, hi, "interval [%v, %v] is empty", lo, hi)
 }
 
 // TestBootstrapPairedSelf: a scorer against itself, or against any increasing transform of
@@ -79,9 +76,9 @@ func TestBootstrapPairedSelf(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d, lo, hi, err := metrics.BootstrapPaired(a, c.b, y, c.stat, 200, 0.95, 1)
 			require.NoError(t, err)
-			if d != 0 || lo != 0 || hi != 0 {
-				t.Errorf("got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
-			}
+			require.Equal(t, 0.0, d, "got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
+			require.Equal(t, 0.0, lo, "got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
+			require.Equal(t, 0.0, hi, "got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
 		})
 	}
 }
@@ -99,9 +96,8 @@ func TestBootstrapPairedNarrowerThanUnpaired(t *testing.T) {
 	loB, hiB, err := metrics.Bootstrap(b, y, tpr, 400, 0.95, 2)
 	require.NoError(t, err)
 	// Unpaired, the difference's interval would be about √(wA² + wB²) wide.
-	if paired, unpaired := hi-lo, (hiA-loA)*(hiA-loA)+(hiB-loB)*(hiB-loB); paired*paired >= unpaired {
-		t.Errorf("paired width %.4f not below the unpaired %.4f", paired, unpaired)
-	}
+	paired, unpaired := hi-lo, (hiA-loA)*(hiA-loA)+(hiB-loB)*(hiB-loB)
+	require.Less(t, paired*paired, unpaired, "paired width %.4f not below the unpaired %.4f", paired, unpaired)
 }
 
 func TestBootstrapPairedErrors(t *testing.T) {
@@ -121,9 +117,8 @@ func TestBootstrapPairedErrors(t *testing.T) {
 		{"one class", a, b, make([]float64, 50), tpr, 10, rocops.ErrOneClass},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if _, _, _, err := metrics.BootstrapPaired(c.a, c.b, c.y, c.stat, c.reps, 0.95, 1); !errors.Is(err, c.want) {
-				t.Errorf("err = %v, want %v", err, c.want)
-			}
+			_, _, _, err := metrics.BootstrapPaired(c.a, c.b, c.y, c.stat, c.reps, 0.95, 1)
+			require.ErrorIs(t, err, c.want, "err = %v, want %v", err, c.want)
 		})
 	}
 }

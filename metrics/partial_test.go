@@ -30,8 +30,6 @@ func TestPartialAUCTinyMaxFPR(t *testing.T) {
 	for _, c := range cases {
 		got, err := PartialAUC(scores, labels, c.beta)
 		require.NoError(t, err, "β = %g", c.beta)
-		if math.Abs(got-c.want) > tol {
-			t.Errorf("PartialAUC(β = %g) = %v, want %v", c.beta, got, c.want)
-		}
+		require.InDelta(t, c.want, got, tol, "PartialAUC(β = %g) = %v, want %v", c.beta, got, c.want)
 	}
 }

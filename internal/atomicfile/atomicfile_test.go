@@ -28,9 +28,8 @@ func TestWrite(t *testing.T) {
 		})
 		require.NoError(t, err)
 		got, err := os.ReadFile(path)
-		if err != nil || string(got) != content {
-			t.Fatalf("read %q, %v; want %q", got, err, content)
-		}
+		require.NoError(t, err, "read %q, %v; want %q", got, err, content)
+		require.Equal(t, content, string(got), "read %q, %v; want %q", got, err, content)
 		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o644 {
 			t.Fatalf("mode %v, %v; want 0644", info.Mode().Perm(), err)
 		}
@@ -48,12 +47,9 @@ func TestWriteFailureKeepsOld(t *testing.T) {
 		io.WriteString(w, "new, half")
 		return boom
 	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("error %v, want the write's", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "old" {
-		t.Fatalf("content %q, want the old", got)
-	}
+	require.ErrorIs(t, err, boom, "error %v, want the write's", err)
+	got, _ := os.ReadFile(path)
+	require.Equal(t, "old", string(got), "content %q, want the old", got)
 	assertOnlyFile(t, dir, "f")
 }
 
@@ -120,12 +116,10 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	write("second")
 	got := names(t, dir)
 	slices.Sort(keep)
-	if !slices.Equal(got, keep) {
-		t.Errorf("directory holds %q, want %q", got, keep)
-	}
-	if b, err := os.ReadFile(path); err != nil || string(b) != "second" {
-		t.Errorf("the file holds %q, %v; want the second write", b, err)
-	}
+	require.True(t, slices.Equal(got, keep), "directory holds %q, want %q", got, keep)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err, "the file holds %q, %v; want the second write", b, err)
+	require.Equal(t, "second", string(b), "the file holds %q, %v; want the second write", b, err)
 }
 
 func names(t *testing.T, dir string) []string {
@@ -164,9 +158,8 @@ func TestConcurrentWriters(t *testing.T) {
 				cmds, outs = append(cmds, cmd), append(outs, out)
 			}
 			for w, cmd := range cmds {
-				if err := cmd.Wait(); err != nil {
-					t.Errorf("writer %d: %v\n%s", w, err, outs[w])
-				}
+				err := cmd.Wait()
+				require.NoError(t, err, "writer %d: %v\n%s", w, err, outs[w])
 			}
 			for _, name := range names(t, dir) {
 				if strings.Contains(name, ".tmp-") {

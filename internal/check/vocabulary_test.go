@@ -209,9 +209,7 @@ func TestVocabulary(t *testing.T) {
 			case c.fewK && e.task:
 				want = rocops.ErrConfig
 			case c.oneClass && e.oneOK, c.labels && e.noLabels, c.anyClasses && e.anyClasses:
-				if err != nil {
-					t.Errorf("%s, %s: %v; want no error", e.name, c.name, err)
-				}
+				require.NoError(t, err, "%s, %s: %v; want no error", e.name, c.name, err)
 				continue
 			case e.graph && want == rocops.ErrEmpty:
 				want = rocops.ErrNode
@@ -224,17 +222,14 @@ func TestVocabulary(t *testing.T) {
 				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)
 				continue
 			}
-			if c.oneClass && want != rocops.ErrConfig && !errors.Is(err, rocops.ErrOneClass) {
-				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
-			}
+			require.False(t, c.oneClass && want != rocops.ErrConfig && !errors.Is(err, rocops.ErrOneClass), "%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
 			// A graph op's error from a run is the op's own inside the machine's RunError.
 			var run *graph.RunError
 			if errors.As(err, &run) {
 				err = run.Err
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, prefix+": ") {
-				t.Errorf("%s, %s: message %q does not start with package %s", e.name, c.name, msg, prefix)
-			}
+			msg := err.Error()
+			require.True(t, strings.HasPrefix(msg, prefix+": "), "%s, %s: message %q does not start with package %s", e.name, c.name, msg, prefix)
 		}
 	}
 }
@@ -664,8 +659,6 @@ func TestScoresModel(t *testing.T) {
 	got, err := nn.Scores(m, x, len(kScores)/kCols)
 	require.NoError(t, err)
 	for i, s := range kScores {
-		if got[i] != s {
-			t.Fatalf("score %d: %v, want %v", i, got[i], s)
-		}
+		require.Equal(t, s, got[i], "score %d: %v, want %v", i, got[i], s)
 	}
 }

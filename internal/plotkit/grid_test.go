@@ -27,13 +27,12 @@ func TestSaveGrid(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "grid.png")
 	require.NoError(t, SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch))
-	if w, h := pngSize(t, path); w != 384 || h != 288 {
-		t.Errorf("image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
-	}
+	w, h := pngSize(t, path)
+	require.Equal(t, 384, w, "image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
+	require.Equal(t, 288, h, "image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
 	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 {
-		t.Errorf("directory holds %v (%v), want the PNG alone", entries, err)
-	}
+	require.NoError(t, err, "directory holds %v (%v), want the PNG alone", entries, err)
+	require.Equal(t, 1, len(entries), "directory holds %v (%v), want the PNG alone", entries, err)
 }
 
 // SaveGridLegend keeps the requested size with a legend strip, and Line names what it plots
@@ -47,9 +46,9 @@ func TestSaveGridLegend(t *testing.T) {
 	legend.Add("diagonal", l)
 	path := filepath.Join(t.TempDir(), "legend.png")
 	require.NoError(t, SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch))
-	if w, h := pngSize(t, path); w != 480 || h != 288 {
-		t.Errorf("image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
-	}
+	w, h := pngSize(t, path)
+	require.Equal(t, 480, w, "image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
+	require.Equal(t, 288, h, "image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
 	if _, err := Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil); err == nil || !strings.Contains(err.Error(), "plotting nothing") {
 		t.Errorf("a NaN point: %v, want an error naming what it plots", err)
 	}

@@ -90,14 +90,11 @@ func testMatchesReference[T floats.Float](t *testing.T, u float64, g Func[T]) {
 							for j := range ldc {
 								got := float64(c[i*ldc+j])
 								if j >= n {
-									if c[i*ldc+j] != pad[i*ldc+j] {
-										t.Fatalf("C[%d, %d] beyond n changed", i, j)
-									}
+									require.False(t, c[i*ldc+j] != pad[i*ldc+j], "C[%d, %d] beyond n changed", i, j)
 									continue
 								}
-								if d := math.Abs(got - want[i*n+j]); d > bound[i*n+j] {
-									t.Fatalf("C[%d, %d] = %g, want %g: error %g > bound %g", i, j, got, want[i*n+j], d, bound[i*n+j])
-								}
+								d := math.Abs(got - want[i*n+j])
+								require.LessOrEqual(t, d, bound[i*n+j], "C[%d, %d] = %g, want %g: error %g > bound %g", i, j, got, want[i*n+j], d, bound[i*n+j])
 							}
 						}
 					})
@@ -133,9 +130,7 @@ func testRowOrder[T floats.Float](t *testing.T, g Func[T]) {
 		part := make([]T, rows*n)
 		g(blas.NoTrans, blas.NoTrans, rows, n, k, 1, a[i*k:], k, b, n, 0, part, n)
 		for j, v := range part {
-			if v != all[i*n+j] {
-				t.Fatalf("row block at %d, entry %d: %g alone, %g in the whole product", i, j, v, all[i*n+j])
-			}
+			require.False(t, v != all[i*n+j], "row block at %d, entry %d: %g alone, %g in the whole product", i, j, v, all[i*n+j])
 		}
 	}
 }
@@ -191,9 +186,8 @@ func testGemvMatchesReference[T floats.Float](t *testing.T, u float64, gemv Gemv
 				}
 				gemv(tc.tA, m, n, tc.alpha, a, lda, x, tc.incX, tc.beta, y, 1)
 				for i, w := range want {
-					if d := math.Abs(float64(y[i]) - w); d > bound[i] {
-						t.Fatalf("y[%d] = %g, want %g: error %g > bound %g", i, y[i], w, d, bound[i])
-					}
+					d := math.Abs(float64(y[i]) - w)
+					require.LessOrEqual(t, d, bound[i], "y[%d] = %g, want %g: error %g > bound %g", i, y[i], w, d, bound[i])
 				}
 			})
 		}
@@ -251,10 +245,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 							continue
 						}
 						for i := range want {
-							if !same(c[i], want[i]) {
-								t.Fatalf("m=%d n=%d k=%d %c%c β=%g, operands moved by %d: C[%d] = %g, at offset 0 %g",
-									m, n, k, tA, tB, beta, off, i, c[i], want[i])
-							}
+							require.True(t, same(c[i], want[i]), "m=%d n=%d k=%d %c%c β=%g, operands moved by %d: C[%d] = %g, at offset 0 %g", m, n, k, tA, tB, beta, off, i, c[i], want[i])
 						}
 					}
 				}
@@ -277,10 +268,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 						continue
 					}
 					for i := range want {
-						if !same(y[i], want[i]) {
-							t.Fatalf("gemv m=%d n=%d %c β=%g, operands moved by %d: y[%d] = %g, at offset 0 %g",
-								m, n, tA, beta, off, i, y[i], want[i])
-						}
+						require.True(t, same(y[i], want[i]), "gemv m=%d n=%d %c β=%g, operands moved by %d: y[%d] = %g, at offset 0 %g", m, n, tA, beta, off, i, y[i], want[i])
 					}
 				}
 			}
@@ -332,16 +320,12 @@ func testDot[T floats.Float](t *testing.T, u float64, dot func(n int, x []T, inc
 				abs += math.Abs(float64(x[i*inc]) * float64(y[i*inc]))
 			}
 			got := dot(n, x, inc, y, inc)
-			if d := math.Abs(float64(got) - want); d > gamma(n+1)*abs {
-				t.Fatalf("n=%d inc=%d: %g, want %g: error %g > bound %g", n, inc, got, want, d, gamma(n+1)*abs)
-			}
-			if inc == 1 && got != Dot(x, y) {
-				t.Fatalf("n=%d: %g, Dot %g", n, got, Dot(x, y))
-			}
+			d := math.Abs(float64(got) - want)
+			require.LessOrEqual(t, d, gamma(n+1)*abs, "n=%d inc=%d: %g, want %g: error %g > bound %g", n, inc, got, want, d, gamma(n+1)*abs)
+			require.False(t, inc == 1 && got != Dot(x, y), "n=%d: %g, Dot %g", n, got, Dot(x, y))
 			for off := 1; off < 4; off++ {
-				if g := dot(n, moved(x, off), inc, moved(y, (off+1)%4), inc); math.Float64bits(float64(g)) != math.Float64bits(float64(got)) {
-					t.Fatalf("n=%d inc=%d, moved by %d: %g, at offset 0 %g", n, inc, off, g, got)
-				}
+				g := dot(n, moved(x, off), inc, moved(y, (off+1)%4), inc)
+				require.Equal(t, math.Float64bits(float64(got)), math.Float64bits(float64(g)), "n=%d inc=%d, moved by %d: %g, at offset 0 %g", n, inc, off, g, got)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package pairwise
 
 import (
-	"errors"
 	"math"
 	"runtime"
 	"testing"
@@ -30,9 +29,8 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		vm := gorgonia.NewTapeMachine(g)
-		if err := graph.RunAll(vm); !errors.Is(err, rocops.ErrNonFinite) {
-			t.Fatalf("RunAll: %v, want rocops.ErrNonFinite", err)
-		}
+		err = graph.RunAll(vm)
+		require.ErrorIs(t, err, rocops.ErrNonFinite, "RunAll: %v, want rocops.ErrNonFinite", err)
 		vm.Close()
 	}
 	// Goroutines of other tests' parallel kernels may still be exiting: allow a few, far
@@ -41,9 +39,8 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 	for runtime.NumGoroutine() > before+5 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := runtime.NumGoroutine() - before; n > 5 {
-		t.Errorf("%d failed TapeMachine runs left %d goroutines", runs, n)
-	}
+	n := runtime.NumGoroutine() - before
+	require.LessOrEqual(t, n, 5, "%d failed TapeMachine runs left %d goroutines", runs, n)
 }
 
 // TestFailedLispRunsLeak backs the README's warning about Gorgonia v0.9.18: every failed
@@ -59,13 +56,11 @@ func TestFailedLispRunsLeak(t *testing.T) {
 	for range runs {
 		g, scores, labels := newGraph(t, tensor.Float64, []float64{0, math.NaN(), 1}, []float64{0, 1, 1})
 		// The machine differentiates the graph's last node, the loss, itself.
-		if _, err := Loss(scores, labels, Config{Surrogate: Logistic}); err != nil {
-			t.Fatal(err)
-		}
+		_, err := Loss(scores, labels, Config{Surrogate: Logistic})
+		require.NoError(t, err)
 		vm := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(vm); !errors.Is(err, rocops.ErrNonFinite) {
-			t.Fatalf("RunAll: %v, want rocops.ErrNonFinite", err)
-		}
+		err = graph.RunAll(vm)
+		require.ErrorIs(t, err, rocops.ErrNonFinite, "RunAll: %v, want rocops.ErrNonFinite", err)
 		vm.Close()
 	}
 	time.Sleep(50 * time.Millisecond) // let anything that can exit, exit

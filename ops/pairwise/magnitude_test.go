@@ -1,7 +1,6 @@
 package pairwise
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // bigPrec holds the exact difference of any two float64s (exponents 2^−1074 … 2^1023) and
@@ -126,17 +126,12 @@ func TestExactAtLargeMagnitudes(t *testing.T) {
 					want, wantGrad, ok := bigReference(s, margin, bt.f, bt.y)
 					grad, loss, err := Gradient(bt.f, bt.y, cfg)
 					if !ok {
-						if !errors.Is(err, rocops.ErrRange) {
-							t.Fatalf("exact result beyond float64: got loss %v, error %v, want rocops.ErrRange", loss, err)
-						}
+						require.ErrorIs(t, err, rocops.ErrRange, "exact result beyond float64: got loss %v, error %v, want rocops.ErrRange", loss, err)
 						return
 					}
-					if err != nil {
-						t.Fatalf("Gradient: %v (exact loss %v)", err, want)
-					}
-					if e := math.Abs(loss-want) / math.Abs(want); !(e <= tolMagnitude) && loss != want {
-						t.Errorf("loss %v, exact %v (relative error %.2g)", loss, want, e)
-					}
+					require.NoError(t, err, "Gradient: %v (exact loss %v)", err, want)
+					e := math.Abs(loss-want) / math.Abs(want)
+					require.False(t, !(e <= tolMagnitude) && loss != want, "loss %v, exact %v (relative error %.2g)", loss, want, e)
 					scale := 0.0
 					for _, g := range wantGrad {
 						scale = max(scale, math.Abs(g))
