@@ -20,9 +20,9 @@ func TestDescribe(t *testing.T) {
 		require.NoError(t, Write(&buf, m))
 		b := buf.Bytes()
 		arch, dt, err := Describe(bytes.NewReader(b))
-		if err != nil || arch != m.Architecture() || dt != m.Dtype() {
-			t.Errorf("Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
-		}
+		require.NoError(t, err, "Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
+		require.Equal(t, m.Architecture(), arch, "Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
+		require.False(t, dt != m.Dtype(), "Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
 		if _, _, err := Describe(bytes.NewReader(b[:len(b)-1])); !errors.Is(err, ErrDamaged) || !errors.Is(err, frame.ErrTruncated) {
 			t.Errorf("truncated: %v, want ErrDamaged (truncated)", err)
 		}

@@ -22,9 +22,7 @@ func TestGradcheck(t *testing.T) {
 				require.NoError(t, err)
 				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, randomRows(51, rows, m.InputSize()), rows, randomRows(52, rows, 1))
 				report := gradcheck.Assert(t, cost, learnables, gradcheck.Config{Lisp: gradcheck.LispRequire})
-				if report != nil && len(report.Machines) != 2 {
-					t.Errorf("checked machines %v, want tape and lisp", report.Machines)
-				}
+				require.False(t, report != nil && len(report.Machines) != 2, "checked machines %v, want tape and lisp", report.Machines)
 			})
 		}
 	}

@@ -61,9 +61,7 @@ func referenceScoresLoRA(t testing.TB, ps []Param, act Activation, x []float64, 
 	for k := 0; k < len(ps); k += 2 {
 		w, b := paramValues(t, ps[k]), paramValues(t, ps[k+1])
 		out := len(b)
-		if len(w) != cols*out {
-			t.Fatalf("%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
-		}
+		require.Equal(t, cols*out, len(w), "%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
 		var a, bb []float64 // the adapter's A (r × cols) and B (out × r)
 		var r int
 		if k+3 < len(ps) && strings.HasSuffix(ps[k+2].Name, ".lora_a") {
@@ -154,13 +152,10 @@ func sameBits(t testing.TB, off int, s, s0 []float64, g, g0 [][]float64) bool {
 // assertClose fails unless |got[i] − want[i]| ≤ tol·max(1, |want[i]|) for every i.
 func assertClose(t testing.TB, what string, got, want []float64, tol float64) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-	}
+	require.Equal(t, len(want), len(got), "%s: %d values, want %d", what, len(got), len(want))
 	for i := range want {
-		if d := math.Abs(got[i] - want[i]); !(d <= tol*math.Max(1, math.Abs(want[i]))) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g (difference %.3g, tolerance %.3g)", what, i, got[i], want[i], d, tol)
-		}
+		d := math.Abs(got[i] - want[i])
+		require.LessOrEqual(t, d, tol*math.Max(1, math.Abs(want[i])), "%s[%d] = %.17g, want %.17g (difference %.3g, tolerance %.3g)", what, i, got[i], want[i], d, tol)
 	}
 }
 

@@ -68,20 +68,15 @@ func TestGlorotStatistics(t *testing.T) {
 			require.NoError(t, err)
 			w := paramValues(t, m.Params()[0])
 			a := math.Sqrt(6.0 / (fanIn + fanOut)) // Glorot and Bengio (2010), eq. 16
-			if got := maxAbs(w); got > a || got < 0.999*a {
-				// P(max |w| < 0.999a) = 0.999^N ≈ e^−240: the bound must be reached.
-				t.Errorf("max |w| = %v, want within [0.999, 1]·a = %v", got, a)
-			}
+			got := maxAbs(w)
+			require.LessOrEqual(t, got, a, "max |w| = %v, want within [0.999, 1]·a = %v", got, a)
+			require.GreaterOrEqual(t, got, 0.999*a, "max |w| = %v, want within [0.999, 1]·a = %v", got, a)
 			mean, std := moments(w)
-			if math.Abs(mean) > tolMean*a {
-				t.Errorf("mean %v, want 0 ± %v", mean, tolMean*a)
-			}
-			if v := std * std; math.Abs(v/(a*a/3)-1) > tolVar {
-				t.Errorf("variance %v, want a²/3 = %v within %v relative", v, a*a/3, tolVar)
-			}
-			if f := fractionBelow(w, a/2); math.Abs(f-0.5) > tolHalf {
-				t.Errorf("fraction with |w| < a/2 is %v, want 1/2 (uniform)", f)
-			}
+			require.LessOrEqual(t, math.Abs(mean), tolMean*a, "mean %v, want 0 ± %v", mean, tolMean*a)
+			v := std * std
+			require.InDelta(t, 1, v/(a*a/3), tolVar, "variance %v, want a²/3 = %v within %v relative", v, a*a/3, tolVar)
+			f := fractionBelow(w, a/2)
+			require.InDelta(t, 0.5, f, tolHalf, "fraction with |w| < a/2 is %v, want 1/2 (uniform)", f)
 		})
 	}
 }
@@ -106,15 +101,10 @@ func TestHeStatistics(t *testing.T) {
 			w := paramValues(t, m.Params()[0])
 			sigma := math.Sqrt(2.0 / fanIn) // He et al. (2015), eq. 10
 			mean, std := moments(w)
-			if math.Abs(mean) > 5*sigma/math.Sqrt(nWeights) {
-				t.Errorf("mean %v, want 0 ± %v", mean, 5*sigma/math.Sqrt(nWeights))
-			}
-			if math.Abs(std/sigma-1) > tolStd {
-				t.Errorf("std %v, want σ = %v within %v relative", std, sigma, tolStd)
-			}
-			if f := fractionBelow(w, sigma); math.Abs(f-withinOneStd) > tolSigma {
-				t.Errorf("fraction with |w| < σ is %v, want %v (normal)", f, withinOneStd)
-			}
+			require.LessOrEqual(t, math.Abs(mean), 5*sigma/math.Sqrt(nWeights), "mean %v, want 0 ± %v", mean, 5*sigma/math.Sqrt(nWeights))
+			require.InDelta(t, 1, std/sigma, tolStd, "std %v, want σ = %v within %v relative", std, sigma, tolStd)
+			f := fractionBelow(w, sigma)
+			require.InDelta(t, withinOneStd, f, tolSigma, "fraction with |w| < σ is %v, want %v (normal)", f, withinOneStd)
 		})
 	}
 }
@@ -127,10 +117,9 @@ func TestAutoInitOutputLayerIsGlorot(t *testing.T) {
 	require.NoError(t, err)
 	out := paramValues(t, m.Params()[2])
 	a := math.Sqrt(6.0 / (fanOut + 1))
-	if got := maxAbs(out); got > a || got < 0.95*a {
-		// P(max < 0.95a) = 0.95^400 ≈ 1e-9.
-		t.Errorf("output layer max |w| = %v, want within [0.95, 1]·%v", got, a)
-	}
+	got := maxAbs(out)
+	require.LessOrEqual(t, got, a, "output layer max |w| = %v, want within [0.95, 1]·%v", got, a)
+	require.GreaterOrEqual(t, got, 0.95*a, "output layer max |w| = %v, want within [0.95, 1]·%v", got, a)
 }
 
 func TestLinearDefaultInitIsGlorot(t *testing.T) {
@@ -138,10 +127,9 @@ func TestLinearDefaultInitIsGlorot(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: in, Seed: 7})
 	require.NoError(t, err)
 	a := math.Sqrt(6.0 / (in + 1))
-	if got := maxAbs(paramValues(t, m.Params()[0])); got > a || got < 0.99*a {
-		// P(max < 0.99a) = 0.99^2000 ≈ 2e-9.
-		t.Errorf("max |w| = %v, want within [0.99, 1]·%v", got, a)
-	}
+	got := maxAbs(paramValues(t, m.Params()[0]))
+	require.LessOrEqual(t, got, a, "max |w| = %v, want within [0.99, 1]·%v", got, a)
+	require.GreaterOrEqual(t, got, 0.99*a, "max |w| = %v, want within [0.99, 1]·%v", got, a)
 }
 
 func TestBiasesStartAtZero(t *testing.T) {
@@ -154,9 +142,7 @@ func TestBiasesStartAtZero(t *testing.T) {
 					continue
 				}
 				for j, v := range paramValues(t, p) {
-					if v != 0 {
-						t.Errorf("%s/%v: %s[%d] = %v, want 0", tm.name, dt, p.Name, j, v)
-					}
+					require.Equal(t, 0.0, v, "%s/%v: %s[%d] = %v, want 0", tm.name, dt, p.Name, j, v)
 				}
 			}
 		}
@@ -172,16 +158,12 @@ func TestInitIsDeterministic(t *testing.T) {
 			require.NoError(t, err)
 			b, err := NewMLP(cfg)
 			require.NoError(t, err)
-			if fmt.Sprint(paramBits(t, a)) != fmt.Sprint(paramBits(t, b)) {
-				t.Error("two models from the same config differ")
-			}
+			require.Equal(t, fmt.Sprint(paramBits(t, b)), fmt.Sprint(paramBits(t, a)), "two models from the same config differ")
 			other := cfg
 			other.Seed++
 			c, err := NewMLP(other)
 			require.NoError(t, err)
-			if fmt.Sprint(paramBits(t, a)[0]) == fmt.Sprint(paramBits(t, c)[0]) {
-				t.Error("seeds 42 and 43 give the same first layer")
-			}
+			require.NotEqual(t, fmt.Sprint(paramBits(t, c)[0]), fmt.Sprint(paramBits(t, a)[0]), "seeds 42 and 43 give the same first layer")
 			// The float32 model is the float32 rounding of the float64 one.
 			cfg32 := cfg
 			cfg32.Dtype = tensor.Float32
@@ -191,9 +173,7 @@ func TestInitIsDeterministic(t *testing.T) {
 				want := roundTo32(paramValues(t, p))
 				got := paramValues(t, d.Params()[i])
 				for j := range want {
-					if got[j] != want[j] {
-						t.Fatalf("%s[%d]: float32 model has %v, float32(float64 model) is %v", p.Name, j, got[j], want[j])
-					}
+					require.Equal(t, want[j], got[j], "%s[%d]: float32 model has %v, float32(float64 model) is %v", p.Name, j, got[j], want[j])
 				}
 			}
 		})

@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -34,9 +33,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				require.NoError(t, err)
 				v := randomRows(63, n, 1)
 				d, ok := m.(Directional)
-				if !ok {
-					t.Fatalf("%T does not implement Directional", m)
-				}
+				require.True(t, ok, "%T does not implement Directional", m)
 				scores, tangents, err := d.ScoresAlong(x, rows, v)
 				require.NoError(t, err)
 				want, err := Scores(m, x, rows)
@@ -66,9 +63,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				for r := range tangents {
 					forward += c[r] * tangents[r]
 				}
-				if math.Abs(forward-backward) > tol*math.Max(1, scale) {
-					t.Errorf("Σ c·t = %.15g, ⟨∇θ Σ c·s, v⟩ = %.15g", forward, backward)
-				}
+				require.InDelta(t, backward, forward, tol*math.Max(1, scale), "Σ c·t = %.15g, ⟨∇θ Σ c·s, v⟩ = %.15g", forward, backward)
 			})
 		}
 	}
@@ -78,9 +73,7 @@ func TestScoresAlongErrors(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}})
 	require.NoError(t, err)
 	n, _ := NumParams(m)
-	if n != 2*3+3+3*1+1 {
-		t.Errorf("NumParams = %d, want 13", n)
-	}
+	require.Equal(t, 2*3+3+3*1+1, n, "NumParams = %d, want 13", n)
 	v := make([]float64, n)
 	for _, tc := range []struct {
 		name string
@@ -93,8 +86,7 @@ func TestScoresAlongErrors(t *testing.T) {
 		{"NaN feature", []float64{1, math.NaN()}, 1, v},
 		{"short v", []float64{1, 2}, 1, v[:5]},
 	} {
-		if _, _, err := m.ScoresAlong(tc.x, tc.rows, tc.v); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: error %v, want ErrInput", tc.name, err)
-		}
+		_, _, err := m.ScoresAlong(tc.x, tc.rows, tc.v)
+		require.ErrorIs(t, err, ErrInput, "%s: error %v, want ErrInput", tc.name, err)
 	}
 }

@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -137,9 +136,8 @@ func TestScoresRejectsBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Scores(tc.m, tc.x, tc.rows)
-			if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want ErrInput mentioning %q", err, tc.inMsg)
-			}
+			require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput mentioning %q", err, tc.inMsg)
+			require.Contains(t, err.Error(), tc.inMsg, "error %v, want ErrInput mentioning %q", err, tc.inMsg)
 		})
 	}
 }
@@ -155,21 +153,17 @@ func TestBuildShapesAndSharing(t *testing.T) {
 				x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, m.InputSize()), gorgonia.WithName("x"))
 				scores, learnables, err := m.Build(g, x)
 				require.NoError(t, err)
-				if !scores.Shape().Eq(tensor.Shape{batch}) || scores.Dtype() != dt {
-					t.Errorf("scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
-				}
+				require.True(t, scores.Shape().Eq(tensor.Shape{batch}), "scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
+				require.False(t, scores.Dtype() != dt, "scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
 				ps := m.Params()
-				if len(learnables) != len(ps) {
-					t.Fatalf("%d learnables for %d parameters", len(learnables), len(ps))
-				}
+				require.Equal(t, len(ps), len(learnables), "%d learnables for %d parameters", len(learnables), len(ps))
 				for i, p := range ps {
 					l := learnables[i]
-					if l.Name() != p.Name || !l.Shape().Eq(p.Value.Shape()) {
-						t.Errorf("learnable %d is %s %v, parameter is %s %v", i, l.Name(), l.Shape(), p.Name, p.Value.Shape())
-					}
-					if v, ok := l.Value().(*tensor.Dense); !ok || v != p.Value {
-						t.Errorf("learnable %s is not bound to the parameter's own tensor", p.Name)
-					}
+					require.Equal(t, p.Name, l.Name(), "learnable %d is %s %v, parameter is %s %v", i, l.Name(), l.Shape(), p.Name, p.Value.Shape())
+					require.True(t, l.Shape().Eq(p.Value.Shape()), "learnable %d is %s %v, parameter is %s %v", i, l.Name(), l.Shape(), p.Name, p.Value.Shape())
+					v, ok := l.Value().(*tensor.Dense)
+					require.True(t, ok, "learnable %s is not bound to the parameter's own tensor", p.Name)
+					require.False(t, v != p.Value, "learnable %s is not bound to the parameter's own tensor", p.Name)
 				}
 			})
 		}
@@ -195,9 +189,8 @@ func TestBuildRejectsBadInput(t *testing.T) {
 		{"scalar", g, gorgonia.NewScalar(g, tensor.Float64)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, _, err := m.Build(tc.g, tc.x); !errors.Is(err, ErrInput) {
-				t.Fatalf("error %v, want ErrInput", err)
-			}
+			_, _, err := m.Build(tc.g, tc.x)
+			require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput", err)
 		})
 	}
 	t.Run("twice in one graph", func(t *testing.T) {
@@ -207,9 +200,8 @@ func TestBuildRejectsBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := m.Build(g, x)
-		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "once per graph") {
-			t.Fatalf("error %v, want ErrInput about building once per graph", err)
-		}
+		require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput about building once per graph", err)
+		require.Contains(t, err.Error(), "once per graph", "error %v, want ErrInput about building once per graph", err)
 	})
 }
 
@@ -234,9 +226,9 @@ func TestBadConfigs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.build()
-			if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
+			require.True(t, strings.HasPrefix(err.Error(), "nn: "), "error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
+			require.Contains(t, err.Error(), tc.inMsg, "error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
 		})
 	}
 }
@@ -246,9 +238,8 @@ func TestMLPConfigNotAliased(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: hidden})
 	require.NoError(t, err)
 	hidden[0] = 99
-	if got, want := m.Architecture(), "MLP(in=2, hidden=[3], activation=relu)"; got != want {
-		t.Fatalf("Architecture() = %q after changing the config's slice, want %q", got, want)
-	}
+	got, want := m.Architecture(), "MLP(in=2, hidden=[3], activation=relu)"
+	require.Equal(t, want, got, "Architecture() = %q after changing the config's slice, want %q", got, want)
 }
 
 // graphGradients builds m on x (rows × InputSize) with the cost c = Σᵢ wᵢ·sᵢ, differentiates
@@ -418,9 +409,8 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 					trainVM.Reset()
 
 					for i, p := range m.Params() {
-						if p.Value != ps[i].Value || !p.Value.Shape().Eq(before[i].Value.Shape()) {
-							t.Fatalf("step %d: parameter %s was replaced or reshaped", step, p.Name)
-						}
+						require.False(t, p.Value != ps[i].Value, "step %d: parameter %s was replaced or reshaped", step, p.Name)
+						require.True(t, p.Value.Shape().Eq(before[i].Value.Shape()), "step %d: parameter %s was replaced or reshaped", step, p.Name)
 						if tc.name == "vanilla" && dt == tensor.Float64 {
 							old := paramValues(t, before[i])
 							want := make([]float64, len(old))
@@ -436,9 +426,7 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 					evalVM.Reset()
 					assertClose(t, fmt.Sprintf("step %d: evaluation scores", step), got, referenceScores(t, m.Params(), Tanh, evalX, evalRows), tol)
 					stale := referenceScores(t, before, Tanh, evalX, evalRows)
-					if math.Abs(got[0]-stale[0]) < 1e-4 {
-						t.Fatalf("step %d: the evaluation graph still scores %v as before the step", step, got[0])
-					}
+					require.GreaterOrEqual(t, math.Abs(got[0]-stale[0]), 1e-4, "step %d: the evaluation graph still scores %v as before the step", step, got[0])
 				}
 			})
 		}
@@ -459,13 +447,9 @@ func TestSnapshotRestore(t *testing.T) {
 			otherSnap, err := Snapshot(other)
 			require.NoError(t, err)
 			require.NoError(t, Restore(m, otherSnap))
-			if fmt.Sprint(paramBits(t, m)) == fmt.Sprint(want) {
-				t.Fatal("restoring another model's snapshot left the parameters unchanged")
-			}
+			require.NotEqual(t, fmt.Sprint(want), fmt.Sprint(paramBits(t, m)), "restoring another model's snapshot left the parameters unchanged")
 			require.NoError(t, Restore(m, snap))
-			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(want) {
-				t.Fatal("restoring the snapshot did not bring back the parameters bit for bit")
-			}
+			require.Equal(t, fmt.Sprint(want), fmt.Sprint(paramBits(t, m)), "restoring the snapshot did not bring back the parameters bit for bit")
 		})
 	}
 }
@@ -499,12 +483,10 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := paramBits(t, m)
-			if err := Restore(m, tc.saved); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want %v saying %q", err, tc.want, tc.inMsg)
-			}
-			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(before) {
-				t.Fatal("a failed Restore changed the model")
-			}
+			err := Restore(m, tc.saved)
+			require.ErrorIs(t, err, tc.want, "error %v, want %v saying %q", err, tc.want, tc.inMsg)
+			require.Contains(t, err.Error(), tc.inMsg, "error %v, want %v saying %q", err, tc.want, tc.inMsg)
+			require.Equal(t, fmt.Sprint(before), fmt.Sprint(paramBits(t, m)), "a failed Restore changed the model")
 		})
 	}
 }
@@ -515,16 +497,14 @@ func TestScoresRange(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Float32})
 	require.NoError(t, err)
 	_, err = Scores(m, []float64{1, 2, 3, 1e39}, 2)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
-		t.Fatalf("feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
-	}
+	require.ErrorIs(t, err, rocops.ErrRange, "feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
+	require.Contains(t, err.Error(), "row 1, feature 1", "feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
 	// Weights of 1e30 on features of 1e10: x·w = 2e40 fits in float64 but not in float32.
 	w := m.Params()[0].Value.Data().([]float32)
 	w[0], w[1] = 1e30, 1e30
 	got, err := Scores(m, []float64{0, 0, 1e10, 1e10}, 2)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1") {
-		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
-	}
+	require.ErrorIs(t, err, rocops.ErrRange, "score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
+	require.Contains(t, err.Error(), "row 1", "score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
 	// The same features in a float64 model are fine.
 	m64, err := NewMLP(MLPConfig{In: 2})
 	require.NoError(t, err)

@@ -90,9 +90,7 @@ func TestPassMatchesGraph(t *testing.T) {
 					got, err := opkit.Floats(p.Grads()[i])
 					require.NoError(t, err)
 					if m.Params()[i].Frozen { // not computed: exactly zero
-						if slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
-							t.Errorf("frozen %s has the gradient %v, want zeros", l.Name(), got)
-						}
+						require.False(t, slices.ContainsFunc(got, func(v float64) bool { return v != 0 }), "frozen %s has the gradient %v, want zeros", l.Name(), got)
 						continue
 					}
 					assertClose(t, l.Name(), got, want, tol[dt])
@@ -149,12 +147,10 @@ func TestPassErrors(t *testing.T) {
 	}
 	p32, err := NewPass(newMLP(t, MLPConfig{In: 3, Dtype: tensor.Float32}), 4)
 	require.NoError(t, err)
-	if err := p32.setInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
-		t.Fatalf("long float32 input: %v, want ErrInput", err)
-	}
-	if err := p.Backward(make([]float64, 3)); !errors.Is(err, ErrInput) {
-		t.Fatalf("short gradient: %v, want ErrInput", err)
-	}
+	err = p32.setInput(make([]float64, 13))
+	require.ErrorIs(t, err, ErrInput, "long float32 input: %v, want ErrInput", err)
+	err = p.Backward(make([]float64, 3))
+	require.ErrorIs(t, err, ErrInput, "short gradient: %v, want ErrInput", err)
 }
 
 // otherModel is a model of another package: it wraps an MLP but is not one.

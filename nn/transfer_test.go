@@ -3,7 +3,6 @@ package nn
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -51,13 +50,9 @@ func graphScores(t *testing.T, m Model, x []float64, rows int) []float64 {
 // sameFloats fails unless got and want hold the same bits.
 func sameFloats(t *testing.T, what string, got, want []float64) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-	}
+	require.Equal(t, len(want), len(got), "%s: %d values, want %d", what, len(got), len(want))
 	for i := range want {
-		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g bit for bit", what, i, got[i], want[i])
-		}
+		require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "%s[%d] = %.17g, want %.17g bit for bit", what, i, got[i], want[i])
 	}
 }
 
@@ -161,37 +156,29 @@ func TestTransferLayout(t *testing.T) {
 			before := paramBits(t, base)
 			m, err := Transfer(base, c.cfg)
 			require.NoError(t, err)
-			if got := m.Architecture(); got != c.arch {
-				t.Errorf("Architecture() = %q, want %q", got, c.arch)
-			}
+			got := m.Architecture()
+			require.Equal(t, c.arch, got, "Architecture() = %q, want %q", got, c.arch)
 			ps := m.Params()
-			if len(ps) != len(c.params) {
-				t.Fatalf("%d parameters %v, want %d", len(ps), ps, len(c.params))
-			}
+			require.Equal(t, len(c.params), len(ps), "%d parameters %v, want %d", len(ps), ps, len(c.params))
 			for i, want := range c.params {
 				p := ps[i]
-				if p.Name != want.name || !p.Value.Shape().Eq(want.shape) || p.Frozen != want.frozen {
-					t.Errorf("parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
-				}
+				require.Equal(t, want.name, p.Name, "parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
+				require.True(t, p.Value.Shape().Eq(want.shape), "parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
+				require.Equal(t, want.frozen, p.Frozen, "parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
 				v := paramValues(t, p)
 				switch {
 				case strings.HasSuffix(p.Name, ".lora_b"):
-					if slices.ContainsFunc(v, func(x float64) bool { return x != 0 }) {
-						t.Errorf("%s = %v, want zeros", p.Name, v)
-					}
+					require.False(t, slices.ContainsFunc(v, func(x float64) bool { return x != 0 }), "%s = %v, want zeros", p.Name, v)
 				case strings.HasSuffix(p.Name, ".lora_a"):
 					bound := 1 / math.Sqrt(float64(p.Value.Shape()[1]))
-					if slices.ContainsFunc(v, func(x float64) bool { return !(math.Abs(x) < bound) }) || slices.Max(v) == slices.Min(v) {
-						t.Errorf("%s = %v, want distinct values within ±%v", p.Name, v, bound)
-					}
+					require.False(t, slices.ContainsFunc(v, func(x float64) bool { return !(math.Abs(x) < bound) }), "%s = %v, want distinct values within ±%v", p.Name, v, bound)
+					require.NotEqual(t, slices.Min(v), slices.Max(v), "%s = %v, want distinct values within ±%v", p.Name, v, bound)
 				}
 			}
 			// Kept layers: the base's bits, in tensors of their own.
 			for k := range cmp.Or(c.cfg.Body, len(base.layers)-1) {
 				for _, pair := range [][2]*tensor.Dense{{m.layers[k].weight, base.layers[k].weight}, {m.layers[k].bias, base.layers[k].bias}} {
-					if pair[0] == pair[1] {
-						t.Fatalf("layer %d shares a tensor with the base", k)
-					}
+					require.False(t, pair[0] == pair[1], "layer %d shares a tensor with the base", k)
 					sameFloats(t, fmt.Sprintf("layer %d", k), paramValues(t, Param{Value: pair[0]}), paramValues(t, Param{Value: pair[1]}))
 				}
 			}
@@ -200,9 +187,7 @@ func TestTransferLayout(t *testing.T) {
 			}
 			after := paramBits(t, base)
 			for i := range before {
-				if !slices.Equal(before[i], after[i]) {
-					t.Fatalf("changing the transferred model changed the base's %s", base.Params()[i].Name)
-				}
+				require.True(t, slices.Equal(before[i], after[i]), "changing the transferred model changed the base's %s", base.Params()[i].Name)
 			}
 		})
 	}
@@ -226,10 +211,8 @@ func TestTransferHeadSeed(t *testing.T) {
 	}
 	other, err := Transfer(base, TransferConfig{Rank: 2, Hidden: []int{4}, Seed: 4})
 	require.NoError(t, err)
-	if slices.Equal(paramValues(t, Param{Value: other.layers[2].weight}), paramValues(t, Param{Value: lora.layers[2].weight})) ||
-		slices.Equal(paramValues(t, Param{Value: other.layers[0].lora.a}), paramValues(t, Param{Value: lora.layers[0].lora.a})) {
-		t.Error("seeds 3 and 4 gave the same head or the same A")
-	}
+	require.False(t, slices.Equal(paramValues(t, Param{Value: other.layers[2].weight}), paramValues(t, Param{Value: lora.layers[2].weight})), "seeds 3 and 4 gave the same head or the same A")
+	require.False(t, slices.Equal(paramValues(t, Param{Value: other.layers[0].lora.a}), paramValues(t, Param{Value: lora.layers[0].lora.a})), "seeds 3 and 4 gave the same head or the same A")
 }
 
 // TestTransferErrors: every setting outside its domain is rocops.ErrConfig naming it, and a nil
@@ -269,9 +252,9 @@ func TestTransferErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Transfer(c.base, c.cfg)
-			if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
-			}
+			require.ErrorIs(t, err, c.want, "Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
+			require.True(t, strings.HasPrefix(err.Error(), "nn: "), "Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
+			require.Contains(t, err.Error(), c.msg, "Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
 		})
 	}
 }
@@ -301,9 +284,8 @@ func TestPassSkipsFrozenLayers(t *testing.T) {
 					copyInto(p.Value, randomRows(102, p.Value.Len(), 1))
 				}
 			}
-			if got := m.lowestTrainable(); got != c.lowest {
-				t.Fatalf("lowest trainable layer %d, want %d", got, c.lowest)
-			}
+			got := m.lowestTrainable()
+			require.Equal(t, c.lowest, got, "lowest trainable layer %d, want %d", got, c.lowest)
 			p, err := NewPass(m, rows)
 			require.NoError(t, err)
 			require.NoError(t, p.setInput(randomRows(98, rows, 5)))
@@ -312,15 +294,12 @@ func TestPassSkipsFrozenLayers(t *testing.T) {
 			run := p.run.(*passOf[float64])
 			for k, l := range run.layers {
 				written := slices.ContainsFunc(l.dz, func(v float64) bool { return v != 0 })
-				if want := k >= c.lowest; written != want {
-					t.Errorf("layer %d: ∂L/∂z written %v, want %v", k, written, want)
-				}
+				want := k >= c.lowest
+				require.Equal(t, want, written, "layer %d: ∂L/∂z written %v, want %v", k, written, want)
 			}
 			for i, prm := range m.Params() {
 				computed := slices.ContainsFunc(paramValues(t, Param{Value: p.Grads()[i]}), func(v float64) bool { return v != 0 })
-				if computed == prm.Frozen {
-					t.Errorf("%s (frozen %v): gradient computed %v", prm.Name, prm.Frozen, computed)
-				}
+				require.NotEqual(t, prm.Frozen, computed, "%s (frozen %v): gradient computed %v", prm.Name, prm.Frozen, computed)
 			}
 		})
 	}
@@ -347,41 +326,32 @@ func TestTransferCheckpoint(t *testing.T) {
 			}
 			data := encoded(t, lora)
 			arch, gotDt, err := Describe(bytes.NewReader(data))
-			if err != nil || arch != lora.Architecture() || gotDt != dt {
-				t.Fatalf("Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
-			}
+			require.NoError(t, err, "Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
+			require.Equal(t, lora.Architecture(), arch, "Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
+			require.False(t, gotDt != dt, "Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
 			again := build(TransferConfig{Rank: 2, Alpha: 3, Hidden: []int{3}, Seed: 2})
 			require.NoError(t, Read(bytes.NewReader(data), again))
-			if !sameParams(t, again, lora) {
-				t.Fatal("the loaded LoRA model differs from the saved one")
-			}
+			require.True(t, sameParams(t, again, lora), "the loaded LoRA model differs from the saved one")
 			for name, other := range map[string]Model{
 				"base":        base,
 				"another α":   build(TransferConfig{Rank: 2, Hidden: []int{3}}),
 				"another r":   build(TransferConfig{Rank: 3, Alpha: 3, Hidden: []int{3}}),
 				"no adapters": build(TransferConfig{Hidden: []int{3}}),
 			} {
-				if err := Read(bytes.NewReader(data), other); !errors.Is(err, ErrArchitecture) {
-					t.Errorf("reading the LoRA checkpoint into the %s model: %v, want ErrArchitecture", name, err)
-				}
+				err := Read(bytes.NewReader(data), other)
+				require.ErrorIs(t, err, ErrArchitecture, "reading the LoRA checkpoint into the %s model: %v, want ErrArchitecture", name, err)
 			}
 
 			frozen := build(TransferConfig{Freeze: 2, Hidden: []int{3}, Seed: 1})
 			plain, err := NewMLP(MLPConfig{In: 5, Hidden: []int{6, 4, 3}, Dtype: dt})
 			require.NoError(t, err)
 			require.NoError(t, Restore(plain, frozen.Params()))
-			if !bytes.Equal(encoded(t, frozen), encoded(t, plain)) {
-				t.Fatal("a frozen body's checkpoint differs from the ordinary MLP's of the same values")
-			}
+			require.True(t, bytes.Equal(encoded(t, frozen), encoded(t, plain)), "a frozen body's checkpoint differs from the ordinary MLP's of the same values")
 			fresh := build(TransferConfig{Freeze: 2, Hidden: []int{3}, Seed: 5})
 			require.NoError(t, Read(bytes.NewReader(encoded(t, plain)), fresh))
-			if !sameParams(t, fresh, frozen) {
-				t.Fatal("the ordinary MLP's checkpoint did not load into the frozen model")
-			}
+			require.True(t, sameParams(t, fresh, frozen), "the ordinary MLP's checkpoint did not load into the frozen model")
 			for i, p := range fresh.Params() {
-				if p.Frozen != (i < 4) {
-					t.Errorf("%s frozen %v after Read", p.Name, p.Frozen)
-				}
+				require.Equal(t, i < 4, p.Frozen, "%s frozen %v after Read", p.Name, p.Frozen)
 			}
 		})
 	}
@@ -433,23 +403,18 @@ func TestBuildGradOfTrainable(t *testing.T) {
 			if _, err := gorgonia.Grad(costAll, learnablesAll...); err != nil {
 				t.Fatal(err)
 			}
-			if addedAll := len(gAll.AllNodes()) - beforeAll; added >= addedAll {
-				t.Errorf("differentiating the trainable learnables added %d nodes, all of them %d", added, addedAll)
-			}
+			addedAll := len(gAll.AllNodes()) - beforeAll
+			require.Less(t, added, addedAll, "differentiating the trainable learnables added %d nodes, all of them %d", added, addedAll)
 			vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(wrt...))
 			defer vm.Close()
 			values := paramBits(t, m)
 			require.NoError(t, vm.RunAll())
 			for i, b := range paramBits(t, m) {
-				if !slices.Equal(b, values[i]) {
-					t.Errorf("running the graph changed %s", m.Params()[i].Name)
-				}
+				require.True(t, slices.Equal(b, values[i]), "running the graph changed %s", m.Params()[i].Name)
 			}
 			for i, p := range m.Params() {
 				if p.Frozen {
-					if learnables[i].Deriv() != nil {
-						t.Errorf("frozen %s has a gradient node", p.Name)
-					}
+					require.Nil(t, learnables[i].Deriv(), "frozen %s has a gradient node", p.Name)
 					continue
 				}
 				gv, err := learnables[i].Grad()

@@ -84,14 +84,13 @@ func TestTransferTrains(t *testing.T) {
 				require.NoError(t, err)
 				hist, err := tn.Fit(context.Background(), tr, val)
 				require.NoError(t, err)
-				if auc := hist.Epochs[hist.Best].Metric; !(auc > 0.97 && auc > auc0) {
-					t.Errorf("best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
-				}
+				auc := hist.Epochs[hist.Best].Metric
+				require.Greater(t, auc, 0.97, "best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
+				require.Greater(t, auc, auc0, "best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
 				after := bits(t, m)
 				for _, p := range m.Params() {
-					if same := slices.Equal(before[p.Name], after[p.Name]); same != p.Frozen {
-						t.Errorf("%s (frozen %v): unchanged by training %v", p.Name, p.Frozen, same)
-					}
+					same := slices.Equal(before[p.Name], after[p.Name])
+					require.Equal(t, p.Frozen, same, "%s (frozen %v): unchanged by training %v", p.Name, p.Frozen, same)
 				}
 
 				out := filepath.Join(t.TempDir(), "tuned.params")
@@ -101,9 +100,7 @@ func TestTransferTrains(t *testing.T) {
 				require.NoError(t, nn.Load(out, again))
 				loaded := bits(t, again)
 				for name, b := range after {
-					if !slices.Equal(loaded[name], b) {
-						t.Errorf("%s differs after Save and Load", name)
-					}
+					require.True(t, slices.Equal(loaded[name], b), "%s differs after Save and Load", name)
 				}
 			})
 		}
