@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -112,12 +111,10 @@ func TestLinearTangentsExact(t *testing.T) {
 		want := x[r*in]*v[0] + x[r*in+1]*v[1] + x[r*in+2]*v[2] + v[3]
 		near(t, "tangent", got[r], want, 1e-15)
 	}
-	if _, err := diagnose.ScoreTangents(lin, x, rows, v[:3]); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short direction: error %v, want rocops.ErrLength", err)
-	}
-	if _, err := diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0}); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("NaN direction: error %v, want rocops.ErrNonFinite", err)
-	}
+	_, err = diagnose.ScoreTangents(lin, x, rows, v[:3])
+	require.ErrorIs(t, err, rocops.ErrLength, "short direction: error %v, want rocops.ErrLength", err)
+	_, err = diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0})
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "NaN direction: error %v, want rocops.ErrNonFinite", err)
 }
 
 // severeSetup returns a model and a batch on which it ranks badly: the labels follow −x₁.
@@ -208,16 +205,13 @@ func TestSevereDirectionErrors(t *testing.T) {
 	cfg := pairwise.Config{}
 	_, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6)
 	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
-	if _, err := diagnose.SevereDirection(m, x, labels, cfg, -1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("negative M: error %v, want rocops.ErrConfig", err)
-	}
+	_, err = diagnose.SevereDirection(m, x, labels, cfg, -1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "negative M: error %v, want rocops.ErrConfig", err)
 	zeros := make([]float64, len(labels))
-	if _, err := diagnose.SevereDirection(m, x, zeros, cfg, 1); !errors.Is(err, rocops.ErrNoPositives) {
-		t.Errorf("no positives: error %v, want ErrNoPositives", err)
-	}
-	if _, err := diagnose.SevereDirection(m, x[:10], labels, cfg, 1); !errors.Is(err, nn.ErrInput) {
-		t.Errorf("short x: error %v, want nn.ErrInput", err)
-	}
+	_, err = diagnose.SevereDirection(m, x, zeros, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrNoPositives, "no positives: error %v, want ErrNoPositives", err)
+	_, err = diagnose.SevereDirection(m, x[:10], labels, cfg, 1)
+	require.ErrorIs(t, err, nn.ErrInput, "short x: error %v, want nn.ErrInput", err)
 }
 
 // TestSevereDirectionFloat32 checks that a float32 model gives the float64 model's direction

@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -171,14 +170,12 @@ func TestHoeffdingErrors(t *testing.T) {
 	} {
 		_, err := diagnose.Hoeffding(tc.p, tc.n, tc.h)
 		require.ErrorIs(t, err, tc.want, "Hoeffding %s: error %v, want %v", tc.name, err, tc.want)
-		if _, _, err := diagnose.BatchSlope(tc.p, tc.n, tc.h, nil, 10, 1); !errors.Is(err, tc.want) {
-			t.Errorf("BatchSlope %s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, _, err = diagnose.BatchSlope(tc.p, tc.n, tc.h, nil, 10, 1)
+		require.ErrorIs(t, err, tc.want, "BatchSlope %s: error %v, want %v", tc.name, err, tc.want)
 	}
 	scores, labels := []float64{0, 1, 2}, []float64{1, 0, 1}
 	_, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{})
 	require.ErrorIs(t, err, rocops.ErrLength, "Project with short p: error %v, want ErrLength", err)
-	if _, err := diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("Project with infinite p: error %v, want ErrNonFinite", err)
-	}
+	_, err = diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{})
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "Project with infinite p: error %v, want ErrNonFinite", err)
 }

@@ -167,26 +167,20 @@ func TestMulticlassDirectionErrors(t *testing.T) {
 	cfg := pairwise.Config{}
 	_, err := classCmp(3, metrics.OvR).SevereDirection(m, x, labels, cfg, 1e6)
 	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
-	if _, err := (diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("OvO on label columns: error %v, want rocops.ErrConfig", err)
-	}
-	if _, err := (diagnose.Comparisons{Task: rocops.Classes(1)}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("one class: error %v, want rocops.ErrConfig", err)
-	}
-	if _, err := classCmp(4, metrics.OvR).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
-	}
+	_, err = (diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}).SevereDirection(m, x, labels, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "OvO on label columns: error %v, want rocops.ErrConfig", err)
+	_, err = (diagnose.Comparisons{Task: rocops.Classes(1)}).SevereDirection(m, x, labels, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "one class: error %v, want rocops.ErrConfig", err)
+	_, err = classCmp(4, metrics.OvR).SevereDirection(m, x, labels, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrLength, "k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
 	ones := make([]float64, len(labels))
-	if _, err := classCmp(3, metrics.OvR).SevereDirection(m, x, ones, cfg, 1); !errors.Is(err, rocops.ErrOneClass) {
-		t.Errorf("one class: error %v, want ErrOneClass", err)
-	}
+	_, err = classCmp(3, metrics.OvR).SevereDirection(m, x, ones, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrOneClass, "one class: error %v, want ErrOneClass", err)
 	scores, _ := nn.Scores(m, x, len(labels))
-	if _, err := classCmp(3, metrics.OvR).Project(scores, labels, scores[1:], cfg); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short tangents: error %v, want ErrLength", err)
-	}
+	_, err = classCmp(3, metrics.OvR).Project(scores, labels, scores[1:], cfg)
+	require.ErrorIs(t, err, rocops.ErrLength, "short tangents: error %v, want ErrLength", err)
 	bad := append([]float64(nil), scores...)
 	bad[4] = math.NaN()
-	if _, err := classCmp(3, metrics.OvO).Project(scores, labels, bad, cfg); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("NaN tangent: error %v, want ErrNonFinite", err)
-	}
+	_, err = classCmp(3, metrics.OvO).Project(scores, labels, bad, cfg)
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "NaN tangent: error %v, want ErrNonFinite", err)
 }

@@ -384,7 +384,6 @@ func TestComparisonsBinary(t *testing.T) {
 	got := splits[0].Comparison.String()
 	require.Equal(t, "the binary comparison", got, "the comparison is %q", got)
 	// OvO compares classes: not the binary task's one comparison.
-	if _, _, err := (diagnose.Comparisons{OvO: true}).Misranking(scores, labels); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("OvO on the binary task: %v, want rocops.ErrConfig", err)
-	}
+	_, _, err = (diagnose.Comparisons{OvO: true}).Misranking(scores, labels)
+	require.ErrorIs(t, err, rocops.ErrConfig, "OvO on the binary task: %v, want rocops.ErrConfig", err)
 }

@@ -202,31 +202,25 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 	require.ErrorIs(t, err, rocops.ErrNoNegatives, "a column of ones: error %v, want ErrNoNegatives", err)
 	bad := append([]float64(nil), labels...)
 	bad[4] = 2
-	if _, _, err := labelCmp(3).CEBound(scores, bad, 1); !errors.Is(err, rocops.ErrLabel) {
-		t.Errorf("label 2: error %v, want ErrLabel", err)
-	}
-	if _, _, err := labelCmp(3).SevereMass(scores, labels[1:], 1); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short labels: error %v, want ErrLength", err)
-	}
-	if _, _, err := labelCmp(3).SevereMass(scores, labels, 0); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("M = 0: error %v, want rocops.ErrConfig", err)
-	}
+	_, _, err = labelCmp(3).CEBound(scores, bad, 1)
+	require.ErrorIs(t, err, rocops.ErrLabel, "label 2: error %v, want ErrLabel", err)
+	_, _, err = labelCmp(3).SevereMass(scores, labels[1:], 1)
+	require.ErrorIs(t, err, rocops.ErrLength, "short labels: error %v, want ErrLength", err)
+	_, _, err = labelCmp(3).SevereMass(scores, labels, 0)
+	require.ErrorIs(t, err, rocops.ErrConfig, "M = 0: error %v, want rocops.ErrConfig", err)
 	m, x, ml := labelSetup(t)
 	// k is the task's: Labels(0) is no task.
-	if _, err := (diagnose.Comparisons{Task: rocops.Labels(0)}).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("k = 0: error %v, want rocops.ErrConfig", err)
-	}
+	_, err = (diagnose.Comparisons{Task: rocops.Labels(0)}).SevereDirection(m, x, ml, pairwise.Config{}, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "k = 0: error %v, want rocops.ErrConfig", err)
 	// Read as one or two columns, the labels of the rows of x are rows that x does not have.
 	for _, k := range []int{1, 2} {
 		_, err := labelCmp(k).SevereDirection(m, x, ml, pairwise.Config{}, 1)
 		require.ErrorIs(t, err, nn.ErrInput, "k = %d for labels of 3 columns: error %v, want nn.ErrInput", k, err)
 	}
-	if _, err := labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
-		t.Errorf("huge M: error %v, want ErrNoSevere", err)
-	}
-	if _, err := labelCmp(3).Project(scores, labels, scores[1:], pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short tangents: error %v, want ErrLength", err)
-	}
+	_, err = labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6)
+	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
+	_, err = labelCmp(3).Project(scores, labels, scores[1:], pairwise.Config{})
+	require.ErrorIs(t, err, rocops.ErrLength, "short tangents: error %v, want ErrLength", err)
 }
 
 // FuzzMultilabelDiagnostics: on any k-label input decoded from bytes (scores on a coarse grid,

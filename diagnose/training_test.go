@@ -55,9 +55,8 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 		Hooks:    []train.Hook{{Name: "bound", OnEpoch: check}},
 	})
 	require.NoError(t, err)
-	if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
-		t.Fatal(err)
-	}
+	_, err = tr.Fit(context.Background(), ds, nil)
+	require.NoError(t, err)
 	require.Equal(t, 6, checked, "checked %d epochs, want 6", checked)
 }
 

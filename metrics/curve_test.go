@@ -198,13 +198,11 @@ func TestCurveDeLongPaired(t *testing.T) {
 	w, _ := NewCurve([]float64{1, 2, 3, 4, 5}, []float64{0, 1, 0, 1, 1})
 	_, _, _, err := x.DeLongPaired(z)
 	require.ErrorIs(t, err, rocops.ErrLabel, "other labels: %v, want rocops.ErrLabel", err)
-	if _, _, _, err := x.DeLongPaired(w); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("other rows: %v, want rocops.ErrLength", err)
-	}
+	_, _, _, err = x.DeLongPaired(w)
+	require.ErrorIs(t, err, rocops.ErrLength, "other rows: %v, want rocops.ErrLength", err)
 	one, _ := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
-	if _, _, _, err := one.DeLongPaired(one); !errors.Is(err, ErrTooFew) {
-		t.Errorf("one positive: %v, want ErrTooFew", err)
-	}
+	_, _, _, err = one.DeLongPaired(one)
+	require.ErrorIs(t, err, ErrTooFew, "one positive: %v, want ErrTooFew", err)
 }
 
 // Curve.Bootstrap draws the resamples Bootstrap draws and gives the same interval for every
@@ -257,28 +255,18 @@ func TestCurveErrors(t *testing.T) {
 	}
 	cv, err := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
 	require.NoError(t, err)
-	if _, err := cv.PartialAUC(0); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("PartialAUC(0): %v", err)
-	}
-	if _, err := cv.TPRAtFPR(1.5); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("TPRAtFPR(1.5): %v", err)
-	}
-	if _, _, _, err := cv.ThresholdAtFPR(-1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("ThresholdAtFPR(-1): %v", err)
-	}
-	if _, err := cv.FPRAtTPR(math.NaN()); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("FPRAtTPR(NaN): %v", err)
-	}
-	if _, _, err := cv.DeLong(); !errors.Is(err, ErrTooFew) {
-		t.Errorf("DeLong of one positive: %v", err)
-	}
-	if _, _, err := cv.Bootstrap(nil, 10, 0.9, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("Bootstrap without a statistic: %v", err)
-	}
-	if _, _, err := cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1); !errors.Is(
-		err,
-		ErrStatistic,
-	) {
-		t.Errorf("Bootstrap of NaN: %v", err)
-	}
+	_, err = cv.PartialAUC(0)
+	require.ErrorIs(t, err, rocops.ErrConfig, "PartialAUC(0): %v", err)
+	_, err = cv.TPRAtFPR(1.5)
+	require.ErrorIs(t, err, rocops.ErrConfig, "TPRAtFPR(1.5): %v", err)
+	_, _, _, err = cv.ThresholdAtFPR(-1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "ThresholdAtFPR(-1): %v", err)
+	_, err = cv.FPRAtTPR(math.NaN())
+	require.ErrorIs(t, err, rocops.ErrConfig, "FPRAtTPR(NaN): %v", err)
+	_, _, err = cv.DeLong()
+	require.ErrorIs(t, err, ErrTooFew, "DeLong of one positive: %v", err)
+	_, _, err = cv.Bootstrap(nil, 10, 0.9, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "Bootstrap without a statistic: %v", err)
+	_, _, err = cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1)
+	require.ErrorIs(t, err, ErrStatistic, "Bootstrap of NaN: %v", err)
 }

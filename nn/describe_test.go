@@ -2,7 +2,6 @@ package nn
 
 import (
 	"bytes"
-	"errors"
 	"testing"
 
 	"github.com/rocops/rocops/internal/frame"
@@ -23,11 +22,11 @@ func TestDescribe(t *testing.T) {
 		require.NoError(t, err, "Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
 		require.Equal(t, m.Architecture(), arch, "Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
 		require.False(t, dt != m.Dtype(), "Describe = %q, %v, %v; want %q, %v", arch, dt, err, m.Architecture(), m.Dtype())
-		if _, _, err := Describe(bytes.NewReader(b[:len(b)-1])); !errors.Is(err, ErrDamaged) || !errors.Is(err, frame.ErrTruncated) {
-			t.Errorf("truncated: %v, want ErrDamaged (truncated)", err)
-		}
-		if _, _, err := Describe(bytes.NewReader(append(b, 0))); !errors.Is(err, ErrDamaged) || !errors.Is(err, frame.ErrTrailingData) {
-			t.Errorf("trailing byte: %v, want ErrDamaged (trailing data)", err)
-		}
+		_, _, err = Describe(bytes.NewReader(b[:len(b)-1]))
+		require.ErrorIs(t, err, ErrDamaged, "truncated: %v, want ErrDamaged (truncated)", err)
+		require.ErrorIs(t, err, frame.ErrTruncated, "truncated: %v, want ErrDamaged (truncated)", err)
+		_, _, err = Describe(bytes.NewReader(append(b, 0)))
+		require.ErrorIs(t, err, ErrDamaged, "trailing byte: %v, want ErrDamaged (trailing data)", err)
+		require.ErrorIs(t, err, frame.ErrTrailingData, "trailing byte: %v, want ErrDamaged (trailing data)", err)
 	}
 }

@@ -45,9 +45,8 @@ func TestGraphIndependentOfAddress(t *testing.T) {
 				run := func() (scores []float64, grads [][]float64) {
 					g := gorgonia.NewGraph()
 					cost, learnables, sn := weightedScoreCost(t, g, m, x, rows, w)
-					if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-						t.Fatal(err)
-					}
+					_, err := gorgonia.Grad(cost, learnables...)
+					require.NoError(t, err)
 					vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 					defer vm.Close()
 					require.NoError(t, vm.RunAll())

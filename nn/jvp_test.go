@@ -41,9 +41,8 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				assertClose(t, "scores", scores, want, tol)
 
 				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, x, rows, c)
-				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-					t.Fatal(err)
-				}
+				_, err = gorgonia.Grad(cost, learnables...)
+				require.NoError(t, err)
 				vm := gorgonia.NewTapeMachine(cost.Graph(), gorgonia.BindDualValues(learnables...))
 				defer vm.Close()
 				require.NoError(t, graph.RunAll(vm))

@@ -196,10 +196,9 @@ func TestBuildRejectsBadInput(t *testing.T) {
 	t.Run("twice in one graph", func(t *testing.T) {
 		g := gorgonia.NewGraph()
 		x := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(2, 3))
-		if _, _, err := m.Build(g, x); err != nil {
-			t.Fatal(err)
-		}
 		_, _, err := m.Build(g, x)
+		require.NoError(t, err)
+		_, _, err = m.Build(g, x)
 		require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput about building once per graph", err)
 		require.Contains(t, err.Error(), "once per graph", "error %v, want ErrInput about building once per graph", err)
 	})
@@ -249,9 +248,8 @@ func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (
 	t.Helper()
 	g := gorgonia.NewGraph()
 	cost, learnables, _ := weightedScoreCost(t, g, m, x, rows, w)
-	if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-		t.Fatal(err)
-	}
+	_, err := gorgonia.Grad(cost, learnables...)
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 	defer vm.Close()
 	require.NoError(t, vm.RunAll())
@@ -508,7 +506,6 @@ func TestScoresRange(t *testing.T) {
 	// The same features in a float64 model are fine.
 	m64, err := NewMLP(MLPConfig{In: 2})
 	require.NoError(t, err)
-	if _, err := Scores(m64, []float64{1, 2, 3, 1e39}, 2); err != nil {
-		t.Fatalf("float64 model: %v", err)
-	}
+	_, err = Scores(m64, []float64{1, 2, 3, 1e39}, 2)
+	require.NoError(t, err, "float64 model: %v", err)
 }

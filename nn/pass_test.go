@@ -68,9 +68,8 @@ func TestPassMatchesGraph(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%s", dt, name), func(t *testing.T) {
 				g := gorgonia.NewGraph()
 				cost, learnables, scores := weightedScoreCost(t, g, m, x, rows, w)
-				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-					t.Fatal(err)
-				}
+				_, err := gorgonia.Grad(cost, learnables...)
+				require.NoError(t, err)
 				vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 				defer vm.Close()
 				require.NoError(t, vm.RunAll())

@@ -77,9 +77,8 @@ func TestLoRAStartsAsBase(t *testing.T) {
 				base := trainedBase(t, c.base, 91)
 				m, err := Transfer(base, c.cfg)
 				require.NoError(t, err)
-				if got, want := m.Architecture(), base.Architecture(); !strings.HasPrefix(got, strings.TrimSuffix(want, ")")+", lora=") {
-					t.Fatalf("Architecture() = %q, want %q with its adapters", got, want)
-				}
+				arch, baseArch := m.Architecture(), base.Architecture()
+				require.True(t, strings.HasPrefix(arch, strings.TrimSuffix(baseArch, ")")+", lora="), "Architecture() = %q, want %q with its adapters", arch, baseArch)
 				x := randomRows(92, rows, 6)
 				want, err := Scores(base, x, rows)
 				require.NoError(t, err)
@@ -393,16 +392,14 @@ func TestBuildGradOfTrainable(t *testing.T) {
 					wrt = append(wrt, learnables[i])
 				}
 			}
-			if _, err := gorgonia.Grad(cost, wrt...); err != nil {
-				t.Fatal(err)
-			}
+			_, err = gorgonia.Grad(cost, wrt...)
+			require.NoError(t, err)
 			added := len(g.AllNodes()) - before
 			gAll := gorgonia.NewGraph()
 			costAll, learnablesAll, _ := weightedScoreCost(t, gAll, m, x, rows, w)
 			beforeAll := len(gAll.AllNodes())
-			if _, err := gorgonia.Grad(costAll, learnablesAll...); err != nil {
-				t.Fatal(err)
-			}
+			_, err = gorgonia.Grad(costAll, learnablesAll...)
+			require.NoError(t, err)
 			addedAll := len(gAll.AllNodes()) - beforeAll
 			require.Less(t, added, addedAll, "differentiating the trainable learnables added %d nodes, all of them %d", added, addedAll)
 			vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(wrt...))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,9 +31,9 @@ func TestWrite(t *testing.T) {
 		got, err := os.ReadFile(path)
 		require.NoError(t, err, "read %q, %v; want %q", got, err, content)
 		require.Equal(t, content, string(got), "read %q, %v; want %q", got, err, content)
-		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o644 {
-			t.Fatalf("mode %v, %v; want 0644", info.Mode().Perm(), err)
-		}
+		info, err := os.Stat(path)
+		require.NoError(t, err, "mode %v, %v; want 0644", info.Mode().Perm(), err)
+		require.Equal(t, fs.FileMode(0o644), info.Mode().Perm(), "mode %v, %v; want 0644", info.Mode().Perm(), err)
 		assertOnlyFile(t, dir, "side.json")
 	}
 }
@@ -92,9 +93,8 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	leave := func(pattern string, mtime time.Time) string {
 		f, err := os.CreateTemp(dir, pattern) // as a killed write leaves it: partial content
 		require.NoError(t, err)
-		if _, err := f.Write([]byte("partial")); err != nil {
-			t.Fatal(err)
-		}
+		_, err = f.Write([]byte("partial"))
+		require.NoError(t, err)
 		f.Close()
 		require.NoError(t, os.Chtimes(f.Name(), mtime, mtime))
 		return filepath.Base(f.Name())

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -74,7 +73,6 @@ func TestSplit(t *testing.T) {
 	// Appending to one class must not overwrite the other.
 	pos = append(pos, 9)
 	require.Equal(t, 1.0, neg[0], "the classes share capacity")
-	if _, _, err := Split("pkg", []float64{1}, []float64{1}); !errors.Is(err, rocops.ErrNoNegatives) {
-		t.Fatalf("one class: %v", err)
-	}
+	_, _, err = Split("pkg", []float64{1}, []float64{1})
+	require.ErrorIs(t, err, rocops.ErrNoNegatives, "one class: %v", err)
 }

@@ -74,9 +74,8 @@ func TestMultilabelValidation(t *testing.T) {
 		require.ErrorIs(t, err, c.want, "%s: %v, want %v saying %q", c.name, err, c.want, c.says)
 		require.Contains(t, err.Error(), c.says, "%s: %v, want %v saying %q", c.name, err, c.want, c.says)
 	}
-	if _, err := Multilabel("p", ok, 2, []float64{1, 0, 0, 0, 1, 0}, false); err != nil {
-		t.Errorf("one-class column without both: %v", err)
-	}
+	_, err = Multilabel("p", ok, 2, []float64{1, 0, 0, 0, 1, 0}, false)
+	require.NoError(t, err, "one-class column without both: %v", err)
 }
 
 // TestColumns: the task-general validation of k-column batches gives the class counts or the

@@ -35,9 +35,8 @@ func TestNames(t *testing.T) {
 	_, err := colors.Parse("mauve")
 	require.ErrorIs(t, err, errColor, "Parse(mauve) = %v", err)
 	require.Equal(t, `test: bad color: unknown color "mauve" (want red, green or blue)`, err.Error(), "Parse(mauve) = %v", err)
-	if _, err := color(-1).MarshalText(); !errors.Is(err, errColor) {
-		t.Errorf("MarshalText(-1) = %v, want errColor", err)
-	}
+	_, err = color(-1).MarshalText()
+	require.ErrorIs(t, err, errColor, "MarshalText(-1) = %v, want errColor", err)
 }
 
 func TestTextRoundTrip(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,9 +48,9 @@ func TestSaveGridLegend(t *testing.T) {
 	w, h := pngSize(t, path)
 	require.Equal(t, 480, w, "image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
 	require.Equal(t, 288, h, "image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
-	if _, err := Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil); err == nil || !strings.Contains(err.Error(), "plotting nothing") {
-		t.Errorf("a NaN point: %v, want an error naming what it plots", err)
-	}
+	_, err = Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil)
+	require.Error(t, err, "a NaN point: %v, want an error naming what it plots", err)
+	require.Contains(t, err.Error(), "plotting nothing", "a NaN point: %v, want an error naming what it plots", err)
 }
 
 // pngSize decodes the PNG at path and returns its size in pixels.

@@ -20,9 +20,8 @@ func TestRoundTrip(t *testing.T) {
 		require.Equal(t, labels[k], y[k], "element %d: (%v, %v), want (%v, %v)", k, f[k], y[k], scores[k], labels[k])
 	}
 	long := make([]float64, MaxLen+5)
-	if f, _ := Decode(Encode(long, long)); len(f) != MaxLen {
-		t.Errorf("decoded %d scores, want MaxLen = %d", len(f), MaxLen)
-	}
+	f, _ = Decode(Encode(long, long))
+	require.Equal(t, MaxLen, len(f), "decoded %d scores, want MaxLen = %d", len(f), MaxLen)
 }
 
 func TestValid(t *testing.T) {
@@ -52,7 +51,7 @@ func TestClasses(t *testing.T) {
 	wantScores, wantLabels := []float64{1, 2, 3, 4, 5, 6}, []int{1, 1, 2}
 	require.True(t, slices.Equal(scores, wantScores), "got %v %v, want %v %v", scores, labels, wantScores, wantLabels)
 	require.True(t, slices.Equal(labels, wantLabels), "got %v %v, want %v %v", scores, labels, wantScores, wantLabels)
-	if scores, labels := Classes(data, 2, 2, level); len(scores) != 4 || len(labels) != 2 {
-		t.Errorf("maxRows 2: %d scores, %d labels", len(scores), len(labels))
-	}
+	scores, labels = Classes(data, 2, 2, level)
+	require.Equal(t, 4, len(scores), "maxRows 2: %d scores, %d labels", len(scores), len(labels))
+	require.Equal(t, 2, len(labels), "maxRows 2: %d scores, %d labels", len(scores), len(labels))
 }
