@@ -289,9 +289,8 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 				require.LessOrEqual(t, sev[c], per[c], "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
 				require.LessOrEqual(t, sev[c], bound[c], "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
 			}
-			if _, _, err := classCmp(k, method).WeightShares(scores, labels, sq, []float64{-2, 0, 2}); err != nil {
-				t.Fatal(err)
-			}
+			_, _, err = classCmp(k, method).WeightShares(scores, labels, sq, []float64{-2, 0, 2})
+			require.NoError(t, err)
 			// Tangents: the scores mirrored, any finite numbers. The mean drift is −⟨∇L, p⟩.
 			p := make([]float64, len(scores))
 			for i := range p {
@@ -316,7 +315,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			switch {
 			case errors.Is(err, diagnose.ErrNoSevere):
 			case err != nil:
-				t.Fatal(err)
+				require.NoError(t, err)
 			default:
 				var n2 float64
 				for _, v := range d.V {

@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -91,10 +90,8 @@ func TestPartialRefused(t *testing.T) {
 		require.NoError(t, call(full), "%s, no cut", name)
 		for _, cfg := range []pairwise.Config{cut(0.1, 0), cut(0, 0.2), cut(0.1, 0.2), cut(1, 0)} {
 			err := call(cfg)
-			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) {
-				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
-				continue
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
+			require.True(t, isCut(err), "%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
 			msg := err.Error()
 			require.True(t, strings.HasPrefix(msg, "diagnose: "), "%s: message %q does not name MaxFPR and MinTPR", name, msg)
 			require.Contains(t, msg, "MaxFPR", "%s: message %q does not name MaxFPR and MinTPR", name, msg)
@@ -136,8 +133,8 @@ func FuzzCheckSurrogate(f *testing.F) {
 		case maxFPR != 0 || minTPR != 0:
 			require.ErrorIs(t, err, rocops.ErrConfig, "%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
 			require.True(t, isCut(err), "%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
-		case err != nil:
-			t.Fatalf("%+v: %v; want nil", cfg, err)
+		default:
+			require.NoError(t, err, "%+v: %v; want nil", cfg, err)
 		}
 		_, werr := diagnose.WeightShares(scores, labels, cfg, edges)
 		_, perr := diagnose.Project(scores, labels, scores, cfg)

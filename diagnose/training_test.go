@@ -23,9 +23,8 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 	require.NoError(t, err)
 	st, err := data.FitStandardizer(ds)
 	require.NoError(t, err)
-	if ds, err = st.Apply(ds); err != nil {
-		t.Fatal(err)
-	}
+	ds, err = st.Apply(ds)
+	require.NoError(t, err)
 	m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{8}, Seed: 1})
 	require.NoError(t, err)
 	checked := 0

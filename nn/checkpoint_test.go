@@ -302,13 +302,11 @@ func assertOnlyFile(t *testing.T, dir, name string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	if len(entries) != 1 || entries[0].Name() != name {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("directory holds %v, want only %s", names, name)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
 	}
+	require.Equal(t, []string{name}, names, "directory holds %v, want only %s", names, name)
 }
 
 // TestInterruptedSaveKeepsOldCheckpoint makes the atomic writer fail part-way through the new

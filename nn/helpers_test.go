@@ -12,6 +12,7 @@ import (
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -91,7 +92,7 @@ func referenceScoresLoRA(t testing.TB, ps []Param, act Activation, x []float64, 
 						u = math.Tanh(u)
 					case Identity:
 					default:
-						t.Fatalf("activation %v", act)
+						require.Fail(t, fmt.Sprintf("activation %v", act))
 					}
 				}
 				next[row*out+j] = u
@@ -117,33 +118,25 @@ func paramBits(t testing.TB, m Model) [][]uint64 {
 	return out
 }
 
-// sameBits reports, with t.Errorf, every score and gradient of a run after the parameters
+// sameBits reports, through assert, every score and gradient of a run after the parameters
 // were moved by off elements whose bits differ from those of the run before (s0, g0), and
 // returns whether all were the same.
 func sameBits(t testing.TB, off int, s, s0 []float64, g, g0 [][]float64) bool {
 	t.Helper()
-	same := len(s) == len(s0) && len(g) == len(g0)
-	if !same {
-		t.Errorf("parameters moved by %d: %d scores and %d gradients, before %d and %d", off, len(s), len(g), len(s0), len(g0))
+	if !assert.True(t, len(s) == len(s0) && len(g) == len(g0), "parameters moved by %d: %d scores and %d gradients, before %d and %d", off, len(s), len(g), len(s0), len(g0)) {
 		return false
 	}
+	same := true
 	for i := range s0 {
-		if math.Float64bits(s[i]) != math.Float64bits(s0[i]) {
-			t.Errorf("parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i])
-			same = false
-		}
+		same = assert.Equal(t, math.Float64bits(s0[i]), math.Float64bits(s[i]), "parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i]) && same
 	}
 	for j := range g0 {
-		if len(g[j]) != len(g0[j]) {
-			t.Errorf("parameters moved by %d: gradient %d has %d values, before %d", off, j, len(g[j]), len(g0[j]))
+		if !assert.Len(t, g[j], len(g0[j]), "parameters moved by %d: gradient %d has %d values, before %d", off, j, len(g[j]), len(g0[j])) {
 			same = false
 			continue
 		}
 		for i := range g0[j] {
-			if math.Float64bits(g[j][i]) != math.Float64bits(g0[j][i]) {
-				t.Errorf("parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i])
-				same = false
-			}
+			same = assert.Equal(t, math.Float64bits(g0[j][i]), math.Float64bits(g[j][i]), "parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i]) && same
 		}
 	}
 	return same
@@ -166,15 +159,23 @@ func weightedScoreCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64
 	t.Helper()
 	dt := m.Dtype()
 	xv, err := newMatrix(dt, rows, m.InputSize(), x)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	wv, err := opkit.NewVector(dt, append([]float64(nil), w...))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	xn := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
 	wn := gorgonia.NewVector(g, dt, gorgonia.WithShape(rows), gorgonia.WithValue(wv), gorgonia.WithName("w"))
 	scores, learnables, err = m.Build(g, xn)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	prod, err := gorgonia.HadamardProd(scores, wn)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if cost, err = gorgonia.Sum(prod); err != nil {
 		t.Fatal(err)
 	}

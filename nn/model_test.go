@@ -372,9 +372,8 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 				require.NoError(t, err)
 				cost, err := gorgonia.Sum(scores)
 				require.NoError(t, err)
-				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-					t.Fatal(err)
-				}
+				_, err = gorgonia.Grad(cost, learnables...)
+				require.NoError(t, err)
 				trainVM := gorgonia.NewTapeMachine(train, gorgonia.BindDualValues(learnables...))
 				defer trainVM.Close()
 

@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -130,20 +129,15 @@ func TestPassSeesUpdates(t *testing.T) {
 func TestPassErrors(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 3})
 	require.NoError(t, err)
-	if _, err := NewPass(otherModel{m}, 4); !errors.Is(err, ErrNoPass) {
-		t.Fatalf("foreign model: %v, want ErrNoPass", err)
-	}
-	if _, err := NewPass(m, 0); !errors.Is(err, ErrInput) {
-		t.Fatalf("zero rows: %v, want ErrInput", err)
-	}
-	if _, err := NewPass(&MLP{}, 4); !errors.Is(err, ErrInput) {
-		t.Fatalf("zero MLP: %v, want ErrInput", err)
-	}
+	_, err = NewPass(otherModel{m}, 4)
+	require.ErrorIs(t, err, ErrNoPass, "foreign model")
+	_, err = NewPass(m, 0)
+	require.ErrorIs(t, err, ErrInput, "zero rows")
+	_, err = NewPass(&MLP{}, 4)
+	require.ErrorIs(t, err, ErrInput, "zero MLP")
 	p, err := NewPass(m, 4)
 	require.NoError(t, err)
-	if err := p.setInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
-		t.Fatalf("short input: %v, want ErrInput", err)
-	}
+	require.ErrorIs(t, p.setInput(make([]float64, 11)), ErrInput, "short input")
 	p32, err := NewPass(newMLP(t, MLPConfig{In: 3, Dtype: tensor.Float32}), 4)
 	require.NoError(t, err)
 	err = p32.setInput(make([]float64, 13))
@@ -216,9 +210,8 @@ func TestPassIndependentOfAddress(t *testing.T) {
 					m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Outputs: outs, Seed: 3, Dtype: dt})
 					require.NoError(t, err)
 					if c.rank > 0 { // adapters on every layer, B drawn
-						if m, err = Transfer(m, TransferConfig{Body: len(m.layers), Rank: c.rank, Alpha: 1.5}); err != nil {
-							t.Fatal(err)
-						}
+						m, err = Transfer(m, TransferConfig{Body: len(m.layers), Rank: c.rank, Alpha: 1.5})
+						require.NoError(t, err)
 						for _, p := range m.Params() {
 							if strings.HasSuffix(p.Name, ".lora_b") {
 								copyInto(p.Value, randomRows(5, p.Value.Len(), 1))

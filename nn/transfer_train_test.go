@@ -64,9 +64,8 @@ func TestTransferTrains(t *testing.T) {
 				require.NoError(t, err)
 				pre, err := train.New(saved, train.Config{Epochs: 2, BatchSize: 64, LearningRate: 0.01, Progress: io.Discard})
 				require.NoError(t, err)
-				if _, err := pre.Fit(context.Background(), tr, nil); err != nil {
-					t.Fatal(err)
-				}
+				_, err = pre.Fit(context.Background(), tr, nil)
+				require.NoError(t, err)
 				path := filepath.Join(t.TempDir(), "base.params")
 				require.NoError(t, nn.Save(path, saved))
 				baseCfg.Seed = 2

@@ -205,9 +205,9 @@ func TestNumericOnSlices(t *testing.T) {
 	}
 	require.Equal(t, 1.5, x[0], "x not restored: %v", x)
 	require.Equal(t, -0.7, x[1], "x not restored: %v", x)
-	if _, err := Numeric(f, x, -1); !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "gradcheck: ") {
-		t.Errorf("negative step: %v, want rocops.ErrConfig", err)
-	}
+	_, err = Numeric(f, x, -1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "negative step: %v, want rocops.ErrConfig", err)
+	require.True(t, strings.HasPrefix(err.Error(), "gradcheck: "), "negative step: %v, want rocops.ErrConfig", err)
 	boom := errors.New("boom")
 	calls := 0
 	_, err = Numeric(func(x []float64) (float64, error) {

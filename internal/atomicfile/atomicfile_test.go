@@ -58,13 +58,11 @@ func assertOnlyFile(t *testing.T, dir, name string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	if len(entries) != 1 || entries[0].Name() != name {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("directory holds %v, want only %s", names, name)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
 	}
+	require.Equal(t, []string{name}, names, "directory holds %v, want only %s", names, name)
 }
 
 // A write killed between creating its temporary file and renaming it (kill -9, a power cut)
@@ -162,10 +160,7 @@ func TestConcurrentWriters(t *testing.T) {
 				require.NoError(t, err, "writer %d: %v\n%s", w, err, outs[w])
 			}
 			for _, name := range names(t, dir) {
-				if strings.Contains(name, ".tmp-") {
-					t.Errorf("temporary %s left behind", name)
-					continue
-				}
+				require.NotContains(t, name, ".tmp-", "temporary %s left behind", name)
 				b, err := os.ReadFile(filepath.Join(dir, name))
 				require.NoError(t, err)
 				require.NoError(t, checkContent(b), "%s", name)

@@ -39,8 +39,10 @@ func TestMulticlassValidation(t *testing.T) {
 				require.Equal(t, 2, len(counts), "counts %v, err %v", counts, err)
 				require.Equal(t, 1, counts[0], "counts %v, err %v", counts, err)
 				require.Equal(t, 2, counts[1], "counts %v, err %v", counts, err)
-			} else if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
-				t.Fatalf("err %v, want %v saying %q", err, c.want, c.says)
+			} else {
+				require.ErrorIs(t, err, c.want, "err %v, want %v saying %q", err, c.want, c.says)
+				require.True(t, strings.HasPrefix(err.Error(), "p: "), "err %v, want %v saying %q", err, c.want, c.says)
+				require.Contains(t, err.Error(), c.says, "err %v, want %v saying %q", err, c.want, c.says)
 			}
 			_, err = classIndices("p", c.scores, c.k, c.labels)
 			require.False(t, c.loose && err != nil, "classIndices: %v", err)

@@ -195,10 +195,7 @@ func badInputs() []badInput {
 func TestVocabulary(t *testing.T) {
 	cases := badInputs()
 	for _, e := range entries() {
-		if err := e.call(valid[e.kind]); err != nil {
-			t.Errorf("%s on valid input: %v", e.name, err)
-			continue
-		}
+		require.NoError(t, e.call(valid[e.kind]), "%s on valid input", e.name)
 		for _, c := range cases {
 			if c.in.kind != e.kind || c.shape && (e.graph || e.model) {
 				continue
@@ -218,10 +215,7 @@ func TestVocabulary(t *testing.T) {
 			case e.model && want == rocops.ErrNonFinite:
 				want, prefix = rocops.ErrRange, "nn"
 			}
-			if !errors.Is(err, want) {
-				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)
-				continue
-			}
+			require.ErrorIs(t, err, want, "%s, %s: %v; want %v", e.name, c.name, err, want)
 			require.False(t, c.oneClass && want != rocops.ErrConfig && !errors.Is(err, rocops.ErrOneClass), "%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
 			// A graph op's error from a run is the op's own inside the machine's RunError.
 			var run *graph.RunError

@@ -45,12 +45,10 @@ func TestConversions(t *testing.T) {
 	require.Equal(t, float32(1.5), got[0], "From64 = %v", got)
 	require.Equal(t, float32(-2), got[1], "From64 = %v", got)
 	require.Equal(t, float32(0), got[2], "From64 = %v", got)
-	if got := To64([]float32{1.5, -2}); got[0] != 1.5 || got[1] != -2 {
-		t.Errorf("To64 = %v", got)
-	}
-	if got := To64(xs); &got[0] != &xs[0] {
-		t.Error("To64 of a []float64 must not copy")
-	}
+	wide := To64([]float32{1.5, -2})
+	require.Equal(t, 1.5, wide[0], "To64 = %v", wide)
+	require.Equal(t, -2.0, wide[1], "To64 = %v", wide)
+	require.Same(t, &xs[0], &To64(xs)[0], "To64 of a []float64 must not copy")
 }
 
 // Fits: float32's largest value and anything that rounds to it fit; from halfway to the next

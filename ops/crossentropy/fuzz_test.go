@@ -3,6 +3,7 @@ package crossentropy
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -41,7 +42,7 @@ func FuzzGradient(f *testing.F) {
 					return
 				}
 			}
-			t.Fatalf("error %v is none of the package's", err)
+			require.Fail(t, fmt.Sprintf("error %v is none of the package's", err))
 		}
 		require.GreaterOrEqual(t, l, 0.0, "loss %v for %v %v", l, z, y)
 		require.False(t, math.IsInf(l, 0), "loss %v for %v %v", l, z, y)

@@ -25,9 +25,8 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 		g, scores, labels := newGraph(t, tensor.Float64, []float64{0, math.NaN(), 1}, []float64{0, 1, 1})
 		cost, err := Loss(scores, labels, Config{Surrogate: Logistic})
 		require.NoError(t, err)
-		if _, err := gorgonia.Grad(cost, scores); err != nil {
-			t.Fatal(err)
-		}
+		_, err = gorgonia.Grad(cost, scores)
+		require.NoError(t, err)
 		vm := gorgonia.NewTapeMachine(g)
 		err = graph.RunAll(vm)
 		require.ErrorIs(t, err, rocops.ErrNonFinite, "RunAll: %v, want rocops.ErrNonFinite", err)
@@ -64,9 +63,7 @@ func TestFailedLispRunsLeak(t *testing.T) {
 		vm.Close()
 	}
 	time.Sleep(50 * time.Millisecond) // let anything that can exit, exit
-	if n := runtime.NumGoroutine() - before; n < runs*9/10 {
-		t.Errorf("%d failed LispMachine runs left %d goroutines; the README says one each", runs, n)
-	} else {
-		t.Logf("%d failed LispMachine runs left %d goroutines", runs, n)
-	}
+	n := runtime.NumGoroutine() - before
+	require.GreaterOrEqual(t, n, runs*9/10, "%d failed LispMachine runs left %d goroutines; the README says one each", runs, n)
+	t.Logf("%d failed LispMachine runs left %d goroutines", runs, n)
 }

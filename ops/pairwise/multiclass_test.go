@@ -353,7 +353,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 					return
 				}
 			}
-			t.Fatalf("unexpected error %v", err)
+			require.Fail(t, fmt.Sprintf("unexpected error %v", err))
 		}
 		wl, wg := bruteMulticlass(s, 1, scores, k, labels, ovo)
 		requireClose(t, wl, l, wg, g)
