@@ -1,14 +1,37 @@
 package diagnose_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
 )
+
+// meanSevereLoss returns the mean of diagnose.SevereLoss over the parts i < n that hold
+// severe pairs, part(i) giving a part's scores, its reference scores and its labels, in the
+// order of i, and the number of severe pairs they hold together.
+func meanSevereLoss(t *testing.T, n int, part func(i int) (f, f0, y []float64), cfg pairwise.Config, sev float64) (mean float64, pairs int) {
+	t.Helper()
+	var sum float64
+	used := 0
+	for i := range n {
+		f, f0, y := part(i)
+		l, p, err := diagnose.SevereLoss(f, f0, y, cfg, sev)
+		if errors.Is(err, diagnose.ErrNoSevere) {
+			continue
+		}
+		require.NoError(t, err)
+		sum += l
+		used++
+		pairs += p
+	}
+	return sum / float64(used), pairs
+}
 
 // classIndices returns the indices of the positives and of the negatives, in input order.
 func classIndices(labels []float64) (pos, neg []int) {

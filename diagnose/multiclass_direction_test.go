@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -94,24 +93,16 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 				n2 += e * e
 			}
 			near(t, "‖V‖", math.Sqrt(n2), 1, 1e-12)
+			cmps := comparisonsOf(k, method)
 			loss := func(eps float64) float64 {
 				f := moved(t, m, x, rows, d.V, eps)
-				var sum float64
-				used, pairs := 0, 0
-				for _, cb := range comparisonsOf(k, method) {
-					fc, y := comparisonOf(f, k, labels, cb[0], cb[1])
-					f0, _ := comparisonOf(s0, k, labels, cb[0], cb[1])
-					l, n, err := diagnose.SevereLoss(fc, f0, y, cfg, sev)
-					if errors.Is(err, diagnose.ErrNoSevere) {
-						continue
-					}
-					require.NoError(t, err)
-					sum += l
-					used++
-					pairs += n
-				}
+				l, pairs := meanSevereLoss(t, len(cmps), func(i int) (fc, f0, y []float64) {
+					fc, y = comparisonOf(f, k, labels, cmps[i][0], cmps[i][1])
+					f0, _ = comparisonOf(s0, k, labels, cmps[i][0], cmps[i][1])
+					return fc, f0, y
+				}, cfg, sev)
 				require.Equal(t, d.Severe, pairs, "%v %v: the comparisons hold %d severe pairs, Severe = %d", method, s, pairs, d.Severe)
-				return sum / float64(used)
+				return l
 			}
 			rate := (loss(eps) - loss(-eps)) / (2 * eps)
 			near(t, method.String()+" "+s.String()+" directional derivative", rate, -d.Norm, 1e-6)

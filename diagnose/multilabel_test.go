@@ -134,20 +134,11 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 		require.NoError(t, err)
 		loss := func(eps float64) float64 {
 			f := moved(t, m, x, rows, d.V, eps)
-			var sum float64
-			used, pairs := 0, 0
-			for c := range k {
-				l, n, err := diagnose.SevereLoss(column(f, k, c), column(s0, k, c), column(labels, k, c), cfg, sev)
-				if errors.Is(err, diagnose.ErrNoSevere) {
-					continue
-				}
-				require.NoError(t, err)
-				sum += l
-				used++
-				pairs += n
-			}
+			l, pairs := meanSevereLoss(t, k, func(c int) (fc, f0, y []float64) {
+				return column(f, k, c), column(s0, k, c), column(labels, k, c)
+			}, cfg, sev)
 			require.Equal(t, d.Severe, pairs, "%v: the columns hold %d severe pairs, Severe = %d", s, pairs, d.Severe)
-			return sum / float64(used)
+			return l
 		}
 		rate := (loss(eps) - loss(-eps)) / (2 * eps)
 		near(t, s.String()+" directional derivative", rate, -d.Norm, 1e-6)
