@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -13,8 +14,8 @@ import (
 func BenchmarkProject(b *testing.B) {
 	for _, n := range []int{1000, 4000} {
 		for _, s := range []pairwise.Surrogate{pairwise.SquaredHinge, pairwise.Logistic} {
-			scores, labels := randomBatch(1, n, 0.3, 1)
-			p, _ := randomBatch(2, n, 0, 1)
+			scores, labels := testbatch.Spread(1, 1, n, 0.3, 1)
+			p, _ := testbatch.Spread(2, 1, n, 0, 1)
 			b.Run(fmt.Sprintf("n=%d/%v", n, s), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -31,7 +32,7 @@ func BenchmarkProject(b *testing.B) {
 func BenchmarkScoreDiagnostics(b *testing.B) {
 	edges := []float64{-8, -4, -2, -1, 0}
 	for _, n := range []int{4096, 65536} {
-		scores, labels := randomBatch(3, n, 0.3, 1)
+		scores, labels := testbatch.Spread(3, 1, n, 0.3, 1)
 		b.Run(fmt.Sprintf("n=%d/misranking+severe+bound", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

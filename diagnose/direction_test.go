@@ -1,34 +1,25 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // opaque hides a model's nn.Directional method, so that ScoreTangents falls back to central
 // differences.
 type opaque struct{ nn.Model }
 
-func randomRows(seed uint64, rows, cols int) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 4))
-	x := make([]float64, rows*cols)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
-	return x
-}
-
 func unit(seed uint64, n int) []float64 {
-	v := randomRows(seed, n, 1)
+	v := testbatch.Normal(seed, 4, n, 1)
 	var s float64
 	for _, e := range v {
 		s += e * e
@@ -45,7 +36,7 @@ func unit(seed uint64, n int) []float64 {
 // relative, divided by 2ε ≈ 1e-2, so 1e-3 of the tangents' scale.
 func TestScoreTangentsForwardVsCentral(t *testing.T) {
 	const rows, in = 40, 5
-	x := randomRows(1, rows, in)
+	x := testbatch.Normal(1, 4, rows, in)
 	for _, tc := range []struct {
 		name string
 		dt   tensor.Dtype
@@ -58,42 +49,29 @@ func TestScoreTangentsForwardVsCentral(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mlp, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{8, 6}, Activation: tc.act, Seed: 3, Dtype: tc.dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 4, Dtype: tc.dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, m := range []nn.Model{mlp, lin} {
 				n, err := nn.NumParams(m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				v := unit(5, n)
 				exact, err := diagnose.ScoreTangents(m, x, rows, v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				before, _ := nn.Snapshot(m)
 				central, err := diagnose.ScoreTangents(opaque{m}, x, rows, v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				after, _ := nn.Snapshot(m)
 				for i := range before {
-					if !equalDense(before[i].Value, after[i].Value) {
-						t.Fatalf("central differences left parameter %s changed", before[i].Name)
-					}
+					require.True(t, equalDense(before[i].Value, after[i].Value), "central differences left parameter %s changed", before[i].Name)
 				}
 				scale := 0.0
 				for _, e := range exact {
 					scale = math.Max(scale, math.Abs(e))
 				}
 				for r := range exact {
-					if d := math.Abs(exact[r] - central[r]); !(d <= tc.tol*math.Max(1, scale)) {
-						t.Errorf("%T row %d: forward %v, central %v", m, r, exact[r], central[r])
-					}
+					d := math.Abs(exact[r] - central[r])
+					require.LessOrEqual(t, d, tc.tol*math.Max(1, scale), "%T row %d: forward %v, central %v", m, r, exact[r], central[r])
 				}
 			}
 		})
@@ -123,33 +101,27 @@ func equalDense(a, b *tensor.Dense) bool {
 // TestLinearTangentsExact: for s = x·w + b the tangent along (v_w, v_b) is x·v_w + v_b.
 func TestLinearTangentsExact(t *testing.T) {
 	const rows, in = 6, 3
-	x := randomRows(2, rows, in)
+	x := testbatch.Normal(2, 4, rows, in)
 	lin, err := nn.NewMLP(nn.MLPConfig{In: in, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	v := []float64{0.5, -1, 2, 0.25}
 	got, err := diagnose.ScoreTangents(lin, x, rows, v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for r := range rows {
 		want := x[r*in]*v[0] + x[r*in+1]*v[1] + x[r*in+2]*v[2] + v[3]
 		near(t, "tangent", got[r], want, 1e-15)
 	}
-	if _, err := diagnose.ScoreTangents(lin, x, rows, v[:3]); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short direction: error %v, want rocops.ErrLength", err)
-	}
-	if _, err := diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0}); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("NaN direction: error %v, want rocops.ErrNonFinite", err)
-	}
+	_, err = diagnose.ScoreTangents(lin, x, rows, v[:3])
+	require.ErrorIs(t, err, rocops.ErrLength, "short direction: error %v, want rocops.ErrLength", err)
+	_, err = diagnose.ScoreTangents(lin, x, rows, []float64{0, math.NaN(), 0, 0})
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "NaN direction: error %v, want rocops.ErrNonFinite", err)
 }
 
 // severeSetup returns a model and a batch on which it ranks badly: the labels follow −x₁.
 func severeSetup(t *testing.T, dt tensor.Dtype) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in = 60, 4
-	x := randomRows(7, rows, in)
+	x := testbatch.Normal(7, 4, rows, in)
 	labels := make([]float64, rows)
 	for r := range labels {
 		if x[r*in] < -0.3 {
@@ -157,9 +129,7 @@ func severeSetup(t *testing.T, dt tensor.Dtype) (nn.Model, []float64, []float64)
 		}
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Seed: 11, Dtype: dt})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Tilt the model towards +x₁, the wrong way, so that severe pairs exist.
 	ps := m.Params()
 	switch w := ps[0].Value.Data().(type) {
@@ -196,21 +166,15 @@ func TestSevereDirectionDescends(t *testing.T) {
 		cfg := pairwise.Config{Surrogate: s}
 		const sev = 0.5
 		d, err := diagnose.SevereDirection(m, x, labels, cfg, sev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Severe == 0 {
-			t.Fatal("no severe pairs")
-		}
+		require.NoError(t, err)
+		require.NotEqual(t, 0, d.Severe, "no severe pairs")
 		var n2 float64
 		for _, e := range d.V {
 			n2 += e * e
 		}
 		near(t, "‖V‖", math.Sqrt(n2), 1, 1e-12)
 		s0, err := nn.Scores(m, x, rows)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		loss := func(eps float64) float64 {
 			saved, _ := nn.Snapshot(m)
 			defer nn.Restore(m, saved)
@@ -223,43 +187,31 @@ func TestSevereDirectionDescends(t *testing.T) {
 				off += len(w)
 			}
 			f, err := nn.Scores(m, x, rows)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			l, n, err := diagnose.SevereLoss(f, s0, labels, cfg, sev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n != d.Severe {
-				t.Fatalf("SevereLoss counts %d pairs, SevereDirection %d", n, d.Severe)
-			}
+			require.NoError(t, err)
+			require.Equal(t, d.Severe, n, "SevereLoss counts %d pairs, SevereDirection %d", n, d.Severe)
 			return l
 		}
 		const eps = 1e-4
 		rate := (loss(eps) - loss(-eps)) / (2 * eps)
 		near(t, s.String()+" directional derivative", rate, -d.Norm, 1e-6)
-		if !(loss(1e-2) < loss(0)) {
-			t.Errorf("%v: a step of 0.01 along V does not lower the severe-pair loss", s)
-		}
+		require.Less(t, loss(1e-2), loss(0), "%v: a step of 0.01 along V does not lower the severe-pair loss", s)
 	}
 }
 
 func TestSevereDirectionErrors(t *testing.T) {
 	m, x, labels := severeSetup(t, tensor.Float64)
 	cfg := pairwise.Config{}
-	if _, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
-		t.Errorf("huge M: error %v, want ErrNoSevere", err)
-	}
-	if _, err := diagnose.SevereDirection(m, x, labels, cfg, -1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("negative M: error %v, want rocops.ErrConfig", err)
-	}
+	_, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6)
+	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
+	_, err = diagnose.SevereDirection(m, x, labels, cfg, -1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "negative M: error %v, want rocops.ErrConfig", err)
 	zeros := make([]float64, len(labels))
-	if _, err := diagnose.SevereDirection(m, x, zeros, cfg, 1); !errors.Is(err, rocops.ErrNoPositives) {
-		t.Errorf("no positives: error %v, want ErrNoPositives", err)
-	}
-	if _, err := diagnose.SevereDirection(m, x[:10], labels, cfg, 1); !errors.Is(err, nn.ErrInput) {
-		t.Errorf("short x: error %v, want nn.ErrInput", err)
-	}
+	_, err = diagnose.SevereDirection(m, x, zeros, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrNoPositives, "no positives: error %v, want ErrNoPositives", err)
+	_, err = diagnose.SevereDirection(m, x[:10], labels, cfg, 1)
+	require.ErrorIs(t, err, nn.ErrInput, "short x: error %v, want nn.ErrInput", err)
 }
 
 // TestSevereDirectionFloat32 checks that a float32 model gives the float64 model's direction
@@ -269,20 +221,12 @@ func TestSevereDirectionFloat32(t *testing.T) {
 	m32, _, _ := severeSetup(t, tensor.Float32)
 	cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	d64, err := diagnose.SevereDirection(m64, x, labels, cfg, 0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	d32, err := diagnose.SevereDirection(m32, x, labels, cfg, 0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d32.Severe != d64.Severe {
-		t.Fatalf("severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
-	}
+	require.NoError(t, err)
+	require.Equal(t, d64.Severe, d32.Severe, "severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
 	for k := range d64.V {
-		if math.Abs(d64.V[k]-d32.V[k]) > 1e-4 {
-			t.Errorf("V[%d]: float64 %v, float32 %v", k, d64.V[k], d32.V[k])
-		}
+		require.InDelta(t, d32.V[k], d64.V[k], 1e-4, "V[%d]: float64 %v, float32 %v", k, d64.V[k], d32.V[k])
 	}
 }
 
@@ -294,16 +238,10 @@ func TestSevereLossMatchesPairwise(t *testing.T) {
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s, Margin: 0.5}
 		got, n, err := diagnose.SevereLoss(scores, scores, labels, cfg, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, err := pairwise.Evaluate(scores, labels, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n != 12 {
-			t.Errorf("%v: %d severe pairs, want 12", s, n)
-		}
+		require.NoError(t, err)
+		require.Equal(t, 12, n, "%v: %d severe pairs, want 12", s, n)
 		near(t, s.String(), got, want, 1e-14)
 	}
 }

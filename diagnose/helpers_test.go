@@ -1,28 +1,36 @@
 package diagnose_test
 
 import (
+	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
-// randomBatch returns n scores from N(0, spread²) and labels with about a share pos of
-// positives, at least one of each class.
-func randomBatch(seed uint64, n int, pos, spread float64) (scores, labels []float64) {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	scores, labels = make([]float64, n), make([]float64, n)
-	for i := range scores {
-		scores[i] = spread * rng.NormFloat64()
-		if rng.Float64() < pos {
-			labels[i] = 1
+// meanSevereLoss returns the mean of diagnose.SevereLoss over the parts i < n that hold
+// severe pairs, part(i) giving a part's scores, its reference scores and its labels, in the
+// order of i, and the number of severe pairs they hold together.
+func meanSevereLoss(t *testing.T, n int, part func(i int) (f, f0, y []float64), cfg pairwise.Config, sev float64) (mean float64, pairs int) {
+	t.Helper()
+	var sum float64
+	used := 0
+	for i := range n {
+		f, f0, y := part(i)
+		l, p, err := diagnose.SevereLoss(f, f0, y, cfg, sev)
+		if errors.Is(err, diagnose.ErrNoSevere) {
+			continue
 		}
+		require.NoError(t, err)
+		sum += l
+		used++
+		pairs += p
 	}
-	labels[0], labels[n-1] = 1, 0
-	return scores, labels
+	return sum / float64(used), pairs
 }
 
 // classIndices returns the indices of the positives and of the negatives, in input order.
@@ -71,9 +79,7 @@ func bruteSplit(h [][]float64) (mean, varPos, varNeg, varRes float64) {
 // near fails unless |got − want| ≤ tol·max(1, |want|).
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
-	if !(math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))) {
-		t.Errorf("%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
-	}
+	require.LessOrEqual(t, math.Abs(got-want), tol*math.Max(1, math.Abs(want)), "%s = %.17g, want %.17g (tolerance %g)", what, got, want, tol)
 }
 
 // asFloats returns class indices as the float64 labels of a rocops.Classes task.

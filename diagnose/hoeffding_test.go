@@ -1,14 +1,15 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // The two-pass split and the brute-force one differ by rounding only.
@@ -21,9 +22,8 @@ func checkSplit(t *testing.T, what string, got diagnose.Split, h [][]float64) {
 	near(t, what+" VarPos", got.VarPos, vp, splitTol)
 	near(t, what+" VarNeg", got.VarNeg, vn, splitTol)
 	near(t, what+" VarResidual", got.VarResidual, vr, splitTol)
-	if got.NPos != len(h) || got.NNeg != len(h[0]) {
-		t.Errorf("%s: NPos, NNeg = %d, %d, want %d, %d", what, got.NPos, got.NNeg, len(h), len(h[0]))
-	}
+	require.Equal(t, len(h), got.NPos, "%s: NPos, NNeg = %d, %d, want %d, %d", what, got.NPos, got.NNeg, len(h), len(h[0]))
+	require.Equal(t, len(h[0]), got.NNeg, "%s: NPos, NNeg = %d, %d, want %d, %d", what, got.NPos, got.NNeg, len(h), len(h[0]))
 }
 
 func randomMatrix(seed uint64, p, n int) [][]float64 {
@@ -49,9 +49,7 @@ func TestHoeffdingMatchesBruteForce(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {1, 5}, {4, 1}, {13, 29}} {
 		h := randomMatrix(uint64(size[0]*100+size[1]), size[0], size[1])
 		got, err := diagnose.Hoeffding(size[0], size[1], func(i, j int) float64 { return h[i][j] })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		checkSplit(t, "Hoeffding", got, h)
 	}
 }
@@ -59,12 +57,10 @@ func TestHoeffdingMatchesBruteForce(t *testing.T) {
 func TestProjectMatchesBruteForce(t *testing.T) {
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s, Margin: 0.7}
-		scores, labels := randomBatch(uint64(20+s), 90, 0.3, 1.2)
-		p, _ := randomBatch(uint64(40+s), 90, 0, 1)
+		scores, labels := testbatch.Spread(uint64(20+s), 1, 90, 0.3, 1.2)
+		p, _ := testbatch.Spread(uint64(40+s), 1, 90, 0, 1)
 		got, err := diagnose.Project(scores, labels, p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		pos, neg := classIndices(labels)
 		h := make([][]float64, len(pos))
 		for a, i := range pos {
@@ -80,14 +76,12 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 // TestProjectIsTheDirectionalDerivative checks the meaning of Mean: with scores moving as
 // f + ε·p, the pairwise loss changes at the rate −Mean (pairwise.Evaluate, central difference).
 func TestProjectIsTheDirectionalDerivative(t *testing.T) {
-	scores, labels := randomBatch(7, 60, 0.4, 1)
-	p, _ := randomBatch(8, 60, 0, 1)
+	scores, labels := testbatch.Spread(7, 1, 60, 0.4, 1)
+	p, _ := testbatch.Spread(8, 1, 60, 0, 1)
 	for _, s := range []pairwise.Surrogate{pairwise.Logistic, pairwise.Exponential, pairwise.Square, pairwise.SquaredHinge} {
 		cfg := pairwise.Config{Surrogate: s}
 		sp, err := diagnose.Project(scores, labels, p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		const eps = 1e-5
 		moved := func(e float64) float64 {
 			f := make([]float64, len(scores))
@@ -95,9 +89,7 @@ func TestProjectIsTheDirectionalDerivative(t *testing.T) {
 				f[k] = scores[k] + e*p[k]
 			}
 			l, err := pairwise.Evaluate(f, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			return l
 		}
 		d := (moved(eps) - moved(-eps)) / (2 * eps)
@@ -116,9 +108,7 @@ func TestBatchVarianceMatchesResampling(t *testing.T) {
 	}{{7, 9, 3, 5}, {20, 11, 8, 2}, {5, 5, 1, 1}} {
 		h := randomMatrix(uint64(tc.p*tc.n), tc.p, tc.n)
 		sp, err := diagnose.Hoeffding(tc.p, tc.n, func(i, j int) float64 { return h[i][j] })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(uint64(tc.bp), 3))
 		means := make([]float64, reps)
 		is, js := make([]int, tc.bp), make([]int, tc.bn)
@@ -148,9 +138,7 @@ func TestBatchVarianceMatchesResampling(t *testing.T) {
 		}
 		se := math.Sqrt((m4 - v*v) / reps)
 		want := sp.BatchVariance(tc.bp, tc.bn)
-		if math.Abs(v-want) > 5*se {
-			t.Errorf("pool %d×%d, batch %d×%d: resampled variance %v, BatchVariance %v (standard error %v)", tc.p, tc.n, tc.bp, tc.bn, v, want, se)
-		}
+		require.InDelta(t, want, v, 5*se, "pool %d×%d, batch %d×%d: resampled variance %v, BatchVariance %v (standard error %v)", tc.p, tc.n, tc.bp, tc.bn, v, want, se)
 	}
 }
 
@@ -159,9 +147,7 @@ func TestFirstOrderShare(t *testing.T) {
 	// At B₊ = B₋ = 4: first order 2/4 + 4/4 = 1.5, residual 16/16 = 1.
 	near(t, "FirstOrderShare", s.FirstOrderShare(4, 4), 1.5/2.5, 1e-15)
 	near(t, "BatchVariance", s.BatchVariance(4, 4), 2.5, 1e-15)
-	if !math.IsNaN((diagnose.Split{}).FirstOrderShare(4, 4)) {
-		t.Error("FirstOrderShare of a zero split is not NaN")
-	}
+	require.True(t, math.IsNaN((diagnose.Split{}).FirstOrderShare(4, 4)), "FirstOrderShare of a zero split is not NaN")
 }
 
 func TestHoeffdingErrors(t *testing.T) {
@@ -182,18 +168,14 @@ func TestHoeffdingErrors(t *testing.T) {
 			return 1
 		}, rocops.ErrNonFinite},
 	} {
-		if _, err := diagnose.Hoeffding(tc.p, tc.n, tc.h); !errors.Is(err, tc.want) {
-			t.Errorf("Hoeffding %s: error %v, want %v", tc.name, err, tc.want)
-		}
-		if _, _, err := diagnose.BatchSlope(tc.p, tc.n, tc.h, nil, 10, 1); !errors.Is(err, tc.want) {
-			t.Errorf("BatchSlope %s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, err := diagnose.Hoeffding(tc.p, tc.n, tc.h)
+		require.ErrorIs(t, err, tc.want, "Hoeffding %s: error %v, want %v", tc.name, err, tc.want)
+		_, _, err = diagnose.BatchSlope(tc.p, tc.n, tc.h, nil, 10, 1)
+		require.ErrorIs(t, err, tc.want, "BatchSlope %s: error %v, want %v", tc.name, err, tc.want)
 	}
 	scores, labels := []float64{0, 1, 2}, []float64{1, 0, 1}
-	if _, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("Project with short p: error %v, want ErrLength", err)
-	}
-	if _, err := diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{}); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("Project with infinite p: error %v, want ErrNonFinite", err)
-	}
+	_, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{})
+	require.ErrorIs(t, err, rocops.ErrLength, "Project with short p: error %v, want ErrLength", err)
+	_, err = diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{})
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "Project with infinite p: error %v, want ErrNonFinite", err)
 }

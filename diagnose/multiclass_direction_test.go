@@ -1,15 +1,16 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // classSetup returns a tanh MLP of k = 3 outputs at its random initialisation and 45 rows of 4
@@ -18,7 +19,7 @@ import (
 func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in, k = 45, 4, 3
-	x := randomRows(5, rows, in)
+	x := testbatch.Normal(5, 4, rows, in)
 	labels := make([]float64, rows)
 	for r := range labels {
 		for c := 1; c < k; c++ {
@@ -28,9 +29,7 @@ func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 		}
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Outputs: k, Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m, x, labels
 }
 
@@ -38,13 +37,9 @@ func classSetup(t *testing.T) (nn.Model, []float64, []float64) {
 func moved(t *testing.T, m nn.Model, x []float64, rows int, v []float64, eps float64) []float64 {
 	t.Helper()
 	saved, err := nn.Snapshot(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer func() {
-		if err := nn.Restore(m, saved); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, nn.Restore(m, saved))
 	}()
 	off := 0
 	for _, p := range m.Params() {
@@ -55,9 +50,7 @@ func moved(t *testing.T, m nn.Model, x []float64, rows int, v []float64, eps flo
 		off += len(w)
 	}
 	f, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return f
 }
 
@@ -89,43 +82,27 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 	m, x, labels := classSetup(t)
 	rows := len(labels)
 	s0, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 		for _, s := range pairwise.Surrogates() {
 			cfg := pairwise.Config{Surrogate: s}
 			d, err := classCmp(k, method).SevereDirection(m, x, labels, cfg, sev)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var n2 float64
 			for _, e := range d.V {
 				n2 += e * e
 			}
 			near(t, "‖V‖", math.Sqrt(n2), 1, 1e-12)
+			cmps := comparisonsOf(k, method)
 			loss := func(eps float64) float64 {
 				f := moved(t, m, x, rows, d.V, eps)
-				var sum float64
-				used, pairs := 0, 0
-				for _, cb := range comparisonsOf(k, method) {
-					fc, y := comparisonOf(f, k, labels, cb[0], cb[1])
-					f0, _ := comparisonOf(s0, k, labels, cb[0], cb[1])
-					l, n, err := diagnose.SevereLoss(fc, f0, y, cfg, sev)
-					if errors.Is(err, diagnose.ErrNoSevere) {
-						continue
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					sum += l
-					used++
-					pairs += n
-				}
-				if pairs != d.Severe {
-					t.Fatalf("%v %v: the comparisons hold %d severe pairs, Severe = %d", method, s, pairs, d.Severe)
-				}
-				return sum / float64(used)
+				l, pairs := meanSevereLoss(t, len(cmps), func(i int) (fc, f0, y []float64) {
+					fc, y = comparisonOf(f, k, labels, cmps[i][0], cmps[i][1])
+					f0, _ = comparisonOf(s0, k, labels, cmps[i][0], cmps[i][1])
+					return fc, f0, y
+				}, cfg, sev)
+				require.Equal(t, d.Severe, pairs, "%v %v: the comparisons hold %d severe pairs, Severe = %d", method, s, pairs, d.Severe)
+				return l
 			}
 			rate := (loss(eps) - loss(-eps)) / (2 * eps)
 			near(t, method.String()+" "+s.String()+" directional derivative", rate, -d.Norm, 1e-6)
@@ -142,49 +119,32 @@ func TestMulticlassProject(t *testing.T) {
 	m, x, labels := classSetup(t)
 	rows := len(labels)
 	n, err := nn.NumParams(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	scores, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p, err := diagnose.ScoreTangents(m, x, rows, unit(8, n))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 		cfg := pairwise.Config{Surrogate: pairwise.Logistic}
 		splits, err := classCmp(k, method).Project(scores, labels, p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := comparisonsOf(k, method)
-		if len(splits) != len(want) {
-			t.Fatalf("%v: %d splits, want %d", method, len(splits), len(want))
-		}
+		require.Equal(t, len(want), len(splits), "%v: %d splits, want %d", method, len(splits), len(want))
 		var mean float64
 		for i, s := range splits {
-			if s.Class != want[i][0] || s.Other != want[i][1] {
-				t.Fatalf("%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
-			}
+			require.Equal(t, want[i][0], s.Class, "%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
+			require.Equal(t, want[i][1], s.Other, "%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
 			f, y := comparisonOf(scores, k, labels, s.Class, s.Other)
 			pc, _ := comparisonOf(p, k, labels, s.Class, s.Other)
 			ref, err := diagnose.Project(f, y, pc, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Split != ref {
-				t.Errorf("%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
-			}
+			require.NoError(t, err)
+			require.False(t, s.Split != ref, "%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
 			mean += s.Mean / float64(len(splits))
 		}
 		task := cfg
 		task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
 		g, _, err := pairwise.Gradient(scores, labels, task)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var dir float64
 		for i := range g {
 			dir += g[i] * p[i]
@@ -196,29 +156,22 @@ func TestMulticlassProject(t *testing.T) {
 func TestMulticlassDirectionErrors(t *testing.T) {
 	m, x, labels := classSetup(t)
 	cfg := pairwise.Config{}
-	if _, err := classCmp(3, metrics.OvR).SevereDirection(m, x, labels, cfg, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
-		t.Errorf("huge M: error %v, want ErrNoSevere", err)
-	}
-	if _, err := (diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("OvO on label columns: error %v, want rocops.ErrConfig", err)
-	}
-	if _, err := (diagnose.Comparisons{Task: rocops.Classes(1)}).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("one class: error %v, want rocops.ErrConfig", err)
-	}
-	if _, err := classCmp(4, metrics.OvR).SevereDirection(m, x, labels, cfg, 1); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
-	}
+	_, err := classCmp(3, metrics.OvR).SevereDirection(m, x, labels, cfg, 1e6)
+	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
+	_, err = (diagnose.Comparisons{Task: rocops.Labels(3), OvO: true}).SevereDirection(m, x, labels, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "OvO on label columns: error %v, want rocops.ErrConfig", err)
+	_, err = (diagnose.Comparisons{Task: rocops.Classes(1)}).SevereDirection(m, x, labels, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "one class: error %v, want rocops.ErrConfig", err)
+	_, err = classCmp(4, metrics.OvR).SevereDirection(m, x, labels, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrLength, "k = 4 for a model of 3 outputs: error %v, want ErrLength", err)
 	ones := make([]float64, len(labels))
-	if _, err := classCmp(3, metrics.OvR).SevereDirection(m, x, ones, cfg, 1); !errors.Is(err, rocops.ErrOneClass) {
-		t.Errorf("one class: error %v, want ErrOneClass", err)
-	}
+	_, err = classCmp(3, metrics.OvR).SevereDirection(m, x, ones, cfg, 1)
+	require.ErrorIs(t, err, rocops.ErrOneClass, "one class: error %v, want ErrOneClass", err)
 	scores, _ := nn.Scores(m, x, len(labels))
-	if _, err := classCmp(3, metrics.OvR).Project(scores, labels, scores[1:], cfg); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short tangents: error %v, want ErrLength", err)
-	}
+	_, err = classCmp(3, metrics.OvR).Project(scores, labels, scores[1:], cfg)
+	require.ErrorIs(t, err, rocops.ErrLength, "short tangents: error %v, want ErrLength", err)
 	bad := append([]float64(nil), scores...)
 	bad[4] = math.NaN()
-	if _, err := classCmp(3, metrics.OvO).Project(scores, labels, bad, cfg); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("NaN tangent: error %v, want ErrNonFinite", err)
-	}
+	_, err = classCmp(3, metrics.OvO).Project(scores, labels, bad, cfg)
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "NaN tangent: error %v, want ErrNonFinite", err)
 }

@@ -10,10 +10,11 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
 
@@ -96,9 +97,7 @@ func bruteClassMeans(t *testing.T, scores []float64, k int, labels []float64, me
 			}
 			f, y := comparisonOf(scores, k, labels, c, other)
 			v, err := d(f, y)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			vs = append(vs, v)
 		}
 		perClass = append(perClass, mean(vs))
@@ -140,9 +139,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 				}
 				for _, c := range cases {
 					per, macro, err := c.multi()
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, scalar(c.d))
 					for cl := range k {
 						near(t, fmt.Sprintf("%s class %d", c.name, cl), per[cl], wantPer[cl][0], meanTol)
@@ -150,9 +147,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 					near(t, c.name+" macro", macro, wantMacro[0], meanTol)
 				}
 				per, macro, err := classCmp(k, method).WeightShares(scores, labels, sq, edges)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, func(f, y []float64) ([]float64, error) {
 					return diagnose.WeightShares(f, y, sq, edges)
 				})
@@ -173,9 +168,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 func nearOrNaN(t *testing.T, what string, got, want float64) {
 	t.Helper()
 	if math.IsNaN(want) {
-		if !math.IsNaN(got) {
-			t.Errorf("%s = %v, want NaN", what, got)
-		}
+		require.True(t, math.IsNaN(got), "%s = %v, want NaN", what, got)
 		return
 	}
 	near(t, what, got, want, meanTol)
@@ -191,39 +184,25 @@ func TestMulticlassMisrankingIsOneMinusAUC(t *testing.T) {
 		scores, labels := classScores(seed, 120, k, 1)
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := classCmp(k, method).Misranking(scores, labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, fmt.Sprintf("seed %d %v macro misranking", seed, method), macro, 1-auc, aucTol)
 			if method == metrics.OvR {
 				aucs, err := metrics.ClassAUCs(scores, asFloats(labels), rocops.Classes(k))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				for c := range k {
 					near(t, fmt.Sprintf("seed %d class %d misranking", seed, c), per[c], 1-aucs[c], aucTol)
 				}
 			}
 			sev, sevMacro, err := classCmp(k, method).SevereMass(scores, labels, 0.5)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			bound, boundMacro, err := classCmp(k, method).CEBound(scores, labels, 0.5)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for c := range k {
-				if !(sev[c] <= bound[c]) {
-					t.Errorf("seed %d %v class %d: π_M = %v above its bound %v", seed, method, c, sev[c], bound[c])
-				}
+				require.LessOrEqual(t, sev[c], bound[c], "seed %d %v class %d: π_M = %v above its bound %v", seed, method, c, sev[c], bound[c])
 			}
-			if !(sevMacro <= boundMacro) {
-				t.Errorf("seed %d %v: macro π_M = %v above its bound %v", seed, method, sevMacro, boundMacro)
-			}
+			require.LessOrEqual(t, sevMacro, boundMacro, "seed %d %v: macro π_M = %v above its bound %v", seed, method, sevMacro, boundMacro)
 		}
 	}
 }
@@ -261,9 +240,7 @@ func TestMulticlassDiagnosticsErrors(t *testing.T) {
 			pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1})), rocops.ErrConfig},
 	}
 	for _, c := range cases {
-		if !errors.Is(c.err, c.want) {
-			t.Errorf("%s: got %v, want %v", c.name, c.err, c.want)
-		}
+		require.ErrorIs(t, c.err, c.want, "%s: got %v, want %v", c.name, c.err, c.want)
 	}
 }
 
@@ -287,57 +264,44 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		scores, classes := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
+		scores, classes := testbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b>>4) - 8 })
 		labels := asFloats(classes)
 		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		for _, method := range []metrics.Method{metrics.OvR, metrics.OvO} {
 			per, macro, err := classCmp(k, method).Misranking(scores, labels)
 			if err != nil {
-				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel) {
-					t.Fatalf("unexpected error %v", err)
-				}
+				require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel), "unexpected error %v", err)
 				continue
 			}
 			auc, err := metrics.TaskAUC(scores, asFloats(labels), rocops.Classes(k), method, metrics.Macro)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "macro misranking", macro, 1-auc, aucTol)
 			sev, _, err := classCmp(k, method).SevereMass(scores, labels, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			bound, _, err := classCmp(k, method).CEBound(scores, labels, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for c := range k {
-				if !(per[c] >= 0 && per[c] <= 1 && sev[c] >= 0 && sev[c] <= per[c] && sev[c] <= bound[c]) {
-					t.Fatalf("class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
-				}
+				require.GreaterOrEqual(t, per[c], 0.0, "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.LessOrEqual(t, per[c], 1.0, "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.GreaterOrEqual(t, sev[c], 0.0, "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.LessOrEqual(t, sev[c], per[c], "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
+				require.LessOrEqual(t, sev[c], bound[c], "class %d: misranking %v, severe mass %v, bound %v", c, per[c], sev[c], bound[c])
 			}
-			if _, _, err := classCmp(k, method).WeightShares(scores, labels, sq, []float64{-2, 0, 2}); err != nil {
-				t.Fatal(err)
-			}
+			_, _, err = classCmp(k, method).WeightShares(scores, labels, sq, []float64{-2, 0, 2})
+			require.NoError(t, err)
 			// Tangents: the scores mirrored, any finite numbers. The mean drift is −⟨∇L, p⟩.
 			p := make([]float64, len(scores))
 			for i := range p {
 				p[i] = scores[len(scores)-1-i]
 			}
 			splits, err := classCmp(k, method).Project(scores, labels, p, sq)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			task := sq
 			task.Task, task.OvO = rocops.Classes(k), method == metrics.OvO
 			g, _, err := pairwise.Gradient(scores, labels, task)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var drift, dir float64
 			for _, s := range splits {
 				drift += s.Mean / float64(len(splits))
@@ -351,15 +315,15 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 			switch {
 			case errors.Is(err, diagnose.ErrNoSevere):
 			case err != nil:
-				t.Fatal(err)
+				require.NoError(t, err)
 			default:
 				var n2 float64
 				for _, v := range d.V {
 					n2 += v * v
 				}
-				if d.Severe < 1 || math.Abs(n2-1) > 1e-12 || !(d.Norm > 0) {
-					t.Fatalf("direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
-				}
+				require.GreaterOrEqual(t, d.Severe, 1, "direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
+				require.InDelta(t, 1, n2, 1e-12, "direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
+				require.Greater(t, d.Norm, 0.0, "direction of %d severe pairs, ‖V‖² = %v, norm %v", d.Severe, n2, d.Norm)
 			}
 		}
 	})
@@ -369,7 +333,7 @@ func FuzzMulticlassDiagnostics(f *testing.F) {
 // functions' own figures bit for bit, each as the one per-output value and the macro mean.
 func TestComparisonsBinary(t *testing.T) {
 	var one diagnose.Comparisons // the zero Task: binary
-	scores, labels := randomBatch(7, 60, 0.3, 2)
+	scores, labels := testbatch.Spread(7, 1, 60, 0.3, 2)
 	sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	edges := []float64{math.Inf(-1), -1, 0, 1, math.Inf(1)}
 	for _, c := range []struct {
@@ -385,57 +349,40 @@ func TestComparisonsBinary(t *testing.T) {
 			func() (float64, error) { return diagnose.CEBound(scores, labels, 0.5) }},
 	} {
 		per, macro, err := c.compare()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, err := c.binary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(per) != 1 || per[0] != want || macro != want {
-			t.Errorf("%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
-		}
+		require.NoError(t, err)
+		require.Equal(t, 1, len(per), "%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
+		require.Equal(t, want, per[0], "%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
+		require.Equal(t, want, macro, "%s: %v and %v, want [%v] and %v", c.name, per, macro, want, want)
 	}
 	per, macro, err := one.WeightShares(scores, labels, sq, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want, err := diagnose.WeightShares(scores, labels, sq, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(per) != 1 || fmt.Sprint(per[0]) != fmt.Sprint(want) || fmt.Sprint(macro) != fmt.Sprint(want) {
-		t.Errorf("WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
-	}
+	require.NoError(t, err)
+	require.Equal(t, 1, len(per), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
+	require.Equal(t, fmt.Sprint(want), fmt.Sprint(per[0]), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
+	require.Equal(t, fmt.Sprint(want), fmt.Sprint(macro), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
 
 	m, x, y := severeSetup(t, tensor.Float64)
 	d, err := one.SevereDirection(m, x, y, sq, 0.1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wd, err := diagnose.SevereDirection(m, x, y, sq, 0.1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(d.V, wd.V) || d.Norm != wd.Norm || d.Severe != wd.Severe {
-		t.Errorf("SevereDirection: %+v, want %+v", d, wd)
-	}
+	require.NoError(t, err)
+	require.True(t, slices.Equal(d.V, wd.V), "SevereDirection: %+v, want %+v", d, wd)
+	require.Equal(t, wd.Norm, d.Norm, "SevereDirection: %+v, want %+v", d, wd)
+	require.Equal(t, wd.Severe, d.Severe, "SevereDirection: %+v, want %+v", d, wd)
 	splits, err := one.Project(scores, labels, scores, sq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ws, err := diagnose.Project(scores, labels, scores, sq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(splits) != 1 || splits[0].Split != ws || splits[0].Class != 0 || splits[0].Other != -1 {
-		t.Errorf("Project: %+v, want one comparison of %+v", splits, ws)
-	}
-	if got := splits[0].Comparison.String(); got != "the binary comparison" {
-		t.Errorf("the comparison is %q", got)
-	}
+	require.NoError(t, err)
+	require.Equal(t, 1, len(splits), "Project: %+v, want one comparison of %+v", splits, ws)
+	require.False(t, splits[0].Split != ws, "Project: %+v, want one comparison of %+v", splits, ws)
+	require.Equal(t, 0, splits[0].Class, "Project: %+v, want one comparison of %+v", splits, ws)
+	require.Equal(t, -1, splits[0].Other, "Project: %+v, want one comparison of %+v", splits, ws)
+	got := splits[0].Comparison.String()
+	require.Equal(t, "the binary comparison", got, "the comparison is %q", got)
 	// OvO compares classes: not the binary task's one comparison.
-	if _, _, err := (diagnose.Comparisons{OvO: true}).Misranking(scores, labels); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("OvO on the binary task: %v, want rocops.ErrConfig", err)
-	}
+	_, _, err = (diagnose.Comparisons{OvO: true}).Misranking(scores, labels)
+	require.ErrorIs(t, err, rocops.ErrConfig, "OvO on the binary task: %v, want rocops.ErrConfig", err)
 }

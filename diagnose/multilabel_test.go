@@ -9,9 +9,11 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // labelScores returns n row-major k-label scores on a grid of step ¼ (many ties) and an
@@ -66,38 +68,26 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 					func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
 			} {
 				per, macro, err := c.multi()
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				var mean float64
 				for col := range k {
 					want, err := c.d(column(scores, k, col), column(labels, k, col))
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					near(t, fmt.Sprintf("%s column %d", c.name, col), per[col], want, meanTol)
 					mean += want / float64(k)
 				}
 				near(t, c.name+" macro", macro, mean, meanTol)
 			}
 			_, macro, err := labelCmp(k).Misranking(scores, labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "macro misranking", macro, 1-auc, aucTol)
 			per, _, err := labelCmp(k).WeightShares(scores, labels, sq, edges)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for col := range k {
 				want, err := diagnose.WeightShares(column(scores, k, col), column(labels, k, col), sq, edges)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				for e := range want {
 					nearOrNaN(t, fmt.Sprintf("WeightShares column %d interval %d", col, e), per[col][e], want[e])
 				}
@@ -112,7 +102,7 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 func labelSetup(t *testing.T) (nn.Model, []float64, []float64) {
 	t.Helper()
 	const rows, in, k = 45, 4, 3
-	x := randomRows(6, rows, in)
+	x := testbatch.Normal(6, 4, rows, in)
 	labels := make([]float64, rows*k)
 	for r := range rows {
 		for c := range k {
@@ -125,9 +115,7 @@ func labelSetup(t *testing.T) (nn.Model, []float64, []float64) {
 		}
 	}
 	m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{6}, Activation: nn.Tanh, Outputs: k, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m, x, labels
 }
 
@@ -139,35 +127,18 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 	m, x, labels := labelSetup(t)
 	rows := len(labels) / k
 	s0, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s}
 		d, err := labelCmp(k).SevereDirection(m, x, labels, cfg, sev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		loss := func(eps float64) float64 {
 			f := moved(t, m, x, rows, d.V, eps)
-			var sum float64
-			used, pairs := 0, 0
-			for c := range k {
-				l, n, err := diagnose.SevereLoss(column(f, k, c), column(s0, k, c), column(labels, k, c), cfg, sev)
-				if errors.Is(err, diagnose.ErrNoSevere) {
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum += l
-				used++
-				pairs += n
-			}
-			if pairs != d.Severe {
-				t.Fatalf("%v: the columns hold %d severe pairs, Severe = %d", s, pairs, d.Severe)
-			}
-			return sum / float64(used)
+			l, pairs := meanSevereLoss(t, k, func(c int) (fc, f0, y []float64) {
+				return column(f, k, c), column(s0, k, c), column(labels, k, c)
+			}, cfg, sev)
+			require.Equal(t, d.Severe, pairs, "%v: the columns hold %d severe pairs, Severe = %d", s, pairs, d.Severe)
+			return l
 		}
 		rate := (loss(eps) - loss(-eps)) / (2 * eps)
 		near(t, s.String()+" directional derivative", rate, -d.Norm, 1e-6)
@@ -182,45 +153,29 @@ func TestMultilabelProject(t *testing.T) {
 	m, x, labels := labelSetup(t)
 	rows := len(labels) / k
 	n, err := nn.NumParams(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	scores, err := nn.Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p, err := diagnose.ScoreTangents(m, x, rows, unit(9, n))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cfg := pairwise.Config{Surrogate: pairwise.Logistic}
 	splits, err := labelCmp(k).Project(scores, labels, p, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(splits) != k {
-		t.Fatalf("%d splits for %d labels", len(splits), k)
-	}
+	require.NoError(t, err)
+	require.Equal(t, k, len(splits), "%d splits for %d labels", len(splits), k)
 	var mean float64
 	for c, s := range splits {
-		if s.Class != c || s.Other != -1 || s.String() != fmt.Sprintf("label column %d", c) {
-			t.Fatalf("split %d is of %v", c, s.Comparison)
-		}
+		require.Equal(t, c, s.Class, "split %d is of %v", c, s.Comparison)
+		require.Equal(t, -1, s.Other, "split %d is of %v", c, s.Comparison)
+		require.Equal(t, fmt.Sprintf("label column %d", c), s.String(), "split %d is of %v", c, s.Comparison)
 		ref, err := diagnose.Project(column(scores, k, c), column(labels, k, c), column(p, k, c), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Split != ref {
-			t.Errorf("column %d: %+v, Project gives %+v", c, s.Split, ref)
-		}
+		require.NoError(t, err)
+		require.False(t, s.Split != ref, "column %d: %+v, Project gives %+v", c, s.Split, ref)
 		mean += s.Mean / k
 	}
 	task := cfg
 	task.Task = rocops.Labels(k)
 	g, _, err := pairwise.Gradient(scores, labels, task)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var dir float64
 	for i := range g {
 		dir += g[i] * p[i]
@@ -234,37 +189,29 @@ func TestMultilabelDiagnosticsErrors(t *testing.T) {
 	for i := 0; i < len(one); i += 3 {
 		one[i+1] = 1 // column 1 all 1
 	}
-	if _, _, err := labelCmp(3).Misranking(scores, one); !errors.Is(err, rocops.ErrNoNegatives) {
-		t.Errorf("a column of ones: error %v, want ErrNoNegatives", err)
-	}
+	_, _, err := labelCmp(3).Misranking(scores, one)
+	require.ErrorIs(t, err, rocops.ErrNoNegatives, "a column of ones: error %v, want ErrNoNegatives", err)
 	bad := append([]float64(nil), labels...)
 	bad[4] = 2
-	if _, _, err := labelCmp(3).CEBound(scores, bad, 1); !errors.Is(err, rocops.ErrLabel) {
-		t.Errorf("label 2: error %v, want ErrLabel", err)
-	}
-	if _, _, err := labelCmp(3).SevereMass(scores, labels[1:], 1); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short labels: error %v, want ErrLength", err)
-	}
-	if _, _, err := labelCmp(3).SevereMass(scores, labels, 0); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("M = 0: error %v, want rocops.ErrConfig", err)
-	}
+	_, _, err = labelCmp(3).CEBound(scores, bad, 1)
+	require.ErrorIs(t, err, rocops.ErrLabel, "label 2: error %v, want ErrLabel", err)
+	_, _, err = labelCmp(3).SevereMass(scores, labels[1:], 1)
+	require.ErrorIs(t, err, rocops.ErrLength, "short labels: error %v, want ErrLength", err)
+	_, _, err = labelCmp(3).SevereMass(scores, labels, 0)
+	require.ErrorIs(t, err, rocops.ErrConfig, "M = 0: error %v, want rocops.ErrConfig", err)
 	m, x, ml := labelSetup(t)
 	// k is the task's: Labels(0) is no task.
-	if _, err := (diagnose.Comparisons{Task: rocops.Labels(0)}).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("k = 0: error %v, want rocops.ErrConfig", err)
-	}
+	_, err = (diagnose.Comparisons{Task: rocops.Labels(0)}).SevereDirection(m, x, ml, pairwise.Config{}, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "k = 0: error %v, want rocops.ErrConfig", err)
 	// Read as one or two columns, the labels of the rows of x are rows that x does not have.
 	for _, k := range []int{1, 2} {
-		if _, err := labelCmp(k).SevereDirection(m, x, ml, pairwise.Config{}, 1); !errors.Is(err, nn.ErrInput) {
-			t.Errorf("k = %d for labels of 3 columns: error %v, want nn.ErrInput", k, err)
-		}
+		_, err := labelCmp(k).SevereDirection(m, x, ml, pairwise.Config{}, 1)
+		require.ErrorIs(t, err, nn.ErrInput, "k = %d for labels of 3 columns: error %v, want nn.ErrInput", k, err)
 	}
-	if _, err := labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6); !errors.Is(err, diagnose.ErrNoSevere) {
-		t.Errorf("huge M: error %v, want ErrNoSevere", err)
-	}
-	if _, err := labelCmp(3).Project(scores, labels, scores[1:], pairwise.Config{}); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("short tangents: error %v, want ErrLength", err)
-	}
+	_, err = labelCmp(3).SevereDirection(m, x, ml, pairwise.Config{}, 1e6)
+	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
+	_, err = labelCmp(3).Project(scores, labels, scores[1:], pairwise.Config{})
+	require.ErrorIs(t, err, rocops.ErrLength, "short tangents: error %v, want ErrLength", err)
 }
 
 // FuzzMultilabelDiagnostics: on any k-label input decoded from bytes (scores on a coarse grid,
@@ -289,28 +236,19 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		}
 		_, macro, err := labelCmp(k).Misranking(scores, labels)
 		if err != nil {
-			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLength) {
-				t.Fatalf("unexpected error %v", err)
-			}
+			require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLength), "unexpected error %v", err)
 			return
 		}
 		auc, err := metrics.TaskAUC(scores, labels, labelTask(k), metrics.OvR, metrics.Macro)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		near(t, "macro misranking", macro, 1-auc, aucTol)
 		sev, _, err := labelCmp(k).SevereMass(scores, labels, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		bound, _, err := labelCmp(k).CEBound(scores, labels, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for c := range k {
-			if !(sev[c] >= 0 && sev[c] <= bound[c]) {
-				t.Fatalf("column %d: severe mass %v, bound %v", c, sev[c], bound[c])
-			}
+			require.GreaterOrEqual(t, sev[c], 0.0, "column %d: severe mass %v, bound %v", c, sev[c], bound[c])
+			require.LessOrEqual(t, sev[c], bound[c], "column %d: severe mass %v, bound %v", c, sev[c], bound[c])
 		}
 		sq := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 		p := make([]float64, len(scores))
@@ -318,17 +256,13 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 			p[i] = scores[len(scores)-1-i]
 		}
 		splits, err := labelCmp(k).Project(scores, labels, p, sq)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		task := sq
 		if k > 1 { // one label column is the binary task
 			task.Task = rocops.Labels(k)
 		}
 		g, _, err := pairwise.Gradient(scores, labels, task)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var drift, dir float64
 		for _, s := range splits {
 			drift += s.Mean / float64(k)
@@ -338,22 +272,19 @@ func FuzzMultilabelDiagnostics(f *testing.F) {
 		}
 		near(t, "mean drift", drift, -dir, 1e-9)
 		lin, err := nn.NewMLP(nn.MLPConfig{In: k, Outputs: k, Seed: uint64(k)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		d, err := labelCmp(k).SevereDirection(lin, scores, labels, sq, 1)
 		switch {
 		case errors.Is(err, diagnose.ErrNoSevere):
 		case err != nil:
-			t.Fatal(err)
+			require.NoError(t, err)
 		default:
 			var n2 float64
 			for _, v := range d.V {
 				n2 += v * v
 			}
-			if d.Severe < 1 || math.Abs(n2-1) > 1e-12 {
-				t.Fatalf("direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
-			}
+			require.GreaterOrEqual(t, d.Severe, 1, "direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
+			require.InDelta(t, 1, n2, 1e-12, "direction of %d severe pairs, ‖V‖² = %v", d.Severe, n2)
 		}
 	})
 }

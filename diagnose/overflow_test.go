@@ -1,14 +1,15 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // scaleTol is the relative difference allowed between a diagnostic of c·h (or of scores
@@ -27,14 +28,10 @@ func TestOverflowCases(t *testing.T) {
 	t.Run("BatchSlope of h up to 1e300 is the slope of h", func(t *testing.T) {
 		// Before: V_B ≈ 1e600 overflowed Welford's sums, and the slope was NaN with no error.
 		want, wantErr, err := diagnose.BatchSlope(9, 11, at(1), sizes, 200, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, c := range []float64{1e300, 1e-300, 0x1p1000} {
 			got, gotErr, err := diagnose.BatchSlope(9, 11, at(c), sizes, 200, 3)
-			if err != nil {
-				t.Fatalf("c = %g: %v", c, err)
-			}
+			require.NoError(t, err, "c = %g", c)
 			near(t, "slope", got, want, scaleTol)
 			near(t, "stderr", gotErr, wantErr, scaleTol)
 		}
@@ -42,38 +39,31 @@ func TestOverflowCases(t *testing.T) {
 	t.Run("BatchSlope with a growing magnitude", func(t *testing.T) {
 		// The largest |h| comes late: the running sums are rescaled on the way.
 		grow := func(i, j int) float64 { return math.Ldexp(h[i][j], 100*i) }
-		if s, e, err := diagnose.BatchSlope(9, 11, grow, sizes, 200, 3); err != nil || !finite(s, e) {
-			t.Fatalf("slope %v ± %v, %v", s, e, err)
-		}
+		s, e, err := diagnose.BatchSlope(9, 11, grow, sizes, 200, 3)
+		require.NoError(t, err, "slope %v ± %v, %v", s, e, err)
+		require.True(t, finite(s, e), "slope %v ± %v, %v", s, e, err)
 	})
 
 	t.Run("Hoeffding at 1e300 is ErrOverflow", func(t *testing.T) {
 		// Before: +Inf variances and no error. The variances are about 1e600.
-		if sp, err := diagnose.Hoeffding(9, 11, at(1e300)); !errors.Is(err, rocops.ErrRange) {
-			t.Fatalf("split %+v, error %v; want ErrOverflow", sp, err)
-		}
+		sp, err := diagnose.Hoeffding(9, 11, at(1e300))
+		require.ErrorIs(t, err, rocops.ErrRange, "split %+v, error %v; want ErrOverflow", sp, err)
 	})
 	t.Run("Hoeffding of a constant 1e308 is its mean", func(t *testing.T) {
 		// The sum of 99 values of 1e308 overflows, the mean does not. Before: ErrNonFinite.
 		sp, err := diagnose.Hoeffding(9, 11, func(int, int) float64 { return 1e308 })
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		near(t, "Mean", sp.Mean/1e308, 1, scaleTol)
-		if sp.VarPos != 0 || sp.VarNeg != 0 || sp.VarResidual != 0 {
-			t.Errorf("variances %v, %v, %v, want 0", sp.VarPos, sp.VarNeg, sp.VarResidual)
-		}
+		require.Equal(t, 0.0, sp.VarPos, "variances %v, %v, %v, want 0", sp.VarPos, sp.VarNeg, sp.VarResidual)
+		require.Equal(t, 0.0, sp.VarNeg, "variances %v, %v, %v, want 0", sp.VarPos, sp.VarNeg, sp.VarResidual)
+		require.Equal(t, 0.0, sp.VarResidual, "variances %v, %v, %v, want 0", sp.VarPos, sp.VarNeg, sp.VarResidual)
 	})
 	t.Run("Hoeffding of c·h is c and c² times that of h", func(t *testing.T) {
 		ref, err := diagnose.Hoeffding(9, 11, at(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, c := range []float64{1e150, 1e-150} {
 			sp, err := diagnose.Hoeffding(9, 11, at(c))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "Mean", sp.Mean/c, ref.Mean, scaleTol)
 			near(t, "VarPos", sp.VarPos/c/c, ref.VarPos, scaleTol)
 			near(t, "VarNeg", sp.VarNeg/c/c, ref.VarNeg, scaleTol)
@@ -81,8 +71,8 @@ func TestOverflowCases(t *testing.T) {
 		}
 	})
 
-	scores, labels := randomBatch(5, 40, 0.4, 1)
-	p := randomRows(6, 40, 1)
+	scores, labels := testbatch.Spread(5, 1, 40, 0.4, 1)
+	p := testbatch.Normal(6, 4, 40, 1)
 	big := make([]float64, len(scores))
 	for k, f := range scores {
 		big[k] = 1e300 * f
@@ -90,9 +80,7 @@ func TestOverflowCases(t *testing.T) {
 	t.Run("Project at 1e300 is ErrOverflow", func(t *testing.T) {
 		// Before: +Inf variances and no error: w ≈ 1e300 for the square surrogate.
 		sp, err := diagnose.Project(big, labels, p, pairwise.Config{Surrogate: pairwise.Square})
-		if !errors.Is(err, rocops.ErrRange) {
-			t.Fatalf("split %+v, error %v; want ErrOverflow", sp, err)
-		}
+		require.ErrorIs(t, err, rocops.ErrRange, "split %+v, error %v; want ErrOverflow", sp, err)
 	})
 	t.Run("Project with w near 1e300 and Δp near 1e-300", func(t *testing.T) {
 		// h = w·Δp is of order 1 although w alone is near 1e300; the split equals that of the
@@ -102,13 +90,9 @@ func TestOverflowCases(t *testing.T) {
 			small[k] = 1e-300 * v
 		}
 		ref, err := diagnose.Project(scores, labels, p, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		sp, err := diagnose.Project(big, labels, small, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5e300})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		near(t, "Mean", sp.Mean, ref.Mean, 1e-10)
 		near(t, "VarPos", sp.VarPos, ref.VarPos, 1e-10)
 		near(t, "VarResidual", sp.VarResidual, ref.VarResidual, 1e-10)
@@ -118,16 +102,13 @@ func TestOverflowCases(t *testing.T) {
 		// Before: BatchVariance(-1, 1) = −1 for a split of unit variances.
 		s := diagnose.Split{VarPos: 1, VarNeg: 1, VarResidual: 1, NPos: 3, NNeg: 3}
 		for _, b := range [][2]int{{-1, 1}, {0, 4}, {4, 0}} {
-			if v := s.BatchVariance(b[0], b[1]); !math.IsNaN(v) {
-				t.Errorf("BatchVariance(%d, %d) = %v, want NaN", b[0], b[1], v)
-			}
-			if v := s.FirstOrderShare(b[0], b[1]); !math.IsNaN(v) {
-				t.Errorf("FirstOrderShare(%d, %d) = %v, want NaN", b[0], b[1], v)
-			}
+			v := s.BatchVariance(b[0], b[1])
+			require.True(t, math.IsNaN(v), "BatchVariance(%d, %d) = %v, want NaN", b[0], b[1], v)
+			v = s.FirstOrderShare(b[0], b[1])
+			require.True(t, math.IsNaN(v), "FirstOrderShare(%d, %d) = %v, want NaN", b[0], b[1], v)
 		}
-		if v := s.BatchVariance(1, 1); v != 3 {
-			t.Errorf("BatchVariance(1, 1) = %v, want 3", v)
-		}
+		v := s.BatchVariance(1, 1)
+		require.Equal(t, 3.0, v, "BatchVariance(1, 1) = %v, want 3", v)
 	})
 
 	edges := []float64{math.Inf(-1), -1, 0, 1, math.Inf(1)}
@@ -136,9 +117,7 @@ func TestOverflowCases(t *testing.T) {
 		// to a few units.
 		sc, lb := []float64{1e300, -1e300, 1e300, -1e300}, []float64{1, 1, 0, 0}
 		got, err := diagnose.WeightShares(sc, lb, pairwise.Config{Surrogate: pairwise.Square}, edges)
-		if !errors.Is(err, rocops.ErrRange) {
-			t.Fatalf("shares %v, error %v; want ErrCancellation", got, err)
-		}
+		require.ErrorIs(t, err, rocops.ErrRange, "shares %v, error %v; want ErrCancellation", got, err)
 	})
 	t.Run("WeightShares of homogeneous surrogates near 1e308", func(t *testing.T) {
 		// Scores in [1e307, 8e307]: the weights of the square surrogates sum past float64's
@@ -154,9 +133,7 @@ func TestOverflowCases(t *testing.T) {
 		for _, s := range []pairwise.Surrogate{pairwise.Square, pairwise.SquaredHinge, pairwise.Hinge} {
 			cfg := pairwise.Config{Surrogate: s, Margin: 1e307}
 			got, err := diagnose.WeightShares(sc, lb, cfg, e)
-			if err != nil {
-				t.Fatalf("%v: %v", s, err)
-			}
+			require.NoError(t, err, "%v", s)
 			small, se := make([]float64, len(sc)), make([]float64, len(e))
 			for k := range sc {
 				small[k] = sc[k] / c
@@ -166,9 +143,8 @@ func TestOverflowCases(t *testing.T) {
 			}
 			want := bruteShares(small, lb, pairwise.Config{Surrogate: s, Margin: cfg.Margin / c}, se)
 			for k := range want {
-				if math.IsNaN(want[k]) != math.IsNaN(got[k]) || !math.IsNaN(want[k]) && math.Abs(got[k]-want[k]) > shareTol*math.Max(1, math.Abs(want[k])) {
-					t.Errorf("%v: share %d = %v, want %v", s, k, got[k], want[k])
-				}
+				require.Equal(t, math.IsNaN(got[k]), math.IsNaN(want[k]), "%v: share %d = %v, want %v", s, k, got[k], want[k])
+				require.False(t, !math.IsNaN(want[k]) && math.Abs(got[k]-want[k]) > shareTol*math.Max(1, math.Abs(want[k])), "%v: share %d = %v, want %v", s, k, got[k], want[k])
 			}
 		}
 	})
@@ -178,7 +154,7 @@ func TestOverflowCases(t *testing.T) {
 		// A linear scorer times c, with the margin and severity times c, has the squared-hinge
 		// gradient times c: the same direction, c times the norm.
 		const c = 1e160
-		x := randomRows(8, 50, 3)
+		x := testbatch.Normal(8, 4, 50, 3)
 		lb := make([]float64, 50)
 		for r := range lb {
 			if x[r*3] < 0 { // positives where the scorer puts low scores: severe pairs
@@ -187,23 +163,17 @@ func TestOverflowCases(t *testing.T) {
 		}
 		dir := func(scale float64) diagnose.Direction {
 			m, err := nn.NewMLP(nn.MLPConfig{In: 3, Seed: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := m.Params()[0].Value.Data().([]float64)
 			w[0], w[1], w[2] = 2*scale, 0.3*scale, -0.2*scale
 			m.Params()[1].Value.Data().([]float64)[0] = 0.1 * scale
 			d, err := diagnose.SevereDirection(m, x, lb, pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: scale}, 0.5*scale)
-			if err != nil {
-				t.Fatalf("scale %g: %v", scale, err)
-			}
+			require.NoError(t, err, "scale %g", scale)
 			return d
 		}
 		ref, got := dir(1), dir(c)
 		near(t, "Norm", got.Norm/c, ref.Norm, scaleTol)
-		if got.Severe != ref.Severe {
-			t.Errorf("%d severe pairs, want %d", got.Severe, ref.Severe)
-		}
+		require.Equal(t, ref.Severe, got.Severe, "%d severe pairs, want %d", got.Severe, ref.Severe)
 		for k := range ref.V {
 			near(t, "V", got.V[k], ref.V[k], scaleTol)
 		}
@@ -235,9 +205,8 @@ func TestSizeBounds(t *testing.T) {
 		{"MaxPairs+1 pairs", diagnose.MaxPairs/(1<<20) + 1, 1 << 20},
 		{"MaxInt² pairs", math.MaxInt, math.MaxInt},
 	} {
-		if _, err := diagnose.Hoeffding(c.nPos, c.nNeg, h); !errors.Is(err, rocops.ErrRange) {
-			t.Errorf("Hoeffding, %s: error %v, want ErrTooLarge", c.name, err)
-		}
+		_, err := diagnose.Hoeffding(c.nPos, c.nNeg, h)
+		require.ErrorIs(t, err, rocops.ErrRange, "Hoeffding, %s: error %v, want ErrTooLarge", c.name, err)
 	}
 	for _, c := range []struct {
 		name  string
@@ -249,17 +218,13 @@ func TestSizeBounds(t *testing.T) {
 		{"MaxInt reps", []int{2, 4, 8}, math.MaxInt},
 		{"reps·ΣB² past MaxPairs", []int{1 << 19, 2, 4}, diagnose.MaxPairs/(1<<38) + 1},
 	} {
-		if _, _, err := diagnose.BatchSlope(5, 5, h, c.sizes, c.reps, 1); !errors.Is(err, rocops.ErrConfig) {
-			t.Errorf("BatchSlope, %s: error %v, want ErrSizes", c.name, err)
-		}
+		_, _, err := diagnose.BatchSlope(5, 5, h, c.sizes, c.reps, 1)
+		require.ErrorIs(t, err, rocops.ErrConfig, "BatchSlope, %s: error %v, want ErrSizes", c.name, err)
 	}
-	if calls != 0 {
-		t.Errorf("h was called %d times", calls)
-	}
+	require.Equal(t, 0, calls, "h was called %d times", calls)
 	// Within the bounds: reps·ΣB² ≈ 0.65·MaxPairs is accepted (checked, not run: h fails
 	// at once, so the call returns after its first evaluation).
 	bad := func(int, int) float64 { return math.NaN() }
-	if _, _, err := diagnose.BatchSlope(5, 5, bad, []int{1 << 19, 1 << 18, 1 << 17}, 2, 1); !errors.Is(err, rocops.ErrNonFinite) {
-		t.Errorf("within the bounds: error %v, want ErrNonFinite from h", err)
-	}
+	_, _, err := diagnose.BatchSlope(5, 5, bad, []int{1 << 19, 1 << 18, 1 << 17}, 2, 1)
+	require.ErrorIs(t, err, rocops.ErrNonFinite, "within the bounds: error %v, want ErrNonFinite from h", err)
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // Counting is exact up to the rounding of a sum of at most n₊n₋ halves.
@@ -48,7 +50,7 @@ func TestCountsMatchBruteForce(t *testing.T) {
 		{"all tied", 50, 0.5, 1, 100, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			scores, labels := randomBatch(tc.seed, tc.n, tc.pos, 2)
+			scores, labels := testbatch.Spread(tc.seed, 1, tc.n, tc.pos, 2)
 			if tc.roundTo > 0 {
 				for i := range scores {
 					scores[i] = tc.roundTo * math.Round(scores[i]/tc.roundTo)
@@ -56,13 +58,9 @@ func TestCountsMatchBruteForce(t *testing.T) {
 			}
 			wantMis, wantSevere := bruteCounts(scores, labels, tc.m)
 			mis, err := diagnose.Misranking(scores, labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			severe, err := diagnose.SevereMass(scores, labels, tc.m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			near(t, "Misranking", mis, wantMis, countTol)
 			near(t, "SevereMass", severe, wantSevere, countTol)
 		})
@@ -73,9 +71,7 @@ func TestCountsMatchBruteForce(t *testing.T) {
 // negatives {1}, M = 2. R₊ = (log 2 + log(1 + e²))/2, R₋ = log(1 + e), divided by log(1 + e).
 func TestCEBoundReference(t *testing.T) {
 	got, err := diagnose.CEBound([]float64{0, -2, 1}, []float64{1, 1, 0}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := ((math.Log(2)+math.Log1p(math.Exp(2)))/2 + math.Log1p(math.E)) / math.Log1p(math.E)
 	near(t, "CEBound", got, want, 1e-15)
 }
@@ -89,7 +85,7 @@ func TestCEBoundHolds(t *testing.T) {
 	}
 	var cases []batch
 	for seed := uint64(0); seed < 40; seed++ {
-		s, l := randomBatch(seed, 200, 0.1+0.02*float64(seed), 0.5+float64(seed%8))
+		s, l := testbatch.Spread(seed, 1, 200, 0.1+0.02*float64(seed), 0.5+float64(seed%8))
 		// A shift makes the classes misranked on purpose in half the cases.
 		if seed%2 == 1 {
 			for i := range s {
@@ -116,16 +112,10 @@ func TestCEBoundHolds(t *testing.T) {
 	for _, m := range []float64{0.1, 1, 4, 20} {
 		for _, c := range cases {
 			mass, err := diagnose.SevereMass(c.scores, c.labels, m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			bound, err := diagnose.CEBound(c.scores, c.labels, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !(mass <= bound) {
-				t.Errorf("%s, M = %v: π_M = %v > CEBound = %v", c.name, m, mass, bound)
-			}
+			require.NoError(t, err)
+			require.LessOrEqual(t, mass, bound, "%s, M = %v: π_M = %v > CEBound = %v", c.name, m, mass, bound)
 		}
 	}
 }
@@ -137,9 +127,7 @@ func TestSharedVocabulary(t *testing.T) {
 		{rocops.ErrNonFinite, rocops.ErrNonFinite}, {rocops.ErrLabel, rocops.ErrLabel},
 		{rocops.ErrNoPositives, rocops.ErrNoPositives}, {rocops.ErrNoNegatives, rocops.ErrNoNegatives},
 	} {
-		if pair[0] != pair[1] {
-			t.Errorf("%v and %v are different values", pair[0], pair[1])
-		}
+		require.False(t, pair[0] != pair[1], "%v and %v are different values", pair[0], pair[1])
 	}
 }
 
@@ -167,19 +155,11 @@ func TestScoreErrors(t *testing.T) {
 			_, errS := diagnose.SevereMass(tc.scores, tc.labels, tc.m)
 			_, errC := diagnose.CEBound(tc.scores, tc.labels, tc.m)
 			for name, err := range map[string]error{"SevereMass": errS, "CEBound": errC} {
-				if !errors.Is(err, tc.want) {
-					t.Errorf("%s: error %v, want %v", name, err, tc.want)
-				}
-				if err != nil && !strings.HasPrefix(err.Error(), "diagnose: ") {
-					t.Errorf("%s: message %q does not start with the package name", name, err)
-				}
+				require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", name, err, tc.want)
+				require.False(t, err != nil && !strings.HasPrefix(err.Error(), "diagnose: "), "%s: message %q does not start with the package name", name, err)
 			}
-			if tc.want != rocops.ErrConfig && !errors.Is(errM, tc.want) {
-				t.Errorf("Misranking: error %v, want %v", errM, tc.want)
-			}
-			if errors.Is(tc.want, rocops.ErrOneClass) != errors.Is(errS, rocops.ErrOneClass) {
-				t.Errorf("errors.Is(%v, ErrOneClass) is wrong", errS)
-			}
+			require.False(t, tc.want != rocops.ErrConfig && !errors.Is(errM, tc.want), "Misranking: error %v, want %v", errM, tc.want)
+			require.Equal(t, errors.Is(errS, rocops.ErrOneClass), errors.Is(tc.want, rocops.ErrOneClass), "errors.Is(%v, ErrOneClass) is wrong", errS)
 		})
 	}
 }

@@ -1,13 +1,14 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // signs returns n mean-zero ±1 values (n even), alternating.
@@ -30,24 +31,17 @@ func TestExactDegeneracyControl(t *testing.T) {
 	a, b := signs(40), signs(60)
 	h := func(i, j int) float64 { return a[i] * b[j] }
 	sp, err := diagnose.Hoeffding(len(a), len(b), h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sp.VarPos != 0 || sp.VarNeg != 0 || sp.Mean != 0 {
-		t.Errorf("VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
-	}
+	require.NoError(t, err)
+	require.Equal(t, 0.0, sp.VarPos, "VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
+	require.Equal(t, 0.0, sp.VarNeg, "VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
+	require.Equal(t, 0.0, sp.Mean, "VarPos, VarNeg, Mean = %v, %v, %v, want exactly 0", sp.VarPos, sp.VarNeg, sp.Mean)
 	near(t, "VarResidual", sp.VarResidual, 1, 1e-15)
 	for seed := uint64(1); seed <= 2; seed++ {
 		slope, se, err := diagnose.BatchSlope(len(a), len(b), h, nil, 10000, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.Abs(slope+2) > 0.05 {
-			t.Errorf("seed %d: slope %v ± %v, want −2 ± 0.05", seed, slope, se)
-		}
-		if !(se > 0 && se < 0.05) {
-			t.Errorf("seed %d: standard error %v, want it in (0, 0.05)", seed, se)
-		}
+		require.NoError(t, err)
+		require.LessOrEqual(t, math.Abs(slope+2), 0.05, "seed %d: slope %v ± %v, want −2 ± 0.05", seed, slope, se)
+		require.Greater(t, se, 0.0, "seed %d: standard error %v, want it in (0, 0.05)", seed, se)
+		require.Less(t, se, 0.05, "seed %d: standard error %v, want it in (0, 0.05)", seed, se)
 	}
 }
 
@@ -55,8 +49,8 @@ func TestExactDegeneracyControl(t *testing.T) {
 // first-order parts, so the slope is −1 ± 0.1; it must also agree, within three of its
 // standard errors plus 0.02, with the slope of log BatchVariance(B, B) from the exact split.
 func TestGenericSlope(t *testing.T) {
-	scores, labels := randomBatch(31, 400, 0.3, 1)
-	p, _ := randomBatch(32, 400, 0, 1)
+	scores, labels := testbatch.Spread(31, 1, 400, 0.3, 1)
+	p, _ := testbatch.Spread(32, 1, 400, 0, 1)
 	cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge}
 	pos, neg := classIndices(labels)
 	h := func(i, j int) float64 {
@@ -64,9 +58,7 @@ func TestGenericSlope(t *testing.T) {
 		return pairwise.Weight(cfg.Surrogate, 0, scores[a]-scores[b]) * (p[a] - p[b])
 	}
 	sp, err := diagnose.Project(scores, labels, p, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var xs, ys []float64
 	for _, b := range diagnose.DefaultSizes {
 		xs = append(xs, math.Log(float64(b)))
@@ -75,15 +67,9 @@ func TestGenericSlope(t *testing.T) {
 	exact := (ys[len(ys)-1] - ys[0]) / (xs[len(xs)-1] - xs[0]) // nearly straight: a chord suffices
 	for seed := uint64(1); seed <= 3; seed++ {
 		slope, se, err := diagnose.BatchSlope(len(pos), len(neg), h, nil, 0, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.Abs(slope+1) > 0.1 {
-			t.Errorf("seed %d: slope %v ± %v, want −1 ± 0.1", seed, slope, se)
-		}
-		if math.Abs(slope-exact) > 3*se+0.02 {
-			t.Errorf("seed %d: slope %v ± %v, the exact split gives %v", seed, slope, se, exact)
-		}
+		require.NoError(t, err)
+		require.LessOrEqual(t, math.Abs(slope+1), 0.1, "seed %d: slope %v ± %v, want −1 ± 0.1", seed, slope, se)
+		require.InDelta(t, exact, slope, 3*se+0.02, "seed %d: slope %v ± %v, the exact split gives %v", seed, slope, se, exact)
 	}
 }
 
@@ -102,8 +88,7 @@ func TestBatchSlopeErrors(t *testing.T) {
 		{"one repetition", []int{2, 4, 8}, 1, h, rocops.ErrConfig},
 		{"constant h", []int{2, 4, 8}, 10, func(int, int) float64 { return 3 }, diagnose.ErrDegenerate},
 	} {
-		if _, _, err := diagnose.BatchSlope(5, 5, tc.h, tc.sizes, tc.reps, 1); !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, _, err := diagnose.BatchSlope(5, 5, tc.h, tc.sizes, tc.reps, 1)
+		require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", tc.name, err, tc.want)
 	}
 }

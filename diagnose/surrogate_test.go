@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -10,9 +9,11 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // configEntries calls every diagnostic that takes a pairwise.Config on valid input of its own,
@@ -20,18 +21,14 @@ import (
 func configEntries(t *testing.T) map[string]func(cfg pairwise.Config) error {
 	t.Helper()
 	const sev = 0.1
-	scores, labels := randomBatch(4, 40, 0.4, 1)
+	scores, labels := testbatch.Spread(4, 1, 40, 0.4, 1)
 	bm, bx, by := severeSetup(t, tensor.Float64)
 	cm, cx, cy := classSetup(t)
 	cs, err := nn.Scores(cm, cx, len(cy))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lm, lx, ly := labelSetup(t)
 	ls, err := nn.Scores(lm, lx, len(ly)/3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	edges := []float64{-5, 0, 5}
 	return map[string]func(pairwise.Config) error{
 		"CheckSurrogate": diagnose.CheckSurrogate,
@@ -90,26 +87,21 @@ func TestPartialRefused(t *testing.T) {
 		return c
 	}
 	for name, call := range configEntries(t) {
-		if err := call(full); err != nil {
-			t.Errorf("%s, no cut: %v", name, err)
-		}
+		require.NoError(t, call(full), "%s, no cut", name)
 		for _, cfg := range []pairwise.Config{cut(0.1, 0), cut(0, 0.2), cut(0.1, 0.2), cut(1, 0)} {
 			err := call(cfg)
-			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) {
-				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
-				continue
-			}
-			if msg := err.Error(); !strings.HasPrefix(msg, "diagnose: ") || !strings.Contains(msg, "MaxFPR") ||
-				!strings.Contains(msg, "MinTPR") {
-				t.Errorf("%s: message %q does not name MaxFPR and MinTPR", name, msg)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
+			require.True(t, isCut(err), "%s, MaxFPR %v, MinTPR %v: %v; want the partial-AUC cut's rocops.ErrConfig", name, cfg.MaxFPR, cfg.MinTPR, err)
+			msg := err.Error()
+			require.True(t, strings.HasPrefix(msg, "diagnose: "), "%s: message %q does not name MaxFPR and MinTPR", name, msg)
+			require.Contains(t, msg, "MaxFPR", "%s: message %q does not name MaxFPR and MinTPR", name, msg)
+			require.Contains(t, msg, "MinTPR", "%s: message %q does not name MaxFPR and MinTPR", name, msg)
 		}
 		for _, cfg := range []pairwise.Config{cut(1.5, 0), cut(0, 1), cut(math.NaN(), 0)} {
 			err := call(cfg)
-			if !errors.Is(err, rocops.ErrConfig) || isCut(err) ||
-				!strings.Contains(err.Error(), "MaxFPR = ") && !strings.Contains(err.Error(), "MinTPR = ") {
-				t.Errorf("%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
+			require.False(t, isCut(err), "%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
+			require.False(t, !strings.Contains(err.Error(), "MaxFPR = ") && !strings.Contains(err.Error(), "MinTPR = "), "%s, MaxFPR %v, MinTPR %v: %v; want rocops.ErrConfig naming the setting", name, cfg.MaxFPR, cfg.MinTPR, err)
 		}
 	}
 }
@@ -128,7 +120,7 @@ func FuzzCheckSurrogate(f *testing.F) {
 	f.Add(uint8(0), 0.5, 0.0, 0.3, 8)
 	f.Add(uint8(9), 1.0, 0.0, 0.0, 0)
 	f.Add(uint8(1), -1.0, 2.0, 0.0, -1)
-	scores, labels := randomBatch(4, 40, 0.4, 1)
+	scores, labels := testbatch.Spread(4, 1, 40, 0.4, 1)
 	edges := []float64{-5, 0, 5}
 	f.Fuzz(func(t *testing.T, s uint8, margin, maxFPR, minTPR float64, pairs int) {
 		cfg := pairwise.Config{Surrogate: pairwise.Surrogate(s), Margin: margin, MaxFPR: maxFPR, MinTPR: minTPR, Pairs: pairs}
@@ -136,22 +128,19 @@ func FuzzCheckSurrogate(f *testing.F) {
 		verr := cfg.Validate()
 		switch {
 		case verr != nil:
-			if !errors.Is(err, rocops.ErrConfig) || !strings.HasSuffix(err.Error(), ": "+verr.Error()) {
-				t.Fatalf("%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
+			require.True(t, strings.HasSuffix(err.Error(), ": "+verr.Error()), "%+v: %v; want rocops.ErrConfig wrapping %v", cfg, err, verr)
 		case maxFPR != 0 || minTPR != 0:
-			if !errors.Is(err, rocops.ErrConfig) || !isCut(err) {
-				t.Fatalf("%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
-			}
-		case err != nil:
-			t.Fatalf("%+v: %v; want nil", cfg, err)
+			require.ErrorIs(t, err, rocops.ErrConfig, "%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
+			require.True(t, isCut(err), "%+v: %v; want the partial-AUC cut's rocops.ErrConfig", cfg, err)
+		default:
+			require.NoError(t, err, "%+v: %v; want nil", cfg, err)
 		}
 		_, werr := diagnose.WeightShares(scores, labels, cfg, edges)
 		_, perr := diagnose.Project(scores, labels, scores, cfg)
 		for _, got := range []error{werr, perr} {
-			if (err == nil) != (got == nil) || err != nil && got.Error() != err.Error() {
-				t.Fatalf("%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
-			}
+			require.Equal(t, got == nil, err == nil, "%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
+			require.False(t, err != nil && got.Error() != err.Error(), "%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package diagnose_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // TestDiagnoseBoundAlongTraining checks π_M ≤ CEBound on the training scores after every
@@ -20,20 +20,13 @@ import (
 // far from the cross-entropy scale the bound is built on.
 func TestDiagnoseBoundAlongTraining(t *testing.T) {
 	ds, err := data.WDBC()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	st, err := data.FitStandardizer(ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ds, err = st.Apply(ds); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	ds, err = st.Apply(ds)
+	require.NoError(t, err)
 	m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{8}, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checked := 0
 	check := func(train.Epoch) error {
 		scores, err := nn.Scores(m, ds.X, ds.Rows)
@@ -49,9 +42,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if !(mass <= bound) {
-				t.Errorf("M = %v: π_M = %v > CEBound = %v", sev, mass, bound)
-			}
+			require.LessOrEqual(t, mass, bound, "M = %v: π_M = %v > CEBound = %v", sev, mass, bound)
 		}
 		checked++
 		return nil
@@ -62,15 +53,10 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 		Progress: io.Discard,
 		Hooks:    []train.Hook{{Name: "bound", OnEpoch: check}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tr.Fit(context.Background(), ds, nil); err != nil {
-		t.Fatal(err)
-	}
-	if checked != 6 {
-		t.Errorf("checked %d epochs, want 6", checked)
-	}
+	require.NoError(t, err)
+	_, err = tr.Fit(context.Background(), ds, nil)
+	require.NoError(t, err)
+	require.Equal(t, 6, checked, "checked %d epochs, want 6", checked)
 }
 
 // TestTrainRefusesPartialDiagnosis: a Fit with Diagnose of a pairwise loss with a partial-AUC
@@ -79,9 +65,7 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 // diagnosing the full loss.
 func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 	ds, err := data.WDBC()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cut := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: 0.1}
 	for _, c := range []struct {
 		name string
@@ -93,23 +77,17 @@ func TestTrainRefusesPartialDiagnosis(t *testing.T) {
 			train.Diagnose{Surrogate: pairwise.Config{Surrogate: pairwise.Hinge, MinTPR: 0.5}}},
 	} {
 		m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Hidden: []int{4}, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		epochs := 0
 		tr, err := train.New(m, train.Config{
 			Loss: c.loss, Epochs: 3, Progress: io.Discard, Diagnose: &c.diag,
 			Hooks: []train.Hook{{Name: "count", OnEpoch: func(train.Epoch) error { epochs++; return nil }}},
 		})
-		if err != nil {
-			t.Fatalf("%s: New: %v", c.name, err)
-		}
+		require.NoError(t, err, "%s: New", c.name)
 		_, err = tr.Fit(context.Background(), ds, nil)
-		if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "train: ") || !isCut(err) {
-			t.Errorf("%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
-		}
-		if epochs != 0 {
-			t.Errorf("%s: %d epochs ran before the error", c.name, epochs)
-		}
+		require.ErrorIs(t, err, rocops.ErrConfig, "%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
+		require.True(t, strings.HasPrefix(err.Error(), "train: "), "%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
+		require.True(t, isCut(err), "%s: Fit: %v; want train's error of the partial-AUC cut's rocops.ErrConfig", c.name, err)
+		require.Equal(t, 0, epochs, "%s: %d epochs ran before the error", c.name, epochs)
 	}
 }

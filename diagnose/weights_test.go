@@ -1,13 +1,14 @@
 package diagnose_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
+	"github.com/stretchr/testify/require"
 )
 
 // The prefix-sum algorithms lose about n·ε relative to the brute-force sums.
@@ -52,18 +53,14 @@ func TestWeightSharesMatchBruteForce(t *testing.T) {
 		for _, m := range []float64{0, 0.5, 2} {
 			cfg := pairwise.Config{Surrogate: s, Margin: m}
 			for seed := uint64(0); seed < 3; seed++ {
-				scores, labels := randomBatch(10+seed, 120+37*int(seed), 0.3, 1.5)
+				scores, labels := testbatch.Spread(10+seed, 1, 120+37*int(seed), 0.3, 1.5)
 				for _, edges := range edgeSets {
 					got, err := diagnose.WeightShares(scores, labels, cfg, edges)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					want := bruteShares(scores, labels, cfg, edges)
 					for k := range want {
-						if math.IsNaN(want[k]) != math.IsNaN(got[k]) ||
-							!math.IsNaN(want[k]) && !(math.Abs(got[k]-want[k]) <= shareTol*math.Max(1, math.Abs(want[k]))) {
-							t.Errorf("%v m=%v seed %d edges %v: share %d = %v, want %v", s, m, seed, edges, k, got[k], want[k])
-						}
+						require.Equal(t, math.IsNaN(got[k]), math.IsNaN(want[k]), "%v m=%v seed %d edges %v: share %d = %v, want %v", s, m, seed, edges, k, got[k], want[k])
+						require.False(t, !math.IsNaN(want[k]) && !(math.Abs(got[k]-want[k]) <= shareTol*math.Max(1, math.Abs(want[k]))), "%v m=%v seed %d edges %v: share %d = %v, want %v", s, m, seed, edges, k, got[k], want[k])
 					}
 				}
 			}
@@ -87,9 +84,7 @@ func TestWeightSharesReference(t *testing.T) {
 		{pairwise.Hinge, []float64{2, 2, 0}},
 	} {
 		got, err := diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: tc.s}, edges)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for k := range got {
 			near(t, tc.s.String(), got[k], tc.want[k], 1e-15)
 		}
@@ -111,12 +106,10 @@ func TestWeightSharesErrors(t *testing.T) {
 		{"bad surrogate", pairwise.Config{Surrogate: 9}, []float64{0, 1}, rocops.ErrConfig},
 		{"bad margin", pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1}, rocops.ErrConfig},
 	} {
-		if _, err := diagnose.WeightShares(scores, labels, tc.cfg, tc.edges); !errors.Is(err, tc.want) {
-			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
-		}
+		_, err := diagnose.WeightShares(scores, labels, tc.cfg, tc.edges)
+		require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", tc.name, err, tc.want)
 	}
 	// The exponential weight e^{−x} of x = −800 overflows.
-	if _, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0}); !errors.Is(err, rocops.ErrRange) {
-		t.Errorf("overflow: error %v, want rocops.ErrRange", err)
-	}
+	_, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0})
+	require.ErrorIs(t, err, rocops.ErrRange, "overflow: error %v, want rocops.ErrRange", err)
 }

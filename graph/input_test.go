@@ -97,14 +97,11 @@ func TestInputFloat32Range(t *testing.T) {
 		if shape == nil {
 			xs = []float64{1, 2, 1e39}
 		}
-		if _, err := Input(g, tensor.Float32, "x", xs, shape...); !errors.Is(err, rocops.ErrRange) {
-			t.Errorf("float32 input %v (shape %v): %v, want rocops.ErrRange", xs, shape, err)
-		}
-		if _, err := Input(g, tensor.Float64, "x64", xs, shape...); err != nil {
-			t.Errorf("float64 input %v: %v", xs, err)
-		}
+		_, err := Input(g, tensor.Float32, "x", xs, shape...)
+		require.ErrorIs(t, err, rocops.ErrRange, "float32 input %v (shape %v): %v, want rocops.ErrRange", xs, shape, err)
+		_, err = Input(g, tensor.Float64, "x64", xs, shape...)
+		require.NoError(t, err, "float64 input %v: %v", xs, err)
 	}
-	if _, err := Input(g, tensor.Float32, "inf", []float64{math.Inf(1), math.NaN(), math.MaxFloat32}); err != nil {
-		t.Errorf("±Inf, NaN and MaxFloat32 are representable: %v", err)
-	}
+	_, err := Input(g, tensor.Float32, "inf", []float64{math.Inf(1), math.NaN(), math.MaxFloat32})
+	require.NoError(t, err, "±Inf, NaN and MaxFloat32 are representable: %v", err)
 }

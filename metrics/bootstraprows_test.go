@@ -96,8 +96,8 @@ func FuzzBootstrapRows(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !(lo <= hi && lo >= 0 && hi <= float64(len(b)-1)) {
-			t.Fatalf("[%v, %v] for %d rows", lo, hi, len(b))
-		}
+		require.LessOrEqual(t, lo, hi, "[%v, %v] for %d rows", lo, hi, len(b))
+		require.GreaterOrEqual(t, lo, 0.0, "[%v, %v] for %d rows", lo, hi, len(b))
+		require.LessOrEqual(t, hi, float64(len(b)-1), "[%v, %v] for %d rows", lo, hi, len(b))
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 // curveCases are the data every Curve method is checked on: continuous scores (no ties),
@@ -51,14 +52,11 @@ func TestCurveEqualsFunctions(t *testing.T) {
 	for _, c := range curveCases() {
 		t.Run(c.name, func(t *testing.T) {
 			cv, err := NewCurve(c.scores, c.labels)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			check := func(what string, got, want float64, errGot, errWant error) {
 				t.Helper()
-				if !same(got, want) || (errGot == nil) != (errWant == nil) {
-					t.Errorf("%s: curve %v (%v), function %v (%v)", what, got, errGot, want, errWant)
-				}
+				require.True(t, same(got, want), "%s: curve %v (%v), function %v (%v)", what, got, errGot, want, errWant)
+				require.Equal(t, errWant == nil, errGot == nil, "%s: curve %v (%v), function %v (%v)", what, got, errGot, want, errWant)
 			}
 			auc, _ := AUC(c.scores, c.labels)
 			check("AUC", cv.AUC(), auc, nil, nil)
@@ -84,9 +82,7 @@ func TestCurveEqualsFunctions(t *testing.T) {
 				name      string
 				got, want []float64
 			}{{"fpr", fpr, wf}, {"tpr", tpr, wt}, {"thresholds", th, wth}} {
-				if !slices.EqualFunc(s.got, s.want, same) {
-					t.Errorf("ROC %s: curve %v, function %v", s.name, s.got, s.want)
-				}
+				require.True(t, slices.EqualFunc(s.got, s.want, same), "ROC %s: curve %v, function %v", s.name, s.got, s.want)
 			}
 			a, v, errGot := cv.DeLong()
 			wa, wv, errWant := DeLong(c.scores, c.labels)
@@ -142,17 +138,12 @@ func componentsBySort(scores, labels []float64) structural {
 func TestCurveComponentsEqualTheSortedPass(t *testing.T) {
 	for _, c := range curveCases() {
 		cv, err := NewCurve(c.scores, c.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := cv.components()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := componentsBySort(c.scores, c.labels)
-		if !slices.EqualFunc(got.v10, want.v10, same) || !slices.EqualFunc(got.v01, want.v01, same) {
-			t.Errorf("%s: the curve's structural components differ from the sorted pass", c.name)
-		}
+		require.True(t, slices.EqualFunc(got.v10, want.v10, same), "%s: the curve's structural components differ from the sorted pass", c.name)
+		require.True(t, slices.EqualFunc(got.v01, want.v01, same), "%s: the curve's structural components differ from the sorted pass", c.name)
 	}
 }
 
@@ -160,9 +151,7 @@ func TestCurveComponentsEqualTheSortedPass(t *testing.T) {
 func TestCurveRatesAt(t *testing.T) {
 	for _, c := range curveCases() {
 		cv, err := NewCurve(c.scores, c.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ts := append([]float64{math.Inf(1), math.Inf(-1), -10, 10, 0.2}, c.scores[:min(len(c.scores), 20)]...)
 		for _, th := range ts {
 			var fp, tp, nNeg, nPos float64
@@ -175,17 +164,8 @@ func TestCurveRatesAt(t *testing.T) {
 				}
 			}
 			f, p := cv.RatesAt(th)
-			if !same(f, fp/nNeg) || !same(p, tp/nPos) {
-				t.Errorf(
-					"%s: RatesAt(%v) = %v, %v; counting gives %v, %v",
-					c.name,
-					th,
-					f,
-					p,
-					fp/nNeg,
-					tp/nPos,
-				)
-			}
+			require.True(t, same(f, fp/nNeg), "%s: RatesAt(%v) = %v, %v; counting gives %v, %v", c.name, th, f, p, fp/nNeg, tp/nPos)
+			require.True(t, same(p, tp/nPos), "%s: RatesAt(%v) = %v, %v; counting gives %v, %v", c.name, th, f, p, fp/nNeg, tp/nPos)
 		}
 	}
 }
@@ -203,40 +183,26 @@ func TestCurveDeLongPaired(t *testing.T) {
 		}
 		ca, errA := NewCurve(a, y)
 		cb, errB := NewCurve(b, y)
-		if err := errors.Join(errA, errB); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, errors.Join(errA, errB))
 		d, v, p, err := ca.DeLongPaired(cb)
 		wd, wv, wp, werr := DeLongPaired(a, b, y)
-		if err != nil || werr != nil || !same(d, wd) || !same(v, wv) || !same(p, wp) {
-			t.Errorf(
-				"levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)",
-				levels,
-				d,
-				v,
-				p,
-				err,
-				wd,
-				wv,
-				wp,
-				werr,
-			)
-		}
+		require.NoError(t, err, "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.NoError(t, werr, "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.True(t, same(d, wd), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.True(t, same(v, wv), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
+		require.True(t, same(p, wp), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
 	}
 	// Curves of other labels, or of other rows, are not paired.
 	x, _ := NewCurve([]float64{1, 2, 3, 4}, []float64{0, 1, 0, 1})
 	z, _ := NewCurve([]float64{1, 2, 3, 4}, []float64{1, 0, 0, 1})
 	w, _ := NewCurve([]float64{1, 2, 3, 4, 5}, []float64{0, 1, 0, 1, 1})
-	if _, _, _, err := x.DeLongPaired(z); !errors.Is(err, rocops.ErrLabel) {
-		t.Errorf("other labels: %v, want rocops.ErrLabel", err)
-	}
-	if _, _, _, err := x.DeLongPaired(w); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("other rows: %v, want rocops.ErrLength", err)
-	}
+	_, _, _, err := x.DeLongPaired(z)
+	require.ErrorIs(t, err, rocops.ErrLabel, "other labels: %v, want rocops.ErrLabel", err)
+	_, _, _, err = x.DeLongPaired(w)
+	require.ErrorIs(t, err, rocops.ErrLength, "other rows: %v, want rocops.ErrLength", err)
 	one, _ := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
-	if _, _, _, err := one.DeLongPaired(one); !errors.Is(err, ErrTooFew) {
-		t.Errorf("one positive: %v, want ErrTooFew", err)
-	}
+	_, _, _, err = one.DeLongPaired(one)
+	require.ErrorIs(t, err, ErrTooFew, "one positive: %v, want ErrTooFew", err)
 }
 
 // Curve.Bootstrap draws the resamples Bootstrap draws and gives the same interval for every
@@ -259,25 +225,14 @@ func TestCurveBootstrapEqualsBootstrap(t *testing.T) {
 	}
 	for _, c := range curveCases()[2:] {
 		cv, err := NewCurve(c.scores, c.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, st := range stats {
 			lo, hi, err := cv.Bootstrap(st.curve, 97, 0.9, 3)
 			wlo, whi, werr := Bootstrap(c.scores, c.labels, st.slice, 97, 0.9, 3)
-			if err != nil || werr != nil || !same(lo, wlo) || !same(hi, whi) {
-				t.Errorf(
-					"%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)",
-					c.name,
-					st.name,
-					lo,
-					hi,
-					err,
-					wlo,
-					whi,
-					werr,
-				)
-			}
+			require.NoError(t, err, "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+			require.NoError(t, werr, "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+			require.True(t, same(lo, wlo), "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
+			require.True(t, same(hi, whi), "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
 		}
 	}
 }
@@ -295,36 +250,23 @@ func TestCurveErrors(t *testing.T) {
 	} {
 		_, err := NewCurve(c.scores, c.labels)
 		_, want := AUC(c.scores, c.labels)
-		if err == nil || err.Error() != want.Error() {
-			t.Errorf("%s: NewCurve %v, AUC %v", c.name, err, want)
-		}
+		require.Error(t, err, "%s: NewCurve %v, AUC %v", c.name, err, want)
+		require.Equal(t, want.Error(), err.Error(), "%s: NewCurve %v, AUC %v", c.name, err, want)
 	}
 	cv, err := NewCurve([]float64{1, 2, 3}, []float64{0, 1, 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cv.PartialAUC(0); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("PartialAUC(0): %v", err)
-	}
-	if _, err := cv.TPRAtFPR(1.5); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("TPRAtFPR(1.5): %v", err)
-	}
-	if _, _, _, err := cv.ThresholdAtFPR(-1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("ThresholdAtFPR(-1): %v", err)
-	}
-	if _, err := cv.FPRAtTPR(math.NaN()); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("FPRAtTPR(NaN): %v", err)
-	}
-	if _, _, err := cv.DeLong(); !errors.Is(err, ErrTooFew) {
-		t.Errorf("DeLong of one positive: %v", err)
-	}
-	if _, _, err := cv.Bootstrap(nil, 10, 0.9, 1); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("Bootstrap without a statistic: %v", err)
-	}
-	if _, _, err := cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1); !errors.Is(
-		err,
-		ErrStatistic,
-	) {
-		t.Errorf("Bootstrap of NaN: %v", err)
-	}
+	require.NoError(t, err)
+	_, err = cv.PartialAUC(0)
+	require.ErrorIs(t, err, rocops.ErrConfig, "PartialAUC(0): %v", err)
+	_, err = cv.TPRAtFPR(1.5)
+	require.ErrorIs(t, err, rocops.ErrConfig, "TPRAtFPR(1.5): %v", err)
+	_, _, _, err = cv.ThresholdAtFPR(-1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "ThresholdAtFPR(-1): %v", err)
+	_, err = cv.FPRAtTPR(math.NaN())
+	require.ErrorIs(t, err, rocops.ErrConfig, "FPRAtTPR(NaN): %v", err)
+	_, _, err = cv.DeLong()
+	require.ErrorIs(t, err, ErrTooFew, "DeLong of one positive: %v", err)
+	_, _, err = cv.Bootstrap(nil, 10, 0.9, 1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "Bootstrap without a statistic: %v", err)
+	_, _, err = cv.Bootstrap(func(*Curve) (float64, error) { return math.NaN(), nil }, 10, 0.9, 1)
+	require.ErrorIs(t, err, ErrStatistic, "Bootstrap of NaN: %v", err)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // scikit-learn's own multi-class cases, from sklearn/metrics/tests/test_ranking.py. Those tests
@@ -538,7 +538,7 @@ func FuzzTaskAUCClasses(f *testing.F) {
 		}
 		k := 2 + int(data[0]%3)
 		data = data[1:]
-		scores, ints := fuzzbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
+		scores, ints := testbatch.Classes(data, k, len(data), func(b byte) float64 { return float64(b >> 5) })
 		labels := asFloats(ints)
 		for _, m := range []Method{OvR, OvO} {
 			for _, avg := range []Average{Macro, Weighted, Micro} {
@@ -548,9 +548,7 @@ func FuzzTaskAUCClasses(f *testing.F) {
 					continue
 				}
 				if err != nil {
-					if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel) {
-						t.Fatalf("unexpected error %v", err)
-					}
+					require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) && !errors.Is(err, rocops.ErrLabel), "unexpected error %v", err)
 					continue
 				}
 				require.InDelta(t, bruteMulticlass(scores, k, labels, m, avg), got, tolBrute, "%v %v", m, avg)
@@ -593,9 +591,7 @@ func FuzzTaskAUCLabels(f *testing.F) {
 		for _, avg := range []Average{Macro, Weighted, Micro} {
 			got, err := TaskAUC(scores, labels, labelTask(k), OvR, avg)
 			if err != nil {
-				if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
-					t.Fatalf("unexpected error %v", err)
-				}
+				require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass), "unexpected error %v", err)
 				continue
 			}
 			require.InDelta(t, bruteMultilabel(scores, k, labels, avg), got, tolBrute, "%v", avg)

@@ -1,12 +1,12 @@
 package metrics_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/metrics"
+	"github.com/stretchr/testify/require"
 )
 
 // positiveMean is the mean score of the positives: linear in the scores, so a paired
@@ -43,25 +43,19 @@ func TestBootstrapPairedIsBootstrapOfTheDifference(t *testing.T) {
 		diff[i] = a[i] - b[i]
 	}
 	d, lo, hi, err := metrics.BootstrapPaired(a, b, y, positiveMean, 500, 0.95, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wantD, _ := positiveMean(diff, y)
 	wantLo, wantHi, err := metrics.Bootstrap(diff, y, positiveMean, 500, 0.95, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, c := range []struct {
 		name      string
 		got, want float64
 	}{{"d", d, wantD}, {"lo", lo, wantLo}, {"hi", hi, wantHi}} {
-		if diff := c.got - c.want; diff > tol || diff < -tol {
-			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
-		}
+		diff := c.got - c.want
+		require.LessOrEqual(t, diff, tol, "%s = %v, want %v", c.name, c.got, c.want)
+		require.GreaterOrEqual(t, diff, -tol, "%s = %v, want %v", c.name, c.got, c.want)
 	}
-	if !(lo < hi) {
-		t.Errorf("interval [%v, %v] is empty", lo, hi)
-	}
+	require.Less(t, lo, hi, "interval [%v, %v] is empty", lo, hi)
 }
 
 // TestBootstrapPairedSelf: a scorer against itself, or against any increasing transform of
@@ -81,12 +75,10 @@ func TestBootstrapPairedSelf(t *testing.T) {
 	}{{"self/tpr", a, tpr}, {"self/pauc", a, pauc}, {"transform/tpr", shifted, tpr}, {"transform/pauc", shifted, pauc}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, lo, hi, err := metrics.BootstrapPaired(a, c.b, y, c.stat, 200, 0.95, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d != 0 || lo != 0 || hi != 0 {
-				t.Errorf("got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
-			}
+			require.NoError(t, err)
+			require.Equal(t, 0.0, d, "got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
+			require.Equal(t, 0.0, lo, "got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
+			require.Equal(t, 0.0, hi, "got %v [%v, %v], want 0 [0, 0]", d, lo, hi)
 		})
 	}
 }
@@ -98,21 +90,14 @@ func TestBootstrapPairedNarrowerThanUnpaired(t *testing.T) {
 	a, b, y := pairedData(1000, 6)
 	tpr := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, 0.2) }
 	_, lo, hi, err := metrics.BootstrapPaired(a, b, y, tpr, 400, 0.95, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	loA, hiA, err := metrics.Bootstrap(a, y, tpr, 400, 0.95, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	loB, hiB, err := metrics.Bootstrap(b, y, tpr, 400, 0.95, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Unpaired, the difference's interval would be about √(wA² + wB²) wide.
-	if paired, unpaired := hi-lo, (hiA-loA)*(hiA-loA)+(hiB-loB)*(hiB-loB); paired*paired >= unpaired {
-		t.Errorf("paired width %.4f not below the unpaired %.4f", paired, unpaired)
-	}
+	paired, unpaired := hi-lo, (hiA-loA)*(hiA-loA)+(hiB-loB)*(hiB-loB)
+	require.Less(t, paired*paired, unpaired, "paired width %.4f not below the unpaired %.4f", paired, unpaired)
 }
 
 func TestBootstrapPairedErrors(t *testing.T) {
@@ -132,9 +117,8 @@ func TestBootstrapPairedErrors(t *testing.T) {
 		{"one class", a, b, make([]float64, 50), tpr, 10, rocops.ErrOneClass},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if _, _, _, err := metrics.BootstrapPaired(c.a, c.b, c.y, c.stat, c.reps, 0.95, 1); !errors.Is(err, c.want) {
-				t.Errorf("err = %v, want %v", err, c.want)
-			}
+			_, _, _, err := metrics.BootstrapPaired(c.a, c.b, c.y, c.stat, c.reps, 0.95, 1)
+			require.ErrorIs(t, err, c.want, "err = %v, want %v", err, c.want)
 		})
 	}
 }

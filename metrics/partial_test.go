@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestPartialAUCTinyMaxFPR: the standardised partial AUC is continuous as maxFPR = β → 0,
@@ -27,11 +29,7 @@ func TestPartialAUCTinyMaxFPR(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := PartialAUC(scores, labels, c.beta)
-		if err != nil {
-			t.Fatalf("β = %g: %v", c.beta, err)
-		}
-		if math.Abs(got-c.want) > tol {
-			t.Errorf("PartialAUC(β = %g) = %v, want %v", c.beta, got, c.want)
-		}
+		require.NoError(t, err, "β = %g", c.beta)
+		require.InDelta(t, c.want, got, tol, "PartialAUC(β = %g) = %v, want %v", c.beta, got, c.want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
 
@@ -24,9 +25,8 @@ func TestCheckpointBytesUnchanged(t *testing.T) {
 		{newMLP(t, MLPConfig{In: 5, Seed: 2, Dtype: tensor.Float32}), "a3832f52f899580e496e691af2009814b09d59705bbd742edb5bffc7ce8a552f"},
 	} {
 		sum := sha256.Sum256(encoded(t, tc.m))
-		if got := hex.EncodeToString(sum[:]); got != tc.want {
-			t.Errorf("%s: checkpoint SHA-256 %s, want %s", architecture(tc.m), got, tc.want)
-		}
+		got := hex.EncodeToString(sum[:])
+		require.Equal(t, tc.want, got, "%s: checkpoint SHA-256 %s, want %s", architecture(tc.m), got, tc.want)
 	}
 }
 
@@ -53,16 +53,11 @@ func FuzzRead(f *testing.F) {
 			for _, e := range []error{ErrNotCheckpoint, ErrVersion, ErrDamaged, ErrArchitecture} {
 				known = known || errors.Is(err, e)
 			}
-			if !known {
-				t.Fatalf("unexpected error %v", err)
-			}
-			if fmt.Sprint(paramBits(t, target)) != before {
-				t.Fatal("a failed Read changed the model")
-			}
+			require.True(t, known, "unexpected error %v", err)
+			require.Equal(t, before, fmt.Sprint(paramBits(t, target)), "a failed Read changed the model")
 			return
 		}
-		if again := encoded(t, target); !bytes.Equal(again, data) {
-			t.Fatalf("Read accepted %x, Write gives %x", data, again)
-		}
+		again := encoded(t, target)
+		require.True(t, bytes.Equal(again, data), "Read accepted %x, Write gives %x", data, again)
 	})
 }

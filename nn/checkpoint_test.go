@@ -20,23 +20,20 @@ import (
 
 	"github.com/rocops/rocops/internal/atomicfile"
 	"github.com/rocops/rocops/internal/frame"
+	"github.com/stretchr/testify/require"
 )
 
 func newMLP(t *testing.T, cfg MLPConfig) *MLP {
 	t.Helper()
 	m, err := NewMLP(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m
 }
 
 func encoded(t *testing.T, m Model) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Write(&buf, m))
 	return buf.Bytes()
 }
 
@@ -57,20 +54,12 @@ func readFails(t *testing.T, data []byte, target func() Model, wants ...error) {
 	// these tests, in frame's sentinel beside it. Nothing else is ErrDamaged.
 	damage := false
 	for _, want := range wants {
-		if !errors.Is(err, want) {
-			t.Fatalf("error %v, want %v", err, want)
-		}
+		require.ErrorIs(t, err, want, "error %v, want %v", err, want)
 		damage = damage || errors.Is(want, frame.ErrTruncated) || errors.Is(want, frame.ErrCorrupt) || errors.Is(want, frame.ErrTrailingData)
 	}
-	if errors.Is(err, ErrDamaged) != damage {
-		t.Fatalf("error %v: ErrDamaged %v, want %v", err, errors.Is(err, ErrDamaged), damage)
-	}
-	if !strings.HasPrefix(err.Error(), "nn: ") {
-		t.Errorf("error %q does not start with the package name", err)
-	}
-	if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(before) {
-		t.Fatal("a failed Read changed the model")
-	}
+	require.Equal(t, damage, errors.Is(err, ErrDamaged), "error %v: ErrDamaged %v, want %v", err, errors.Is(err, ErrDamaged), damage)
+	require.True(t, strings.HasPrefix(err.Error(), "nn: "), "error %q does not start with the package name", err)
+	require.Equal(t, fmt.Sprint(before), fmt.Sprint(paramBits(t, m)), "a failed Read changed the model")
 }
 
 // plainModel hides the Describer of the model it wraps.
@@ -85,29 +74,15 @@ func TestCheckpointRoundTrip(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%s", dt, wrap.name), func(t *testing.T) {
 				src := wrap.f(newMLP(t, MLPConfig{In: 4, Hidden: []int{5, 3}, Seed: 1, Dtype: dt}))
 				dst := wrap.f(newMLP(t, MLPConfig{In: 4, Hidden: []int{5, 3}, Seed: 2, Dtype: dt}))
-				if sameParams(t, src, dst) {
-					t.Fatal("seeds 1 and 2 gave the same parameters")
-				}
+				require.False(t, sameParams(t, src, dst), "seeds 1 and 2 gave the same parameters")
 				path := filepath.Join(t.TempDir(), "model.ckpt")
-				if err := Save(path, src); err != nil {
-					t.Fatal(err)
-				}
-				if err := Load(path, dst); err != nil {
-					t.Fatal(err)
-				}
-				if !sameParams(t, src, dst) {
-					t.Fatal("loaded parameters differ from the saved ones")
-				}
-				if !bytes.Equal(encoded(t, src), encoded(t, dst)) {
-					t.Fatal("the loaded model does not write the same checkpoint")
-				}
+				require.NoError(t, Save(path, src))
+				require.NoError(t, Load(path, dst))
+				require.True(t, sameParams(t, src, dst), "loaded parameters differ from the saved ones")
+				require.True(t, bytes.Equal(encoded(t, src), encoded(t, dst)), "the loaded model does not write the same checkpoint")
 				file, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(file, encoded(t, src)) {
-					t.Fatal("Save and Write produce different bytes")
-				}
+				require.NoError(t, err)
+				require.True(t, bytes.Equal(file, encoded(t, src)), "Save and Write produce different bytes")
 			})
 		}
 	}
@@ -118,30 +93,22 @@ func TestCheckpointRoundTripKeepsSpecialValues(t *testing.T) {
 	special := []float64{math.Copysign(0, -1), math.SmallestNonzeroFloat64, math.MaxFloat64, math.NaN()}
 	copy(m.Params()[0].Value.Data().([]float64), special)
 	dst := newMLP(t, MLPConfig{In: 2, Hidden: []int{2}, Seed: 5})
-	if err := Read(bytes.NewReader(encoded(t, m)), dst); err != nil {
-		t.Fatal(err)
-	}
-	if !sameParams(t, m, dst) {
-		t.Fatal("−0, a subnormal, MaxFloat64 or NaN did not survive bit for bit")
-	}
+	require.NoError(t, Read(bytes.NewReader(encoded(t, m)), dst))
+	require.True(t, sameParams(t, m, dst), "−0, a subnormal, MaxFloat64 or NaN did not survive bit for bit")
 }
 
 // TestCheckpointLayout writes the documented format by hand for a small model with known
 // values and compares it with Write's output byte for byte.
 func TestCheckpointLayout(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	copy(m.Params()[0].Value.Data().([]float64), []float64{1.5, -2})
 	copy(m.Params()[1].Value.Data().([]float64), []float64{0.25})
 
 	le := binary.LittleEndian
 	var p bytes.Buffer
 	put := func(v any) {
-		if err := binary.Write(&p, le, v); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, binary.Write(&p, le, v))
 	}
 	put(uint8(2)) // float64
 	put(uint16(len("Linear(in=2)")))
@@ -158,9 +125,8 @@ func TestCheckpointLayout(t *testing.T) {
 	put(uint32(1))
 	put(0.25)
 
-	if got, want := encoded(t, m), seal(p.Bytes(), 1); !bytes.Equal(got, want) {
-		t.Fatalf("Write gave\n%x\nthe documented layout is\n%x", got, want)
-	}
+	got, want := encoded(t, m), seal(p.Bytes(), 1)
+	require.True(t, bytes.Equal(got, want), "Write gave\n%x\nthe documented layout is\n%x", got, want)
 }
 
 // seal frames a payload as the documented format does: magic, version, payload size, header
@@ -239,9 +205,7 @@ func TestReadRejectsForeignAndTrailingData(t *testing.T) {
 // faulty writer would produce them.
 func TestReadRejectsMalformedPayload(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	good := payloadOf(encoded(t, m))
 	arch := 1 + 2 + len("Linear(in=2)") // dtype, architecture
 	name := arch + 4 + 2 + len("layer0.weight")
@@ -268,9 +232,7 @@ func TestReadRejectsMalformedPayload(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, func() Model {
 				l, err := NewMLP(MLPConfig{In: 2, Seed: 9})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return l
 			}, frame.ErrCorrupt)
 		})
@@ -280,9 +242,7 @@ func TestReadRejectsMalformedPayload(t *testing.T) {
 func TestReadRejectsOtherModels(t *testing.T) {
 	saved := encoded(t, newMLP(t, MLPConfig{In: 4, Hidden: []int{5}, Seed: 1}))
 	linear, err := NewMLP(MLPConfig{In: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name   string
 		data   []byte
@@ -300,9 +260,8 @@ func TestReadRejectsOtherModels(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			readFails(t, tc.data, tc.target, tc.want)
-			if err := Read(bytes.NewReader(tc.data), tc.target()); !strings.Contains(err.Error(), tc.inMsg) {
-				t.Errorf("error %q does not mention %q", err, tc.inMsg)
-			}
+			err := Read(bytes.NewReader(tc.data), tc.target())
+			require.Contains(t, err.Error(), tc.inMsg, "error %q does not mention %q", err, tc.inMsg)
 		})
 	}
 }
@@ -317,12 +276,8 @@ func TestReadReportsIOErrors(t *testing.T) {
 			m := newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 2})
 			before := paramBits(t, m)
 			err := Read(io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errIO)), m)
-			if !errors.Is(err, errIO) {
-				t.Fatalf("error %v, want the reader's error", err)
-			}
-			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(before) {
-				t.Fatal("a failed Read changed the model")
-			}
+			require.ErrorIs(t, err, errIO, "error %v, want the reader's error", err)
+			require.Equal(t, fmt.Sprint(before), fmt.Sprint(paramBits(t, m)), "a failed Read changed the model")
 		})
 	}
 }
@@ -331,40 +286,27 @@ func TestSaveReplacesAndLeavesNoTemporaryFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "model.ckpt")
 	for seed := uint64(1); seed <= 2; seed++ {
-		if err := Save(path, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: seed})); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, Save(path, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: seed})))
 	}
 	got := newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 3})
-	if err := Load(path, got); err != nil {
-		t.Fatal(err)
-	}
-	if !sameParams(t, got, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 2})) {
-		t.Fatal("Load did not return the last saved model")
-	}
+	require.NoError(t, Load(path, got))
+	require.True(t, sameParams(t, got, newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 2})), "Load did not return the last saved model")
 	assertOnlyFile(t, dir, "model.ckpt")
 	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if mode := info.Mode().Perm(); mode != 0o644 {
-		t.Errorf("checkpoint mode %v, want 0644", mode)
-	}
+	require.NoError(t, err)
+	mode := info.Mode().Perm()
+	require.Equal(t, fs.FileMode(0o644), mode, "checkpoint mode %v, want 0644", mode)
 }
 
 func assertOnlyFile(t *testing.T, dir, name string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
 	}
-	if len(entries) != 1 || entries[0].Name() != name {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("directory holds %v, want only %s", names, name)
-	}
+	require.Equal(t, []string{name}, names, "directory holds %v, want only %s", names, name)
 }
 
 // TestInterruptedSaveKeepsOldCheckpoint makes the atomic writer fail part-way through the new
@@ -395,20 +337,13 @@ func TestInterruptedSaveKeepsOldCheckpoint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "model.ckpt")
-			if err := Save(path, old); err != nil {
-				t.Fatal(err)
-			}
-			if err := atomicfile.Write(path, tc.write); !errors.Is(err, errDisk) {
-				t.Fatalf("error %v, want the injected failure", err)
-			}
+			require.NoError(t, Save(path, old))
+			err := atomicfile.Write(path, tc.write)
+			require.ErrorIs(t, err, errDisk, "error %v, want the injected failure", err)
 			cfg.Seed = 3
 			got := newMLP(t, cfg)
-			if err := Load(path, got); err != nil {
-				t.Fatalf("the old checkpoint no longer loads: %v", err)
-			}
-			if !sameParams(t, got, old) {
-				t.Fatal("the checkpoint no longer holds the old parameters")
-			}
+			require.NoError(t, Load(path, got), "the old checkpoint no longer loads")
+			require.True(t, sameParams(t, got, old), "the checkpoint no longer holds the old parameters")
 			assertOnlyFile(t, dir, "model.ckpt")
 		})
 	}
@@ -418,38 +353,32 @@ func TestSaveFailures(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "model.ckpt")
 	m := newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 1})
-	if err := Save(path, m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Save(path, m))
 	t.Run("invalid model", func(t *testing.T) {
-		if err := Save(path, nil); !errors.Is(err, ErrInput) {
-			t.Fatalf("error %v, want ErrInput", err)
-		}
-		if err := Save(path, badModel{m}); !errors.Is(err, ErrInput) {
-			t.Fatalf("error %v, want ErrInput", err)
-		}
+		err := Save(path, nil)
+		require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput", err)
+		err = Save(path, badModel{m})
+		require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput", err)
 		got := newMLP(t, MLPConfig{In: 3, Hidden: []int{2}, Seed: 2})
-		if err := Load(path, got); err != nil || !sameParams(t, got, m) {
-			t.Fatalf("the previous checkpoint was damaged (%v)", err)
-		}
+		err = Load(path, got)
+		require.NoError(t, err, "the previous checkpoint was damaged (%v)", err)
+		require.True(t, sameParams(t, got, m), "the previous checkpoint was damaged (%v)", err)
 		assertOnlyFile(t, dir, "model.ckpt")
 	})
 	t.Run("missing directory", func(t *testing.T) {
 		missing := filepath.Join(dir, "no-such-dir", "model.ckpt")
-		if err := Save(missing, m); !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "nn: ") {
-			t.Fatalf("error %v, want a not-exist error from nn", err)
-		}
+		err := Save(missing, m)
+		require.ErrorIs(t, err, fs.ErrNotExist, "error %v, want a not-exist error from nn", err)
+		require.True(t, strings.HasPrefix(err.Error(), "nn: "), "error %v, want a not-exist error from nn", err)
 	})
 	t.Run("load missing file", func(t *testing.T) {
-		if err := Load(filepath.Join(dir, "nothing.ckpt"), m); !errors.Is(err, fs.ErrNotExist) {
-			t.Fatalf("error %v, want a not-exist error", err)
-		}
+		err := Load(filepath.Join(dir, "nothing.ckpt"), m)
+		require.ErrorIs(t, err, fs.ErrNotExist, "error %v, want a not-exist error", err)
 	})
 	t.Run("failing writer", func(t *testing.T) {
 		errW := errors.New("broken pipe")
-		if err := Write(failingWriter{errW}, m); !errors.Is(err, errW) {
-			t.Fatalf("error %v, want the writer's error", err)
-		}
+		err := Write(failingWriter{errW}, m)
+		require.ErrorIs(t, err, errW, "error %v, want the writer's error", err)
 	})
 }
 
@@ -471,24 +400,18 @@ func (f failingWriter) Write([]byte) (int, error) { return 0, f.err }
 // same checkpoint, and a checkpoint of one loads into another of another seed.
 func TestMLPWithoutHiddenLayersIsLinear(t *testing.T) {
 	lin := newMLP(t, MLPConfig{In: 4, Seed: 9})
-	if got := lin.Architecture(); got != "Linear(in=4)" {
-		t.Fatalf("Architecture = %q, want Linear(in=4)", got)
-	}
+	got := lin.Architecture()
+	require.Equal(t, "Linear(in=4)", got, "Architecture = %q, want Linear(in=4)", got)
 	ps := lin.Params()
-	if len(ps) != 2 || ps[0].Name != "layer0.weight" || !ps[0].Value.Shape().Eq(tensor.Shape{4, 1}) ||
-		ps[1].Name != "layer0.bias" || !ps[1].Value.Shape().Eq(tensor.Shape{1}) {
-		t.Fatalf("parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
-	}
-	if !bytes.Equal(encoded(t, lin), encoded(t, newMLP(t, MLPConfig{In: 4, Seed: 9}))) {
-		t.Fatal("two linear scorers of one seed encode differently")
-	}
+	require.Equal(t, 2, len(ps), "parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
+	require.Equal(t, "layer0.weight", ps[0].Name, "parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
+	require.True(t, ps[0].Value.Shape().Eq(tensor.Shape{4, 1}), "parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
+	require.Equal(t, "layer0.bias", ps[1].Name, "parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
+	require.True(t, ps[1].Value.Shape().Eq(tensor.Shape{1}), "parameters %v, want layer0.weight (4, 1) and layer0.bias (1)", ps)
+	require.True(t, bytes.Equal(encoded(t, lin), encoded(t, newMLP(t, MLPConfig{In: 4, Seed: 9}))), "two linear scorers of one seed encode differently")
 	other := newMLP(t, MLPConfig{In: 4, Seed: 10})
-	if err := Read(bytes.NewReader(encoded(t, lin)), other); err != nil {
-		t.Fatalf("a linear scorer's checkpoint does not load into another: %v", err)
-	}
-	if !bytes.Equal(encoded(t, other), encoded(t, lin)) {
-		t.Fatal("the loaded scorer differs from the saved one")
-	}
+	require.NoError(t, Read(bytes.NewReader(encoded(t, lin)), other), "a linear scorer's checkpoint does not load into another")
+	require.True(t, bytes.Equal(encoded(t, other), encoded(t, lin)), "the loaded scorer differs from the saved one")
 }
 
 // describedAs is a model whose Architecture is arch, to write checkpoints as earlier
@@ -518,14 +441,10 @@ func TestLegacyLinearCheckpointLoads(t *testing.T) {
 			data := encoded(t, describedAs{old, c.arch})
 			m := newMLP(t, MLPConfig{In: 4, Seed: 9})
 			err := Read(bytes.NewReader(data), m)
-			if !errors.Is(err, c.want) {
-				t.Fatalf("Read: %v, want %v", err, c.want)
-			}
+			require.ErrorIs(t, err, c.want, "Read: %v, want %v", err, c.want)
 			if c.want == nil {
 				for i, p := range m.Params() {
-					if !reflect.DeepEqual(p.Value.Data(), old.Params()[i].Value.Data()) {
-						t.Fatalf("%s not restored", p.Name)
-					}
+					require.True(t, reflect.DeepEqual(p.Value.Data(), old.Params()[i].Value.Data()), "%s not restored", p.Name)
 				}
 			}
 		})

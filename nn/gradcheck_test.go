@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 
 	"github.com/rocops/rocops/graph/gradcheck"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGradcheck runs the module's gradient checker on every test model and dtype: the
@@ -18,14 +19,10 @@ func TestGradcheck(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, randomRows(51, rows, m.InputSize()), rows, randomRows(52, rows, 1))
 				report := gradcheck.Assert(t, cost, learnables, gradcheck.Config{Lisp: gradcheck.LispRequire})
-				if report != nil && len(report.Machines) != 2 {
-					t.Errorf("checked machines %v, want tape and lisp", report.Machines)
-				}
+				require.False(t, report != nil && len(report.Machines) != 2, "checked machines %v, want tape and lisp", report.Machines)
 			})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGraphIndependentOfAddress: the Gorgonia graph of a model (the one train differentiates
@@ -40,34 +41,23 @@ func TestGraphIndependentOfAddress(t *testing.T) {
 		for _, hidden := range [][]int{nil, {1}, {6}, {16}, {17}, {64}, {20, 3}, {6, 6}, {3, 20}, {16, 16}, {8, 9}} {
 			t.Run(fmt.Sprintf("%v/hidden=%v", dt, hidden), func(t *testing.T) {
 				m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Seed: 3, Dtype: dt})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				run := func() (scores []float64, grads [][]float64) {
 					g := gorgonia.NewGraph()
 					cost, learnables, sn := weightedScoreCost(t, g, m, x, rows, w)
-					if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-						t.Fatal(err)
-					}
+					_, err := gorgonia.Grad(cost, learnables...)
+					require.NoError(t, err)
 					vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 					defer vm.Close()
-					if err := vm.RunAll(); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, vm.RunAll())
 					s, err := opkit.Floats(sn.Value().(*tensor.Dense))
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					scores = append(scores, s...)
 					for _, l := range learnables {
 						gv, err := l.Grad()
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
 						v, err := opkit.Floats(gv.(*tensor.Dense))
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
 						grads = append(grads, append([]float64(nil), v...))
 					}
 					return scores, grads

@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -12,6 +11,9 @@ import (
 
 	"github.com/rocops/rocops/internal/floats"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // dtypes are the two dtypes every numeric test runs with.
@@ -21,20 +23,14 @@ var dtypes = []tensor.Dtype{tensor.Float64, tensor.Float32}
 func paramValues(t testing.TB, p Param) []float64 {
 	t.Helper()
 	v, err := opkit.Floats(p.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return append([]float64(nil), v...)
 }
 
-// randomRows returns rows × cols values drawn uniformly from (−2, 2) by a seeded generator.
+// randomRows returns rows × cols values drawn uniformly from [−2, 2) by a seeded generator
+// (testbatch.Uniform on stream 1).
 func randomRows(seed uint64, rows, cols int) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	x := make([]float64, rows*cols)
-	for i := range x {
-		x[i] = 4*rng.Float64() - 2
-	}
-	return x
+	return testbatch.Uniform[float64](seed, 1, rows, cols)
 }
 
 // referenceScores is an independent forward pass in plain Go and float64: the parameters come
@@ -66,9 +62,7 @@ func referenceScoresLoRA(t testing.TB, ps []Param, act Activation, x []float64, 
 	for k := 0; k < len(ps); k += 2 {
 		w, b := paramValues(t, ps[k]), paramValues(t, ps[k+1])
 		out := len(b)
-		if len(w) != cols*out {
-			t.Fatalf("%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
-		}
+		require.Equal(t, cols*out, len(w), "%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
 		var a, bb []float64 // the adapter's A (r × cols) and B (out × r)
 		var r int
 		if k+3 < len(ps) && strings.HasSuffix(ps[k+2].Name, ".lora_a") {
@@ -98,7 +92,7 @@ func referenceScoresLoRA(t testing.TB, ps []Param, act Activation, x []float64, 
 						u = math.Tanh(u)
 					case Identity:
 					default:
-						t.Fatalf("activation %v", act)
+						require.Fail(t, fmt.Sprintf("activation %v", act))
 					}
 				}
 				next[row*out+j] = u
@@ -124,33 +118,25 @@ func paramBits(t testing.TB, m Model) [][]uint64 {
 	return out
 }
 
-// sameBits reports, with t.Errorf, every score and gradient of a run after the parameters
+// sameBits reports, through assert, every score and gradient of a run after the parameters
 // were moved by off elements whose bits differ from those of the run before (s0, g0), and
 // returns whether all were the same.
 func sameBits(t testing.TB, off int, s, s0 []float64, g, g0 [][]float64) bool {
 	t.Helper()
-	same := len(s) == len(s0) && len(g) == len(g0)
-	if !same {
-		t.Errorf("parameters moved by %d: %d scores and %d gradients, before %d and %d", off, len(s), len(g), len(s0), len(g0))
+	if !assert.True(t, len(s) == len(s0) && len(g) == len(g0), "parameters moved by %d: %d scores and %d gradients, before %d and %d", off, len(s), len(g), len(s0), len(g0)) {
 		return false
 	}
+	same := true
 	for i := range s0 {
-		if math.Float64bits(s[i]) != math.Float64bits(s0[i]) {
-			t.Errorf("parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i])
-			same = false
-		}
+		same = assert.Equal(t, math.Float64bits(s0[i]), math.Float64bits(s[i]), "parameters moved by %d: score %d is %.9g, before %.9g", off, i, s[i], s0[i]) && same
 	}
 	for j := range g0 {
-		if len(g[j]) != len(g0[j]) {
-			t.Errorf("parameters moved by %d: gradient %d has %d values, before %d", off, j, len(g[j]), len(g0[j]))
+		if !assert.Len(t, g[j], len(g0[j]), "parameters moved by %d: gradient %d has %d values, before %d", off, j, len(g[j]), len(g0[j])) {
 			same = false
 			continue
 		}
 		for i := range g0[j] {
-			if math.Float64bits(g[j][i]) != math.Float64bits(g0[j][i]) {
-				t.Errorf("parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i])
-				same = false
-			}
+			same = assert.Equal(t, math.Float64bits(g0[j][i]), math.Float64bits(g[j][i]), "parameters moved by %d: gradient %d[%d] is %.9g, before %.9g", off, j, i, g[j][i], g0[j][i]) && same
 		}
 	}
 	return same
@@ -159,13 +145,10 @@ func sameBits(t testing.TB, off int, s, s0 []float64, g, g0 [][]float64) bool {
 // assertClose fails unless |got[i] − want[i]| ≤ tol·max(1, |want[i]|) for every i.
 func assertClose(t testing.TB, what string, got, want []float64, tol float64) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-	}
+	require.Equal(t, len(want), len(got), "%s: %d values, want %d", what, len(got), len(want))
 	for i := range want {
-		if d := math.Abs(got[i] - want[i]); !(d <= tol*math.Max(1, math.Abs(want[i]))) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g (difference %.3g, tolerance %.3g)", what, i, got[i], want[i], d, tol)
-		}
+		d := math.Abs(got[i] - want[i])
+		require.LessOrEqual(t, d, tol*math.Max(1, math.Abs(want[i])), "%s[%d] = %.17g, want %.17g (difference %.3g, tolerance %.3g)", what, i, got[i], want[i], d, tol)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/tensor"
 )
 
@@ -64,25 +65,18 @@ func TestGlorotStatistics(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v-%v", cfg.Activation, cfg.Init), func(t *testing.T) {
 			m, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := paramValues(t, m.Params()[0])
 			a := math.Sqrt(6.0 / (fanIn + fanOut)) // Glorot and Bengio (2010), eq. 16
-			if got := maxAbs(w); got > a || got < 0.999*a {
-				// P(max |w| < 0.999a) = 0.999^N ≈ e^−240: the bound must be reached.
-				t.Errorf("max |w| = %v, want within [0.999, 1]·a = %v", got, a)
-			}
+			got := maxAbs(w)
+			require.LessOrEqual(t, got, a, "max |w| = %v, want within [0.999, 1]·a = %v", got, a)
+			require.GreaterOrEqual(t, got, 0.999*a, "max |w| = %v, want within [0.999, 1]·a = %v", got, a)
 			mean, std := moments(w)
-			if math.Abs(mean) > tolMean*a {
-				t.Errorf("mean %v, want 0 ± %v", mean, tolMean*a)
-			}
-			if v := std * std; math.Abs(v/(a*a/3)-1) > tolVar {
-				t.Errorf("variance %v, want a²/3 = %v within %v relative", v, a*a/3, tolVar)
-			}
-			if f := fractionBelow(w, a/2); math.Abs(f-0.5) > tolHalf {
-				t.Errorf("fraction with |w| < a/2 is %v, want 1/2 (uniform)", f)
-			}
+			require.LessOrEqual(t, math.Abs(mean), tolMean*a, "mean %v, want 0 ± %v", mean, tolMean*a)
+			v := std * std
+			require.InDelta(t, 1, v/(a*a/3), tolVar, "variance %v, want a²/3 = %v within %v relative", v, a*a/3, tolVar)
+			f := fractionBelow(w, a/2)
+			require.InDelta(t, 0.5, f, tolHalf, "fraction with |w| < a/2 is %v, want 1/2 (uniform)", f)
 		})
 	}
 }
@@ -103,21 +97,14 @@ func TestHeStatistics(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v-%v", cfg.Activation, cfg.Init), func(t *testing.T) {
 			m, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := paramValues(t, m.Params()[0])
 			sigma := math.Sqrt(2.0 / fanIn) // He et al. (2015), eq. 10
 			mean, std := moments(w)
-			if math.Abs(mean) > 5*sigma/math.Sqrt(nWeights) {
-				t.Errorf("mean %v, want 0 ± %v", mean, 5*sigma/math.Sqrt(nWeights))
-			}
-			if math.Abs(std/sigma-1) > tolStd {
-				t.Errorf("std %v, want σ = %v within %v relative", std, sigma, tolStd)
-			}
-			if f := fractionBelow(w, sigma); math.Abs(f-withinOneStd) > tolSigma {
-				t.Errorf("fraction with |w| < σ is %v, want %v (normal)", f, withinOneStd)
-			}
+			require.LessOrEqual(t, math.Abs(mean), 5*sigma/math.Sqrt(nWeights), "mean %v, want 0 ± %v", mean, 5*sigma/math.Sqrt(nWeights))
+			require.InDelta(t, 1, std/sigma, tolStd, "std %v, want σ = %v within %v relative", std, sigma, tolStd)
+			f := fractionBelow(w, sigma)
+			require.InDelta(t, withinOneStd, f, tolSigma, "fraction with |w| < σ is %v, want %v (normal)", f, withinOneStd)
 		})
 	}
 }
@@ -127,45 +114,35 @@ func TestAutoInitOutputLayerIsGlorot(t *testing.T) {
 	// weights stay within a = √(6/(400+1)) ≈ 0.122, which He's σ = √(2/400) ≈ 0.071 would
 	// exceed with 400 draws (P(all within 1.73σ) ≈ 0.916^400 ≈ 1e-15).
 	m, err := NewMLP(MLPConfig{In: 10, Hidden: []int{fanOut}, Seed: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	out := paramValues(t, m.Params()[2])
 	a := math.Sqrt(6.0 / (fanOut + 1))
-	if got := maxAbs(out); got > a || got < 0.95*a {
-		// P(max < 0.95a) = 0.95^400 ≈ 1e-9.
-		t.Errorf("output layer max |w| = %v, want within [0.95, 1]·%v", got, a)
-	}
+	got := maxAbs(out)
+	require.LessOrEqual(t, got, a, "output layer max |w| = %v, want within [0.95, 1]·%v", got, a)
+	require.GreaterOrEqual(t, got, 0.95*a, "output layer max |w| = %v, want within [0.95, 1]·%v", got, a)
 }
 
 func TestLinearDefaultInitIsGlorot(t *testing.T) {
 	const in = 2000
 	m, err := NewMLP(MLPConfig{In: in, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a := math.Sqrt(6.0 / (in + 1))
-	if got := maxAbs(paramValues(t, m.Params()[0])); got > a || got < 0.99*a {
-		// P(max < 0.99a) = 0.99^2000 ≈ 2e-9.
-		t.Errorf("max |w| = %v, want within [0.99, 1]·%v", got, a)
-	}
+	got := maxAbs(paramValues(t, m.Params()[0]))
+	require.LessOrEqual(t, got, a, "max |w| = %v, want within [0.99, 1]·%v", got, a)
+	require.GreaterOrEqual(t, got, 0.99*a, "max |w| = %v, want within [0.99, 1]·%v", got, a)
 }
 
 func TestBiasesStartAtZero(t *testing.T) {
 	for _, tm := range testModels() {
 		for _, dt := range dtypes {
 			m, err := tm.new(dt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, p := range m.Params() {
 				if !strings.HasSuffix(p.Name, ".bias") {
 					continue
 				}
 				for j, v := range paramValues(t, p) {
-					if v != 0 {
-						t.Errorf("%s/%v: %s[%d] = %v, want 0", tm.name, dt, p.Name, j, v)
-					}
+					require.Equal(t, 0.0, v, "%s/%v: %s[%d] = %v, want 0", tm.name, dt, p.Name, j, v)
 				}
 			}
 		}
@@ -178,39 +155,25 @@ func TestInitIsDeterministic(t *testing.T) {
 		t.Run(init.String(), func(t *testing.T) {
 			cfg.Init = init
 			a, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			b, err := NewMLP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(paramBits(t, a)) != fmt.Sprint(paramBits(t, b)) {
-				t.Error("two models from the same config differ")
-			}
+			require.NoError(t, err)
+			require.Equal(t, fmt.Sprint(paramBits(t, b)), fmt.Sprint(paramBits(t, a)), "two models from the same config differ")
 			other := cfg
 			other.Seed++
 			c, err := NewMLP(other)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(paramBits(t, a)[0]) == fmt.Sprint(paramBits(t, c)[0]) {
-				t.Error("seeds 42 and 43 give the same first layer")
-			}
+			require.NoError(t, err)
+			require.NotEqual(t, fmt.Sprint(paramBits(t, c)[0]), fmt.Sprint(paramBits(t, a)[0]), "seeds 42 and 43 give the same first layer")
 			// The float32 model is the float32 rounding of the float64 one.
 			cfg32 := cfg
 			cfg32.Dtype = tensor.Float32
 			d, err := NewMLP(cfg32)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for i, p := range a.Params() {
 				want := roundTo32(paramValues(t, p))
 				got := paramValues(t, d.Params()[i])
 				for j := range want {
-					if got[j] != want[j] {
-						t.Fatalf("%s[%d]: float32 model has %v, float32(float64 model) is %v", p.Name, j, got[j], want[j])
-					}
+					require.Equal(t, want[j], got[j], "%s[%d]: float32 model has %v, float32(float64 model) is %v", p.Name, j, got[j], want[j])
 				}
 			}
 		})

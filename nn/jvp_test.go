@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // TestScoresAlongMatchesBackward checks forward mode against Gorgonia's reverse mode: for
@@ -22,9 +22,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				tol := 1e-12
 				if dt.Name() == "float32" {
 					tol = 1e-5
@@ -32,44 +30,29 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				x := randomRows(61, rows, m.InputSize())
 				c := randomRows(62, rows, 1)
 				n, err := NumParams(m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				v := randomRows(63, n, 1)
 				d, ok := m.(Directional)
-				if !ok {
-					t.Fatalf("%T does not implement Directional", m)
-				}
+				require.True(t, ok, "%T does not implement Directional", m)
 				scores, tangents, err := d.ScoresAlong(x, rows, v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				want, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				assertClose(t, "scores", scores, want, tol)
 
 				cost, learnables, _ := weightedScoreCost(t, gorgonia.NewGraph(), m, x, rows, c)
-				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-					t.Fatal(err)
-				}
+				_, err = gorgonia.Grad(cost, learnables...)
+				require.NoError(t, err)
 				vm := gorgonia.NewTapeMachine(cost.Graph(), gorgonia.BindDualValues(learnables...))
 				defer vm.Close()
-				if err := graph.RunAll(vm); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, graph.RunAll(vm))
 				var backward, forward, scale float64
 				off := 0
 				for _, l := range learnables {
 					gv, err := l.Grad()
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					g, err := opkit.Floats(gv)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					for k, e := range g {
 						backward += e * v[off+k]
 						scale += math.Abs(e * v[off+k])
@@ -79,9 +62,7 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 				for r := range tangents {
 					forward += c[r] * tangents[r]
 				}
-				if math.Abs(forward-backward) > tol*math.Max(1, scale) {
-					t.Errorf("Σ c·t = %.15g, ⟨∇θ Σ c·s, v⟩ = %.15g", forward, backward)
-				}
+				require.InDelta(t, backward, forward, tol*math.Max(1, scale), "Σ c·t = %.15g, ⟨∇θ Σ c·s, v⟩ = %.15g", forward, backward)
 			})
 		}
 	}
@@ -89,13 +70,9 @@ func TestScoresAlongMatchesBackward(t *testing.T) {
 
 func TestScoresAlongErrors(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n, _ := NumParams(m)
-	if n != 2*3+3+3*1+1 {
-		t.Errorf("NumParams = %d, want 13", n)
-	}
+	require.Equal(t, 2*3+3+3*1+1, n, "NumParams = %d, want 13", n)
 	v := make([]float64, n)
 	for _, tc := range []struct {
 		name string
@@ -108,8 +85,7 @@ func TestScoresAlongErrors(t *testing.T) {
 		{"NaN feature", []float64{1, math.NaN()}, 1, v},
 		{"short v", []float64{1, 2}, 1, v[:5]},
 	} {
-		if _, _, err := m.ScoresAlong(tc.x, tc.rows, tc.v); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: error %v, want ErrInput", tc.name, err)
-		}
+		_, _, err := m.ScoresAlong(tc.x, tc.rows, tc.v)
+		require.ErrorIs(t, err, ErrInput, "%s: error %v, want ErrInput", tc.name, err)
 	}
 }

@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -92,14 +92,10 @@ func TestScoresMatchReference(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				x := randomRows(11, rows, m.InputSize())
 				got, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				tol := tolForward64
 				if dt == tensor.Float32 {
 					tol = tolForward32
@@ -115,22 +111,16 @@ func TestScoresChunks(t *testing.T) {
 	// sizes, whose results must come back in row order.
 	rows := 2*scoreChunk + 37
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: []int{3}, Activation: Tanh, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	x := randomRows(2, rows, 2)
 	got, err := Scores(m, x, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	assertClose(t, "scores", got, referenceScores(t, m.Params(), Tanh, x, rows), tolForward64)
 }
 
 func TestScoresRejectsBadInput(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name  string
 		m     Model
@@ -146,9 +136,8 @@ func TestScoresRejectsBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Scores(tc.m, tc.x, tc.rows)
-			if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want ErrInput mentioning %q", err, tc.inMsg)
-			}
+			require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput mentioning %q", err, tc.inMsg)
+			require.Contains(t, err.Error(), tc.inMsg, "error %v, want ErrInput mentioning %q", err, tc.inMsg)
 		})
 	}
 }
@@ -158,31 +147,23 @@ func TestBuildShapesAndSharing(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tm.name, dt), func(t *testing.T) {
 				m, err := tm.new(dt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				const batch = 6
 				g := gorgonia.NewGraph()
 				x := gorgonia.NewMatrix(g, dt, gorgonia.WithShape(batch, m.InputSize()), gorgonia.WithName("x"))
 				scores, learnables, err := m.Build(g, x)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !scores.Shape().Eq(tensor.Shape{batch}) || scores.Dtype() != dt {
-					t.Errorf("scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
-				}
+				require.NoError(t, err)
+				require.True(t, scores.Shape().Eq(tensor.Shape{batch}), "scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
+				require.False(t, scores.Dtype() != dt, "scores have shape %v and dtype %v, want (%d) and %v", scores.Shape(), scores.Dtype(), batch, dt)
 				ps := m.Params()
-				if len(learnables) != len(ps) {
-					t.Fatalf("%d learnables for %d parameters", len(learnables), len(ps))
-				}
+				require.Equal(t, len(ps), len(learnables), "%d learnables for %d parameters", len(learnables), len(ps))
 				for i, p := range ps {
 					l := learnables[i]
-					if l.Name() != p.Name || !l.Shape().Eq(p.Value.Shape()) {
-						t.Errorf("learnable %d is %s %v, parameter is %s %v", i, l.Name(), l.Shape(), p.Name, p.Value.Shape())
-					}
-					if v, ok := l.Value().(*tensor.Dense); !ok || v != p.Value {
-						t.Errorf("learnable %s is not bound to the parameter's own tensor", p.Name)
-					}
+					require.Equal(t, p.Name, l.Name(), "learnable %d is %s %v, parameter is %s %v", i, l.Name(), l.Shape(), p.Name, p.Value.Shape())
+					require.True(t, l.Shape().Eq(p.Value.Shape()), "learnable %d is %s %v, parameter is %s %v", i, l.Name(), l.Shape(), p.Name, p.Value.Shape())
+					v, ok := l.Value().(*tensor.Dense)
+					require.True(t, ok, "learnable %s is not bound to the parameter's own tensor", p.Name)
+					require.False(t, v != p.Value, "learnable %s is not bound to the parameter's own tensor", p.Name)
 				}
 			})
 		}
@@ -191,9 +172,7 @@ func TestBuildShapesAndSharing(t *testing.T) {
 
 func TestBuildRejectsBadInput(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 3, Hidden: []int{2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	g := gorgonia.NewGraph()
 	other := gorgonia.NewGraph()
 	for _, tc := range []struct {
@@ -210,21 +189,18 @@ func TestBuildRejectsBadInput(t *testing.T) {
 		{"scalar", g, gorgonia.NewScalar(g, tensor.Float64)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, _, err := m.Build(tc.g, tc.x); !errors.Is(err, ErrInput) {
-				t.Fatalf("error %v, want ErrInput", err)
-			}
+			_, _, err := m.Build(tc.g, tc.x)
+			require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput", err)
 		})
 	}
 	t.Run("twice in one graph", func(t *testing.T) {
 		g := gorgonia.NewGraph()
 		x := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(2, 3))
-		if _, _, err := m.Build(g, x); err != nil {
-			t.Fatal(err)
-		}
 		_, _, err := m.Build(g, x)
-		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "once per graph") {
-			t.Fatalf("error %v, want ErrInput about building once per graph", err)
-		}
+		require.NoError(t, err)
+		_, _, err = m.Build(g, x)
+		require.ErrorIs(t, err, ErrInput, "error %v, want ErrInput about building once per graph", err)
+		require.Contains(t, err.Error(), "once per graph", "error %v, want ErrInput about building once per graph", err)
 	})
 }
 
@@ -249,9 +225,9 @@ func TestBadConfigs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.build()
-			if !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
+			require.True(t, strings.HasPrefix(err.Error(), "nn: "), "error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
+			require.Contains(t, err.Error(), tc.inMsg, "error %v, want rocops.ErrConfig mentioning %q", err, tc.inMsg)
 		})
 	}
 }
@@ -259,13 +235,10 @@ func TestBadConfigs(t *testing.T) {
 func TestMLPConfigNotAliased(t *testing.T) {
 	hidden := []int{3}
 	m, err := NewMLP(MLPConfig{In: 2, Hidden: hidden})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	hidden[0] = 99
-	if got, want := m.Architecture(), "MLP(in=2, hidden=[3], activation=relu)"; got != want {
-		t.Fatalf("Architecture() = %q after changing the config's slice, want %q", got, want)
-	}
+	got, want := m.Architecture(), "MLP(in=2, hidden=[3], activation=relu)"
+	require.Equal(t, want, got, "Architecture() = %q after changing the config's slice, want %q", got, want)
 }
 
 // graphGradients builds m on x (rows × InputSize) with the cost c = Σᵢ wᵢ·sᵢ, differentiates
@@ -275,28 +248,19 @@ func graphGradients(t *testing.T, m Model, x []float64, rows int, w []float64) (
 	t.Helper()
 	g := gorgonia.NewGraph()
 	cost, learnables, _ := weightedScoreCost(t, g, m, x, rows, w)
-	if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-		t.Fatal(err)
-	}
+	_, err := gorgonia.Grad(cost, learnables...)
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, vm.RunAll())
 	c, err := opkit.Scalar(cost.Value())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	grads := make([][]float64, len(learnables))
 	for i, l := range learnables {
 		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		f, err := opkit.Floats(gv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		grads[i] = append([]float64(nil), f...)
 	}
 	return c, grads
@@ -317,9 +281,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 	for _, tm := range testModels() {
 		t.Run(tm.name, func(t *testing.T) {
 			m, err := tm.new(tensor.Float64)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			x := randomRows(21, rows, m.InputSize())
 			w := randomRows(22, rows, 1)
 			_, grads := graphGradients(t, m, x, rows, w)
@@ -333,9 +295,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 			}
 			for k, p := range m.Params() {
 				fd, err := gradcheck.Numeric(cost, p.Value.Data().([]float64), step)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				assertClose(t, "∂c/∂"+p.Name, grads[k], fd, tolGrad)
 			}
 		})
@@ -352,13 +312,9 @@ func TestFloat32GradientsMatchFloat64(t *testing.T) {
 	for _, tm := range testModels() {
 		t.Run(tm.name, func(t *testing.T) {
 			m32, err := tm.new(tensor.Float32)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			m64, err := tm.new(tensor.Float64)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			// Give the float64 model exactly the float32 model's values, and feed both the
 			// same float32-representable inputs, so that only arithmetic precision differs.
 			for i, p := range m64.Params() {
@@ -405,42 +361,29 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 		for _, dt := range dtypes {
 			t.Run(fmt.Sprintf("%s/%v", tc.name, dt), func(t *testing.T) {
 				m, err := NewMLP(MLPConfig{In: 4, Hidden: []int{5}, Activation: Tanh, Seed: 9, Dtype: dt})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				ps := m.Params()
 
 				train := gorgonia.NewGraph()
 				xTrain, err := newMatrix(dt, trainRows, 4, randomRows(41, trainRows, 4))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				xt := gorgonia.NewMatrix(train, dt, gorgonia.WithShape(trainRows, 4), gorgonia.WithValue(xTrain))
 				scores, learnables, err := m.Build(train, xt)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				cost, err := gorgonia.Sum(scores)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				_, err = gorgonia.Grad(cost, learnables...)
+				require.NoError(t, err)
 				trainVM := gorgonia.NewTapeMachine(train, gorgonia.BindDualValues(learnables...))
 				defer trainVM.Close()
 
 				evalX := randomRows(42, evalRows, 4)
 				eval := gorgonia.NewGraph()
 				xEval, err := newMatrix(dt, evalRows, 4, evalX)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				xe := gorgonia.NewMatrix(eval, dt, gorgonia.WithShape(evalRows, 4), gorgonia.WithValue(xEval))
 				evalScores, _, err := m.Build(eval, xe)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				evalVM := gorgonia.NewTapeMachine(eval)
 				defer evalVM.Close()
 
@@ -451,29 +394,20 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 				}
 				for step := 0; step < 3; step++ {
 					before, err := Snapshot(m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := trainVM.RunAll(); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
+					require.NoError(t, trainVM.RunAll())
 					var grads [][]float64
 					for _, l := range learnables {
 						gv, err := l.Grad()
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
 						grads = append(grads, paramValues(t, Param{Value: gv.(*tensor.Dense)}))
 					}
-					if err := solver.Step(gorgonia.NodesToValueGrads(learnables)); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, solver.Step(gorgonia.NodesToValueGrads(learnables)))
 					trainVM.Reset()
 
 					for i, p := range m.Params() {
-						if p.Value != ps[i].Value || !p.Value.Shape().Eq(before[i].Value.Shape()) {
-							t.Fatalf("step %d: parameter %s was replaced or reshaped", step, p.Name)
-						}
+						require.False(t, p.Value != ps[i].Value, "step %d: parameter %s was replaced or reshaped", step, p.Name)
+						require.True(t, p.Value.Shape().Eq(before[i].Value.Shape()), "step %d: parameter %s was replaced or reshaped", step, p.Name)
 						if tc.name == "vanilla" && dt == tensor.Float64 {
 							old := paramValues(t, before[i])
 							want := make([]float64, len(old))
@@ -483,19 +417,13 @@ func TestSolverUpdatesAreShared(t *testing.T) {
 							assertClose(t, fmt.Sprintf("step %d: %s", step, p.Name), paramValues(t, p), want, tolStep)
 						}
 					}
-					if err := evalVM.RunAll(); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, evalVM.RunAll())
 					got, err := opkit.Floats(evalScores.Value())
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					evalVM.Reset()
 					assertClose(t, fmt.Sprintf("step %d: evaluation scores", step), got, referenceScores(t, m.Params(), Tanh, evalX, evalRows), tol)
 					stale := referenceScores(t, before, Tanh, evalX, evalRows)
-					if math.Abs(got[0]-stale[0]) < 1e-4 {
-						t.Fatalf("step %d: the evaluation graph still scores %v as before the step", step, got[0])
-					}
+					require.GreaterOrEqual(t, math.Abs(got[0]-stale[0]), 1e-4, "step %d: the evaluation graph still scores %v as before the step", step, got[0])
 				}
 			})
 		}
@@ -506,54 +434,32 @@ func TestSnapshotRestore(t *testing.T) {
 	for _, dt := range dtypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			m, err := NewMLP(MLPConfig{In: 3, Hidden: []int{4}, Seed: 1, Dtype: dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want := paramBits(t, m)
 			snap, err := Snapshot(m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			// Change the model: the snapshot must not follow.
 			other, err := NewMLP(MLPConfig{In: 3, Hidden: []int{4}, Seed: 2, Dtype: dt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			otherSnap, err := Snapshot(other)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Restore(m, otherSnap); err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(paramBits(t, m)) == fmt.Sprint(want) {
-				t.Fatal("restoring another model's snapshot left the parameters unchanged")
-			}
-			if err := Restore(m, snap); err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(want) {
-				t.Fatal("restoring the snapshot did not bring back the parameters bit for bit")
-			}
+			require.NoError(t, err)
+			require.NoError(t, Restore(m, otherSnap))
+			require.NotEqual(t, fmt.Sprint(want), fmt.Sprint(paramBits(t, m)), "restoring another model's snapshot left the parameters unchanged")
+			require.NoError(t, Restore(m, snap))
+			require.Equal(t, fmt.Sprint(want), fmt.Sprint(paramBits(t, m)), "restoring the snapshot did not bring back the parameters bit for bit")
 		})
 	}
 }
 
 func TestRestoreRejectsMismatches(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 3, Hidden: []int{4}, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	snapOf := func(cfg MLPConfig) []Param {
 		t.Helper()
 		o, err := NewMLP(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		s, err := Snapshot(o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return s
 	}
 	good := snapOf(MLPConfig{In: 3, Hidden: []int{4}, Seed: 2})
@@ -574,12 +480,10 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := paramBits(t, m)
-			if err := Restore(m, tc.saved); !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.inMsg) {
-				t.Fatalf("error %v, want %v saying %q", err, tc.want, tc.inMsg)
-			}
-			if fmt.Sprint(paramBits(t, m)) != fmt.Sprint(before) {
-				t.Fatal("a failed Restore changed the model")
-			}
+			err := Restore(m, tc.saved)
+			require.ErrorIs(t, err, tc.want, "error %v, want %v saying %q", err, tc.want, tc.inMsg)
+			require.Contains(t, err.Error(), tc.inMsg, "error %v, want %v saying %q", err, tc.want, tc.inMsg)
+			require.Equal(t, fmt.Sprint(before), fmt.Sprint(paramBits(t, m)), "a failed Restore changed the model")
 		})
 	}
 }
@@ -588,26 +492,19 @@ func TestRestoreRejectsMismatches(t *testing.T) {
 // overflows the model's dtype, is rocops.ErrRange naming the row, never a ±Inf score.
 func TestScoresRange(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 2, Dtype: tensor.Float32})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = Scores(m, []float64{1, 2, 3, 1e39}, 2)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1, feature 1") {
-		t.Fatalf("feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
-	}
+	require.ErrorIs(t, err, rocops.ErrRange, "feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
+	require.Contains(t, err.Error(), "row 1, feature 1", "feature 1e39 in a float32 model: %v, want rocops.ErrRange naming row 1, feature 1", err)
 	// Weights of 1e30 on features of 1e10: x·w = 2e40 fits in float64 but not in float32.
 	w := m.Params()[0].Value.Data().([]float32)
 	w[0], w[1] = 1e30, 1e30
 	got, err := Scores(m, []float64{0, 0, 1e10, 1e10}, 2)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 1") {
-		t.Fatalf("score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
-	}
+	require.ErrorIs(t, err, rocops.ErrRange, "score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
+	require.Contains(t, err.Error(), "row 1", "score 2e40 in a float32 model: %v (scores %v), want rocops.ErrRange naming row 1", err, got)
 	// The same features in a float64 model are fine.
 	m64, err := NewMLP(MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Scores(m64, []float64{1, 2, 3, 1e39}, 2); err != nil {
-		t.Fatalf("float64 model: %v", err)
-	}
+	require.NoError(t, err)
+	_, err = Scores(m64, []float64{1, 2, 3, 1e39}, 2)
+	require.NoError(t, err, "float64 model: %v", err)
 }

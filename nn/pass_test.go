@@ -1,7 +1,6 @@
 package nn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // passModels are the networks a Pass covers: a linear scorer, and MLPs with each hidden
@@ -19,9 +19,7 @@ import (
 func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
 	t.Helper()
 	lin, err := NewMLP(MLPConfig{In: 5, Seed: 3, Dtype: dt})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ms := map[string]Model{"linear": lin}
 	for _, c := range []struct {
 		name   string
@@ -33,9 +31,7 @@ func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
 		{"relu 2 layers", []int{8, 4}, ReLU},
 	} {
 		m, err := NewMLP(MLPConfig{In: 5, Hidden: c.hidden, Activation: c.act, Seed: 4, Dtype: dt})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ms[c.name] = m
 	}
 	for _, c := range []struct {
@@ -51,9 +47,7 @@ func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
 		{"lora on the output", MLPConfig{In: 5, Hidden: []int{7}, Activation: Tanh, Seed: 4}, TransferConfig{Body: 2, Rank: 2, Adapt: []int{1}, Freeze: 1}, 83},
 	} {
 		m, err := transferred(c.base, c.cfg, c.seedB)(dt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ms[c.name] = m
 	}
 	return ms
@@ -73,47 +67,28 @@ func TestPassMatchesGraph(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%s", dt, name), func(t *testing.T) {
 				g := gorgonia.NewGraph()
 				cost, learnables, scores := weightedScoreCost(t, g, m, x, rows, w)
-				if _, err := gorgonia.Grad(cost, learnables...); err != nil {
-					t.Fatal(err)
-				}
+				_, err := gorgonia.Grad(cost, learnables...)
+				require.NoError(t, err)
 				vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
 				defer vm.Close()
-				if err := vm.RunAll(); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, vm.RunAll())
 				wantScores, err := opkit.Floats(scores.Value())
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 
 				p, err := NewPass(m, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := p.setInput(x); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, p.setInput(x))
 				assertClose(t, "scores", p.Forward(), wantScores, tol[dt])
-				if err := p.Backward(w); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, p.Backward(w))
 				for i, l := range learnables {
 					gv, err := l.Grad()
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					want, err := opkit.Floats(gv)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					got, err := opkit.Floats(p.Grads()[i])
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if m.Params()[i].Frozen { // not computed: exactly zero
-						if slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
-							t.Errorf("frozen %s has the gradient %v, want zeros", l.Name(), got)
-						}
+						require.False(t, slices.ContainsFunc(got, func(v float64) bool { return v != 0 }), "frozen %s has the gradient %v, want zeros", l.Name(), got)
 						continue
 					}
 					assertClose(t, l.Name(), got, want, tol[dt])
@@ -128,27 +103,17 @@ func TestPassMatchesGraph(t *testing.T) {
 // overwrites the gradients rather than adding to them.
 func TestPassSeesUpdates(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 5, Hidden: []int{7}, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	const rows = 6
 	x := randomRows(7, rows, 5)
 	p, err := NewPass(m, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.setInput(x); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, p.setInput(x))
 	ones := []float64{1, 1, 1, 1, 1, 1}
 	p.Forward()
-	if err := p.Backward(ones); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, p.Backward(ones))
 	first := append([]float64(nil), p.Grads()[3].Float64s()...) // output bias: Σ δ = 6
-	if err := p.Backward(ones); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, p.Backward(ones))
 	assertClose(t, "second backward", p.Grads()[3].Float64s(), first, 0)
 	assertClose(t, "output bias gradient", first, []float64{rows}, 0)
 
@@ -163,35 +128,22 @@ func TestPassSeesUpdates(t *testing.T) {
 
 func TestPassErrors(t *testing.T) {
 	m, err := NewMLP(MLPConfig{In: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := NewPass(otherModel{m}, 4); !errors.Is(err, ErrNoPass) {
-		t.Fatalf("foreign model: %v, want ErrNoPass", err)
-	}
-	if _, err := NewPass(m, 0); !errors.Is(err, ErrInput) {
-		t.Fatalf("zero rows: %v, want ErrInput", err)
-	}
-	if _, err := NewPass(&MLP{}, 4); !errors.Is(err, ErrInput) {
-		t.Fatalf("zero MLP: %v, want ErrInput", err)
-	}
+	require.NoError(t, err)
+	_, err = NewPass(otherModel{m}, 4)
+	require.ErrorIs(t, err, ErrNoPass, "foreign model")
+	_, err = NewPass(m, 0)
+	require.ErrorIs(t, err, ErrInput, "zero rows")
+	_, err = NewPass(&MLP{}, 4)
+	require.ErrorIs(t, err, ErrInput, "zero MLP")
 	p, err := NewPass(m, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.setInput(make([]float64, 11)); !errors.Is(err, ErrInput) {
-		t.Fatalf("short input: %v, want ErrInput", err)
-	}
+	require.NoError(t, err)
+	require.ErrorIs(t, p.setInput(make([]float64, 11)), ErrInput, "short input")
 	p32, err := NewPass(newMLP(t, MLPConfig{In: 3, Dtype: tensor.Float32}), 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p32.setInput(make([]float64, 13)); !errors.Is(err, ErrInput) {
-		t.Fatalf("long float32 input: %v, want ErrInput", err)
-	}
-	if err := p.Backward(make([]float64, 3)); !errors.Is(err, ErrInput) {
-		t.Fatalf("short gradient: %v, want ErrInput", err)
-	}
+	require.NoError(t, err)
+	err = p32.setInput(make([]float64, 13))
+	require.ErrorIs(t, err, ErrInput, "long float32 input: %v, want ErrInput", err)
+	err = p.Backward(make([]float64, 3))
+	require.ErrorIs(t, err, ErrInput, "short gradient: %v, want ErrInput", err)
 }
 
 // otherModel is a model of another package: it wraps an MLP but is not one.
@@ -205,15 +157,11 @@ func TestScorerReuse(t *testing.T) {
 	const tol = 1e-12
 	x := randomRows(8, rows, 5)
 	mlp, err := NewMLP(MLPConfig{In: 5, Hidden: []int{6}, Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for name, m := range map[string]Model{"pass": mlp, "graph": otherModel{&MLP{network: mlp.network}}} {
 		t.Run(name, func(t *testing.T) {
 			s, err := NewScorer(m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer s.Close()
 			for call := range 3 {
 				in := x
@@ -224,16 +172,12 @@ func TestScorerReuse(t *testing.T) {
 					m.Params()[0].Value.Float64s()[0] += 0.5 // an update between calls
 				}
 				got, err := ScoresWith(s, in, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				want := referenceScores(t, m.Params(), ReLU, in, rows)
 				assertClose(t, fmt.Sprintf("call %d", call), got, want, tol)
 			}
 			short, err := ScoresWith(s, x[:3*5], 3) // another tail size replaces the cached one
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			assertClose(t, "3 rows", short, referenceScores(t, m.Params(), ReLU, x[:15], 3), tol)
 		})
 	}
@@ -264,13 +208,10 @@ func TestPassIndependentOfAddress(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Outputs: outs, Seed: 3, Dtype: dt})
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if c.rank > 0 { // adapters on every layer, B drawn
-						if m, err = Transfer(m, TransferConfig{Body: len(m.layers), Rank: c.rank, Alpha: 1.5}); err != nil {
-							t.Fatal(err)
-						}
+						m, err = Transfer(m, TransferConfig{Body: len(m.layers), Rank: c.rank, Alpha: 1.5})
+						require.NoError(t, err)
 						for _, p := range m.Params() {
 							if strings.HasSuffix(p.Name, ".lora_b") {
 								copyInto(p.Value, randomRows(5, p.Value.Len(), 1))
@@ -279,25 +220,17 @@ func TestPassIndependentOfAddress(t *testing.T) {
 					}
 					run := func() (scores []float64, grads [][]float64) {
 						p, err := NewPass(m, rows)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if err := p.setInput(x); err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
+						require.NoError(t, p.setInput(x))
 						scores = append(scores, p.Forward()...)
 						ds := make([]float64, len(scores))
 						for i := range ds {
 							ds[i] = 0.3 * math.Cos(float64(i))
 						}
-						if err := p.Backward(ds); err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, p.Backward(ds))
 						for _, g := range p.Grads() {
 							v, err := opkit.Floats(g)
-							if err != nil {
-								t.Fatal(err)
-							}
+							require.NoError(t, err)
 							grads = append(grads, append([]float64(nil), v...))
 						}
 						return scores, grads

@@ -3,7 +3,6 @@ package nn
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/stretchr/testify/require"
 )
 
 // trainedBase returns NewMLP(cfg) with every parameter, biases included, drawn by
@@ -23,9 +23,7 @@ import (
 func trainedBase(t *testing.T, cfg MLPConfig, seed uint64) *MLP {
 	t.Helper()
 	m, err := NewMLP(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for k, p := range m.Params() {
 		copyInto(p.Value, randomRows(seed+uint64(k), p.Value.Len(), 1))
 	}
@@ -37,36 +35,24 @@ func graphScores(t *testing.T, m Model, x []float64, rows int) []float64 {
 	t.Helper()
 	g := gorgonia.NewGraph()
 	xv, err := newMatrix(m.Dtype(), rows, m.InputSize(), x)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	xn := gorgonia.NewMatrix(g, m.Dtype(), gorgonia.WithShape(rows, m.InputSize()), gorgonia.WithValue(xv), gorgonia.WithName("x"))
 	scores, _, err := m.Build(g, xn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, vm.RunAll())
 	s, err := opkit.Floats(scores.Value())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return append([]float64(nil), s...)
 }
 
 // sameFloats fails unless got and want hold the same bits.
 func sameFloats(t *testing.T, what string, got, want []float64) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-	}
+	require.Equal(t, len(want), len(got), "%s: %d values, want %d", what, len(got), len(want))
 	for i := range want {
-		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g bit for bit", what, i, got[i], want[i])
-		}
+		require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "%s[%d] = %.17g, want %.17g bit for bit", what, i, got[i], want[i])
 	}
 }
 
@@ -90,35 +76,22 @@ func TestLoRAStartsAsBase(t *testing.T) {
 				c.base.Dtype = dt
 				base := trainedBase(t, c.base, 91)
 				m, err := Transfer(base, c.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, want := m.Architecture(), base.Architecture(); !strings.HasPrefix(got, strings.TrimSuffix(want, ")")+", lora=") {
-					t.Fatalf("Architecture() = %q, want %q with its adapters", got, want)
-				}
+				require.NoError(t, err)
+				arch, baseArch := m.Architecture(), base.Architecture()
+				require.True(t, strings.HasPrefix(arch, strings.TrimSuffix(baseArch, ")")+", lora="), "Architecture() = %q, want %q with its adapters", arch, baseArch)
 				x := randomRows(92, rows, 6)
 				want, err := Scores(base, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				got, err := Scores(m, x, rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sameFloats(t, "Scores", got, want)
 				sameFloats(t, "graph scores", graphScores(t, m, x, rows), graphScores(t, base, x, rows))
 				n, err := NumParams(m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				along, _, err := m.ScoresAlong(x, rows, make([]float64, n))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				baseAlong, _, err := base.ScoresAlong(x, rows, make([]float64, n-loraParams(m)))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sameFloats(t, "ScoresAlong", along, baseAlong)
 			})
 		}
@@ -181,40 +154,30 @@ func TestTransferLayout(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := paramBits(t, base)
 			m, err := Transfer(base, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := m.Architecture(); got != c.arch {
-				t.Errorf("Architecture() = %q, want %q", got, c.arch)
-			}
+			require.NoError(t, err)
+			got := m.Architecture()
+			require.Equal(t, c.arch, got, "Architecture() = %q, want %q", got, c.arch)
 			ps := m.Params()
-			if len(ps) != len(c.params) {
-				t.Fatalf("%d parameters %v, want %d", len(ps), ps, len(c.params))
-			}
+			require.Equal(t, len(c.params), len(ps), "%d parameters %v, want %d", len(ps), ps, len(c.params))
 			for i, want := range c.params {
 				p := ps[i]
-				if p.Name != want.name || !p.Value.Shape().Eq(want.shape) || p.Frozen != want.frozen {
-					t.Errorf("parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
-				}
+				require.Equal(t, want.name, p.Name, "parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
+				require.True(t, p.Value.Shape().Eq(want.shape), "parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
+				require.Equal(t, want.frozen, p.Frozen, "parameter %d is %s %v frozen=%v, want %s %v frozen=%v", i, p.Name, p.Value.Shape(), p.Frozen, want.name, want.shape, want.frozen)
 				v := paramValues(t, p)
 				switch {
 				case strings.HasSuffix(p.Name, ".lora_b"):
-					if slices.ContainsFunc(v, func(x float64) bool { return x != 0 }) {
-						t.Errorf("%s = %v, want zeros", p.Name, v)
-					}
+					require.False(t, slices.ContainsFunc(v, func(x float64) bool { return x != 0 }), "%s = %v, want zeros", p.Name, v)
 				case strings.HasSuffix(p.Name, ".lora_a"):
 					bound := 1 / math.Sqrt(float64(p.Value.Shape()[1]))
-					if slices.ContainsFunc(v, func(x float64) bool { return !(math.Abs(x) < bound) }) || slices.Max(v) == slices.Min(v) {
-						t.Errorf("%s = %v, want distinct values within ±%v", p.Name, v, bound)
-					}
+					require.False(t, slices.ContainsFunc(v, func(x float64) bool { return !(math.Abs(x) < bound) }), "%s = %v, want distinct values within ±%v", p.Name, v, bound)
+					require.NotEqual(t, slices.Min(v), slices.Max(v), "%s = %v, want distinct values within ±%v", p.Name, v, bound)
 				}
 			}
 			// Kept layers: the base's bits, in tensors of their own.
 			for k := range cmp.Or(c.cfg.Body, len(base.layers)-1) {
 				for _, pair := range [][2]*tensor.Dense{{m.layers[k].weight, base.layers[k].weight}, {m.layers[k].bias, base.layers[k].bias}} {
-					if pair[0] == pair[1] {
-						t.Fatalf("layer %d shares a tensor with the base", k)
-					}
+					require.False(t, pair[0] == pair[1], "layer %d shares a tensor with the base", k)
 					sameFloats(t, fmt.Sprintf("layer %d", k), paramValues(t, Param{Value: pair[0]}), paramValues(t, Param{Value: pair[1]}))
 				}
 			}
@@ -223,9 +186,7 @@ func TestTransferLayout(t *testing.T) {
 			}
 			after := paramBits(t, base)
 			for i := range before {
-				if !slices.Equal(before[i], after[i]) {
-					t.Fatalf("changing the transferred model changed the base's %s", base.Params()[i].Name)
-				}
+				require.True(t, slices.Equal(before[i], after[i]), "changing the transferred model changed the base's %s", base.Params()[i].Name)
 			}
 		})
 	}
@@ -237,30 +198,20 @@ func TestTransferLayout(t *testing.T) {
 func TestTransferHeadSeed(t *testing.T) {
 	base := trainedBase(t, MLPConfig{In: 7, Hidden: []int{6, 5}}, 95)
 	frozen, err := Transfer(base, TransferConfig{Freeze: 2, Hidden: []int{4}, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lora, err := Transfer(base, TransferConfig{Rank: 2, Hidden: []int{4}, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fresh, err := NewMLP(MLPConfig{In: 5, Hidden: []int{4}, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for k := range 2 {
 		f := paramValues(t, Param{Value: frozen.layers[2+k].weight})
 		sameFloats(t, fmt.Sprintf("head layer %d, lora arm", k), paramValues(t, Param{Value: lora.layers[2+k].weight}), f)
 		sameFloats(t, fmt.Sprintf("head layer %d, NewMLP", k), paramValues(t, Param{Value: fresh.layers[k].weight}), f)
 	}
 	other, err := Transfer(base, TransferConfig{Rank: 2, Hidden: []int{4}, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if slices.Equal(paramValues(t, Param{Value: other.layers[2].weight}), paramValues(t, Param{Value: lora.layers[2].weight})) ||
-		slices.Equal(paramValues(t, Param{Value: other.layers[0].lora.a}), paramValues(t, Param{Value: lora.layers[0].lora.a})) {
-		t.Error("seeds 3 and 4 gave the same head or the same A")
-	}
+	require.NoError(t, err)
+	require.False(t, slices.Equal(paramValues(t, Param{Value: other.layers[2].weight}), paramValues(t, Param{Value: lora.layers[2].weight})), "seeds 3 and 4 gave the same head or the same A")
+	require.False(t, slices.Equal(paramValues(t, Param{Value: other.layers[0].lora.a}), paramValues(t, Param{Value: lora.layers[0].lora.a})), "seeds 3 and 4 gave the same head or the same A")
 }
 
 // TestTransferErrors: every setting outside its domain is rocops.ErrConfig naming it, and a nil
@@ -268,9 +219,7 @@ func TestTransferHeadSeed(t *testing.T) {
 func TestTransferErrors(t *testing.T) {
 	base := trainedBase(t, MLPConfig{In: 4, Hidden: []int{3}}, 96)
 	adapted, err := Transfer(base, TransferConfig{Body: 2, Rank: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, c := range []struct {
 		name string
 		base *MLP
@@ -302,9 +251,9 @@ func TestTransferErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Transfer(c.base, c.cfg)
-			if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "nn: ") || !strings.Contains(err.Error(), c.msg) {
-				t.Fatalf("Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
-			}
+			require.ErrorIs(t, err, c.want, "Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
+			require.True(t, strings.HasPrefix(err.Error(), "nn: "), "Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
+			require.Contains(t, err.Error(), c.msg, "Transfer = %v, %v; want an error wrapping %v, starting with \"nn: \" and naming %q", m, err, c.want, c.msg)
 		})
 	}
 }
@@ -328,40 +277,28 @@ func TestPassSkipsFrozenLayers(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Transfer(base, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, p := range m.Params() {
 				if strings.HasSuffix(p.Name, ".lora_b") { // as after training: ∂L/∂A = 0 while B = 0
 					copyInto(p.Value, randomRows(102, p.Value.Len(), 1))
 				}
 			}
-			if got := m.lowestTrainable(); got != c.lowest {
-				t.Fatalf("lowest trainable layer %d, want %d", got, c.lowest)
-			}
+			got := m.lowestTrainable()
+			require.Equal(t, c.lowest, got, "lowest trainable layer %d, want %d", got, c.lowest)
 			p, err := NewPass(m, rows)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.setInput(randomRows(98, rows, 5)); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
+			require.NoError(t, p.setInput(randomRows(98, rows, 5)))
 			p.Forward()
-			if err := p.Backward(randomRows(99, rows, 1)); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, p.Backward(randomRows(99, rows, 1)))
 			run := p.run.(*passOf[float64])
 			for k, l := range run.layers {
 				written := slices.ContainsFunc(l.dz, func(v float64) bool { return v != 0 })
-				if want := k >= c.lowest; written != want {
-					t.Errorf("layer %d: ∂L/∂z written %v, want %v", k, written, want)
-				}
+				want := k >= c.lowest
+				require.Equal(t, want, written, "layer %d: ∂L/∂z written %v, want %v", k, written, want)
 			}
 			for i, prm := range m.Params() {
 				computed := slices.ContainsFunc(paramValues(t, Param{Value: p.Grads()[i]}), func(v float64) bool { return v != 0 })
-				if computed == prm.Frozen {
-					t.Errorf("%s (frozen %v): gradient computed %v", prm.Name, prm.Frozen, computed)
-				}
+				require.NotEqual(t, prm.Frozen, computed, "%s (frozen %v): gradient computed %v", prm.Name, prm.Frozen, computed)
 			}
 		})
 	}
@@ -379,9 +316,7 @@ func TestTransferCheckpoint(t *testing.T) {
 			build := func(tc TransferConfig) *MLP {
 				t.Helper()
 				m, err := Transfer(base, tc)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return m
 			}
 			lora := build(TransferConfig{Rank: 2, Alpha: 3, Hidden: []int{3}, Seed: 1})
@@ -390,49 +325,32 @@ func TestTransferCheckpoint(t *testing.T) {
 			}
 			data := encoded(t, lora)
 			arch, gotDt, err := Describe(bytes.NewReader(data))
-			if err != nil || arch != lora.Architecture() || gotDt != dt {
-				t.Fatalf("Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
-			}
+			require.NoError(t, err, "Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
+			require.Equal(t, lora.Architecture(), arch, "Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
+			require.False(t, gotDt != dt, "Describe = %q, %v, %v; want %q, %v", arch, gotDt, err, lora.Architecture(), dt)
 			again := build(TransferConfig{Rank: 2, Alpha: 3, Hidden: []int{3}, Seed: 2})
-			if err := Read(bytes.NewReader(data), again); err != nil {
-				t.Fatal(err)
-			}
-			if !sameParams(t, again, lora) {
-				t.Fatal("the loaded LoRA model differs from the saved one")
-			}
+			require.NoError(t, Read(bytes.NewReader(data), again))
+			require.True(t, sameParams(t, again, lora), "the loaded LoRA model differs from the saved one")
 			for name, other := range map[string]Model{
 				"base":        base,
 				"another α":   build(TransferConfig{Rank: 2, Hidden: []int{3}}),
 				"another r":   build(TransferConfig{Rank: 3, Alpha: 3, Hidden: []int{3}}),
 				"no adapters": build(TransferConfig{Hidden: []int{3}}),
 			} {
-				if err := Read(bytes.NewReader(data), other); !errors.Is(err, ErrArchitecture) {
-					t.Errorf("reading the LoRA checkpoint into the %s model: %v, want ErrArchitecture", name, err)
-				}
+				err := Read(bytes.NewReader(data), other)
+				require.ErrorIs(t, err, ErrArchitecture, "reading the LoRA checkpoint into the %s model: %v, want ErrArchitecture", name, err)
 			}
 
 			frozen := build(TransferConfig{Freeze: 2, Hidden: []int{3}, Seed: 1})
 			plain, err := NewMLP(MLPConfig{In: 5, Hidden: []int{6, 4, 3}, Dtype: dt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Restore(plain, frozen.Params()); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(encoded(t, frozen), encoded(t, plain)) {
-				t.Fatal("a frozen body's checkpoint differs from the ordinary MLP's of the same values")
-			}
+			require.NoError(t, err)
+			require.NoError(t, Restore(plain, frozen.Params()))
+			require.True(t, bytes.Equal(encoded(t, frozen), encoded(t, plain)), "a frozen body's checkpoint differs from the ordinary MLP's of the same values")
 			fresh := build(TransferConfig{Freeze: 2, Hidden: []int{3}, Seed: 5})
-			if err := Read(bytes.NewReader(encoded(t, plain)), fresh); err != nil {
-				t.Fatal(err)
-			}
-			if !sameParams(t, fresh, frozen) {
-				t.Fatal("the ordinary MLP's checkpoint did not load into the frozen model")
-			}
+			require.NoError(t, Read(bytes.NewReader(encoded(t, plain)), fresh))
+			require.True(t, sameParams(t, fresh, frozen), "the ordinary MLP's checkpoint did not load into the frozen model")
 			for i, p := range fresh.Params() {
-				if p.Frozen != (i < 4) {
-					t.Errorf("%s frozen %v after Read", p.Name, p.Frozen)
-				}
+				require.Equal(t, i < 4, p.Frozen, "%s frozen %v after Read", p.Name, p.Frozen)
 			}
 		})
 	}
@@ -456,9 +374,7 @@ func TestBuildGradOfTrainable(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Transfer(base, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, p := range m.Params() {
 				if strings.HasSuffix(p.Name, ".lora_b") {
 					copyInto(p.Value, randomRows(104, p.Value.Len(), 1))
@@ -476,45 +392,32 @@ func TestBuildGradOfTrainable(t *testing.T) {
 					wrt = append(wrt, learnables[i])
 				}
 			}
-			if _, err := gorgonia.Grad(cost, wrt...); err != nil {
-				t.Fatal(err)
-			}
+			_, err = gorgonia.Grad(cost, wrt...)
+			require.NoError(t, err)
 			added := len(g.AllNodes()) - before
 			gAll := gorgonia.NewGraph()
 			costAll, learnablesAll, _ := weightedScoreCost(t, gAll, m, x, rows, w)
 			beforeAll := len(gAll.AllNodes())
-			if _, err := gorgonia.Grad(costAll, learnablesAll...); err != nil {
-				t.Fatal(err)
-			}
-			if addedAll := len(gAll.AllNodes()) - beforeAll; added >= addedAll {
-				t.Errorf("differentiating the trainable learnables added %d nodes, all of them %d", added, addedAll)
-			}
+			_, err = gorgonia.Grad(costAll, learnablesAll...)
+			require.NoError(t, err)
+			addedAll := len(gAll.AllNodes()) - beforeAll
+			require.Less(t, added, addedAll, "differentiating the trainable learnables added %d nodes, all of them %d", added, addedAll)
 			vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(wrt...))
 			defer vm.Close()
 			values := paramBits(t, m)
-			if err := vm.RunAll(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, vm.RunAll())
 			for i, b := range paramBits(t, m) {
-				if !slices.Equal(b, values[i]) {
-					t.Errorf("running the graph changed %s", m.Params()[i].Name)
-				}
+				require.True(t, slices.Equal(b, values[i]), "running the graph changed %s", m.Params()[i].Name)
 			}
 			for i, p := range m.Params() {
 				if p.Frozen {
-					if learnables[i].Deriv() != nil {
-						t.Errorf("frozen %s has a gradient node", p.Name)
-					}
+					require.Nil(t, learnables[i].Deriv(), "frozen %s has a gradient node", p.Name)
 					continue
 				}
 				gv, err := learnables[i].Grad()
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				got, err := opkit.Floats(gv)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				sameFloats(t, p.Name, got, all[i])
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // bits returns the bit patterns of m's parameters, by name.
@@ -45,13 +46,9 @@ func bits(t *testing.T, m nn.Model) map[string][]uint64 {
 // validation AUC rises, above 0.97), and it saves and loads whole.
 func TestTransferTrains(t *testing.T) {
 	ds, err := data.WDBC()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tr, val, _, _, err := data.SplitStandardized(ds, data.SplitConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 		for _, arm := range []struct {
 			name string
@@ -64,75 +61,45 @@ func TestTransferTrains(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%s", dt, arm.name), func(t *testing.T) {
 				baseCfg := nn.MLPConfig{In: tr.Cols, Hidden: []int{12, 8}, Seed: 1, Dtype: dt}
 				saved, err := nn.NewMLP(baseCfg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				pre, err := train.New(saved, train.Config{Epochs: 2, BatchSize: 64, LearningRate: 0.01, Progress: io.Discard})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := pre.Fit(context.Background(), tr, nil); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				_, err = pre.Fit(context.Background(), tr, nil)
+				require.NoError(t, err)
 				path := filepath.Join(t.TempDir(), "base.params")
-				if err := nn.Save(path, saved); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, nn.Save(path, saved))
 				baseCfg.Seed = 2
 				base, err := nn.NewMLP(baseCfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := nn.Load(path, base); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, nn.Load(path, base))
 				m, err := nn.Transfer(base, arm.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				before := bits(t, m)
 				s0, err := nn.Scores(m, val.X, val.Rows)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				auc0, err := metrics.AUC(s0, val.Y)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				tn, err := train.New(m, train.Config{Epochs: 10, BatchSize: 32, LearningRate: 0.01, Progress: io.Discard})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				hist, err := tn.Fit(context.Background(), tr, val)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if auc := hist.Epochs[hist.Best].Metric; !(auc > 0.97 && auc > auc0) {
-					t.Errorf("best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
-				}
+				require.NoError(t, err)
+				auc := hist.Epochs[hist.Best].Metric
+				require.Greater(t, auc, 0.97, "best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
+				require.Greater(t, auc, auc0, "best validation AUC %v, want above 0.97 and above the %v of the start", auc, auc0)
 				after := bits(t, m)
 				for _, p := range m.Params() {
-					if same := slices.Equal(before[p.Name], after[p.Name]); same != p.Frozen {
-						t.Errorf("%s (frozen %v): unchanged by training %v", p.Name, p.Frozen, same)
-					}
+					same := slices.Equal(before[p.Name], after[p.Name])
+					require.Equal(t, p.Frozen, same, "%s (frozen %v): unchanged by training %v", p.Name, p.Frozen, same)
 				}
 
 				out := filepath.Join(t.TempDir(), "tuned.params")
-				if err := nn.Save(out, m); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, nn.Save(out, m))
 				again, err := nn.Transfer(base, arm.cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := nn.Load(out, again); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, nn.Load(out, again))
 				loaded := bits(t, again)
 				for name, b := range after {
-					if !slices.Equal(loaded[name], b) {
-						t.Errorf("%s differs after Save and Load", name)
-					}
+					require.True(t, slices.Equal(loaded[name], b), "%s differs after Save and Load", name)
 				}
 			})
 		}

@@ -199,20 +199,15 @@ func TestNumericOnSlices(t *testing.T) {
 	// The five-point error is h⁴·f⁽⁵⁾/30 with h = 1e-3: about 1e-13 here; rounding ~ε/h.
 	const tolNumeric = 1e-10
 	got, err := Numeric(f, x, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i := range want {
-		if math.Abs(got[i]-want[i]) > tolNumeric {
-			t.Errorf("∂f/∂x%d = %v, want %v", i, got[i], want[i])
-		}
+		require.InDelta(t, want[i], got[i], tolNumeric, "∂f/∂x%d = %v, want %v", i, got[i], want[i])
 	}
-	if x[0] != 1.5 || x[1] != -0.7 {
-		t.Errorf("x not restored: %v", x)
-	}
-	if _, err := Numeric(f, x, -1); !errors.Is(err, rocops.ErrConfig) || !strings.HasPrefix(err.Error(), "gradcheck: ") {
-		t.Errorf("negative step: %v, want rocops.ErrConfig", err)
-	}
+	require.Equal(t, 1.5, x[0], "x not restored: %v", x)
+	require.Equal(t, -0.7, x[1], "x not restored: %v", x)
+	_, err = Numeric(f, x, -1)
+	require.ErrorIs(t, err, rocops.ErrConfig, "negative step: %v, want rocops.ErrConfig", err)
+	require.True(t, strings.HasPrefix(err.Error(), "gradcheck: "), "negative step: %v, want rocops.ErrConfig", err)
 	boom := errors.New("boom")
 	calls := 0
 	_, err = Numeric(func(x []float64) (float64, error) {
@@ -221,7 +216,6 @@ func TestNumericOnSlices(t *testing.T) {
 		}
 		return x[0], nil
 	}, x, 0)
-	if !errors.Is(err, boom) || x[0] != 1.5 {
-		t.Errorf("failing fn: %v, x = %v; want boom and x restored", err, x)
-	}
+	require.ErrorIs(t, err, boom, "failing fn: %v, x = %v; want boom and x restored", err, x)
+	require.Equal(t, 1.5, x[0], "failing fn: %v, x = %v; want boom and x restored", err, x)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Write replaces a file with the new content, readable by all, and leaves no
@@ -24,16 +27,13 @@ func TestWrite(t *testing.T) {
 			_, err := io.WriteString(w, content)
 			return err
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := os.ReadFile(path)
-		if err != nil || string(got) != content {
-			t.Fatalf("read %q, %v; want %q", got, err, content)
-		}
-		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o644 {
-			t.Fatalf("mode %v, %v; want 0644", info.Mode().Perm(), err)
-		}
+		require.NoError(t, err, "read %q, %v; want %q", got, err, content)
+		require.Equal(t, content, string(got), "read %q, %v; want %q", got, err, content)
+		info, err := os.Stat(path)
+		require.NoError(t, err, "mode %v, %v; want 0644", info.Mode().Perm(), err)
+		require.Equal(t, fs.FileMode(0o644), info.Mode().Perm(), "mode %v, %v; want 0644", info.Mode().Perm(), err)
 		assertOnlyFile(t, dir, "side.json")
 	}
 }
@@ -42,36 +42,27 @@ func TestWrite(t *testing.T) {
 func TestWriteFailureKeepsOld(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
 	boom := errors.New("disk full")
 	err := Write(path, func(w io.Writer) error {
 		io.WriteString(w, "new, half")
 		return boom
 	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("error %v, want the write's", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "old" {
-		t.Fatalf("content %q, want the old", got)
-	}
+	require.ErrorIs(t, err, boom, "error %v, want the write's", err)
+	got, _ := os.ReadFile(path)
+	require.Equal(t, "old", string(got), "content %q, want the old", got)
 	assertOnlyFile(t, dir, "f")
 }
 
 func assertOnlyFile(t *testing.T, dir, name string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
 	}
-	if len(entries) != 1 || entries[0].Name() != name {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("directory holds %v, want only %s", names, name)
-	}
+	require.Equal(t, []string{name}, names, "directory holds %v, want only %s", names, name)
 }
 
 // A write killed between creating its temporary file and renaming it (kill -9, a power cut)
@@ -84,18 +75,14 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	path := filepath.Join(dir, "model.ckpt")
 	write := func(content string) {
 		t.Helper()
-		if err := Write(path, func(w io.Writer) error {
+		require.NoError(t, Write(path, func(w io.Writer) error {
 			_, err := io.WriteString(w, content)
 			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		}))
 	}
 	write("first")
 	exited := exec.Command(os.Args[0], "-test.run=^$")
-	if err := exited.Run(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, exited.Run())
 	dead := exited.Process.Pid
 	if !gone(dead) {
 		t.Skipf("pid %d was reused at once", dead)
@@ -103,16 +90,11 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	old, fresh := time.Now().Add(-2*legacyAge), time.Now()
 	leave := func(pattern string, mtime time.Time) string {
 		f, err := os.CreateTemp(dir, pattern) // as a killed write leaves it: partial content
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.Write([]byte("partial")); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		_, err = f.Write([]byte("partial"))
+		require.NoError(t, err)
 		f.Close()
-		if err := os.Chtimes(f.Name(), mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Chtimes(f.Name(), mtime, mtime))
 		return filepath.Base(f.Name())
 	}
 	leave(tempPrefix("model.ckpt", dead)+"*", fresh)
@@ -127,27 +109,21 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 		".model.ckpt.bak", "model.ckpt", "model.ckpt.tmp-1",
 	}
 	for _, name := range []string{"model.ckpt.tmp-1", ".model.ckpt.bak"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
 	}
 	write("second")
 	got := names(t, dir)
 	slices.Sort(keep)
-	if !slices.Equal(got, keep) {
-		t.Errorf("directory holds %q, want %q", got, keep)
-	}
-	if b, err := os.ReadFile(path); err != nil || string(b) != "second" {
-		t.Errorf("the file holds %q, %v; want the second write", b, err)
-	}
+	require.True(t, slices.Equal(got, keep), "directory holds %q, want %q", got, keep)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err, "the file holds %q, %v; want the second write", b, err)
+	require.Equal(t, "second", string(b), "the file holds %q, %v; want the second write", b, err)
 }
 
 func names(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.Name())
@@ -176,28 +152,18 @@ func TestConcurrentWriters(t *testing.T) {
 				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|%s|w%d|%d", helperEnv, dir, c.target, w, tries))
 				out := new(strings.Builder)
 				cmd.Stdout, cmd.Stderr = out, out
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, cmd.Start())
 				cmds, outs = append(cmds, cmd), append(outs, out)
 			}
 			for w, cmd := range cmds {
-				if err := cmd.Wait(); err != nil {
-					t.Errorf("writer %d: %v\n%s", w, err, outs[w])
-				}
+				err := cmd.Wait()
+				require.NoError(t, err, "writer %d: %v\n%s", w, err, outs[w])
 			}
 			for _, name := range names(t, dir) {
-				if strings.Contains(name, ".tmp-") {
-					t.Errorf("temporary %s left behind", name)
-					continue
-				}
+				require.NotContains(t, name, ".tmp-", "temporary %s left behind", name)
 				b, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := checkContent(b); err != nil {
-					t.Errorf("%s: %v", name, err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, checkContent(b), "%s", name)
 			}
 		})
 	}
@@ -214,9 +180,7 @@ func TestHelperWriter(t *testing.T) {
 	}
 	f := strings.Split(spec, "|")
 	tries, err := strconv.Atoi(f[3])
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for k := range tries {
 		target := f[1]
 		if target == "" {
@@ -233,9 +197,7 @@ func TestHelperWriter(t *testing.T) {
 			}
 			return nil
 		})
-		if err != nil {
-			t.Fatalf("try %d: %v", k, err)
-		}
+		require.NoError(t, err, "try %d", k)
 	}
 }
 

@@ -1,12 +1,12 @@
 package check
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBatch(t *testing.T) {
@@ -33,56 +33,46 @@ func TestBatch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nPos, nNeg, err := Batch("pkg", tc.scores, tc.labels)
 			if tc.want == nil {
-				if err != nil || nPos != tc.nPos || nNeg != tc.nNeg {
-					t.Fatalf("Batch = %d, %d, %v; want %d, %d, nil", nPos, nNeg, err, tc.nPos, tc.nNeg)
-				}
+				require.NoError(t, err, "Batch = %d, %d, %v; want %d, %d, nil", nPos, nNeg, err, tc.nPos, tc.nNeg)
+				require.Equal(t, tc.nPos, nPos, "Batch = %d, %d, %v; want %d, %d, nil", nPos, nNeg, err, tc.nPos, tc.nNeg)
+				require.Equal(t, tc.nNeg, nNeg, "Batch = %d, %d, %v; want %d, %d, nil", nPos, nNeg, err, tc.nPos, tc.nNeg)
 				return
 			}
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("Batch error %v does not match %v", err, tc.want)
-			}
-			if errors.Is(err, tc.notWant) {
-				t.Fatalf("Batch error %v also matches %v", err, tc.notWant)
-			}
-			if !strings.HasPrefix(err.Error(), "pkg: ") {
-				t.Fatalf("message %q does not start with the package name", err)
-			}
+			require.ErrorIs(t, err, tc.want, "Batch error %v does not match %v", err, tc.want)
+			require.NotErrorIs(t, err, tc.notWant, "Batch error %v also matches %v", err, tc.notWant)
+			require.True(t, strings.HasPrefix(err.Error(), "pkg: "), "message %q does not start with the package name", err)
 		})
 	}
 }
 
 func TestOneClassFamily(t *testing.T) {
 	for _, err := range []error{rocops.ErrNoPositives, rocops.ErrNoNegatives} {
-		if !errors.Is(err, rocops.ErrOneClass) {
-			t.Errorf("%v does not match rocops.ErrOneClass", err)
-		}
+		require.ErrorIs(t, err, rocops.ErrOneClass, "%v does not match rocops.ErrOneClass", err)
 	}
-	if errors.Is(rocops.ErrOneClass, rocops.ErrNoPositives) || errors.Is(rocops.ErrNoPositives, rocops.ErrNoNegatives) {
-		t.Error("the one-class sentinels must stay distinguishable")
-	}
+	require.NotErrorIs(t, rocops.ErrOneClass, rocops.ErrNoPositives, "the one-class sentinels must stay distinguishable")
+	require.NotErrorIs(t, rocops.ErrNoPositives, rocops.ErrNoNegatives, "the one-class sentinels must stay distinguishable")
 }
 
 func TestElementReportsTheIndex(t *testing.T) {
 	err := Element("kdequantile", 7, math.NaN(), 1)
-	if got, want := err.Error(), "kdequantile: score is NaN or infinite: scores[7] = NaN"; got != want {
-		t.Fatalf("message %q, want %q", got, want)
-	}
-	if err := Element("x", 0, 1, 1); err != nil {
-		t.Fatalf("valid element: %v", err)
-	}
+	got, want := err.Error(), "kdequantile: score is NaN or infinite: scores[7] = NaN"
+	require.Equal(t, want, got, "message %q, want %q", got, want)
+	require.NoError(t, Element("x", 0, 1, 1), "valid element")
 }
 
 func TestSplit(t *testing.T) {
 	pos, neg, err := Split("pkg", []float64{3, 1, 4, 1, 5}, []float64{1, 0, 0, 1, 0})
-	if err != nil || len(pos) != 2 || len(neg) != 3 || pos[0] != 3 || pos[1] != 1 || neg[0] != 1 || neg[1] != 4 || neg[2] != 5 {
-		t.Fatalf("Split = %v, %v, %v", pos, neg, err)
-	}
+	require.NoError(t, err, "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 2, len(pos), "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 3, len(neg), "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 3.0, pos[0], "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 1.0, pos[1], "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 1.0, neg[0], "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 4.0, neg[1], "Split = %v, %v, %v", pos, neg, err)
+	require.Equal(t, 5.0, neg[2], "Split = %v, %v, %v", pos, neg, err)
 	// Appending to one class must not overwrite the other.
 	pos = append(pos, 9)
-	if neg[0] != 1 {
-		t.Fatal("the classes share capacity")
-	}
-	if _, _, err := Split("pkg", []float64{1}, []float64{1}); !errors.Is(err, rocops.ErrNoNegatives) {
-		t.Fatalf("one class: %v", err)
-	}
+	require.Equal(t, 1.0, neg[0], "the classes share capacity")
+	_, _, err = Split("pkg", []float64{1}, []float64{1})
+	require.ErrorIs(t, err, rocops.ErrNoNegatives, "one class: %v", err)
 }

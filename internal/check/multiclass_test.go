@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMulticlassValidation(t *testing.T) {
@@ -34,19 +35,18 @@ func TestMulticlassValidation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			counts, err := Multiclass("p", c.scores, c.k, c.labels)
 			if c.want == nil {
-				if err != nil || len(counts) != 2 || counts[0] != 1 || counts[1] != 2 {
-					t.Fatalf("counts %v, err %v", counts, err)
-				}
-			} else if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
-				t.Fatalf("err %v, want %v saying %q", err, c.want, c.says)
+				require.NoError(t, err, "counts %v, err %v", counts, err)
+				require.Equal(t, 2, len(counts), "counts %v, err %v", counts, err)
+				require.Equal(t, 1, counts[0], "counts %v, err %v", counts, err)
+				require.Equal(t, 2, counts[1], "counts %v, err %v", counts, err)
+			} else {
+				require.ErrorIs(t, err, c.want, "err %v, want %v saying %q", err, c.want, c.says)
+				require.True(t, strings.HasPrefix(err.Error(), "p: "), "err %v, want %v saying %q", err, c.want, c.says)
+				require.Contains(t, err.Error(), c.says, "err %v, want %v saying %q", err, c.want, c.says)
 			}
 			_, err = classIndices("p", c.scores, c.k, c.labels)
-			if c.loose && err != nil {
-				t.Fatalf("classIndices: %v", err)
-			}
-			if !c.loose && !errors.Is(err, c.want) {
-				t.Fatalf("classIndices: %v, want %v", err, c.want)
-			}
+			require.False(t, c.loose && err != nil, "classIndices: %v", err)
+			require.False(t, !c.loose && !errors.Is(err, c.want), "classIndices: %v, want %v", err, c.want)
 		})
 	}
 }
@@ -54,9 +54,9 @@ func TestMulticlassValidation(t *testing.T) {
 func TestMultilabelValidation(t *testing.T) {
 	ok := []float64{1, 2, 3, 4, 5, 6}
 	pos, err := Multilabel("p", ok, 2, []float64{1, 0, 0, 1, 1, 1}, true)
-	if err != nil || pos[0] != 2 || pos[1] != 2 {
-		t.Fatalf("%v %v", pos, err)
-	}
+	require.NoError(t, err, "%v %v", pos, err)
+	require.Equal(t, 2, pos[0], "%v %v", pos, err)
+	require.Equal(t, 2, pos[1], "%v %v", pos, err)
 	cases := []struct {
 		name   string
 		labels []float64
@@ -72,13 +72,12 @@ func TestMultilabelValidation(t *testing.T) {
 		{"column of negatives", []float64{1, 0, 0, 0, 1, 0}, 2, true, rocops.ErrNoPositives, "label column 1"},
 	}
 	for _, c := range cases {
-		if _, err := Multilabel("p", ok, c.k, c.labels, c.both); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
-			t.Errorf("%s: %v, want %v saying %q", c.name, err, c.want, c.says)
-		}
+		_, err := Multilabel("p", ok, c.k, c.labels, c.both)
+		require.ErrorIs(t, err, c.want, "%s: %v, want %v saying %q", c.name, err, c.want, c.says)
+		require.Contains(t, err.Error(), c.says, "%s: %v, want %v saying %q", c.name, err, c.want, c.says)
 	}
-	if _, err := Multilabel("p", ok, 2, []float64{1, 0, 0, 0, 1, 0}, false); err != nil {
-		t.Errorf("one-class column without both: %v", err)
-	}
+	_, err = Multilabel("p", ok, 2, []float64{1, 0, 0, 0, 1, 0}, false)
+	require.NoError(t, err, "one-class column without both: %v", err)
 }
 
 // TestColumns: the task-general validation of k-column batches gives the class counts or the
@@ -115,17 +114,13 @@ func TestColumns(t *testing.T) {
 			for _, both := range []bool{true, false} {
 				counts, err := ForTask("p", c.task, c.scores, c.labels, both)
 				if c.want == nil || (!both && c.loose) {
-					if err != nil {
-						t.Fatalf("both = %v: %v", both, err)
-					}
-					if c.want == nil && (len(counts) != 2 || counts[0] != 1 || counts[1] != 2) {
-						t.Fatalf("counts %v, want [1 2]", counts)
-					}
+					require.NoError(t, err, "both = %v", both)
+					require.False(t, c.want == nil && (len(counts) != 2 || counts[0] != 1 || counts[1] != 2), "counts %v, want [1 2]", counts)
 					continue
 				}
-				if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "p: ") || !strings.Contains(err.Error(), c.says) {
-					t.Fatalf("both = %v: err %v, want %v saying %q", both, err, c.want, c.says)
-				}
+				require.ErrorIs(t, err, c.want, "both = %v: err %v, want %v saying %q", both, err, c.want, c.says)
+				require.True(t, strings.HasPrefix(err.Error(), "p: "), "both = %v: err %v, want %v saying %q", both, err, c.want, c.says)
+				require.Contains(t, err.Error(), c.says, "both = %v: err %v, want %v saying %q", both, err, c.want, c.says)
 			}
 		})
 	}

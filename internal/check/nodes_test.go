@@ -1,7 +1,6 @@
 package check_test
 
 import (
-	"errors"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -12,6 +11,7 @@ import (
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // TestNodeErrors builds every graph entry point on nodes that cannot feed it.
@@ -51,9 +51,7 @@ func TestNodeErrors(t *testing.T) {
 	for _, b := range builders {
 		for _, c := range cases {
 			_, err := b.op(c.scores, c.labels)
-			if !errors.Is(err, c.want) {
-				t.Errorf("%s, %s: %v; want %v", b.name, c.name, err, c.want)
-			}
+			require.ErrorIs(t, err, c.want, "%s, %s: %v; want %v", b.name, c.name, err, c.want)
 		}
 	}
 }
@@ -75,22 +73,16 @@ func TestReusedLispMachine(t *testing.T) {
 	}
 	for _, o := range ops {
 		g := gorgonia.NewGraph()
-		if _, err := o.build(vectorNode(g, "f", []float64{0.2, -1, 2, 0.5}), vectorNode(g, "l", []float64{1, 0, 0, 1})); err != nil {
-			t.Fatal(err)
-		}
+		_, err := o.build(vectorNode(g, "f", []float64{0.2, -1, 2, 0.5}), vectorNode(g, "l", []float64{1, 0, 0, 1}))
+		require.NoError(t, err)
 		vm := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(vm); err != nil {
-			t.Fatalf("%s: first run: %v", o.name, err)
-		}
+		require.NoError(t, graph.RunAll(vm), "%s: first run", o.name)
 		vm.Reset()
-		if err := graph.RunAll(vm); !errors.Is(err, o.reused) {
-			t.Errorf("%s: second run of one LispMachine: %v, want ErrMachineReused", o.name, err)
-		}
+		err = graph.RunAll(vm)
+		require.ErrorIs(t, err, o.reused, "%s: second run of one LispMachine: %v, want ErrMachineReused", o.name, err)
 		vm.Close()
 		fresh := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(fresh); err != nil {
-			t.Errorf("%s: a new LispMachine: %v", o.name, err)
-		}
+		require.NoError(t, graph.RunAll(fresh), "%s: a new LispMachine", o.name)
 		fresh.Close()
 	}
 }

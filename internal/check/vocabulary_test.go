@@ -19,6 +19,7 @@ import (
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
+	"github.com/stretchr/testify/require"
 )
 
 // An input of a public (scores, labels) entry point: the kind of its labels, k columns (1 for
@@ -194,10 +195,7 @@ func badInputs() []badInput {
 func TestVocabulary(t *testing.T) {
 	cases := badInputs()
 	for _, e := range entries() {
-		if err := e.call(valid[e.kind]); err != nil {
-			t.Errorf("%s on valid input: %v", e.name, err)
-			continue
-		}
+		require.NoError(t, e.call(valid[e.kind]), "%s on valid input", e.name)
 		for _, c := range cases {
 			if c.in.kind != e.kind || c.shape && (e.graph || e.model) {
 				continue
@@ -208,9 +206,7 @@ func TestVocabulary(t *testing.T) {
 			case c.fewK && e.task:
 				want = rocops.ErrConfig
 			case c.oneClass && e.oneOK, c.labels && e.noLabels, c.anyClasses && e.anyClasses:
-				if err != nil {
-					t.Errorf("%s, %s: %v; want no error", e.name, c.name, err)
-				}
+				require.NoError(t, err, "%s, %s: %v; want no error", e.name, c.name, err)
 				continue
 			case e.graph && want == rocops.ErrEmpty:
 				want = rocops.ErrNode
@@ -219,21 +215,15 @@ func TestVocabulary(t *testing.T) {
 			case e.model && want == rocops.ErrNonFinite:
 				want, prefix = rocops.ErrRange, "nn"
 			}
-			if !errors.Is(err, want) {
-				t.Errorf("%s, %s: %v; want %v", e.name, c.name, err, want)
-				continue
-			}
-			if c.oneClass && want != rocops.ErrConfig && !errors.Is(err, rocops.ErrOneClass) {
-				t.Errorf("%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
-			}
+			require.ErrorIs(t, err, want, "%s, %s: %v; want %v", e.name, c.name, err, want)
+			require.False(t, c.oneClass && want != rocops.ErrConfig && !errors.Is(err, rocops.ErrOneClass), "%s, %s: %v does not match ErrOneClass", e.name, c.name, err)
 			// A graph op's error from a run is the op's own inside the machine's RunError.
 			var run *graph.RunError
 			if errors.As(err, &run) {
 				err = run.Err
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, prefix+": ") {
-				t.Errorf("%s, %s: message %q does not start with package %s", e.name, c.name, msg, prefix)
-			}
+			msg := err.Error()
+			require.True(t, strings.HasPrefix(msg, prefix+": "), "%s, %s: message %q does not start with package %s", e.name, c.name, msg, prefix)
 		}
 	}
 }
@@ -659,16 +649,10 @@ func scoresModel(s []float64, k int) (nn.Model, []float64, error) {
 // TestScoresModel: the model the severe-direction entries are run on gives back the scores.
 func TestScoresModel(t *testing.T) {
 	m, x, err := scoresModel(kScores, kCols)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := nn.Scores(m, x, len(kScores)/kCols)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i, s := range kScores {
-		if got[i] != s {
-			t.Fatalf("score %d: %v, want %v", i, got[i], s)
-		}
+		require.Equal(t, s, got[i], "score %d: %v, want %v", i, got[i], s)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 type color int
@@ -21,48 +23,39 @@ func (c *color) UnmarshalText(b []byte) error { return colors.UnmarshalText(c, b
 func TestNames(t *testing.T) {
 	for v, name := range []string{"red", "green", "blue"} {
 		c := color(v)
-		if c.String() != name {
-			t.Errorf("String(%d) = %q, want %q", v, c.String(), name)
-		}
+		require.Equal(t, name, c.String(), "String(%d) = %q, want %q", v, c.String(), name)
 		for _, s := range []string{name, strings.ToUpper(name)} {
 			got, err := colors.Parse(s)
-			if err != nil || got != c {
-				t.Errorf("Parse(%q) = %v, %v; want %v", s, got, err, c)
-			}
+			require.NoError(t, err, "Parse(%q) = %v, %v; want %v", s, got, err, c)
+			require.Equal(t, c, got, "Parse(%q) = %v, %v; want %v", s, got, err, c)
 		}
 	}
-	if s := color(7).String(); s != "color(7)" {
-		t.Errorf("String(7) = %q", s)
-	}
+	s := color(7).String()
+	require.Equal(t, "color(7)", s, "String(7) = %q", s)
 	_, err := colors.Parse("mauve")
-	if !errors.Is(err, errColor) || err.Error() != `test: bad color: unknown color "mauve" (want red, green or blue)` {
-		t.Errorf("Parse(mauve) = %v", err)
-	}
-	if _, err := color(-1).MarshalText(); !errors.Is(err, errColor) {
-		t.Errorf("MarshalText(-1) = %v, want errColor", err)
-	}
+	require.ErrorIs(t, err, errColor, "Parse(mauve) = %v", err)
+	require.Equal(t, `test: bad color: unknown color "mauve" (want red, green or blue)`, err.Error(), "Parse(mauve) = %v", err)
+	_, err = color(-1).MarshalText()
+	require.ErrorIs(t, err, errColor, "MarshalText(-1) = %v, want errColor", err)
 }
 
 func TestTextRoundTrip(t *testing.T) {
 	b, err := json.Marshal(map[string]color{"c": 2})
-	if err != nil || string(b) != `{"c":"blue"}` {
-		t.Fatalf("json = %s, %v", b, err)
-	}
+	require.NoError(t, err, "json = %s, %v", b, err)
+	require.Equal(t, `{"c":"blue"}`, string(b), "json = %s, %v", b, err)
 	var back map[string]color
-	if err := json.Unmarshal(b, &back); err != nil || back["c"] != 2 {
-		t.Fatalf("unmarshal = %v, %v", back, err)
-	}
+	err = json.Unmarshal(b, &back)
+	require.NoError(t, err, "unmarshal = %v, %v", back, err)
+	require.Equal(t, color(2), back["c"], "unmarshal = %v, %v", back, err)
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	c := color(0)
 	fs.TextVar(&c, "color", color(1), "a color")
-	if c != 1 {
-		t.Fatalf("default = %v, want green", c)
-	}
-	if err := fs.Parse([]string{"-color", "BLUE"}); err != nil || c != 2 {
-		t.Fatalf("flag: %v, %v", c, err)
-	}
+	require.Equal(t, color(1), c, "default = %v, want green", c)
+	err = fs.Parse([]string{"-color", "BLUE"})
+	require.NoError(t, err, "flag: %v, %v", c, err)
+	require.Equal(t, color(2), c, "flag: %v, %v", c, err)
 	c = 1
-	if err := c.UnmarshalText([]byte("x")); err == nil || c != 1 {
-		t.Fatalf("bad text: %v, c = %v; want an error and c unchanged", err, c)
-	}
+	err = c.UnmarshalText([]byte("x"))
+	require.Error(t, err, "bad text: %v, c = %v; want an error and c unchanged", err, c)
+	require.Equal(t, color(1), c, "bad text: %v, c = %v; want an error and c unchanged", err, c)
 }

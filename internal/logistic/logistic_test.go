@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // reference returns softplus(z) and σ(z) to about 30 digits with math/big, from the series of
@@ -69,26 +71,20 @@ func TestAgainstHighPrecision(t *testing.T) {
 		40, -40, 700, -700, 745, -745, 800, -800, 1e300, -1e300} {
 		wantSP, wantS := reference(z)
 		sp, s := SoftplusSigmoid(z)
-		if d := math.Abs(sp - wantSP); d > tolRel*math.Abs(wantSP) {
-			t.Errorf("softplus(%v) = %v, want %v", z, sp, wantSP)
-		}
-		if d := math.Abs(s - wantS); d > tolRel*math.Abs(wantS) {
-			t.Errorf("σ(%v) = %v, want %v", z, s, wantS)
-		}
-		if Softplus(z) != sp || Sigmoid(z) != s {
-			t.Errorf("the one-value forms disagree with SoftplusSigmoid at %v", z)
-		}
+		d := math.Abs(sp - wantSP)
+		require.LessOrEqual(t, d, tolRel*math.Abs(wantSP), "softplus(%v) = %v, want %v", z, sp, wantSP)
+		d = math.Abs(s - wantS)
+		require.LessOrEqual(t, d, tolRel*math.Abs(wantS), "σ(%v) = %v, want %v", z, s, wantS)
+		require.Equal(t, sp, Softplus(z), "the one-value forms disagree with SoftplusSigmoid at %v", z)
+		require.Equal(t, s, Sigmoid(z), "the one-value forms disagree with SoftplusSigmoid at %v", z)
 		// LogLoss: softplus(z) for y = 0, softplus(−z) = softplus(z) − z for y = 1, each
 		// against its own high-precision value, and SoftplusSigmoid's σ to the bit.
 		wantNeg, _ := reference(-z)
 		for _, c := range []struct{ y, want float64 }{{0, wantSP}, {1, wantNeg}} {
 			l, ls := LogLoss(z, c.y)
-			if d := math.Abs(l - c.want); d > tolRel*math.Abs(c.want) {
-				t.Errorf("LogLoss(%v, %v) = %v, want %v", z, c.y, l, c.want)
-			}
-			if ls != s {
-				t.Errorf("LogLoss(%v, %v)'s σ = %v, SoftplusSigmoid's %v", z, c.y, ls, s)
-			}
+			d := math.Abs(l - c.want)
+			require.LessOrEqual(t, d, tolRel*math.Abs(c.want), "LogLoss(%v, %v) = %v, want %v", z, c.y, l, c.want)
+			require.Equal(t, s, ls, "LogLoss(%v, %v)'s σ = %v, SoftplusSigmoid's %v", z, c.y, ls, s)
 		}
 	}
 }

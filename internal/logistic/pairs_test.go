@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // termsOf returns the terms of fs.
@@ -49,14 +51,10 @@ func TestPairRowsIsPairRow(t *testing.T) {
 				lb, wb := PairRow(tb, tile, want)
 				gla, gwa, glb, gwb := PairRows(ta, tb, tile, got)
 				for _, v := range [][2]float64{{gla, la}, {gwa, wa}, {glb, lb}, {gwb, wb}} {
-					if math.Float64bits(v[0]) != math.Float64bits(v[1]) {
-						t.Fatalf("PairRows %v, PairRow %v", v[0], v[1])
-					}
+					require.Equal(t, math.Float64bits(v[1]), math.Float64bits(v[0]), "PairRows %v, PairRow %v", v[0], v[1])
 				}
 				for j := range want {
-					if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
-						t.Fatalf("g[%d] = %v, PairRow's %v", j, got[j], want[j])
-					}
+					require.Equal(t, math.Float64bits(want[j]), math.Float64bits(got[j]), "g[%d] = %v, PairRow's %v", j, got[j], want[j])
 				}
 			})
 		}
@@ -83,16 +81,13 @@ func TestPairRowMatchesDirect(t *testing.T) {
 			l, s := LogLoss(f-fj, 1) // softplus(−x) and σ(x)
 			wantLoss += l
 			wantWeight += 1 - s
-			if d := math.Abs(g[j] - (1 - s)); d > tolRel {
-				t.Fatalf("f = %v: g[%d] = %v, want %v", f, j, g[j], 1-s)
-			}
+			d := math.Abs(g[j] - (1 - s))
+			require.LessOrEqual(t, d, tolRel, "f = %v: g[%d] = %v, want %v", f, j, g[j], 1-s)
 		}
-		if d := math.Abs(loss - wantLoss); d > tolRel*wantLoss {
-			t.Errorf("f = %v: loss %v, want %v", f, loss, wantLoss)
-		}
-		if d := math.Abs(weight - wantWeight); d > tolRel*max(wantWeight, 1) {
-			t.Errorf("f = %v: weight %v, want %v", f, weight, wantWeight)
-		}
+		d := math.Abs(loss - wantLoss)
+		require.LessOrEqual(t, d, tolRel*wantLoss, "f = %v: loss %v, want %v", f, loss, wantLoss)
+		d = math.Abs(weight - wantWeight)
+		require.LessOrEqual(t, d, tolRel*max(wantWeight, 1), "f = %v: weight %v, want %v", f, weight, wantWeight)
 	}
 }
 

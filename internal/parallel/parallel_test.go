@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Every task runs exactly once, whatever the number of workers.
@@ -12,13 +14,10 @@ func TestForRunsEachTaskOnce(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7, 1000} {
 		for _, workers := range []int{-1, 0, 1, 2, 3, 64} {
 			counts := make([]atomic.Int32, n)
-			if err := For(n, workers, func(t int) { counts[t].Add(1) }); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, For(n, workers, func(t int) { counts[t].Add(1) }))
 			for i := range counts {
-				if c := counts[i].Load(); c != 1 {
-					t.Fatalf("n=%d workers=%d: task %d ran %d times", n, workers, i, c)
-				}
+				c := counts[i].Load()
+				require.Equal(t, int32(1), c, "n=%d workers=%d: task %d ran %d times", n, workers, i, c)
 			}
 		}
 	}
@@ -27,13 +26,9 @@ func TestForRunsEachTaskOnce(t *testing.T) {
 // With one worker the tasks run in order on the caller.
 func TestForSequential(t *testing.T) {
 	var order []int
-	if err := For(5, 1, func(t int) { order = append(order, t) }); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, For(5, 1, func(t int) { order = append(order, t) }))
 	for i, v := range order {
-		if v != i {
-			t.Fatalf("order %v", order)
-		}
+		require.Equal(t, i, v, "order %v", order)
 	}
 }
 
@@ -49,24 +44,18 @@ func TestForRecoversPanics(t *testing.T) {
 				panic(boom)
 			}
 		})
-		if !errors.Is(err, ErrPanic) || !errors.Is(err, boom) {
-			t.Fatalf("workers=%d: error %v, want ErrPanic wrapping the value", workers, err)
-		}
+		require.ErrorIs(t, err, ErrPanic, "workers=%d: error %v, want ErrPanic wrapping the value", workers, err)
+		require.ErrorIs(t, err, boom, "workers=%d: error %v, want ErrPanic wrapping the value", workers, err)
 		// The lowest panicking task is named whenever it ran; with several workers task 90
 		// may have stopped the loop before task 37 was handed out.
-		if !strings.Contains(err.Error(), "task 37") && !(workers > 1 && strings.Contains(err.Error(), "task 90")) {
-			t.Fatalf("workers=%d: %v does not name the task", workers, err)
-		}
+		require.False(t, !strings.Contains(err.Error(), "task 37") && !(workers > 1 && strings.Contains(err.Error(), "task 90")), "workers=%d: %v does not name the task", workers, err)
 		err = For(8, workers, func(t int) {
 			if t == 5 {
 				panic("not an error")
 			}
 		})
-		if !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "task 5: not an error") {
-			t.Fatalf("workers=%d: error %v", workers, err)
-		}
+		require.ErrorIs(t, err, ErrPanic, "workers=%d: error %v", workers, err)
+		require.Contains(t, err.Error(), "task 5: not an error", "workers=%d: error %v", workers, err)
 	}
-	if err := For(10, 4, func(int) {}); err != nil {
-		t.Fatalf("no panic, error %v", err)
-	}
+	require.NoError(t, For(10, 4, func(int) {}), "no panic")
 }

@@ -5,9 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -19,24 +19,19 @@ func TestSaveGrid(t *testing.T) {
 	line := func() *plot.Plot {
 		p := plot.New()
 		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		p.Add(l)
 		return p
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "grid.png")
-	if err := SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch); err != nil {
-		t.Fatal(err)
-	}
-	if w, h := pngSize(t, path); w != 384 || h != 288 {
-		t.Errorf("image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
-	}
+	require.NoError(t, SaveGrid(path, [][]*plot.Plot{{line(), nil}, {line(), line()}}, 4*vg.Inch, 3*vg.Inch))
+	w, h := pngSize(t, path)
+	require.Equal(t, 384, w, "image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
+	require.Equal(t, 288, h, "image %d×%d, want 384×288 (4×3 inches at 96 dpi)", w, h)
 	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 {
-		t.Errorf("directory holds %v (%v), want the PNG alone", entries, err)
-	}
+	require.NoError(t, err, "directory holds %v (%v), want the PNG alone", entries, err)
+	require.Equal(t, 1, len(entries), "directory holds %v (%v), want the PNG alone", entries, err)
 }
 
 // SaveGridLegend keeps the requested size with a legend strip, and Line names what it plots
@@ -44,35 +39,27 @@ func TestSaveGrid(t *testing.T) {
 func TestSaveGridLegend(t *testing.T) {
 	p := plot.New()
 	l, err := Line("diagonal", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p.Add(l, Disc(0.5, 0.5, nil))
 	legend := NewLegend()
 	legend.Add("diagonal", l)
 	path := filepath.Join(t.TempDir(), "legend.png")
-	if err := SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch); err != nil {
-		t.Fatal(err)
-	}
-	if w, h := pngSize(t, path); w != 480 || h != 288 {
-		t.Errorf("image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
-	}
-	if _, err := Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil); err == nil || !strings.Contains(err.Error(), "plotting nothing") {
-		t.Errorf("a NaN point: %v, want an error naming what it plots", err)
-	}
+	require.NoError(t, SaveGridLegend(path, [][]*plot.Plot{{p}}, legend, vg.Inch, 5*vg.Inch, 3*vg.Inch))
+	w, h := pngSize(t, path)
+	require.Equal(t, 480, w, "image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
+	require.Equal(t, 288, h, "image %d×%d, want 480×288 (5×3 inches at 96 dpi)", w, h)
+	_, err = Line("nothing", plotter.XYs{{X: math.NaN(), Y: 0}}, nil, nil)
+	require.Error(t, err, "a NaN point: %v, want an error naming what it plots", err)
+	require.Contains(t, err.Error(), "plotting nothing", "a NaN point: %v, want an error naming what it plots", err)
 }
 
 // pngSize decodes the PNG at path and returns its size in pixels.
 func pngSize(t *testing.T, path string) (w, h int) {
 	t.Helper()
 	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
 	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return img.Bounds().Dx(), img.Bounds().Dy()
 }

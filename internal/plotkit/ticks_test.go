@@ -1,9 +1,10 @@
 package plotkit
 
 import (
-	"math"
 	"strconv"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // labelTol is how far a label may round its tick's value (plot.DefaultTicks computes values
@@ -26,12 +27,10 @@ func TestLogTicksLabels(t *testing.T) {
 				continue
 			}
 			labels++
-			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || math.Abs(v-tk.Value) > labelTol*tk.Value {
-				t.Errorf("range [%g, %g]: label %q at %g", c.lo, c.hi, tk.Label, tk.Value)
-			}
+			v, err := strconv.ParseFloat(tk.Label, 64)
+			require.NoError(t, err, "range [%g, %g]: label %q at %g", c.lo, c.hi, tk.Label, tk.Value)
+			require.InDelta(t, tk.Value, v, labelTol*tk.Value, "range [%g, %g]: label %q at %g", c.lo, c.hi, tk.Label, tk.Value)
 		}
-		if labels < c.want {
-			t.Errorf("range [%g, %g]: %d labelled ticks inside it, want at least %d", c.lo, c.hi, labels, c.want)
-		}
+		require.GreaterOrEqual(t, labels, c.want, "range [%g, %g]: %d labelled ticks inside it, want at least %d", c.lo, c.hi, labels, c.want)
 	}
 }

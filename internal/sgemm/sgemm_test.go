@@ -3,13 +3,14 @@ package sgemm
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/rocops/rocops/internal/floats"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMatchesReference: New gives C ← op(A)·op(B) + β·C of a float64 reference written
@@ -55,15 +56,15 @@ func testMatchesReference[T floats.Float](t *testing.T, u float64, g Func[T]) {
 							br, bc = n, k
 						}
 						lda, ldb, ldc := ac+3, bc+5, n+2
-						a := rowsOf[T](11, max(ar, 1), lda)
-						b := rowsOf[T](12, max(br, 1), ldb)
+						a := testbatch.Uniform[T](11, 1, max(ar, 1), lda)
+						b := testbatch.Uniform[T](12, 1, max(br, 1), ldb)
 						bpj := func(p, j int) T {
 							if tB == blas.Trans {
 								return b[j*ldb+p]
 							}
 							return b[p*ldb+j]
 						}
-						c := rowsOf[T](13, m, ldc)
+						c := testbatch.Uniform[T](13, 1, m, ldc)
 						want, bound := make([]float64, m*n), make([]float64, m*n)
 						for i := range m {
 							for j := range n {
@@ -89,14 +90,11 @@ func testMatchesReference[T floats.Float](t *testing.T, u float64, g Func[T]) {
 							for j := range ldc {
 								got := float64(c[i*ldc+j])
 								if j >= n {
-									if c[i*ldc+j] != pad[i*ldc+j] {
-										t.Fatalf("C[%d, %d] beyond n changed", i, j)
-									}
+									require.False(t, c[i*ldc+j] != pad[i*ldc+j], "C[%d, %d] beyond n changed", i, j)
 									continue
 								}
-								if d := math.Abs(got - want[i*n+j]); d > bound[i*n+j] {
-									t.Fatalf("C[%d, %d] = %g, want %g: error %g > bound %g", i, j, got, want[i*n+j], d, bound[i*n+j])
-								}
+								d := math.Abs(got - want[i*n+j])
+								require.LessOrEqual(t, d, bound[i*n+j], "C[%d, %d] = %g, want %g: error %g > bound %g", i, j, got, want[i*n+j], d, bound[i*n+j])
 							}
 						}
 					})
@@ -105,20 +103,6 @@ func testMatchesReference[T floats.Float](t *testing.T, u float64, g Func[T]) {
 		}
 	}
 }
-
-// rowsOf returns rows × cols values drawn uniformly from (−2, 2) by a seeded generator, in
-// T (the reference works on these rounded values).
-func rowsOf[T floats.Float](seed uint64, rows, cols int) []T {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	out := make([]T, rows*cols)
-	for i := range out {
-		out[i] = T(4*rng.Float64() - 2)
-	}
-	return out
-}
-
-// float32Rows is rowsOf in float32.
-func float32Rows(seed uint64, rows, cols int) []float32 { return rowsOf[float32](seed, rows, cols) }
 
 // TestRowOrder: a row of C does not depend on the rows around it: the product of one
 // row of A on its own is bit for bit that row of the product of many (every entry is summed
@@ -135,7 +119,7 @@ func TestRowOrder(t *testing.T) {
 
 func testRowOrder[T floats.Float](t *testing.T, g Func[T]) {
 	const m, n, k = 10, 40, 37
-	a, b := rowsOf[T](21, m, k), rowsOf[T](22, k, n)
+	a, b := testbatch.Uniform[T](21, 1, m, k), testbatch.Uniform[T](22, 1, k, n)
 	all := make([]T, m*n)
 	g(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, all, n)
 	for i := 0; i < m; i += 4 { // blocks of 4 rows, and the last 2 rows one by one
@@ -146,9 +130,7 @@ func testRowOrder[T floats.Float](t *testing.T, g Func[T]) {
 		part := make([]T, rows*n)
 		g(blas.NoTrans, blas.NoTrans, rows, n, k, 1, a[i*k:], k, b, n, 0, part, n)
 		for j, v := range part {
-			if v != all[i*n+j] {
-				t.Fatalf("row block at %d, entry %d: %g alone, %g in the whole product", i, j, v, all[i*n+j])
-			}
+			require.False(t, v != all[i*n+j], "row block at %d, entry %d: %g alone, %g in the whole product", i, j, v, all[i*n+j])
 		}
 	}
 }
@@ -179,12 +161,12 @@ func testGemvMatchesReference[T floats.Float](t *testing.T, u float64, gemv Gemv
 		}{{blas.Trans, 1, 0, 1}, {blas.Trans, 1, 1, 1}, {blas.NoTrans, 1, 0, 1}, {blas.NoTrans, 1, 1, 1}, {blas.Trans, 2, 1, 1}, {blas.Trans, 1, 0, 2}} {
 			t.Run(fmt.Sprintf("m=%d/n=%d/%c/alpha=%g/beta=%g/incX=%d", sh.m, sh.n, tc.tA, tc.alpha, tc.beta, tc.incX), func(t *testing.T) {
 				m, n, lda := sh.m, sh.n, sh.n+3
-				a := rowsOf[T](31, m, lda)
+				a := testbatch.Uniform[T](31, 1, m, lda)
 				lx, ly := n, m // op(A) = A: x has n entries, y m
 				if tc.tA == blas.Trans {
 					lx, ly = m, n
 				}
-				x, y := rowsOf[T](32, lx, tc.incX), rowsOf[T](33, 1, ly)
+				x, y := testbatch.Uniform[T](32, 1, lx, tc.incX), testbatch.Uniform[T](33, 1, 1, ly)
 				want, bound := make([]float64, ly), make([]float64, ly)
 				for i := range ly {
 					var s, abs float64
@@ -204,9 +186,8 @@ func testGemvMatchesReference[T floats.Float](t *testing.T, u float64, gemv Gemv
 				}
 				gemv(tc.tA, m, n, tc.alpha, a, lda, x, tc.incX, tc.beta, y, 1)
 				for i, w := range want {
-					if d := math.Abs(float64(y[i]) - w); d > bound[i] {
-						t.Fatalf("y[%d] = %g, want %g: error %g > bound %g", i, y[i], w, d, bound[i])
-					}
+					d := math.Abs(float64(y[i]) - w)
+					require.LessOrEqual(t, d, bound[i], "y[%d] = %g, want %g: error %g > bound %g", i, y[i], w, d, bound[i])
 				}
 			})
 		}
@@ -244,17 +225,17 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 				for _, beta := range []T{0, 1} {
 					m, n, k := sh.m, sh.n, sh.k
-					a := rowsOf[T](41, m, k) // A (m × k) or Aᵀ (k × m): both m·k values
+					a := testbatch.Uniform[T](41, 1, m, k) // A (m × k) or Aᵀ (k × m): both m·k values
 					lda := k
 					if tA == blas.Trans {
 						lda = m
 					}
-					b := rowsOf[T](42, k, n) // B (k × n) or Bᵀ (n × k)
+					b := testbatch.Uniform[T](42, 1, k, n) // B (k × n) or Bᵀ (n × k)
 					ldb := n
 					if tB == blas.Trans {
 						ldb = k
 					}
-					c0 := rowsOf[T](43, m, n)
+					c0 := testbatch.Uniform[T](43, 1, m, n)
 					var want []T
 					for off := range 4 {
 						c := moved(c0, off)
@@ -264,10 +245,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 							continue
 						}
 						for i := range want {
-							if !same(c[i], want[i]) {
-								t.Fatalf("m=%d n=%d k=%d %c%c β=%g, operands moved by %d: C[%d] = %g, at offset 0 %g",
-									m, n, k, tA, tB, beta, off, i, c[i], want[i])
-							}
+							require.True(t, same(c[i], want[i]), "m=%d n=%d k=%d %c%c β=%g, operands moved by %d: C[%d] = %g, at offset 0 %g", m, n, k, tA, tB, beta, off, i, c[i], want[i])
 						}
 					}
 				}
@@ -280,7 +258,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 				if tA == blas.Trans {
 					lx, ly = m, n
 				}
-				a, x, y0 := rowsOf[T](44, m, n), rowsOf[T](45, 1, lx), rowsOf[T](46, 1, ly)
+				a, x, y0 := testbatch.Uniform[T](44, 1, m, n), testbatch.Uniform[T](45, 1, 1, lx), testbatch.Uniform[T](46, 1, 1, ly)
 				var want []T
 				for off := range 4 {
 					y := moved(y0, off)
@@ -290,10 +268,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 						continue
 					}
 					for i := range want {
-						if !same(y[i], want[i]) {
-							t.Fatalf("gemv m=%d n=%d %c β=%g, operands moved by %d: y[%d] = %g, at offset 0 %g",
-								m, n, tA, beta, off, i, y[i], want[i])
-						}
+						require.True(t, same(y[i], want[i]), "gemv m=%d n=%d %c β=%g, operands moved by %d: y[%d] = %g, at offset 0 %g", m, n, tA, beta, off, i, y[i], want[i])
 					}
 				}
 			}
@@ -308,7 +283,7 @@ func testIndependentOfAddress[T floats.Float](t *testing.T, g Func[T], gemv Gemv
 func BenchmarkGemv(b *testing.B) {
 	for _, m := range []int{128, 1024} {
 		for _, n := range []int{6, 64} {
-			a, x, y := float32Rows(51, m, n), float32Rows(52, 1, n), make([]float32, m)
+			a, x, y := testbatch.Uniform[float32](51, 1, m, n), testbatch.Uniform[float32](52, 1, 1, n), make([]float32, m)
 			for _, impl := range []struct {
 				name string
 				f    GemvFunc[float32]
@@ -338,23 +313,19 @@ func testDot[T floats.Float](t *testing.T, u float64, dot func(n int, x []T, inc
 	moved := func(x []T, off int) []T { return append(make([]T, off, off+len(x)), x...)[off:] }
 	for _, n := range []int{1, 3, 4, 7, 8, 9, 12, 15, 16, 17, 31, 64, 1000} {
 		for _, inc := range []int{1, 2} {
-			x, y := rowsOf[T](61, n, inc), rowsOf[T](62, n, inc)
+			x, y := testbatch.Uniform[T](61, 1, n, inc), testbatch.Uniform[T](62, 1, n, inc)
 			var want, abs float64
 			for i := range n {
 				want += float64(x[i*inc]) * float64(y[i*inc])
 				abs += math.Abs(float64(x[i*inc]) * float64(y[i*inc]))
 			}
 			got := dot(n, x, inc, y, inc)
-			if d := math.Abs(float64(got) - want); d > gamma(n+1)*abs {
-				t.Fatalf("n=%d inc=%d: %g, want %g: error %g > bound %g", n, inc, got, want, d, gamma(n+1)*abs)
-			}
-			if inc == 1 && got != Dot(x, y) {
-				t.Fatalf("n=%d: %g, Dot %g", n, got, Dot(x, y))
-			}
+			d := math.Abs(float64(got) - want)
+			require.LessOrEqual(t, d, gamma(n+1)*abs, "n=%d inc=%d: %g, want %g: error %g > bound %g", n, inc, got, want, d, gamma(n+1)*abs)
+			require.False(t, inc == 1 && got != Dot(x, y), "n=%d: %g, Dot %g", n, got, Dot(x, y))
 			for off := 1; off < 4; off++ {
-				if g := dot(n, moved(x, off), inc, moved(y, (off+1)%4), inc); math.Float64bits(float64(g)) != math.Float64bits(float64(got)) {
-					t.Fatalf("n=%d inc=%d, moved by %d: %g, at offset 0 %g", n, inc, off, g, got)
-				}
+				g := dot(n, moved(x, off), inc, moved(y, (off+1)%4), inc)
+				require.Equal(t, math.Float64bits(float64(got)), math.Float64bits(float64(g)), "n=%d inc=%d, moved by %d: %g, at offset 0 %g", n, inc, off, g, got)
 			}
 		}
 	}
@@ -369,14 +340,14 @@ func TestImplementationConcurrent(t *testing.T) {
 	const m, n, k = 33, 24, 17
 	want := make([][]float64, 8)
 	for w := range want {
-		a, b := rowsOf[float64](uint64(70+w), m, k), rowsOf[float64](uint64(80+w), n, k)
+		a, b := testbatch.Uniform[float64](uint64(70+w), 1, m, k), testbatch.Uniform[float64](uint64(80+w), 1, n, k)
 		want[w] = make([]float64, m*n)
 		impl.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, want[w], n)
 	}
 	errs := make(chan error, len(want))
 	for w := range want {
 		go func() {
-			a, b := rowsOf[float64](uint64(70+w), m, k), rowsOf[float64](uint64(80+w), n, k)
+			a, b := testbatch.Uniform[float64](uint64(70+w), 1, m, k), testbatch.Uniform[float64](uint64(80+w), 1, n, k)
 			c := make([]float64, m*n)
 			for range 20 {
 				impl.Dgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, c, n)
@@ -391,8 +362,6 @@ func TestImplementationConcurrent(t *testing.T) {
 		}()
 	}
 	for range want {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, <-errs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -57,18 +58,6 @@ func refLoss(z, y []float64, a, b, alpha, m float64) (f float64, dz []float64, d
 	return f, dz, da, db, dalpha
 }
 
-func randomBatch(seed uint64, n int, posFrac, shift float64) (z, y []float64) {
-	r := rand.New(rand.NewPCG(seed, 3))
-	z, y = make([]float64, n), make([]float64, n)
-	for i := range z {
-		if i == 0 || (i > 1 && r.Float64() < posFrac) {
-			y[i] = 1
-		}
-		z[i] = r.NormFloat64() + shift*y[i]
-	}
-	return z, y
-}
-
 // tolFormula: the package and the reference sum the same ≤ 500 terms in another order and
 // compute σ′ from e^{−|z|} against e^{−z}, a few ulps apart.
 const tolFormula = 1e-12
@@ -79,9 +68,9 @@ func TestMatchesFormula(t *testing.T) {
 		z, y []float64
 	}
 	var cases []batchCase
-	z, y := randomBatch(1, 200, 0.3, 1)
+	z, y := testbatch.Shifted(1, 3, 200, 0.3, 1)
 	cases = append(cases, batchCase{"random", z, y})
-	z, y = randomBatch(2, 500, 0.03, 2)
+	z, y = testbatch.Shifted(2, 3, 500, 0.03, 2)
 	cases = append(cases, batchCase{"imbalanced", z, y})
 	cases = append(cases, batchCase{"one each", []float64{0.4, -1.1}, []float64{1, 0}})
 	cases = append(cases, batchCase{"saturated", []float64{30, -25, 12, -8, 0}, []float64{1, 0, 0, 1, 1}})
@@ -118,7 +107,7 @@ func TestMatchesFormula(t *testing.T) {
 // TestGradientFiniteDifferences: the four derivatives against central differences of
 // Evaluate (step 1e-5, truncation error ~1e-10 for this smooth f).
 func TestGradientFiniteDifferences(t *testing.T) {
-	z, y := randomBatch(3, 30, 0.4, 0.5)
+	z, y := testbatch.Shifted(3, 3, 30, 0.4, 0.5)
 	a, b, alpha := 0.6, 0.3, 0.25
 	cfg := Config{Margin: 0.8}
 	dz, da, db, dalpha, _, err := gradient1(z, y, a, b, alpha, cfg)
@@ -160,7 +149,7 @@ func TestOptimumGridMinMax(t *testing.T) {
 		{"separated", 6, 3, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			z, y := randomBatch(c.seed, 10, 0.4, c.shift)
+			z, y := testbatch.Shifted(c.seed, 3, 10, 0.4, c.shift)
 			cfg := Config{Margin: c.margin}
 			want, err := Optimum(z, y, cfg)
 			require.NoError(t, err)
@@ -185,7 +174,7 @@ func TestOptimumGridMinMax(t *testing.T) {
 // TestOptimumAtSaddle: Optimum equals Evaluate at the closed-form saddle point a = E₊h,
 // b = E₋h, α = (m − (E₊h − E₋h))₊, and no nearby (a, b) lowers, nor nearby α ≥ 0 raises, f.
 func TestOptimumAtSaddle(t *testing.T) {
-	z, y := randomBatch(7, 60, 0.3, 1)
+	z, y := testbatch.Shifted(7, 3, 60, 0.3, 1)
 	var e1, e0, n1, n0 float64
 	for k := range z {
 		if y[k] == 1 {
@@ -309,7 +298,7 @@ func TestBinaryIsOneColumn(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 3))
 	for trial := range 60 {
 		n := 2 + r.IntN(300)
-		z, y := randomBatch(uint64(trial), n, 0.05+0.9*r.Float64(), r.NormFloat64())
+		z, y := testbatch.Shifted(uint64(trial), 3, n, 0.05+0.9*r.Float64(), r.NormFloat64())
 		scale := math.Pow(10, 3*r.Float64()-1)
 		for i := range z {
 			z[i] *= scale

@@ -3,6 +3,8 @@ package aucm
 import (
 	"fmt"
 	"testing"
+
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 var benchSizes = []int{1 << 10, 1 << 14, 1 << 18, 1 << 20}
@@ -16,7 +18,7 @@ var sink float64
 func BenchmarkGradient(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			z, y := randomBatch(uint64(n), n, 0.1, 1)
+			z, y := testbatch.Shifted(uint64(n), 3, n, 0.1, 1)
 			a, bb, alpha := one(0.5), one(0.2), one(0.3)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -36,7 +38,7 @@ func BenchmarkGradient(b *testing.B) {
 func BenchmarkOnePass(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			z, y := randomBatch(uint64(n), n, 0.1, 1)
+			z, y := testbatch.Shifted(uint64(n), 3, n, 0.1, 1)
 			b.ReportAllocs()
 			for b.Loop() {
 				out := make([]float64, n)

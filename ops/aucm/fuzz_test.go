@@ -8,20 +8,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // FuzzGradient: no panic; valid input gives a finite value and finite derivatives (or
 // rocops.ErrRange for a, b, α near the float64 range), a non-negative Optimum and Evaluate equal
 // to Gradient's value; anything else is rejected with one of the package's errors.
 func FuzzGradient(f *testing.F) {
-	f.Add(fuzzbatch.Encode([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}), 0.0, 0.0, 0.0, 0.0)
-	f.Add(fuzzbatch.Encode([]float64{800, -800}, []float64{1, 0}), 0.3, 0.7, 1.0, 0.5)
-	f.Add(fuzzbatch.Encode([]float64{math.NaN(), 1}, []float64{1, 0}), 0.0, 0.0, 0.0, 0.0)
-	f.Add(fuzzbatch.Encode([]float64{1, 2}, []float64{1, 1}), 0.0, 0.0, 0.0, -1.0)
-	f.Add(fuzzbatch.Encode([]float64{1, 2}, []float64{1, 0}), 1e300, 0.0, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}), 0.0, 0.0, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{800, -800}, []float64{1, 0}), 0.3, 0.7, 1.0, 0.5)
+	f.Add(testbatch.Encode([]float64{math.NaN(), 1}, []float64{1, 0}), 0.0, 0.0, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{1, 2}, []float64{1, 1}), 0.0, 0.0, 0.0, -1.0)
+	f.Add(testbatch.Encode([]float64{1, 2}, []float64{1, 0}), 1e300, 0.0, 0.0, 0.0)
 	f.Fuzz(func(t *testing.T, data []byte, a, b, alpha, margin float64) {
-		z, y := fuzzbatch.Decode(data)
+		z, y := testbatch.Decode(data)
 		cfg := Config{Margin: margin}
 		dz, da, db, dalpha, v, err := gradient1(z, y, a, b, alpha, cfg)
 		if err != nil {
@@ -56,10 +56,10 @@ func validInput(z, y []float64, a, b, alpha, margin float64) bool {
 			return false
 		}
 	}
-	return margin >= 0 && !math.IsInf(margin, 1) && fuzzbatch.Valid(z, y)
+	return margin >= 0 && !math.IsInf(margin, 1) && testbatch.Valid(z, y)
 }
 
-// FuzzMulticlassGradient: no panic; a k-class batch (fuzzbatch.Classes, with invalid labels and
+// FuzzMulticlassGradient: no panic; a k-class batch (testbatch.Classes, with invalid labels and
 // classes without rows occurring) is accepted exactly when every label is in 0…k−1, k ≥ 2 and
 // every class has rows, and then gives a finite value and derivatives equal to the
 // multi-label loss on the one-hot indicator; anything else is one of the package's errors.
@@ -69,7 +69,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 	f.Add([]byte{0, 1, 2}, uint8(1), 0.0, 0.0)
 	f.Fuzz(func(t *testing.T, data []byte, kb uint8, aux, margin float64) {
 		k := int(kb%5) + 1
-		z, y := fuzzbatch.Classes(data, k, 64, func(b byte) float64 { return (float64(b) - 128) / 16 })
+		z, y := testbatch.Classes(data, k, 64, func(b byte) float64 { return (float64(b) - 128) / 16 })
 		a, b, alpha := make([]float64, k), make([]float64, k), make([]float64, k)
 		for c := range k {
 			a[c], b[c], alpha[c] = aux, -aux, aux*float64(c)

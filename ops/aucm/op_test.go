@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 type lossGraph struct {
@@ -44,7 +45,7 @@ func newLossGraph(t *testing.T, dt tensor.Dtype, z, y []float64, a, b, alpha flo
 // TestLossGradcheck: the op's gradients with respect to the scores, a, b and α by both
 // machines against finite differences, in float64 and float32.
 func TestLossGradcheck(t *testing.T) {
-	z, y := randomBatch(8, 12, 0.4, 1)
+	z, y := testbatch.Shifted(8, 3, 12, 0.4, 1)
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 		for _, c := range []struct {
 			a, b, alpha float64
@@ -63,7 +64,7 @@ func TestLossGradcheck(t *testing.T) {
 // Gradient on the same (dtype-rounded) inputs.
 func TestLossMatchesGradient(t *testing.T) {
 	tol := map[tensor.Dtype]float64{tensor.Float64: 1e-15, tensor.Float32: 1e-6}
-	z, y := randomBatch(9, 40, 0.3, 0.5)
+	z, y := testbatch.Shifted(9, 3, 40, 0.3, 0.5)
 	for dt, tl := range tol {
 		for _, machine := range []string{"tape", "lisp"} {
 			t.Run(fmt.Sprintf("%v/%s", dt, machine), func(t *testing.T) {
@@ -150,7 +151,7 @@ func TestLossErrors(t *testing.T) {
 // op as a vector does, and their gradient has their shape (checked by gradcheck, which
 // compares it element by element, on both machines).
 func TestLossColumnScores(t *testing.T) {
-	z, y := randomBatch(10, 9, 0.4, 1)
+	z, y := testbatch.Shifted(10, 3, 9, 0.4, 1)
 	g := gorgonia.NewGraph()
 	scores, err := graph.Input(g, tensor.Float64, "scores", z, len(z), 1)
 	require.NoError(t, err)
@@ -173,7 +174,7 @@ func TestLossColumnScores(t *testing.T) {
 // of labels feeds them, with the value of scalar ones and gradients of their shape, on both
 // machines and dtypes; mixing a scalar with vectors, or vectors of another length, is refused.
 func TestLossOneColumnVectors(t *testing.T) {
-	z, y := randomBatch(11, 10, 0.4, 1)
+	z, y := testbatch.Shifted(11, 3, 10, 0.4, 1)
 	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 		g := gorgonia.NewGraph()
 		scores, err := graph.Input(g, dt, "scores", z, len(z), 1)

@@ -3,10 +3,12 @@ package crossentropy
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzGradient decodes a batch from bytes (9 per element: float64 bits, then a label byte
@@ -40,16 +42,15 @@ func FuzzGradient(f *testing.F) {
 					return
 				}
 			}
-			t.Fatalf("error %v is none of the package's", err)
+			require.Fail(t, fmt.Sprintf("error %v is none of the package's", err))
 		}
-		if !(l >= 0) || math.IsInf(l, 0) {
-			t.Fatalf("loss %v for %v %v", l, z, y)
-		}
+		require.GreaterOrEqual(t, l, 0.0, "loss %v for %v %v", l, z, y)
+		require.False(t, math.IsInf(l, 0), "loss %v for %v %v", l, z, y)
 		bound := 1 / float64(len(z))
 		for i, gi := range g {
-			if !(math.Abs(gi) <= bound) || (y[i] == 1 && gi > 0) || (y[i] == 0 && gi < 0) {
-				t.Fatalf("gradient[%d] = %v for z = %v, y = %v", i, gi, z[i], y[i])
-			}
+			require.LessOrEqual(t, math.Abs(gi), bound, "gradient[%d] = %v for z = %v, y = %v", i, gi, z[i], y[i])
+			require.False(t, y[i] == 1 && gi > 0, "gradient[%d] = %v for z = %v, y = %v", i, gi, z[i], y[i])
+			require.False(t, y[i] == 0 && gi < 0, "gradient[%d] = %v for z = %v, y = %v", i, gi, z[i], y[i])
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/ops/crossentropy"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGradcheck compares the op's gradient on both machines with numerical derivatives, in
@@ -28,9 +29,7 @@ func TestGradcheck(t *testing.T) {
 				g := gorgonia.NewGraph()
 				f := input(t, g, dt, "z", z)
 				cost, err := crossentropy.Loss(f, input(t, g, dt, "y", y), crossentropy.Config{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 			})
 		}
@@ -40,8 +39,6 @@ func TestGradcheck(t *testing.T) {
 func input(t *testing.T, g *gorgonia.ExprGraph, dt tensor.Dtype, name string, xs []float64) *gorgonia.Node {
 	t.Helper()
 	n, err := graph.Input(g, dt, name, xs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return n
 }

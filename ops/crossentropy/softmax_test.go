@@ -211,9 +211,7 @@ func FuzzSoftmaxGradient(f *testing.F) {
 		}
 		g, l, err := softmaxGradient(z, k, y)
 		if k == 1 {
-			if !errors.Is(err, rocops.ErrConfig) {
-				t.Fatalf("k = 1: %v, want rocops.ErrConfig", err)
-			}
+			require.ErrorIs(t, err, rocops.ErrConfig, "k = 1: %v, want rocops.ErrConfig", err)
 			return
 		}
 		if err != nil {
@@ -222,23 +220,19 @@ func FuzzSoftmaxGradient(f *testing.F) {
 					return
 				}
 			}
-			t.Fatalf("error %v is none of the package's", err)
+			require.Fail(t, fmt.Sprintf("error %v is none of the package's", err))
 		}
-		if !(l >= 0) || math.IsInf(l, 0) {
-			t.Fatalf("loss %v", l)
-		}
+		require.GreaterOrEqual(t, l, 0.0, "loss %v", l)
+		require.False(t, math.IsInf(l, 0), "loss %v", l)
 		bound := 1 / float64(len(y))
 		for i := range y {
 			var s float64
 			for c, x := range g[i*k : (i+1)*k] {
 				s += x
-				if !(math.Abs(x) <= bound*(1+1e-15)) || (c != y[i] && x < 0) {
-					t.Fatalf("gradient[%d, %d] = %v", i, c, x)
-				}
+				require.LessOrEqual(t, math.Abs(x), bound*(1+1e-15), "gradient[%d, %d] = %v", i, c, x)
+				require.False(t, c != y[i] && x < 0, "gradient[%d, %d] = %v", i, c, x)
 			}
-			if math.Abs(s) > 4e-16*bound*float64(k) {
-				t.Fatalf("row %d sums to %v", i, s)
-			}
+			require.LessOrEqual(t, math.Abs(s), 4e-16*bound*float64(k), "row %d sums to %v", i, s)
 		}
 	})
 }
@@ -272,27 +266,19 @@ func FuzzSoftmaxKernel(f *testing.F) {
 		l, g, err := kernel{cfg: Config{Task: rocops.Classes(k)}}.ValueGrad(z, y)
 		switch {
 		case n == 0:
-			if !errors.Is(err, rocops.ErrEmpty) {
-				t.Fatalf("no rows: %v, want rocops.ErrEmpty", err)
-			}
+			require.ErrorIs(t, err, rocops.ErrEmpty, "no rows: %v, want rocops.ErrEmpty", err)
 			return
 		case !integer:
-			if !errors.Is(err, rocops.ErrLabel) {
-				t.Fatalf("labels %v: %v, want rocops.ErrLabel", y, err)
-			}
+			require.ErrorIs(t, err, rocops.ErrLabel, "labels %v: %v, want rocops.ErrLabel", y, err)
 			return
-		case err != nil:
-			t.Fatalf("labels %v: %v", y, err)
+		default:
+			require.NoError(t, err, "labels %v: %v", y, err)
 		}
 		wg, wl := softmaxReference(z, k, labels)
 		tolRef := 8 * 1024 * 0x1p-52 // the reference rounds lse at the logits' magnitude
-		if math.Abs(l-wl) > tolRef*max(1, wl) {
-			t.Fatalf("loss %v, reference %v", l, wl)
-		}
+		require.InDelta(t, wl, l, tolRef*max(1, wl), "loss %v, reference %v", l, wl)
 		for i := range g {
-			if math.Abs(g[i]-wg[i]) > tolRef {
-				t.Fatalf("gradient[%d] = %v, reference %v", i, g[i], wg[i])
-			}
+			require.InDelta(t, wg[i], g[i], tolRef, "gradient[%d] = %v, reference %v", i, g[i], wg[i])
 		}
 	})
 }
@@ -372,22 +358,17 @@ func FuzzSoftmax(f *testing.F) {
 		}
 		p, err := Softmax(z, k)
 		if err != nil {
-			if !errors.Is(err, rocops.ErrLength) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrNonFinite) {
-				t.Fatalf("error %v is none of the package's", err)
-			}
+			require.False(t, !errors.Is(err, rocops.ErrLength) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrNonFinite), "error %v is none of the package's", err)
 			return
 		}
 		for i := 0; i < len(p); i += k {
 			var s float64
 			for _, x := range p[i : i+k] {
-				if !(x >= 0 && x <= 1) {
-					t.Fatalf("probability %v in row %d", x, i/k)
-				}
+				require.GreaterOrEqual(t, x, 0.0, "probability %v in row %d", x, i/k)
+				require.LessOrEqual(t, x, 1.0, "probability %v in row %d", x, i/k)
 				s += x
 			}
-			if math.Abs(s-1) > float64(k)*0x1p-52 {
-				t.Fatalf("row %d sums to %v", i/k, s)
-			}
+			require.InDelta(t, 1, s, float64(k)*0x1p-52, "row %d sums to %v", i/k, s)
 		}
 	})
 }

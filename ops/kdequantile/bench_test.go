@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/internal/cputime"
+	"github.com/rocops/rocops/internal/testbatch"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -20,7 +21,7 @@ var benchSizes = []int{128, 1024, 16384, 262144, 1048576}
 
 func BenchmarkSigmoidPass(b *testing.B) {
 	for _, n := range benchSizes {
-		scores, _ := batch(1, n, 0.1, 1.5)
+		scores, _ := testbatch.Shifted(1, 7, n, 0.1, 1.5)
 		out := make([]float64, n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -38,7 +39,7 @@ func BenchmarkSigmoidPass(b *testing.B) {
 func BenchmarkGradient(b *testing.B) {
 	cfg := Config{Alpha: 0.05}
 	for _, n := range benchSizes {
-		scores, labels := batch(1, n, 0.1, 1.5)
+		scores, labels := testbatch.Shifted(1, 7, n, 0.1, 1.5)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			stop := cputime.Report(b)
@@ -57,7 +58,7 @@ func BenchmarkGradient(b *testing.B) {
 func BenchmarkLossStep(b *testing.B) {
 	cfg := Config{Alpha: 0.05}
 	for _, n := range benchSizes {
-		scores, labels := batch(1, n, 0.1, 1.5)
+		scores, labels := testbatch.Shifted(1, 7, n, 0.1, 1.5)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			g := gorgonia.NewGraph()
 			f := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("f"),

@@ -1,12 +1,12 @@
 package kdequantile
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBadInput(t *testing.T) {
@@ -54,18 +54,13 @@ func TestBadInput(t *testing.T) {
 			wantErr(t, "Evaluate", err, c.want, c.says)
 			g, _, err := Gradient(c.scores, c.labels, c.cfg)
 			wantErr(t, "Gradient", err, c.want, c.says)
-			if g != nil {
-				t.Errorf("Gradient returned %v with its error", g)
-			}
+			require.Nil(t, g, "Gradient returned %v with its error", g)
 		})
 	}
 }
 
 func wantErr(t *testing.T, fn string, err, want error, says string) {
 	t.Helper()
-	if !errors.Is(err, want) {
-		t.Errorf("%s: %v, want %v", fn, err, want)
-	} else if !strings.HasPrefix(err.Error(), "kdequantile: "+says) {
-		t.Errorf("%s: %q does not start with %q", fn, err, "kdequantile: "+says)
-	}
+	require.ErrorIs(t, err, want, "%s: %v, want %v", fn, err, want)
+	require.True(t, strings.HasPrefix(err.Error(), "kdequantile: "+says), "%s: %q does not start with %q", fn, err, "kdequantile: "+says)
 }

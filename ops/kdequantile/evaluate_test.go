@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -38,7 +41,7 @@ func TestEvaluateMatchesReference(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%d/n=%d/alpha=%v/v0=%v", i, c.n, c.alpha, c.v0), func(t *testing.T) {
-			scores, labels := batch(uint64(i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(i), 7, c.n, c.posFrac, c.sep)
 			if c.sorted {
 				sortByLabel(scores, labels)
 			}
@@ -51,16 +54,12 @@ func TestEvaluateMatchesReference(t *testing.T) {
 			if wantV1 == 0 {
 				wantV1 = refRuleV(refStd(pos), len(pos))
 			}
-			if relErr(got.V0, wantV0, 0) > tolRule || relErr(got.V1, wantV1, 0) > tolRule {
-				t.Errorf("bandwidths (%v, %v), want (%v, %v)", got.V0, got.V1, wantV0, wantV1)
-			}
+			require.LessOrEqual(t, relErr(got.V0, wantV0, 0), tolRule, "bandwidths (%v, %v), want (%v, %v)", got.V0, got.V1, wantV0, wantV1)
+			require.LessOrEqual(t, relErr(got.V1, wantV1, 0), tolRule, "bandwidths (%v, %v), want (%v, %v)", got.V0, got.V1, wantV0, wantV1)
 			tau := refTau(neg, got.V0, c.alpha)
-			if relErr(got.Tau, tau, 1) > tolTau {
-				t.Errorf("τ = %.17g, reference %.17g", got.Tau, tau)
-			}
-			if l := refLoss(pos, got.V1, tau); relErr(got.Loss, l, 0) > tolLoss {
-				t.Errorf("L = %.17g, reference %.17g", got.Loss, l)
-			}
+			require.LessOrEqual(t, relErr(got.Tau, tau, 1), tolTau, "τ = %.17g, reference %.17g", got.Tau, tau)
+			l := refLoss(pos, got.V1, tau)
+			require.LessOrEqual(t, relErr(got.Loss, l, 0), tolLoss, "L = %.17g, reference %.17g", got.Loss, l)
 		})
 	}
 }
@@ -89,12 +88,10 @@ func TestEvaluateHandWorked(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := mustEvaluate(t, c.scores, c.labels, c.cfg)
-			if math.Abs(got.Tau-c.tau) > tol || math.Abs(got.Loss-c.loss) > tol {
-				t.Errorf("(τ, L) = (%.17g, %.17g), want (%.17g, %.17g)", got.Tau, got.Loss, c.tau, c.loss)
-			}
-			if got.V0 != c.cfg.V0 || got.V1 != c.cfg.V1 {
-				t.Errorf("bandwidths (%v, %v), want the configured (%v, %v)", got.V0, got.V1, c.cfg.V0, c.cfg.V1)
-			}
+			require.InDelta(t, c.tau, got.Tau, tol, "(τ, L) = (%.17g, %.17g), want (%.17g, %.17g)", got.Tau, got.Loss, c.tau, c.loss)
+			require.InDelta(t, c.loss, got.Loss, tol, "(τ, L) = (%.17g, %.17g), want (%.17g, %.17g)", got.Tau, got.Loss, c.tau, c.loss)
+			require.Equal(t, c.cfg.V0, got.V0, "bandwidths (%v, %v), want the configured (%v, %v)", got.V0, got.V1, c.cfg.V0, c.cfg.V1)
+			require.Equal(t, c.cfg.V1, got.V1, "bandwidths (%v, %v), want the configured (%v, %v)", got.V0, got.V1, c.cfg.V0, c.cfg.V1)
 		})
 	}
 }
@@ -151,16 +148,13 @@ func TestBandwidthFallbacks(t *testing.T) {
 			scores, labels := join(c.neg, c.pos)
 			g, r := mustGradient(t, scores, labels, Config{Alpha: 0.1})
 			v0, v1 := c.v0(scores), c.v1(scores)
-			if relErr(r.V0, v0, 0) > tolRule || relErr(r.V1, v1, 0) > tolRule {
-				t.Errorf("bandwidths (%v, %v), want (%v, %v)", r.V0, r.V1, v0, v1)
-			}
-			if !isFinite(r.Tau) || !(r.Loss >= 0 && r.Loss <= 1) {
-				t.Errorf("result %+v not finite", r)
-			}
+			require.LessOrEqual(t, relErr(r.V0, v0, 0), tolRule, "bandwidths (%v, %v), want (%v, %v)", r.V0, r.V1, v0, v1)
+			require.LessOrEqual(t, relErr(r.V1, v1, 0), tolRule, "bandwidths (%v, %v), want (%v, %v)", r.V0, r.V1, v0, v1)
+			require.True(t, isFinite(r.Tau), "result %+v not finite", r)
+			require.GreaterOrEqual(t, r.Loss, 0.0, "result %+v not finite", r)
+			require.LessOrEqual(t, r.Loss, 1.0, "result %+v not finite", r)
 			for i, x := range g {
-				if !isFinite(x) {
-					t.Fatalf("gradient[%d] = %v", i, x)
-				}
+				require.True(t, isFinite(x), "gradient[%d] = %v", i, x)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -56,37 +57,26 @@ func TestExtremeSeparation(t *testing.T) {
 			labels[len(c.neg)] = 1
 			cfg := Config{Alpha: c.alpha, V0: 1, V1: 1}
 			w, tau, err := thresholdGradient(scores, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if math.Abs(tau-c.tau) > tolHand*math.Max(1, math.Abs(c.tau)) {
-				t.Errorf("τ = %.17g, want %.17g", tau, c.tau)
-			}
+			require.NoError(t, err)
+			require.InDelta(t, c.tau, tau, tolHand*math.Max(1, math.Abs(c.tau)), "τ = %.17g, want %.17g", tau, c.tau)
 			w = w[:len(c.neg)]
 			sum, naiveSum, underflows := 0.0, 0.0, 0
 			for i, f := range c.neg {
 				z := tau - f
-				if !(w[i] > 0) || math.IsInf(w[i], 0) {
-					t.Errorf("w[%d] = %v at z = %v, want finite and positive", i, w[i], z)
-				}
+				require.Greater(t, w[i], 0.0, "w[%d] = %v at z = %v, want finite and positive", i, w[i], z)
+				require.False(t, math.IsInf(w[i], 0), "w[%d] = %v at z = %v, want finite and positive", i, w[i], z)
 				if naive64(z) == 0 {
 					underflows++
 				}
 				sum += w[i]
 				naiveSum += naive64(z)
 			}
-			if underflows == 0 {
-				t.Errorf("no σ(1 − σ) underflows in float64: the case does not test the log-space form")
-			}
-			if math.Abs(sum-1) > tolSum {
-				t.Errorf("Σw = %.17g, want 1", sum)
-			}
+			require.NotEqual(t, 0, underflows, "no σ(1 − σ) underflows in float64: the case does not test the log-space form")
+			require.InDelta(t, 1, sum, tolSum, "Σw = %.17g, want 1", sum)
 			t.Logf("σ(1−σ) is 0 in float64 for %d of %d negatives (its normalised weights: Σ = %v, 0/0 if 0)",
 				underflows, len(c.neg), naiveSum)
 			for i, want := range c.want {
-				if relErr(w[i], want, 0) > tolHand {
-					t.Errorf("w[%d] = %.17g, want %.17g", i, w[i], want)
-				}
+				require.LessOrEqual(t, relErr(w[i], want, 0), tolHand, "w[%d] = %.17g, want %.17g", i, w[i], want)
 			}
 		})
 	}
@@ -104,32 +94,24 @@ func TestExtremeSeparationFloat32(t *testing.T) {
 	f := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithName("f"), gorgonia.WithValue(tensor.New(tensor.WithBacking(scores))))
 	y := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithName("y"), gorgonia.WithValue(tensor.New(tensor.WithBacking(labels))))
 	tau, err := Threshold(f, y, Config{Alpha: 0.1, V0: 1, V1: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gorgonia.Grad(tau, f); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	_, err = gorgonia.Grad(tau, f)
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, vm.RunAll())
 	gv, err := f.Grad()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	w := gv.Data().([]float32)
 	var sum float32
 	for i, x := range w[:len(neg)] {
 		sum += x
 		z := 425 - neg[i]
-		if naive := naive32(z); (z == 25 || z == 75) && (naive != 0 || !(x > 0)) {
-			t.Errorf("z = %v: float32 σ(1−σ) = %v (want 0), weight %v (want > 0)", z, naive, x)
-		}
+		naive := naive32(z)
+		require.False(t, (z == 25 || z == 75) && (naive != 0 || !(x > 0)), "z = %v: float32 σ(1−σ) = %v (want 0), weight %v (want > 0)", z, naive, x)
 	}
 	// The two negatives at |z| = 25 hold all but e^{−50} of the weight: one half each.
-	if w[8] != 0.5 || w[9] != 0.5 || math.Abs(float64(sum)-1) > 1e-6 {
-		t.Errorf("weights %v sum to %v, want 1/2 at z = ±25", w, sum)
-	}
+	require.Equal(t, float32(0.5), w[8], "weights %v sum to %v, want 1/2 at z = ±25", w, sum)
+	require.Equal(t, float32(0.5), w[9], "weights %v sum to %v, want 1/2 at z = ±25", w, sum)
+	require.InDelta(t, 1, float64(sum), 1e-6, "weights %v sum to %v, want 1/2 at z = ±25", w, sum)
 }

@@ -1,13 +1,13 @@
 package kdequantile
 
 import (
-	"errors"
 	"testing"
 
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFloat32Range: a float32 graph whose threshold or gradient is finite in float64 but
@@ -31,9 +31,7 @@ func TestFloat32Range(t *testing.T) {
 					t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
 				}
 				v, g, err := runGraph(t, tensor.Float32, m, c.scores, c.labels, c.op)
-				if !errors.Is(opError(err), rocops.ErrRange) {
-					t.Fatalf("RunAll: %v (value %v, gradient %v), want rocops.ErrRange", err, v, g)
-				}
+				require.ErrorIs(t, opError(err), rocops.ErrRange, "RunAll: %v (value %v, gradient %v), want rocops.ErrRange", err, v, g)
 			})
 		}
 	}

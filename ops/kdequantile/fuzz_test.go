@@ -3,10 +3,13 @@ package kdequantile
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // The fuzz tests decode a batch from bytes: 9 bytes per element, a float64 score (little-endian
@@ -26,26 +29,17 @@ func decode(data []byte) (scores, labels []float64) {
 	return scores, labels
 }
 
-func encode(scores, labels []float64) []byte {
-	var data []byte
-	for i, f := range scores {
-		data = binary.LittleEndian.AppendUint64(data, math.Float64bits(f))
-		data = append(data, byte(labels[i]))
-	}
-	return data
-}
-
 func addSeeds(f *testing.F) {
-	scores, labels := batch(1, 40, 0.2, 1)
-	f.Add(encode(scores, labels), 0.05, 0.0, 0.0)
-	f.Add(encode(scores, labels), 0.5, 3.0, 0.5)
-	f.Add(encode([]float64{0, 0, 0, 1}, []float64{0, 0, 1, 0}), 0.25, 0.0, 0.0)
-	f.Add(encode([]float64{-800, 800, 0}, []float64{0, 0, 1}), 0.5, 1.0, 1.0)
-	f.Add(encode([]float64{1e300, -1e300, 5}, []float64{0, 0, 1}), 0.001, 0.0, 0.0)
-	f.Add(encode([]float64{math.NaN(), 1}, []float64{0, 1}), 0.1, 0.0, 0.0)
-	f.Add(encode([]float64{1, 2}, []float64{0, 0}), 0.1, 0.0, 0.0)
+	scores, labels := testbatch.Shifted(1, 7, 40, 0.2, 1)
+	f.Add(testbatch.Encode(scores, labels), 0.05, 0.0, 0.0)
+	f.Add(testbatch.Encode(scores, labels), 0.5, 3.0, 0.5)
+	f.Add(testbatch.Encode([]float64{0, 0, 0, 1}, []float64{0, 0, 1, 0}), 0.25, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{-800, 800, 0}, []float64{0, 0, 1}), 0.5, 1.0, 1.0)
+	f.Add(testbatch.Encode([]float64{1e300, -1e300, 5}, []float64{0, 0, 1}), 0.001, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{math.NaN(), 1}, []float64{0, 1}), 0.1, 0.0, 0.0)
+	f.Add(testbatch.Encode([]float64{1, 2}, []float64{0, 0}), 0.1, 0.0, 0.0)
 	f.Add([]byte{}, 0.1, 0.0, 0.0)
-	f.Add(encode([]float64{1, 2}, []float64{0, 1}), 1.5, -1.0, math.NaN())
+	f.Add(testbatch.Encode([]float64{1, 2}, []float64{0, 1}), 1.5, -1.0, math.NaN())
 }
 
 // invalid reports whether the input breaks the documented rules, and expectRange whether
@@ -84,9 +78,9 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 	bad, expectRange := invalid(scores, labels, cfg)
 	switch {
 	case err == nil && bad:
-		t.Fatalf("no error for invalid input %v %v %+v", scores, labels, cfg)
+		require.Fail(t, fmt.Sprintf("no error for invalid input %v %v %+v", scores, labels, cfg))
 	case err != nil && !bad && !(expectRange && errors.Is(err, rocops.ErrRange)):
-		t.Fatalf("error %v for valid input %v %v %+v", err, scores, labels, cfg)
+		require.Fail(t, fmt.Sprintf("error %v for valid input %v %v %+v", err, scores, labels, cfg))
 	case err != nil:
 		for _, e := range []error{rocops.ErrEmpty, rocops.ErrLength, rocops.ErrNonFinite, rocops.ErrLabel, rocops.ErrNoPositives,
 			rocops.ErrNoNegatives, rocops.ErrConfig, rocops.ErrRange} {
@@ -94,16 +88,19 @@ func checkErr(t *testing.T, err error, scores, labels []float64, cfg Config) boo
 				return false
 			}
 		}
-		t.Fatalf("error %v is none of the package's", err)
+		require.Fail(t, fmt.Sprintf("error %v is none of the package's", err))
 	}
 	return err == nil
 }
 
 func checkResult(t *testing.T, r Result) {
-	if !isFinite(r.Tau) || !(r.Loss >= 0 && r.Loss <= 1) || !(r.V0 > 0) || !(r.V1 > 0) ||
-		math.IsInf(r.V0, 0) || math.IsInf(r.V1, 0) {
-		t.Fatalf("result %+v", r)
-	}
+	require.True(t, isFinite(r.Tau), "result %+v", r)
+	require.GreaterOrEqual(t, r.Loss, 0.0, "result %+v", r)
+	require.LessOrEqual(t, r.Loss, 1.0, "result %+v", r)
+	require.Greater(t, r.V0, 0.0, "result %+v", r)
+	require.Greater(t, r.V1, 0.0, "result %+v", r)
+	require.False(t, math.IsInf(r.V0, 0), "result %+v", r)
+	require.False(t, math.IsInf(r.V1, 0), "result %+v", r)
 }
 
 func FuzzEvaluate(f *testing.F) {
@@ -129,13 +126,13 @@ func FuzzGradient(f *testing.F) {
 // factor 10^(6·tanh(e)) in [1e-6, 1e6], the whole range Config.Widen takes: the rule's
 // inverse bandwidths must stay finite however narrow, and the gradients with them.
 func FuzzGradientWiden(f *testing.F) {
-	scores, labels := batch(1, 40, 0.2, 1)
-	f.Add(encode(scores, labels), 0.05, 0.0)
-	f.Add(encode(scores, labels), 0.05, 1.0)
-	f.Add(encode(scores, labels), 0.5, -3.0)
+	scores, labels := testbatch.Shifted(1, 7, 40, 0.2, 1)
+	f.Add(testbatch.Encode(scores, labels), 0.05, 0.0)
+	f.Add(testbatch.Encode(scores, labels), 0.05, 1.0)
+	f.Add(testbatch.Encode(scores, labels), 0.5, -3.0)
 	// Scores 1e-304 apart: the rule's v ≈ 1e304, which kernels a million times narrower
 	// would take beyond float64.
-	f.Add(encode([]float64{0, 1e-304, 2e-304, 3e-304, 4e-304, 5e-304}, []float64{0, 1, 0, 1, 0, 1}), 0.2, -40.0)
+	f.Add(testbatch.Encode([]float64{0, 1e-304, 2e-304, 3e-304, 4e-304, 5e-304}, []float64{0, 1, 0, 1, 0, 1}), 0.2, -40.0)
 	f.Fuzz(func(t *testing.T, data []byte, alpha, e float64) {
 		if math.IsNaN(e) {
 			return
@@ -161,15 +158,10 @@ func fuzzGradient(t *testing.T, data []byte, cfg Config) {
 		return
 	}
 	checkResult(t, r)
-	if len(g) != len(scores) {
-		t.Fatalf("%d gradients for %d scores", len(g), len(scores))
-	}
+	require.Equal(t, len(scores), len(g), "%d gradients for %d scores", len(g), len(scores))
 	for i, x := range g {
-		if !isFinite(x) {
-			t.Fatalf("gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
-		}
-		if labels[i] == 1 && x > 0 || labels[i] == 0 && x < 0 {
-			t.Fatalf("gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
-		}
+		require.True(t, isFinite(x), "gradient[%d] = %v for %v %v %+v", i, x, scores, labels, cfg)
+		require.False(t, labels[i] == 1 && x > 0, "gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
+		require.False(t, labels[i] == 0 && x < 0, "gradient[%d] = %v has the wrong sign for label %v", i, x, labels[i])
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -35,9 +36,7 @@ func TestGradcheck(t *testing.T) {
 							g := gorgonia.NewGraph()
 							f := vector(g, "f", scores)
 							cost, err := o.op(f, vector(g, "y", labels), cfg)
-							if err != nil {
-								t.Fatal(err)
-							}
+							require.NoError(t, err)
 							// LispRequire: both machines or an error.
 							r := gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 							if r != nil {
@@ -95,17 +94,11 @@ func TestGradcheckRecall(t *testing.T) {
 						t.Run(name, func(t *testing.T) {
 							g := gorgonia.NewGraph()
 							f, err := graph.Input(g, dt, "f", scores)
-							if err != nil {
-								t.Fatal(err)
-							}
+							require.NoError(t, err)
 							y, err := graph.Input(g, dt, "y", labels)
-							if err != nil {
-								t.Fatal(err)
-							}
+							require.NoError(t, err)
 							cost, err := o.op(f, y, cfg)
-							if err != nil {
-								t.Fatal(err)
-							}
+							require.NoError(t, err)
 							r := gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 							if ev, err := kdequantile.Evaluate(scores, labels, cfg); r != nil && err == nil {
 								t.Logf("L = %.3g, τ = %.3g; largest relative error %.2g", ev.Loss, ev.Tau, r.MaxRel())
@@ -132,17 +125,11 @@ func TestGradcheckTail(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/n=%d/%+v", dt, n, cfg), func(t *testing.T) {
 					g := gorgonia.NewGraph()
 					f, err := graph.Input(g, dt, "f", scores)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					y, err := graph.Input(g, dt, "y", labels)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					cost, err := kdequantile.Loss(f, y, cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					gradcheck.Assert(t, cost, gorgonia.Nodes{f}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 				})
 			}

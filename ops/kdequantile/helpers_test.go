@@ -3,29 +3,14 @@ package kdequantile
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // This file holds the tests' independent reference: the definitions of the package
 // documentation evaluated the slow, obvious way, sharing no code with the package.
-
-// batch returns n scores with labels, a fraction posFrac of them positive (at least one of
-// each class): negatives drawn from N(0, 1), positives from N(sep, 1).
-func batch(seed uint64, n int, posFrac, sep float64) (scores, labels []float64) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	scores, labels = make([]float64, n), make([]float64, n)
-	for i := range n {
-		if i == 0 || (i > 1 && rng.Float64() < posFrac) {
-			labels[i] = 1
-			scores[i] = sep + rng.NormFloat64()
-		} else {
-			scores[i] = rng.NormFloat64()
-		}
-	}
-	return scores, labels
-}
 
 // refSigma is the logistic function 1/(1 + e^{−x}), in the form that cannot overflow.
 func refSigma(x float64) float64 {
@@ -152,9 +137,7 @@ func relErr(got, want, floor float64) float64 {
 func mustEvaluate(t testing.TB, scores, labels []float64, cfg Config) Result {
 	t.Helper()
 	r, err := Evaluate(scores, labels, cfg)
-	if err != nil {
-		t.Fatalf("Evaluate: %v", err)
-	}
+	require.NoError(t, err, "Evaluate")
 	return r
 }
 
@@ -162,8 +145,6 @@ func mustEvaluate(t testing.TB, scores, labels []float64, cfg Config) Result {
 func mustGradient(t testing.TB, scores, labels []float64, cfg Config) ([]float64, Result) {
 	t.Helper()
 	g, r, err := Gradient(scores, labels, cfg)
-	if err != nil {
-		t.Fatalf("Gradient: %v", err)
-	}
+	require.NoError(t, err, "Gradient")
 	return g, r
 }

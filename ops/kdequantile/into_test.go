@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,7 +16,7 @@ func TestGradientInto(t *testing.T) {
 	const n = 300
 	grad := make([]float64, n)
 	for k, cfg := range []Config{{Alpha: 0.05}, {Recall: 0.8}, {Alpha: 0.2, Tail: true, V0: 3}, {Alpha: 0.1}} {
-		scores, labels := batch(uint64(k), n, 0.2, 1.5)
+		scores, labels := testbatch.Shifted(uint64(k), 7, n, 0.2, 1.5)
 		want, wantRes := mustGradient(t, scores, labels, cfg)
 		res, err := GradientInto(grad, scores, labels, cfg)
 		require.NoError(t, err)

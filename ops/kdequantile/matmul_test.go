@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/stretchr/testify/require"
 )
 
 // TestLossOfMul: the scores of a linear model gorgonia.Mul(x, W) with a (d, 1) W are an (n, 1)
@@ -40,13 +41,9 @@ func TestLossOfMul(t *testing.T) {
 				gorgonia.WithValue(tensor.New(tensor.WithShape(d, 1), tensor.WithBacking([]float64{0.8, -0.3, 0.5}))))
 			y := vector(g, "y", ys)
 			scores, err := gorgonia.Mul(x, w)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			cost, err := o.op(scores, y, kdequantile.Config{Alpha: 0.2, V0: 2, V1: 2})
-			if err != nil {
-				t.Fatalf("an (n, 1) score node: %v", err)
-			}
+			require.NoError(t, err, "an (n, 1) score node")
 			gradcheck.Assert(t, cost, gorgonia.Nodes{w}, gradcheck.Config{Lisp: gradcheck.LispRequire})
 		})
 	}

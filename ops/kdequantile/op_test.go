@@ -1,7 +1,6 @@
 package kdequantile
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -11,6 +10,8 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/opkit"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -29,21 +30,16 @@ func runGraph(t testing.TB, dt tensor.Dtype, machine string, scores, labels []fl
 	g := gorgonia.NewGraph()
 	input := func(name string, xs []float64) *gorgonia.Node {
 		v, err := opkit.NewVector(dt, slices.Clone(xs))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return gorgonia.NewVector(g, dt, gorgonia.WithName(name), gorgonia.WithShape(len(xs)), gorgonia.WithValue(v))
 	}
 	f, y := input("f", scores), input("y", labels)
 	c, err := cost(f, y)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var vm gorgonia.VM
 	if machine == "tape" {
-		if _, err := gorgonia.Grad(c, f); err != nil {
-			t.Fatal(err)
-		}
+		_, err := gorgonia.Grad(c, f)
+		require.NoError(t, err)
 		vm = gorgonia.NewTapeMachine(g)
 	} else {
 		vm = gorgonia.NewLispMachine(g)
@@ -53,17 +49,11 @@ func runGraph(t testing.TB, dt tensor.Dtype, machine string, scores, labels []fl
 		return 0, nil, err
 	}
 	value, err := opkit.Scalar(c.Value())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gv, err := f.Grad()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	grad, err := opkit.Floats(gv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return value, slices.Clone(grad), nil
 }
 
@@ -91,7 +81,7 @@ func TestOpsMatchSlices(t *testing.T) {
 		tol64 = 1e-12 // the backward pass re-solves τ from the forward τ: equal to rounding
 		tol32 = 1e-6  // float32 rounding of the op's float64 result
 	)
-	scores, labels := batch(11, 200, 0.2, 1)
+	scores, labels := testbatch.Shifted(11, 7, 200, 0.2, 1)
 	for _, cfg := range []Config{{Alpha: 0.1}, {Alpha: 0.3, V0: 4, V1: 2}} {
 		for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
 			f, tol := scores, tol64
@@ -100,25 +90,17 @@ func TestOpsMatchSlices(t *testing.T) {
 			}
 			want, r := mustGradient(t, f, labels, cfg)
 			wantDTau, _, err := thresholdGradient(f, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, m := range machines {
 				t.Run(fmt.Sprintf("%+v/%v/%s", cfg, dt, m), func(t *testing.T) {
 					l, g, err := runGraph(t, dt, m, f, labels, lossOf(cfg))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if relErr(l, r.Loss, 0) > tol || relDiff(g, want) > tol {
-						t.Errorf("Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
-					}
+					require.NoError(t, err)
+					require.LessOrEqual(t, relErr(l, r.Loss, 0), tol, "Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
+					require.LessOrEqual(t, relDiff(g, want), tol, "Loss: %v, %v; want %v, %v", l, g, r.Loss, want)
 					tau, w, err := runGraph(t, dt, m, f, labels, thresholdOf(cfg))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if relErr(tau, r.Tau, 1) > tol || relDiff(w, wantDTau) > tol {
-						t.Errorf("Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
-					}
+					require.NoError(t, err)
+					require.LessOrEqual(t, relErr(tau, r.Tau, 1), tol, "Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
+					require.LessOrEqual(t, relDiff(w, wantDTau), tol, "Threshold: %v, %v; want %v, %v", tau, w, r.Tau, wantDTau)
 				})
 			}
 		}
@@ -130,22 +112,16 @@ func TestOpsMatchSlices(t *testing.T) {
 func TestFloat32MatchesFloat64(t *testing.T) {
 	const tol = 1e-4 // float32 scores and results; the reductions are float64 in both
 	for i, cfg := range []Config{{Alpha: 0.05}, {Alpha: 0.2, V0: 3, V1: 3}} {
-		scores, labels := batch(uint64(20+i), 500, 0.1, 1.5)
+		scores, labels := testbatch.Shifted(uint64(20+i), 7, 500, 0.1, 1.5)
 		for _, m := range machines {
 			l64, g64, err := runGraph(t, tensor.Float64, m, scores, labels, lossOf(cfg))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			l32, g32, err := runGraph(t, tensor.Float32, m, scores, labels, lossOf(cfg))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := relErr(l32, l64, 0); d > tol {
-				t.Errorf("%+v/%s: float32 L = %v, float64 %v (%.2g)", cfg, m, l32, l64, d)
-			}
-			if d := relDiff(g32, g64); d > tol {
-				t.Errorf("%+v/%s: float32 gradient differs by %.2g", cfg, m, d)
-			}
+			require.NoError(t, err)
+			d := relErr(l32, l64, 0)
+			require.LessOrEqual(t, d, tol, "%+v/%s: float32 L = %v, float64 %v (%.2g)", cfg, m, l32, l64, d)
+			d = relDiff(g32, g64)
+			require.LessOrEqual(t, d, tol, "%+v/%s: float32 gradient differs by %.2g", cfg, m, d)
 		}
 	}
 }
@@ -155,7 +131,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 func TestThresholdComposes(t *testing.T) {
 	const tol = 1e-12 // same arithmetic up to rounding
 	cfg := Config{Alpha: 0.1, V0: 2.5, V1: 1.5}
-	scores, labels := batch(31, 120, 0.25, 1)
+	scores, labels := testbatch.Shifted(31, 7, 120, 0.25, 1)
 	n1 := 0.0
 	for _, y := range labels {
 		n1 += y
@@ -186,23 +162,18 @@ func TestThresholdComposes(t *testing.T) {
 	}
 	for _, m := range machines {
 		want, wantGrad, err := runGraph(t, tensor.Float64, m, scores, labels, lossOf(cfg))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, grad, err := runGraph(t, tensor.Float64, m, scores, labels, composed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if relErr(got, want, 0) > tol || relDiff(grad, wantGrad) > tol {
-			t.Errorf("%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
-		}
+		require.NoError(t, err)
+		require.LessOrEqual(t, relErr(got, want, 0), tol, "%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
+		require.LessOrEqual(t, relDiff(grad, wantGrad), tol, "%s: composed L = %v, fused %v; gradients differ by %.2g", m, got, want, relDiff(grad, wantGrad))
 	}
 }
 
 // TestOpsAreDistinctByConfig checks that two losses with different parameters on the same
 // inputs are not merged by the graph (the op hash includes every parameter).
 func TestOpsAreDistinctByConfig(t *testing.T) {
-	scores, labels := batch(41, 50, 0.3, 1)
+	scores, labels := testbatch.Shifted(41, 7, 50, 0.3, 1)
 	a, b := Config{Alpha: 0.1, V0: 2, V1: 2}, Config{Alpha: 0.1, V0: 2, V1: 3}
 	sum := func(f, y *gorgonia.Node) (*gorgonia.Node, error) {
 		la, err := Loss(f, y, a)
@@ -216,13 +187,9 @@ func TestOpsAreDistinctByConfig(t *testing.T) {
 		return gorgonia.Add(la, lb)
 	}
 	got, _, err := runGraph(t, tensor.Float64, "tape", scores, labels, sum)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := mustEvaluate(t, scores, labels, a).Loss + mustEvaluate(t, scores, labels, b).Loss
-	if relErr(got, want, 0) > 1e-15 {
-		t.Errorf("L_a + L_b = %v, want %v", got, want)
-	}
+	require.LessOrEqual(t, relErr(got, want, 0), 1e-15, "L_a + L_b = %v, want %v", got, want)
 }
 
 // opError returns the error an op returned inside a Gorgonia machine error.
@@ -244,19 +211,16 @@ func TestOpErrors(t *testing.T) {
 	} {
 		g := gorgonia.NewGraph()
 		f := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("f"), gorgonia.WithShape(3))
-		if _, err := Loss(f, f, c.cfg); !errors.Is(err, c.want) {
-			t.Errorf("Loss(%+v): %v, want %v", c.cfg, err, c.want)
-		}
-		if _, err := Threshold(f, f, c.cfg); !errors.Is(err, c.want) {
-			t.Errorf("Threshold(%+v): %v, want %v", c.cfg, err, c.want)
-		}
+		_, err := Loss(f, f, c.cfg)
+		require.ErrorIs(t, err, c.want, "Loss(%+v): %v, want %v", c.cfg, err, c.want)
+		_, err = Threshold(f, f, c.cfg)
+		require.ErrorIs(t, err, c.want, "Threshold(%+v): %v, want %v", c.cfg, err, c.want)
 	}
 	g := gorgonia.NewGraph()
 	three := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("three"), gorgonia.WithShape(3))
 	two := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithName("two"), gorgonia.WithShape(2))
-	if _, err := Loss(three, two, Config{Alpha: 0.1}); !errors.Is(err, rocops.ErrLength) {
-		t.Errorf("Loss on 3 scores and 2 labels: %v", err)
-	}
+	_, err := Loss(three, two, Config{Alpha: 0.1})
+	require.ErrorIs(t, err, rocops.ErrLength, "Loss on 3 scores and 2 labels: %v", err)
 	cases := []struct {
 		name           string
 		scores, labels []float64
@@ -276,9 +240,7 @@ func TestOpErrors(t *testing.T) {
 						t.Skip("a failing LispMachine run races inside Gorgonia (package internal/race)")
 					}
 					_, _, err := runGraph(t, tensor.Float64, m, c.scores, c.labels, op)
-					if !errors.Is(opError(err), c.want) {
-						t.Errorf("RunAll: %v, want %v", err, c.want)
-					}
+					require.ErrorIs(t, opError(err), c.want, "RunAll: %v, want %v", err, c.want)
 				})
 			}
 		}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // The mirrored loss (Config.Recall) checked against the definitions written out with the
@@ -38,23 +41,20 @@ var recallCases = []struct {
 func TestRecallOperatingPoint(t *testing.T) {
 	for i, c := range recallCases {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {
-			scores, labels := batch(uint64(300+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(300+i), 7, c.n, c.posFrac, c.sep)
 			cfg := Config{Recall: c.recall, V0: c.v0, V1: c.v1}
 			r := mustEvaluate(t, scores, labels, cfg)
 			neg, pos := classes(scores, labels)
-			if tpr := refTPR(pos, r.V1, r.Tau); math.Abs(tpr-c.recall) > tolRecall {
-				t.Errorf("smoothed TPR at τ = %.17g is %.17g, want %v (off by %.2g)", r.Tau, tpr, c.recall, tpr-c.recall)
-			}
-			if fpr := refFPR(neg, r.V0, r.Tau); relErr(r.Loss, fpr, 1e-300) > 1e-12 {
-				t.Errorf("L = %.17g, smoothed FPR at τ = %.17g", r.Loss, fpr)
-			}
+			tpr := refTPR(pos, r.V1, r.Tau)
+			require.InDelta(t, c.recall, tpr, tolRecall, "smoothed TPR at τ = %.17g is %.17g, want %v (off by %.2g)", r.Tau, tpr, c.recall, tpr-c.recall)
+			fpr := refFPR(neg, r.V0, r.Tau)
+			require.LessOrEqual(t, relErr(r.Loss, fpr, 1e-300), 1e-12, "L = %.17g, smoothed FPR at τ = %.17g", r.Loss, fpr)
 			a := mustEvaluate(t, scores, labels, Config{Alpha: 0.1, V0: c.v0, V1: c.v1})
-			if r.V0 != a.V0 || r.V1 != a.V1 {
-				t.Errorf("bandwidths (%v, %v), with Alpha (%v, %v): the rule must not depend on the operating point", r.V0, r.V1, a.V0, a.V1)
-			}
-			if _, tau, err := thresholdGradient(scores, labels, cfg); err != nil || tau != r.Tau {
-				t.Errorf("the Threshold op's τ = %v, %v; Evaluate's τ = %v", tau, err, r.Tau)
-			}
+			require.Equal(t, a.V0, r.V0, "bandwidths (%v, %v), with Alpha (%v, %v): the rule must not depend on the operating point", r.V0, r.V1, a.V0, a.V1)
+			require.Equal(t, a.V1, r.V1, "bandwidths (%v, %v), with Alpha (%v, %v): the rule must not depend on the operating point", r.V0, r.V1, a.V0, a.V1)
+			_, tau, err := thresholdGradient(scores, labels, cfg)
+			require.NoError(t, err, "the Threshold op's τ = %v, %v; Evaluate's τ = %v", tau, err, r.Tau)
+			require.Equal(t, r.Tau, tau, "the Threshold op's τ = %v, %v; Evaluate's τ = %v", tau, err, r.Tau)
 		})
 	}
 }
@@ -63,7 +63,7 @@ func TestRecallOperatingPoint(t *testing.T) {
 // Recall r on (f, y) is Alpha 1 − r on (−f, 1 − y) with the bandwidths swapped, τ negated and
 // the gradient negated.
 func TestRecallIsMirroredAlpha(t *testing.T) {
-	scores, labels := batch(41, 300, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(41, 7, 300, 0.2, 1.5)
 	mf, my := make([]float64, len(scores)), make([]float64, len(scores))
 	for i := range scores {
 		mf[i], my[i] = -scores[i], 1-labels[i]
@@ -72,13 +72,12 @@ func TestRecallIsMirroredAlpha(t *testing.T) {
 	for _, v := range [][2]float64{{0, 0}, {2, 5}} {
 		g, r := mustGradient(t, scores, labels, Config{Recall: recall, V0: v[0], V1: v[1]})
 		mg, mr := mustGradient(t, mf, my, Config{Alpha: 1 - recall, V0: v[1], V1: v[0]})
-		if r.Tau != -mr.Tau || r.Loss != mr.Loss || r.V0 != mr.V1 || r.V1 != mr.V0 {
-			t.Errorf("v=%v: %+v, mirrored %+v", v, r, mr)
-		}
+		require.Equal(t, -mr.Tau, r.Tau, "v=%v: %+v, mirrored %+v", v, r, mr)
+		require.Equal(t, mr.Loss, r.Loss, "v=%v: %+v, mirrored %+v", v, r, mr)
+		require.Equal(t, mr.V1, r.V0, "v=%v: %+v, mirrored %+v", v, r, mr)
+		require.Equal(t, mr.V0, r.V1, "v=%v: %+v, mirrored %+v", v, r, mr)
 		for i := range g {
-			if g[i] != -mg[i] {
-				t.Fatalf("v=%v: ∂L/∂f[%d] = %v, mirrored −%v", v, i, g[i], mg[i])
-			}
+			require.Equal(t, -mg[i], g[i], "v=%v: ∂L/∂f[%d] = %v, mirrored −%v", v, i, g[i], mg[i])
 		}
 	}
 }
@@ -88,28 +87,22 @@ func TestRecallIsMirroredAlpha(t *testing.T) {
 func TestRecallGradientFiniteDifferences(t *testing.T) {
 	for i, c := range recallCases[:4] {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {
-			scores, labels := batch(uint64(400+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(400+i), 7, c.n, c.posFrac, c.sep)
 			// Fix the bandwidths at the rule's values so finite differences hold them too.
 			r0 := mustEvaluate(t, scores, labels, Config{Recall: c.recall, V0: c.v0, V1: c.v1})
 			cfg := Config{Recall: c.recall, V0: r0.V0, V1: r0.V1}
 			g, _ := mustGradient(t, scores, labels, cfg)
 			h := fdStep / math.Max(cfg.V0, cfg.V1)
 			fd := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
-			if d := relDiff(g, fd); d > tolFD {
-				t.Errorf("∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
-			}
+			d := relDiff(g, fd)
+			require.LessOrEqual(t, d, tolFD, "∂L/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, g, fd)
 			w, _, err := thresholdGradient(scores, labels, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			fdTau := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Tau })
-			if d := relDiff(w, fdTau); d > tolFD {
-				t.Errorf("∂τ/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, w, fdTau)
-			}
+			d = relDiff(w, fdTau)
+			require.LessOrEqual(t, d, tolFD, "∂τ/∂f differs from finite differences by %.3g:\n got %v\nwant %v", d, w, fdTau)
 			for i, wi := range w {
-				if labels[i] == 0 && wi != 0 {
-					t.Fatalf("∂τ/∂f of negative %d = %v, want 0 (τ is set by the positives)", i, wi)
-				}
+				require.False(t, labels[i] == 0 && wi != 0, "∂τ/∂f of negative %d = %v, want 0 (τ is set by the positives)", i, wi)
 			}
 		})
 	}
@@ -121,7 +114,7 @@ func TestRecallGradientFiniteDifferences(t *testing.T) {
 func TestRecallGradientBalance(t *testing.T) {
 	for i, c := range recallCases {
 		t.Run(fmt.Sprintf("n=%d/recall=%v", c.n, c.recall), func(t *testing.T) {
-			scores, labels := batch(uint64(500+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(500+i), 7, c.n, c.posFrac, c.sep)
 			g, r := mustGradient(t, scores, labels, Config{Recall: c.recall, V0: c.v0, V1: c.v1})
 			var gNeg, gPos, dens []float64
 			for i, f := range scores {
@@ -135,9 +128,9 @@ func TestRecallGradientBalance(t *testing.T) {
 			}
 			d := refSum(dens) / float64(len(dens))
 			sumNeg, sumPos, total := refSum(gNeg), refSum(gPos), refSum(g)
-			if relErr(sumNeg, d, 0) > tolBalance || relErr(sumPos, -d, 0) > tolBalance || math.Abs(total) > tolBalance*d {
-				t.Errorf("Σ_B0 = %.17g, Σ_B1 = %.17g, Σ = %.3g; D = %.17g", sumNeg, sumPos, total, d)
-			}
+			require.LessOrEqual(t, relErr(sumNeg, d, 0), tolBalance, "Σ_B0 = %.17g, Σ_B1 = %.17g, Σ = %.3g; D = %.17g", sumNeg, sumPos, total, d)
+			require.LessOrEqual(t, relErr(sumPos, -d, 0), tolBalance, "Σ_B0 = %.17g, Σ_B1 = %.17g, Σ = %.3g; D = %.17g", sumNeg, sumPos, total, d)
+			require.LessOrEqual(t, math.Abs(total), tolBalance*d, "Σ_B0 = %.17g, Σ_B1 = %.17g, Σ = %.3g; D = %.17g", sumNeg, sumPos, total, d)
 		})
 	}
 }

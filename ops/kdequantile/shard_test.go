@@ -2,7 +2,6 @@ package kdequantile
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,26 +70,20 @@ func TestShardedGradient(t *testing.T) {
 	for _, c := range cases {
 		for seed := range uint64(3) {
 			rng := rand.New(rand.NewPCG(seed, 99))
-			scores, labels := batch(seed, c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(seed, 7, c.n, c.posFrac, c.sep)
 			s, l, all, allLabels := shardBatch(rng, scores, labels, workers)
 			grads, res, passes, err := ShardedGradient(s, l, c.cfg)
-			if err != nil {
-				t.Fatalf("%s seed %d: %v", c.name, seed, err)
-			}
+			require.NoError(t, err, "%s seed %d", c.name, seed)
 			want, wantRes, err := Gradient(all, allLabels, c.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			got := slices.Concat(grads...)
 			t.Logf("%s seed %d: %.3g, %d passes", c.name, seed, relDiff(got, want), passes)
-			if d := relDiff(got, want); !(d <= tolShard) {
-				t.Errorf("%s seed %d: gradient differs by %.3g relative (%d passes)", c.name, seed, d, passes)
-			}
-			if math.Abs(res.Tau-wantRes.Tau) > tolShard*(1+math.Abs(wantRes.Tau)) ||
-				math.Abs(res.Loss-wantRes.Loss) > tolShard*wantRes.Loss ||
-				math.Abs(res.V0-wantRes.V0) > tolShard*wantRes.V0 || math.Abs(res.V1-wantRes.V1) > tolShard*wantRes.V1 {
-				t.Errorf("%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
-			}
+			d := relDiff(got, want)
+			require.LessOrEqual(t, d, tolShard, "%s seed %d: gradient differs by %.3g relative (%d passes)", c.name, seed, d, passes)
+			require.InDelta(t, wantRes.Tau, res.Tau, tolShard*(1+math.Abs(wantRes.Tau)), "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
+			require.InDelta(t, wantRes.Loss, res.Loss, tolShard*wantRes.Loss, "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
+			require.InDelta(t, wantRes.V0, res.V0, tolShard*wantRes.V0, "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
+			require.InDelta(t, wantRes.V1, res.V1, tolShard*wantRes.V1, "%s seed %d: result %+v, whole batch %+v", c.name, seed, res, wantRes)
 			// Gradient balance holds for the shards' union.
 			var sum, neg float64
 			for i, g := range got {
@@ -98,9 +92,7 @@ func TestShardedGradient(t *testing.T) {
 					neg += math.Abs(g)
 				}
 			}
-			if math.Abs(sum) > tolBalance*neg {
-				t.Errorf("%s seed %d: gradients sum to %g (negatives' |sum| %g)", c.name, seed, sum, neg)
-			}
+			require.LessOrEqual(t, math.Abs(sum), tolBalance*neg, "%s seed %d: gradients sum to %g (negatives' |sum| %g)", c.name, seed, sum, neg)
 		}
 	}
 }
@@ -110,25 +102,19 @@ func TestShardedGradient(t *testing.T) {
 func TestShardedGradientScale(t *testing.T) {
 	for _, scale := range []float64{1e-200, 1e-3, 1e6, 1e200} {
 		rng := rand.New(rand.NewPCG(5, 5))
-		scores, labels := batch(3, 2000, 0.1, 1)
+		scores, labels := testbatch.Shifted(3, 7, 2000, 0.1, 1)
 		for i := range scores {
 			scores[i] = scale * (scores[i] + 3) // positive scores: shards' exponents differ
 		}
 		s, l, all, allLabels := shardBatch(rng, scores, labels, 8)
 		grads, res, _, err := ShardedGradient(s, l, Config{Alpha: 0.05})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, wantRes, err := Gradient(all, allLabels, Config{Alpha: 0.05})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := relDiff(slices.Concat(grads...), want); !(d <= tolShard) {
-			t.Errorf("scale %g: gradient differs by %.3g relative", scale, d)
-		}
-		if math.Abs(res.V0/wantRes.V0-1) > tolShard || math.Abs(res.V1/wantRes.V1-1) > tolShard {
-			t.Errorf("scale %g: bandwidths %g, %g, whole batch %g, %g", scale, res.V0, res.V1, wantRes.V0, wantRes.V1)
-		}
+		require.NoError(t, err)
+		d := relDiff(slices.Concat(grads...), want)
+		require.LessOrEqual(t, d, tolShard, "scale %g: gradient differs by %.3g relative", scale, d)
+		require.InDelta(t, 1, res.V0/wantRes.V0, tolShard, "scale %g: bandwidths %g, %g, whole batch %g, %g", scale, res.V0, res.V1, wantRes.V0, wantRes.V1)
+		require.InDelta(t, 1, res.V1/wantRes.V1, tolShard, "scale %g: bandwidths %g, %g, whole batch %g, %g", scale, res.V0, res.V1, wantRes.V0, wantRes.V1)
 	}
 }
 
@@ -146,9 +132,8 @@ func TestShardMessageSizes(t *testing.T) {
 		{"FinishSums", finishSums{}, 64},
 		{"Final", final{}, 64},
 	} {
-		if got := binary.Size(c.msg); got != c.want {
-			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)
-		}
+		got := binary.Size(c.msg)
+		require.Equal(t, c.want, got, "%s: %d bytes, want %d", c.name, got, c.want)
 	}
 }
 
@@ -173,9 +158,8 @@ func TestShardedGradientErrors(t *testing.T) {
 		{"config", neg, [][]float64{{0, 1}, {0}}, Config{}, rocops.ErrConfig},
 	}
 	for _, c := range cases {
-		if _, _, _, err := ShardedGradient(c.scores, c.labels, c.cfg); !errors.Is(err, c.want) {
-			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
-		}
+		_, _, _, err := ShardedGradient(c.scores, c.labels, c.cfg)
+		require.ErrorIs(t, err, c.want, "%s: got %v, want %v", c.name, err, c.want)
 	}
 }
 
@@ -216,7 +200,7 @@ type protocol struct {
 
 func (p protocol) run(t *testing.T) (Result, error) {
 	t.Helper()
-	scores, labels := batch(21, 400, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(21, 7, 400, 0.2, 1.5)
 	cfg := Config{Alpha: 0.1}
 	shardCfg := cfg
 	if p.shardCfg != (Config{}) {
@@ -294,7 +278,7 @@ func (p protocol) run(t *testing.T) (Result, error) {
 // −2.13, and Final before Done answered — is ErrShard naming what does not fit, and the honest
 // run gives Gradient's τ on the whole batch.
 func TestShardProtocolRefuses(t *testing.T) {
-	scores, labels := batch(21, 400, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(21, 7, 400, 0.2, 1.5)
 	want, err := Evaluate(scores, labels, Config{Alpha: 0.1})
 	require.NoError(t, err)
 	res, err := protocol{}.run(t)

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSmoothedFPRIsAlpha checks the defining equation: the smoothed false-positive rate
@@ -29,13 +32,11 @@ func TestSmoothedFPRIsAlpha(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("n=%d/alpha=%v/v0=%v", c.n, c.alpha, c.v0), func(t *testing.T) {
-			scores, labels := batch(uint64(300+i), c.n, 0.1, 1.5)
+			scores, labels := testbatch.Shifted(uint64(300+i), 7, c.n, 0.1, 1.5)
 			r := mustEvaluate(t, scores, labels, Config{Alpha: c.alpha, V0: c.v0})
 			neg, _ := classes(scores, labels)
 			fpr := refFPR(neg, r.V0, r.Tau)
-			if math.Abs(fpr-c.alpha) > tolFPR {
-				t.Errorf("smoothed FPR at τ = %v is %.17g, want α = %v (off by %.2g)", r.Tau, fpr, c.alpha, fpr-c.alpha)
-			}
+			require.InDelta(t, c.alpha, fpr, tolFPR, "smoothed FPR at τ = %v is %.17g, want α = %v (off by %.2g)", r.Tau, fpr, c.alpha, fpr-c.alpha)
 		})
 	}
 }
@@ -46,23 +47,18 @@ func TestSolverPasses(t *testing.T) {
 	total, count := 0, 0
 	for _, n := range []int{1000, 16384, 262144} {
 		for _, alpha := range []float64{0.01, 0.05, 0.5, 0.99} {
-			scores, labels := batch(uint64(n), n, 0.1, 1.5)
+			scores, labels := testbatch.Shifted(uint64(n), 7, n, 0.1, 1.5)
 			p, err := newProblem(scores, labels, Config{Alpha: alpha})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			cold := p.solve()
-			if cold.passes > 3 {
-				t.Errorf("n=%d α=%v: %d passes", n, alpha, cold.passes)
-			}
+			require.LessOrEqual(t, cold.passes, 3, "n=%d α=%v: %d passes", n, alpha, cold.passes)
 			total += cold.passes
 			count++
 			p.release()
 		}
 	}
-	if mean := float64(total) / float64(count); mean > 2.2 {
-		t.Errorf("%.2f passes on average, want about 2", mean)
-	}
+	mean := float64(total) / float64(count)
+	require.LessOrEqual(t, mean, 2.2, "%.2f passes on average, want about 2", mean)
 }
 
 // TestSolverFallsBackToBisection solves a batch on which Newton steps crawl: negatives at 0
@@ -70,14 +66,11 @@ func TestSolverPasses(t *testing.T) {
 // from the starting quantile 0, where φ is flat to e^{−500}.
 func TestSolverFallsBackToBisection(t *testing.T) {
 	p, err := newProblem([]float64{0, 1000, 0}, []float64{0, 0, 1}, Config{Alpha: 0.5, V0: 1, V1: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer p.release()
 	r := p.solve()
-	if math.Abs(r.tau-500) > 1e-12 || r.passes > 100 {
-		t.Errorf("τ = %.17g after %d passes, want 500", r.tau, r.passes)
-	}
+	require.InDelta(t, 500, r.tau, 1e-12, "τ = %.17g after %d passes, want 500", r.tau, r.passes)
+	require.LessOrEqual(t, r.passes, 100, "τ = %.17g after %d passes, want 500", r.tau, r.passes)
 	t.Logf("%d passes", r.passes)
 }
 
@@ -104,13 +97,10 @@ func TestSelectK(t *testing.T) {
 		for _, k := range []int{0, len(in) / 3, len(in) / 2, len(in) * 19 / 20, len(in) - 1} {
 			a := slices.Clone(in)
 			selectK(a, k)
-			if a[k] != want[k] {
-				t.Errorf("%s: k=%d gives %v, want %v", name, k, a[k], want[k])
-			}
+			require.Equal(t, want[k], a[k], "%s: k=%d gives %v, want %v", name, k, a[k], want[k])
 			for i := range a {
-				if i < k && a[i] > a[k] || i > k && a[i] < a[k] {
-					t.Fatalf("%s: k=%d: a[%d] = %v on the wrong side of %v", name, k, i, a[i], a[k])
-				}
+				require.False(t, i < k && a[i] > a[k], "%s: k=%d: a[%d] = %v on the wrong side of %v", name, k, i, a[i], a[k])
+				require.False(t, i > k && a[i] < a[k], "%s: k=%d: a[%d] = %v on the wrong side of %v", name, k, i, a[i], a[k])
 			}
 		}
 	}
@@ -125,14 +115,11 @@ func TestMidpoint(t *testing.T) {
 		for ; ; steps++ {
 			m := midpoint(lo, hi)
 			if m == lo || m == hi {
-				if math.Nextafter(lo, hi) != hi {
-					t.Errorf("%v: midpoint(%v, %v) = %v but they are not adjacent", b, lo, hi, m)
-				}
+				require.Equal(t, hi, math.Nextafter(lo, hi), "%v: midpoint(%v, %v) = %v but they are not adjacent", b, lo, hi, m)
 				break
 			}
-			if !(m > lo && m < hi) {
-				t.Fatalf("%v: midpoint(%v, %v) = %v is outside", b, lo, hi, m)
-			}
+			require.Greater(t, m, lo, "%v: midpoint(%v, %v) = %v is outside", b, lo, hi, m)
+			require.Less(t, m, hi, "%v: midpoint(%v, %v) = %v is outside", b, lo, hi, m)
 			// Keep the half that holds 1/3 (or the end nearest it), as a solver would.
 			if m < 1.0/3 {
 				lo = m
@@ -140,8 +127,6 @@ func TestMidpoint(t *testing.T) {
 				hi = m
 			}
 		}
-		if steps > 64 {
-			t.Errorf("%v: %d halvings to reach adjacent floats", b, steps)
-		}
+		require.LessOrEqual(t, steps, 64, "%v: %d halvings to reach adjacent floats", b, steps)
 	}
 }

@@ -1,13 +1,13 @@
 package kdequantile
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // Config.Tail checked against its definition written out with the reference helpers of
@@ -45,14 +45,14 @@ var tailCases = []struct {
 func TestTailValues(t *testing.T) {
 	for i, c := range tailCases {
 		t.Run(fmt.Sprintf("%+v", c.cfg), func(t *testing.T) {
-			scores, labels := batch(uint64(600+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(600+i), 7, c.n, c.posFrac, c.sep)
 			r := mustEvaluate(t, scores, labels, c.cfg)
 			plainCfg := c.cfg
 			plainCfg.Tail = false
 			plain := mustEvaluate(t, scores, labels, plainCfg)
-			if r.Tau != plain.Tau || r.V0 != plain.V0 || r.V1 != plain.V1 {
-				t.Errorf("τ or bandwidths differ from the plain loss: %+v vs %+v", r, plain)
-			}
+			require.Equal(t, plain.Tau, r.Tau, "τ or bandwidths differ from the plain loss: %+v vs %+v", r, plain)
+			require.Equal(t, plain.V0, r.V0, "τ or bandwidths differ from the plain loss: %+v vs %+v", r, plain)
+			require.Equal(t, plain.V1, r.V1, "τ or bandwidths differ from the plain loss: %+v vs %+v", r, plain)
 			neg, pos := classes(scores, labels)
 			var terms []float64
 			if c.cfg.Recall == 0 {
@@ -65,12 +65,8 @@ func TestTailValues(t *testing.T) {
 				}
 			}
 			want := refSum(terms) / float64(len(terms))
-			if relErr(r.Loss, want, 0) > 1e-13 {
-				t.Errorf("L = %.17g, definition %.17g", r.Loss, want)
-			}
-			if !(r.Loss > plain.Loss) {
-				t.Errorf("L = %v is not above the plain loss %v", r.Loss, plain.Loss)
-			}
+			require.LessOrEqual(t, relErr(r.Loss, want, 0), 1e-13, "L = %.17g, definition %.17g", r.Loss, want)
+			require.Greater(t, r.Loss, plain.Loss, "L = %v is not above the plain loss %v", r.Loss, plain.Loss)
 		})
 	}
 }
@@ -80,16 +76,15 @@ func TestTailValues(t *testing.T) {
 func TestTailGradient(t *testing.T) {
 	for i, c := range tailCases {
 		t.Run(fmt.Sprintf("%+v", c.cfg), func(t *testing.T) {
-			scores, labels := batch(uint64(700+i), c.n, c.posFrac, c.sep)
+			scores, labels := testbatch.Shifted(uint64(700+i), 7, c.n, c.posFrac, c.sep)
 			r0 := mustEvaluate(t, scores, labels, c.cfg)
 			cfg := c.cfg
 			cfg.V0, cfg.V1 = r0.V0, r0.V1
 			g, r := mustGradient(t, scores, labels, cfg)
 			h := fdStep / math.Max(cfg.V0, cfg.V1)
 			fd := numeric(t, scores, h, func(f []float64) float64 { return mustEvaluate(t, f, labels, cfg).Loss })
-			if d := relDiff(g, fd); d > tolFD {
-				t.Errorf("∂L/∂f differs from finite differences by %.3g", d)
-			}
+			diff := relDiff(g, fd)
+			require.LessOrEqual(t, diff, tolFD, "∂L/∂f differs from finite differences by %.3g", diff)
 			var gNeg, gPos, slopes []float64
 			for i, f := range scores {
 				if labels[i] == 1 {
@@ -111,9 +106,9 @@ func TestTailGradient(t *testing.T) {
 			if cfg.Recall != 0 {
 				sumTau, sumLoss = sumLoss, sumTau
 			}
-			if relErr(sumTau, d, 0) > tolBalance || relErr(sumLoss, -d, 0) > tolBalance || math.Abs(total) > tolBalance*math.Abs(d) {
-				t.Errorf("Σ over the τ class = %.17g, over the other = %.17g, Σ = %.3g; dL/dτ = %.17g", sumTau, sumLoss, total, d)
-			}
+			require.LessOrEqual(t, relErr(sumTau, d, 0), tolBalance, "Σ over the τ class = %.17g, over the other = %.17g, Σ = %.3g; dL/dτ = %.17g", sumTau, sumLoss, total, d)
+			require.LessOrEqual(t, relErr(sumLoss, -d, 0), tolBalance, "Σ over the τ class = %.17g, over the other = %.17g, Σ = %.3g; dL/dτ = %.17g", sumTau, sumLoss, total, d)
+			require.LessOrEqual(t, math.Abs(total), tolBalance*math.Abs(d), "Σ over the τ class = %.17g, over the other = %.17g, Σ = %.3g; dL/dτ = %.17g", sumTau, sumLoss, total, d)
 		})
 	}
 }
@@ -126,45 +121,41 @@ func TestTailKeepsHopelessPositivesGradient(t *testing.T) {
 	labels := []float64{0, 0, 0, 0, 0, 1, 1, 1}
 	cfg := Config{Alpha: 0.2, V0: 1, V1: 1, Tail: true}
 	g, _ := mustGradient(t, scores, labels, cfg)
-	if want := -1.0 / (4 * 3); math.Abs(g[7]-want) > 1e-15 {
-		t.Errorf("∂L/∂f of the hopeless positive = %v, want %v", g[7], want)
-	}
+	want := -1.0 / (4 * 3)
+	require.InDelta(t, want, g[7], 1e-15, "∂L/∂f of the hopeless positive = %v, want %v", g[7], want)
 	cfg.Tail = false
 	g, _ = mustGradient(t, scores, labels, cfg)
-	if math.Abs(g[7]) > 1e-80 {
-		t.Errorf("plain loss: ∂L/∂f of the hopeless positive = %v, want about e^{−200}/3", g[7])
-	}
+	require.LessOrEqual(t, math.Abs(g[7]), 1e-80, "plain loss: ∂L/∂f of the hopeless positive = %v, want about e^{−200}/3", g[7])
 }
 
 // TestWiden: Config.Widen divides the rule's inverse bandwidths (with Alpha and with Recall),
 // leaves given ones alone and leaves τ the solution of its equation at the wider kernel.
 func TestWiden(t *testing.T) {
-	scores, labels := batch(801, 300, 0.2, 1.5)
+	scores, labels := testbatch.Shifted(801, 7, 300, 0.2, 1.5)
 	neg, pos := classes(scores, labels)
 	for _, point := range []Config{{Alpha: 0.05}, {Recall: 0.9}} {
 		base := mustEvaluate(t, scores, labels, point)
 		wide := point
 		wide.Widen = 2
 		r := mustEvaluate(t, scores, labels, wide)
-		if r.V0 != base.V0/2 || r.V1 != base.V1/2 {
-			t.Errorf("%+v: bandwidths (%v, %v), want half of (%v, %v)", wide, r.V0, r.V1, base.V0, base.V1)
-		}
+		require.Equal(t, base.V0/2, r.V0, "%+v: bandwidths (%v, %v), want half of (%v, %v)", wide, r.V0, r.V1, base.V0, base.V1)
+		require.Equal(t, base.V1/2, r.V1, "%+v: bandwidths (%v, %v), want half of (%v, %v)", wide, r.V0, r.V1, base.V0, base.V1)
 		if point.Alpha != 0 {
-			if fpr := refFPR(neg, r.V0, r.Tau); math.Abs(fpr-point.Alpha) > tolRecall {
-				t.Errorf("smoothed FPR at τ = %v, want %v", fpr, point.Alpha)
-			}
-		} else if tpr := refTPR(pos, r.V1, r.Tau); math.Abs(tpr-point.Recall) > tolRecall {
-			t.Errorf("smoothed TPR at τ = %v, want %v", tpr, point.Recall)
+			fpr := refFPR(neg, r.V0, r.Tau)
+			require.InDelta(t, point.Alpha, fpr, tolRecall, "smoothed FPR at τ = %v, want %v", fpr, point.Alpha)
+		} else {
+			tpr := refTPR(pos, r.V1, r.Tau)
+			require.InDelta(t, point.Recall, tpr, tolRecall, "smoothed TPR at τ = %v, want %v", tpr, point.Recall)
 		}
 		fixed := wide
 		fixed.V0, fixed.V1 = 3, 4
-		if r := mustEvaluate(t, scores, labels, fixed); r.V0 != 3 || r.V1 != 4 {
-			t.Errorf("given bandwidths changed by Widen: %+v", r)
-		}
+		r = mustEvaluate(t, scores, labels, fixed)
+		require.Equal(t, 3.0, r.V0, "given bandwidths changed by Widen: %+v", r)
+		require.Equal(t, 4.0, r.V1, "given bandwidths changed by Widen: %+v", r)
 	}
 	for _, w := range []float64{-1, math.NaN(), math.Inf(1), 1e-9, 1e9} {
-		if _, err := Evaluate(scores, labels, Config{Alpha: 0.1, Widen: w}); !errors.Is(err, rocops.ErrConfig) || !strings.Contains(err.Error(), "Widen = ") {
-			t.Errorf("Widen %v: %v, want ErrConfig naming Widen", w, err)
-		}
+		_, err := Evaluate(scores, labels, Config{Alpha: 0.1, Widen: w})
+		require.ErrorIs(t, err, rocops.ErrConfig, "Widen %v: %v, want ErrConfig naming Widen", w, err)
+		require.Contains(t, err.Error(), "Widen = ", "Widen %v: %v, want ErrConfig naming Widen", w, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rocops/rocops/internal/dataset"
 	"github.com/rocops/rocops/ops/kdequantile"
+	"github.com/stretchr/testify/require"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -43,41 +44,30 @@ func TestTrainWDBC(t *testing.T) {
 	}
 	w := vector(g, "w", slices.Clone(w0))
 	scores, err := gorgonia.Mul(x, w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	loss, err := kdequantile.Loss(scores, y, kdequantile.Config{Alpha: alpha})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gorgonia.Grad(loss, w); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	_, err = gorgonia.Grad(loss, w)
+	require.NoError(t, err)
 	vm := gorgonia.NewTapeMachine(g)
 	defer vm.Close()
 	solver := gorgonia.NewAdamSolver(gorgonia.WithLearnRate(0.01))
 	var first, last float64
 	for step := range steps {
-		if err := vm.RunAll(); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, vm.RunAll())
 		l := loss.Value().Data().(float64)
 		if step == 0 {
 			first = l
 		}
 		last = l
-		if err := solver.Step(gorgonia.NodesToValueGrads(gorgonia.Nodes{w})); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, solver.Step(gorgonia.NodesToValueGrads(gorgonia.Nodes{w})))
 		vm.Reset()
 	}
 	before := tprAtFPR(linear(xTest, w0), yTest, alpha)
 	after := tprAtFPR(linear(xTest, w.Value().Data().([]float64)), yTest, alpha)
 	t.Logf("training loss %.4f → %.4f; held-out TPR at FPR %v: %.3f → %.3f", first, last, alpha, before, after)
-	if after < before+minGain || after < minTPR {
-		t.Errorf("held-out TPR at FPR %v went from %.3f to %.3f, want a gain of %v and at least %v",
-			alpha, before, after, minGain, minTPR)
-	}
+	require.GreaterOrEqual(t, after, before+minGain, "held-out TPR at FPR %v went from %.3f to %.3f, want a gain of %v and at least %v", alpha, before, after, minGain, minTPR)
+	require.GreaterOrEqual(t, after, minTPR, "held-out TPR at FPR %v went from %.3f to %.3f, want a gain of %v and at least %v", alpha, before, after, minGain, minTPR)
 }
 
 // wdbcSplit parses the embedded CSV, shuffles the rows with a fixed seed, keeps the first
@@ -85,13 +75,9 @@ func TestTrainWDBC(t *testing.T) {
 // standard deviation. x is row-major.
 func wdbcSplit(t *testing.T, train float64) (xTrain, yTrain, xTest, yTest []float64) {
 	rows, err := csv.NewReader(bytes.NewReader(dataset.WDBC)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	header, rows := rows[0], rows[1:]
-	if header[len(header)-1] != dataset.WDBCLabel {
-		t.Fatalf("last column %q, want %q", header[len(header)-1], dataset.WDBCLabel)
-	}
+	require.Equal(t, dataset.WDBCLabel, header[len(header)-1], "last column %q, want %q", header[len(header)-1], dataset.WDBCLabel)
 	d := len(header) - 1
 	rand.New(rand.NewPCG(7, 7)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 	nTrain := int(train * float64(len(rows)))
@@ -99,9 +85,7 @@ func wdbcSplit(t *testing.T, train float64) (xTrain, yTrain, xTest, yTest []floa
 		for _, r := range rows {
 			for j, s := range r {
 				v, err := strconv.ParseFloat(s, 64)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if j == d {
 					y = append(y, v)
 				} else {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops/internal/cputime"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // Benchmark sizes: n scores, 10% positives. The logistic loss visits all |B1|·|B0| pairs, so
@@ -18,7 +19,7 @@ const (
 	naiveMaxN    = 1 << 14
 )
 
-func benchBatch(n int) (f, y []float64) { return randomBatch(uint64(n), n, 0.1, 1) }
+func benchBatch(n int) (f, y []float64) { return testbatch.Shifted(uint64(n), 7, n, 0.1, 1) }
 
 // BenchmarkGradient is the exact all-pairs value and gradient, Gradient with Pairs = 0.
 func BenchmarkGradient(b *testing.B) {

@@ -1,7 +1,6 @@
 package pairwise
 
 import (
-	"errors"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -10,6 +9,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFloat32Overflow: a float32 graph whose loss or gradient is finite in float64 but beyond
@@ -20,9 +20,8 @@ func TestFloat32Overflow(t *testing.T) {
 	// ≈ 1.8e86 and the gradients ≈ ±1.8e86 fit in float64 but not in float32.
 	f := []float64{100, -100, 0, 0}
 	y := []float64{0, 1, 0, 1}
-	if _, err := Evaluate(f, y, Config{Surrogate: Exponential}); err != nil {
-		t.Fatalf("float64 Evaluate: %v (the batch must be valid in float64)", err)
-	}
+	_, err := Evaluate(f, y, Config{Surrogate: Exponential})
+	require.NoError(t, err, "float64 Evaluate: %v (the batch must be valid in float64)", err)
 	for _, machine := range []string{"tape", "lisp"} {
 		t.Run(machine, func(t *testing.T) {
 			if machine == "lisp" && race.Enabled {
@@ -30,23 +29,18 @@ func TestFloat32Overflow(t *testing.T) {
 			}
 			g, scores, labels := newGraph(t, tensor.Float32, f, y)
 			cost, err := Loss(scores, labels, Config{Surrogate: Exponential})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var vm gorgonia.VM
 			if machine == "tape" {
-				if _, err := gorgonia.Grad(cost, scores); err != nil {
-					t.Fatal(err)
-				}
+				_, err := gorgonia.Grad(cost, scores)
+				require.NoError(t, err)
 				vm = gorgonia.NewTapeMachine(g)
 			} else {
 				vm = gorgonia.NewLispMachine(g)
 			}
 			defer vm.Close()
 			err = graph.RunAll(vm)
-			if !errors.Is(err, rocops.ErrRange) {
-				t.Fatalf("RunAll: %v (loss %v), want rocops.ErrRange", err, cost.Value())
-			}
+			require.ErrorIs(t, err, rocops.ErrRange, "RunAll: %v (loss %v), want rocops.ErrRange", err, cost.Value())
 		})
 	}
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 func fuzzSeeds(f *testing.F) {
 	add := func(scores, labels []float64, s Surrogate, margin float64, pairs uint8) {
-		f.Add(fuzzbatch.Encode(scores, labels), uint8(s), margin, pairs, uint64(len(scores)))
+		f.Add(testbatch.Encode(scores, labels), uint8(s), margin, pairs, uint64(len(scores)))
 	}
 	add([]float64{0.5, -0.2, 1.5, 0.1}, []float64{1, 0, 1, 0}, Logistic, 0, 0)
 	add([]float64{1.25, 0.25, 2.25, 1.25}, []float64{1, 0, 1, 0}, Hinge, 1, 0)
@@ -30,7 +30,7 @@ func fuzzSeeds(f *testing.F) {
 // either succeeds with a finite, non-negative loss and finite gradients, or reports
 // rocops.ErrRange; anything else is rejected with one of the package's errors.
 func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, seed uint64, withGrad bool) {
-	scores, labels := fuzzbatch.Decode(data)
+	scores, labels := testbatch.Decode(data)
 	cfg := Config{Surrogate: Surrogate(s % 6), Margin: margin, Pairs: int(pairs%8) - 1, Seed: seed}
 	// The seed's bits 8–15 and 16–23 choose a partial cut too: MaxFPR ∈ {0, ¼, ½, ¾, 1} and
 	// MinTPR ∈ {0, ¼, ½, ¾}, all valid.
@@ -70,7 +70,7 @@ func checkFuzz(t *testing.T, data []byte, s uint8, margin float64, pairs uint8, 
 // validInput is the documented domain, written independently of the package's checks.
 func validInput(scores, labels []float64, cfg Config) bool {
 	return cfg.Surrogate >= 0 && cfg.Surrogate <= SquaredHinge && cfg.Pairs >= 0 &&
-		cfg.Margin >= 0 && !math.IsInf(cfg.Margin, 1) && fuzzbatch.Valid(scores, labels)
+		cfg.Margin >= 0 && !math.IsInf(cfg.Margin, 1) && testbatch.Valid(scores, labels)
 }
 
 func FuzzEvaluate(f *testing.F) {

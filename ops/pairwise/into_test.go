@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -12,7 +13,7 @@ import (
 // a buffer of NaN with the gradient of Gradient, bit for bit, and returns its loss; a buffer
 // of another length is rocops.ErrLength, and invalid input gives Gradient's error.
 func TestGradientInto(t *testing.T) {
-	f, y := randomBatch(5, 120, 0.25, 1)
+	f, y := testbatch.Shifted(5, 7, 120, 0.25, 1)
 	for _, s := range []Surrogate{Logistic, Exponential, Square, Hinge, SquaredHinge} {
 		for _, cfg := range []Config{{Surrogate: s}, {Surrogate: s, Pairs: 50, Seed: 3}} {
 			want, wantLoss, err := Gradient(f, y, cfg)

@@ -1,7 +1,6 @@
 package pairwise
 
 import (
-	"errors"
 	"math"
 	"runtime"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/race"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFailedTapeRunsLeakNothing backs the safe pattern of the package doc: a TapeMachine whose
@@ -24,16 +24,12 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 	for range runs {
 		g, scores, labels := newGraph(t, tensor.Float64, []float64{0, math.NaN(), 1}, []float64{0, 1, 1})
 		cost, err := Loss(scores, labels, Config{Surrogate: Logistic})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := gorgonia.Grad(cost, scores); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		_, err = gorgonia.Grad(cost, scores)
+		require.NoError(t, err)
 		vm := gorgonia.NewTapeMachine(g)
-		if err := graph.RunAll(vm); !errors.Is(err, rocops.ErrNonFinite) {
-			t.Fatalf("RunAll: %v, want rocops.ErrNonFinite", err)
-		}
+		err = graph.RunAll(vm)
+		require.ErrorIs(t, err, rocops.ErrNonFinite, "RunAll: %v, want rocops.ErrNonFinite", err)
 		vm.Close()
 	}
 	// Goroutines of other tests' parallel kernels may still be exiting: allow a few, far
@@ -42,9 +38,8 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 	for runtime.NumGoroutine() > before+5 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := runtime.NumGoroutine() - before; n > 5 {
-		t.Errorf("%d failed TapeMachine runs left %d goroutines", runs, n)
-	}
+	n := runtime.NumGoroutine() - before
+	require.LessOrEqual(t, n, 5, "%d failed TapeMachine runs left %d goroutines", runs, n)
 }
 
 // TestFailedLispRunsLeak backs the README's warning about Gorgonia v0.9.18: every failed
@@ -60,19 +55,15 @@ func TestFailedLispRunsLeak(t *testing.T) {
 	for range runs {
 		g, scores, labels := newGraph(t, tensor.Float64, []float64{0, math.NaN(), 1}, []float64{0, 1, 1})
 		// The machine differentiates the graph's last node, the loss, itself.
-		if _, err := Loss(scores, labels, Config{Surrogate: Logistic}); err != nil {
-			t.Fatal(err)
-		}
+		_, err := Loss(scores, labels, Config{Surrogate: Logistic})
+		require.NoError(t, err)
 		vm := gorgonia.NewLispMachine(g)
-		if err := graph.RunAll(vm); !errors.Is(err, rocops.ErrNonFinite) {
-			t.Fatalf("RunAll: %v, want rocops.ErrNonFinite", err)
-		}
+		err = graph.RunAll(vm)
+		require.ErrorIs(t, err, rocops.ErrNonFinite, "RunAll: %v, want rocops.ErrNonFinite", err)
 		vm.Close()
 	}
 	time.Sleep(50 * time.Millisecond) // let anything that can exit, exit
-	if n := runtime.NumGoroutine() - before; n < runs*9/10 {
-		t.Errorf("%d failed LispMachine runs left %d goroutines; the README says one each", runs, n)
-	} else {
-		t.Logf("%d failed LispMachine runs left %d goroutines", runs, n)
-	}
+	n := runtime.NumGoroutine() - before
+	require.GreaterOrEqual(t, n, runs*9/10, "%d failed LispMachine runs left %d goroutines; the README says one each", runs, n)
+	t.Logf("%d failed LispMachine runs left %d goroutines", runs, n)
 }

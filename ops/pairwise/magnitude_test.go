@@ -1,13 +1,14 @@
 package pairwise
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/testbatch"
+	"github.com/stretchr/testify/require"
 )
 
 // bigPrec holds the exact difference of any two float64s (exponents 2^−1074 … 2^1023) and
@@ -102,7 +103,7 @@ func TestExactAtLargeMagnitudes(t *testing.T) {
 	}
 	// Scores c + d with d of order 1 (rounded to c's spacing), and at 1e300 scores a few
 	// units in the last place apart: differences the float64 scores hold exactly.
-	base, labels := randomBatch(11, 30, 0.4, 1)
+	base, labels := testbatch.Shifted(11, 7, 30, 0.4, 1)
 	for _, c := range []float64{1e6, 1e10, 1e14, 1e15} {
 		f := make([]float64, len(base))
 		for k, d := range base {
@@ -125,26 +126,18 @@ func TestExactAtLargeMagnitudes(t *testing.T) {
 					want, wantGrad, ok := bigReference(s, margin, bt.f, bt.y)
 					grad, loss, err := Gradient(bt.f, bt.y, cfg)
 					if !ok {
-						if !errors.Is(err, rocops.ErrRange) {
-							t.Fatalf("exact result beyond float64: got loss %v, error %v, want rocops.ErrRange", loss, err)
-						}
+						require.ErrorIs(t, err, rocops.ErrRange, "exact result beyond float64: got loss %v, error %v, want rocops.ErrRange", loss, err)
 						return
 					}
-					if err != nil {
-						t.Fatalf("Gradient: %v (exact loss %v)", err, want)
-					}
-					if e := math.Abs(loss-want) / math.Abs(want); !(e <= tolMagnitude) && loss != want {
-						t.Errorf("loss %v, exact %v (relative error %.2g)", loss, want, e)
-					}
+					require.NoError(t, err, "Gradient: %v (exact loss %v)", err, want)
+					e := math.Abs(loss-want) / math.Abs(want)
+					require.False(t, !(e <= tolMagnitude) && loss != want, "loss %v, exact %v (relative error %.2g)", loss, want, e)
 					scale := 0.0
 					for _, g := range wantGrad {
 						scale = max(scale, math.Abs(g))
 					}
 					for k := range grad {
-						if e := math.Abs(grad[k] - wantGrad[k]); !(e <= tolMagnitude*scale) {
-							t.Errorf("gradient[%d] %v, exact %v", k, grad[k], wantGrad[k])
-							break
-						}
+						require.LessOrEqual(t, math.Abs(grad[k]-wantGrad[k]), tolMagnitude*scale, "gradient[%d] %v, exact %v", k, grad[k], wantGrad[k])
 					}
 				})
 			}

@@ -219,7 +219,7 @@ func FuzzMulticlassKernels(f *testing.F) {
 						return
 					}
 				}
-				t.Fatalf("unexpected error %v", err)
+				require.Fail(t, fmt.Sprintf("unexpected error %v", err))
 			}
 			require.True(t, ok, "no error for an invalid batch")
 			requireClose(t, wl, l, wg, g)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/internal/fuzzbatch"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // bruteMulticlass is the definition as a double loop over every positive–negative pair of
@@ -345,7 +345,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 		s := Surrogate(int(data[1]&0x7f) % len(Surrogates()))
 		ovo := data[1]&0x80 != 0
 		data = data[2:]
-		scores, labels := fuzzbatch.Classes(data, k, 24, func(b byte) float64 { return float64(b>>4) / 4 })
+		scores, labels := testbatch.Classes(data, k, 24, func(b byte) float64 { return float64(b>>4) / 4 })
 		g, l, err := Gradient(scores, classIndices(labels), Config{Surrogate: s, Task: rocops.Classes(k), OvO: ovo})
 		if err != nil {
 			for _, e := range []error{rocops.ErrEmpty, rocops.ErrLabel, rocops.ErrOneClass} {
@@ -353,7 +353,7 @@ func FuzzMulticlassGradient(f *testing.F) {
 					return
 				}
 			}
-			t.Fatalf("unexpected error %v", err)
+			require.Fail(t, fmt.Sprintf("unexpected error %v", err))
 		}
 		wl, wg := bruteMulticlass(s, 1, scores, k, labels, ovo)
 		requireClose(t, wl, l, wg, g)
@@ -383,9 +383,7 @@ func FuzzMultilabelGradient(f *testing.F) {
 		}
 		g, l, err := Gradient(scores, labels, cfg)
 		if err != nil {
-			if !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass) {
-				t.Fatalf("unexpected error %v", err)
-			}
+			require.False(t, !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrOneClass), "unexpected error %v", err)
 			return
 		}
 		wl, wg := bruteMultilabel(s, 1, scores, k, labels)

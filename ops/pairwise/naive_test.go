@@ -2,7 +2,6 @@ package pairwise
 
 import (
 	"math"
-	"math/rand/v2"
 )
 
 // The test reference: the surrogates of Chen et al., arXiv 2610.21743 (§3, appendix E.1)
@@ -73,18 +72,4 @@ func naive(s Surrogate, m float64, f, y []float64) (float64, []float64) {
 		grad[k] /= pairs
 	}
 	return loss / pairs, grad
-}
-
-// randomBatch returns n scores with labels, a fraction posFrac of them positive (at least one
-// of each class), negatives ~ N(0, 1) and positives ~ N(shift, 1), from a fixed seed.
-func randomBatch(seed uint64, n int, posFrac, shift float64) (f, y []float64) {
-	r := rand.New(rand.NewPCG(seed, 7))
-	f, y = make([]float64, n), make([]float64, n)
-	for i := range f {
-		if i == 0 || (i > 1 && r.Float64() < posFrac) {
-			y[i] = 1
-		}
-		f[i] = r.NormFloat64() + shift*y[i]
-	}
-	return f, y
 }

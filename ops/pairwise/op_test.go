@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/graph/gradcheck"
 	"github.com/rocops/rocops/internal/opkit"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // opScores puts the positives at 1/8 modulo 1/4 and the negatives at multiples of 1/4, so
@@ -69,7 +70,7 @@ func TestLossMatchesGradient(t *testing.T) {
 		tensor.Float64: 1e-15, // the same float64 computation; only the upstream 1·g
 		tensor.Float32: 1e-6,  // the results rounded to float32 (ε ≈ 6e-8) once
 	}
-	f, y := randomBatch(12, 40, 0.3, 0.5)
+	f, y := testbatch.Shifted(12, 7, 40, 0.3, 0.5)
 	for _, s := range Surrogates() {
 		for dt, tl := range tol {
 			for _, machine := range []string{"tape", "lisp"} {

@@ -13,6 +13,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/floats"
 	logisticfn "github.com/rocops/rocops/internal/logistic"
+	"github.com/rocops/rocops/internal/testbatch"
 )
 
 // tolExact is the relative tolerance of the fast algorithms against the naive loop: both sum
@@ -41,11 +42,11 @@ type dataset struct {
 
 func datasets() []dataset {
 	var ds []dataset
-	f, y := randomBatch(1, 200, 0.3, 0.5)
+	f, y := testbatch.Shifted(1, 7, 200, 0.3, 0.5)
 	ds = append(ds, dataset{"random", f, y})
-	f, y = randomBatch(2, 97, 0.05, 1)
+	f, y = testbatch.Shifted(2, 7, 97, 0.05, 1)
 	ds = append(ds, dataset{"imbalanced", f, y})
-	f, y = randomBatch(3, 150, 0.5, 0)
+	f, y = testbatch.Shifted(3, 7, 150, 0.5, 0)
 	for k := range f {
 		f[k] += 1e4 // far from zero: the gaps are much smaller than the scores
 	}
@@ -106,7 +107,7 @@ func TestLogisticTasksAndWorkers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, y := randomBatch(5, c.n1+c.n0, 0, 0)
+			f, y := testbatch.Shifted(5, 7, c.n1+c.n0, 0, 0)
 			for k := range y {
 				y[k] = 0
 				if k < c.n1 {
@@ -136,7 +137,7 @@ func TestLogisticTasksAndWorkers(t *testing.T) {
 // score by δ leaves it unchanged and Σ_k ∂L/∂f_k = 0 — for sampled pairs too.
 func TestGradientsSumToZero(t *testing.T) {
 	const tolSum = 1e-12 // a sum of ~100 gradients of magnitude < 1e-1, cancelling
-	f, y := randomBatch(6, 100, 0.2, 0.3)
+	f, y := testbatch.Shifted(6, 7, 100, 0.2, 0.3)
 	for _, s := range Surrogates() {
 		for _, pairs := range []int{0, 50} {
 			grad, _, err := Gradient(f, y, Config{Surrogate: s, Pairs: pairs, Seed: 9})
@@ -327,7 +328,7 @@ func TestLogisticScoreRanges(t *testing.T) {
 // scores within the factored range, including exact ties (x = 0) and both signs of x.
 func TestLogisticRowPaths(t *testing.T) {
 	const tol = 1e-13 // relative; both are exact to a few ulps per pair
-	f, _ := randomBatch(12, 1000, 0, 0)
+	f, _ := testbatch.Shifted(12, 7, 1000, 0, 0)
 	tile := gatherTerms(f, seq(len(f)), true)
 	for _, fp := range []float64{0, f[3], 2.5, -30} {
 		p := termAt(gatherTerms([]float64{fp}, []int{0}, true), 0)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
 
@@ -116,7 +117,7 @@ const (
 )
 
 func TestSampledUnbiased(t *testing.T) {
-	f, y := randomBatch(10, 12, 0.35, 0.4)
+	f, y := testbatch.Shifted(10, 7, 12, 0.35, 0.4)
 	for _, s := range Surrogates() {
 		t.Run(s.String(), func(t *testing.T) {
 			grad, loss, err := Gradient(f, y, Config{Surrogate: s})
@@ -147,7 +148,7 @@ func TestHardPairsBiased(t *testing.T) {
 		minBiasZ    = 10.0 // the bias is at least this many standard errors in some coordinate
 		maxBiasedRt = 2.0  // far below the unbiased ratio of 4: the error levels off at the bias
 	)
-	f, y := randomBatch(10, 12, 0.35, 0.4)
+	f, y := testbatch.Shifted(10, 7, 12, 0.35, 0.4)
 	grad, loss, err := Gradient(f, y, Config{Surrogate: Logistic})
 	require.NoError(t, err)
 	exact := append(grad, loss)
@@ -172,7 +173,7 @@ func TestHardPairsBiased(t *testing.T) {
 
 // TestSampledDeterministic: the same seed gives the same result, another seed another draw.
 func TestSampledDeterministic(t *testing.T) {
-	f, y := randomBatch(11, 50, 0.3, 0.2)
+	f, y := testbatch.Shifted(11, 7, 50, 0.3, 0.2)
 	for _, s := range Surrogates() {
 		cfg := Config{Surrogate: s, Pairs: 20, Seed: 42}
 		g1, l1, err := Gradient(f, y, cfg)

@@ -1,9 +1,11 @@
-package fuzzbatch
+package testbatch
 
 import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestRoundTrip: Decode(Encode(x)) is x, bit for bit, for special values and every label,
@@ -12,18 +14,14 @@ func TestRoundTrip(t *testing.T) {
 	scores := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), -1e308, 5e-324}
 	labels := []float64{0, 1, 2, 1, 0, 2}
 	f, y := Decode(append(Encode(scores, labels), 1, 2, 3)) // a 3-byte tail
-	if len(f) != len(scores) {
-		t.Fatalf("decoded %d scores, want %d", len(f), len(scores))
-	}
+	require.Equal(t, len(scores), len(f), "decoded %d scores, want %d", len(f), len(scores))
 	for k := range scores {
-		if math.Float64bits(f[k]) != math.Float64bits(scores[k]) || y[k] != labels[k] {
-			t.Errorf("element %d: (%v, %v), want (%v, %v)", k, f[k], y[k], scores[k], labels[k])
-		}
+		require.Equal(t, math.Float64bits(scores[k]), math.Float64bits(f[k]), "element %d: (%v, %v), want (%v, %v)", k, f[k], y[k], scores[k], labels[k])
+		require.Equal(t, labels[k], y[k], "element %d: (%v, %v), want (%v, %v)", k, f[k], y[k], scores[k], labels[k])
 	}
 	long := make([]float64, MaxLen+5)
-	if f, _ := Decode(Encode(long, long)); len(f) != MaxLen {
-		t.Errorf("decoded %d scores, want MaxLen = %d", len(f), MaxLen)
-	}
+	f, _ = Decode(Encode(long, long))
+	require.Equal(t, MaxLen, len(f), "decoded %d scores, want MaxLen = %d", len(f), MaxLen)
 }
 
 func TestValid(t *testing.T) {
@@ -40,9 +38,8 @@ func TestValid(t *testing.T) {
 		{[]float64{0, 1}, []float64{1, 1}, false},
 		{[]float64{0, 1}, []float64{0, 0}, false},
 	} {
-		if got := Valid(c.scores, c.labels); got != c.want {
-			t.Errorf("Valid(%v, %v) = %v, want %v", c.scores, c.labels, got, c.want)
-		}
+		got := Valid(c.scores, c.labels)
+		require.Equal(t, c.want, got, "Valid(%v, %v) = %v, want %v", c.scores, c.labels, got, c.want)
 	}
 }
 
@@ -52,10 +49,9 @@ func TestClasses(t *testing.T) {
 	level := func(b byte) float64 { return float64(b) / 10 }
 	scores, labels := Classes(data, 2, 10, level)
 	wantScores, wantLabels := []float64{1, 2, 3, 4, 5, 6}, []int{1, 1, 2}
-	if !slices.Equal(scores, wantScores) || !slices.Equal(labels, wantLabels) {
-		t.Errorf("got %v %v, want %v %v", scores, labels, wantScores, wantLabels)
-	}
-	if scores, labels := Classes(data, 2, 2, level); len(scores) != 4 || len(labels) != 2 {
-		t.Errorf("maxRows 2: %d scores, %d labels", len(scores), len(labels))
-	}
+	require.True(t, slices.Equal(scores, wantScores), "got %v %v, want %v %v", scores, labels, wantScores, wantLabels)
+	require.True(t, slices.Equal(labels, wantLabels), "got %v %v, want %v %v", scores, labels, wantScores, wantLabels)
+	scores, labels = Classes(data, 2, 2, level)
+	require.Equal(t, 4, len(scores), "maxRows 2: %d scores, %d labels", len(scores), len(labels))
+	require.Equal(t, 2, len(labels), "maxRows 2: %d scores, %d labels", len(scores), len(labels))
 }

@@ -1,6 +1,4 @@
-// Package fuzzbatch turns fuzz bytes into a batch of scores and labels and back, for the
-// fuzz tests of the loss ops, the metrics and the diagnostics.
-package fuzzbatch
+package testbatch
 
 import (
 	"encoding/binary"
