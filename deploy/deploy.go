@@ -114,6 +114,10 @@ type Run struct {
 	// cross-entropy warm-up, or the training before fine-tuning) over the later one's: the
 	// model is that phase's. Recorded in the sidecar only when true.
 	FirstPhaseKept bool
+	// InitSHA256 is the SHA-256, 64 lowercase hex digits, of the model file the training
+	// started from (roctrain -init), "" for a model trained from random weights. Recorded in
+	// the sidecar only when set.
+	InitSHA256 string
 }
 
 // Limits of what Load reads.
@@ -139,6 +143,11 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9+_-][A-Za-z0-9+._-]{0,199}$`)
 // (VersionClasses); a binary one's is version 2, as before models of classes. An operating
 // point chosen with a confidence (op.Confidence), or a model with an encoder (op.Encoder, whose
 // Names features must then be, in order), is version 4 for either, with the group of each.
+//
+// A model with LoRA adapters ([nn.Transfer]) is saved with its adapters merged into its
+// weights, W' = W + s·(B·A)ᵀ for each adapted layer (the transpose in nn's n_in × n_out layout),
+// as the plain MLP of the same layers, which scores as the adapted model does to rounding and
+// which Load rebuilds; frozen flags, which checkpoints do not record, play no part.
 func Save(dir, name string, m nn.Model, op OperatingPoint, st data.Standardizer, features []string) (modelPath string, err error) {
 	return SaveWith(dir, name, m, op, st, features, nil)
 }
@@ -155,6 +164,9 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 	}
 	if m == nil {
 		return "", fmt.Errorf("%w: nil model", ErrModel)
+	}
+	if m, err = mergeAdapters(m); err != nil {
+		return "", err
 	}
 	spec, err := specOf(m)
 	if err != nil {

@@ -57,6 +57,14 @@
 // numeric column that is not a number, and a label value not seen in training, are errors
 // naming the line (or row) and the column.
 //
+// # Models started from another
+//
+// A model whose training started from a saved model (roctrain -init) records that model file's
+// SHA-256 in its sidecar's "run" group as "init_sha256" ([Run].InitSHA256), a key of every
+// version written only when set, so that a sidecar without it keeps its bytes; when present,
+// Load requires 64 lowercase hex digits. A model with LoRA adapters (nn.Transfer) is saved with
+// its adapters merged into its weights, as the plain MLP of the same layers (see [Save]).
+//
 // # Version 4
 //
 // A version-4 sidecar holds version 2's keys (a binary model) or version 3's (a model of

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -233,6 +234,19 @@ type runInfo struct {
 	LearningRate float64 `json:"learning_rate"`
 	// FirstPhaseKept is written only when true (Run.FirstPhaseKept), in every version.
 	FirstPhaseKept bool `json:"first_phase_kept,omitempty"`
+	// InitSHA256 is written only when set (Run.InitSHA256), in every version: the hex SHA-256
+	// of the model file the training started from. Present, it must be 64 lowercase hex digits.
+	InitSHA256 *string `json:"init_sha256,omitempty"`
+}
+
+// newRunInfo is the "run" object of r.
+func newRunInfo(r Run) runInfo {
+	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
+	if r.InitSHA256 != "" {
+		sum := r.InitSHA256
+		run.InitSHA256 = &sum
+	}
+	return run
 }
 
 // fileV1 is the sidecar roctrain -out wrote before this package, format version 1: an MLP
@@ -270,8 +284,7 @@ type sidecar struct {
 // encode returns the JSON of sc, with its checksum: version 2 for a binary model, 3 for a
 // multi-class or multi-label one, 4 for either with a confidence or an encoder.
 func (sc *sidecar) encode() ([]byte, error) {
-	r := sc.op.Run
-	run := runInfo{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
+	run := newRunInfo(sc.op.Run)
 	var js []byte
 	var err error
 	if sc.op.Classes != nil {
@@ -521,8 +534,14 @@ func checkSigned(m modelRef, recorded, sum string) (ModelSpec, error) {
 	return ModelSpec{Architecture: m.Architecture, Dtype: dt}, nil
 }
 
+// run is the Run of r; a present init_sha256 that is empty reads as "(empty)", which check
+// refuses as not 64 hex digits.
 func (r runInfo) run() Run {
-	return Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
+	run := Run{Loss: r.Loss, WarmupEpochs: r.WarmupEpochs, Seed: r.Seed, LearningRate: r.LearningRate, FirstPhaseKept: r.FirstPhaseKept}
+	if r.InitSHA256 != nil {
+		run.InitSHA256 = cmp.Or(*r.InitSHA256, "(empty)")
+	}
+	return run
 }
 
 func (f *fileV1) sidecar() (*sidecar, error) {
@@ -571,8 +590,10 @@ func (sc *sidecar) check() error {
 	case m.File == "" || filepath.Base(m.File) != m.File || m.File == "." || m.File == ".." ||
 		strings.ContainsAny(m.File, `/\`) || !strings.HasSuffix(m.File, ".params"):
 		return bad("model file %q is not the name of a .params file beside the sidecar", m.File)
-	case len(m.SHA256) != sha256.Size*2 || strings.Trim(m.SHA256, "0123456789abcdef") != "":
+	case !isSHA256(m.SHA256):
 		return bad("model_sha256 %q is not 64 lowercase hex digits", m.SHA256)
+	case sc.op.Run.InitSHA256 != "" && !isSHA256(sc.op.Run.InitSHA256):
+		return bad("init_sha256 %q is not 64 lowercase hex digits", sc.op.Run.InitSHA256)
 	}
 	op := sc.op
 	switch {
@@ -624,6 +645,11 @@ func (sc *sidecar) check() error {
 		return err
 	}
 	return sc.checkClasses(seen)
+}
+
+// isSHA256 reports whether s is a SHA-256 in 64 lowercase hex digits.
+func isSHA256(s string) bool {
+	return len(s) == sha256.Size*2 && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // checkClasses validates the classes, thresholds and per-class rates of a multi-class or

@@ -39,6 +39,10 @@ type Search struct {
 	// Model is every candidate's model, an MLP (a linear scorer without Hidden layers); its In
 	// and Seed are set from the split (its columns and its seed).
 	Model nn.MLPConfig
+	// Init, when not nil, builds every candidate's initial model for the split in place of
+	// Model (roctrain's -init, -freeze and -adapter: a saved model, a frozen body, adapters). It
+	// must return a new model at each call, with the same weights for the same split.
+	Init func(sp *Split) (nn.Model, error)
 	// Config holds the trainer's settings. LearningRate is the candidate's, Seed and the Seed
 	// of a non-nil Diagnose are the split's; Loss belongs to the recipes and must be left nil.
 	Config train.Config
@@ -145,9 +149,14 @@ func (s *Search) Run(ctx context.Context, sp *Split) (*Best, error) {
 // train trains one candidate from the search's initial weights; st is its PESG state when its
 // recipe is a train.AUCM.
 func (s *Search) train(ctx context.Context, sp *Split, c Candidate) (m nn.Model, h *train.History, st *optim.PESGState, err error) {
-	mc := s.Model
-	mc.In, mc.Seed = sp.Train.Cols, sp.Seed
-	if m, err = nn.NewMLP(mc); err != nil {
+	if s.Init != nil {
+		m, err = s.Init(sp)
+	} else {
+		mc := s.Model
+		mc.In, mc.Seed = sp.Train.Cols, sp.Seed
+		m, err = nn.NewMLP(mc)
+	}
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	cfg := s.Config

@@ -391,3 +391,47 @@ func TestSearchKeepsTheAUCMState(t *testing.T) {
 		t.Errorf("ce: PESG state %+v, error %v", best.PESG, err)
 	}
 }
+
+// Init, when set, builds every candidate's initial model in place of Model: a new model per
+// candidate, here an MLP of another hidden size with its body frozen, each built for the split.
+func TestSearchInit(t *testing.T) {
+	var seen []call
+	r := scripted{name: "r", seen: &seen, metrics: map[float64][]float64{0.1: {0.6}, 0.2: {0.7}}}
+	var splits []uint64
+	s := scripts(&experiment.Search{Name: "r", LearningRates: []float64{0.1, 0.2}, Model: nn.MLPConfig{Hidden: []int{4}},
+		Init: func(sp *experiment.Split) (nn.Model, error) {
+			splits = append(splits, sp.Seed)
+			base, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{6}, Seed: 11})
+			if err != nil {
+				return nil, err
+			}
+			return nn.Transfer(base, nn.TransferConfig{Body: 2, Freeze: 1})
+		}}, r)
+	sp := tinySplit(t, 7)
+	best, err := s.Run(context.Background(), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(splits, []uint64{7, 7}) || len(seen) != 2 || seen[0].model == seen[1].model {
+		t.Fatalf("Init called for splits %v, %d candidates trained; want one new model per candidate", splits, len(seen))
+	}
+	want, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{6}, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := nn.Write(&buf, want); err != nil {
+		t.Fatal(err)
+	}
+	for k, c := range seen {
+		if !bytes.Equal(c.weights, buf.Bytes()) {
+			t.Errorf("candidate %d does not start from Init's model", k)
+		}
+		if ps := c.model.Params(); !ps[0].Frozen || ps[2].Frozen {
+			t.Errorf("candidate %d: frozen flags %v, %v; want Init's (the body frozen, the last layer not)", k, ps[0].Frozen, ps[2].Frozen)
+		}
+	}
+	if best.LearningRate != 0.2 {
+		t.Errorf("kept lr %v, want 0.2", best.LearningRate)
+	}
+}

@@ -213,6 +213,9 @@ func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Be
 	}
 	op := operatingPoint(r, sp.Train.LabelName)
 	op.Encoder = sp.Enc
+	if in := o.arm.init; in != nil {
+		op.Run.InitSHA256 = in.sha256
+	}
 	_, err := deploy.SaveWith(o.out, name, best.Model, op, sp.Std, sp.Train.FeatureNames, with)
 	return err
 }

@@ -34,6 +34,12 @@ type options struct {
 
 	// labels are -label's columns when it names several: multi-label data.
 	labels []string
+
+	// initPath, freezeFlag and adapter are -init, -freeze and -adapter, arm what they make
+	// of every run's model; hiddenSet says -hidden was given.
+	initPath, freezeFlag, adapter string
+	hiddenSet                     bool
+	arm                           arm
 }
 
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
@@ -73,6 +79,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.losses, "losses", "ce,kde,sqhinge,sqhinge+wu", runsUsage())
 	fs.StringVar(&opt.hidden, "hidden", "64", `hidden layer sizes of the MLP, comma-separated, at most 8 layers of 1…4096 units; "" for a linear scorer`)
 	fs.StringVar(&opt.lrs, "lr", "0.001,0.003,0.01", "learning rates tried per run (Adam); validation picks one. aucm searches PESG's own, "+rateSet(train.PESGRates)+", unless aucm:lr=η fixes one")
+	fs.StringVar(&opt.initPath, "init", "", "start every run from this model saved by -out (its .params or .json): the whole model when its outputs fit the data's task, else its body under a new output layer; its features must be the data's (docs/transfer.md)")
+	fs.StringVar(&opt.freezeFlag, "freeze", "", `"body": train only the last layer, every other frozen (with -init, the saved body; without it, a random one)`)
+	fs.StringVar(&opt.adapter, "adapter", "", "lora:r=R: train LoRA adapters of rank R on every hidden layer and the last layer, the other weights frozen")
 	fs.StringVar(&opt.dtype, "dtype", "float64", "the models' parameters and arithmetic: float64 or float32")
 	fs.Uint64Var(&opt.seed, "seed", 1, "seed of the split, the initialisation and the batches of the first repetition; -seed+seeds−1 must not pass 18446744073709551615")
 	for _, c := range counts {
@@ -90,6 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
+	fs.Visit(func(f *flag.Flag) { opt.hiddenSet = opt.hiddenSet || f.Name == "hidden" })
 	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
 		var ignored []string
 		fs.Visit(func(f *flag.Flag) {
@@ -142,6 +152,9 @@ func (o *options) check() error {
 	}); err != nil || len(o.hiddenSizes) > maxLayers {
 		return fmt.Errorf("-hidden: at most %d layers of 1…%d units: %w", maxLayers, maxLayerSize,
 			cmp.Or(err, fmt.Errorf("%d layers", len(o.hiddenSizes))))
+	}
+	if err := o.parseArm(); err != nil {
+		return err
 	}
 	if o.learningRate, err = parseList(o.lrs, func(s string) (float64, error) {
 		lr, err := strconv.ParseFloat(s, 64)

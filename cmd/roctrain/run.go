@@ -151,6 +151,14 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err := o.forData(ds.all); err != nil {
 		return err
 	}
+	if err := o.loadInit(ds.all); err != nil {
+		return err
+	}
+	if o.arm.init != nil && !ds.all.Raw() { // raw data: once encoded, by the split
+		if err := o.arm.init.checkFeatures(ds.all.FeatureNames); err != nil {
+			return err
+		}
+	}
 	split := func(seed uint64) (*experiment.Split, error) { return o.split(ds.all, seed) }
 	if ds.val != nil {
 		if ds.fixed, err = experiment.NewSplitFrom(ds.all, ds.val, ds.test, o.seed); err != nil {
@@ -173,6 +181,9 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		Searches: make([]*experiment.Search, len(o.runs)),
 		Hooks: experiment.GridHooks{
 			Split: func(sp *experiment.Split) error {
+				if err := o.armFor(sp, ds.all.Task().K()); err != nil {
+					return err
+				}
 				if ds.encoded == 0 {
 					ds.encoded, ds.enc = sp.Train.Cols, sp.Enc
 				}
@@ -237,11 +248,34 @@ func (o *options) search(spec runSpec, all *data.Dataset, stderr io.Writer) *exp
 	if spec.rates != nil {
 		rates = spec.rates // aucm: PESG's, not Adam's
 	}
-	return &experiment.Search{
+	s := &experiment.Search{
 		Name: spec.label, Recipes: spec.recipes, LearningRates: rates,
 		Model: nn.MLPConfig{Hidden: o.hiddenSizes, Dtype: o.modelDtype, Outputs: all.Task().K()}, Config: cfg,
 		Hooks: experiment.Hooks{Done: logFailures(stderr, spec.name)},
 	}
+	if o.arm.active() {
+		s.Init = func(sp *experiment.Split) (nn.Model, error) { return o.model(sp, all.Task().K()) }
+	}
+	return s
+}
+
+// armFor checks -init's features against the split's (encoded, for raw data) before anything
+// trains on it, and counts the parameters of the arm's model.
+func (o *options) armFor(sp *experiment.Split, outputs int) error {
+	if !o.arm.active() {
+		return nil
+	}
+	if in := o.arm.init; in != nil {
+		if err := in.checkFeatures(sp.Train.FeatureNames); err != nil {
+			return err
+		}
+	}
+	m, err := o.model(sp, outputs)
+	if err != nil {
+		return err
+	}
+	o.arm.count(m)
+	return nil
 }
 
 // forData checks every run's recipes against the data's task (train.Recipe.Check: on k classes
@@ -272,6 +306,10 @@ func checkOutputs(o *options) error {
 	}
 	if o.valid != "" {
 		inputs = append(inputs, outpath.Identify("the -valid file", o.valid), outpath.Identify("the -test file", o.test))
+	}
+	if o.initPath != "" {
+		inputs = append(inputs, outpath.Identify("the -init model", o.initPath),
+			outpath.Identify("the -init model's operating-point file", deploy.SidecarPath(o.initPath)))
 	}
 	if o.out != "" {
 		if err := outpath.Dir(o.out); err != nil {
@@ -378,13 +416,24 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 		out := struct {
 			Data dataJSON `json:"data"`
 			// RunsChosenFor names the task whose default runs ran, -losses not given.
-			RunsChosenFor string               `json:"runs_chosen_for,omitempty"`
-			Classes       []string             `json:"classes,omitempty"` // multi-class: the classes; multi-label: the labels
-			Multilabel    bool                 `json:"multilabel,omitempty"`
-			Results       []experiment.Summary `json:"results"`
+			RunsChosenFor string    `json:"runs_chosen_for,omitempty"`
+			Classes       []string  `json:"classes,omitempty"` // multi-class: the classes; multi-label: the labels
+			Multilabel    bool      `json:"multilabel,omitempty"`
+			Init          *initJSON `json:"init,omitempty"` // -init's model
+			Results       any       `json:"results"`
 		}{Data: ds.json(), RunsChosenFor: o.lossesChosen, Results: results}
 		if t := classTablesOf(o, ds); t != nil {
 			out.Classes, out.Multilabel = t.Names, t.Multilabel
+		}
+		if o.arm.active() { // each run says how many of its parameters trained
+			runs := make([]armSummary, len(results))
+			for k, r := range results {
+				runs[k] = armSummary{Summary: r, TrainableParams: o.arm.trainable}
+			}
+			out.Results = runs
+		}
+		if in := o.arm.init; in != nil {
+			out.Init = &initJSON{Model: in.path, SHA256: in.sha256, Head: map[bool]string{true: "kept", false: "new"}[in.whole]}
 		}
 		if err := enc.Encode(out); err != nil {
 			return err
@@ -407,6 +456,21 @@ func report(o *options, ds *dataset, results []experiment.Summary, stdout io.Wri
 		}
 	}
 	return nil
+}
+
+// armSummary is a run's entry of the JSON's "results" with -init, -freeze or -adapter: its
+// summary and how many of its model's parameters it trained.
+type armSummary struct {
+	experiment.Summary
+	TrainableParams int `json:"trainable_params"`
+}
+
+// initJSON is the JSON's "init": -init's model, its model file's SHA-256, and whether its
+// output layer was kept ("kept") or a new one trained under its body ("new").
+type initJSON struct {
+	Model  string `json:"model"`
+	SHA256 string `json:"sha256"`
+	Head   string `json:"head"`
 }
 
 // dataJSON is the JSON's "data": the rows and features given, the features the models take

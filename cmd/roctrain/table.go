@@ -23,6 +23,9 @@ func printTable(w io.Writer, o *options, ds *dataset, results []experiment.Summa
 	if t := classTablesOf(o, ds); t != nil {
 		rows, selected, arch = t.describe(arch)
 	}
+	if o.arm.active() {
+		arch += o.arm.describe()
+	}
 	fmt.Fprintf(w, "data: %s, %d rows (%s), %s; %s\n", ds.name, ds.allRows(), rows, ds.describe(), ds.describeSplit())
 	if o.lossesChosen != "" {
 		fmt.Fprintf(w, "runs: %s, chosen for %s data (-losses to choose others)\n", strings.ReplaceAll(o.losses, ",", ", "), o.lossesChosen)
