@@ -117,7 +117,7 @@ func TestInitSHA256(t *testing.T) {
 	s, err := Load(path)
 	require.NoError(t, err)
 	require.Equal(t, f.op.Run.InitSHA256, s.OperatingPoint().Run.InitSHA256)
-	require.Equal(t, Version, s.Version())
+	require.Equal(t, versionBinary, s.Version())
 	s.Close()
 	initJSON, err := os.ReadFile(SidecarPath(path))
 	require.NoError(t, err)

@@ -121,7 +121,8 @@ func (o *options) loadInit(all *data.Dataset) error {
 	case all.Classes != nil:
 		names = all.Classes
 	}
-	in.whole = s.Outputs() == task.K() && slices.Equal(s.Classes(), names) && s.Multilabel() == (all.Labels != nil)
+	op := s.OperatingPoint()
+	in.whole = max(1, len(op.Classes)) == task.K() && slices.Equal(op.Classes, names) && op.Multilabel == (all.Labels != nil)
 	if (o.arm.freeze || o.arm.rank > 0) && len(hidden) == 0 {
 		return fmt.Errorf("-init %s: a linear scorer has no body to freeze or adapt", o.initPath)
 	}
