@@ -287,7 +287,9 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 		return nil, fmt.Errorf("train: differentiating %v: %w", l, err)
 	}
 	st.da, st.db = gs[len(learnables)], gs[len(learnables)+1]
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	if st.vm, err = compileStep(g, learnables, append(gs, st.cost)); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 

@@ -135,12 +135,29 @@ func newGraphStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, opt *op
 	if st.cost, err = loss.Build(scores, yn, t); err != nil {
 		return nil, err
 	}
-	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
+	grads, err := gorgonia.Grad(st.cost, learnables...)
+	if err != nil {
 		return nil, fmt.Errorf("train: differentiating %v: %w", loss, err)
 	}
 	st.learnables = learnables
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	if st.vm, err = compileStep(g, learnables, append(grads, st.cost)); err != nil {
+		return nil, err
+	}
 	return st, nil
+}
+
+// compileStep returns a TapeMachine running the part of g that outputs depend on (the cost
+// and the gradient nodes a step reads), binding the dual values of the learnables. The rest
+// of the graph is left out: gorgonia.Grad differentiates every input of an op on the way to
+// the learnables, so the graph also holds, for instance, the gradient with respect to the
+// batch rows (∂L/∂x = ∂L/∂z₀·W₀ᵀ, as large a product as the first layer's) and, under
+// Gorgonia's ReLU (z ⊙ [z ≥ 0]), the gradient with respect to its mask, which no step reads.
+func compileStep(g *gorgonia.ExprGraph, learnables, outputs gorgonia.Nodes) (gorgonia.VM, error) {
+	prog, locs, err := gorgonia.CompileFunction(g, g.ExactSubgraphRoots(outputs...).Inputs(), outputs)
+	if err != nil {
+		return nil, fmt.Errorf("train: compiling the step: %w", err)
+	}
+	return gorgonia.NewTapeMachine(g, gorgonia.WithPrecompiled(prog, locs), gorgonia.BindDualValues(learnables...)), nil
 }
 
 func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
