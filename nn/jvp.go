@@ -45,7 +45,8 @@ func NumParams(m Model) (int, error) {
 //	ḣ₀ = 0,   u̇_k = ḣ_k·W_k + h_k·Ẇ_k + ḃ_k,   ḣ_{k+1} = φ_k′(u_k) ⊙ u̇_k,
 //
 // where Ẇ_k and ḃ_k are the parts of v for layer k, φ′ = 1{u ≥ 0} for ReLU (1 at u = 0, as
-// Gorgonia's Rectify takes it), 1 − tanh² for Tanh and 1 for Identity. The score is the single
+// a Pass, the model's graph and Gorgonia's Rectify take it), 1 − tanh² for Tanh and 1 for
+// Identity. The score is the single
 // output of the last layer and its tangent the last u̇, computed in float64 with three matrix
 // products per layer (two for the first). It costs about five times a reused Scorer's
 // forward pass on an MLP 30→64→1 (BenchmarkScoresAlong against BenchmarkScorer).

@@ -5,6 +5,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // maxWeights bounds the number of elements of one weight matrix, so that sizes cannot
@@ -113,6 +115,12 @@ func (n *network) Dtype() tensor.Dtype { return n.dtype }
 // of shape (B, k), and the learnable nodes in Params order, bound to the model's parameter
 // tensors (shared, not copied). The learnables are named like the parameters, so g must not
 // already hold nodes with those names: build a model once per graph.
+//
+// Each layer is one node for its affine map and one for a hidden layer's activation, and
+// their gradients (gorgonia.Grad, or a LispMachine) are the products of a Pass's backward
+// pass, computed as a Pass computes them: a graph's scores and gradients are a Pass's bit for
+// bit. Its nodes write into tensors of their own, allocated at the first run and reused by
+// every run after: a node's value is valid until the graph runs again.
 func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
 	if err := n.checkBatch(g, x); err != nil {
 		return nil, nil, err
@@ -128,31 +136,39 @@ func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgon
 		learnables[i] = gorgonia.NewTensor(g, n.dtype, p.Value.Dims(),
 			gorgonia.WithShape(p.Value.Shape()...), gorgonia.WithName(p.Name), gorgonia.WithValue(p.Value))
 	}
-	h := x
-	for k, l := range n.layers {
-		if h, err = affine(h, learnables[2*k], learnables[2*k+1]); err != nil {
-			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
-		}
-		if h, err = l.act.apply(h); err != nil {
-			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
-		}
+	if n.dtype == tensor.Float32 {
+		scores, err = buildLayers[float32](n, x, learnables)
+	} else {
+		scores, err = buildLayers[float64](n, x, learnables)
 	}
-	if n.Outputs() > 1 {
-		return h, learnables, nil
-	}
-	if scores, err = gorgonia.Reshape(h, tensor.Shape{x.Shape()[0]}); err != nil {
-		return nil, nil, fmt.Errorf("nn: scores: %w", err)
+	if err != nil {
+		return nil, nil, err
 	}
 	return scores, learnables, nil
 }
 
-// affine returns h·w + b, the bias added to every row.
-func affine(h, w, b *gorgonia.Node) (*gorgonia.Node, error) {
-	hw, err := gorgonia.Mul(h, w)
-	if err != nil {
-		return nil, err
+// buildLayers applies n's layers to the batch x with the learnables of Build, and returns the
+// scores.
+func buildLayers[T floats.Float](n *network, x *gorgonia.Node, learnables gorgonia.Nodes) (*gorgonia.Node, error) {
+	rows := x.Shape()[0]
+	ops := newGraphOps[T](rows)
+	h, in := x, n.in
+	for k, l := range n.layers {
+		out := l.weight.Shape()[1]
+		vector := k == len(n.layers)-1 && out == 1
+		z, err := gorgonia.ApplyOp(newAffineOp(ops, k, in, out, vector), h, learnables[2*k], learnables[2*k+1])
+		if err != nil {
+			return nil, fmt.Errorf("nn: layer %d: %w", k, err)
+		}
+		h = z
+		if l.act != Identity {
+			if h, err = gorgonia.ApplyOp(newActivationOp[T](k, l.act, z.Shape()), z); err != nil {
+				return nil, fmt.Errorf("nn: layer %d: %w", k, err)
+			}
+		}
+		in = out
 	}
-	return gorgonia.BroadcastAdd(hw, b, nil, []byte{0})
+	return h, nil
 }
 
 // checkBatch reports why x cannot be the input of n in g.
