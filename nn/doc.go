@@ -1,5 +1,6 @@
 // Package nn provides the scoring models of rocops — multilayer perceptrons (MLP), the linear
-// scorer among them —, their seeded initialisation, and parameter checkpoints.
+// scorer among them —, their seeded initialisation, frozen parameters and LoRA adapters for
+// fine-tuning a trained model, and parameter checkpoints.
 //
 // A model maps a batch of B rows of n features to one real score (a logit) per row. The MLP
 // with L hidden layers computes
@@ -54,6 +55,33 @@
 //
 // where n_in and n_out are the number of rows and columns of the layer's weight matrix.
 // Float32 models hold the float32 rounding of the float64 model with the same config.
+//
+// # Transfer and parameter-efficient fine-tuning
+//
+// [Transfer] builds a model from a trained MLP, the base: it keeps the base's first layers
+// (its body, every layer but the output layer by default), copied, and puts a new head above
+// them, of another width or another number of outputs. Any kept layer may be frozen, and any
+// kept layer may carry a LoRA adapter (Hu et al., "LoRA: low-rank adaptation of large language
+// models", arXiv 2106.09685), with which the layer computes
+//
+//	z = h·W + b + s·(h·Aᵀ)·Bᵀ,   s = α/r,
+//
+// where h ∈ ℝ^(B×n_in) is the layer's input, W ∈ ℝ^(n_in×n_out) and b ∈ ℝ^(n_out) its weight
+// and bias, frozen, A ∈ ℝ^(r×n_in) and B ∈ ℝ^(n_out×r) the adapter's trainable matrices of rank
+// r (B zero at the start, so the adapted layer starts as its base layer, bit for bit), and α
+// the scale's numerator (r by default). Three ways to start from a pretrained body follow:
+// the whole model trained (TransferConfig{}), the body frozen under a new head
+// (TransferConfig{Freeze: L}) and adapters on the body with a new head (TransferConfig{Rank:
+// r}).
+//
+// A frozen parameter ([Param].Frozen) is kept bit for bit by training: a trainer takes
+// m.Params() and hands to its optimiser only the parameters that are not frozen, with the
+// gradients of the same indices in [Pass.Grads] or of the same learnables of [Model.Build]
+// (which gorgonia.Grad then computes for those alone). A Pass computes no gradient of a frozen
+// parameter (its gradient stays zero) and stops its backward pass at the lowest layer with a
+// trainable parameter: with the body frozen, a step costs the forward pass and the head's
+// backward work. Freezing is not recorded in checkpoints, which hold values; adapters are, as
+// parameters and in the architecture line.
 //
 // # Checkpoints
 //

@@ -146,3 +146,63 @@ func ExampleScoresWith() {
 	// Linear(in=2) 2 scores, the same from float32: true
 	// nn: invalid input: 4 values for 3 rows of 2 features
 }
+
+// Start from a trained model: keep its body, frozen or with LoRA adapters, under a new head of
+// one score. Params marks what training keeps as it is; a trainer optimises the rest.
+func ExampleTransfer() {
+	// A model of three outputs, as trained on another task (or loaded with nn.Load).
+	base, err := nn.NewMLP(nn.MLPConfig{In: 4, Hidden: []int{8, 6}, Outputs: 3, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, cfg := range []nn.TransferConfig{
+		{Freeze: 2, Seed: 1}, // the body frozen, a new head
+		{Rank: 2, Seed: 1},   // rank-2 adapters on both body layers, a new head
+	} {
+		m, err := nn.Transfer(base, cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(m.Architecture())
+		trainable := 0
+		for _, p := range m.Params() {
+			if !p.Frozen {
+				trainable += p.Value.Len()
+			}
+			fmt.Printf("  %-13s %-7s frozen=%v\n", p.Name, fmt.Sprint(p.Value.Shape()), p.Frozen)
+		}
+		fmt.Println("  trainable scalars:", trainable)
+	}
+
+	// With fresh adapters (B = 0) on every layer, head included, a model scores as its base.
+	whole, err := nn.Transfer(base, nn.TransferConfig{Body: 3, Rank: 2})
+	if err != nil {
+		log.Fatal(err)
+	}
+	x := []float64{0.5, -1, 2, 0, 1, 1, -0.5, 3}
+	a, _ := nn.Scores(base, x, 2)
+	b, _ := nn.Scores(whole, x, 2)
+	fmt.Println("adapted model scores as its base:", slices.Equal(a, b))
+	// Output:
+	// MLP(in=4, hidden=[8 6], activation=relu)
+	//   layer0.weight (4, 8)  frozen=true
+	//   layer0.bias   (8)     frozen=true
+	//   layer1.weight (8, 6)  frozen=true
+	//   layer1.bias   (6)     frozen=true
+	//   layer2.weight (6, 1)  frozen=false
+	//   layer2.bias   (1)     frozen=false
+	//   trainable scalars: 7
+	// MLP(in=4, hidden=[8 6], activation=relu, lora=[0 1], rank=2, alpha=2)
+	//   layer0.weight (4, 8)  frozen=true
+	//   layer0.bias   (8)     frozen=true
+	//   layer0.lora_a (2, 4)  frozen=false
+	//   layer0.lora_b (8, 2)  frozen=false
+	//   layer1.weight (8, 6)  frozen=true
+	//   layer1.bias   (6)     frozen=true
+	//   layer1.lora_a (2, 8)  frozen=false
+	//   layer1.lora_b (6, 2)  frozen=false
+	//   layer2.weight (6, 1)  frozen=false
+	//   layer2.bias   (1)     frozen=false
+	//   trainable scalars: 59
+	// adapted model scores as its base: true
+}

@@ -3,6 +3,7 @@ package nn
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -208,4 +209,47 @@ func weightedCost(t testing.TB, g *gorgonia.ExprGraph, m Model, x []float64, row
 	cost, err = gorgonia.Sum(prod)
 	require.NoError(t, err)
 	return cost, learnables, scores
+}
+
+// TestBuildIsGorgoniaGraphLoRA: a model with LoRA adapters (B drawn at random, so that the
+// adapters' terms are not zero) gives, through its graph, the scores and gradients of the
+// same model written with Gorgonia's own ops, bit for bit: adapters on a hidden body under a
+// new head, on every layer (the one-column output layer's included) and on a linear scorer,
+// with scales 1 and 0.75, 3 outputs, both dtypes.
+func TestBuildIsGorgoniaGraphLoRA(t *testing.T) {
+	const rows, in = 9, 6
+	for _, dt := range dtypes {
+		for _, c := range []struct {
+			name string
+			base MLPConfig
+			cfg  TransferConfig
+		}{
+			{"body/r=2/s=1", MLPConfig{In: in, Hidden: []int{20, 17}}, TransferConfig{Rank: 2, Alpha: 2}},
+			{"every layer/r=4/s=0.75", MLPConfig{In: in, Hidden: []int{20, 17}}, TransferConfig{Body: 3, Rank: 4, Alpha: 3}},
+			{"tanh/3 outputs", MLPConfig{In: in, Hidden: []int{9}, Activation: Tanh, Outputs: 3}, TransferConfig{Body: 2, Rank: 3, Alpha: 2.25}},
+			{"linear", MLPConfig{In: in}, TransferConfig{Body: 1, Rank: 1}},
+		} {
+			t.Run(fmt.Sprintf("%v/%s", dt, c.name), func(t *testing.T) {
+				c.base.Dtype = dt
+				m, err := Transfer(trainedBase(t, c.base, 111), c.cfg)
+				require.NoError(t, err)
+				for i, p := range m.Params() {
+					if strings.HasSuffix(p.Name, ".lora_b") {
+						copyInto(p.Value, randomRows(112+uint64(i), p.Value.Len(), 1))
+					}
+				}
+				x := randomRows(113, rows, in)
+				k := Outputs(m)
+				w := randomRows(114, rows, k)
+				run := func(model Model) ([]float64, [][]float64) {
+					g := gorgonia.NewGraph()
+					cost, learnables, scores := weightedCost(t, g, model, x, rows, w, k)
+					return runGraph(t, g, cost, learnables, scores)
+				}
+				ws, wg := run(gorgoniaModel{m})
+				s, g := run(m)
+				sameGraph(t, s, ws, g, wg)
+			})
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -41,9 +42,25 @@ func randomRows(seed uint64, rows, cols int) []float64 {
 // by act.
 func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows int) []float64 {
 	t.Helper()
-	if len(ps)%2 != 0 {
-		t.Fatalf("%d parameters, want (weight, bias) pairs", len(ps))
+	return referenceScoresLoRA(t, ps, act, x, rows, 1)
+}
+
+// loraScale returns the scale α/r of m's adapters, 1 for a model without any.
+func loraScale(m Model) float64 {
+	if m, ok := m.(*MLP); ok {
+		for _, l := range m.layers {
+			if l.lora != nil {
+				return l.lora.scale()
+			}
+		}
 	}
+	return 1
+}
+
+// referenceScoresLoRA is referenceScores where a pair may be followed by (lora_a, lora_b) for a
+// layer with a LoRA adapter of scale s.
+func referenceScoresLoRA(t testing.TB, ps []Param, act Activation, x []float64, rows int, s float64) []float64 {
+	t.Helper()
 	h := x
 	cols := len(x) / rows
 	for k := 0; k < len(ps); k += 2 {
@@ -52,12 +69,26 @@ func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows
 		if len(w) != cols*out {
 			t.Fatalf("%s has %d values, want %d×%d", ps[k].Name, len(w), cols, out)
 		}
+		var a, bb []float64 // the adapter's A (r × cols) and B (out × r)
+		var r int
+		if k+3 < len(ps) && strings.HasSuffix(ps[k+2].Name, ".lora_a") {
+			a, bb = paramValues(t, ps[k+2]), paramValues(t, ps[k+3])
+			r = len(a) / cols
+			k += 2
+		}
 		next := make([]float64, rows*out)
-		for r := 0; r < rows; r++ {
+		for row := 0; row < rows; row++ {
 			for j := 0; j < out; j++ {
 				u := b[j]
 				for i := 0; i < cols; i++ {
-					u += h[r*cols+i] * w[i*out+j]
+					u += h[row*cols+i] * w[i*out+j]
+				}
+				for q := 0; q < r; q++ { // s·(h·Aᵀ)_q·B_jq
+					c := 0.0
+					for i := 0; i < cols; i++ {
+						c += h[row*cols+i] * a[q*cols+i]
+					}
+					u += s * c * bb[j*r+q]
 				}
 				if k+2 < len(ps) {
 					switch act {
@@ -70,7 +101,7 @@ func referenceScores(t testing.TB, ps []Param, act Activation, x []float64, rows
 						t.Fatalf("activation %v", act)
 					}
 				}
-				next[r*out+j] = u
+				next[row*out+j] = u
 			}
 		}
 		h, cols = next, out
@@ -183,8 +214,8 @@ func newMatrix(dt tensor.Dtype, rows, cols int, xs []float64) (*tensor.Dense, er
 }
 
 // gorgoniaModel is m with the graph Build made before the network's layers were ops of this
-// package: Gorgonia's own x·W (Mul), + b (BroadcastAdd), Rectify or Tanh, and a Reshape of a
-// one-column output to (B). It is an independent reference for Build's graph and for a Pass.
+// package: Gorgonia's own x·W (Mul), + b (BroadcastAdd), a LoRA adapter's term, Rectify or
+// Tanh, and a Reshape of a one-column output to (B). It is an independent reference for Build's graph and for a Pass.
 type gorgoniaModel struct{ *MLP }
 
 func (m gorgoniaModel) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
@@ -193,15 +224,22 @@ func (m gorgoniaModel) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *g
 		learnables = append(learnables, gorgonia.NewTensor(g, n.dtype, p.Value.Dims(),
 			gorgonia.WithShape(p.Value.Shape()...), gorgonia.WithName(p.Name), gorgonia.WithValue(p.Value)))
 	}
-	h := x
-	for k, l := range n.layers {
-		hw, err := gorgonia.Mul(h, learnables[2*k])
+	h, i := x, 0 // i: the layer's first learnable
+	for _, l := range n.layers {
+		hw, err := gorgonia.Mul(h, learnables[i])
 		if err != nil {
 			return nil, nil, err
 		}
-		if h, err = gorgonia.BroadcastAdd(hw, learnables[2*k+1], nil, []byte{0}); err != nil {
+		z, err := gorgonia.BroadcastAdd(hw, learnables[i+1], nil, []byte{0})
+		if err == nil && l.lora != nil {
+			z, err = l.lora.build(z, h, learnables[i+2], learnables[i+3])
+			i += 2
+		}
+		i += 2
+		if err != nil {
 			return nil, nil, err
 		}
+		h = z
 		switch l.act {
 		case ReLU:
 			h, err = gorgonia.Rectify(h)

@@ -24,7 +24,8 @@ type MLPConfig struct {
 // logit), or with k outputs, one score per class (MLPConfig.Outputs). Layer k, counted from 0
 // at the input, has parameters "layerk.weight" and "layerk.bias"; the last one is the output
 // layer. Without hidden layers it is the linear scorer s = x·w + b, whose parameters are
-// "layer0.weight", of shape (n, 1), and "layer0.bias", of shape (1).
+// "layer0.weight", of shape (n, 1), and "layer0.bias", of shape (1). [Transfer] makes an MLP
+// from another one's layers, with frozen layers and LoRA adapters.
 type MLP struct {
 	network
 	hidden []int
@@ -43,12 +44,16 @@ func NewMLP(cfg MLPConfig) (*MLP, error) {
 // Architecture describes the model, as in "MLP(in=30, hidden=[64 32], activation=relu)", or
 // "Linear(in=30)" without hidden layers, where the activation plays no part; a model of k ≥ 2
 // outputs adds ", outputs=k" ("Linear(in=30, outputs=3)"). A one-output model reads as before
-// outputs existed, so its older checkpoints load.
+// outputs existed, so its older checkpoints load. A model with LoRA adapters ([Transfer]) ends
+// in ", lora=[k …], rank=r, alpha=α", its adapted layers and their rank and α
+// ("MLP(in=784, hidden=[256 128], activation=relu, lora=[0 1], rank=4, alpha=4)"). Frozen
+// parameters change nothing in it.
 func (m *MLP) Architecture() string {
 	var out string
 	if k := m.Outputs(); k > 1 {
 		out = fmt.Sprintf(", outputs=%d", k)
 	}
+	out += m.loraSuffix()
 	if len(m.hidden) == 0 {
 		return fmt.Sprintf("Linear(in=%d%s)", m.in, out)
 	}

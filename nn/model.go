@@ -25,9 +25,18 @@ var (
 
 // Param is one learnable tensor of a model. Value is the model's own tensor, not a copy:
 // writing to it changes the model.
+//
+// A frozen parameter is part of the model — its scores, checkpoints, Snapshot and Restore
+// cover it — but training keeps it bit for bit: a trainer gives it no optimiser state and no
+// update, and computes no gradient for it where it can skip it (a [Pass] leaves its gradient
+// zero, and skips the backward work of the frozen layers below the lowest trainable one).
+// Freezing is how a model trains, not what it computes: a checkpoint does not record it, and
+// loads alike into a model whose same parameters are frozen or not. [Transfer] makes models
+// with frozen layers and LoRA adapters.
 type Param struct {
-	Name  string // stable and unique within the model, such as "layer0.weight"
-	Value *tensor.Dense
+	Name   string // stable and unique within the model, such as "layer0.weight"
+	Value  *tensor.Dense
+	Frozen bool // kept as it is by training
 }
 
 // Model is a scorer: a function from a batch of rows to one score per row, with learnable
@@ -111,7 +120,7 @@ func Snapshot(m Model) ([]Param, error) {
 	}
 	out := make([]Param, len(ps))
 	for i, p := range ps {
-		out[i] = Param{Name: p.Name, Value: p.Value.Clone().(*tensor.Dense)}
+		out[i] = Param{Name: p.Name, Value: p.Value.Clone().(*tensor.Dense), Frozen: p.Frozen}
 	}
 	return out, nil
 }

@@ -48,6 +48,41 @@ func testModels() []testModel {
 		{"mlp-relu-he-3", ReLU, mlp(MLPConfig{In: 3, Hidden: []int{4, 4, 2}, Init: He, Seed: 6})},
 		{"mlp-identity", Identity, mlp(MLPConfig{In: 4, Hidden: []int{3}, Activation: Identity, Seed: 7})},
 		{"mlp-no-hidden", ReLU, mlp(MLPConfig{In: 4, Seed: 8})},
+		// Transferred models: a frozen body under a new head of another width, and LoRA
+		// adapters (on every layer, scale 1.5; on the body of a tanh network, scale 1) whose B
+		// is drawn, as after training, so that every gradient of the adapters is non-zero.
+		// (Their seeds keep every ReLU of TestGradcheck's rows away from its kink by more
+		// than the numerical derivative's steps.)
+		{"frozen-body-new-head", ReLU, transferred(MLPConfig{In: 5, Hidden: []int{6, 4}, Seed: 11},
+			TransferConfig{Hidden: []int{3}, Freeze: 2, Seed: 111}, 0)},
+		{"lora-every-layer", ReLU, transferred(MLPConfig{In: 5, Hidden: []int{6, 4}, Seed: 19},
+			TransferConfig{Body: 3, Rank: 2, Alpha: 3, Seed: 119}, 71)},
+		{"lora-tanh-body", Tanh, transferred(MLPConfig{In: 4, Hidden: []int{5}, Activation: Tanh, Seed: 9},
+			TransferConfig{Rank: 1, Seed: 109}, 72)},
+	}
+}
+
+// transferred returns the model Transfer makes from NewMLP(base) under cfg, with every
+// adapter's B drawn by randomRows(seedB) (B = 0, as Transfer leaves it, when seedB is 0).
+func transferred(base MLPConfig, cfg TransferConfig, seedB uint64) func(tensor.Dtype) (Model, error) {
+	return func(dt tensor.Dtype) (Model, error) {
+		base.Dtype = dt
+		b, err := NewMLP(base)
+		if err != nil {
+			return nil, err
+		}
+		m, err := Transfer(b, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if seedB != 0 {
+			for k, p := range m.Params() {
+				if strings.HasSuffix(p.Name, ".lora_b") {
+					copyInto(p.Value, randomRows(seedB+uint64(k), p.Value.Len(), 1))
+				}
+			}
+		}
+		return m, nil
 	}
 }
 
@@ -69,7 +104,7 @@ func TestScoresMatchReference(t *testing.T) {
 				if dt == tensor.Float32 {
 					tol = tolForward32
 				}
-				assertClose(t, "scores", got, referenceScores(t, m.Params(), tm.act, x, rows), tol)
+				assertClose(t, "scores", got, referenceScoresLoRA(t, m.Params(), tm.act, x, rows, loraScale(m)), tol)
 			})
 		}
 	}

@@ -37,9 +37,15 @@ var ErrNoPass = errors.New("nn: no direct pass for this model")
 //	∂L/∂zᴸ⁺¹ = δ,   ∂L/∂Wˡ = (hˡ⁻¹)ᵀ·∂L/∂zˡ,   ∂L/∂bˡ = Σ_rows ∂L/∂zˡ,
 //	∂L/∂zˡ⁻¹ = (∂L/∂zˡ·(Wˡ)ᵀ) ∘ φ′(zˡ⁻¹)
 //
-// (φ′ of ReLU is 1 at 0, as in Gorgonia's graphs). The pass reads the model's parameter
-// tensors in place, so an update of the model is seen by the next Forward; it must not run
-// concurrently with one. A Pass is not safe for concurrent use.
+// (φ′ of ReLU is 1 at 0, as in Gorgonia's graphs). A layer with a LoRA adapter ([Transfer])
+// adds uˡ·(Bˡ)ᵀ to zˡ, uˡ = s·hˡ⁻¹·(Aˡ)ᵀ, and its backward pass computes
+//
+//	∂L/∂Bˡ = (∂L/∂zˡ)ᵀ·uˡ,   ∂L/∂cˡ = s·∂L/∂zˡ·Bˡ,   ∂L/∂Aˡ = (∂L/∂cˡ)ᵀ·hˡ⁻¹,
+//
+// with cˡ = hˡ⁻¹·(Aˡ)ᵀ, and adds ∂L/∂cˡ·Aˡ to ∂L/∂hˡ⁻¹. No gradient is computed for frozen
+// parameters, nor for any layer below the lowest one with a trainable parameter. The pass
+// reads the model's parameter tensors in place, so an update of the model is seen by the next
+// Forward; it must not run concurrently with one. A Pass is not safe for concurrent use.
 type Pass struct {
 	rows   int
 	input  *tensor.Dense
@@ -64,9 +70,12 @@ func NewPass(m Model, rows int) (*Pass, error) {
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrNoPass, m)
 	}
-	width := max(1, n.in) // the widest matrix of a row: the input or a layer's output
+	width := max(1, n.in) // the widest matrix of a row: the input, a layer's output or an adapter's rank
 	for _, l := range n.layers {
 		width = max(width, l.weight.Shape()[1])
+		if l.lora != nil {
+			width = max(width, l.lora.rank())
+		}
 	}
 	switch {
 	case rows < 1:
@@ -146,10 +155,12 @@ func (p *Pass) Forward() []float64 {
 	return p.scores
 }
 
-// Backward computes the gradient of a loss L with respect to every parameter from
-// dscores = ∂L/∂s for the scores of the last Forward, and stores it in Grads (overwriting,
-// not accumulating). dscores must hold B values, or B·k row-major for k outputs, in the
-// layout of Forward.
+// Backward computes the gradient of a loss L with respect to every parameter that is not
+// frozen from dscores = ∂L/∂s for the scores of the last Forward, and stores it in Grads
+// (overwriting, not accumulating); a frozen parameter's gradient stays zero. It goes down the
+// layers no further than the lowest one with a trainable parameter, so a frozen body under a
+// trainable head costs the head's backward work alone. dscores must hold B values, or B·k
+// row-major for k outputs, in the layout of Forward.
 func (p *Pass) Backward(dscores []float64) error {
 	if len(dscores) != len(p.scores) {
 		return fmt.Errorf("%w: %d score gradients for a pass of %d rows of %d scores",
@@ -160,7 +171,7 @@ func (p *Pass) Backward(dscores []float64) error {
 }
 
 // Grads returns the gradient tensors of the last Backward, in Params order and with the
-// parameters' shapes and dtype. They belong to the pass.
+// parameters' shapes and dtype; those of frozen parameters hold zeros. They belong to the pass.
 func (p *Pass) Grads() []*tensor.Dense { return p.grads }
 
 // blasOf holds the BLAS routines a pass uses, row-major: the matrix product
@@ -179,6 +190,7 @@ type passOf[T floats.Float] struct {
 	x      []T
 	ones   []T // B ones, to sum columns with a matrix–vector product
 	layers []passLayer[T]
+	lowest int // the lowest layer with a trainable parameter: Backward stops there
 	blas   blasOf[T]
 }
 
@@ -186,29 +198,52 @@ type passOf[T floats.Float] struct {
 type passLayer[T floats.Float] struct {
 	in, out int
 	act     Activation
-	w, b    []T // the parameters: W (in × out) and b (out)
-	dw, db  []T // their gradients
-	z, h    []T // B × out: the affine output and the activation (h aliases z for Identity)
-	dz      []T // B × out: ∂L/∂z
+	frozen  bool // W and b are frozen: their gradients stay zero
+	w, b    []T  // the parameters: W (in × out) and b (out)
+	dw, db  []T  // their gradients
+	z, h    []T  // B × out: the affine output and the activation (h aliases z for Identity)
+	dz      []T  // B × out: ∂L/∂z
+	lora    *passAdapter[T]
+}
+
+// passAdapter holds a LoRA adapter's parameters (the model's own), gradients and buffers, for
+// z += s·(h·Aᵀ)·Bᵀ. The products of width r are formed transposed, r × B, so that none of
+// them is r columns wide: a float32 product narrower than 16 columns misses the fast kernels.
+type passAdapter[T floats.Float] struct {
+	r      int
+	scale  T   // s = α/r
+	a, b   []T // A (r × in) and B (out × r)
+	da, db []T // their gradients
+	u      []T // r × B: s·(h·Aᵀ)ᵀ = s·A·hᵀ
+	du     []T // r × B: (∂L/∂(h·Aᵀ))ᵀ
+	dbT    []T // r × out: (∂L/∂B)ᵀ
 }
 
 func newPassOf[T floats.Float](n *network, rows int, x []T, grads []*tensor.Dense, bl blasOf[T], data func(*tensor.Dense) []T) *passOf[T] {
-	p := &passOf[T]{rows: rows, x: x, blas: bl, ones: make([]T, rows), layers: make([]passLayer[T], len(n.layers))}
+	p := &passOf[T]{rows: rows, x: x, blas: bl, ones: make([]T, rows), layers: make([]passLayer[T], len(n.layers)),
+		lowest: n.lowestTrainable()}
 	for i := range p.ones {
 		p.ones[i] = 1
 	}
-	in := n.in
+	in, g := n.in, 0 // g: the layer's first gradient
 	for k, l := range n.layers {
 		out := l.weight.Shape()[1]
 		pl := passLayer[T]{
-			in: in, out: out, act: l.act,
+			in: in, out: out, act: l.act, frozen: l.frozen,
 			w: data(l.weight), b: data(l.bias),
-			dw: data(grads[2*k]), db: data(grads[2*k+1]),
+			dw: data(grads[g]), db: data(grads[g+1]),
 			z: make([]T, rows*out), dz: make([]T, rows*out),
 		}
+		g += 2
 		pl.h = pl.z
 		if l.act != Identity {
 			pl.h = make([]T, rows*out)
+		}
+		if ad := l.lora; ad != nil {
+			r := ad.rank()
+			pl.lora = &passAdapter[T]{r: r, scale: T(ad.scale()), a: data(ad.a), b: data(ad.b),
+				da: data(grads[g]), db: data(grads[g+1]), u: make([]T, r*rows), du: make([]T, r*rows), dbT: make([]T, r*out)}
+			g += 2
 		}
 		p.layers[k] = pl
 		in = out
@@ -228,6 +263,17 @@ func (p *passOf[T]) forward(scores []float64) {
 		} else {
 			p.blas.gemm(blas.NoTrans, blas.NoTrans, p.rows, l.out, l.in, 1, src, l.in, l.w, l.out, 1, l.z, l.out)
 		}
+		if ad := l.lora; ad != nil { // uᵀ = s·A·hᵀ, z += u·Bᵀ
+			for q := range ad.r { // row q of uᵀ is h·(row q of A)
+				p.blas.gemv(blas.NoTrans, p.rows, l.in, 1, src, l.in, ad.a[q*l.in:(q+1)*l.in], 1, 0, ad.u[q*p.rows:(q+1)*p.rows], 1)
+			}
+			if ad.scale != 1 {
+				for i := range ad.u {
+					ad.u[i] *= ad.scale
+				}
+			}
+			p.blas.gemm(blas.Trans, blas.Trans, p.rows, l.out, ad.r, 1, ad.u, p.rows, ad.b, ad.r, 1, l.z, l.out)
+		}
 		z, h := l.z, l.h[:len(l.z)] // locals: the compiler reloads fields after every store
 		switch l.act {
 		case ReLU:
@@ -246,26 +292,52 @@ func (p *passOf[T]) forward(scores []float64) {
 	}
 }
 
+// backward runs from the output layer down to the lowest layer with a trainable parameter,
+// computing the gradients of the trainable parameters only and ∂L/∂z of the layers above that
+// one.
 func (p *passOf[T]) backward(dscores []float64) {
+	if p.lowest == len(p.layers) {
+		return // every parameter is frozen
+	}
 	top := &p.layers[len(p.layers)-1]
 	dz := top.dz[:len(dscores)]
 	for i, d := range dscores {
 		dz[i] = T(d)
 	}
-	for k := len(p.layers) - 1; k >= 0; k-- {
+	for k := len(p.layers) - 1; k >= p.lowest; k-- {
 		l := &p.layers[k]
 		src := p.x
 		if k > 0 {
 			src = p.layers[k-1].h
 		}
-		if l.out == 1 {
-			p.blas.gemv(blas.Trans, p.rows, l.in, 1, src, l.in, l.dz, 1, 0, l.dw, 1)
-		} else {
-			p.blas.gemm(blas.Trans, blas.NoTrans, l.in, l.out, p.rows, 1, src, l.in, l.dz, l.out, 0, l.dw, l.out)
+		if !l.frozen {
+			if l.out == 1 {
+				p.blas.gemv(blas.Trans, p.rows, l.in, 1, src, l.in, l.dz, 1, 0, l.dw, 1)
+			} else {
+				p.blas.gemm(blas.Trans, blas.NoTrans, l.in, l.out, p.rows, 1, src, l.in, l.dz, l.out, 0, l.dw, l.out)
+			}
+			p.blas.gemv(blas.Trans, p.rows, l.out, 1, l.dz, l.out, p.ones, 1, 0, l.db, 1) // column sums
 		}
-		p.blas.gemv(blas.Trans, p.rows, l.out, 1, l.dz, l.out, p.ones, 1, 0, l.db, 1) // column sums
-		if k == 0 {
-			break // no gradient for the input rows
+		ad := l.lora
+		if ad != nil {
+			// (∂L/∂B)ᵀ = uᵀ·∂L/∂z with u = s·(h·Aᵀ); (∂L/∂(h·Aᵀ))ᵀ = s·Bᵀ·(∂L/∂z)ᵀ;
+			// ∂L/∂A = (∂L/∂(h·Aᵀ))ᵀ·h.
+			p.blas.gemm(blas.NoTrans, blas.NoTrans, ad.r, l.out, p.rows, 1, ad.u, p.rows, l.dz, l.out, 0, ad.dbT, l.out)
+			for j := range ad.r {
+				for o, v := range ad.dbT[j*l.out : (j+1)*l.out] {
+					ad.db[o*ad.r+j] = v
+				}
+			}
+			p.blas.gemm(blas.Trans, blas.Trans, ad.r, p.rows, l.out, 1, ad.b, ad.r, l.dz, l.out, 0, ad.du, p.rows)
+			if ad.scale != 1 {
+				for i := range ad.du {
+					ad.du[i] *= ad.scale
+				}
+			}
+			p.blas.gemm(blas.NoTrans, blas.NoTrans, ad.r, l.in, p.rows, 1, ad.du, p.rows, src, l.in, 0, ad.da, l.in)
+		}
+		if k == p.lowest {
+			break // no gradient below: for the input rows, or for frozen layers
 		}
 		below := &p.layers[k-1]
 		if l.out == 1 {
@@ -273,6 +345,9 @@ func (p *passOf[T]) backward(dscores []float64) {
 			p.blas.ger(p.rows, l.in, 1, l.dz, 1, l.w, 1, below.dz, l.in)
 		} else {
 			p.blas.gemm(blas.NoTrans, blas.Trans, p.rows, l.in, l.out, 1, l.dz, l.out, l.w, l.out, 0, below.dz, l.in)
+		}
+		if ad != nil { // ∂L/∂h += ∂L/∂(h·Aᵀ)·A
+			p.blas.gemm(blas.Trans, blas.NoTrans, p.rows, l.in, ad.r, 1, ad.du, p.rows, ad.a, l.in, 1, below.dz, l.in)
 		}
 		switch below.act {
 		case ReLU:

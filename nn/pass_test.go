@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"gorgonia.org/gorgonia"
@@ -31,6 +33,24 @@ func passModels(t *testing.T, dt tensor.Dtype) map[string]Model {
 		{"relu 2 layers", []int{8, 4}, ReLU},
 	} {
 		m, err := NewMLP(MLPConfig{In: 5, Hidden: c.hidden, Activation: c.act, Seed: 4, Dtype: dt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms[c.name] = m
+	}
+	for _, c := range []struct {
+		name  string
+		base  MLPConfig
+		cfg   TransferConfig
+		seedB uint64
+	}{ // frozen layers, and adapters with their B drawn (see testModels)
+		{"frozen body", MLPConfig{In: 5, Hidden: []int{8, 4}, Seed: 4}, TransferConfig{Hidden: []int{3}, Freeze: 2, Seed: 5}, 0},
+		{"frozen lowest layer", MLPConfig{In: 5, Hidden: []int{8, 4}, Seed: 4}, TransferConfig{Body: 3, Freeze: 1}, 0},
+		{"lora on the body", MLPConfig{In: 5, Hidden: []int{8, 4}, Seed: 4}, TransferConfig{Rank: 2, Alpha: 1, Seed: 6}, 81},
+		{"lora on layer 1 only", MLPConfig{In: 5, Hidden: []int{8, 4}, Seed: 4}, TransferConfig{Body: 3, Rank: 3, Adapt: []int{1}, Seed: 7}, 82},
+		{"lora on the output", MLPConfig{In: 5, Hidden: []int{7}, Activation: Tanh, Seed: 4}, TransferConfig{Body: 2, Rank: 2, Adapt: []int{1}, Freeze: 1}, 83},
+	} {
+		m, err := transferred(c.base, c.cfg, c.seedB)(dt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +109,12 @@ func TestPassMatchesGraph(t *testing.T) {
 					got, err := opkit.Floats(p.Grads()[i])
 					if err != nil {
 						t.Fatal(err)
+					}
+					if m.Params()[i].Frozen { // not computed: exactly zero
+						if slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
+							t.Errorf("frozen %s has the gradient %v, want zeros", l.Name(), got)
+						}
+						continue
 					}
 					assertClose(t, l.Name(), got, want, tol[dt])
 				}
@@ -218,7 +244,7 @@ func TestScorerReuse(t *testing.T) {
 // starting 1, 2 or 3 elements in (so across 16-byte boundaries), and a new pass over the same
 // input and score gradients must give the same bits as before the move, for both dtypes,
 // hidden layers narrower than, as wide as and wider than the kernels' 16 columns, two hidden
-// layers and several outputs. The float32 pass used to depend on the alignment of the
+// layers and several outputs, with LoRA adapters on every layer or without. The float32 pass used to depend on the alignment of the
 // weights: gonum's float32 dot product, in its A·x (an output layer of one unit, or a hidden
 // layer of one) and its A·Bᵀ (the gradient through a layer of several units), starts its
 // vector loop at a 16-byte boundary, so a model allocated elsewhere trained to other weights.
@@ -230,11 +256,26 @@ func TestPassIndependentOfAddress(t *testing.T) {
 	}
 	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 		for _, hidden := range [][]int{{1}, {6}, {15}, {16}, {17}, {6, 6}, {20, 3}} {
-			for _, outs := range []int{1, 3} {
-				t.Run(fmt.Sprintf("%v/hidden=%v/outputs=%d", dt, hidden, outs), func(t *testing.T) {
+			for _, c := range []struct{ outs, rank int }{{1, 0}, {3, 0}, {1, 3}, {3, 2}} {
+				outs := c.outs
+				name := fmt.Sprintf("%v/hidden=%v/outputs=%d", dt, hidden, outs)
+				if c.rank > 0 {
+					name += fmt.Sprintf("/lora=%d", c.rank)
+				}
+				t.Run(name, func(t *testing.T) {
 					m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Outputs: outs, Seed: 3, Dtype: dt})
 					if err != nil {
 						t.Fatal(err)
+					}
+					if c.rank > 0 { // adapters on every layer, B drawn
+						if m, err = Transfer(m, TransferConfig{Body: len(m.layers), Rank: c.rank, Alpha: 1.5}); err != nil {
+							t.Fatal(err)
+						}
+						for _, p := range m.Params() {
+							if strings.HasSuffix(p.Name, ".lora_b") {
+								copyInto(p.Value, randomRows(5, p.Value.Len(), 1))
+							}
+						}
 					}
 					run := func() (scores []float64, grads [][]float64) {
 						p, err := NewPass(m, rows)
@@ -264,7 +305,11 @@ func TestPassIndependentOfAddress(t *testing.T) {
 					s0, g0 := run()
 					for off := 1; off < 4; off++ {
 						for k := range m.layers {
-							for _, pp := range []**tensor.Dense{&m.layers[k].weight, &m.layers[k].bias} {
+							pps := []**tensor.Dense{&m.layers[k].weight, &m.layers[k].bias}
+							if ad := m.layers[k].lora; ad != nil {
+								pps = append(pps, &ad.a, &ad.b)
+							}
+							for _, pp := range pps {
 								*pp = moved(*pp, off)
 							}
 						}

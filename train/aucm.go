@@ -119,8 +119,8 @@ func (r AUCM) start(t rocops.Task, lr float64, sizes ...int) *aucmLoss {
 // state fresh or resumed, and cfg with the hook that ends PESG's epochs.
 func (r AUCM) begin(model nn.Model, cfg Config, t rocops.Task) (*aucmLoss, Config, error) {
 	var sizes []int
-	for _, p := range model.Params() {
-		sizes = append(sizes, p.Value.Len())
+	for _, p := range paramTensors(model) { // the trainable parameters: PESG holds no state for frozen ones
+		sizes = append(sizes, p.Len())
 	}
 	loss := &aucmLoss{cfg: r.config(t), task: t,
 		opt: optim.NewPESGRun(r.settings(), cfg.LearningRate, cmp.Or(r.Config.Margin, 1), sizes, t.K(), cfg.Seed)}
@@ -210,7 +210,7 @@ func (l *aucmLoss) newStep(m nn.Model, _ rocops.Task, batch, cols int) (step, er
 		return nil, err
 	}
 	labels := labelShape(l.task, p.Rows()).TotalSize()
-	return &pesgStep{pass: p, loss: l, params: paramTensors(m), labels: make([]float64, labels)}, nil
+	return &pesgStep{pass: p, loss: l, params: paramTensors(m), keep: trainable(m), labels: make([]float64, labels)}, nil
 }
 
 // stepLoss is a loss that brings its own training step (and optimiser) instead of the
@@ -224,7 +224,9 @@ type stepLoss interface {
 type pesgStep struct {
 	pass   *nn.Pass
 	loss   *aucmLoss
-	params []*tensor.Dense
+	params []*tensor.Dense // the trainable parameters'
+	keep   []int           // their indices in the model's Params
+	grads  []*tensor.Dense // their gradients, picked from the pass's
 	labels []float64
 }
 
@@ -240,7 +242,9 @@ func (st *pesgStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := st.pass.Backward(dz); err != nil {
 		return 0, err
 	}
-	if err := o.Step(st.params, st.pass.Grads(), da, db); err != nil {
+	all := st.pass.Grads()
+	st.grads = pick(st.grads, func(i int) *tensor.Dense { return all[i] }, st.keep)
+	if err := o.Step(st.params, st.grads, da, db); err != nil {
 		return 0, fmt.Errorf("train: PESG step: %w", err)
 	}
 	return v, nil

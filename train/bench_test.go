@@ -58,6 +58,7 @@ func BenchmarkStep(b *testing.B) {
 			}
 		})
 	}
+	benchArms(b)
 }
 
 // BenchmarkGraphStep is BenchmarkStep/loss=ce/batch=1024 through the Gorgonia graph step,

@@ -13,12 +13,12 @@ import (
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
-// MaxPool bounds Diagnose.Pool: the projected pair term costs O(n₊n₋) on the logging pool.
-const MaxPool = 4096
+// maxPool bounds Diagnose.Pool: the projected pair term costs O(n₊n₋) on the logging pool.
+const maxPool = 4096
 
-// MaxSelection bounds Diagnose.Selection: finding the severe pairs of the selection batch
+// maxSelection bounds Diagnose.Selection: finding the severe pairs of the selection batch
 // visits every pair, O(n₊n₋).
-const MaxSelection = 16384
+const maxSelection = 16384
 
 // Diagnose configures the corrective-power diagnostics Fit runs during training (package
 // diagnose, after Chen et al., "Pairwise AUC Optimization Needs Corrective Power",
@@ -45,9 +45,9 @@ type Diagnose struct {
 	Every int
 	// Severity is M: a pair is severe when f₊ − f₋ < −M; 0 = 1.
 	Severity float64
-	// Selection is the number of rows of the selection batch, at most MaxSelection; 0 = 256.
+	// Selection is the number of rows of the selection batch, at most 16384; 0 = 256.
 	Selection int
-	// Pool is the number of rows of the logging pool, at most MaxPool; 0 = 1024. When the
+	// Pool is the number of rows of the logging pool, at most 4096; 0 = 1024. When the
 	// training data hold fewer than Selection + Pool rows, both shrink in proportion.
 	Pool int
 	// Surrogate defines the pair weights w of the projected term and the severe-pair loss
@@ -173,10 +173,10 @@ func (d Diagnose) withDefaults() (Diagnose, error) {
 	switch {
 	case d.Every < 0, d.Selection < 0, d.Pool < 0:
 		return d, configError("Diagnose has a negative Every, Selection or Pool: %+v", d)
-	case d.Pool > MaxPool:
-		return d, configError("Diagnose.Pool %d exceeds MaxPool = %d", d.Pool, MaxPool)
-	case d.Selection > MaxSelection:
-		return d, configError("Diagnose.Selection %d exceeds MaxSelection = %d", d.Selection, MaxSelection)
+	case d.Pool > maxPool:
+		return d, configError("Diagnose.Pool %d exceeds %d", d.Pool, maxPool)
+	case d.Selection > maxSelection:
+		return d, configError("Diagnose.Selection %d exceeds %d", d.Selection, maxSelection)
 	case !(d.Severity >= 0) || math.IsInf(d.Severity, 0):
 		return d, configError("Diagnose.Severity %v is not a finite number ≥ 0", d.Severity)
 	}

@@ -178,7 +178,7 @@ func TestInterventionProtocol(t *testing.T) {
 func TestDiagnoseConfigErrors(t *testing.T) {
 	m := mlp(t, 2, 1)
 	for _, d := range []Diagnose{
-		{Every: -1}, {Pool: MaxPool + 1}, {Severity: math.NaN()}, {Severity: -1},
+		{Every: -1}, {Pool: maxPool + 1}, {Severity: math.NaN()}, {Severity: -1},
 		{Surrogate: pairwise.Config{Surrogate: 7}},
 		{Intervene: &Intervene{Weak: 1}}, {Intervene: &Intervene{Epochs: -1}},
 	} {

@@ -69,12 +69,16 @@ func TestGraphStepSkipsUnreadGradients(t *testing.T) {
 	}
 }
 
-// gained is a model of another package: y = x·diag(gain), then the MLP. Its Build returns the
-// MLP's learnables and the gain (so the step updates it); the gradient with respect to the
-// batch rows x fails when run.
+// gained is a model of another package: y = x·diag(gain), then the MLP. Its Params and its
+// Build's learnables are the MLP's, then the gain (so the step updates it); the gradient with
+// respect to the batch rows x fails when run.
 type gained struct {
 	nn.Model
 	gain *tensor.Dense // (in)
+}
+
+func (m *gained) Params() []nn.Param {
+	return append(m.Model.Params(), nn.Param{Name: "gain", Value: m.gain})
 }
 
 func (m *gained) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (*gorgonia.Node, gorgonia.Nodes, error) {

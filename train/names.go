@@ -70,9 +70,9 @@ var (
 		Help: "on multi-class data, one-vs-one: the mean over ordered pairs of classes (default one-vs-rest); not for binary or multi-label data"}
 )
 
-// KDEWeights are the weights λ among which validation chooses for "ce+kde" without a "w"
+// kdeWeights are the weights λ among which validation chooses for "ce+kde" without a "w"
 // option.
-var KDEWeights = []float64{0.1, 0.3, 1, 3}
+var kdeWeights = []float64{0.1, 0.3, 1, 3}
 
 // recipes is the registry: each name, with its help, options and recipes, lives here once.
 var recipes = []RecipeName{
@@ -109,7 +109,7 @@ var recipes = []RecipeName{
 			" like the learning rate", weightSet()),
 		Options: []RecipeOption{optTail, optWiden, optPool, optW},
 		recipes: func(n Names, o options) ([]Recipe, error) {
-			weights := KDEWeights
+			weights := kdeWeights
 			if w, ok := o["w"]; ok {
 				weights = []float64{w}
 			}
@@ -156,8 +156,8 @@ func recipeNames() []string {
 	return names
 }
 
-// weightSet writes KDEWeights as the set {0.1, 0.3, 1, 3}.
-func weightSet() string { return numberSet(KDEWeights) }
+// weightSet writes kdeWeights as the set {0.1, 0.3, 1, 3}.
+func weightSet() string { return numberSet(kdeWeights) }
 
 // numberSet writes xs as the set {x1, x2, …}.
 func numberSet(xs []float64) string {
@@ -199,7 +199,7 @@ type Names struct {
 
 // Parse returns the recipes a run name stands for, such as "kde:lr=0.3:pool=1024" or
 // "sqhinge+wu": one recipe, or for "ce+kde" without a fixed weight one per weight in
-// KDEWeights, among which the caller chooses on validation data as it chooses the learning
+// kdeWeights, among which the caller chooses on validation data as it chooses the learning
 // rate; and the warm-up epochs of the name (n.Warmup with WarmupSuffix, else 0). A name or
 // option the registry does not know, an option given twice, a bad value, a warm-up of a recipe
 // that is not one plain phase (kde starts from cross-entropy already), or a recipe whose own

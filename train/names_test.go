@@ -64,7 +64,7 @@ func TestParseRecipe(t *testing.T) {
 	// "ce+kde" offers validation one candidate per weight λ.
 	r, _, err = alpha.Parse("ce+kde")
 	require.NoError(t, err)
-	require.Len(t, r, len(KDEWeights))
+	require.Len(t, r, len(kdeWeights))
 	require.Equal(t, "1×ce + 3×kde(alpha=0.1, v0=0, v1=0)", r[len(r)-1].String())
 	// The options add to the run's point.
 	r, _, err = alpha.Parse("kde-plain:widen=3:tail")
@@ -141,7 +141,7 @@ func TestParseRun(t *testing.T) {
 	require.Error(t, err)
 	rs, _, err = Names{Point: Point{Alpha: 0.1}}.Parse("ce+kde")
 	require.NoError(t, err)
-	require.Len(t, rs, len(KDEWeights), "one candidate per weight λ")
+	require.Len(t, rs, len(kdeWeights), "one candidate per weight λ")
 	// A "+wu" name needs the warm-up's epochs.
 	_, _, err = Names{Point: Point{Alpha: 0.1}}.Parse("sqhinge+wu")
 	require.ErrorIs(t, err, rocops.ErrConfig)
@@ -154,7 +154,7 @@ func TestRunLabel(t *testing.T) {
 }
 
 // The README's list of -losses names is the registry's, in its order, and every λ set that
-// the README and docs/ write for "ce+kde" is KDEWeights.
+// the README and docs/ write for "ce+kde" is kdeWeights.
 func TestRecipeNamesInDocs(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	require.NoError(t, err)
@@ -199,5 +199,5 @@ func TestRecipesRegistry(t *testing.T) {
 			require.NoError(t, err, name)
 		}
 	}
-	require.Equal(t, "{0.1, 0.3, 1, 3}", weightSet()) // KDEWeights as written
+	require.Equal(t, "{0.1, 0.3, 1, 3}", weightSet()) // kdeWeights as written
 }

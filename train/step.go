@@ -56,15 +56,17 @@ type directStep struct {
 	loss    Loss
 	task    rocops.Task
 	opt     *optim.Stepper
-	params  []*tensor.Dense
-	float32 bool      // the loss is rounded to float32 like a float32 graph's
-	labels  []float64 // the batch's labels
-	dscores []float64 // ∂L/∂s
+	params  []*tensor.Dense // the trainable parameters'
+	keep    []int           // their indices in the model's Params
+	grads   []*tensor.Dense // their gradients, picked from the pass's at every step
+	float32 bool            // the loss is rounded to float32 like a float32 graph's
+	labels  []float64       // the batch's labels
+	dscores []float64       // ∂L/∂s
 }
 
 func newDirectStep(m nn.Model, p *nn.Pass, loss Loss, t rocops.Task, opt *optim.Stepper) *directStep {
 	return &directStep{
-		pass: p, loss: loss, task: t, opt: opt, params: paramTensors(m),
+		pass: p, loss: loss, task: t, opt: opt, params: paramTensors(m), keep: trainable(m),
 		float32: m.Dtype() == tensor.Float32,
 		labels:  make([]float64, labelShape(t, p.Rows()).TotalSize()),
 		dscores: make([]float64, p.Rows()*nn.Outputs(m)),
@@ -106,7 +108,9 @@ func (st *directStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := st.pass.Backward(st.dscores); err != nil {
 		return 0, err
 	}
-	if err := st.opt.Step(st.params, st.pass.Grads()); err != nil {
+	all := st.pass.Grads()
+	st.grads = pick(st.grads, func(i int) *tensor.Dense { return all[i] }, st.keep)
+	if err := st.opt.Step(st.params, st.grads); err != nil {
 		return 0, fmt.Errorf("train: optimiser step: %w", err)
 	}
 	return l, nil
@@ -241,7 +245,11 @@ func buildModelLabels(m nn.Model, batch, cols int, ys tensor.Shape) (modelGraph,
 	mg.labels = gorgonia.NewTensor(mg.g, dt, len(ys), gorgonia.WithShape(ys...), gorgonia.WithName("y"),
 		gorgonia.WithValue(mg.y))
 	var err error
-	mg.scores, mg.learnables, err = m.Build(mg.g, xn)
+	var learnables gorgonia.Nodes
+	mg.scores, learnables, err = m.Build(mg.g, xn)
+	// Only the trainable parameters are differentiated and updated: Gorgonia then builds no
+	// gradient for the frozen ones, nor for the layers below the lowest trainable one.
+	mg.learnables = pick(nil, func(i int) *gorgonia.Node { return learnables[i] }, trainable(m))
 	return mg, err
 }
 

@@ -185,8 +185,8 @@ func configError(format string, args ...any) error {
 }
 
 // New returns a trainer for model with settings cfg. Invalid settings are rocops.ErrConfig
-// naming them: a nil model, a negative count or one past its bound (MaxEpochs, MaxPool,
-// MaxSelection), a BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or
+// naming them: a nil model, a negative count or one past its bound (MaxEpochs, and Diagnose.Pool's and
+// Selection's), a BatchSize of 1, a PositiveFraction outside [0, 1), a learning rate or
 // weight decay that is negative or not finite, an unknown optimiser or metric, a hook without a
 // name. The loss's own settings, which depend on the data's task, Fit checks before any step
 // ([Loss].Check).
@@ -295,46 +295,16 @@ func (t *Trainer) Fit(ctx context.Context, train, val *data.Dataset) (*History, 
 	}
 	total := t.warmup + cfg.Epochs // grows by the intervention epochs
 	for e := 1; e <= total; e++ {
-		stage, loss := Main, cfg.Loss
-		switch {
-		case e <= t.warmup:
-			stage, loss = Warmup, CrossEntropy{}
-		case diag != nil && diag.pending > 0:
-			stage, loss = Intervention, CrossEntropy{}
-			diag.pending--
-		}
+		stage, loss := run.phase(e, diag)
 		ep, probs, err := run.epoch(ctx, e, stage, loss)
-		if err == nil && val != nil {
-			if ep.Metric, err = run.evaluate(val, probs); err != nil {
-				err = fmt.Errorf("train: validation after epoch %d: %w", e, err)
-			}
-		}
 		if err != nil {
 			return run.fail(err)
 		}
-		run.hist.Epochs = append(run.hist.Epochs, ep)
-		run.bar.describe(ep, cfg.Metric)
-		if stage == Main && val != nil {
-			if err := run.consider(len(run.hist.Epochs)-1, probs); err != nil {
-				return run.fail(err)
-			}
+		extra, stopping, err := run.endEpoch(ep, probs, val, diag, e == total)
+		if err != nil {
+			return run.fail(err)
 		}
-		stopping := stage == Main && cfg.Patience > 0 && run.sinceBest >= cfg.Patience
-		if diag != nil {
-			extra, err := run.diagnoseEpoch(diag, ep, e == total || stopping)
-			if err != nil {
-				return run.fail(err)
-			}
-			total += extra
-		}
-		for _, h := range cfg.Hooks {
-			if h.OnEpoch == nil {
-				continue
-			}
-			if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
-				return run.fail(err)
-			}
-		}
+		total += extra
 		if stopping {
 			run.hist.Stopped = e < total
 			break
@@ -406,6 +376,55 @@ func (r *fitRun) epoch(ctx context.Context, e int, stage Stage, loss Loss) (Epoc
 	return ep, probs, nil
 }
 
+// phase returns the stage of epoch e and the loss it trains: cross-entropy in the warm-up and
+// in an intervention epoch the diagnoser has scheduled (which it counts off), Config.Loss
+// otherwise.
+func (r *fitRun) phase(e int, diag *diagnoser) (Stage, Loss) {
+	switch {
+	case e <= r.t.warmup:
+		return Warmup, CrossEntropy{}
+	case diag != nil && diag.pending > 0:
+		diag.pending--
+		return Intervention, CrossEntropy{}
+	}
+	return Main, r.cfg.Loss
+}
+
+// endEpoch closes epoch ep, whose outputs are measured as probabilities when probs is set:
+// it scores val (when not nil) into ep.Metric, records ep in the history and the progress
+// bar, keeps the weights of a best main-phase epoch, diagnoses the epoch (last when no epoch
+// follows it) and runs the epoch hooks. It returns the intervention epochs the diagnosis adds
+// and whether early stopping (Config.Patience) ends training after ep.
+func (r *fitRun) endEpoch(ep Epoch, probs bool, val *data.Dataset, diag *diagnoser, last bool) (extra int, stopping bool, err error) {
+	if val != nil {
+		if ep.Metric, err = r.evaluate(val, probs); err != nil {
+			return 0, false, fmt.Errorf("train: validation after epoch %d: %w", ep.Index, err)
+		}
+	}
+	r.hist.Epochs = append(r.hist.Epochs, ep)
+	r.bar.describe(ep, r.cfg.Metric)
+	if ep.Stage == Main && val != nil {
+		if err := r.consider(len(r.hist.Epochs)-1, probs); err != nil {
+			return 0, false, err
+		}
+	}
+	stopping = ep.Stage == Main && r.cfg.Patience > 0 && r.sinceBest >= r.cfg.Patience
+	if diag != nil {
+		if extra, err = r.diagnoseEpoch(diag, ep, last || stopping); err != nil {
+			return 0, false, err
+		}
+	}
+	for _, h := range r.cfg.Hooks {
+		if h.OnEpoch == nil {
+			continue
+		}
+		if err := callHook(h.Name, func() error { return h.OnEpoch(ep) }); err != nil {
+			return 0, false, err
+		}
+	}
+	return extra, stopping, nil
+}
+
 // diagnoseEpoch diagnoses epoch ep (last when no epoch follows it) and returns the intervention
 // epochs it adds, which the progress bar counts.
 func (r *fitRun) diagnoseEpoch(diag *diagnoser, ep Epoch, last bool) (int, error) {
@@ -461,14 +480,32 @@ func (t *Trainer) checkData(train, val *data.Dataset) (rocops.Task, data.Strata,
 	return tk, trainStrata, err
 }
 
-// paramTensors returns the value tensors of m's parameters, in Params order.
+// trainable returns the indices in m.Params() of the parameters training updates: every one
+// that is not frozen (nn.Param.Frozen), whose bits training keeps and for which it holds no
+// optimiser state.
+func trainable(m nn.Model) []int {
+	var keep []int
+	for i, p := range m.Params() {
+		if !p.Frozen {
+			keep = append(keep, i)
+		}
+	}
+	return keep
+}
+
+// paramTensors returns the value tensors of m's trainable parameters, in Params order.
 func paramTensors(m nn.Model) []*tensor.Dense {
 	ps := m.Params()
-	out := make([]*tensor.Dense, len(ps))
-	for i, p := range ps {
-		out[i] = p.Value
+	return pick(nil, func(i int) *tensor.Dense { return ps[i].Value }, trainable(m))
+}
+
+// pick sets dst to at(k) for every k of keep, reusing dst's array, and returns it.
+func pick[T any](dst []T, at func(int) T, keep []int) []T {
+	dst = dst[:0]
+	for _, k := range keep {
+		dst = append(dst, at(k))
 	}
-	return out
+	return dst
 }
 
 // evaluate scores val with the run's scorer, built on first use and kept for the run, and

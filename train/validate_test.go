@@ -97,7 +97,7 @@ func TestNewBoundsCounts(t *testing.T) {
 		{Epochs: math.MaxInt},
 		{Epochs: MaxEpochs + 1},
 		{Diagnose: &Diagnose{Selection: math.MaxInt}},
-		{Diagnose: &Diagnose{Selection: MaxSelection + 1}},
+		{Diagnose: &Diagnose{Selection: maxSelection + 1}},
 		{Diagnose: &Diagnose{Intervene: &Intervene{Epochs: math.MaxInt, Max: 2}}},
 		{Diagnose: &Diagnose{Intervene: &Intervene{Epochs: MaxEpochs/3 + 1}}}, // Max defaults to 3
 	} {
@@ -116,7 +116,7 @@ func TestNewBoundsCounts(t *testing.T) {
 	require.Zero(t, steps)
 	for _, cfg := range []Config{
 		{Epochs: MaxEpochs},
-		{Diagnose: &Diagnose{Selection: MaxSelection, Intervene: &Intervene{Epochs: MaxEpochs / 3}}},
+		{Diagnose: &Diagnose{Selection: maxSelection, Intervene: &Intervene{Epochs: MaxEpochs / 3}}},
 	} {
 		_, err := New(mlp(t, 2, 1), cfg)
 		require.NoError(t, err, "%+v", cfg)

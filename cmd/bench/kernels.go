@@ -31,8 +31,20 @@ var sink float64
 
 // kernels lists every timed kernel, in the order of the report.
 func kernels() []kernel {
+	ks := kdeKernels()
+	for _, s := range pairwise.Surrogates() {
+		ks = append(ks, pairwiseKernels(s)...)
+	}
+	ks = append(ks, partialAUCKernel(), aucmGradientKernel())
+	ks = append(ks, metricKernels()...)
+	return append(ks, floorKernels()...)
+}
+
+// kdeKernels are the KDE-quantile loss's kernels at α = kdeAlpha: Gradient on slices, the Loss
+// op in a graph, and the naive graph of sigmoids.
+func kdeKernels() []kernel {
 	kdeCfg := kdequantile.Config{Alpha: kdeAlpha}
-	ks := []kernel{
+	return []kernel{
 		{Name: "kde/gradient", Label: "kdequantile.Gradient", Kind: op, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				return func() error {
@@ -62,78 +74,93 @@ func kernels() []kernel {
 				}, nil
 			}},
 	}
-	for _, s := range pairwise.Surrogates() {
-		growth := 1.0
-		if s == pairwise.Logistic {
-			growth = 2 // the exact logistic loss visits every pair
-		}
-		exact := pairwise.Config{Surrogate: s}
-		ks = append(ks,
-			kernel{Name: "pairwise/" + s.String() + "/exact", Label: "pairwise.Gradient, all pairs", Kind: op, Growth: growth,
-				prepare: func(b *batch) (func() error, error) {
-					return func() error {
-						g, l, err := pairwise.Gradient(b.scores, b.labels, exact)
-						if err == nil {
-							sink += g[0] + l
-						}
-						return err
-					}, nil
-				}},
-			kernel{Name: "pairwise/" + s.String() + "/graph", Label: "pairwise.Loss graph, forward+backward", Kind: op, Growth: growth,
-				prepare: func(b *batch) (func() error, error) {
-					return graphCall(b, func(f, y *gorgonia.Node) (*gorgonia.Node, error) { return pairwise.Loss(f, y, exact) })
-				}},
-			kernel{Name: "pairwise/" + s.String() + "/sampled", Label: "pairwise.Gradient, 4n sampled pairs", Kind: op, Growth: 1,
-				prepare: func(b *batch) (func() error, error) {
-					cfg := pairwise.Config{Surrogate: s, Pairs: 4 * len(b.scores), Seed: 1}
-					return func() error {
-						g, l, err := pairwise.Gradient(b.scores, b.labels, cfg)
-						if err == nil {
-							sink += g[0] + l
-						}
-						return err
-					}, nil
-				}},
-			kernel{Name: "naive/pairwise/" + s.String(), Label: "naive: |B1|×|B0| broadcast matrix in a graph", Kind: baseline, Growth: 2,
-				prepare: func(b *batch) (func() error, error) {
-					p, err := newNaivePairwise(s, b.labels)
-					if err != nil {
-						return nil, err
-					}
-					return func() error {
-						l, g, err := p.run(b.scores, b.labels)
-						if err == nil {
-							sink += l + g[0]
-						}
-						return err
-					}, nil
-				}},
-		)
+}
+
+// pairwiseKernels are the kernels of surrogate s: Gradient over all pairs, the Loss op in a
+// graph, Gradient over 4n sampled pairs, and the naive broadcast matrix.
+func pairwiseKernels(s pairwise.Surrogate) []kernel {
+	growth := 1.0
+	if s == pairwise.Logistic {
+		growth = 2 // the exact logistic loss visits every pair
 	}
-	partial := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: partialFPR}
-	ks = append(ks,
-		kernel{Name: partialKernel, Label: "pairwise.Gradient, squared hinge, MaxFPR = 0.1", Kind: op, Growth: 1,
+	exact := pairwise.Config{Surrogate: s}
+	return []kernel{
+		{Name: "pairwise/" + s.String() + "/exact", Label: "pairwise.Gradient, all pairs", Kind: op, Growth: growth,
 			prepare: func(b *batch) (func() error, error) {
 				return func() error {
-					g, l, err := pairwise.Gradient(b.scores, b.labels, partial)
+					g, l, err := pairwise.Gradient(b.scores, b.labels, exact)
 					if err == nil {
 						sink += g[0] + l
 					}
 					return err
 				}, nil
 			}},
-		kernel{Name: aucmKernel, Label: "aucm.Gradient: value and the four derivatives", Kind: op, Growth: 1,
+		{Name: "pairwise/" + s.String() + "/graph", Label: "pairwise.Loss graph, forward+backward", Kind: op, Growth: growth,
 			prepare: func(b *batch) (func() error, error) {
-				a, bb, alpha := []float64{0.5}, []float64{0.2}, []float64{0.3}
+				return graphCall(b, func(f, y *gorgonia.Node) (*gorgonia.Node, error) { return pairwise.Loss(f, y, exact) })
+			}},
+		{Name: "pairwise/" + s.String() + "/sampled", Label: "pairwise.Gradient, 4n sampled pairs", Kind: op, Growth: 1,
+			prepare: func(b *batch) (func() error, error) {
+				cfg := pairwise.Config{Surrogate: s, Pairs: 4 * len(b.scores), Seed: 1}
 				return func() error {
-					dz, _, _, _, v, err := aucm.Gradient(b.scores, b.labels, a, bb, alpha, aucm.Config{})
+					g, l, err := pairwise.Gradient(b.scores, b.labels, cfg)
 					if err == nil {
-						sink += dz[0] + v
+						sink += g[0] + l
 					}
 					return err
 				}, nil
 			}},
-		kernel{Name: "metrics/auc", Label: "metrics.AUC", Kind: op, Growth: 1,
+		{Name: "naive/pairwise/" + s.String(), Label: "naive: |B1|×|B0| broadcast matrix in a graph", Kind: baseline, Growth: 2,
+			prepare: func(b *batch) (func() error, error) {
+				p, err := newNaivePairwise(s, b.labels)
+				if err != nil {
+					return nil, err
+				}
+				return func() error {
+					l, g, err := p.run(b.scores, b.labels)
+					if err == nil {
+						sink += l + g[0]
+					}
+					return err
+				}, nil
+			}},
+	}
+}
+
+// partialAUCKernel is Gradient of the squared hinge up to the false-positive rate partialFPR.
+func partialAUCKernel() kernel {
+	partial := pairwise.Config{Surrogate: pairwise.SquaredHinge, MaxFPR: partialFPR}
+	return kernel{Name: partialKernel, Label: "pairwise.Gradient, squared hinge, MaxFPR = 0.1", Kind: op, Growth: 1,
+		prepare: func(b *batch) (func() error, error) {
+			return func() error {
+				g, l, err := pairwise.Gradient(b.scores, b.labels, partial)
+				if err == nil {
+					sink += g[0] + l
+				}
+				return err
+			}, nil
+		}}
+}
+
+// aucmGradientKernel is aucm.Gradient of a binary batch at a = 0.5, b = 0.2 and α = 0.3.
+func aucmGradientKernel() kernel {
+	return kernel{Name: aucmKernel, Label: "aucm.Gradient: value and the four derivatives", Kind: op, Growth: 1,
+		prepare: func(b *batch) (func() error, error) {
+			a, bb, alpha := []float64{0.5}, []float64{0.2}, []float64{0.3}
+			return func() error {
+				dz, _, _, _, v, err := aucm.Gradient(b.scores, b.labels, a, bb, alpha, aucm.Config{})
+				if err == nil {
+					sink += dz[0] + v
+				}
+				return err
+			}, nil
+		}}
+}
+
+// metricKernels are metrics.AUC, ROC and DeLong.
+func metricKernels() []kernel {
+	return []kernel{
+		{Name: "metrics/auc", Label: "metrics.AUC", Kind: op, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				return func() error {
 					a, err := metrics.AUC(b.scores, b.labels)
@@ -141,7 +168,7 @@ func kernels() []kernel {
 					return err
 				}, nil
 			}},
-		kernel{Name: "metrics/roc", Label: "metrics.ROC", Kind: op, Growth: 1,
+		{Name: "metrics/roc", Label: "metrics.ROC", Kind: op, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				return func() error {
 					fpr, _, _, err := metrics.ROC(b.scores, b.labels)
@@ -151,7 +178,7 @@ func kernels() []kernel {
 					return err
 				}, nil
 			}},
-		kernel{Name: "metrics/delong", Label: "metrics.DeLong", Kind: op, Growth: 1,
+		{Name: "metrics/delong", Label: "metrics.DeLong", Kind: op, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				return func() error {
 					a, v, err := metrics.DeLong(b.scores, b.labels)
@@ -159,7 +186,13 @@ func kernels() []kernel {
 					return err
 				}, nil
 			}},
-		kernel{Name: "floor/sigmoid", Label: "floor: n logistic sigmoids", Kind: floor, Growth: 1,
+	}
+}
+
+// floorKernels are the floors: one pass of n logistic sigmoids, and a sort of n float64s.
+func floorKernels() []kernel {
+	return []kernel{
+		{Name: "floor/sigmoid", Label: "floor: n logistic sigmoids", Kind: floor, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				out := make([]float64, len(b.scores))
 				return func() error {
@@ -170,7 +203,7 @@ func kernels() []kernel {
 					return nil
 				}, nil
 			}},
-		kernel{Name: "floor/sort", Label: "floor: sort of n float64s", Kind: floor, Growth: 1,
+		{Name: "floor/sort", Label: "floor: sort of n float64s", Kind: floor, Growth: 1,
 			prepare: func(b *batch) (func() error, error) {
 				buf := make([]float64, len(b.scores))
 				return func() error {
@@ -180,8 +213,7 @@ func kernels() []kernel {
 					return nil
 				}, nil
 			}},
-	)
-	return ks
+	}
 }
 
 // graphCall builds a float64 graph holding only the loss of the batch's scores and labels,

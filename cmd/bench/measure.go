@@ -128,80 +128,117 @@ func measureKernels(rep *report, prog *progress) error {
 	for i, k := range ks {
 		rep.Kernels[i] = &series{Name: k.Name, Label: k.Label, Kind: k.Kind}
 	}
+	m := &kernelRun{ks: ks, rep: rep, last: make([]*point, len(ks)), prog: prog}
 	s := rep.Settings
-	// last holds each kernel's latest figures, for predicting its next size: its last point,
-	// or the probe taken before its first size.
-	last := make([]*point, len(ks))
 	for si, n := range s.Sizes {
+		at := fmt.Sprintf("size %d/%d (n = %d)", si+1, len(s.Sizes), n)
 		b := newBatch(n)
-		type active struct {
-			i     int
-			call  func() error
-			calls int
-			times []float64
-			cpu   []float64 // nil unless the platform reports processor time
-			bytes int64
-		}
 		var act []*active
-		for i, k := range ks {
-			sr := rep.Kernels[i]
-			if sr.Stopped != "" {
-				continue
-			}
-			if k.budgeted() {
-				if last[i] == nil && n > probeN {
-					prog.line(fmt.Sprintf("size %d/%d (n = %d): probing %s at n = %d", si+1, len(s.Sizes), n, k.Name, probeN))
-					p, err := probe(k)
-					if err != nil {
-						return fmt.Errorf("%s at n = %d: %w", k.Name, probeN, err)
-					}
-					last[i] = &p
-				}
-				if why := overBudget(last[i], k.Growth, n, s); why != "" {
-					sr.Stopped, sr.StoppedAt = why, n
-					prog.note(fmt.Sprintf("%s stopped at n = %d: %s", k.Name, n, why))
-					continue
-				}
-			}
-			prog.line(fmt.Sprintf("size %d/%d (n = %d): preparing %s", si+1, len(s.Sizes), n, k.Name))
-			call, bytes, first, err := coldCall(k, b)
+		for i := range ks {
+			a, err := m.start(i, b, at)
 			if err != nil {
-				return fmt.Errorf("%s at n = %d: %w", k.Name, n, err)
+				return err
 			}
-			// A second, warm call sets the number of calls per repeat.
-			t0 := time.Now()
-			if err := call(); err != nil {
-				return fmt.Errorf("%s at n = %d: %w", k.Name, n, err)
+			if a != nil {
+				act = append(act, a)
 			}
-			warm := min(time.Since(t0), first)
-			calls := 1
-			if warm < s.MinTime {
-				calls = int(math.Ceil(float64(s.MinTime) / float64(max(warm, time.Microsecond))))
-			}
-			act = append(act, &active{i: i, call: call, calls: calls, bytes: bytes})
 		}
-		for r := range s.Repeats {
-			for _, a := range act {
-				prog.line(fmt.Sprintf("size %d/%d (n = %d): repeat %d/%d of %s", si+1, len(s.Sizes), n, r+1, s.Repeats, ks[a.i].Name))
-				runtime.GC() // start every repeat with a clean heap, so that none pays for another's garbage
-				w := startWatch()
-				for range a.calls {
-					if err := a.call(); err != nil {
-						return fmt.Errorf("%s at n = %d: %w", ks[a.i].Name, n, err)
-					}
-				}
-				wall, cpu, ok := w.elapsed()
-				a.times = append(a.times, wall/float64(a.calls))
-				if ok {
-					a.cpu = append(a.cpu, cpu/float64(a.calls))
-				}
-			}
+		if err := m.repeat(act, n, at); err != nil {
+			return err
 		}
 		for _, a := range act {
 			sr := rep.Kernels[a.i]
 			sr.Points = append(sr.Points, point{N: n, Seconds: summarize(a.times), CPU: summarizeCPU(a.cpu, s.Repeats),
 				Calls: a.calls, Bytes: a.bytes})
-			last[a.i] = &sr.Points[len(sr.Points)-1]
+			m.last[a.i] = &sr.Points[len(sr.Points)-1]
+		}
+	}
+	return nil
+}
+
+// kernelRun is measureKernels' state across the sizes.
+type kernelRun struct {
+	ks  []kernel
+	rep *report
+	// last holds each kernel's latest figures, for predicting its next size: its last point,
+	// or the probe taken before its first size.
+	last []*point
+	prog *progress
+}
+
+// active is a kernel timed at one size: its index in kernelRun.ks, its call, the calls per
+// repeat, the heap of its cold call, and the time per call of each repeat, wall and processor.
+type active struct {
+	i     int
+	call  func() error
+	calls int
+	times []float64
+	cpu   []float64 // nil unless the platform reports processor time
+	bytes int64
+}
+
+// start readies kernel i for timing on batch b, whose size at describes in the progress
+// line. A stopped kernel, or a budgeted one whose predicted call is over the budgets (it is
+// probed first when it has no figures to predict from), is not timed: start returns nil.
+// Otherwise it prepares the kernel and runs a cold and a warm call, the shorter of which
+// sets the calls per repeat.
+func (m *kernelRun) start(i int, b *batch, at string) (*active, error) {
+	k, sr, s, n := m.ks[i], m.rep.Kernels[i], m.rep.Settings, len(b.scores)
+	if sr.Stopped != "" {
+		return nil, nil
+	}
+	if k.budgeted() {
+		if m.last[i] == nil && n > probeN {
+			m.prog.line(fmt.Sprintf("%s: probing %s at n = %d", at, k.Name, probeN))
+			p, err := probe(k)
+			if err != nil {
+				return nil, fmt.Errorf("%s at n = %d: %w", k.Name, probeN, err)
+			}
+			m.last[i] = &p
+		}
+		if why := overBudget(m.last[i], k.Growth, n, s); why != "" {
+			sr.Stopped, sr.StoppedAt = why, n
+			m.prog.note(fmt.Sprintf("%s stopped at n = %d: %s", k.Name, n, why))
+			return nil, nil
+		}
+	}
+	m.prog.line(fmt.Sprintf("%s: preparing %s", at, k.Name))
+	call, bytes, first, err := coldCall(k, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s at n = %d: %w", k.Name, n, err)
+	}
+	// A second, warm call sets the number of calls per repeat.
+	t0 := time.Now()
+	if err := call(); err != nil {
+		return nil, fmt.Errorf("%s at n = %d: %w", k.Name, n, err)
+	}
+	warm := min(time.Since(t0), first)
+	calls := 1
+	if warm < s.MinTime {
+		calls = int(math.Ceil(float64(s.MinTime) / float64(max(warm, time.Microsecond))))
+	}
+	return &active{i: i, call: call, calls: calls, bytes: bytes}, nil
+}
+
+// repeat runs the settings' repeats of the kernels act at size n, interleaved: in each repeat
+// every kernel in turn times its calls, from a clean heap.
+func (m *kernelRun) repeat(act []*active, n int, at string) error {
+	s := m.rep.Settings
+	for r := range s.Repeats {
+		for _, a := range act {
+			m.prog.line(fmt.Sprintf("%s: repeat %d/%d of %s", at, r+1, s.Repeats, m.ks[a.i].Name))
+			runtime.GC() // start every repeat with a clean heap, so that none pays for another's garbage
+			w := startWatch()
+			for range a.calls {
+				if err := a.call(); err != nil {
+					return fmt.Errorf("%s at n = %d: %w", m.ks[a.i].Name, n, err)
+				}
+			}
+			wall, cpu, ok := w.elapsed()
+			a.times = append(a.times, wall/float64(a.calls))
+			if ok {
+				a.cpu = append(a.cpu, cpu/float64(a.calls))
+			}
 		}
 	}
 	return nil

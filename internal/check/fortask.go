@@ -48,7 +48,7 @@ func classLabels(pkg string, scores []float64, k int, labels []float64, both boo
 	counts := make([]int, k)
 	for i, y := range labels {
 		if !(y >= 0 && y < float64(k)) || y != math.Trunc(y) {
-			return nil, Errorf(pkg, rocops.ErrLabel, "labels[%d] = %v, want a class in 0…%d", i, y, k-1)
+			return nil, Errorf(pkg, rocops.ErrLabel, "labels[%d] = %v, want a class index in 0…%d", i, y, k-1)
 		}
 		counts[int(y)]++
 	}

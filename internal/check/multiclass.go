@@ -1,8 +1,6 @@
 package check
 
 import (
-	"math"
-
 	"github.com/rocops/rocops"
 )
 
@@ -106,42 +104,6 @@ func classIndices(pkg string, scores []float64, k int, labels []int) (counts []i
 			return nil, Errorf(pkg, rocops.ErrLabel, "labels[%d] = %d, want a class in 0…%d", i, y, k-1)
 		}
 		counts[y]++
-	}
-	return counts, nil
-}
-
-// Columns validates a batch of a task of k ≥ 2 columns for package pkg, as the task-general
-// losses take it (scores row-major n×k, labels as [rocops.Task] says: n class indices held as
-// floats for Classes(k), a row-major n×k 0/1 indicator for Labels(k)), and returns the count
-// of each column's positives: the rows of each class, or the 1s of each label column. The
-// errors are [Multiclass]'s and [Multilabel]'s, with a class index that is not an integer in
-// 0…k−1 rocops.ErrLabel. With both set, a class without rows is rocops.ErrOneClass and a label
-// column of one class rocops.ErrNoPositives or rocops.ErrNoNegatives, each naming the class or
-// column. t must be valid and not binary.
-func Columns(pkg string, t rocops.Task, scores, labels []float64, both bool) ([]int, error) {
-	k := t.K()
-	if t.Kind() == rocops.Multilabel {
-		return Multilabel(pkg, scores, k, labels, both)
-	}
-	if err := rows(pkg, len(scores), k, len(labels)); err != nil {
-		return nil, err
-	}
-	if err := Finite(pkg, scores); err != nil {
-		return nil, err
-	}
-	counts := make([]int, k)
-	for i, y := range labels {
-		if !(y >= 0 && y < float64(k)) || y != math.Trunc(y) {
-			return nil, Errorf(pkg, rocops.ErrLabel, "labels[%d] = %v, want a class index in 0…%d", i, y, k-1)
-		}
-		counts[int(y)]++
-	}
-	if both {
-		for c, m := range counts {
-			if m == 0 {
-				return nil, Errorf(pkg, rocops.ErrOneClass, "class %d has no rows among %d", c, len(labels))
-			}
-		}
 	}
 	return counts, nil
 }

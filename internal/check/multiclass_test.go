@@ -113,7 +113,7 @@ func TestColumns(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, both := range []bool{true, false} {
-				counts, err := Columns("p", c.task, c.scores, c.labels, both)
+				counts, err := ForTask("p", c.task, c.scores, c.labels, both)
 				if c.want == nil || (!both && c.loose) {
 					if err != nil {
 						t.Fatalf("both = %v: %v", both, err)

@@ -129,7 +129,7 @@ func newBatch(scores, labels []float64, t rocops.Task) (batch, error) {
 		return b, err
 	}
 	var err error
-	b.pos, err = check.Columns(pkg, t, scores, labels, true)
+	b.pos, err = check.ForTask(pkg, t, scores, labels, true)
 	b.n = len(scores) / b.k
 	return b, err
 }
@@ -153,71 +153,33 @@ func (b *batch) each(fn func(i, c int, z float64, pos bool)) {
 }
 
 // compute validates and returns F and, with grad, its derivatives. After the check one pass
-// over each column computes every h and σ′(z) once, sums (h − a)², (h − b)² and h per class,
-// and writes ∂F/∂z, whose factors 2/|B_c| are known from the check: two reads of the batch and
-// one write of dz in all. Binary data is one column, whose every factor 1/k is 1: its value and
-// derivatives are the one-column formulas of Gradient, bit for bit.
+// over each column (columnSums) computes every h and σ′(z) once, sums (h − a)², (h − b)² and h
+// per class, and writes ∂F/∂z, whose factors 2/|B_c| are known from the check: two reads of
+// the batch and one write of dz in all. Binary data is one column, whose every factor 1/k is
+// 1: its value and derivatives are the one-column formulas of Gradient, bit for bit.
 func compute(scores, labels []float64, p aux, cfg Config, grad bool) (float64, aux, error) {
 	if err := cfg.Validate(); err != nil {
 		return 0, aux{}, err
 	}
-	k := cfg.Task.K()
-	for _, s := range []struct {
-		name string
-		v    []float64
-	}{{"a", p.a}, {"b", p.b}, {"alpha", p.alpha}} {
-		if len(s.v) != k {
-			return 0, aux{}, check.Errorf(pkg, rocops.ErrLength, "%s has %d elements for the %d columns of a %v task", s.name, len(s.v), k, cfg.Task)
-		}
-		for c, x := range s.v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return 0, aux{}, check.Errorf(pkg, rocops.ErrConfig, "%s[%d] = %v, want a finite value", s.name, c, x)
-			}
-		}
+	if err := p.check(cfg.Task); err != nil {
+		return 0, aux{}, err
 	}
 	b, err := newBatch(scores, labels, cfg.Task)
 	if err != nil {
 		return 0, aux{}, err
 	}
+	k := b.k
 	m, n, scale := cfg.margin(), b.n, 1/float64(k)
 	var d aux
-	var dz []float64
 	if grad {
-		dz = make([]float64, len(scores))
-		d = aux{a: make([]float64, k), b: make([]float64, k), alpha: make([]float64, k)}
+		d = aux{z: make([]float64, len(scores)), a: make([]float64, k), b: make([]float64, k), alpha: make([]float64, k)}
 	}
 	var total float64
 	for c := range k {
-		// Column c, its rows in order: one pass of sigmoids, class sums and derivatives.
 		np := b.pos[c]
 		w1, w0 := 1/float64(np), 1/float64(n-np)
-		pa, pb, al, cf := p.a[c], p.b[c], p.alpha[c], float64(c)
-		var sq1, sq0, mu1, mu0 float64
-		for i := range n {
-			j := i*k + c
-			h, dh := sigmoid(scores[j])
-			var pos bool
-			if b.classes {
-				pos = labels[i] == cf
-			} else {
-				pos = labels[j] == 1
-			}
-			var g float64
-			if pos {
-				e := h - pa
-				sq1 += e * e
-				mu1 += h
-				g = 2 * w1 * (e - al) * dh
-			} else {
-				e := h - pb
-				sq0 += e * e
-				mu0 += h
-				g = 2 * w0 * (e + al) * dh
-			}
-			if grad {
-				dz[j] = g * scale
-			}
-		}
+		pa, pb, al := p.a[c], p.b[c], p.alpha[c]
+		sq1, sq0, mu1, mu0 := b.columnSums(c, pa, pb, al, w1, w0, scale, d.z)
 		mu1 *= w1
 		mu0 *= w0
 		gap := m + mu0 - mu1
@@ -239,8 +201,63 @@ func compute(scores, labels []float64, p aux, cfg Config, grad bool) (float64, a
 	if !finite(value) {
 		return 0, aux{}, check.Errorf(pkg, rocops.ErrRange, "the loss overflows float64: the mean over %d columns", k)
 	}
-	d.z = dz
 	return value, d, nil
+}
+
+// check reports auxiliary variables a, b and α that task t cannot take: other than one of
+// each per column (rocops.ErrLength), or not finite (rocops.ErrConfig, naming the element).
+func (p aux) check(t rocops.Task) error {
+	k := t.K()
+	for _, s := range []struct {
+		name string
+		v    []float64
+	}{{"a", p.a}, {"b", p.b}, {"alpha", p.alpha}} {
+		if len(s.v) != k {
+			return check.Errorf(pkg, rocops.ErrLength, "%s has %d elements for the %d columns of a %v task", s.name, len(s.v), k, t)
+		}
+		for c, x := range s.v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return check.Errorf(pkg, rocops.ErrConfig, "%s[%d] = %v, want a finite value", s.name, c, x)
+			}
+		}
+	}
+	return nil
+}
+
+// columnSums is the pass over column c of the batch, its rows in order, at the column's a, b
+// and α (pa, pb and al). With h = σ(z) it returns sq1 = Σ(h − a)² and mu1 = Σh over the
+// column's positives B1, sq0 = Σ(h − b)² and mu0 = Σh over its negatives B0, and when dz is
+// not nil it writes ∂F/∂z of every score z = scores[i·k + c] into dz[i·k + c]:
+// s·2w₁(h − a − α)·σ′(z) for a positive and s·2w₀(h − b + α)·σ′(z) for a negative, with the
+// column's w₁ = 1/|B1| and w₀ = 1/|B0| (w1, w0) and s = 1/k (scale).
+func (b *batch) columnSums(c int, pa, pb, al, w1, w0, scale float64, dz []float64) (sq1, sq0, mu1, mu0 float64) {
+	scores, labels, classes, k, cf := b.scores, b.labels, b.classes, b.k, float64(c)
+	for i := range b.n {
+		j := i*k + c
+		h, dh := sigmoid(scores[j])
+		var pos bool
+		if classes {
+			pos = labels[i] == cf
+		} else {
+			pos = labels[j] == 1
+		}
+		var g float64
+		if pos {
+			e := h - pa
+			sq1 += e * e
+			mu1 += h
+			g = 2 * w1 * (e - al) * dh
+		} else {
+			e := h - pb
+			sq0 += e * e
+			mu0 += h
+			g = 2 * w0 * (e + al) * dh
+		}
+		if dz != nil {
+			dz[j] = g * scale
+		}
+	}
+	return sq1, sq0, mu1, mu0
 }
 
 // sigmoid returns h = σ(z) = 1/(1 + e^{−z}) and σ′(z) = σ(z)·σ(−z) from one exponential

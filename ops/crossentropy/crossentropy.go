@@ -90,12 +90,12 @@ func compute(scores, labels []float64, cfg Config, grad []float64) (float64, err
 	}
 	switch cfg.Task.Kind() {
 	case rocops.Multiclass:
-		if _, err := check.Columns(pkg, cfg.Task, scores, labels, false); err != nil {
+		if _, err := check.ForTask(pkg, cfg.Task, scores, labels, false); err != nil {
 			return 0, err
 		}
 		return softmax(scores, cfg.Task.K(), labels, grad)
 	case rocops.Multilabel:
-		if _, err := check.Columns(pkg, cfg.Task, scores, labels, false); err != nil {
+		if _, err := check.ForTask(pkg, cfg.Task, scores, labels, false); err != nil {
 			return 0, err
 		}
 	default:

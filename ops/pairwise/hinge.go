@@ -33,6 +33,25 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 	items := make([]item, len(b.scores))
 	// rest[k] is the rounding error of g_k = f_k + m for a negative k: g_k + rest[k] is exact.
 	rest := make([]float64, len(b.scores))
+	hingeItems(m, b, items, rest)
+	items = radixSort(items, make([]item, len(items)))
+	loss := sweepUp(squared, items, rest, grad)
+	p := b.pairs()
+	if grad != nil {
+		sweepDown(squared, items, rest, grad)
+		for k := range grad {
+			grad[k] /= p
+		}
+	}
+	return loss / p
+}
+
+// hingeItems fills items, for hinge's sort, with every positive i at f_i and every negative j
+// at ĝ_j = fl(f_j + m), and rest[j] with e_j (g_j = ĝ_j + e_j exactly) for every negative j.
+// The items of the negatives with e_j ≤ 0 come first, then the positives, then the negatives
+// with e_j > 0, each group in the batch's order, so that a stable sort puts values equal to
+// some ĝ_j in that order. items and rest hold one element per score; rest holds zeros.
+func hingeItems(m float64, b batch, items []item, rest []float64) {
 	// Order of equal values after the stable sort: the negatives whose exact f + m lies at
 	// or below their rounded sum (rest ≤ 0), then the positives, then the negatives whose
 	// exact f + m lies above it (rest > 0).
@@ -58,8 +77,12 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 			below++
 		}
 	}
-	items = radixSort(items, make([]item, len(items)))
+}
 
+// sweepUp is hinge's upward sweep over the sorted items and their rounding errors rest: it
+// returns P·L, the sum over the negatives j of U_j (hinge) or Q_j (squared hinge), and when
+// grad is not nil writes P·∂L/∂f_j of every negative j into grad[j]: |A_j| or 2U_j.
+func sweepUp(squared bool, items []item, rest, grad []float64) float64 {
 	var loss, count, u, q float64 // count, U and Q of the positives below the current value
 	at := items[0].value()
 	for _, it := range items {
@@ -88,31 +111,31 @@ func hinge(squared bool, m float64, b batch, grad []float64) float64 {
 			}
 		}
 	}
-	p := b.pairs()
-	if grad != nil {
-		// count, V and Σe of the negatives above the current value
-		var count, gaps, rests float64
-		at = items[len(items)-1].value()
-		for k := len(items) - 1; k >= 0; k-- {
-			it := items[k]
-			v := it.value()
-			gaps += count * (at - v)
-			at = v
-			switch {
-			case !it.positive():
-				count++
-				rests += rest[it.index()]
-			case squared:
-				grad[it.index()] -= 2 * (gaps + rests)
-			default:
-				grad[it.index()] -= count
-			}
-		}
-		for k := range grad {
-			grad[k] /= p
+	return loss
+}
+
+// sweepDown is hinge's downward sweep over the sorted items and their rounding errors rest:
+// it subtracts from grad[i] of every positive i, which holds 0, P·|∂L/∂f_i|: |D_i| (hinge) or
+// 2V_i (squared hinge).
+func sweepDown(squared bool, items []item, rest, grad []float64) {
+	// count, V and Σe of the negatives above the current value
+	var count, gaps, rests float64
+	at := items[len(items)-1].value()
+	for k := len(items) - 1; k >= 0; k-- {
+		it := items[k]
+		v := it.value()
+		gaps += count * (at - v)
+		at = v
+		switch {
+		case !it.positive():
+			count++
+			rests += rest[it.index()]
+		case squared:
+			grad[it.index()] -= 2 * (gaps + rests)
+		default:
+			grad[it.index()] -= count
 		}
 	}
-	return loss / p
 }
 
 // twoSum returns s = fl(a + b) and the rounding error e with s + e = a + b exactly (Knuth's

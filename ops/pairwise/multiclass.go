@@ -16,7 +16,7 @@ import (
 // multiclass is the loss of a Classes(k) task: scores row-major n×k, labels n class indices.
 // cfg is valid; the gradient is nil unless withGrad is set.
 func multiclass(scores, labels []float64, cfg Config, withGrad bool) (float64, []float64, error) {
-	counts, err := check.Columns(pkg, cfg.Task, scores, labels, true)
+	counts, err := check.ForTask(pkg, cfg.Task, scores, labels, true)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -76,7 +76,7 @@ func multiclass(scores, labels []float64, cfg Config, withGrad bool) (float64, [
 // multilabel is the loss of a Labels(k) task: scores and labels row-major n×k. cfg is valid;
 // the gradient is nil unless withGrad is set.
 func multilabel(scores, labels []float64, cfg Config, withGrad bool) (float64, []float64, error) {
-	if _, err := check.Columns(pkg, cfg.Task, scores, labels, true); err != nil {
+	if _, err := check.ForTask(pkg, cfg.Task, scores, labels, true); err != nil {
 		return 0, nil, err
 	}
 	k := cfg.Task.K()
