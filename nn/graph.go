@@ -100,6 +100,29 @@ func gonumProduct[T floats.Float](tA, tB blas.Transpose, m, n, k int, a []T, lda
 	for i := range m {
 		clear(c[i*ldc : i*ldc+n])
 	}
+	if tA != blas.NoTrans && all && n == 1 && k >= 4 { // c_i = Σ_l A_li·b_l, four l at a time
+		l := 0
+		for ; l+4 <= k; l += 4 {
+			b0, b1, b2, b3 := b[l*tb], b[(l+1)*tb], b[(l+2)*tb], b[(l+3)*tb]
+			r0, r1, r2, r3 := a[l*lda:l*lda+m], a[(l+1)*lda:(l+1)*lda+m], a[(l+2)*lda:(l+2)*lda+m], a[(l+3)*lda:(l+3)*lda+m]
+			r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+			for i, v := range r0 {
+				s := c[i*ldc]
+				s += T(v * b0)
+				s += T(r1[i] * b1)
+				s += T(r2[i] * b2)
+				s += T(r3[i] * b3)
+				c[i*ldc] = s
+			}
+		}
+		for ; l < k; l++ {
+			bl := b[l*tb]
+			for i, v := range a[l*lda : l*lda+m] {
+				c[i*ldc] += T(v * bl)
+			}
+		}
+		return
+	}
 	if tA != blas.NoTrans { // A stored k × m: visit it row by row, accumulating in c
 		for l := range k {
 			for i := range m {
@@ -178,20 +201,41 @@ func sameShape(a, b tensor.Shape) bool {
 	return true
 }
 
-// values returns the data of vs as []T, each of the length of want's entry, or why not.
-func values[T floats.Float](what string, vs []gorgonia.Value, want ...int) ([][]T, error) {
-	if len(vs) != len(want) {
-		return nil, fmt.Errorf("%w: %s takes %d inputs, got %d", ErrInput, what, len(want), len(vs))
+// values returns the data of vs as []T, each of the length of want's entry, or why not (what
+// names the op). It allocates nothing: an op calls it on every run.
+func values[T floats.Float](what fmt.Stringer, vs []gorgonia.Value, want ...int) ([3][]T, error) {
+	var out [3][]T
+	if len(vs) != len(want) || len(vs) > len(out) {
+		return out, fmt.Errorf("%w: %v takes %d inputs, got %d", ErrInput, what, len(want), len(vs))
 	}
-	out := make([][]T, len(vs))
 	for i, v := range vs {
-		d, ok := v.Data().([]T)
+		d, ok := dataOf[T](v)
 		if !ok || len(d) != want[i] {
-			return nil, fmt.Errorf("%w: %s: input %d holds %T of %d values, want %d of %T", ErrInput, what, i, v.Data(), len(d), want[i], T(0))
+			return out, fmt.Errorf("%w: %v: input %d holds %T of %d values, want %d of %T", ErrInput, what, i, v.Data(), len(d), want[i], T(0))
 		}
 		out[i] = d
 	}
 	return out, nil
+}
+
+// dataOf returns the values of v, a *tensor.Dense of T, without the allocation of v.Data().
+func dataOf[T floats.Float](v gorgonia.Value) ([]T, bool) {
+	d, ok := v.(*tensor.Dense)
+	if !ok || d == nil {
+		return nil, false
+	}
+	if unsafe.Sizeof(T(0)) == 4 {
+		if d.Dtype() != tensor.Float32 {
+			return nil, false
+		}
+		f := d.Float32s()
+		return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(f))), len(f)), true
+	}
+	if d.Dtype() != tensor.Float64 {
+		return nil, false
+	}
+	f := d.Float64s()
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(f))), len(f)), true
 }
 
 // tensorType is the type of a tensor of dims dimensions of the type variable a.
@@ -236,7 +280,7 @@ func (op *affineOp[T]) InferShape(...gorgonia.DimSizer) (tensor.Shape, error) {
 
 // Do computes h·W, then adds b to every row.
 func (op *affineOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
-	v, err := values[T](op.String(), inputs, op.rows*op.in, op.in*op.out, op.out)
+	v, err := values[T](op, inputs, op.rows*op.in, op.in*op.out, op.out)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +347,7 @@ func (op *affineOp[T]) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes
 		if err != nil {
 			return err
 		}
-		if err := addGrad[T](op.String(), inputs[i], g); err != nil {
+		if err := addGrad[T](op, inputs[i], g); err != nil {
 			return err
 		}
 	}
@@ -311,10 +355,10 @@ func (op *affineOp[T]) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.Nodes
 }
 
 // addGrad adds g to the gradient (dual value) of n.
-func addGrad[T floats.Float](what string, n *gorgonia.Node, g gorgonia.Value) error {
+func addGrad[T floats.Float](what fmt.Stringer, n *gorgonia.Node, g gorgonia.Value) error {
 	dv, err := n.Grad()
 	if err != nil {
-		return fmt.Errorf("%w: %s: the gradient of %v: %v", ErrInput, what, n.Name(), err)
+		return fmt.Errorf("%w: %v: the gradient of %v: %v", ErrInput, what, n.Name(), err)
 	}
 	d, err := values[T](what, []gorgonia.Value{dv, g}, n.Shape().TotalSize(), n.Shape().TotalSize())
 	if err != nil {
@@ -353,7 +397,7 @@ func (op *affineGradOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) 
 	f := op.fwd
 	rows, in, out := f.rows, f.in, f.out
 	want := [3][]int{{rows * out, in * out}, {rows * in, rows * out}, {rows * out}}[op.wrt]
-	v, err := values[T](op.String(), inputs, want...)
+	v, err := values[T](op, inputs, want...)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +457,7 @@ func (op *activationOp[T]) InferShape(...gorgonia.DimSizer) (tensor.Shape, error
 // Do computes ReLU as z·[z ≥ 0] (Rectify's z ⊙ (z ≥ 0), so a negative z gives −0) and tanh
 // as Gorgonia's Tanh does.
 func (op *activationOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
-	v, err := values[T](op.String(), inputs, op.h.shape.TotalSize())
+	v, err := values[T](op, inputs, op.h.shape.TotalSize())
 	if err != nil {
 		return nil, err
 	}
@@ -422,9 +466,7 @@ func (op *activationOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) 
 	h = h[:len(z)]
 	switch op.act {
 	case ReLU:
-		for i, x := range z {
-			h[i] = x * atLeastZero(x)
-		}
+		rectify(h, z)
 	case Tanh:
 		if hf, ok := any(h).([]float32); ok {
 			for i, x := range any(z).([]float32) {
@@ -439,27 +481,57 @@ func (op *activationOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) 
 	return t, nil
 }
 
-// atLeastZero returns 1 if x ≥ 0 (+0 and −0 included) and 0 otherwise (NaN included), the
-// mask of Gorgonia's Rectify, without a branch on the sign.
-func atLeastZero[T floats.Float](x T) T {
-	if unsafe.Sizeof(x) == 4 {
-		b := math.Float32bits(float32(x))
-		keep := b>>31 == 0 || b<<1 == 0 // not negative, or ±0
-		nan := b&0x7fffffff > 0x7f800000
-		return T(float32(b2i(keep && !nan)))
+// rectify sets h[i] = z[i]·[z[i] ≥ 0], Gorgonia's Rectify: z[i] where z[i] ≥ 0 (±0
+// included), −0 for a negative finite z[i], and NaN for −Inf and NaN.
+func rectify[T floats.Float](h, z []T) {
+	h = h[:len(z)]
+	if unsafe.Sizeof(T(0)) == 4 {
+		hb, zb := bitsOf[uint32](h), bitsOf[uint32](z)
+		for i, b := range zb {
+			hb[i] = math.Float32bits(math.Float32frombits(b) * math.Float32frombits(mask32(b)))
+		}
+		return
 	}
-	b := math.Float64bits(float64(x))
-	keep := b>>63 == 0 || b<<1 == 0
-	nan := b&0x7fffffffffffffff > 0x7ff0000000000000
-	return T(float64(b2i(keep && !nan)))
+	hb, zb := bitsOf[uint64](h), bitsOf[uint64](z)
+	for i, b := range zb {
+		hb[i] = math.Float64bits(math.Float64frombits(b) * math.Float64frombits(mask64(b)))
+	}
 }
 
-// b2i returns 1 for true and 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
+// rectifyGrad sets d[i] = [z[i] ≥ 0]·dh[i], the gradient of Gorgonia's Rectify.
+func rectifyGrad[T floats.Float](d, z, dh []T) {
+	d, dh = d[:len(z)], dh[:len(z)]
+	if unsafe.Sizeof(T(0)) == 4 {
+		db, zb, hb := bitsOf[uint32](d), bitsOf[uint32](z), bitsOf[uint32](dh)
+		for i, b := range zb {
+			db[i] = math.Float32bits(math.Float32frombits(mask32(b)) * math.Float32frombits(hb[i]))
+		}
+		return
 	}
-	return 0
+	db, zb, hb := bitsOf[uint64](d), bitsOf[uint64](z), bitsOf[uint64](dh)
+	for i, b := range zb {
+		db[i] = math.Float64bits(math.Float64frombits(mask64(b)) * math.Float64frombits(hb[i]))
+	}
+}
+
+// mask64 returns the bits of [x ≥ 0] for the float64 of bits b: those of 1 if x ≥ 0 (+0 and
+// −0 included), of +0 otherwise (NaN included), the mask of Gorgonia's Rectify, by integer
+// arithmetic alone (no branch on the sign, which half the units would mispredict).
+func mask64(b uint64) uint64 {
+	abs := b &^ (1 << 63)
+	neg := b >> 63                                          // 1 for a set sign bit
+	zero := (abs - 1) >> 63                                 // 1 for ±0
+	nan := (0x7ff0000000000000 - abs) >> 63                 // 1 for NaN
+	return (((neg ^ 1) | zero) &^ nan) * 0x3ff0000000000000 // 1.0 or +0
+}
+
+// mask32 is mask64 for a float32.
+func mask32(b uint32) uint32 {
+	abs := b &^ (1 << 31)
+	neg := b >> 31
+	zero := (abs - 1) >> 31
+	nan := (0x7f800000 - abs) >> 31
+	return (((neg ^ 1) | zero) &^ nan) * 0x3f800000
 }
 
 func (op *activationOp[T]) ReturnsPtr() bool     { return false }
@@ -513,7 +585,7 @@ func (op *activationOp[T]) DoDiff(_ gorgonia.ExecutionContext, inputs gorgonia.N
 	if err != nil {
 		return err
 	}
-	return addGrad[T](op.String(), inputs[0], g)
+	return addGrad[T](op, inputs[0], g)
 }
 
 // activationGradOp is ∂L/∂z = ∂L/∂h′ ⊙ φ′ of an activationOp, from (z, ∂L/∂h′) for ReLU,
@@ -534,7 +606,7 @@ func (op *activationGradOp[T]) InferShape(...gorgonia.DimSizer) (tensor.Shape, e
 
 func (op *activationGradOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	n := op.d.shape.TotalSize()
-	v, err := values[T](op.String(), inputs, n, n)
+	v, err := values[T](op, inputs, n, n)
 	if err != nil {
 		return nil, err
 	}
@@ -542,9 +614,7 @@ func (op *activationGradOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, err
 	at, dh := v[0], v[1]
 	switch op.fwd.act {
 	case ReLU:
-		for i, z := range at {
-			d[i] = atLeastZero(z) * dh[i]
-		}
+		rectifyGrad(d, at, dh)
 	case Tanh:
 		for i, h := range at {
 			hh := T(h * h)
