@@ -482,56 +482,77 @@ func (op *activationOp[T]) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) 
 }
 
 // rectify sets h[i] = z[i]·[z[i] ≥ 0], Gorgonia's Rectify: z[i] where z[i] ≥ 0 (±0
-// included), −0 for a negative finite z[i], and NaN for −Inf and NaN.
+// included), −0 for a negative finite z[i], and the product itself (NaN) for −Inf and NaN.
+// The finite values are formed on their bits (z[i], or its sign alone for a negative z[i]),
+// with no branch on the sign, which half the units would mispredict, and no multiplication.
 func rectify[T floats.Float](h, z []T) {
-	h = h[:len(z)]
 	if unsafe.Sizeof(T(0)) == 4 {
-		hb, zb := bitsOf[uint32](h), bitsOf[uint32](z)
-		for i, b := range zb {
-			hb[i] = math.Float32bits(math.Float32frombits(b) * math.Float32frombits(mask32(b)))
-		}
-		return
-	}
-	hb, zb := bitsOf[uint64](h), bitsOf[uint64](z)
-	for i, b := range zb {
-		hb[i] = math.Float64bits(math.Float64frombits(b) * math.Float64frombits(mask64(b)))
+		rectifyBits(bitsOf[uint32](h), bitsOf[uint32](z), 0x7f800000, 0x3f800000)
+	} else {
+		rectifyBits(bitsOf[uint64](h), bitsOf[uint64](z), 0x7ff0000000000000, 0x3ff0000000000000)
 	}
 }
 
-// rectifyGrad sets d[i] = [z[i] ≥ 0]·dh[i], the gradient of Gorgonia's Rectify.
+// rectifyGrad sets d[i] = [z[i] ≥ 0]·dh[i], the gradient of Gorgonia's Rectify: dh[i] where
+// z[i] ≥ 0, +0 with dh[i]'s sign (+0·dh[i]) elsewhere, and the product itself where dh[i] is
+// ±Inf or NaN. As rectify, on the bits.
 func rectifyGrad[T floats.Float](d, z, dh []T) {
-	d, dh = d[:len(z)], dh[:len(z)]
 	if unsafe.Sizeof(T(0)) == 4 {
-		db, zb, hb := bitsOf[uint32](d), bitsOf[uint32](z), bitsOf[uint32](dh)
-		for i, b := range zb {
-			db[i] = math.Float32bits(math.Float32frombits(mask32(b)) * math.Float32frombits(hb[i]))
+		rectifyGradBits(bitsOf[uint32](d), bitsOf[uint32](z), bitsOf[uint32](dh), 0x7f800000, 0x3f800000)
+	} else {
+		rectifyGradBits(bitsOf[uint64](d), bitsOf[uint64](z), bitsOf[uint64](dh), 0x7ff0000000000000, 0x3ff0000000000000)
+	}
+}
+
+// rectifyBits is rectify on IEEE 754 bits: inf is the bits of +Inf and one those of 1.
+func rectifyBits[U uint32 | uint64](h, z []U, inf, one U) {
+	shift := 8*unsafe.Sizeof(U(0)) - 1
+	h = h[:len(z)]
+	for i, b := range z {
+		abs := b &^ (1 << shift)
+		if abs >= inf { // ±Inf or NaN: rarely taken
+			h[i] = mulBits(b, maskBits(b, inf)*one)
+			continue
 		}
-		return
-	}
-	db, zb, hb := bitsOf[uint64](d), bitsOf[uint64](z), bitsOf[uint64](dh)
-	for i, b := range zb {
-		db[i] = math.Float64bits(math.Float64frombits(mask64(b)) * math.Float64frombits(hb[i]))
+		nonzero := ((abs - 1) >> shift) ^ 1
+		neg := -((b >> shift) & nonzero) // every bit set for a negative z
+		h[i] = b &^ (neg >> 1)           // z, or its sign bit alone (−0)
 	}
 }
 
-// mask64 returns the bits of [x ≥ 0] for the float64 of bits b: those of 1 if x ≥ 0 (+0 and
-// −0 included), of +0 otherwise (NaN included), the mask of Gorgonia's Rectify, by integer
-// arithmetic alone (no branch on the sign, which half the units would mispredict).
-func mask64(b uint64) uint64 {
-	abs := b &^ (1 << 63)
-	neg := b >> 63                                          // 1 for a set sign bit
-	zero := (abs - 1) >> 63                                 // 1 for ±0
-	nan := (0x7ff0000000000000 - abs) >> 63                 // 1 for NaN
-	return (((neg ^ 1) | zero) &^ nan) * 0x3ff0000000000000 // 1.0 or +0
+// rectifyGradBits is rectifyGrad on IEEE 754 bits.
+func rectifyGradBits[U uint32 | uint64](d, z, dh []U, inf, one U) {
+	shift := 8*unsafe.Sizeof(U(0)) - 1
+	d, dh = d[:len(z)], dh[:len(z)]
+	for i, b := range z {
+		keep := maskBits(b, inf)
+		g := dh[i]
+		if g&^(1<<shift) >= inf { // ±Inf or NaN: rarely taken
+			d[i] = mulBits(keep*one, g)
+			continue
+		}
+		d[i] = g &^ ((keep - 1) >> 1) // dh, or its sign bit alone (±0)
+	}
 }
 
-// mask32 is mask64 for a float32.
-func mask32(b uint32) uint32 {
-	abs := b &^ (1 << 31)
-	neg := b >> 31
-	zero := (abs - 1) >> 31
-	nan := (0x7f800000 - abs) >> 31
-	return (((neg ^ 1) | zero) &^ nan) * 0x3f800000
+// maskBits returns 1 where the float of bits b is ≥ 0 (+0 and −0 included) and 0 elsewhere
+// (NaN included), the mask of Gorgonia's Rectify, by integer arithmetic alone; inf is the
+// bits of +Inf.
+func maskBits[U uint32 | uint64](b, inf U) U {
+	shift := 8*unsafe.Sizeof(U(0)) - 1
+	abs := b &^ (1 << shift)
+	neg := b >> shift          // 1 for a set sign bit
+	zero := (abs - 1) >> shift // 1 for ±0
+	nan := (inf - abs) >> shift
+	return ((neg ^ 1) | zero) &^ nan
+}
+
+// mulBits returns the bits of the product of the floats of bits a and b.
+func mulBits[U uint32 | uint64](a, b U) U {
+	if unsafe.Sizeof(a) == 4 {
+		return U(math.Float32bits(math.Float32frombits(uint32(a)) * math.Float32frombits(uint32(b))))
+	}
+	return U(math.Float64bits(math.Float64frombits(uint64(a)) * math.Float64frombits(uint64(b))))
 }
 
 func (op *activationOp[T]) ReturnsPtr() bool     { return false }
