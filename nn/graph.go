@@ -525,13 +525,15 @@ func rectifyGradBits[U uint32 | uint64](d, z, dh []U, inf, one U) {
 	shift := 8*unsafe.Sizeof(U(0)) - 1
 	d, dh = d[:len(z)], dh[:len(z)]
 	for i, b := range z {
-		keep := maskBits(b, inf)
 		g := dh[i]
-		if g&^(1<<shift) >= inf { // ±Inf or NaN: rarely taken
-			d[i] = mulBits(keep*one, g)
+		abs := b &^ (1 << shift)
+		if abs >= inf || g&^(1<<shift) >= inf { // ±Inf or NaN: rarely taken
+			d[i] = mulBits(maskBits(b, inf)*one, g)
 			continue
 		}
-		d[i] = g &^ ((keep - 1) >> 1) // dh, or its sign bit alone (±0)
+		nonzero := ((abs - 1) >> shift) ^ 1
+		neg := -((b >> shift) & nonzero) // every bit set for a negative z
+		d[i] = g &^ (neg >> 1)           // dh, or its sign bit alone (±0)
 	}
 }
 
