@@ -263,6 +263,9 @@ func grow(s []float64, n int) []float64 {
 // overflow returns err, a *RangeError met while writing what, as rocops.ErrRange prefixed by
 // k's package.
 func overflow(k Kernel, what string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var re *RangeError
 	if !errors.As(err, &re) {
 		return err
@@ -444,12 +447,14 @@ func (op *backwardOp) vector(dt tensor.Dtype, g []float64, shape tensor.Shape) (
 			}
 		}
 	}
-	want := tensor.Shape{len(g)}
-	if len(shape) == 2 { // (n, 1) or (1, n) scores
-		want = shape
+	if len(shape) != 2 { // (n) scores
+		shape = nil
 	}
-	if !slices.Equal(out.Shape(), want) {
-		if err := out.Reshape(want...); err != nil {
+	if got := out.Shape(); shape == nil && (len(got) != 1 || got[0] != len(g)) || shape != nil && !slices.Equal(got, shape) {
+		if shape == nil {
+			shape = tensor.Shape{len(g)}
+		}
+		if err := out.Reshape(shape...); err != nil {
 			return nil, fmt.Errorf("%s: backward of %v: %w", op.fwd.k.Package(), op.fwd.k, err)
 		}
 	}
