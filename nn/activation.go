@@ -1,12 +1,6 @@
 package nn
 
-import (
-	"fmt"
-
-	"gorgonia.org/gorgonia"
-
-	"github.com/rocops/rocops/internal/enum"
-)
+import "github.com/rocops/rocops/internal/enum"
 
 // Activation is the function φ applied element by element after a hidden layer's affine map.
 // The zero value is ReLU.
@@ -28,16 +22,3 @@ func (a Activation) String() string { return activations.String(a) }
 
 // ParseActivation returns the activation named s ("relu", "tanh" or "identity", in any case).
 func ParseActivation(s string) (Activation, error) { return activations.Parse(s) }
-
-// apply returns φ(u).
-func (a Activation) apply(u *gorgonia.Node) (*gorgonia.Node, error) {
-	switch a {
-	case ReLU:
-		return gorgonia.Rectify(u)
-	case Tanh:
-		return gorgonia.Tanh(u)
-	case Identity:
-		return u, nil
-	}
-	return nil, fmt.Errorf("%w: unknown activation %d", errConfig, int(a))
-}

@@ -27,6 +27,11 @@
 // the model in every graph. [Scores] evaluates a model on plain rows, a [Scorer] does so
 // again and again (validation every epoch, serving) reusing what it built, and [Snapshot]
 // and [Restore] keep and bring back a copy of its parameters (for example the best epoch's).
+// An MLP's graph holds ops of this package, one per affine map and one per activation, which
+// compute the scores and gradients of the same network written with Gorgonia's own ops (Mul,
+// BroadcastAdd, Rectify, Tanh) bit for bit, and a [Pass]'s to rounding; each node writes into
+// a tensor of its own that the next run of the graph reuses, so a machine run again allocates
+// no value of the batch's size, and a node's value holds until then.
 //
 // # Direct passes
 //

@@ -26,7 +26,10 @@ import (
 // product over the n columns of W, whose rounding depends on where W starts within 16 bytes
 // (it sums the terms before that boundary one at a time and the rest 4 at a time). The
 // default build's BLAS, sgemm.Implementation, forms every product in an order fixed by the
-// shapes; with the build tag openblas, OpenBLAS passes the test too.
+// shapes; with the build tag openblas, OpenBLAS passes the test too. Build's graph computes
+// its products with a Pass's routines; the same models written with Gorgonia's own ops
+// (gorgoniaModel: Mul, BroadcastAdd, Rectify), as a model of another package is, take
+// Gorgonia's products through the installed BLAS, and are checked alike.
 func TestGraphIndependentOfAddress(t *testing.T) {
 	const in, rows = 5, 64
 	x := make([]float64, rows*in)
@@ -39,40 +42,46 @@ func TestGraphIndependentOfAddress(t *testing.T) {
 	}
 	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 		for _, hidden := range [][]int{nil, {1}, {6}, {16}, {17}, {64}, {20, 3}, {6, 6}, {3, 20}, {16, 16}, {8, 9}} {
-			t.Run(fmt.Sprintf("%v/hidden=%v", dt, hidden), func(t *testing.T) {
-				m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Seed: 3, Dtype: dt})
-				require.NoError(t, err)
-				run := func() (scores []float64, grads [][]float64) {
-					g := gorgonia.NewGraph()
-					cost, learnables, sn := weightedScoreCost(t, g, m, x, rows, w)
-					_, err := gorgonia.Grad(cost, learnables...)
+			for _, ops := range []string{"build", "gorgonia"} {
+				t.Run(fmt.Sprintf("%v/hidden=%v/ops=%s", dt, hidden, ops), func(t *testing.T) {
+					m, err := NewMLP(MLPConfig{In: in, Hidden: hidden, Seed: 3, Dtype: dt})
 					require.NoError(t, err)
-					vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
-					defer vm.Close()
-					require.NoError(t, vm.RunAll())
-					s, err := opkit.Floats(sn.Value().(*tensor.Dense))
-					require.NoError(t, err)
-					scores = append(scores, s...)
-					for _, l := range learnables {
-						gv, err := l.Grad()
-						require.NoError(t, err)
-						v, err := opkit.Floats(gv.(*tensor.Dense))
-						require.NoError(t, err)
-						grads = append(grads, append([]float64(nil), v...))
+					var model Model = m
+					if ops == "gorgonia" {
+						model = gorgoniaModel{m}
 					}
-					return scores, grads
-				}
-				s0, g0 := run()
-				for off := 1; off < 4; off++ {
-					for k := range m.layers {
-						for _, pp := range []**tensor.Dense{&m.layers[k].weight, &m.layers[k].bias} {
-							*pp = moved(*pp, off)
+					run := func() (scores []float64, grads [][]float64) {
+						g := gorgonia.NewGraph()
+						cost, learnables, sn := weightedScoreCost(t, g, model, x, rows, w)
+						_, err := gorgonia.Grad(cost, learnables...)
+						require.NoError(t, err)
+						vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+						defer vm.Close()
+						require.NoError(t, vm.RunAll())
+						s, err := opkit.Floats(sn.Value().(*tensor.Dense))
+						require.NoError(t, err)
+						scores = append(scores, s...)
+						for _, l := range learnables {
+							gv, err := l.Grad()
+							require.NoError(t, err)
+							v, err := opkit.Floats(gv.(*tensor.Dense))
+							require.NoError(t, err)
+							grads = append(grads, append([]float64(nil), v...))
 						}
+						return scores, grads
 					}
-					s, g := run()
-					sameBits(t, off, s, s0, g, g0)
-				}
-			})
+					s0, g0 := run()
+					for off := 1; off < 4; off++ {
+						for k := range m.layers {
+							for _, pp := range []**tensor.Dense{&m.layers[k].weight, &m.layers[k].bias} {
+								*pp = moved(*pp, off)
+							}
+						}
+						s, g := run()
+						sameBits(t, off, s, s0, g, g0)
+					}
+				})
+			}
 		}
 	}
 }

@@ -195,3 +195,103 @@ func newMatrix(dt tensor.Dtype, rows, cols int, xs []float64) (*tensor.Dense, er
 	}
 	return tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(backing)), nil
 }
+
+// gorgoniaModel is m with the graph Build made before the network's layers were ops of this
+// package: Gorgonia's own x·W (Mul), + b (BroadcastAdd), a LoRA adapter's term, Rectify or
+// Tanh, and a Reshape of a one-column output to (B). It is an independent reference for Build's graph and for a Pass.
+type gorgoniaModel struct{ *MLP }
+
+func (m gorgoniaModel) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
+	n := &m.network
+	for _, p := range n.Params() {
+		learnables = append(learnables, gorgonia.NewTensor(g, n.dtype, p.Value.Dims(),
+			gorgonia.WithShape(p.Value.Shape()...), gorgonia.WithName(p.Name), gorgonia.WithValue(p.Value)))
+	}
+	h, i := x, 0 // i: the layer's first learnable
+	for _, l := range n.layers {
+		hw, err := gorgonia.Mul(h, learnables[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		z, err := gorgonia.BroadcastAdd(hw, learnables[i+1], nil, []byte{0})
+		if err == nil && l.lora != nil {
+			z, err = l.lora.build(z, h, learnables[i+2], learnables[i+3])
+			i += 2
+		}
+		i += 2
+		if err != nil {
+			return nil, nil, err
+		}
+		h = z
+		switch l.act {
+		case ReLU:
+			h, err = gorgonia.Rectify(h)
+		case Tanh:
+			h, err = gorgonia.Tanh(h)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if n.Outputs() > 1 {
+		return h, learnables, nil
+	}
+	scores, err = gorgonia.Reshape(h, tensor.Shape{x.Shape()[0]})
+	return scores, learnables, err
+}
+
+// runGraph differentiates cost with respect to learnables, runs it once on a TapeMachine, and
+// returns the values of scores and of the learnables' gradients as float64.
+func runGraph(t testing.TB, g *gorgonia.ExprGraph, cost *gorgonia.Node, learnables gorgonia.Nodes, scores *gorgonia.Node) ([]float64, [][]float64) {
+	t.Helper()
+	if _, err := gorgonia.Grad(cost, learnables...); err != nil {
+		t.Fatal(err)
+	}
+	vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := opkit.Floats(scores.Value())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = append([]float64(nil), s...)
+	var grads [][]float64
+	for _, l := range learnables {
+		gv, err := l.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := opkit.Floats(gv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads = append(grads, append([]float64(nil), v...))
+	}
+	return s, grads
+}
+
+// sameGraph reports, with t.Errorf, every score and gradient of a graph (s, g) whose bits
+// differ from those of another (ws, wg).
+func sameGraph(t testing.TB, s, ws []float64, g, wg [][]float64) {
+	t.Helper()
+	if len(s) != len(ws) || len(g) != len(wg) {
+		t.Fatalf("%d scores and %d gradients, want %d and %d", len(s), len(g), len(ws), len(wg))
+	}
+	for i := range ws {
+		if math.Float64bits(s[i]) != math.Float64bits(ws[i]) {
+			t.Errorf("score %d is %.17g, want %.17g", i, s[i], ws[i])
+		}
+	}
+	for j := range wg {
+		if len(g[j]) != len(wg[j]) {
+			t.Fatalf("gradient %d has %d values, want %d", j, len(g[j]), len(wg[j]))
+		}
+		for i := range wg[j] {
+			if math.Float64bits(g[j][i]) != math.Float64bits(wg[j][i]) {
+				t.Errorf("gradient %d[%d] is %.17g, want %.17g", j, i, g[j][i], wg[j][i])
+			}
+		}
+	}
+}

@@ -45,8 +45,9 @@ func NumParams(m Model) (int, error) {
 //	ḣ₀ = 0,   u̇_k = ḣ_k·W_k + h_k·Ẇ_k + ḃ_k,   ḣ_{k+1} = φ_k′(u_k) ⊙ u̇_k,
 //
 // where Ẇ_k and ḃ_k are the parts of v for layer k, φ′ = 1{u ≥ 0} for ReLU (1 at u = 0, as
-// Gorgonia's Rectify takes it), 1 − tanh² for Tanh and 1 for Identity. A layer with a LoRA
-// adapter ([Transfer]) adds s·c_k·B_kᵀ to u_k, with c_k = h_k·A_kᵀ, and
+// a Pass, the model's graph and Gorgonia's Rectify take it), 1 − tanh² for Tanh and 1 for
+// Identity. A layer with a LoRA adapter ([Transfer]) adds s·c_k·B_kᵀ to u_k, with
+// c_k = h_k·A_kᵀ, and
 //
 //	s·(ċ_k·B_kᵀ + c_k·Ḃ_kᵀ),   ċ_k = ḣ_k·A_kᵀ + h_k·Ȧ_kᵀ,
 //

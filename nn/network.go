@@ -6,6 +6,8 @@ import (
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // maxWeights bounds the number of elements of one weight matrix, so that sizes cannot
@@ -145,6 +147,13 @@ func (n *network) Dtype() tensor.Dtype { return n.dtype }
 // then adds no backward operations for the layers below the lowest of them. The learnables
 // are named like the parameters, so g must not already hold nodes with those names: build a
 // model once per graph.
+//
+// Each layer is one node for its affine map and one for a hidden layer's activation (a LoRA
+// adapter's term is added between them with Gorgonia's own ops), and their gradients
+// (gorgonia.Grad, or a LispMachine) are computed as those of Gorgonia's Mul, BroadcastAdd,
+// Rectify and Tanh are, bit for bit. Its nodes write into tensors of their own, allocated at
+// the first run and reused by every run after: a node's value is valid until the graph runs
+// again.
 func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgonia.Node, learnables gorgonia.Nodes, err error) {
 	if err := n.checkBatch(g, x); err != nil {
 		return nil, nil, err
@@ -160,37 +169,52 @@ func (n *network) Build(g *gorgonia.ExprGraph, x *gorgonia.Node) (scores *gorgon
 		learnables[i] = gorgonia.NewTensor(g, n.dtype, p.Value.Dims(),
 			gorgonia.WithShape(p.Value.Shape()...), gorgonia.WithName(p.Name), gorgonia.WithValue(p.Value))
 	}
-	h, i := x, 0 // i: the layer's first learnable
+	if n.dtype == tensor.Float32 {
+		scores, err = buildLayers[float32](n, x, learnables)
+	} else {
+		scores, err = buildLayers[float64](n, x, learnables)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return scores, learnables, nil
+}
+
+// buildLayers applies n's layers to the batch x with the learnables of Build, and returns the
+// scores.
+func buildLayers[T floats.Float](n *network, x *gorgonia.Node, learnables gorgonia.Nodes) (*gorgonia.Node, error) {
+	rows := x.Shape()[0]
+	ops := newGraphOps[T](rows)
+	h, in, i := x, n.in, 0 // i: the layer's first learnable
+	last := len(n.layers) - 1
 	for k, l := range n.layers {
-		z, err := affine(h, learnables[i], learnables[i+1])
+		out := l.weight.Shape()[1]
+		vector := k == last && out == 1 && l.lora == nil
+		z, err := gorgonia.ApplyOp(newAffineOp(ops, k, in, out, vector), h, learnables[i], learnables[i+1])
 		if err == nil && l.lora != nil {
 			z, err = l.lora.build(z, h, learnables[i+2], learnables[i+3])
 			i += 2
 		}
 		i += 2
 		if err != nil {
-			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
+			return nil, fmt.Errorf("nn: layer %d: %w", k, err)
 		}
-		if h, err = l.act.apply(z); err != nil {
-			return nil, nil, fmt.Errorf("nn: layer %d: %w", k, err)
+		h = z
+		if l.act != Identity {
+			if h, err = gorgonia.ApplyOp(newActivationOp[T](k, l.act, z.Shape()), z); err != nil {
+				return nil, fmt.Errorf("nn: layer %d: %w", k, err)
+			}
 		}
+		in = out
 	}
-	if n.Outputs() > 1 {
-		return h, learnables, nil
+	if n.Outputs() == 1 && len(h.Shape()) == 2 { // an adapted one-column output layer
+		s, err := gorgonia.Reshape(h, tensor.Shape{rows})
+		if err != nil {
+			return nil, fmt.Errorf("nn: scores: %w", err)
+		}
+		return s, nil
 	}
-	if scores, err = gorgonia.Reshape(h, tensor.Shape{x.Shape()[0]}); err != nil {
-		return nil, nil, fmt.Errorf("nn: scores: %w", err)
-	}
-	return scores, learnables, nil
-}
-
-// affine returns h·w + b, the bias added to every row.
-func affine(h, w, b *gorgonia.Node) (*gorgonia.Node, error) {
-	hw, err := gorgonia.Mul(h, w)
-	if err != nil {
-		return nil, err
-	}
-	return gorgonia.BroadcastAdd(hw, b, nil, []byte{0})
+	return h, nil
 }
 
 // checkBatch reports why x cannot be the input of n in g.

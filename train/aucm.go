@@ -290,8 +290,10 @@ func newPESGGraphStep(m nn.Model, l *aucmLoss, batch, cols int) (*pesgGraphStep,
 	if err != nil {
 		return nil, fmt.Errorf("train: differentiating %v: %w", l, err)
 	}
-	st.da, st.db = gs[len(learnables)], gs[len(learnables)+1]
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	st.dnodes, st.da, st.db = gs[:len(learnables)], gs[len(learnables)], gs[len(learnables)+1]
+	if st.vm, err = compileStep(g, append(slices.Clone(gs), st.cost)); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -322,7 +324,6 @@ func (st *pesgGraphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := o.Step(st.params, st.grads, da, db); err != nil {
 		return 0, fmt.Errorf("train: PESG step: %w", err)
 	}
-	st.clearGrads()
 	return l, nil
 }
 

@@ -61,8 +61,12 @@ func BenchmarkStep(b *testing.B) {
 	benchArms(b)
 }
 
-// BenchmarkGraphStep is BenchmarkStep/loss=ce/batch=1024/dtype=float64 through the Gorgonia graph step, the one models
-// of other packages take.
+// BenchmarkGraphStep is BenchmarkStep/loss=ce/batch=1024 through the Gorgonia graph step,
+// the one models of other packages and losses without a form on slices take: the MLP
+// 30→64→1 built into a graph once, the batch copied into its input tensors, the
+// TapeMachine's run and the same optim.Adam update. Names:
+// BenchmarkGraphStep/loss=ce/dtype=float32|float64, to read beside
+// BenchmarkStep/loss=ce/batch=1024/dtype=float32|float64.
 func BenchmarkGraphStep(b *testing.B) {
 	const batch, in = 1024, 30
 	ds := blobs(b, 4*batch, in, 0.1, 1, 1)
@@ -71,20 +75,24 @@ func BenchmarkGraphStep(b *testing.B) {
 		idx[i] = i
 	}
 	b.Run("loss=ce", func(b *testing.B) {
-		m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1})
-		if err != nil {
-			b.Fatal(err)
+		for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+			b.Run("dtype="+dt.String(), func(b *testing.B) {
+				m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{64}, Seed: 1, Dtype: dt})
+				if err != nil {
+					b.Fatal(err)
+				}
+				opt, err := optim.NewStepper(optim.Adam, 1e-3)
+				if err != nil {
+					b.Fatal(err)
+				}
+				st, err := newGraphStep(m, CrossEntropy{}, rocops.Task{}, batch, in, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer st.close()
+				benchSteps(b, m, st, ds, idx)
+			})
 		}
-		opt, err := optim.NewStepper(optim.Adam, 1e-3)
-		if err != nil {
-			b.Fatal(err)
-		}
-		st, err := newGraphStep(m, CrossEntropy{}, rocops.Task{}, batch, in, opt)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer st.close()
-		benchSteps(b, m, st, ds, idx)
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -123,8 +124,9 @@ type graphStep struct {
 	x, y       *tensor.Dense
 	cost       *gorgonia.Node
 	learnables gorgonia.Nodes
+	dnodes     gorgonia.Nodes // the learnables' gradient nodes, from gorgonia.Grad
 	params     []*tensor.Dense
-	grads      []*tensor.Dense
+	grads      []*tensor.Dense // the values of dnodes at the last run
 	vm         gorgonia.VM
 	opt        *optim.Stepper
 }
@@ -139,12 +141,32 @@ func newGraphStep(m nn.Model, loss Loss, t rocops.Task, batch, cols int, opt *op
 	if st.cost, err = loss.Build(scores, yn, t); err != nil {
 		return nil, err
 	}
-	if _, err = gorgonia.Grad(st.cost, learnables...); err != nil {
+	grads, err := gorgonia.Grad(st.cost, learnables...)
+	if err != nil {
 		return nil, fmt.Errorf("train: differentiating %v: %w", loss, err)
 	}
-	st.learnables = learnables
-	st.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(learnables...))
+	st.learnables, st.dnodes = learnables, grads
+	if st.vm, err = compileStep(g, append(slices.Clone(grads), st.cost)); err != nil {
+		return nil, err
+	}
 	return st, nil
+}
+
+// compileStep returns a TapeMachine running the part of g that outputs depend on (the cost
+// and the gradient nodes a step reads). The rest of the graph is left out: gorgonia.Grad
+// differentiates every input of an op on the way to the learnables, so the graph also holds,
+// for instance, the gradient with respect to the batch rows (∂L/∂x = ∂L/∂z₀·W₀ᵀ, as large a
+// product as the first layer's) and, under Gorgonia's ReLU (z ⊙ [z ≥ 0]), the gradient with
+// respect to its mask, which no step reads. The machine binds no dual values: a step reads
+// the gradients from the gradient nodes' values, where binding would add each of them into a
+// dual value of its learnable (an extra pass, and allocations, per learnable and run) that
+// had to be cleared after every step.
+func compileStep(g *gorgonia.ExprGraph, outputs gorgonia.Nodes) (gorgonia.VM, error) {
+	prog, locs, err := gorgonia.CompileFunction(g, g.ExactSubgraphRoots(outputs...).Inputs(), outputs)
+	if err != nil {
+		return nil, fmt.Errorf("train: compiling the step: %w", err)
+	}
+	return gorgonia.NewTapeMachine(g, gorgonia.WithPrecompiled(prog, locs)), nil
 }
 
 func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
@@ -155,7 +177,6 @@ func (st *graphStep) run(ds *data.Dataset, idx []int) (float64, error) {
 	if err := st.opt.Step(st.params, st.grads); err != nil {
 		return 0, fmt.Errorf("train: optimiser step: %w", err)
 	}
-	st.clearGrads()
 	return l, nil
 }
 
@@ -176,20 +197,17 @@ func (st *graphStep) forward(ds *data.Dataset, idx []int) (float64, error) {
 	if math.IsNaN(l) || math.IsInf(l, 0) {
 		return 0, fmt.Errorf("train: the loss is %v", l)
 	}
-	if st.grads == nil { // the dual values exist once the machine has run
-		if st.params, st.grads, err = denseDuals(st.learnables); err != nil {
+	if st.params == nil {
+		if st.params, err = denseValues(st.learnables, "value"); err != nil {
 			return 0, err
 		}
 	}
-	return l, nil
-}
-
-// clearGrads zeroes the gradients after a step: the machine adds to them until they are
-// cleared.
-func (st *graphStep) clearGrads() {
-	for _, g := range st.grads {
-		g.Zero()
+	// A gradient node's value may be a new tensor at every run (Gorgonia's own ops allocate
+	// one), so the gradients are read again.
+	if st.grads, err = appendDense(st.grads[:0], st.dnodes, st.learnables, "gradient"); err != nil {
+		return 0, err
 	}
+	return l, nil
 }
 
 func (st *graphStep) close() { st.vm.Close() }
@@ -236,17 +254,20 @@ func buildModelLabels(m nn.Model, batch, cols int, ys tensor.Shape) (modelGraph,
 	return mg, err
 }
 
-// denseDuals returns the value and the gradient tensors of the learnables, once a machine has
-// run them.
-func denseDuals(learnables gorgonia.Nodes) (params, grads []*tensor.Dense, err error) {
-	for _, n := range learnables {
+// denseValues returns the values of nodes, dense tensors once a machine has run them.
+func denseValues(nodes gorgonia.Nodes, what string) ([]*tensor.Dense, error) {
+	return appendDense(nil, nodes, nodes, what)
+}
+
+// appendDense appends the values of nodes, dense tensors once a machine has run them, to dst;
+// names[i] names the learnable of nodes[i] in an error.
+func appendDense(dst []*tensor.Dense, nodes, names gorgonia.Nodes, what string) ([]*tensor.Dense, error) {
+	for i, n := range nodes {
 		v, ok := n.Value().(*tensor.Dense)
-		gv, err := n.Grad()
-		g, gok := gv.(*tensor.Dense)
-		if !ok || err != nil || !gok {
-			return nil, nil, fmt.Errorf("train: learnable %v has no dense value and gradient (%v)", n.Name(), err)
+		if !ok {
+			return nil, fmt.Errorf("train: learnable %v has no dense %s", names[i].Name(), what)
 		}
-		params, grads = append(params, v), append(grads, g)
+		dst = append(dst, v)
 	}
-	return params, grads, nil
+	return dst, nil
 }

@@ -297,7 +297,8 @@ func TestDirectStepFloat32SameAcrossWorkers(t *testing.T) {
 // cross-entropy, optim.Adam, three epochs on 400 rows of two Gaussian blobs in batches of 64 or 90
 // (neither divides 400), validation after every epoch — gives bit-identical weights and
 // history, for both dtypes and hidden widths below, at and above the float32 kernels' 16
-// columns. The second model is allocated, between small allocations of other sizes, until its
+// columns, through the direct step (nn's MLP) and through the graph step (the MLP wrapped in
+// a model of another package, foreignModel). The second model is allocated, between small allocations of other sizes, until its
 // output weights start at another offset within 16 bytes than in the first, where the
 // allocator makes that possible (small parameters, such as a 5 × 1 weight matrix or 6 output
 // weights, can land 8 bytes apart from one allocation to the next; it is required for the
@@ -318,50 +319,61 @@ func TestFitReproducibleWherever(t *testing.T) {
 	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 		for _, hidden := range []int{1, 6, 15, 16, 17} {
 			for _, batch := range []int{64, 90} {
-				t.Run(fmt.Sprintf("%v/hidden=%d/batch=%d", dt, hidden, batch), func(t *testing.T) {
-					build := func() nn.Model {
-						m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{hidden}, Seed: 3, Dtype: dt})
-						require.NoError(t, err)
-						return m
-					}
-					run := func(m nn.Model) (*History, [][]uint64) {
-						h, err := fit(t, m, Config{Epochs: 3, BatchSize: batch, Seed: 1}, tr, val)
-						require.NoError(t, err)
-						var bits [][]uint64
-						for _, p := range m.Params() {
-							v, err := opkit.Floats(p.Value)
+				for _, foreign := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%v/hidden=%d/batch=%d/foreign=%v", dt, hidden, batch, foreign), func(t *testing.T) {
+						build := func() nn.Model {
+							m, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: []int{hidden}, Seed: 3, Dtype: dt})
 							require.NoError(t, err)
-							b := make([]uint64, len(v))
-							for i, x := range v {
-								b[i] = math.Float64bits(x)
+							if foreign {
+								return foreignModel{m}
 							}
-							bits = append(bits, b)
+							return m
 						}
-						return h, bits
-					}
-					first := build()
-					var second nn.Model
-					var kept []any // models and spacers of 1 to 8 elements, alive so that the allocator moves on
-					for i := range 64 {
-						second = build()
-						if offsets(first)[2] != offsets(second)[2] { // the output weights, A·x's vector
-							break
+						run := func(m nn.Model) (*History, [][]uint64) {
+							h, err := fit(t, m, Config{Epochs: 3, BatchSize: batch, Seed: 1}, tr, val)
+							require.NoError(t, err)
+							var bits [][]uint64
+							for _, p := range m.Params() {
+								v, err := opkit.Floats(p.Value)
+								require.NoError(t, err)
+								b := make([]uint64, len(v))
+								for i, x := range v {
+									b[i] = math.Float64bits(x)
+								}
+								bits = append(bits, b)
+							}
+							return h, bits
 						}
-						kept = append(kept, second, make([]float32, 1+i%8))
-					}
-					t.Logf("parameter offsets %v and %v (%d allocations kept)", offsets(first), offsets(second), len(kept))
-					// The race detector's allocator places these small parameters at one offset
-					// every time, so there the case cannot be built and only the run-to-run
-					// comparison below is checked (nn's TestPassIndependentOfAddress moves the
-					// weights itself).
-					if dt == tensor.Float32 && (hidden == 1 || hidden == 6) && !race.Enabled {
-						require.NotEqual(t, offsets(first)[2], offsets(second)[2], "no model at another alignment to compare with")
-					}
-					h1, w1 := run(first)
-					h2, w2 := run(second)
-					require.Equal(t, w1, w2)
-					require.Equal(t, h1, h2)
-				})
+						first := build()
+						if foreign { // the graph step
+							st, err := newStep(first, CrossEntropy{}, rocops.Task{}, batch, in, Config{Optimizer: optim.Adam, LearningRate: 1e-3})
+							require.NoError(t, err)
+							require.IsType(t, &graphStep{}, st)
+							st.close()
+						}
+						var second nn.Model
+						var kept []any // models and spacers of 1 to 8 elements, alive so that the allocator moves on
+						for i := range 64 {
+							second = build()
+							if offsets(first)[2] != offsets(second)[2] { // the output weights, A·x's vector
+								break
+							}
+							kept = append(kept, second, make([]float32, 1+i%8))
+						}
+						t.Logf("parameter offsets %v and %v (%d allocations kept)", offsets(first), offsets(second), len(kept))
+						// The race detector's allocator places these small parameters at one offset
+						// every time, so there the case cannot be built and only the run-to-run
+						// comparison below is checked (nn's TestPassIndependentOfAddress moves the
+						// weights itself).
+						if dt == tensor.Float32 && (hidden == 1 || hidden == 6) && !race.Enabled {
+							require.NotEqual(t, offsets(first)[2], offsets(second)[2], "no model at another alignment to compare with")
+						}
+						h1, w1 := run(first)
+						h2, w2 := run(second)
+						require.Equal(t, w1, w2)
+						require.Equal(t, h1, h2)
+					})
+				}
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"slices"
 	"sync"
 
 	"github.com/chewxy/hm"
@@ -13,6 +14,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/graph"
 	"github.com/rocops/rocops/internal/check"
+	"github.com/rocops/rocops/internal/floats"
 )
 
 // Kernel is a scalar function s(f, y) of a score vector f and its 0/1 labels y, together with
@@ -29,6 +31,15 @@ type Kernel interface {
 	// ValueGrad returns s(f, y) and ∂s/∂f_i for every i (zero where s does not depend on
 	// f_i), the gradient in a new slice that the caller owns.
 	ValueGrad(scores, labels []float64) (float64, []float64, error)
+}
+
+// IntoKernel is a Kernel that can also write its gradient into a slice of the caller's: the
+// forward node then computes every run's gradient into one buffer of its own instead of a new
+// slice. ValueGradInto returns what ValueGrad does, its gradient in grad (of the scores'
+// length), bit for bit.
+type IntoKernel interface {
+	Kernel
+	ValueGradInto(grad, scores, labels []float64) (float64, error)
 }
 
 // Apply returns the scalar node k(scores, labels). scores and labels must be of one dtype,
@@ -50,6 +61,11 @@ type Kernel interface {
 // gradient is taken at most once. So a training step costs one kernel call, and no input
 // change between the two passes (new values, Reset, another machine) can serve a gradient of
 // other inputs.
+//
+// Run again, the nodes allocate nothing of the batch's size: the forward reads float32 inputs
+// into float64 buffers of its own, writes an [IntoKernel]'s gradient into another, and both
+// nodes return a value of their own, overwritten by the next run (a node's value holds until
+// then). The nodes of one graph must not run concurrently.
 func Apply(k Kernel, scores, labels *gorgonia.Node) (*gorgonia.Node, error) {
 	if err := CheckPair(k.Package(), scores, labels); err != nil {
 		return nil, err
@@ -130,6 +146,11 @@ type forwardOp struct {
 	dims [2]int // the dimensions of the scores and the labels: 1 for (n), 2 for (n, 1) or (1, n)
 	kept kept
 	lisp LastMachine
+	// in: the float64 copies of float32 scores and labels read last; grad: an IntoKernel's
+	// gradient; out: the value Do returned last.
+	in   [2][]float64
+	grad []float64
+	out  gorgonia.Value
 }
 
 // kept is the last forward gradient and the inputs it was computed from.
@@ -187,19 +208,64 @@ func (op *forwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, g, err := op.k.ValueGrad(scores, labels)
+	v, g, err := op.valueGrad(scores, labels)
 	if err != nil {
 		op.kept.keep(nil, nil, nil)
 		return nil, err
 	}
 	op.kept.keep(scores, labels, g)
-	out, err := NewScalar(dt, v)
+	out, err := op.scalar(dt, v)
 	return out, overflow(op.k, "value", err)
+}
+
+// valueGrad returns the kernel's value and gradient, the gradient in op.grad for an
+// IntoKernel.
+func (op *forwardOp) valueGrad(scores, labels []float64) (float64, []float64, error) {
+	k, ok := op.k.(IntoKernel)
+	if !ok {
+		return op.k.ValueGrad(scores, labels)
+	}
+	op.grad = grow(op.grad, len(scores))
+	v, err := k.ValueGradInto(op.grad, scores, labels)
+	return v, op.grad, err
+}
+
+// scalar returns v as NewScalar does, in the value the last run returned when it has dtype
+// dt.
+func (op *forwardOp) scalar(dt tensor.Dtype, v float64) (gorgonia.Value, error) {
+	switch out := op.out.(type) {
+	case *gorgonia.F64:
+		if dt == tensor.Float64 {
+			*out = gorgonia.F64(v)
+			return out, nil
+		}
+	case *gorgonia.F32:
+		if dt == tensor.Float32 && floats.Fits[float32](v) {
+			*out = gorgonia.F32(float32(v))
+			return out, nil
+		}
+	}
+	out, err := NewScalar(dt, v)
+	if err == nil {
+		op.out = out
+	}
+	return out, err
+}
+
+// grow returns s resliced to length n, reallocated if its capacity is smaller.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }
 
 // overflow returns err, a *RangeError met while writing what, as rocops.ErrRange prefixed by
 // k's package.
 func overflow(k Kernel, what string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var re *RangeError
 	if !errors.As(err, &re) {
 		return err
@@ -207,18 +273,33 @@ func overflow(k Kernel, what string, err error) error {
 	return check.Errorf(k.Package(), rocops.ErrRange, "%v %s: %s", k, what, re.Detail())
 }
 
+// read returns the scores and labels as float64: a float64 tensor's own data, or float32
+// values copied into op's buffers (valid until the next read).
 func (op *forwardOp) read(inputs []gorgonia.Value) (scores, labels []float64, dt tensor.Dtype, err error) {
 	if len(inputs) < 2 {
 		return nil, nil, dt, fmt.Errorf("%s: %v needs scores and labels, got %d inputs", op.k.Package(), op.k, len(inputs))
 	}
 	dt = inputs[0].Dtype()
-	if scores, err = Floats(inputs[0]); err != nil {
+	if scores, err = op.floats(0, inputs[0]); err != nil {
 		return nil, nil, dt, fmt.Errorf("%s: scores: %w", op.k.Package(), err)
 	}
-	if labels, err = Floats(inputs[1]); err != nil {
+	if labels, err = op.floats(1, inputs[1]); err != nil {
 		return nil, nil, dt, fmt.Errorf("%s: labels: %w", op.k.Package(), err)
 	}
 	return scores, labels, dt, nil
+}
+
+// floats is Floats(v) with float32 values converted into op.in[i].
+func (op *forwardOp) floats(i int, v gorgonia.Value) ([]float64, error) {
+	if d, ok := v.(*tensor.Dense); ok && d != nil && d.Dtype() == tensor.Float32 {
+		f := d.Float32s()
+		op.in[i] = grow(op.in[i], len(f))
+		for j, x := range f {
+			op.in[i][j] = float64(x)
+		}
+		return op.in[i], nil
+	}
+	return Floats(v)
 }
 
 func (op *forwardOp) ReturnsPtr() bool     { return false }
@@ -287,7 +368,10 @@ func (op *forwardOp) DoDiff(ctx gorgonia.ExecutionContext, inputs gorgonia.Nodes
 
 // backwardOp computes upstream·∂s/∂f from (scores, labels, forward output, upstream), with
 // the gradient its forward op kept when it can.
-type backwardOp struct{ fwd *forwardOp }
+type backwardOp struct {
+	fwd *forwardOp
+	out *tensor.Dense // the value Do returned last
+}
 
 func (op *backwardOp) Arity() int { return 4 }
 
@@ -331,11 +415,45 @@ func (op *backwardOp) Do(inputs ...gorgonia.Value) (gorgonia.Value, error) {
 			}
 		}
 	}
-	out, err := NewVector(dt, g)
+	out, err := op.vector(dt, g, inputs[0].Shape())
 	if err != nil {
 		return nil, overflow(op.fwd.k, "gradient", err)
 	}
-	if shape := inputs[0].Shape(); len(shape) == 2 { // (n, 1) or (1, n) scores
+	return out, nil
+}
+
+// vector returns g as a tensor of dtype dt and the scores' shape: NewVector(dt, g), reshaped
+// to an (n, 1) or (1, n) shape, written into the tensor the last run returned when that has
+// g's length and dtype (a node downstream may have reshaped it in place).
+func (op *backwardOp) vector(dt tensor.Dtype, g []float64, shape tensor.Shape) (*tensor.Dense, error) {
+	out := op.out
+	if out == nil || out.Dtype() != dt || out.Len() != len(g) {
+		var err error
+		if out, err = NewVector(dt, slices.Clone(g)); err != nil {
+			return nil, err
+		}
+		op.out = out
+	} else {
+		switch dt {
+		case tensor.Float64:
+			copy(out.Float64s(), g)
+		case tensor.Float32:
+			b := out.Float32s()
+			for i, x := range g {
+				if !floats.Fits[float32](x) {
+					return nil, &RangeError{Index: i, Value: x, Dtype: dt}
+				}
+				b[i] = float32(x)
+			}
+		}
+	}
+	if len(shape) != 2 { // (n) scores
+		shape = nil
+	}
+	if got := out.Shape(); shape == nil && (len(got) != 1 || got[0] != len(g)) || shape != nil && !slices.Equal(got, shape) {
+		if shape == nil {
+			shape = tensor.Shape{len(g)}
+		}
 		if err := out.Reshape(shape...); err != nil {
 			return nil, fmt.Errorf("%s: backward of %v: %w", op.fwd.k.Package(), op.fwd.k, err)
 		}

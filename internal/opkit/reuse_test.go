@@ -164,3 +164,90 @@ func TestBackwardRecomputesForOtherInputs(t *testing.T) {
 		require.Equal(t, int64(1), calls.Load()-before, "the second backward recomputes")
 	})
 }
+
+// into is weightedSquares as an IntoKernel, counting its calls of each form.
+type into struct {
+	weightedSquares
+	grads, intos *atomic.Int64
+}
+
+func (k into) ValueGrad(f, y []float64) (float64, []float64, error) {
+	k.grads.Add(1)
+	return k.weightedSquares.ValueGrad(f, y)
+}
+
+func (k into) ValueGradInto(grad, f, y []float64) (float64, error) {
+	k.intos.Add(1)
+	v, g, err := k.weightedSquares.ValueGrad(f, y)
+	copy(grad, g)
+	return v, err
+}
+
+// TestIntoKernelReusesValues: with an IntoKernel, a TapeMachine run again and again on new
+// scores calls ValueGradInto once a run and never ValueGrad, gives every run's value and
+// gradient, and returns the same value tensors (the forward's scalar, the backward's
+// gradient) at every run, which a LispMachine's runs give as well.
+func TestIntoKernelReusesValues(t *testing.T) {
+	const tol = 1e-5 // float32 rounding of values of order 10
+	y := []float64{1, 0, 0, 1}
+	batches := [][]float64{{0.5, -1.25, 2, 0.75}, {1, 2, 3, 4}, {-0.5, 0.25, 0, 8}}
+	value := func(f []float64) float64 {
+		v, err := weightedSquares{}.Value(f, y)
+		require.NoError(t, err)
+		return 3 * v
+	}
+	for _, dt := range []tensor.Dtype{tensor.Float64, tensor.Float32} {
+		for _, machine := range []string{"tape", "lisp"} {
+			t.Run(fmt.Sprintf("%v/%s", dt, machine), func(t *testing.T) {
+				k := into{grads: new(atomic.Int64), intos: new(atomic.Int64)}
+				g, fn, cost := build(t, dt, k, batches[0], y)
+				var vm gorgonia.VM
+				if machine == "tape" {
+					_, err := gorgonia.Grad(cost, fn)
+					require.NoError(t, err)
+					vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(fn))
+					defer vm.Close()
+				}
+				var s, d gorgonia.Value // the loss node's and the backward node's values
+				for run, f := range batches {
+					setValues(t, fn, f)
+					if machine == "tape" {
+						vm.Reset()
+						require.NoError(t, vm.RunAll())
+					} else {
+						lisp := gorgonia.NewLispMachine(g)
+						require.NoError(t, lisp.RunAll())
+						lisp.Close()
+					}
+					require.InDeltaSlice(t, wantGrad(f, y), gradOf(t, fn), tol*10, "run %d", run)
+					c, err := Scalar(cost.Value())
+					require.NoError(t, err)
+					require.InDelta(t, value(f), c, tol*10, "run %d", run)
+					require.Equal(t, int64(run+1), k.intos.Load(), "ValueGradInto calls after run %d", run)
+					require.Zero(t, k.grads.Load(), "ValueGrad calls after run %d", run)
+					loss := opNode[*forwardOp](t, g)
+					if machine == "tape" {
+						if run > 0 {
+							require.Same(t, s, loss.Value(), "run %d: the loss value", run)
+							require.Same(t, d, fn.Deriv().Value(), "run %d: the gradient value", run)
+						}
+						s, d = loss.Value(), fn.Deriv().Value()
+					}
+					clearGrad(t, fn)
+				}
+			})
+		}
+	}
+}
+
+// opNode returns the node of g whose op is of type O.
+func opNode[O gorgonia.Op](t *testing.T, g *gorgonia.ExprGraph) *gorgonia.Node {
+	t.Helper()
+	for _, n := range g.AllNodes() {
+		if _, ok := n.Op().(O); ok {
+			return n
+		}
+	}
+	t.Fatalf("no %T node", *new(O))
+	return nil
+}

@@ -41,6 +41,9 @@ func Floats(v gorgonia.Value) ([]float64, error) {
 	if v == nil {
 		return nil, fmt.Errorf("opkit: no value")
 	}
+	if d, ok := v.(*tensor.Dense); ok && d != nil && d.Dtype() == tensor.Float64 {
+		return d.Float64s(), nil // without the allocation of Data
+	}
 	switch d := v.Data().(type) {
 	case []float64:
 		return d, nil
@@ -55,6 +58,12 @@ func Floats(v gorgonia.Value) ([]float64, error) {
 func Scalar(v gorgonia.Value) (float64, error) {
 	if v == nil {
 		return 0, fmt.Errorf("opkit: no value")
+	}
+	switch d := v.(type) { // without the allocation of Data
+	case *gorgonia.F64:
+		return float64(*d), nil
+	case *gorgonia.F32:
+		return float64(*d), nil
 	}
 	switch d := v.Data().(type) {
 	case float64:

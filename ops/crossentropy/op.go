@@ -43,3 +43,9 @@ func (k kernel) ValueGrad(z, y []float64) (float64, []float64, error) {
 	g, l, err := Gradient(z, y, k.cfg)
 	return l, g, err
 }
+
+// ValueGradInto implements opkit.IntoKernel: the graph's forward node reuses one gradient
+// buffer across runs.
+func (k kernel) ValueGradInto(grad, z, y []float64) (float64, error) {
+	return GradientInto(grad, z, y, k.cfg)
+}
