@@ -34,6 +34,9 @@ type options struct {
 
 	// labels are -label's columns when it names several: multi-label data.
 	labels []string
+
+	// given are the flags set on the command line, by name without the dash.
+	given map[string]bool
 }
 
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
@@ -90,6 +93,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
+	opt.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { opt.given[f.Name] = true })
 	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
 		var ignored []string
 		fs.Visit(func(f *flag.Flag) {
@@ -191,7 +196,7 @@ func (o *options) parseRuns() error {
 		}
 		o.runs = append(o.runs, spec)
 	}
-	return nil
+	return o.checkIgnored()
 }
 
 // The default -losses of each task: binary data's is the flag's default.
