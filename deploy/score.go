@@ -99,7 +99,7 @@ func (s *Scorer) FlagClass(c int, score float64) bool {
 // (both rocops.ErrRange) is an error, and then no score is returned.
 func (s *Scorer) Score(x []float64, rows int) ([]float64, error) {
 	in := len(s.sc.features)
-	if rows < 1 || len(x) != rows*in {
+	if rows < 1 || rows > len(x)/max(in, 1) || len(x) != rows*in { // rows·in cannot overflow past the second test
 		return nil, fmt.Errorf("deploy: %d values for %d rows of %d features", len(x), rows, in)
 	}
 	z := make([]float64, len(x))

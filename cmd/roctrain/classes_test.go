@@ -220,7 +220,7 @@ func TestClassBadInput(t *testing.T) {
 		{"kde on classes", []string{"-data", classes, "-label", "kind", "-losses", "ce,kde"}, 1, []string{"-losses kde", "KDE loss"}},
 		{"ce+kde on classes", []string{"-data", classes, "-label", "kind", "-losses", "ce+kde"}, 1, []string{"-losses ce+kde", "KDE loss"}},
 		{"recall on classes", []string{"-data", classes, "-label", "kind", "-losses", "ce", "-recall", "0.9"}, 1, []string{"-recall"}},
-		{"diagnose on labels", []string{"-data", labels, "-label", "p,q", "-losses", "ce", "-diagnose"}, 1, []string{"-diagnose", "multi-class"}},
+		{"diagnose on labels", []string{"-data", labels, "-label", "p,q", "-losses", "ce", "-diagnose", "-json"}, 1, []string{"-diagnose", "multi-class"}},
 		{"unknown option", []string{"-losses", "sqhinge:ovr"}, 2, []string{`unknown option "ovr"`, "ovo"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -40,6 +40,8 @@ type options struct {
 	initPath, freezeFlag, adapter string
 	hiddenSet                     bool
 	arm                           arm
+	// given are the flags set on the command line, by name without the dash.
+	given map[string]bool
 }
 
 // runSpec is one training run: a recipe (a loss, possibly after a cross-entropy warm-up, or
@@ -100,6 +102,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
 	fs.Visit(func(f *flag.Flag) { opt.hiddenSet = opt.hiddenSet || f.Name == "hidden" })
+	opt.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { opt.given[f.Name] = true })
 	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
 		var ignored []string
 		fs.Visit(func(f *flag.Flag) {
@@ -204,7 +208,7 @@ func (o *options) parseRuns() error {
 		}
 		o.runs = append(o.runs, spec)
 	}
-	return nil
+	return o.checkIgnored()
 }
 
 // The default -losses of each task: binary data's is the flag's default.

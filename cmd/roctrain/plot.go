@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -65,7 +66,7 @@ func plotClassROC(path string, f figure, alpha float64) error {
 	for c := range m.Class {
 		positives[c] = m.Class[c].Positives
 	}
-	legend, classes := plotkit.NewLegend(), plottedClasses(positives)
+	legend, classes, names := plotkit.NewLegend(), plottedClasses(positives), elide(m.Names, maxTitleName)
 	if _, err := rocPanel(view(macroClass), alpha, 1, 0, "", legend); err != nil {
 		return err
 	}
@@ -73,10 +74,10 @@ func plotClassROC(path string, f figure, alpha float64) error {
 	for k, c := range classes {
 		title := "macro average of the classes' curves"
 		if c != macroClass {
-			title = fmt.Sprintf("%q one-vs-rest: %d test rows", m.Names[c], m.Class[c].Positives)
+			title = fmt.Sprintf("%q one-vs-rest: %d test rows", names[c], m.Class[c].Positives)
 		}
 		if k == 0 && f.note != "" {
-			title += " (" + f.note + ")"
+			title += "\n(" + f.note + ")" // a line of its own: a panel is a third of the width
 		}
 		p, err := rocPanel(view(c), alpha, 1, 0, title, plotkit.NewLegend())
 		if err != nil {
@@ -86,6 +87,48 @@ func plotClassROC(path string, f figure, alpha float64) error {
 	}
 	grid[len(grid)-1] = append(grid[len(grid)-1], make([]*plot.Plot, 3*len(grid)-len(classes))...)
 	return plotkit.SaveGridLegend(path, grid, legend, legendWidth, 13*vg.Inch+legendWidth, vg.Length(len(grid))*4.2*vg.Inch)
+}
+
+// maxTitleName is the most runes of a class name in a panel's title: a title of a longer name
+// would run into the next panel's.
+const maxTitleName = 20
+
+// elide returns names with each name of more than max runes cut to max: its first max − 1
+// runes and "…", such as "averyveryverylongcl…" for "averyveryverylongclassname" at max 20.
+// Names that would become one keep their last runes too, as many as it takes
+// ("averyveryverylongc…A" beside "averyveryverylongc…B"), and a name that no cut of max runes
+// sets apart stays whole, so distinct names stay distinct. The cut is by rune, never within
+// one.
+func elide(names []string, max int) []string {
+	out, tails := slices.Clone(names), make([]int, len(names))
+	cut := func(i int) {
+		r := []rune(names[i])
+		if len(r) <= max || tails[i] >= max-1 {
+			out[i] = names[i]
+			return
+		}
+		out[i] = string(r[:max-1-tails[i]]) + "…" + string(r[len(r)-tails[i]:])
+	}
+	for i := range names {
+		cut(i)
+	}
+	for {
+		seen := map[string]int{}
+		for _, s := range out {
+			seen[s]++
+		}
+		changed := false
+		for i, s := range out {
+			if seen[s] > 1 && s != names[i] {
+				tails[i]++
+				cut(i)
+				changed = true
+			}
+		}
+		if !changed {
+			return out
+		}
+	}
 }
 
 // zoomFloor is the lower TPR limit of the low-FPR panel: a little below the lowest TPR any

@@ -285,6 +285,9 @@ func (o *options) forData(all *data.Dataset) error {
 	if o.recall > 0 && (all.Classes != nil || all.Labels != nil) || o.diagnose && all.Labels != nil {
 		return errors.New("-recall applies to binary data and -diagnose to binary and multi-class data; this data has classes or labels")
 	}
+	if err := o.checkBatch(all.Task()); err != nil {
+		return err
+	}
 	for _, run := range o.runs {
 		for _, r := range run.recipes {
 			if err := r.Check(all.Task()); err != nil {

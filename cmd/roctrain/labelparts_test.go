@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A multi-label column of two 1s, which the split leaves out of the test part, is refused
+// before any run trains, in one line naming the column and the part (every run trained, then
+// failed: "metrics: batch has no positives: label column 2").
+func TestLabelColumnMissingFromAPart(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x1,x2,a,b,c\n")
+	for i := range 30 {
+		c := 0
+		if i == 5 || i == 17 {
+			c = 1
+		}
+		fmt.Fprintf(&b, "%d,%d,%d,%d,%d\n", i, i*i%7, i%2, i%3/2, c)
+	}
+	path := filepath.Join(t.TempDir(), "labels.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	code, stdout, stderr := roctrain(t, "-data", path, "-label", "a,b,c", "-epochs", "1", "-plot", "")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Equal(t, `roctrain: data: class too small to split: label column "c" is 0 on every row of the test part `+
+		`(its 1s: 1 of 17 training rows, 1 of 7 validation rows, 0 of 6 test rows); every part needs a 1 and a 0 of every label`+"\n", stderr)
+}
