@@ -820,16 +820,9 @@ func NewParquetClassReader(r io.ReaderAt, size int64, column string) (_ *Parquet
 // (empty, or a missing-value marker) is [ErrMissing] naming the column and the row, counted
 // from 1 as LoadParquet's errors and a scorer's output count them.
 func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
-	defer recoverMalformed(&err)
-	groups := c.file.RowGroups()
-	if c.group >= len(groups) {
-		return dst, io.EOF
-	}
-	rg := groups[c.group]
-	n := int(rg.NumRows())
-	err = readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+	err = c.nextGroup(func(first int, vs []parquet.Value) error {
 		for k, v := range vs {
-			row := c.row + start + k + 1
+			row := first + k
 			var missing string
 			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
 				return rowError(ErrMissing, c.name, row, "%s", missing)
@@ -842,12 +835,7 @@ func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return dst, err
-	}
-	c.group++
-	c.row += n
-	return dst, nil
+	return dst, err
 }
 
 // Fields appends the values of the next row group's rows to dst as the CSV fields that spell
@@ -855,14 +843,7 @@ func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
 // raw values of a feature column, for an [Encoder]. At the end of the file it returns dst and
 // io.EOF.
 func (c *ParquetClassReader) Fields(dst []string) (_ []string, err error) {
-	defer recoverMalformed(&err)
-	groups := c.file.RowGroups()
-	if c.group >= len(groups) {
-		return dst, io.EOF
-	}
-	rg := groups[c.group]
-	n := int(rg.NumRows())
-	err = readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+	err = c.nextGroup(func(_ int, vs []parquet.Value) error {
 		for _, v := range vs {
 			var missing string
 			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
@@ -873,12 +854,30 @@ func (c *ParquetClassReader) Fields(dst []string) (_ []string, err error) {
 		}
 		return nil
 	})
+	return dst, err
+}
+
+// nextGroup passes the values of the next row group's rows to fn in chunks, each with the row
+// number of its first value counted from 1, and moves past the group when fn accepted them
+// all; at the end of the file it returns io.EOF. A panic of the Parquet reader is
+// ErrMalformed.
+func (c *ParquetClassReader) nextGroup(fn func(row int, vs []parquet.Value) error) (err error) {
+	defer recoverMalformed(&err)
+	groups := c.file.RowGroups()
+	if c.group >= len(groups) {
+		return io.EOF
+	}
+	rg := groups[c.group]
+	n := int(rg.NumRows())
+	err = readChunk(rg.ColumnChunks()[c.col], n, c.name, c.values, func(start int, vs []parquet.Value) error {
+		return fn(c.row+start+1, vs)
+	})
 	if err != nil {
-		return dst, err
+		return err
 	}
 	c.group++
 	c.row += n
-	return dst, nil
+	return nil
 }
 
 // AppendParquetLabel appends to dst the label value v of a Parquet column as a CSV field that

@@ -162,16 +162,7 @@ func TestBuildIsGorgoniaGraph(t *testing.T) {
 							}
 							x := randomRows(71, rows, in)
 							clear(x[in : 2*in]) // row 1 is zero
-							k := Outputs(m)
-							w := randomRows(72, rows, k)
-							run := func(model Model) ([]float64, [][]float64) {
-								g := gorgonia.NewGraph()
-								cost, learnables, scores := weightedCost(t, g, model, x, rows, w, k)
-								return runGraph(t, g, cost, learnables, scores)
-							}
-							ws, wg := run(gorgoniaModel{m})
-							s, g := run(m)
-							sameGraph(t, s, ws, g, wg)
+							sameAsGorgonia(t, m, x, rows, 72)
 						})
 					}
 				}
@@ -239,16 +230,7 @@ func TestBuildIsGorgoniaGraphLoRA(t *testing.T) {
 					}
 				}
 				x := randomRows(113, rows, in)
-				k := Outputs(m)
-				w := randomRows(114, rows, k)
-				run := func(model Model) ([]float64, [][]float64) {
-					g := gorgonia.NewGraph()
-					cost, learnables, scores := weightedCost(t, g, model, x, rows, w, k)
-					return runGraph(t, g, cost, learnables, scores)
-				}
-				ws, wg := run(gorgoniaModel{m})
-				s, g := run(m)
-				sameGraph(t, s, ws, g, wg)
+				sameAsGorgonia(t, m, x, rows, 114)
 			})
 		}
 	}
@@ -306,4 +288,21 @@ func TestRectify(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sameAsGorgonia checks that m's graph and the same network in Gorgonia's own ops
+// (gorgoniaModel) give the same scores and gradients, bit for bit, of a cost weighting the
+// outputs on rows×in inputs x by random weights drawn with seed.
+func sameAsGorgonia(t *testing.T, m *MLP, x []float64, rows int, seed uint64) {
+	t.Helper()
+	k := Outputs(m)
+	w := randomRows(seed, rows, k)
+	run := func(model Model) ([]float64, [][]float64) {
+		g := gorgonia.NewGraph()
+		cost, learnables, scores := weightedCost(t, g, model, x, rows, w, k)
+		return runGraph(t, g, cost, learnables, scores)
+	}
+	ws, wg := run(gorgoniaModel{m})
+	s, g := run(m)
+	sameGraph(t, s, ws, g, wg)
 }
