@@ -271,7 +271,7 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	return out, nil
 }
 
-// counts are the count flags with their defaults and bounds, as the flag help and the README
+// counts are the count flags with their defaults and bounds, as the flag help and docs/reference.md
 // give them. Past the upper bounds a run would take days, or more memory than a machine has,
 // so they are flag errors (exit status 2), reported before any data is read.
 var counts = []struct {
