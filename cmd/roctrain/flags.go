@@ -65,34 +65,6 @@ func (o *options) seedList() []uint64 {
 	return s
 }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	opt := &options{}
-	fs := newFlagSet(opt, stderr)
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
-	fs.Visit(func(f *flag.Flag) { opt.hiddenSet = opt.hiddenSet || f.Name == "hidden" })
-	opt.given = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { opt.given[f.Name] = true })
-	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
-		var ignored []string
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name != "predict" && f.Name != "data" {
-				ignored = append(ignored, "-"+f.Name)
-			}
-		})
-		if len(ignored) > 0 {
-			return nil, fmt.Errorf("-predict takes only -data; %s would be ignored", strings.Join(ignored, ", "))
-		}
-		return opt, nil
-	}
-	return opt, opt.check()
-}
-
 // newFlagSet defines the command's flags on opt's fields, the help going to stderr. It is
 // the one list of the flags: -h prints it, and the package comment (doc.go) and
 // docs/reference.md are generated from it (go test -run TestFlagDocs -update-doc).
@@ -125,6 +97,34 @@ func newFlagSet(opt *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&opt.predict, "predict", "", "classify the rows of -data with this model saved by -out (and the .json beside it) instead of training")
 	fs.BoolVar(&opt.json, "json", false, "print one JSON object with the results, and nothing else, on stdout")
 	return fs
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	opt := &options{}
+	fs := newFlagSet(opt, stderr)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
+	fs.Visit(func(f *flag.Flag) { opt.hiddenSet = opt.hiddenSet || f.Name == "hidden" })
+	opt.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { opt.given[f.Name] = true })
+	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them
+		var ignored []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "predict" && f.Name != "data" {
+				ignored = append(ignored, "-"+f.Name)
+			}
+		})
+		if len(ignored) > 0 {
+			return nil, fmt.Errorf("-predict takes only -data; %s would be ignored", strings.Join(ignored, ", "))
+		}
+		return opt, nil
+	}
+	return opt, opt.check()
 }
 
 // check validates the flags and fills the parsed fields.
