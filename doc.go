@@ -38,5 +38,5 @@
 // This package holds what every other shares: the [Task] (binary, k classes or k labels),
 // which fixes the shape of every batch of scores and labels, and the one error vocabulary for
 // such batches ([ErrLength], [ErrOneClass] and the rest) with [ErrRange] and [ErrConfig]. Its
-// example is the README's minimal program.
+// example is the minimal program the README points to.
 package rocops

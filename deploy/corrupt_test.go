@@ -38,7 +38,7 @@ func TestVersion1PairLoads(t *testing.T) {
 	require.NoError(t, err)
 	if nn.BLAS() == "gonum" { // the build the pair was written with: the same bits
 		require.Equal(t, string(want), out.String())
-	} else { // OpenBLAS sums the products in another order: the same to 1e-12 (README)
+	} else { // OpenBLAS sums the products in another order: the same to 1e-12 (docs/reference.md)
 		requireSameScores(t, string(want), out.String(), s.OperatingPoint().Threshold, 1e-12)
 	}
 	require.Equal(t, 300, rows)

@@ -144,7 +144,7 @@ func pairwiseName(s pairwise.Surrogate, help string) RecipeName {
 }
 
 // Recipes returns the registry of recipe names, in the order help lists them: what
-// [Names.Parse] reads, cmd/roctrain's -losses help lists and the README names.
+// [Names.Parse] reads, cmd/roctrain's -losses help lists and docs/reference.md names.
 func Recipes() []RecipeName { return slices.Clone(recipes) }
 
 // recipeNames lists the names the registry knows, before their options.

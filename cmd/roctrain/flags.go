@@ -65,8 +65,10 @@ func (o *options) seedList() []uint64 {
 	return s
 }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	opt := &options{}
+// newFlagSet defines the command's flags on opt's fields, the help going to stderr. It is
+// the one list of the flags: -h prints it, and the package comment (doc.go) and
+// docs/reference.md are generated from it (go test -run TestFlagDocs -update-doc).
+func newFlagSet(opt *options, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("roctrain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&opt.data, "data", "", "training data: a CSV (header row; numeric or text features, blanks and NA imputed; a 0/1, true/false, two-valued with -positive, or class label) or a .parquet file; with -valid and -test, the training part; default: the embedded WDBC data")
@@ -94,6 +96,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&opt.diagnose, "diagnose", false, "record the corrective-power diagnostics of every epoch (JSON \"diagnostics\", and <plot>-diagnostics.png beside -plot)")
 	fs.StringVar(&opt.predict, "predict", "", "classify the rows of -data with this model saved by -out (and the .json beside it) instead of training")
 	fs.BoolVar(&opt.json, "json", false, "print one JSON object with the results, and nothing else, on stdout")
+	return fs
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	opt := &options{}
+	fs := newFlagSet(opt, stderr)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -263,7 +271,7 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	return out, nil
 }
 
-// counts are the count flags with their defaults and bounds, as the flag help and the README
+// counts are the count flags with their defaults and bounds, as the flag help and docs/reference.md
 // give them. Past the upper bounds a run would take days, or more memory than a machine has,
 // so they are flag errors (exit status 2), reported before any data is read.
 var counts = []struct {

@@ -1,23 +1,3 @@
-// Command roctrain trains scorers with several losses on one data set and compares them where
-// they will be deployed: at a false-positive rate α (or a true-positive rate, with -recall).
-// Every run is tuned alike by package experiment; the command prints the test figures with
-// their intervals and paired comparisons (or one JSON object with -json), draws the ROC
-// curves, and with -out saves each model and its deployed threshold through package deploy,
-// which -predict applies to new rows. The deployed threshold is the lowest whose validation
-// FPR is at most α, or with -confidence 1−δ the Neyman–Pearson umbrella threshold, whose FPR
-// on fresh negatives stays at most α with probability 1 − δ (metrics.ThresholdNP).
-//
-// Bad flags and output paths fail before any training. A run that fails is named on stderr
-// and the others are still reported; an interrupt or SIGTERM stops training after the current
-// step and reports the runs that finished. The exit status is 0 on success, 1 when anything
-// failed or was interrupted, 2 for bad flags.
-//
-// Usage:
-//
-//	roctrain [flags]
-//
-// "roctrain -h" lists the flags; the README's "Quick start" and "Flags and JSON" sections
-// show the output, the JSON keys and the deployment files.
 package main
 
 import (

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmeCommand is a block of the README that shows a roctrain command and its output.
+// readmeCommand is a block of the README or a guide that shows a roctrain command and its output.
 type readmeCommand struct {
 	line   string // the command line as shown, with its "$ "
 	args   []string
@@ -25,7 +25,7 @@ type readmeCommand struct {
 	output string
 }
 
-// readmeCommands extracts the blocks of README.md that start with "$ go run ./cmd/roctrain":
+// readmeCommands extracts the blocks of a page that start with "$ go run ./cmd/roctrain":
 // the command line, then its standard output verbatim.
 func readmeCommands(t *testing.T, readme string) []readmeCommand {
 	t.Helper()
@@ -67,61 +67,90 @@ func maskSeconds(s string) string {
 	return regexp.MustCompile(`"train_seconds": [0-9.e+-]+`).ReplaceAllString(s, `"train_seconds": S`)
 }
 
-// Every roctrain command the README shows prints exactly the output shown beside it, but
-// for the seconds (run with -update-readme to rewrite them). The commands run in order in one
-// directory (holding the CSV they read), so that -predict finds the models an earlier command
-// saved. A command on a file of the development panel (not in the repository) runs only with
-// ROCOPS_PANEL set.
-func TestREADMEOutputs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains every README example")
-	}
-	readmePath, err := filepath.Abs(filepath.Join("..", "..", "README.md"))
+// docFiles are the pages whose roctrain commands TestDocCommands runs, in the order it runs
+// them: README.md first (its -out models are read by the guides' -predict and -init), then
+// every page of docs/ in name order.
+func docFiles(t *testing.T, root string) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	require.NoError(t, err)
-	readme, err := os.ReadFile(readmePath)
-	require.NoError(t, err)
-	updated := string(readme)
-	wdbc, err := os.ReadFile(filepath.Join("..", "..", "internal", "dataset", "wdbc.csv"))
-	require.NoError(t, err)
-	cmds := readmeCommands(t, string(readme))
-	require.GreaterOrEqual(t, len(cmds), 3, "the README shows the table, -seeds, -json and -predict")
+	slices.Sort(pages)
+	return append([]string{filepath.Join(root, "README.md")}, pages...)
+}
 
-	if repoRoot, err = filepath.Abs(filepath.Join("..", "..")); err != nil {
-		t.Fatal(err)
+// Every roctrain command that README.md and the guides of docs/ show as checked — a fenced
+// block whose first line is "$ go run ./cmd/roctrain …" — prints exactly the output shown
+// under it, but for the seconds (run with -update-readme to rewrite them): its standard
+// output, or its standard error when the command fails (a block showing an error). The
+// commands run in order in one directory (holding the CSV they read), so that -predict and
+// -init find the models an earlier command saved. A command on a file of the development
+// panel (not in the repository) runs only with ROCOPS_PANEL set. A block showing a command
+// without "$ " is not run.
+func TestDocCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains every checked command of the README and the guides")
 	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	repoRoot = root
+	wdbc, err := os.ReadFile(filepath.Join(root, "internal", "dataset", "wdbc.csv"))
+	require.NoError(t, err)
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "internal", "dataset"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "internal", "dataset", "wdbc.csv"), wdbc, 0o644))
 	t.Chdir(dir)
+	total := 0
+	for _, page := range docFiles(t, root) {
+		text, err := os.ReadFile(page)
+		require.NoError(t, err)
+		cmds := readmeCommands(t, string(text))
+		total += len(cmds)
+		if updated := checkCommands(t, filepath.Base(page), string(text), cmds); *updateREADME && updated != string(text) {
+			require.NoError(t, os.WriteFile(page, []byte(updated), 0o644))
+		}
+	}
+	require.GreaterOrEqual(t, total, 8, "the README and the guides show the table, -seeds, -confidence, -json, -predict and the raw tables")
+}
+
+// checkCommands runs the commands of one page and compares each output with the page's; with
+// -update-readme it returns the page with the outputs it got instead.
+func checkCommands(t *testing.T, page, text string, cmds []readmeCommand) string {
+	t.Helper()
+	updated := text
 	for _, c := range cmds {
 		if !panelData(t, c.args) {
-			t.Logf("%s: skipped, its -data file is not in the repository (set ROCOPS_PANEL to the panel's directory)", c.line)
+			t.Logf("%s: %s: skipped, its -data file is not in the repository (set ROCOPS_PANEL to the panel's directory)", page, c.line)
 			continue
 		}
 		code, stdout, stderr := roctrain(t, c.args...)
-		require.Equal(t, 0, code, "%v: %s", c.args, stderr)
+		got := stdout
+		if code != 0 {
+			got = stderr // a block that shows an error
+			require.True(t, strings.HasPrefix(c.output, "roctrain: "), "%s: %v failed (status %d): %s", page, c.args, code, stderr)
+		}
 		if c.head > 0 {
-			lines := strings.SplitAfter(stdout, "\n")
-			stdout = strings.Join(lines[:min(c.head, len(lines))], "")
+			lines := strings.SplitAfter(got, "\n")
+			got = strings.Join(lines[:min(c.head, len(lines))], "")
 		}
 		if *updateREADME {
+			if maskSeconds(c.output) == maskSeconds(got) {
+				continue // only the seconds differ: keep the page as it is
+			}
 			block := c.line + "\n" + c.output
-			require.Equal(t, 1, strings.Count(updated, block), "README block of %s is not unique", c.line)
-			updated = strings.Replace(updated, block, c.line+"\n"+stdout, 1)
+			require.Equal(t, 1, strings.Count(updated, block), "%s: the block of %s is not unique", page, c.line)
+			updated = strings.Replace(updated, block, c.line+"\n"+got, 1)
 			continue
 		}
-		if slices.Contains(c.args, "-json") {
-			var want, got any
-			require.NoError(t, json.Unmarshal([]byte(c.output), &want), "README JSON")
-			require.NoError(t, json.Unmarshal([]byte(stdout), &got))
-			sameJSON(t, want, got, "results")
+		if slices.Contains(c.args, "-json") && code == 0 {
+			var want, gotJSON any
+			require.NoError(t, json.Unmarshal([]byte(c.output), &want), "%s: its JSON", page)
+			require.NoError(t, json.Unmarshal([]byte(got), &gotJSON))
+			sameJSON(t, want, gotJSON, "results")
 			continue
 		}
-		sameText(t, maskSeconds(c.output), maskSeconds(stdout), fmt.Sprint("README output of roctrain ", c.args))
+		sameText(t, maskSeconds(c.output), maskSeconds(got), fmt.Sprintf("%s: the output of roctrain %v", page, c.args))
 	}
-	if *updateREADME {
-		require.NoError(t, os.WriteFile(readmePath, []byte(updated), 0o644))
-	}
+	return updated
 }
 
 // panelData reports whether the -data (and -valid and -test) files of a README command can be
@@ -152,12 +181,12 @@ func panelData(t *testing.T, args []string) bool {
 	return true
 }
 
-// repoRoot is the repository's root, set by TestREADMEOutputs before it changes directory.
+// repoRoot is the repository's root, set by TestDocCommands before it changes directory.
 var repoRoot string
 
-// updateREADME makes TestREADMEOutputs write the outputs into README.md instead of checking
-// them: go test ./cmd/roctrain -run TestREADMEOutputs -update-readme.
-var updateREADME = flag.Bool("update-readme", false, "rewrite the roctrain outputs shown in README.md")
+// updateREADME makes TestDocCommands write the outputs into README.md and the guides instead
+// of checking them: go test ./cmd/roctrain -run TestDocCommands -update-readme.
+var updateREADME = flag.Bool("update-readme", false, "rewrite the roctrain outputs shown in README.md and docs/*.md")
 
 // number matches a decimal number as the command prints it.
 var number = regexp.MustCompile(`[-+]?\d+(\.\d+)?([eE][-+]?\d+)?`)

@@ -42,9 +42,9 @@ func TestFailedTapeRunsLeakNothing(t *testing.T) {
 	require.LessOrEqual(t, n, 5, "%d failed TapeMachine runs left %d goroutines", runs, n)
 }
 
-// TestFailedLispRunsLeak backs the README's warning about Gorgonia v0.9.18: every failed
+// TestFailedLispRunsLeak backs docs/gorgonia.md's warning about Gorgonia v0.9.18: every failed
 // RunAll of a LispMachine (here a NaN score) leaves one goroutine blocked for good, so 200
-// failures leave about 200. If Gorgonia fixes this, the test fails and the README's warning
+// failures leave about 200. If Gorgonia fixes this, the test fails and docs/gorgonia.md's warning
 // is to be dropped. The failing runs race inside Gorgonia, so not under -race.
 func TestFailedLispRunsLeak(t *testing.T) {
 	if race.Enabled {
@@ -64,6 +64,6 @@ func TestFailedLispRunsLeak(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond) // let anything that can exit, exit
 	n := runtime.NumGoroutine() - before
-	require.GreaterOrEqual(t, n, runs*9/10, "%d failed LispMachine runs left %d goroutines; the README says one each", runs, n)
+	require.GreaterOrEqual(t, n, runs*9/10, "%d failed LispMachine runs left %d goroutines; docs/gorgonia.md says one each", runs, n)
 	t.Logf("%d failed LispMachine runs left %d goroutines", runs, n)
 }
