@@ -272,10 +272,20 @@ func entries() []entry {
 		bin("metrics.TPRAtFPR", "metrics", func(s, y []float64) error { _, err := metrics.TPRAtFPR(s, y, 0.5); return err }),
 		bin("metrics.ROC", "metrics", func(s, y []float64) error { _, _, _, err := metrics.ROC(s, y); return err }),
 		bin("metrics.DeLong", "metrics", func(s, y []float64) error { _, _, err := metrics.DeLong(s, y); return err }),
-		bin("metrics.DeLongPaired", "metrics", func(s, y []float64) error { _, _, _, err := metrics.DeLongPaired(s, s, y); return err }),
+		bin("metrics.Curve.DeLongPaired", "metrics", func(s, y []float64) error {
+			c, err := metrics.NewCurve(s, y)
+			if err != nil {
+				return err
+			}
+			_, _, _, err = c.DeLongPaired(c)
+			return err
+		}),
 		bin("metrics.ThresholdAtFPR", "metrics", func(s, y []float64) error { _, _, _, err := metrics.ThresholdAtFPR(s, y, 0.5); return err }),
 		bin("metrics.FPRAtTPR", "metrics", func(s, y []float64) error { _, err := metrics.FPRAtTPR(s, y, 0.5); return err }),
-		bin("metrics.Bootstrap", "metrics", func(s, y []float64) error { _, _, err := metrics.Bootstrap(s, y, metrics.AUC, 10, 0.9, 1); return err }),
+		bin("metrics.BootstrapPaired", "metrics", func(s, y []float64) error {
+			_, _, _, err := metrics.BootstrapPaired(s, s, y, metrics.AUC, 10, 0.9, 1)
+			return err
+		}),
 		bin("diagnose.Comparisons.Misranking, binary", "diagnose", func(s, y []float64) error {
 			_, _, err := binaryCmp.Misranking(s, y)
 			return err
