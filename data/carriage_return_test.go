@@ -40,7 +40,7 @@ func TestQuotedCarriageReturn(t *testing.T) {
 
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	cr, err := NewParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "y")
+	cr, err := newParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "y")
 	require.NoError(t, err)
 	classes, err := cr.Next(nil)
 	require.NoError(t, err)

@@ -236,9 +236,9 @@ func inFile(path string, err error) error {
 	return fmt.Errorf("data: %s: %w", path, err)
 }
 
-// ParquetReader streams the rows of a Parquet file one row group at a time, with the
+// parquetReader streams the rows of a Parquet file one row group at a time, with the
 // columns and checks of [LoadParquet], for callers that score rows without loading them all.
-type ParquetReader struct {
+type parquetReader struct {
 	file     *parquet.File
 	names    []string // feature names
 	label    string
@@ -266,18 +266,18 @@ type ParquetReader struct {
 	rawCol int // the feature readColumn reads
 }
 
-// NewParquetReader opens the Parquet data in r (size bytes) and checks its schema. Of cfg
+// newParquetRowReader opens the Parquet data in r (size bytes) and checks its schema. Of cfg
 // it uses Label and Progress. Its label column must hold the numbers 0 and 1: the classes of
 // a multi-class label column are known only once every row is read, which [LoadParquet] does.
 // Damaged data is ErrMalformed, here and from Next, as for LoadParquet.
-func NewParquetReader(r io.ReaderAt, size int64, cfg CSVConfig) (_ *ParquetReader, err error) {
+func newParquetRowReader(r io.ReaderAt, size int64, cfg CSVConfig) (_ *parquetReader, err error) {
 	defer recoverMalformed(&err)
 	return newParquetReader(r, size, cfg, false)
 }
 
-// newParquetReader is NewParquetReader; with classes, its label column is read as a class
+// newParquetReader is newParquetRowReader; with classes, its label column is read as a class
 // column (LoadParquet) and may hold text.
-func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*ParquetReader, error) {
+func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*parquetReader, error) {
 	file, err := openParquet(r, size)
 	if err != nil {
 		return nil, err
@@ -300,7 +300,7 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 			return nil, &parquetError{Reason: fmt.Sprintf("no label column %q", cfg.Label), Err: ErrHeader}
 		}
 	}
-	pr := &ParquetReader{file: file, label: fields[label].Name(), progress: cfg.Progress,
+	pr := &parquetReader{file: file, label: fields[label].Name(), progress: cfg.Progress,
 		values: make([]parquet.Value, 4096)}
 	if classes {
 		pr.classes = &labelColumn{}
@@ -324,12 +324,12 @@ func newParquetReader(r io.ReaderAt, size int64, cfg CSVConfig, classes bool) (*
 	return pr, nil
 }
 
-// NewParquetColumnReader opens the Parquet data in r (size bytes) for scoring: it reads the
+// newParquetColumnReader opens the Parquet data in r (size bytes) for scoring: it reads the
 // named feature columns, in the order given, and the label column when the file has one
 // (HasLabel), ignoring every other column, whatever its type. A missing feature column, or two
 // columns of one name, is ErrHeader naming it, a feature column that is not numeric or boolean ErrColumnType naming
 // it; values are checked as [LoadParquet] checks them. Of cfg it uses Label and Progress.
-func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (_ *ParquetReader, err error) {
+func newParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CSVConfig) (_ *parquetReader, err error) {
 	defer recoverMalformed(&err)
 	file, err := openParquet(r, size)
 	if err != nil {
@@ -339,7 +339,7 @@ func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CS
 	index := func(name string) int {
 		return slices.IndexFunc(fields, func(f parquet.Field) bool { return f.Name() == name })
 	}
-	pr := &ParquetReader{file: file, progress: cfg.Progress, values: make([]parquet.Value, 4096)}
+	pr := &parquetReader{file: file, progress: cfg.Progress, values: make([]parquet.Value, 4096)}
 	wanted := slices.Clone(features)
 	if j := index(cfg.Label); cfg.Label != "" && j >= 0 {
 		wanted, pr.label = append(wanted, cfg.Label), cfg.Label
@@ -366,18 +366,18 @@ func NewParquetColumnReader(r io.ReaderAt, size int64, features []string, cfg CS
 	return pr, nil
 }
 
-// HasLabel reports whether the reader reads a label column: always for [NewParquetReader],
-// when the file has one for [NewParquetColumnReader].
-func (pr *ParquetReader) HasLabel() bool { return pr.label != "" }
+// HasLabel reports whether the reader reads a label column: always for newParquetRowReader,
+// when the file has one for newParquetColumnReader.
+func (pr *parquetReader) HasLabel() bool { return pr.label != "" }
 
 // FeatureNames returns the names of the features, in order; LabelName that of the label.
-func (pr *ParquetReader) FeatureNames() []string { return slices.Clone(pr.names) }
+func (pr *parquetReader) FeatureNames() []string { return slices.Clone(pr.names) }
 
 // LabelName returns the name of the label column ("" when it reads none).
-func (pr *ParquetReader) LabelName() string { return pr.label }
+func (pr *parquetReader) LabelName() string { return pr.label }
 
 // NumRows returns the number of rows of the file.
-func (pr *ParquetReader) NumRows() int { return int(pr.file.NumRows()) }
+func (pr *parquetReader) NumRows() int { return int(pr.file.NumRows()) }
 
 // Next reads the next row group into x (row-major, len(FeatureNames()) features per row)
 // and y, reusing their memory when large enough, and returns them with the group's rows (y
@@ -390,7 +390,7 @@ func (pr *ParquetReader) NumRows() int { return int(pr.file.NumRows()) }
 // The label column (without one, the first feature) is read first, into memory that grows
 // with its values, so that x is sized by the rows the row group holds, not by the count its
 // footer claims: a count that no column chunk backs is ErrMalformed before x is allocated.
-func (pr *ParquetReader) Next(x, y []float64) (_, _ []float64, err error) {
+func (pr *parquetReader) Next(x, y []float64) (_, _ []float64, err error) {
 	defer recoverMalformed(&err)
 	groups := pr.file.RowGroups()
 	if pr.group >= len(groups) {
@@ -465,7 +465,7 @@ func grow(s []float64, n int) []float64 {
 // into Y as its values come, so that the features' matrix is sized by the rows the file holds
 // (a row count of the footer that the column chunks do not back is ErrMalformed before it is
 // allocated), then the features, row group by row group.
-func (pr *ParquetReader) readAll() (*Dataset, error) {
+func (pr *parquetReader) readAll() (*Dataset, error) {
 	rows, cols := pr.NumRows(), len(pr.names)
 	if rows == 0 {
 		return nil, &parquetError{Reason: "the Parquet file has no rows", Err: rocops.ErrEmpty}
@@ -519,7 +519,7 @@ func (pr *ParquetReader) readAll() (*Dataset, error) {
 
 // labelError rewrites an error of the label column's labelColumn, a *CSVError whose Line is
 // the 1-based row, in the words of the Parquet errors: the column and the row.
-func (pr *ParquetReader) labelError(err error) error {
+func (pr *parquetReader) labelError(err error) error {
 	var ce *CSVError
 	if !errors.As(err, &ce) {
 		return err
@@ -536,7 +536,7 @@ func columnType(column, format string, args ...any) error {
 // appendColumn appends to dst the values of the current row group's column k (the label when
 // k is len(pr.names), else feature k), checked, as many as the chunk holds up to the group's
 // row count, which it must hold exactly.
-func (pr *ParquetReader) appendColumn(k int, dst []float64) ([]float64, error) {
+func (pr *parquetReader) appendColumn(k int, dst []float64) ([]float64, error) {
 	rg := pr.file.RowGroups()[pr.group]
 	isLabel := k == len(pr.names)
 	name := pr.label
@@ -552,7 +552,7 @@ func (pr *ParquetReader) appendColumn(k int, dst []float64) ([]float64, error) {
 // readFeatures reads the feature columns from, from+1, … of the current row group into x (or
 // x32, when pr.f32), row-major, at least the group's rows long, column by column, page by
 // page.
-func (pr *ParquetReader) readFeatures(from int, x []float64, x32 []float32) error {
+func (pr *parquetReader) readFeatures(from int, x []float64, x32 []float32) error {
 	rg := pr.file.RowGroups()[pr.group]
 	n, cols := int(rg.NumRows()), len(pr.names)
 	chunks := rg.ColumnChunks()
@@ -570,7 +570,7 @@ func (pr *ParquetReader) readFeatures(from int, x []float64, x32 []float32) erro
 }
 
 // endGroup moves past the current row group and reports progress.
-func (pr *ParquetReader) endGroup() {
+func (pr *parquetReader) endGroup() {
 	pr.bytes += pr.file.Metadata().RowGroups[pr.group].TotalCompressedSize
 	pr.row += int(pr.file.RowGroups()[pr.group].NumRows())
 	pr.group++
@@ -581,7 +581,7 @@ func (pr *ParquetReader) endGroup() {
 
 // readColumn reads the n values of one column chunk of the current row group, checking each,
 // into store(row in the group, value), or its first stop ≤ n values only.
-func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n, stop int, name string, isLabel bool, store func(int, float64)) error {
+func (pr *parquetReader) readColumn(chunk parquet.ColumnChunk, n, stop int, name string, isLabel bool, store func(int, float64)) error {
 	if stop == 0 && n > 0 {
 		return nil
 	}
@@ -635,7 +635,7 @@ func (pr *ParquetReader) readColumn(chunk parquet.ColumnChunk, n, stop int, name
 // rawValue reads the feature value v of row group row i of the column name (feature k of
 // pr.rawCol) as a raw column: a null or a NaN is missing, text is a level or a number as in a
 // CSV field.
-func (pr *ParquetReader) rawValue(i int, v parquet.Value, name string, store func(int, float64)) error {
+func (pr *parquetReader) rawValue(i int, v parquet.Value, name string, store func(int, float64)) error {
 	row := pr.row + i
 	k := pr.rawCol
 	var f float64
@@ -681,9 +681,9 @@ func (pr *ParquetReader) rawValue(i int, v parquet.Value, name string, store fun
 }
 
 // likeValue reads the label value v of row group row i by Like's label values.
-func (pr *ParquetReader) likeValue(i int, v parquet.Value, name string, store func(int, float64)) error {
+func (pr *parquetReader) likeValue(i int, v parquet.Value, name string, store func(int, float64)) error {
 	var missing string
-	if pr.spelled, missing = AppendParquetLabel(pr.spelled[:0], v); missing != "" {
+	if pr.spelled, missing = appendParquetLabel(pr.spelled[:0], v); missing != "" {
 		return rowError(ErrMissing, name, pr.row+i+1, "%s", missing)
 	}
 	f, ce := pr.like.value(pr.spelled)
@@ -699,7 +699,7 @@ var errStop = errors.New("data: stop")
 
 // classValue reads the label value v of row group row i, not null, into the class
 // accumulator and stores its id.
-func (pr *ParquetReader) classValue(i int, v parquet.Value, name string, store func(int, float64)) error {
+func (pr *parquetReader) classValue(i int, v parquet.Value, name string, store func(int, float64)) error {
 	row := pr.row + i
 	if k := v.Kind(); k != parquet.ByteArray && k != parquet.FixedLenByteArray {
 		// A 0 or 1 seen before spelled "0" or "1", as it is spelled again (a DOUBLE −0 is
@@ -712,7 +712,7 @@ func (pr *ParquetReader) classValue(i int, v parquet.Value, name string, store f
 		}
 	}
 	var missing string
-	if pr.spelled, missing = AppendParquetLabel(pr.spelled[:0], v); missing != "" {
+	if pr.spelled, missing = appendParquetLabel(pr.spelled[:0], v); missing != "" {
 		return rowError(ErrMissing, name, row+1, "%s", missing)
 	}
 	id, ce := pr.classes.parse(pr.spelled, row+1)
@@ -775,10 +775,10 @@ func readPage(page parquet.Page, i *int, n int, name string, values []parquet.Va
 	}
 }
 
-// ParquetClassReader reads one column of a Parquet file as class names, one row group at a
+// parquetClassReader reads one column of a Parquet file as class names, one row group at a
 // time: the label column of rows that a multi-class model scores, whose classes are named as
-// [LoadParquet] names those it trains on ([AppendParquetLabel], then [ClassName]).
-type ParquetClassReader struct {
+// [LoadParquet] names those it trains on (appendParquetLabel, then [ClassName]).
+type parquetClassReader struct {
 	file    *parquet.File
 	col     int // the column's index in the file
 	name    string
@@ -788,11 +788,11 @@ type ParquetClassReader struct {
 	spelled []byte
 }
 
-// NewParquetClassReader opens the column named column of the Parquet data in r (size bytes)
+// newParquetClassReader opens the column named column of the Parquet data in r (size bytes)
 // as class names. It returns nil and no error when the file has no such column, ErrMalformed
 // for data that is not Parquet or is damaged (as for LoadParquet, here and from Next), and [ErrColumnType] naming the column when it is nested,
 // repeated, or of a type that holds no class name (INT96).
-func NewParquetClassReader(r io.ReaderAt, size int64, column string) (_ *ParquetClassReader, err error) {
+func newParquetClassReader(r io.ReaderAt, size int64, column string) (_ *parquetClassReader, err error) {
 	defer recoverMalformed(&err)
 	file, err := openParquet(r, size)
 	if err != nil {
@@ -812,19 +812,19 @@ func NewParquetClassReader(r io.ReaderAt, size int64, column string) (_ *Parquet
 	default:
 		return nil, &parquetError{Column: column, Reason: fmt.Sprintf("the label column has type %v, which holds no class name", kind), Err: ErrColumnType}
 	}
-	return &ParquetClassReader{file: file, col: j, name: column, values: make([]parquet.Value, 1024)}, nil
+	return &parquetClassReader{file: file, col: j, name: column, values: make([]parquet.Value, 1024)}, nil
 }
 
 // Next appends the class names of the next row group's rows to dst and returns it; at the
 // end of the file it returns dst and io.EOF. A null, a NaN, or text that ClassName refuses
 // (empty, or a missing-value marker) is [ErrMissing] naming the column and the row, counted
 // from 1 as LoadParquet's errors and a scorer's output count them.
-func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
+func (c *parquetClassReader) Next(dst []string) (_ []string, err error) {
 	err = c.nextGroup(func(first int, vs []parquet.Value) error {
 		for k, v := range vs {
 			row := first + k
 			var missing string
-			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
+			if c.spelled, missing = appendParquetLabel(c.spelled[:0], v); missing != "" {
 				return rowError(ErrMissing, c.name, row, "%s", missing)
 			}
 			name, err := ClassName(string(c.spelled))
@@ -839,14 +839,14 @@ func (c *ParquetClassReader) Next(dst []string) (_ []string, err error) {
 }
 
 // Fields appends the values of the next row group's rows to dst as the CSV fields that spell
-// them ([AppendParquetLabel]), a null or a NaN as "" (a missing value), and returns it: the
+// them (appendParquetLabel), a null or a NaN as "" (a missing value), and returns it: the
 // raw values of a feature column, for an [Encoder]. At the end of the file it returns dst and
 // io.EOF.
-func (c *ParquetClassReader) Fields(dst []string) (_ []string, err error) {
+func (c *parquetClassReader) Fields(dst []string) (_ []string, err error) {
 	err = c.nextGroup(func(_ int, vs []parquet.Value) error {
 		for _, v := range vs {
 			var missing string
-			if c.spelled, missing = AppendParquetLabel(c.spelled[:0], v); missing != "" {
+			if c.spelled, missing = appendParquetLabel(c.spelled[:0], v); missing != "" {
 				dst = append(dst, "")
 				continue
 			}
@@ -861,7 +861,7 @@ func (c *ParquetClassReader) Fields(dst []string) (_ []string, err error) {
 // number of its first value counted from 1, and moves past the group when fn accepted them
 // all; at the end of the file it returns io.EOF. A panic of the Parquet reader is
 // ErrMalformed.
-func (c *ParquetClassReader) nextGroup(fn func(row int, vs []parquet.Value) error) (err error) {
+func (c *parquetClassReader) nextGroup(fn func(row int, vs []parquet.Value) error) (err error) {
 	defer recoverMalformed(&err)
 	groups := c.file.RowGroups()
 	if c.group >= len(groups) {
@@ -880,14 +880,14 @@ func (c *ParquetClassReader) nextGroup(fn func(row int, vs []parquet.Value) erro
 	return nil
 }
 
-// AppendParquetLabel appends to dst the label value v of a Parquet column as a CSV field that
+// appendParquetLabel appends to dst the label value v of a Parquet column as a CSV field that
 // holds the same value spells it, which is how [LoadParquet] reads a label column and how a
 // multi-class model's scorer names a row's class: text as written (BYTE_ARRAY and
 // FIXED_LEN_BYTE_ARRAY), a boolean as 0 or 1, an integer in decimal, a FLOAT or DOUBLE in Go's
 // shortest formatting of its own precision (strconv.FormatFloat with 'g', −1 and 32 or 64).
 // For a null or a NaN it returns dst unchanged and what was found ("null", "NaN"); text that
 // is a missing-value marker is left to [ClassName] (or the label reader) to refuse.
-func AppendParquetLabel(dst []byte, v parquet.Value) (_ []byte, missing string) {
+func appendParquetLabel(dst []byte, v parquet.Value) (_ []byte, missing string) {
 	if v.IsNull() {
 		return dst, "null"
 	}

@@ -72,8 +72,8 @@ func TestParquetFooterRowCount(t *testing.T) {
 
 // Row counts that the column chunks do not hold, the footer's and a row group's rewritten
 // alike, are ErrMalformed before memory is sized by them: 2^60 rows panicked in makeslice, and
-// 2^31 allocated 16 GiB a column before reading anything. LoadParquet, and NewParquetReader
-// and NewParquetColumnReader (with a label column and without), read at most what the file
+// 2^31 allocated 16 GiB a column before reading anything. LoadParquet, and newParquetRowReader
+// and newParquetColumnReader (with a label column and without), read at most what the file
 // holds.
 func TestParquetRowGroupCount(t *testing.T) {
 	pq, _ := writeMixed(t, t.TempDir(), 300, 100, 6)
@@ -92,12 +92,12 @@ func TestParquetRowGroupCount(t *testing.T) {
 
 		b, err := os.ReadFile(damaged)
 		require.NoError(t, err)
-		open := []func() (*ParquetReader, error){
-			func() (*ParquetReader, error) {
-				return NewParquetReader(bytes.NewReader(b), int64(len(b)), CSVConfig{Label: "class"})
+		open := []func() (*parquetReader, error){
+			func() (*parquetReader, error) {
+				return newParquetRowReader(bytes.NewReader(b), int64(len(b)), CSVConfig{Label: "class"})
 			},
-			func() (*ParquetReader, error) {
-				return NewParquetColumnReader(bytes.NewReader(b), int64(len(b)), []string{"f2", "f0"}, CSVConfig{})
+			func() (*parquetReader, error) {
+				return newParquetColumnReader(bytes.NewReader(b), int64(len(b)), []string{"f2", "f0"}, CSVConfig{})
 			},
 		}
 		for _, o := range open {
@@ -134,11 +134,11 @@ func TestParquetPageIndexIgnored(t *testing.T) {
 		requireSameBits(t, want, got)
 		raw, err := os.ReadFile(damaged)
 		require.NoError(t, err)
-		pr, err := NewParquetColumnReader(bytes.NewReader(raw), int64(len(raw)), []string{"f1"}, CSVConfig{Label: "class"})
+		pr, err := newParquetColumnReader(bytes.NewReader(raw), int64(len(raw)), []string{"f1"}, CSVConfig{Label: "class"})
 		require.NoError(t, err)
 		_, _, err = pr.Next(nil, nil)
 		require.NoError(t, err)
-		cr, err := NewParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "class")
+		cr, err := newParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "class")
 		require.NoError(t, err)
 		_, err = cr.Next(nil)
 		require.NoError(t, err)
@@ -155,13 +155,13 @@ func TestParquetFooterLength(t *testing.T) {
 		binary.LittleEndian.PutUint32(damaged[len(damaged)-8:], length)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := NewParquetReader(bytes.NewReader(damaged), int64(len(damaged)), CSVConfig{Label: "class"})
+		_, err := newParquetRowReader(bytes.NewReader(damaged), int64(len(damaged)), CSVConfig{Label: "class"})
 		runtime.ReadMemStats(&after)
 		require.ErrorIs(t, err, ErrMalformed, "footer length %d", length)
 		require.ErrorContains(t, err, fmt.Sprintf("a footer of %d bytes", length))
 		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "footer length %d", length)
 	}
-	_, err = NewParquetReader(bytes.NewReader(b[:7]), 7, CSVConfig{})
+	_, err = newParquetRowReader(bytes.NewReader(b[:7]), 7, CSVConfig{})
 	require.ErrorIs(t, err, ErrMalformed)
 }
 
@@ -203,7 +203,7 @@ func TestParquetReaderPanic(t *testing.T) {
 	_, err = LoadParquet(path, CSVConfig{Label: "class"})
 	require.ErrorIs(t, err, ErrMalformed)
 	require.ErrorContains(t, err, "the reader failed")
-	pr, err := NewParquetColumnReader(bytes.NewReader(damaged), int64(len(damaged)), []string{"f0"}, CSVConfig{})
+	pr, err := newParquetColumnReader(bytes.NewReader(damaged), int64(len(damaged)), []string{"f0"}, CSVConfig{})
 	require.NoError(t, err)
 	for err == nil {
 		_, _, err = pr.Next(nil, nil)
@@ -228,10 +228,10 @@ func TestParquetDuplicateColumn(t *testing.T) {
 	raw, err := os.ReadFile(damaged)
 	require.NoError(t, err)
 	r, size := bytes.NewReader(raw), int64(len(raw))
-	_, err = NewParquetColumnReader(r, size, []string{"f0"}, CSVConfig{})
+	_, err = newParquetColumnReader(r, size, []string{"f0"}, CSVConfig{})
 	require.ErrorIs(t, err, ErrHeader)
-	_, err = NewParquetReader(r, size, CSVConfig{Label: "class"})
+	_, err = newParquetRowReader(r, size, CSVConfig{Label: "class"})
 	require.ErrorIs(t, err, ErrHeader)
-	_, err = NewParquetClassReader(r, size, "class")
+	_, err = newParquetClassReader(r, size, "class")
 	require.ErrorIs(t, err, ErrHeader)
 }

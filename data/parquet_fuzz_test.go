@@ -55,7 +55,7 @@ func checkParquet(t *testing.T, b []byte) {
 	if err == nil {
 		require.NoError(t, ds.Validate())
 	}
-	if pr, err := NewParquetReader(r, size, CSVConfig{Label: "class"}); err != nil {
+	if pr, err := newParquetRowReader(r, size, CSVConfig{Label: "class"}); err != nil {
 		known(err)
 	} else {
 		for err == nil {
@@ -63,7 +63,7 @@ func checkParquet(t *testing.T, b []byte) {
 		}
 		known(err)
 	}
-	if pr, err := NewParquetColumnReader(r, size, []string{"f3", "f0"}, CSVConfig{}); err != nil {
+	if pr, err := newParquetColumnReader(r, size, []string{"f3", "f0"}, CSVConfig{}); err != nil {
 		known(err)
 	} else {
 		for err == nil {
@@ -71,7 +71,7 @@ func checkParquet(t *testing.T, b []byte) {
 		}
 		known(err)
 	}
-	if cr, err := NewParquetClassReader(r, size, "class"); err != nil || cr == nil {
+	if cr, err := newParquetClassReader(r, size, "class"); err != nil || cr == nil {
 		known(err)
 	} else {
 		for err == nil {

@@ -47,7 +47,7 @@ func TestParquetMessages(t *testing.T) {
 	defer f.Close()
 	st, err := f.Stat()
 	require.NoError(t, err)
-	pr, err := NewParquetReader(f, st.Size(), CSVConfig{Label: "y"})
+	pr, err := newParquetRowReader(f, st.Size(), CSVConfig{Label: "y"})
 	require.NoError(t, err)
 	_, _, err = pr.Next(nil, nil)
 	require.EqualError(t, err, `data: column "a", row 3: -Inf is not a finite number`, "a reader of an io.ReaderAt names no file")

@@ -31,7 +31,7 @@ func TestParquetNextRowsBeforeBadValue(t *testing.T) {
 	require.NoError(t, err)
 	for _, features := range [][]string{{"b", "a"}, {"a", "b"}} {
 		for _, label := range []string{"y", ""} {
-			pr, err := NewParquetColumnReader(bytes.NewReader(raw), int64(len(raw)), features, CSVConfig{Label: label})
+			pr, err := newParquetColumnReader(bytes.NewReader(raw), int64(len(raw)), features, CSVConfig{Label: label})
 			require.NoError(t, err)
 			x, y, err := pr.Next(nil, nil)
 			require.ErrorIs(t, err, ErrNotNumber)

@@ -156,7 +156,7 @@ func TestParquetReaderRowGroups(t *testing.T) {
 	defer f.Close()
 	st, _ := f.Stat()
 	var calls [][2]int64
-	pr, err := NewParquetReader(f, st.Size(), CSVConfig{Label: "class", Progress: func(rows int, bytes int64) {
+	pr, err := newParquetRowReader(f, st.Size(), CSVConfig{Label: "class", Progress: func(rows int, bytes int64) {
 		calls = append(calls, [2]int64{int64(rows), bytes})
 	}})
 	require.NoError(t, err)

@@ -29,7 +29,7 @@ func classRows(n int, label func(i int) parquet.Value) ([]parquet.Row, string) {
 		a, c := math.Sin(float64(i*i+1))*3, int32(i%5-2)
 		v := label(i)
 		rows = append(rows, parquet.Row{parquet.DoubleValue(a).Level(0, 0, 0), parquet.Int32Value(c).Level(0, 0, 1), v.Level(0, 0, 2)})
-		spelled, _ := AppendParquetLabel(nil, v)
+		spelled, _ := appendParquetLabel(nil, v)
 		_ = w.Write([]string{strconv.FormatFloat(a, 'g', -1, 64), string(spelled), strconv.Itoa(int(c))})
 	}
 	w.Flush()
@@ -137,7 +137,7 @@ func TestParquetClassErrors(t *testing.T) {
 			}
 		})
 	}
-	// NewParquetReader, which streams rows before all classes are known, still takes 0/1
+	// newParquetRowReader, which streams rows before all classes are known, still takes 0/1
 	// labels only.
 	rows, _ := classRows(9, func(i int) parquet.Value { return parquet.ByteArrayValue([]byte{byte('a' + i%3)}) })
 	pq := writeSchema(t, parquet.Group{"a": parquet.Leaf(parquet.DoubleType), "b": parquet.Leaf(parquet.Int32Type), "y": parquet.String()}, rows)
@@ -146,12 +146,12 @@ func TestParquetClassErrors(t *testing.T) {
 	defer f.Close()
 	st, err := f.Stat()
 	require.NoError(t, err)
-	_, err = NewParquetReader(f, st.Size(), CSVConfig{Label: "y"})
+	_, err = newParquetRowReader(f, st.Size(), CSVConfig{Label: "y"})
 	require.ErrorIs(t, err, ErrColumnType)
 	require.ErrorContains(t, err, `column "y"`)
 }
 
-// AppendParquetLabel spells numbers as CSV fields do; ParquetClassReader names the rows'
+// appendParquetLabel spells numbers as CSV fields do; parquetClassReader names the rows'
 // classes as ClassName does, row group by row group, and refuses missing values naming the
 // 1-based row.
 func TestParquetClassReader(t *testing.T) {
@@ -163,13 +163,13 @@ func TestParquetClassReader(t *testing.T) {
 		{parquet.FloatValue(0.1), "0.1"}, {parquet.BooleanValue(true), "1"}, {parquet.BooleanValue(false), "0"},
 		{parquet.ByteArrayValue([]byte(" a b ")), " a b "}, {parquet.DoubleValue(math.Inf(-1)), "-Inf"},
 	} {
-		got, missing := AppendParquetLabel([]byte("x"), c.v)
+		got, missing := appendParquetLabel([]byte("x"), c.v)
 		require.Empty(t, missing)
 		require.Equal(t, "x"+c.want, string(got), fmt.Sprint(c.v))
 	}
 	for v, want := range map[string]parquet.Value{"null": parquet.NullValue(), "NaN": parquet.DoubleValue(math.NaN()),
 		"NaN ": parquet.FloatValue(float32(math.NaN()))} {
-		got, missing := AppendParquetLabel([]byte("x"), want)
+		got, missing := appendParquetLabel([]byte("x"), want)
 		require.Equal(t, strings.TrimSpace(v), missing)
 		require.Equal(t, "x", string(got))
 	}
@@ -180,7 +180,7 @@ func TestParquetClassReader(t *testing.T) {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	r := bytes.NewReader(data)
-	cr, err := NewParquetClassReader(r, int64(len(data)), "y")
+	cr, err := newParquetClassReader(r, int64(len(data)), "y")
 	require.NoError(t, err)
 	var got []string
 	for {
@@ -191,30 +191,30 @@ func TestParquetClassReader(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Equal(t, []string{"a b", "c", "10", "a b", "c", "10", "a b"}, got)
-	none, err := NewParquetClassReader(r, int64(len(data)), "z")
+	none, err := newParquetClassReader(r, int64(len(data)), "z")
 	require.NoError(t, err)
 	require.Nil(t, none)
-	_, err = NewParquetClassReader(bytes.NewReader([]byte("a,b\n")), 4, "y")
+	_, err = newParquetClassReader(bytes.NewReader([]byte("a,b\n")), 4, "y")
 	require.ErrorIs(t, err, ErrMalformed)
 
 	rows, _ = classRows(3, func(i int) parquet.Value { return parquet.ByteArrayValue([]byte([]string{"a", "b", "n/a"}[i])) })
 	path = writeSchema(t, parquet.Group{"a": parquet.Leaf(parquet.DoubleType), "b": parquet.Leaf(parquet.Int32Type), "y": parquet.String()}, rows)
 	data, err = os.ReadFile(path)
 	require.NoError(t, err)
-	cr, err = NewParquetClassReader(bytes.NewReader(data), int64(len(data)), "y")
+	cr, err = newParquetClassReader(bytes.NewReader(data), int64(len(data)), "y")
 	require.NoError(t, err)
 	_, err = cr.Next(nil)
 	require.ErrorIs(t, err, ErrMissing)
 	require.ErrorContains(t, err, `column "y", row 3: missing value "n/a"`)
 }
 
-// classNames checks that ParquetClassReader names row i of the file at path ClassName of
+// classNames checks that parquetClassReader names row i of the file at path ClassName of
 // labels[i mod len(labels)], or fails at the first row ClassName refuses, with ErrMissing.
 func classNames(t *testing.T, path string, labels []string) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	cr, err := NewParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "y")
+	cr, err := newParquetClassReader(bytes.NewReader(raw), int64(len(raw)), "y")
 	require.NoError(t, err)
 	var got []string
 	for err == nil {

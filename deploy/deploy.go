@@ -177,35 +177,7 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 		return "", fmt.Errorf("%w: %w", ErrModel, err)
 	}
 	sum := sha256.Sum256(buf.Bytes())
-	hash := hex.EncodeToString(sum[:])
-	version := versionBinary
-	switch {
-	case op.Confidence != 0 || op.Encoder != nil:
-		version = versionGroups
-	case op.Classes != nil:
-		version = versionClasses
-	}
-	sc := &sidecar{
-		version: version,
-		model: modelRef{File: name + "." + hash[:16] + ".params", SHA256: hash, Bytes: int64(buf.Len()),
-			Architecture: spec.Architecture, Dtype: spec.Dtype.String()},
-		spec: spec, op: op.clone(), features: features, st: st,
-	}
-	if op.Classes != nil {
-		sc.op.Threshold = math.Inf(1) // unused, as Load returns it
-	}
-	if err := sc.check(); err != nil {
-		return "", err
-	}
-	count, err := nn.NumParams(m)
-	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrModel, err)
-	}
-	if want, _ := sc.net.params(maxParams); sc.net.in != m.InputSize() || want != count {
-		return "", fmt.Errorf("%w: %s has %d inputs and %d parameters, the model %d and %d",
-			ErrModel, spec.Architecture, sc.net.in, want, m.InputSize(), count)
-	}
-	js, err := sc.encode()
+	sc, js, err := newSidecar(name, m, spec, hex.EncodeToString(sum[:]), int64(buf.Len()), op, st, features)
 	if err != nil {
 		return "", err
 	}
@@ -237,6 +209,45 @@ func SaveWith(dir, name string, m nn.Model, op OperatingPoint, st data.Standardi
 		removeSuperseded(dir, name, sc.model.File)
 	}
 	return modelPath, nil
+}
+
+// newSidecar returns the checked sidecar of model m, of spec spec, saved as run name with
+// parameters of SHA-256 hash (hexadecimal) and size bytes, and its JSON encoding; a sidecar
+// that does not check, or a model whose inputs or parameters are not the spec's, is an error.
+func newSidecar(name string, m nn.Model, spec ModelSpec, hash string, size int64, op OperatingPoint,
+	st data.Standardizer, features []string) (*sidecar, []byte, error) {
+	version := versionBinary
+	switch {
+	case op.Confidence != 0 || op.Encoder != nil:
+		version = versionGroups
+	case op.Classes != nil:
+		version = versionClasses
+	}
+	sc := &sidecar{
+		version: version,
+		model: modelRef{File: name + "." + hash[:16] + ".params", SHA256: hash, Bytes: size,
+			Architecture: spec.Architecture, Dtype: spec.Dtype.String()},
+		spec: spec, op: op.clone(), features: features, st: st,
+	}
+	if op.Classes != nil {
+		sc.op.Threshold = math.Inf(1) // unused, as Load returns it
+	}
+	if err := sc.check(); err != nil {
+		return nil, nil, err
+	}
+	count, err := nn.NumParams(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrModel, err)
+	}
+	if want, _ := sc.net.params(maxParams); sc.net.in != m.InputSize() || want != count {
+		return nil, nil, fmt.Errorf("%w: %s has %d inputs and %d parameters, the model %d and %d",
+			ErrModel, spec.Architecture, sc.net.in, want, m.InputSize(), count)
+	}
+	js, err := sc.encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, js, nil
 }
 
 func writeFile(path string, b []byte) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/parquetscan"
 )
 
 // encodingJSON is the "encoding" group of a version-4 sidecar: how the raw input columns
@@ -111,32 +112,15 @@ func (sc *sidecar) checkEncoding() error {
 }
 
 // scoreParquetEncoded is ScoreParquet for a model with an encoder: each raw column is read as
-// the CSV fields that spell its values (data.ParquetClassReader.Fields, a null or a NaN
+// the CSV fields that spell its values (parquetscan.Classes.Fields, a null or a NaN
 // missing), one row group at a time, and encoded as ScoreCSV encodes a CSV row, so that a
 // Parquet file scores as the CSV of the same rows. The label column, when the file has it, is
 // read as class names and mapped by the encoder's label values.
 func (s *Scorer) scoreParquetEncoded(ctx context.Context, r io.ReaderAt, size int64, w io.Writer) (rows, flagged int, err error) {
-	op, enc := s.sc.op, s.sc.op.Encoder
-	cols := make([]*data.ParquetClassReader, len(enc.Columns))
-	for j, c := range enc.Columns {
-		if cols[j], err = data.NewParquetClassReader(r, size, c.Name); err != nil {
-			return 0, 0, err
-		}
-		if cols[j] == nil {
-			return 0, 0, &wrapError{fmt.Sprintf("deploy: no column %q, a column of the model", c.Name), data.ErrHeader}
-		}
-	}
-	var labels []*data.ParquetClassReader
-	for _, name := range s.labelColumns() {
-		lr, err := data.NewParquetClassReader(r, size, name)
-		if err != nil {
-			return 0, 0, err
-		}
-		if lr == nil {
-			labels = nil // all of a multi-label model's label columns, or none
-			break
-		}
-		labels = append(labels, lr)
+	enc := s.sc.op.Encoder
+	cols, labels, err := s.openEncoded(r, size)
+	if err != nil {
+		return 0, 0, err
 	}
 	out := s.newScoreWriter(w, len(labels) > 0)
 	out.parquet = true
@@ -151,19 +135,12 @@ func (s *Scorer) scoreParquetEncoded(ctx context.Context, r io.ReaderAt, size in
 		if err := ctx.Err(); err != nil {
 			return out.fail(fmt.Errorf("deploy: scoring stopped: %w", err))
 		}
-		n := -1
-		for j, c := range cols {
-			fields[j], err = c.Fields(fields[j][:0])
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return out.fail(err)
-			}
-			n = len(fields[j])
-		}
+		n, err := nextFields(cols, fields)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if err != nil {
+			return out.fail(err)
 		}
 		var bad error // a bad label: the rows before it are scored first
 		for c, lr := range labels {
@@ -184,51 +161,90 @@ func (s *Scorer) scoreParquetEncoded(ctx context.Context, r io.ReaderAt, size in
 			if err != nil {
 				return out.fail(err)
 			}
-			z, err := s.sc.st.Transform(x)
+			z, err := s.transformRow(out, x, number)
 			if err != nil {
-				return out.fail(fmt.Errorf("deploy: row %d: %w", number, err))
-			}
-			if err := out.checkRange(z, x, number); err != nil {
 				return out.fail(err)
 			}
-			k := len(out.labels)
-			for c := range labels {
-				name := names[c][i]
-				if op.Multilabel {
-					if name != "0" && name != "1" {
-						out.labels = out.labels[:k]
-						return out.fail(&wrapError{fmt.Sprintf("deploy: column %q, row %d: %q is not a label (want 0 or 1)", op.Classes[c], number, name), rocops.ErrLabel})
-					}
-					out.labels = append(out.labels, name)
-					continue
-				}
-				y, err := enc.Label(name)
-				if ce, ok := err.(*data.CSVError); ok {
-					out.labels = out.labels[:k]
-					return out.fail(&wrapError{fmt.Sprintf("deploy: column %q, row %d: %s", op.Label, number, ce.Reason), ce.Err})
-				}
-				if op.Classes == nil {
-					name = strconv.Itoa(int(y))
-				}
-				out.labels = append(out.labels, name)
+			if err := out.encodedLabels(names, i, number); err != nil {
+				return out.fail(err)
 			}
-			out.z = append(out.z, z...)
-			out.lines = append(out.lines, number)
-			if out.pending() == chunk {
-				if err := out.flush(); err != nil {
-					return out.rows, out.flagged, err
-				}
+			if err := out.add(z, number); err != nil {
+				return out.rows, out.flagged, err
 			}
 		}
 		if bad != nil {
 			return out.fail(bad)
 		}
 	}
-	if err := out.flush(); err != nil {
-		return out.rows, out.flagged, err
+	return out.finish()
+}
+
+// openEncoded opens the raw columns of the encoder of s in the Parquet file r (size bytes)
+// as CSV fields (a missing one is data.ErrHeader), and its label columns as class names when
+// the file has them all (labels nil otherwise).
+func (s *Scorer) openEncoded(r io.ReaderAt, size int64) (cols, labels []parquetscan.Classes, err error) {
+	enc := s.sc.op.Encoder
+	cols = make([]parquetscan.Classes, len(enc.Columns))
+	for j, c := range enc.Columns {
+		if cols[j], err = parquetscan.ClassColumn(r, size, c.Name); err != nil {
+			return nil, nil, err
+		}
+		if cols[j] == nil {
+			return nil, nil, &wrapError{fmt.Sprintf("deploy: no column %q, a column of the model", c.Name), data.ErrHeader}
+		}
 	}
-	if out.rows == 0 {
-		return 0, 0, &wrapError{"deploy: the Parquet file has no rows", rocops.ErrEmpty}
+	for _, name := range s.labelColumns() {
+		lr, err := parquetscan.ClassColumn(r, size, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if lr == nil {
+			return cols, nil, nil // all of a multi-label model's label columns, or none
+		}
+		labels = append(labels, lr)
 	}
-	return out.rows, out.flagged, nil
+	return cols, labels, nil
+}
+
+// nextFields reads the next row group of every column of cols into fields[j][:0] and returns
+// the rows of the last column read (−1 for no columns); io.EOF at the end of the file.
+func nextFields(cols []parquetscan.Classes, fields [][]string) (n int, err error) {
+	n = -1
+	for j, c := range cols {
+		if fields[j], err = c.Fields(fields[j][:0]); err != nil {
+			return n, err
+		}
+		n = len(fields[j])
+	}
+	return n, nil
+}
+
+// encodedLabels appends the labels of row i (number number) of a Parquet row group of a
+// model with an encoder, names[c][i] of label column c, to o.labels: each 0 or 1 for a
+// multi-label model (rocops.ErrLabel otherwise), else mapped by the encoder's label values,
+// written as the class index of a binary model. On an error none of the row's labels is kept.
+func (o *scoreWriter) encodedLabels(names [][]string, i, number int) error {
+	op := o.s.sc.op
+	k := len(o.labels)
+	for c := range names {
+		name := names[c][i]
+		if op.Multilabel {
+			if name != "0" && name != "1" {
+				o.labels = o.labels[:k]
+				return &wrapError{fmt.Sprintf("deploy: column %q, row %d: %q is not a label (want 0 or 1)", op.Classes[c], number, name), rocops.ErrLabel}
+			}
+			o.labels = append(o.labels, name)
+			continue
+		}
+		y, err := op.Encoder.Label(name)
+		if ce, ok := err.(*data.CSVError); ok {
+			o.labels = o.labels[:k]
+			return &wrapError{fmt.Sprintf("deploy: column %q, row %d: %s", op.Label, number, ce.Reason), ce.Err}
+		}
+		if op.Classes == nil {
+			name = strconv.Itoa(int(y))
+		}
+		o.labels = append(o.labels, name)
+	}
+	return nil
 }

@@ -68,7 +68,7 @@ func TestEncodedSidecar(t *testing.T) {
 	require.Equal(t, enc.Columns, s.OperatingPoint().Encoder.Columns)
 	require.Equal(t, []string{"No", "Yes"}, s.OperatingPoint().Encoder.LabelValues)
 	require.Equal(t, []string{"age", "age (missing)", "dept=hr", "dept=it", "dept=sales"}, s.Features())
-	js, err := os.ReadFile(SidecarPath(path))
+	js, err := os.ReadFile(sidecarPath(path))
 	require.NoError(t, err)
 	require.Contains(t, string(js), `"encoding": {`)
 	require.Contains(t, string(js), `"kind": "empty"`)
@@ -148,7 +148,7 @@ func TestEncodedSidecar(t *testing.T) {
 func TestEncodedSidecarChecked(t *testing.T) {
 	dir := t.TempDir()
 	path, _ := encodedFixture(t, dir)
-	side := SidecarPath(path)
+	side := sidecarPath(path)
 	edit := func(f func(obj map[string]any)) {
 		editSidecar(t, side, func(obj map[string]any) bool { f(obj); return true })
 	}

@@ -62,7 +62,7 @@ func FuzzDecodeSidecar(f *testing.F) {
 	}
 	f.Add(b)
 	path, _ := encodedFixture(&testing.T{}, dir) // version 4 with an encoding
-	if b, err = os.ReadFile(SidecarPath(path)); err != nil {
+	if b, err = os.ReadFile(sidecarPath(path)); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b)

@@ -13,31 +13,24 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/rocops/rocops/internal/runname"
 	"github.com/rocops/rocops/nn"
 )
 
-// SidecarPath returns the sidecar that Load reads for path: path itself when it ends in
+// sidecarPath returns the sidecar that Load reads for path: path itself when it ends in
 // .json, else <name>.json for <name>.params or <name>.<h>.params (h 16 hex digits).
-func SidecarPath(path string) string {
-	if strings.HasSuffix(path, ".json") {
-		return path
-	}
-	base := strings.TrimSuffix(path, ".params")
-	if m := hashSuffix.FindStringIndex(base); m != nil && path != base {
-		base = base[:m[0]]
-	}
-	return base + ".json"
-}
+func sidecarPath(path string) string { return runname.SidecarPath(path) }
 
+// hashSuffix matches the .<h> of a model file <name>.<h>.params, h 16 hex digits.
 var hashSuffix = regexp.MustCompile(`\.[0-9a-f]{16}$`)
 
-// Load reads a deployed model: the sidecar [SidecarPath](modelPath) and the model file it
+// Load reads a deployed model: the sidecar sidecarPath(modelPath) and the model file it
 // names, in the same directory, and returns a Scorer of them. It checks everything before
 // using it (see the package documentation). When modelPath names a content-addressed model
 // file <name>.<h>.params, it must be the one the sidecar names (else ErrSidecar: a later Save
 // superseded it).
 func Load(modelPath string) (*Scorer, error) {
-	side := SidecarPath(modelPath)
+	side := sidecarPath(modelPath)
 	var prev string
 	for try := 0; ; try++ {
 		sc, err := readSidecar(side)

@@ -28,12 +28,12 @@ func SafeName(run string) string {
 	}, run)
 }
 
-// SeedModels lists, for the model path <dir>/<run>.params, the models of the same run saved
+// seedModels lists, for the model path <dir>/<run>.params, the models of the same run saved
 // one per seed as <dir>/<run>.seed<s>.params (those whose sidecar <run>.seed<s>.json exists),
 // in the order of s; nil when there are none. A command that saves one model per seed points
 // a user who asks for <run>.params to them.
-func SeedModels(path string) []string {
-	base := strings.TrimSuffix(SidecarPath(path), ".json")
+func seedModels(path string) []string {
+	base := strings.TrimSuffix(sidecarPath(path), ".json")
 	found, _ := filepath.Glob(base + ".seed*.json")
 	seed := func(p string) uint64 {
 		n, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(p, base+".seed"), ".json"), 10, 64)
@@ -84,14 +84,14 @@ func (s *Scorer) ScoreFile(ctx context.Context, path string, w io.Writer) (rows,
 }
 
 // ExplainLoad is Load's error for path made actionable: when path's operating-point file
-// does not exist, it says so, pointing to the models saved one per seed beside it (SeedModels)
+// does not exist, it says so, pointing to the models saved one per seed beside it (seedModels)
 // when there are any, or to Save's writing of the file; other errors come back as they are.
 func ExplainLoad(path string, err error) error {
 	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrSidecar) {
 		return err
 	}
-	side := SidecarPath(path)
-	found := SeedModels(path)
+	side := sidecarPath(path)
+	found := seedModels(path)
 	if len(found) == 0 {
 		return fmt.Errorf("no operating-point file %s (the operating point is saved beside the model): %w", side, err)
 	}

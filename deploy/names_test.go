@@ -20,7 +20,7 @@ func TestSafeName(t *testing.T) {
 	require.Equal(t, "a.b-c_d", SafeName("a.b-c_d"))
 }
 
-// SeedModels finds the per-seed sidecars of a run, sorted by seed as numbers (2 before 10),
+// seedModels finds the per-seed sidecars of a run, sorted by seed as numbers (2 before 10),
 // and ignores other runs and names that are not a seed.
 func TestSeedModels(t *testing.T) {
 	dir := t.TempDir()
@@ -28,8 +28,8 @@ func TestSeedModels(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
 	}
 	p := func(n string) string { return filepath.Join(dir, n) }
-	require.Equal(t, []string{p("kde.seed1.params"), p("kde.seed2.params"), p("kde.seed10.params")}, SeedModels(p("kde.params")))
-	require.Nil(t, SeedModels(p("sq.params")))
+	require.Equal(t, []string{p("kde.seed1.params"), p("kde.seed2.params"), p("kde.seed10.params")}, seedModels(p("kde.params")))
+	require.Nil(t, seedModels(p("sq.params")))
 }
 
 // ScoreFile writes what ScoreCSV writes for the file's rows, names the file in a CSV error,

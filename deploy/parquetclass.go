@@ -3,20 +3,20 @@ package deploy
 import (
 	"io"
 
-	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/parquetscan"
 )
 
 // classColumn reads the label column of a multi-class model from a Parquet file, one row
 // group at a time, as class names (see [Scorer.ScoreParquet]): data's reader, which names the
 // classes as data.LoadParquet names those a model trains on.
-type classColumn struct{ r *data.ParquetClassReader }
+type classColumn struct{ r parquetscan.Classes }
 
 // openClassColumn opens the column name of the Parquet file r (size bytes) as class names; it
 // returns nil when the file has no such column, and an error wrapping data.ErrColumnType for a
 // column that is nested, repeated, or of a type that holds no class name
-// (data.NewParquetClassReader).
+// (parquetscan.ClassColumn).
 func openClassColumn(r io.ReaderAt, size int64, name string) (*classColumn, error) {
-	cr, err := data.NewParquetClassReader(r, size, name)
+	cr, err := parquetscan.ClassColumn(r, size, name)
 	if cr == nil || err != nil {
 		return nil, err
 	}

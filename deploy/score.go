@@ -16,6 +16,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/internal/floats"
+	"github.com/rocops/rocops/internal/parquetscan"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/crossentropy"
 )
@@ -277,7 +278,7 @@ func (s *Scorer) labelColumns() []string {
 
 // ScoreParquet is [Scorer.ScoreCSV] for a Parquet file r of size bytes: it reads the feature
 // columns by name and the label columns when the file has them, ignoring every other column
-// (data.NewParquetColumnReader, with its checks of every value), one row group at a time, and
+// (package data's Parquet reader, with its checks of every value), one row group at a time, and
 // writes the same CSV as ScoreCSV, rows numbered from 1 in file order. The label column of a
 // binary model, and each label column of a multi-label one, is numeric or boolean, each value
 // 0 or 1 (else rocops.ErrLabel); that of a multi-class model is text or numeric, its class names
@@ -291,27 +292,7 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 	if op.Encoder != nil {
 		return s.scoreParquetEncoded(ctx, r, size, w)
 	}
-	var (
-		pr        *data.ParquetReader
-		classes   *classColumn // the label column of a multi-class model
-		hasLabels bool
-	)
-	switch {
-	case op.Classes == nil:
-		pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{Label: op.Label})
-		hasLabels = err == nil && pr.HasLabel()
-	case op.Multilabel: // the label columns read as more numeric columns, when all are there
-		pr, err = data.NewParquetColumnReader(r, size, append(slices.Clone(s.sc.features), op.Classes...), data.CSVConfig{})
-		hasLabels = err == nil
-		if errors.Is(err, data.ErrHeader) { // a column missing: a label column, or a feature this names
-			pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{})
-		}
-	default:
-		if pr, err = data.NewParquetColumnReader(r, size, s.sc.features, data.CSVConfig{}); err == nil && op.Label != "" {
-			classes, err = openClassColumn(r, size, op.Label)
-			hasLabels = classes != nil
-		}
-	}
+	pr, classes, hasLabels, err := s.openParquet(r, size)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -344,48 +325,109 @@ func (s *Scorer) ScoreParquet(ctx context.Context, r io.ReaderAt, size int64, w 
 		for i := range rows {
 			row := out.rows + out.pending() + 1
 			xi := x[i*width : (i+1)*width]
-			z, err := s.sc.st.Transform(xi[:in])
+			z, err := s.transformRow(out, xi[:in], row)
 			if err != nil {
-				return out.fail(fmt.Errorf("deploy: row %d: %w", row, err))
-			}
-			if err := out.checkRange(z, xi[:in], row); err != nil {
 				return out.fail(err)
 			}
 			switch {
 			case !hasLabels:
 			case classes != nil:
 				out.labels = append(out.labels, names[i])
-			case op.Multilabel:
-				for c, v := range xi[in:] {
-					if v != 0 && v != 1 {
-						out.labels = out.labels[:len(out.labels)-c]
-						return out.fail(&wrapError{fmt.Sprintf("deploy: column %q, row %d: %v is not a label (want 0 or 1)",
-							op.Classes[c], row, v), rocops.ErrLabel})
-					}
-					out.labels = append(out.labels, strconv.Itoa(int(v)))
-				}
 			default:
-				out.labels = append(out.labels, strconv.Itoa(int(y[i])))
-			}
-			out.z = append(out.z, z...)
-			out.lines = append(out.lines, row)
-			if out.pending() == chunk {
-				if err := out.flush(); err != nil {
-					return out.rows, out.flagged, err
+				if err := out.numericLabels(xi[in:], y[i], row); err != nil {
+					return out.fail(err)
 				}
+			}
+			if err := out.add(z, row); err != nil {
+				return out.rows, out.flagged, err
 			}
 		}
 		if err != nil {
 			return out.fail(err)
 		}
 	}
-	if err := out.flush(); err != nil {
-		return out.rows, out.flagged, err
+	return out.finish()
+}
+
+// openParquet opens the columns ScoreParquet reads of the Parquet file r (size bytes) for a
+// model without an encoder: the features, and the label columns when the file has them
+// (hasLabels) — a multi-label model's read as more numeric columns after the features, a
+// multi-class model's as class names (classes).
+func (s *Scorer) openParquet(r io.ReaderAt, size int64) (pr parquetscan.Rows, classes *classColumn, hasLabels bool, err error) {
+	op := s.sc.op
+	switch {
+	case op.Classes == nil:
+		pr, err = parquetscan.Columns(r, size, s.sc.features, op.Label)
+		hasLabels = err == nil && pr.HasLabel()
+	case op.Multilabel: // the label columns read as more numeric columns, when all are there
+		pr, err = parquetscan.Columns(r, size, append(slices.Clone(s.sc.features), op.Classes...), "")
+		hasLabels = err == nil
+		if errors.Is(err, data.ErrHeader) { // a column missing: a label column, or a feature this names
+			pr, err = parquetscan.Columns(r, size, s.sc.features, "")
+		}
+	default:
+		if pr, err = parquetscan.Columns(r, size, s.sc.features, ""); err == nil && op.Label != "" {
+			classes, err = openClassColumn(r, size, op.Label)
+			hasLabels = classes != nil
+		}
 	}
-	if out.rows == 0 {
+	return pr, classes, hasLabels, err
+}
+
+// numericLabels appends the labels of Parquet row number row of a binary or multi-label
+// model to o.labels: the values v of a multi-label model's label columns, each 0 or 1
+// (rocops.ErrLabel naming the column otherwise, with none of the row's labels kept), or the
+// binary label y.
+func (o *scoreWriter) numericLabels(v []float64, y float64, row int) error {
+	if !o.s.sc.op.Multilabel {
+		o.labels = append(o.labels, strconv.Itoa(int(y)))
+		return nil
+	}
+	for c, l := range v {
+		if l != 0 && l != 1 {
+			o.labels = o.labels[:len(o.labels)-c]
+			return &wrapError{fmt.Sprintf("deploy: column %q, row %d: %v is not a label (want 0 or 1)",
+				o.s.sc.op.Classes[c], row, l), rocops.ErrLabel}
+		}
+		o.labels = append(o.labels, strconv.Itoa(int(l)))
+	}
+	return nil
+}
+
+// transformRow standardizes the features x of row number row and checks that the
+// standardized values are finite (checkRange), naming the row.
+func (s *Scorer) transformRow(o *scoreWriter, x []float64, row int) ([]float64, error) {
+	z, err := s.sc.st.Transform(x)
+	if err != nil {
+		return nil, fmt.Errorf("deploy: row %d: %w", row, err)
+	}
+	if err := o.checkRange(z, x, row); err != nil {
+		return nil, err
+	}
+	return z, nil
+}
+
+// add appends the standardized features z of row number row, whose labels are appended
+// already, to the pending rows, and writes them when a chunk is full; the error is flush's.
+func (o *scoreWriter) add(z []float64, row int) error {
+	o.z = append(o.z, z...)
+	o.lines = append(o.lines, row)
+	if o.pending() == chunk {
+		return o.flush()
+	}
+	return nil
+}
+
+// finish writes the pending rows of a Parquet file and returns the rows written and flagged;
+// a file without rows is rocops.ErrEmpty.
+func (o *scoreWriter) finish() (rows, flagged int, err error) {
+	if err := o.flush(); err != nil {
+		return o.rows, o.flagged, err
+	}
+	if o.rows == 0 {
 		return 0, 0, &wrapError{"deploy: the Parquet file has no rows", rocops.ErrEmpty}
 	}
-	return out.rows, out.flagged, nil
+	return o.rows, o.flagged, nil
 }
 
 // wrapError is an error that says msg and wraps err, whose own message it leaves out.

@@ -107,7 +107,7 @@ func TestInitSHA256(t *testing.T) {
 	f := newFixture(t, 1)
 	dir := t.TempDir()
 	plain := f.save(t, dir, "plain")
-	plainJSON, err := os.ReadFile(SidecarPath(plain))
+	plainJSON, err := os.ReadFile(sidecarPath(plain))
 	require.NoError(t, err)
 	require.NotContains(t, string(plainJSON), "init_sha256")
 
@@ -119,7 +119,7 @@ func TestInitSHA256(t *testing.T) {
 	require.Equal(t, f.op.Run.InitSHA256, s.OperatingPoint().Run.InitSHA256)
 	require.Equal(t, versionBinary, s.Version())
 	s.Close()
-	initJSON, err := os.ReadFile(SidecarPath(path))
+	initJSON, err := os.ReadFile(sidecarPath(path))
 	require.NoError(t, err)
 	require.Contains(t, string(initJSON), `"init_sha256": "`+f.op.Run.InitSHA256+`"`)
 
@@ -136,7 +136,7 @@ func TestInitSHA256(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := t.TempDir()
 			p := f.save(t, d, "init")
-			editSidecar(t, SidecarPath(p), func(obj map[string]any) bool {
+			editSidecar(t, sidecarPath(p), func(obj map[string]any) bool {
 				tc.edit(obj["run"].(map[string]any))
 				return true
 			})
@@ -148,10 +148,10 @@ func TestInitSHA256(t *testing.T) {
 	t.Run("changed, checksum kept", func(t *testing.T) {
 		d := t.TempDir()
 		p := f.save(t, d, "init")
-		b, err := os.ReadFile(SidecarPath(p))
+		b, err := os.ReadFile(sidecarPath(p))
 		require.NoError(t, err)
 		b = bytes.Replace(b, []byte(f.op.Run.InitSHA256[:8]), []byte("00000000"), 1)
-		require.NoError(t, os.WriteFile(SidecarPath(p), b, 0o644))
+		require.NoError(t, os.WriteFile(sidecarPath(p), b, 0o644))
 		_, err = Load(p)
 		require.ErrorIs(t, err, ErrSidecar)
 		require.ErrorContains(t, err, "checksum")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -19,7 +18,7 @@ func BenchmarkProject(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/%v", n, s), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := diagnose.Project(scores, labels, p, pairwise.Config{Surrogate: s}); err != nil {
+					if _, err := binProject(scores, labels, p, pairwise.Config{Surrogate: s}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -36,9 +35,9 @@ func BenchmarkScoreDiagnostics(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/misranking+severe+bound", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				diagnose.Misranking(scores, labels)
-				diagnose.SevereMass(scores, labels, 1)
-				diagnose.CEBound(scores, labels, 1)
+				binMisranking(scores, labels)
+				binSevereMass(scores, labels, 1)
+				binCEBound(scores, labels, 1)
 			}
 		})
 		for _, s := range []pairwise.Surrogate{pairwise.SquaredHinge, pairwise.Logistic} {
@@ -48,7 +47,7 @@ func BenchmarkScoreDiagnostics(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/weightshares-%v", n, s), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: s}, edges)
+					binWeightShares(scores, labels, pairwise.Config{Surrogate: s}, edges)
 				}
 			})
 		}

@@ -54,40 +54,92 @@ func (cs Comparisons) Validate() error {
 	return nil
 }
 
-// Misranking returns [Misranking] of each output's comparisons and their macro mean (see
-// [Comparisons]): the share of misranked (positive, negative) pairs of each comparison, ties
-// counting ½.
+// Misranking returns the misranking of each output's comparisons and their macro mean (see
+// [Comparisons]): the share of the (positive, negative) pairs of a comparison that the scores
+// rank wrong, a tie counting one half,
+//
+//	(1/(n₊n₋)) Σ_{i∈P} Σ_{j∈N} (1{f_i < f_j} + ½·1{f_i = f_j}),
+//
+// with f the comparison's column of scores, P and N its positives and negatives, n₊ = |P|,
+// n₋ = |N|. It is 1 − the comparison's AUC. Cost O(n log n) a comparison: one sort of the
+// negatives and two binary searches per positive.
 func (cs Comparisons) Misranking(scores, labels []float64) (perClass []float64, macro float64, err error) {
-	return scalarComparisons(cs.comparer(scores, labels), cs.Task.K(), Misranking)
+	return scalarComparisons(cs.comparer(scores, labels), cs.Task.K(), misranking)
 }
 
-// SevereMass returns [SevereMass] π_M at severity m of each output's comparisons and their
-// macro mean (see [Comparisons]).
+// SevereMass returns π_M at severity M = m of each output's comparisons and their macro mean
+// (see [Comparisons]): the share of a comparison's pairs whose margin x = f_i − f_j is below −M,
+//
+//	π_M = (1/(n₊n₋)) Σ_{i∈P} Σ_{j∈N} 1{f_j > f_i + M},
+//
+// symbols as in [Comparisons.Misranking]; M > 0 is the severity (rocops.ErrConfig otherwise).
+// The comparison is made as f_j > f_i + M, which can differ from f_i − f_j < −M by one
+// rounding for a pair exactly at the boundary. Cost O(n log n) a comparison.
 func (cs Comparisons) SevereMass(scores, labels []float64, m float64) (perClass []float64, macro float64, err error) {
 	if err := checkSeverity(m); err != nil {
 		return nil, 0, err
 	}
 	return scalarComparisons(cs.comparer(scores, labels), cs.Task.K(), func(f, y []float64) (float64, error) {
-		return SevereMass(f, y, m)
+		return severeMass(f, y, m)
 	})
 }
 
-// CEBound returns [CEBound] B_M at severity m of each output's comparisons and their macro mean
-// (see [Comparisons]). The bound holds comparison by comparison, π_M ≤ B_M, so it holds for
-// every output's mean and for the macro mean of [Comparisons.SevereMass].
+// CEBound returns the cross-entropy bound B_M on the severe mass at severity M = m of each
+// output's comparisons and their macro mean (see [Comparisons]):
+//
+//	B_M = (R₊ + R₋) / log(1 + e^{M/2}),   R₊ = (1/n₊) Σ_{i∈P} log(1 + e^{−f_i}),
+//	                                      R₋ = (1/n₋) Σ_{j∈N} log(1 + e^{f_j}),
+//
+// where R₊ and R₋ are the mean cross-entropies of a comparison's positives and negatives with
+// the scores read as logits. π_M ≤ B_M for every set of scores (the proof is in
+// docs/diagnostics.md; the bound is the one of Chen et al., "Pairwise AUC Optimization Needs
+// Corrective Power", arXiv 2610.21743, §4, with a class-balanced risk); B_M may exceed 1. The
+// bound holds comparison by comparison, so it holds for every output's mean and for the macro
+// mean of [Comparisons.SevereMass]. Cost O(n) a comparison.
 func (cs Comparisons) CEBound(scores, labels []float64, m float64) (perClass []float64, macro float64, err error) {
 	if err := checkSeverity(m); err != nil {
 		return nil, 0, err
 	}
 	return scalarComparisons(cs.comparer(scores, labels), cs.Task.K(), func(f, y []float64) (float64, error) {
-		return CEBound(f, y, m)
+		return ceBound(f, y, m)
 	})
 }
 
-// WeightShares returns [WeightShares] ρ of each output's comparisons, one share per margin
-// interval of edges, and their macro mean (see [Comparisons]). A comparison's ρ_k is NaN when
-// its interval I_k holds no pair; the means are over the comparisons (and outputs) whose ρ_k
-// is a number, NaN when there is none.
+// WeightShares returns, for each margin interval I_k = [edges[k], edges[k+1]), the relative
+// gradient weight the surrogate puts on it in each output's comparisons, and their macro mean
+// (see [Comparisons]): for one comparison
+//
+//	ρ_k = (W_k / W) / (N_k / N),   W_k = Σ_{(i,j): x_ij ∈ I_k} w(x_ij),   W = Σ_{all pairs} w(x_ij),
+//
+// where x_ij = f_i − f_j over every positive i and negative j of the comparison, w = −ℓ′ is the weight of the
+// surrogate cfg.Surrogate with margin cfg.Margin (pairwise.Weight), N_k is the number of pairs
+// in I_k and N = n₊n₋ the number of all pairs. ρ_k > 1 means the surrogate gives the pairs of
+// I_k more than their share of the gradient (the "relative gradient weight" of Chen et al.,
+// "Pairwise AUC Optimization Needs Corrective Power", arXiv 2610.21743, appendix B.5). ρ_k is
+// NaN when I_k holds no pair, and every ρ_k is NaN when W = 0 (a hinge with every pair past
+// the margin). Pairs outside [edges[0], edges[len−1]) count in W and N only. The edges may be
+// ±Inf; cfg.Pairs and cfg.Seed are ignored (the shares are exact over all pairs). For Square,
+// w(x) = 2(m − x) is negative beyond the margin, so shares there are negative.
+//
+// Cost, with K intervals: for Hinge, SquaredHinge, Square and Exponential the sums over an
+// interval factor into prefix sums over the sorted negatives, O(n log n + n₊·K·log n₋) a comparison.
+// Logistic's weight σ(−x) = 1/(1 + e^x) does not factor into a function of f_i times one of
+// f_j, and no exact sub-quadratic method is known to us, so Logistic visits every pair once:
+// O(n₊n₋) exponentials, tens of milliseconds per million pairs (BenchmarkScoreDiagnostics).
+//
+// The per-output and macro means are over the comparisons (and outputs) whose ρ_k is a
+// number, NaN when there is none.
+//
+// Errors: those of [Comparisons] for the scores and labels; rocops.ErrConfig for fewer than two
+// edges, a NaN edge or edges not strictly increasing, an unknown surrogate or a bad margin, or a
+// partial-AUC cut (MaxFPR or MinTPR); rocops.ErrRange when an exponential weight leaves the
+// float64 range, and when the square surrogate's total weight W,
+// whose terms take both signs, cancels to within its rounding error, so that every ρ_k would be
+// noise (as with scores near ±1e300, where W is a few units and its terms about 1e300). For Hinge,
+// SquaredHinge and Square, which are homogeneous (scaling the scores, the margin and the edges by
+// one factor scales every w by it, or leaves it for Hinge, and so leaves every ρ_k), the shares
+// are computed on all three divided by a power of two near the largest of |m| and |f|, so that
+// scores of any finite magnitude neither overflow nor lose the margin.
 func (cs Comparisons) WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64) (
 	perClass [][]float64, macro []float64, err error) {
 	if _, err := margin(cfg); err != nil {
@@ -97,7 +149,7 @@ func (cs Comparisons) WeightShares(scores, labels []float64, cfg pairwise.Config
 		return nil, nil, err
 	}
 	return comparisons(cs.comparer(scores, labels), cs.Task.K(), func(f, y []float64) ([]float64, error) {
-		return WeightShares(f, y, cfg, edges)
+		return weightShares(f, y, cfg, edges)
 	})
 }
 

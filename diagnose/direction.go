@@ -24,29 +24,13 @@ type Direction struct {
 	Severe int       // the number of severe pairs that defined it
 }
 
-// SevereDirection returns the steepest correction direction of the severe pairs of a
-// selection batch: with S the pairs (i, j), i positive and j negative, whose margin
-// x_ij = f_i − f_j is below −M at the current parameters θ, and
+// binarySevereDirection is Comparisons.SevereDirection for the binary task: x holds len(labels)
+// rows, S the pairs (i, j), i positive and j negative, of margin f_i − f_j below −M, and
 //
-//	L_M(θ) = (1/|S|) Σ_{(i,j)∈S} ℓ(f_i(θ) − f_j(θ))
+//	L_M(θ) = (1/|S|) Σ_{(i,j)∈S} ℓ(f_i(θ) − f_j(θ)).
 //
-// the mean surrogate loss over them (S held fixed), it returns V = −∇θ L_M/‖∇θ L_M‖ and the
-// norm (Chen et al., "Pairwise AUC Optimization Needs Corrective Power", arXiv 2610.21743, §2).
-// Moving θ along V decreases L_M at the rate Norm.
-//
-// x holds len(labels) rows of model.InputSize() features, row-major; ℓ is cfg's surrogate and
-// M > 0 the severity. The gradient comes from an ordinary Gorgonia graph and gorgonia.Grad: the
-// cost Σ_k c_k·f_k with c_k = ∂L_M/∂f_k at θ has the same gradient in θ. Finding S visits
-// every pair of the batch, O(n₊n₋): keep selection batches to a few thousand rows.
-//
-// The norm is formed on the gradient divided by a power of two near its largest entry, so
-// that it is found whenever it is within float64's range.
-//
-// Errors: ErrNoSevere when the batch has no severe pair or L_M has a zero gradient; those of
-// Misranking for the model's scores and labels; rocops.ErrConfig for a bad severity or
-// surrogate or a partial-AUC cut; nn.ErrInput for x; rocops.ErrRange when an entry of the
-// gradient or its norm is beyond float64's range.
-func SevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
+// Its errors are those of Comparisons.SevereDirection.
+func binarySevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (Direction, error) {
 	if err := checkSeverity(m); err != nil {
 		return Direction{}, err
 	}
@@ -111,9 +95,9 @@ func unitDirection(g []float64, severe int) (Direction, error) {
 	return Direction{V: g, Norm: norm, Severe: severe}, nil
 }
 
-// severeLoss returns L_M of SevereDirection for the scores f and the fixed pair set S given
+// severeLoss returns L_M of binarySevereDirection for the scores f and the fixed pair set S given
 // by the scores s0 (the pairs with margin below −m at s0), and |S|. It is the function whose
-// descent SevereDirection measures; with f = s0 it is the severe-pair loss at θ.
+// descent binarySevereDirection measures; with f = s0 it is the severe-pair loss at θ.
 func severeLoss(scores, s0, labels []float64, cfg pairwise.Config, m float64) (float64, int, error) {
 	if err := checkSeverity(m); err != nil {
 		return 0, 0, err

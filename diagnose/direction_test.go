@@ -165,7 +165,7 @@ func TestSevereDirectionDescends(t *testing.T) {
 	for _, s := range pairwise.Surrogates() {
 		cfg := pairwise.Config{Surrogate: s}
 		const sev = 0.5
-		d, err := diagnose.SevereDirection(m, x, labels, cfg, sev)
+		d, err := binSevereDirection(m, x, labels, cfg, sev)
 		require.NoError(t, err)
 		require.NotEqual(t, 0, d.Severe, "no severe pairs")
 		var n2 float64
@@ -203,14 +203,14 @@ func TestSevereDirectionDescends(t *testing.T) {
 func TestSevereDirectionErrors(t *testing.T) {
 	m, x, labels := severeSetup(t, tensor.Float64)
 	cfg := pairwise.Config{}
-	_, err := diagnose.SevereDirection(m, x, labels, cfg, 1e6)
+	_, err := binSevereDirection(m, x, labels, cfg, 1e6)
 	require.ErrorIs(t, err, diagnose.ErrNoSevere, "huge M: error %v, want ErrNoSevere", err)
-	_, err = diagnose.SevereDirection(m, x, labels, cfg, -1)
+	_, err = binSevereDirection(m, x, labels, cfg, -1)
 	require.ErrorIs(t, err, rocops.ErrConfig, "negative M: error %v, want rocops.ErrConfig", err)
 	zeros := make([]float64, len(labels))
-	_, err = diagnose.SevereDirection(m, x, zeros, cfg, 1)
+	_, err = binSevereDirection(m, x, zeros, cfg, 1)
 	require.ErrorIs(t, err, rocops.ErrNoPositives, "no positives: error %v, want ErrNoPositives", err)
-	_, err = diagnose.SevereDirection(m, x[:10], labels, cfg, 1)
+	_, err = binSevereDirection(m, x[:10], labels, cfg, 1)
 	require.ErrorIs(t, err, nn.ErrInput, "short x: error %v, want nn.ErrInput", err)
 }
 
@@ -220,9 +220,9 @@ func TestSevereDirectionFloat32(t *testing.T) {
 	m64, x, labels := severeSetup(t, tensor.Float64)
 	m32, _, _ := severeSetup(t, tensor.Float32)
 	cfg := pairwise.Config{Surrogate: pairwise.SquaredHinge}
-	d64, err := diagnose.SevereDirection(m64, x, labels, cfg, 0.5)
+	d64, err := binSevereDirection(m64, x, labels, cfg, 0.5)
 	require.NoError(t, err)
-	d32, err := diagnose.SevereDirection(m32, x, labels, cfg, 0.5)
+	d32, err := binSevereDirection(m32, x, labels, cfg, 0.5)
 	require.NoError(t, err)
 	require.Equal(t, d64.Severe, d32.Severe, "severe pairs: float32 %d, float64 %d", d32.Severe, d64.Severe)
 	for k := range d64.V {

@@ -9,34 +9,33 @@
 // margin x = f_i − f_j; it is misranked when x < 0 and severely misranked when x < −M for a
 // severity M > 0.
 //
-//   - [Misranking]: the share of misranked pairs, ties counting ½ (1 − AUC).
-//   - [SevereMass]: π_M, the share of severely misranked pairs.
-//   - [CEBound]: (R₊ + R₋)/log(1 + e^{M/2}) with R₊, R₋ the classes' mean cross-entropies of
-//     the scores read as logits; always ≥ π_M, so a cross-entropy warm-up that drives the
-//     risk down also bounds the severe mass.
-//   - [WeightShares]: for margin intervals, each interval's share of the surrogate's total
-//     gradient weight w(x) = −ℓ′(x) divided by its share of pairs.
-//
-// Each is O(n log n) in the batch size (one sort and binary searches), without a pair
-// matrix, except WeightShares for the logistic surrogate, which visits all pairs.
-//
-// # Every task
-//
 // [Comparisons] is the task as a value (rocops.Task: binary, k classes or k labels, and OvO for
-// the one-vs-one pairs of classes): its methods Misranking, SevereMass, CEBound and
-// WeightShares run the binary function on every binary comparison of the task's row-major n×K
-// scores and float64 labels — one-vs-rest, the ordered one-vs-one pairs, or each label column
-// over all rows — and return each output's mean over its comparisons and the macro mean over
-// the outputs. The binary task is the one comparison, whose figures are the binary functions'
-// own; the macro misranking is 1 − the macro AUC of the same task and method (metrics.TaskAUC).
+// the one-vs-one pairs of classes; the zero Comparisons is the binary task). Its methods
+//
+//   - [Comparisons.Misranking]: the share of misranked pairs, ties counting ½ (1 − AUC);
+//   - [Comparisons.SevereMass]: π_M, the share of severely misranked pairs;
+//   - [Comparisons.CEBound]: (R₊ + R₋)/log(1 + e^{M/2}) with R₊, R₋ the classes' mean
+//     cross-entropies of the scores read as logits; always ≥ π_M, so a cross-entropy warm-up
+//     that drives the risk down also bounds the severe mass;
+//   - [Comparisons.WeightShares]: for margin intervals, each interval's share of the
+//     surrogate's total gradient weight w(x) = −ℓ′(x) divided by its share of pairs
+//
+// measure each binary comparison of the task's row-major n×K scores and float64 labels —
+// the one comparison of the binary task, one-vs-rest, the ordered one-vs-one pairs, or each
+// label column over all rows — and return each output's mean over its comparisons and the
+// macro mean over the outputs. For the binary task both are the comparison's own figure; the
+// macro misranking is 1 − the macro AUC of the same task and method (metrics.TaskAUC).
+//
+// Each comparison is O(n log n) in its rows (one sort and binary searches), without a pair
+// matrix, except WeightShares for the logistic surrogate, which visits all pairs.
 //
 // # Along a direction
 //
-// [SevereDirection] gives V, the unit steepest-descent direction in parameter space of the
-// surrogate loss over the severe pairs of a selection batch. [ScoreTangents] projects every
-// example's score gradient on it, p_k = ⟨∇θ f_k, V⟩, exactly by forward mode for nn.MLP
-// (the linear scorer included). [Project] forms the pair term h(i, j) = w(f_i − f_j)·(p_i − p_j) on an independent
-// logging pool, whose mean is the projected drift (how fast a gradient step moves along V),
+// [Comparisons.SevereDirection] gives V, the unit steepest-descent direction in parameter
+// space of the surrogate loss over the severe pairs of a selection batch. [ScoreTangents]
+// projects every example's score gradient on it, p_k = ⟨∇θ f_k, V⟩, exactly by forward mode
+// for nn.MLP (the linear scorer included). [Comparisons.Project] forms the pair term
+// h(i, j) = w(f_i − f_j)·(p_i − p_j) on an independent logging pool, whose mean is the projected drift (how fast a gradient step moves along V),
 // and splits its variance into the first-order parts VarPos, VarNeg (noise ∝ 1/B) and the
 // pair interaction VarResidual (noise ∝ 1/B²): [Split], [Split.BatchVariance],
 // [Split.FirstOrderShare]. [Hoeffding] does the same for any pair function and [BatchSlope]
@@ -44,11 +43,11 @@
 //
 // A run is in a weakly corrective region when severe misrankings persist while the drift and
 // the first-order share are small: the mini-batch noise along V then decays like 1/B² and
-// escapes take much longer. Project costs O(n₊n₋) on the logging pool: a pool of 2000
-// examples takes milliseconds (BenchmarkProject).
+// escapes take much longer. Comparisons.Project costs O(n₊n₋) on the logging pool: a pool of
+// 2000 examples takes milliseconds (BenchmarkProject).
 //
-// For a model of K outputs, [Comparisons.SevereDirection] is the direction of the mean over the
-// binary comparisons of their severe-pair losses, and [Comparisons.Project] the Split of every
+// For a model of K outputs, Comparisons.SevereDirection is the direction of the mean over the
+// binary comparisons of their severe-pair losses, and Comparisons.Project the Split of every
 // comparison's pair term on its column's scores and tangents ([ComparisonSplit]); the mean of
 // their drifts is the rate at which the task's pairwise loss moves along V.
 //

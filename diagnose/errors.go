@@ -31,7 +31,7 @@ const (
 	// maxCount is the most positives or negatives Hoeffding keeps a mean for (8 bytes each).
 	maxCount = 1 << 27
 	// maxPairs is the most evaluations of a pair function one call makes: n₊·n₋ for
-	// Hoeffding and Project, reps·Σ B² for BatchSlope (about 1.1e12, hours of work).
+	// Hoeffding and Comparisons.Project, reps·Σ B² for BatchSlope (about 1.1e12, hours of work).
 	maxPairs = 1 << 40
 	// maxBatchSize is the largest batch size BatchSlope draws (8 bytes per index).
 	maxBatchSize = 1 << 20

@@ -8,6 +8,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
 )
@@ -107,3 +108,44 @@ func classCmp(k int, method metrics.Method) diagnose.Comparisons {
 
 // labelCmp is the comparisons of k label columns (the binary task's one for k = 1).
 func labelCmp(k int) diagnose.Comparisons { return diagnose.Comparisons{Task: labelTask(k)} }
+
+// The binary diagnostics: the zero Comparisons, whose one comparison is the whole batch.
+var binary diagnose.Comparisons
+
+// binMisranking is the misranking of the binary task.
+func binMisranking(scores, labels []float64) (float64, error) {
+	_, v, err := binary.Misranking(scores, labels)
+	return v, err
+}
+
+// binSevereMass is the severe mass π_M of the binary task.
+func binSevereMass(scores, labels []float64, m float64) (float64, error) {
+	_, v, err := binary.SevereMass(scores, labels, m)
+	return v, err
+}
+
+// binCEBound is the cross-entropy bound B_M of the binary task.
+func binCEBound(scores, labels []float64, m float64) (float64, error) {
+	_, v, err := binary.CEBound(scores, labels, m)
+	return v, err
+}
+
+// binWeightShares is the relative gradient weights of the binary task.
+func binWeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64) ([]float64, error) {
+	_, v, err := binary.WeightShares(scores, labels, cfg, edges)
+	return v, err
+}
+
+// binSevereDirection is the severe direction of the binary task.
+func binSevereDirection(model nn.Model, x, labels []float64, cfg pairwise.Config, m float64) (diagnose.Direction, error) {
+	return binary.SevereDirection(model, x, labels, cfg, m)
+}
+
+// binProject is the Split of the one comparison of the binary task.
+func binProject(scores, labels, p []float64, cfg pairwise.Config) (diagnose.Split, error) {
+	s, err := binary.Project(scores, labels, p, cfg)
+	if err != nil {
+		return diagnose.Split{}, err
+	}
+	return s[0].Split, nil
+}

@@ -28,7 +28,7 @@ import (
 // VarResidual the pair interaction (Chen et al., "Pairwise AUC Optimization Needs Corrective
 // Power", arXiv 2610.21743, appendices C and D).
 type Split struct {
-	Mean                        float64 // μ; for Project, the projected drift
+	Mean                        float64 // μ; for Comparisons.Project, the projected drift
 	VarPos, VarNeg, VarResidual float64
 	NPos, NNeg                  int
 }
@@ -178,23 +178,14 @@ func (s Split) scaled(k int) (Split, error) {
 	return s, nil
 }
 
-// Project returns the Split of the projected pair term
+// binaryProject is Comparisons.Project for one binary comparison: the Split of
 //
 //	h(i, j) = w(f_i − f_j)·(p_i − p_j)
 //
-// over the positives i and negatives j of the pool, each class in input order, where f are the
-// scores, w = −ℓ′ the weight of cfg's surrogate (pairwise.Weight) and p_k = ⟨∇θ f_k, v⟩ the
-// derivative of example k's score along a direction v in parameter space (see ScoreTangents).
-// The pairwise loss L = mean ℓ(x_ij) has directional derivative ⟨∇θ L, v⟩ = −mean h, so a
-// gradient step θ ← θ − η∇L moves along v by η·Split.Mean, and a mini-batch step by η times
-// the batch mean of h, whose variance is Split.BatchVariance. cfg.Pairs and cfg.Seed are
-// ignored. Cost: 2·n₊n₋ evaluations of w, O(n) memory.
-//
-// Errors: those of Misranking for scores and labels; rocops.ErrLength when p and scores differ in
-// length; rocops.ErrNonFinite for a NaN or infinite p_k, or a weight or difference of p that
-// overflows; rocops.ErrConfig for a bad cfg or a partial-AUC cut; those of Hoeffding for the
-// sizes and rocops.ErrRange for a result beyond float64's range.
-func Project(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
+// over the positives i and negatives j of scores f, each class in input order, with p the
+// scores' tangents. Its errors are those of Comparisons.Project, the shape of p as p and scores
+// differing in length (rocops.ErrLength).
+func binaryProject(scores, labels, p []float64, cfg pairwise.Config) (Split, error) {
 	m, err := margin(cfg)
 	if err != nil {
 		return Split{}, err

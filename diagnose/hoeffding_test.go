@@ -59,7 +59,7 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 		cfg := pairwise.Config{Surrogate: s, Margin: 0.7}
 		scores, labels := testbatch.Spread(uint64(20+s), 1, 90, 0.3, 1.2)
 		p, _ := testbatch.Spread(uint64(40+s), 1, 90, 0, 1)
-		got, err := diagnose.Project(scores, labels, p, cfg)
+		got, err := binProject(scores, labels, p, cfg)
 		require.NoError(t, err)
 		pos, neg := classIndices(labels)
 		h := make([][]float64, len(pos))
@@ -80,7 +80,7 @@ func TestProjectIsTheDirectionalDerivative(t *testing.T) {
 	p, _ := testbatch.Spread(8, 1, 60, 0, 1)
 	for _, s := range []pairwise.Surrogate{pairwise.Logistic, pairwise.Exponential, pairwise.Square, pairwise.SquaredHinge} {
 		cfg := pairwise.Config{Surrogate: s}
-		sp, err := diagnose.Project(scores, labels, p, cfg)
+		sp, err := binProject(scores, labels, p, cfg)
 		require.NoError(t, err)
 		const eps = 1e-5
 		moved := func(e float64) float64 {
@@ -174,8 +174,8 @@ func TestHoeffdingErrors(t *testing.T) {
 		require.ErrorIs(t, err, tc.want, "BatchSlope %s: error %v, want %v", tc.name, err, tc.want)
 	}
 	scores, labels := []float64{0, 1, 2}, []float64{1, 0, 1}
-	_, err := diagnose.Project(scores, labels, []float64{1, 2}, pairwise.Config{})
+	_, err := binProject(scores, labels, []float64{1, 2}, pairwise.Config{})
 	require.ErrorIs(t, err, rocops.ErrLength, "Project with short p: error %v, want ErrLength", err)
-	_, err = diagnose.Project(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{})
+	_, err = binProject(scores, labels, []float64{1, math.Inf(1), 2}, pairwise.Config{})
 	require.ErrorIs(t, err, rocops.ErrNonFinite, "Project with infinite p: error %v, want ErrNonFinite", err)
 }

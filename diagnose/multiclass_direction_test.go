@@ -110,7 +110,7 @@ func TestMulticlassSevereDirectionDescends(t *testing.T) {
 	}
 }
 
-// TestMulticlassProject: every comparison's Split is diagnose.Project on that comparison's
+// TestMulticlassProject: every comparison's Split is binProject on that comparison's
 // column and rows of the scores and tangents, and the mean of the Splits' means is −⟨∇L, p⟩,
 // the negative directional derivative of the multi-class pairwise loss L of
 // package pairwise on a Classes task (all pairs) along the direction whose tangents p are.
@@ -136,7 +136,7 @@ func TestMulticlassProject(t *testing.T) {
 			require.Equal(t, want[i][1], s.Other, "%v: split %d is of %v, want %v", method, i, s.Comparison, want[i])
 			f, y := comparisonOf(scores, k, labels, s.Class, s.Other)
 			pc, _ := comparisonOf(p, k, labels, s.Class, s.Other)
-			ref, err := diagnose.Project(f, y, pc, cfg)
+			ref, err := binProject(f, y, pc, cfg)
 			require.NoError(t, err)
 			require.False(t, s.Split != ref, "%v: split of %v is %+v, Project gives %+v", method, s.Comparison, s.Split, ref)
 			mean += s.Mean / float64(len(splits))

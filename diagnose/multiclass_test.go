@@ -129,13 +129,13 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 				}{
 					{"Misranking", func() ([]float64, float64, error) {
 						return classCmp(k, method).Misranking(scores, labels)
-					}, diagnose.Misranking},
+					}, binMisranking},
 					{"SevereMass", func() ([]float64, float64, error) {
 						return classCmp(k, method).SevereMass(scores, labels, m)
-					}, func(f, y []float64) (float64, error) { return diagnose.SevereMass(f, y, m) }},
+					}, func(f, y []float64) (float64, error) { return binSevereMass(f, y, m) }},
 					{"CEBound", func() ([]float64, float64, error) {
 						return classCmp(k, method).CEBound(scores, labels, m)
-					}, func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
+					}, func(f, y []float64) (float64, error) { return binCEBound(f, y, m) }},
 				}
 				for _, c := range cases {
 					per, macro, err := c.multi()
@@ -149,7 +149,7 @@ func TestMulticlassDiagnosticsAgainstBinary(t *testing.T) {
 				per, macro, err := classCmp(k, method).WeightShares(scores, labels, sq, edges)
 				require.NoError(t, err)
 				wantPer, wantMacro := bruteClassMeans(t, scores, k, labels, method, func(f, y []float64) ([]float64, error) {
-					return diagnose.WeightShares(f, y, sq, edges)
+					return binWeightShares(f, y, sq, edges)
 				})
 				for cl := range k {
 					for e := range wantPer[cl] {
@@ -342,11 +342,11 @@ func TestComparisonsBinary(t *testing.T) {
 		binary  func() (float64, error)
 	}{
 		{"Misranking", func() ([]float64, float64, error) { return one.Misranking(scores, labels) },
-			func() (float64, error) { return diagnose.Misranking(scores, labels) }},
+			func() (float64, error) { return binMisranking(scores, labels) }},
 		{"SevereMass", func() ([]float64, float64, error) { return one.SevereMass(scores, labels, 0.5) },
-			func() (float64, error) { return diagnose.SevereMass(scores, labels, 0.5) }},
+			func() (float64, error) { return binSevereMass(scores, labels, 0.5) }},
 		{"CEBound", func() ([]float64, float64, error) { return one.CEBound(scores, labels, 0.5) },
-			func() (float64, error) { return diagnose.CEBound(scores, labels, 0.5) }},
+			func() (float64, error) { return binCEBound(scores, labels, 0.5) }},
 	} {
 		per, macro, err := c.compare()
 		require.NoError(t, err)
@@ -358,7 +358,7 @@ func TestComparisonsBinary(t *testing.T) {
 	}
 	per, macro, err := one.WeightShares(scores, labels, sq, edges)
 	require.NoError(t, err)
-	want, err := diagnose.WeightShares(scores, labels, sq, edges)
+	want, err := binWeightShares(scores, labels, sq, edges)
 	require.NoError(t, err)
 	require.Equal(t, 1, len(per), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
 	require.Equal(t, fmt.Sprint(want), fmt.Sprint(per[0]), "WeightShares: %v and %v, want [%v] and %v", per, macro, want, want)
@@ -367,14 +367,14 @@ func TestComparisonsBinary(t *testing.T) {
 	m, x, y := severeSetup(t, tensor.Float64)
 	d, err := one.SevereDirection(m, x, y, sq, 0.1)
 	require.NoError(t, err)
-	wd, err := diagnose.SevereDirection(m, x, y, sq, 0.1)
+	wd, err := binSevereDirection(m, x, y, sq, 0.1)
 	require.NoError(t, err)
 	require.True(t, slices.Equal(d.V, wd.V), "SevereDirection: %+v, want %+v", d, wd)
 	require.Equal(t, wd.Norm, d.Norm, "SevereDirection: %+v, want %+v", d, wd)
 	require.Equal(t, wd.Severe, d.Severe, "SevereDirection: %+v, want %+v", d, wd)
 	splits, err := one.Project(scores, labels, scores, sq)
 	require.NoError(t, err)
-	ws, err := diagnose.Project(scores, labels, scores, sq)
+	ws, err := binProject(scores, labels, scores, sq)
 	require.NoError(t, err)
 	require.Equal(t, 1, len(splits), "Project: %+v, want one comparison of %+v", splits, ws)
 	require.False(t, splits[0].Split != ws, "Project: %+v, want one comparison of %+v", splits, ws)

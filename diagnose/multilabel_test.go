@@ -61,11 +61,11 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 				multi func() ([]float64, float64, error)
 				d     func(f, y []float64) (float64, error)
 			}{
-				{"Misranking", func() ([]float64, float64, error) { return labelCmp(k).Misranking(scores, labels) }, diagnose.Misranking},
+				{"Misranking", func() ([]float64, float64, error) { return labelCmp(k).Misranking(scores, labels) }, binMisranking},
 				{"SevereMass", func() ([]float64, float64, error) { return labelCmp(k).SevereMass(scores, labels, m) },
-					func(f, y []float64) (float64, error) { return diagnose.SevereMass(f, y, m) }},
+					func(f, y []float64) (float64, error) { return binSevereMass(f, y, m) }},
 				{"CEBound", func() ([]float64, float64, error) { return labelCmp(k).CEBound(scores, labels, m) },
-					func(f, y []float64) (float64, error) { return diagnose.CEBound(f, y, m) }},
+					func(f, y []float64) (float64, error) { return binCEBound(f, y, m) }},
 			} {
 				per, macro, err := c.multi()
 				require.NoError(t, err)
@@ -86,7 +86,7 @@ func TestMultilabelDiagnosticsAgainstBinary(t *testing.T) {
 			per, _, err := labelCmp(k).WeightShares(scores, labels, sq, edges)
 			require.NoError(t, err)
 			for col := range k {
-				want, err := diagnose.WeightShares(column(scores, k, col), column(labels, k, col), sq, edges)
+				want, err := binWeightShares(column(scores, k, col), column(labels, k, col), sq, edges)
 				require.NoError(t, err)
 				for e := range want {
 					nearOrNaN(t, fmt.Sprintf("WeightShares column %d interval %d", col, e), per[col][e], want[e])
@@ -145,7 +145,7 @@ func TestMultilabelSevereDirectionDescends(t *testing.T) {
 	}
 }
 
-// TestMultilabelProject: each column's Split is diagnose.Project on that column of the scores,
+// TestMultilabelProject: each column's Split is binProject on that column of the scores,
 // labels and tangents, and the mean of their means is −⟨∇L, p⟩ for the multi-label pairwise
 // loss L of package pairwise on a Labels task (all pairs).
 func TestMultilabelProject(t *testing.T) {
@@ -167,7 +167,7 @@ func TestMultilabelProject(t *testing.T) {
 		require.Equal(t, c, s.Class, "split %d is of %v", c, s.Comparison)
 		require.Equal(t, -1, s.Other, "split %d is of %v", c, s.Comparison)
 		require.Equal(t, fmt.Sprintf("label column %d", c), s.String(), "split %d is of %v", c, s.Comparison)
-		ref, err := diagnose.Project(column(scores, k, c), column(labels, k, c), column(p, k, c), cfg)
+		ref, err := binProject(column(scores, k, c), column(labels, k, c), column(p, k, c), cfg)
 		require.NoError(t, err)
 		require.False(t, s.Split != ref, "column %d: %+v, Project gives %+v", c, s.Split, ref)
 		mean += s.Mean / k

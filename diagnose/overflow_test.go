@@ -79,7 +79,7 @@ func TestOverflowCases(t *testing.T) {
 	}
 	t.Run("Project at 1e300 is ErrOverflow", func(t *testing.T) {
 		// Before: +Inf variances and no error: w ≈ 1e300 for the square surrogate.
-		sp, err := diagnose.Project(big, labels, p, pairwise.Config{Surrogate: pairwise.Square})
+		sp, err := binProject(big, labels, p, pairwise.Config{Surrogate: pairwise.Square})
 		require.ErrorIs(t, err, rocops.ErrRange, "split %+v, error %v; want ErrOverflow", sp, err)
 	})
 	t.Run("Project with w near 1e300 and Δp near 1e-300", func(t *testing.T) {
@@ -89,9 +89,9 @@ func TestOverflowCases(t *testing.T) {
 		for k, v := range p {
 			small[k] = 1e-300 * v
 		}
-		ref, err := diagnose.Project(scores, labels, p, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5})
+		ref, err := binProject(scores, labels, p, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5})
 		require.NoError(t, err)
-		sp, err := diagnose.Project(big, labels, small, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5e300})
+		sp, err := binProject(big, labels, small, pairwise.Config{Surrogate: pairwise.Square, Margin: 0.5e300})
 		require.NoError(t, err)
 		near(t, "Mean", sp.Mean, ref.Mean, 1e-10)
 		near(t, "VarPos", sp.VarPos, ref.VarPos, 1e-10)
@@ -116,7 +116,7 @@ func TestOverflowCases(t *testing.T) {
 		// Before: every share NaN and no error. W = Σ 2(m − x) cancels from terms near 1e300
 		// to a few units.
 		sc, lb := []float64{1e300, -1e300, 1e300, -1e300}, []float64{1, 1, 0, 0}
-		got, err := diagnose.WeightShares(sc, lb, pairwise.Config{Surrogate: pairwise.Square}, edges)
+		got, err := binWeightShares(sc, lb, pairwise.Config{Surrogate: pairwise.Square}, edges)
 		require.ErrorIs(t, err, rocops.ErrRange, "shares %v, error %v; want ErrCancellation", got, err)
 	})
 	t.Run("WeightShares of homogeneous surrogates near 1e308", func(t *testing.T) {
@@ -132,7 +132,7 @@ func TestOverflowCases(t *testing.T) {
 		e := []float64{math.Inf(-1), -2e307, 0, 2e307, math.Inf(1)}
 		for _, s := range []pairwise.Surrogate{pairwise.Square, pairwise.SquaredHinge, pairwise.Hinge} {
 			cfg := pairwise.Config{Surrogate: s, Margin: 1e307}
-			got, err := diagnose.WeightShares(sc, lb, cfg, e)
+			got, err := binWeightShares(sc, lb, cfg, e)
 			require.NoError(t, err, "%v", s)
 			small, se := make([]float64, len(sc)), make([]float64, len(e))
 			for k := range sc {
@@ -167,7 +167,7 @@ func TestOverflowCases(t *testing.T) {
 			w := m.Params()[0].Value.Data().([]float64)
 			w[0], w[1], w[2] = 2*scale, 0.3*scale, -0.2*scale
 			m.Params()[1].Value.Data().([]float64)[0] = 0.1 * scale
-			d, err := diagnose.SevereDirection(m, x, lb, pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: scale}, 0.5*scale)
+			d, err := binSevereDirection(m, x, lb, pairwise.Config{Surrogate: pairwise.SquaredHinge, Margin: scale}, 0.5*scale)
 			require.NoError(t, err, "scale %g", scale)
 			return d
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/rocops/rocops/internal/logistic"
 )
 
-// Misranking returns the share of positive–negative pairs that the scores rank wrong, a tie
+// misranking returns the share of positive–negative pairs that the scores rank wrong, a tie
 // counting one half:
 //
 //	(1/(n₊n₋)) Σ_{i∈P} Σ_{j∈N} (1{f_i < f_j} + ½·1{f_i = f_j}),
@@ -18,7 +18,7 @@ import (
 // Errors: empty input (rocops.ErrEmpty), lengths that differ (rocops.ErrLength), a NaN or infinite score
 // (rocops.ErrNonFinite), a label other than 0 or 1 (rocops.ErrLabel), a missing class (rocops.ErrNoPositives or
 // rocops.ErrNoNegatives, both matching rocops.ErrOneClass).
-func Misranking(scores, labels []float64) (float64, error) {
+func misranking(scores, labels []float64) (float64, error) {
 	c, err := split(scores, labels)
 	if err != nil {
 		return 0, err
@@ -33,16 +33,16 @@ func Misranking(scores, labels []float64) (float64, error) {
 	return wrong / pairs(c), nil
 }
 
-// SevereMass returns π_M, the share of positive–negative pairs whose margin x = f_i − f_j
+// severeMass returns π_M, the share of positive–negative pairs whose margin x = f_i − f_j
 // (i positive, j negative) is below −M:
 //
 //	π_M = (1/(n₊n₋)) Σ_{i∈P} Σ_{j∈N} 1{f_j > f_i + M},
 //
-// symbols as in [Misranking]; M > 0 is the severity (rocops.ErrConfig otherwise). The pairs are
+// symbols as in misranking; M > 0 is the severity (rocops.ErrConfig otherwise). The pairs are
 // counted by one sort of the negatives and one binary search per positive, O(n log n). The
 // comparison is made as f_j > f_i + M, which can differ from f_i − f_j < −M by one rounding
-// for a pair exactly at the boundary. Other errors are those of Misranking.
-func SevereMass(scores, labels []float64, m float64) (float64, error) {
+// for a pair exactly at the boundary. Other errors are those of misranking.
+func severeMass(scores, labels []float64, m float64) (float64, error) {
 	if err := checkSeverity(m); err != nil {
 		return 0, err
 	}
@@ -58,7 +58,7 @@ func SevereMass(scores, labels []float64, m float64) (float64, error) {
 	return severe / pairs(c), nil
 }
 
-// CEBound returns the cross-entropy bound on the severe-misranking mass,
+// ceBound returns the cross-entropy bound on the severe-misranking mass,
 //
 //	B_M = (R₊ + R₋) / log(1 + e^{M/2}),   R₊ = (1/n₊) Σ_{i∈P} log(1 + e^{−f_i}),
 //	                                      R₋ = (1/n₋) Σ_{j∈N} log(1 + e^{f_j}),
@@ -67,8 +67,8 @@ func SevereMass(scores, labels []float64, m float64) (float64, error) {
 // scores read as logits, and M > 0 the severity. π_M ≤ B_M for every set of scores (the proof
 // is in docs/diagnostics.md; the bound is the one of Chen et al., "Pairwise AUC Optimization
 // Needs Corrective Power", arXiv 2610.21743, §4, with a class-balanced risk). B_M may exceed 1.
-// Cost O(n). Errors are those of SevereMass.
-func CEBound(scores, labels []float64, m float64) (float64, error) {
+// Cost O(n). Errors are those of severeMass.
+func ceBound(scores, labels []float64, m float64) (float64, error) {
 	if err := checkSeverity(m); err != nil {
 		return 0, err
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/stretchr/testify/require"
 )
@@ -57,9 +56,9 @@ func TestCountsMatchBruteForce(t *testing.T) {
 				}
 			}
 			wantMis, wantSevere := bruteCounts(scores, labels, tc.m)
-			mis, err := diagnose.Misranking(scores, labels)
+			mis, err := binMisranking(scores, labels)
 			require.NoError(t, err)
-			severe, err := diagnose.SevereMass(scores, labels, tc.m)
+			severe, err := binSevereMass(scores, labels, tc.m)
 			require.NoError(t, err)
 			near(t, "Misranking", mis, wantMis, countTol)
 			near(t, "SevereMass", severe, wantSevere, countTol)
@@ -70,7 +69,7 @@ func TestCountsMatchBruteForce(t *testing.T) {
 // TestCEBoundReference checks CEBound against a value worked by hand: positives {0, −2},
 // negatives {1}, M = 2. R₊ = (log 2 + log(1 + e²))/2, R₋ = log(1 + e), divided by log(1 + e).
 func TestCEBoundReference(t *testing.T) {
-	got, err := diagnose.CEBound([]float64{0, -2, 1}, []float64{1, 1, 0}, 2)
+	got, err := binCEBound([]float64{0, -2, 1}, []float64{1, 1, 0}, 2)
 	require.NoError(t, err)
 	want := ((math.Log(2)+math.Log1p(math.Exp(2)))/2 + math.Log1p(math.E)) / math.Log1p(math.E)
 	near(t, "CEBound", got, want, 1e-15)
@@ -111,9 +110,9 @@ func TestCEBoundHolds(t *testing.T) {
 	}
 	for _, m := range []float64{0.1, 1, 4, 20} {
 		for _, c := range cases {
-			mass, err := diagnose.SevereMass(c.scores, c.labels, m)
+			mass, err := binSevereMass(c.scores, c.labels, m)
 			require.NoError(t, err)
-			bound, err := diagnose.CEBound(c.scores, c.labels, m)
+			bound, err := binCEBound(c.scores, c.labels, m)
 			require.NoError(t, err)
 			require.LessOrEqual(t, mass, bound, "%s, M = %v: π_M = %v > CEBound = %v", c.name, m, mass, bound)
 		}
@@ -151,9 +150,9 @@ func TestScoreErrors(t *testing.T) {
 		{"infinite severity", []float64{0, 1}, good, math.Inf(1), rocops.ErrConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errM := diagnose.Misranking(tc.scores, tc.labels)
-			_, errS := diagnose.SevereMass(tc.scores, tc.labels, tc.m)
-			_, errC := diagnose.CEBound(tc.scores, tc.labels, tc.m)
+			_, errM := binMisranking(tc.scores, tc.labels)
+			_, errS := binSevereMass(tc.scores, tc.labels, tc.m)
+			_, errC := binCEBound(tc.scores, tc.labels, tc.m)
 			for name, err := range map[string]error{"SevereMass": errS, "CEBound": errC} {
 				require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", name, err, tc.want)
 				require.False(t, err != nil && !strings.HasPrefix(err.Error(), "diagnose: "), "%s: message %q does not start with the package name", name, err)

@@ -57,7 +57,7 @@ func TestGenericSlope(t *testing.T) {
 		a, b := pos[i], neg[j]
 		return pairwise.Weight(cfg.Surrogate, 0, scores[a]-scores[b]) * (p[a] - p[b])
 	}
-	sp, err := diagnose.Project(scores, labels, p, cfg)
+	sp, err := binProject(scores, labels, p, cfg)
 	require.NoError(t, err)
 	var xs, ys []float64
 	for _, b := range diagnose.DefaultSizes {

@@ -33,15 +33,15 @@ func configEntries(t *testing.T) map[string]func(cfg pairwise.Config) error {
 	return map[string]func(pairwise.Config) error{
 		"CheckSurrogate": diagnose.CheckSurrogate,
 		"WeightShares": func(cfg pairwise.Config) error {
-			_, err := diagnose.WeightShares(scores, labels, cfg, edges)
+			_, err := binWeightShares(scores, labels, cfg, edges)
 			return err
 		},
 		"Project": func(cfg pairwise.Config) error {
-			_, err := diagnose.Project(scores, labels, scores, cfg)
+			_, err := binProject(scores, labels, scores, cfg)
 			return err
 		},
 		"SevereDirection": func(cfg pairwise.Config) error {
-			_, err := diagnose.SevereDirection(bm, bx, by, cfg, sev)
+			_, err := binSevereDirection(bm, bx, by, cfg, sev)
 			return err
 		},
 		"SevereLoss": func(cfg pairwise.Config) error {
@@ -136,8 +136,8 @@ func FuzzCheckSurrogate(f *testing.F) {
 		default:
 			require.NoError(t, err, "%+v: %v; want nil", cfg, err)
 		}
-		_, werr := diagnose.WeightShares(scores, labels, cfg, edges)
-		_, perr := diagnose.Project(scores, labels, scores, cfg)
+		_, werr := binWeightShares(scores, labels, cfg, edges)
+		_, perr := binProject(scores, labels, scores, cfg)
 		for _, got := range []error{werr, perr} {
 			require.Equal(t, got == nil, err == nil, "%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)
 			require.False(t, err != nil && got.Error() != err.Error(), "%+v: CheckSurrogate %v, a diagnostic %v", cfg, err, got)

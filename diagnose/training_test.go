@@ -8,7 +8,6 @@ import (
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/rocops/rocops/train"
@@ -34,11 +33,11 @@ func TestDiagnoseBoundAlongTraining(t *testing.T) {
 			return err
 		}
 		for _, sev := range []float64{0.5, 1, 2, 4} {
-			mass, err := diagnose.SevereMass(scores, ds.Y, sev)
+			mass, err := binSevereMass(scores, ds.Y, sev)
 			if err != nil {
 				return err
 			}
-			bound, err := diagnose.CEBound(scores, ds.Y, sev)
+			bound, err := binCEBound(scores, ds.Y, sev)
 			if err != nil {
 				return err
 			}

@@ -9,38 +9,9 @@ import (
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
-// WeightShares returns, for each margin interval I_k = [edges[k], edges[k+1]), the relative
-// gradient weight the surrogate puts on it:
-//
-//	ρ_k = (W_k / W) / (N_k / N),   W_k = Σ_{(i,j): x_ij ∈ I_k} w(x_ij),   W = Σ_{all pairs} w(x_ij),
-//
-// where x_ij = f_i − f_j over every positive i and negative j, w = −ℓ′ is the weight of the
-// surrogate cfg.Surrogate with margin cfg.Margin (pairwise.Weight), N_k is the number of pairs
-// in I_k and N = n₊n₋ the number of all pairs. ρ_k > 1 means the surrogate gives the pairs of
-// I_k more than their share of the gradient (the "relative gradient weight" of Chen et al.,
-// "Pairwise AUC Optimization Needs Corrective Power", arXiv 2610.21743, appendix B.5). ρ_k is
-// NaN when I_k holds no pair, and every ρ_k is NaN when W = 0 (a hinge with every pair past
-// the margin). Pairs outside [edges[0], edges[len−1]) count in W and N only. The edges may be
-// ±Inf; cfg.Pairs and cfg.Seed are ignored (the shares are exact over all pairs). For Square,
-// w(x) = 2(m − x) is negative beyond the margin, so shares there are negative.
-//
-// Cost, with K intervals: for Hinge, SquaredHinge, Square and Exponential the sums over an
-// interval factor into prefix sums over the sorted negatives, O(n log n + n₊·K·log n₋) in all.
-// Logistic's weight σ(−x) = 1/(1 + e^x) does not factor into a function of f_i times one of
-// f_j, and no exact sub-quadratic method is known to us, so Logistic visits every pair once:
-// O(n₊n₋) exponentials, tens of milliseconds per million pairs (BenchmarkScoreDiagnostics).
-//
-// Errors: those of Misranking for the scores and labels; rocops.ErrConfig for fewer than two
-// edges, a NaN edge or edges not strictly increasing, an unknown surrogate or a bad margin, or a
-// partial-AUC cut (MaxFPR or MinTPR); rocops.ErrRange when an exponential weight leaves the
-// float64 range, and when the square surrogate's total weight W,
-// whose terms take both signs, cancels to within its rounding error, so that every ρ_k would be
-// noise (as with scores near ±1e300, where W is a few units and its terms about 1e300). For Hinge,
-// SquaredHinge and Square, which are homogeneous (scaling the scores, the margin and the edges by
-// one factor scales every w by it, or leaves it for Hinge, and so leaves every ρ_k), the shares
-// are computed on all three divided by a power of two near the largest of |m| and |f|, so that
-// scores of any finite magnitude neither overflow nor lose the margin.
-func WeightShares(scores, labels []float64, cfg pairwise.Config, edges []float64) ([]float64, error) {
+// weightShares is Comparisons.WeightShares for one binary comparison: the shares ρ_k of the
+// scores and 0/1 labels, with the errors and cost Comparisons.WeightShares gives.
+func weightShares(scores, labels []float64, cfg pairwise.Config, edges []float64) ([]float64, error) {
 	m, err := margin(cfg)
 	if err != nil {
 		return nil, err

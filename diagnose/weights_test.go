@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/diagnose"
 	"github.com/rocops/rocops/internal/testbatch"
 	"github.com/rocops/rocops/ops/pairwise"
 	"github.com/stretchr/testify/require"
@@ -55,7 +54,7 @@ func TestWeightSharesMatchBruteForce(t *testing.T) {
 			for seed := uint64(0); seed < 3; seed++ {
 				scores, labels := testbatch.Spread(10+seed, 1, 120+37*int(seed), 0.3, 1.5)
 				for _, edges := range edgeSets {
-					got, err := diagnose.WeightShares(scores, labels, cfg, edges)
+					got, err := binWeightShares(scores, labels, cfg, edges)
 					require.NoError(t, err)
 					want := bruteShares(scores, labels, cfg, edges)
 					for k := range want {
@@ -83,7 +82,7 @@ func TestWeightSharesReference(t *testing.T) {
 		{pairwise.SquaredHinge, []float64{2.4, 1.6, 0}},
 		{pairwise.Hinge, []float64{2, 2, 0}},
 	} {
-		got, err := diagnose.WeightShares(scores, labels, pairwise.Config{Surrogate: tc.s}, edges)
+		got, err := binWeightShares(scores, labels, pairwise.Config{Surrogate: tc.s}, edges)
 		require.NoError(t, err)
 		for k := range got {
 			near(t, tc.s.String(), got[k], tc.want[k], 1e-15)
@@ -106,10 +105,10 @@ func TestWeightSharesErrors(t *testing.T) {
 		{"bad surrogate", pairwise.Config{Surrogate: 9}, []float64{0, 1}, rocops.ErrConfig},
 		{"bad margin", pairwise.Config{Surrogate: pairwise.Hinge, Margin: -1}, []float64{0, 1}, rocops.ErrConfig},
 	} {
-		_, err := diagnose.WeightShares(scores, labels, tc.cfg, tc.edges)
+		_, err := binWeightShares(scores, labels, tc.cfg, tc.edges)
 		require.ErrorIs(t, err, tc.want, "%s: error %v, want %v", tc.name, err, tc.want)
 	}
 	// The exponential weight e^{−x} of x = −800 overflows.
-	_, err := diagnose.WeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0})
+	_, err := binWeightShares([]float64{0, 800}, labels, pairwise.Config{Surrogate: pairwise.Exponential}, []float64{-1000, 0})
 	require.ErrorIs(t, err, rocops.ErrRange, "overflow: error %v, want rocops.ErrRange", err)
 }

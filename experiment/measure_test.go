@@ -64,13 +64,28 @@ func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The reference intervals by BootstrapRows, whose resamples with the classes as strata are
+	// those of Curve.Bootstrap: each resample's scores taken at the rows drawn.
+	strata := make([]int, len(y))
+	for i, yi := range y {
+		strata[i] = int(yi)
+	}
+	ofRows := func(stat func(s, y []float64) (float64, error)) func(rows []int) (float64, error) {
+		return func(rows []int) (float64, error) {
+			drawn := make([]float64, len(rows))
+			for i, r := range rows {
+				drawn[i] = s[r]
+			}
+			return stat(drawn, y)
+		}
+	}
 	pauc := func(s, y []float64) (float64, error) { return metrics.PartialAUC(s, y, alpha) }
 	tpr := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, alpha) }
-	pLo, pHi, err := metrics.Bootstrap(s, y, pauc, boot, 0.95, 9)
+	_, pLo, pHi, err := metrics.BootstrapRows(strata, ofRows(pauc), boot, 0.95, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tLo, tHi, err := metrics.Bootstrap(s, y, tpr, boot, 0.95, 9)
+	_, tLo, tHi, err := metrics.BootstrapRows(strata, ofRows(tpr), boot, 0.95, 9)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/rocops/rocops/internal/stats"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -172,6 +173,6 @@ func compareAUC(r, first *Result) (*aucDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	half := metrics.Z975 * math.Sqrt(variance)
+	half := stats.Z975 * math.Sqrt(variance)
 	return &aucDiff{Diff: diff, CI95: Interval{diff - half, diff + half}, P: p}, nil
 }

@@ -70,7 +70,7 @@ func BenchmarkBootstrap(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				lo, _, err := Bootstrap(scores, labels, stat, 1000, 0.95, 1)
+				lo, _, err := bootstrap(scores, labels, stat, 1000, 0.95, 1)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -165,8 +165,8 @@ func BenchmarkMeasure(b *testing.B) {
 				_, _, _, err4 := ROC(scores, labels)
 				_, v, err5 := DeLong(scores, labels)
 				_, _, _, err6 := ThresholdAtFPR(scores, labels, 0.1)
-				lo, _, err7 := Bootstrap(scores, labels, pauc, measureReps, 0.95, 1)
-				_, hi, err8 := Bootstrap(scores, labels, tpr, measureReps, 0.95, 1)
+				lo, _, err7 := bootstrap(scores, labels, pauc, measureReps, 0.95, 1)
+				_, hi, err8 := bootstrap(scores, labels, tpr, measureReps, 0.95, 1)
 				if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
 					b.Fatal(err)
 				}

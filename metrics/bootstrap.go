@@ -11,6 +11,7 @@ import (
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/internal/check"
 	"github.com/rocops/rocops/internal/parallel"
+	"github.com/rocops/rocops/internal/stats"
 )
 
 // ErrStatistic reports a bootstrap statistic that returned NaN or ±Inf, or that panicked: the
@@ -18,32 +19,10 @@ import (
 // which it also wraps when that is an error.
 var ErrStatistic = errors.New("metrics: bootstrap statistic failed")
 
-// MaxBootstrapReps is the most resamples [Bootstrap] takes: it keeps one value per resample,
-// and a thousand times the thousand or so a stable 95% interval needs is plenty.
-const MaxBootstrapReps = 1_000_000
-
-// Bootstrap returns a percentile bootstrap interval at confidence level ∈ (0, 1) for any
-// statistic of (scores, labels), such as [TPRAtFPR] or [PartialAUC] at a fixed rate:
-//
-//	θ*_k = stat(resample k),  k = 1 … reps
-//	lo   = Q((1 − level)/2),  hi = Q((1 + level)/2)
-//
-// where Q is the empirical quantile of the reps values θ*_k, interpolated linearly between
-// order statistics (R's quantile type 7, which pROC's ci(method = "bootstrap") uses). The
-// resampling is stratified, as in pROC: each resample draws P rows with replacement from the
-// P positives and N from the N negatives, so every resample has both classes and the class
-// balance of the data (Efron and Tibshirani, "An Introduction to the Bootstrap", 1993,
-// ch. 13). The same seed gives the same interval.
-//
-// stat is called reps times, concurrently on up to GOMAXPROCS goroutines, so it must be safe for
-// concurrent use (the package's metrics are); it must not keep the slices it is given, which are
-// rewritten for the next resample. Resample k draws from its own random stream, so the interval
-// depends only on the data, reps, level and seed. reps must be in [1, MaxBootstrapReps], and about
-// 1000 or more for a 95% interval whose ends are stable to the second decimal. Bad settings (a nil
-// stat, reps or level out of range) give an [rocops.ErrConfig] error, a statistic that fails on a
-// resample its error, and one that returns NaN or ±Inf or panics an [ErrStatistic] error (the panic
-// does not escape, on whichever goroutine it happens).
-func Bootstrap(scores, labels []float64, stat func(scores, labels []float64) (float64, error),
+// bootstrap is the percentile bootstrap of Curve.Bootstrap for a statistic of (scores,
+// labels): the same stratified resamples, each handed to stat as slices, with the same
+// settings and errors (and the input vocabulary's for scores and labels).
+func bootstrap(scores, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (lo, hi float64, err error) {
 	if err := checkBootstrap(stat == nil, reps, level); err != nil {
 		return 0, 0, err
@@ -71,8 +50,8 @@ func checkBootstrap(noStat bool, reps int, level float64) error {
 	switch {
 	case noStat:
 		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap without a statistic")
-	case reps < 1 || reps > MaxBootstrapReps:
-		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap reps = %d, want it in [1, %d]", reps, MaxBootstrapReps)
+	case reps < 1 || reps > stats.MaxBootstrapReps:
+		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap reps = %d, want it in [1, %d]", reps, stats.MaxBootstrapReps)
 	case !(level > 0 && level < 1):
 		return check.Errorf(pkg, rocops.ErrConfig, "bootstrap level = %v, want it in (0, 1)", level)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/stats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,7 +31,7 @@ func TestBootstrapIsStratified(t *testing.T) {
 	scores := []float64{1, 2, 3, 10, 20, 30, 40}
 	labels := []float64{0, 0, 0, 1, 1, 1, 1}
 	var calls atomic.Int64 // Bootstrap calls the statistic from several goroutines
-	_, _, err := Bootstrap(scores, labels, func(s, y []float64) (float64, error) {
+	_, _, err := bootstrap(scores, labels, func(s, y []float64) (float64, error) {
 		calls.Add(1)
 		if !slices.Equal(y, labels) {
 			return 0, fmt.Errorf("labels moved: %v", y)
@@ -49,19 +50,19 @@ func TestBootstrapIsStratified(t *testing.T) {
 func TestBootstrapIsSeeded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	scores, labels := binormal(rng, 30, 60, 1)
-	lo1, hi1, err := Bootstrap(scores, labels, AUC, 300, 0.95, 7)
+	lo1, hi1, err := bootstrap(scores, labels, AUC, 300, 0.95, 7)
 	require.NoError(t, err)
-	lo2, hi2, err := Bootstrap(scores, labels, AUC, 300, 0.95, 7)
+	lo2, hi2, err := bootstrap(scores, labels, AUC, 300, 0.95, 7)
 	require.NoError(t, err)
 	require.Equal(t, [2]float64{lo1, hi1}, [2]float64{lo2, hi2}, "same seed, same interval")
-	lo3, hi3, err := Bootstrap(scores, labels, AUC, 300, 0.95, 8)
+	lo3, hi3, err := bootstrap(scores, labels, AUC, 300, 0.95, 8)
 	require.NoError(t, err)
 	require.NotEqual(t, [2]float64{lo1, hi1}, [2]float64{lo3, hi3}, "another seed, another interval")
 	auc, err := AUC(scores, labels)
 	require.NoError(t, err)
 	require.True(t, lo1 < auc && auc < hi1, "[%v, %v] holds the sample AUC %v", lo1, hi1, auc)
 	// A narrower level gives a nested interval.
-	lo4, hi4, err := Bootstrap(scores, labels, AUC, 300, 0.5, 7)
+	lo4, hi4, err := bootstrap(scores, labels, AUC, 300, 0.5, 7)
 	require.NoError(t, err)
 	require.True(t, lo1 <= lo4 && hi4 <= hi1)
 }
@@ -89,7 +90,7 @@ func TestBootstrapCoverage(t *testing.T) {
 			const trials = 200
 			for k := range trials {
 				scores, labels := binormal(rng, 60, 120, 1)
-				lo, hi, err := Bootstrap(scores, labels, c.stat, 500, 0.95, uint64(k))
+				lo, hi, err := bootstrap(scores, labels, c.stat, 500, 0.95, uint64(k))
 				require.NoError(t, err)
 				if lo <= c.truth && c.truth <= hi {
 					covered++
@@ -118,19 +119,19 @@ func TestBootstrapErrors(t *testing.T) {
 		{"level NaN", AUC, 10, math.NaN(), rocops.ErrConfig},
 		{"NaN statistic", func(s, y []float64) (float64, error) { return math.NaN(), nil }, 10, 0.95, ErrStatistic},
 		{"statistic fails", func(s, y []float64) (float64, error) { return TPRAtFPR(s, y, 2) }, 10, 0.95, rocops.ErrConfig},
-		{"reps past the bound", AUC, MaxBootstrapReps + 1, 0.95, rocops.ErrConfig},
+		{"reps past the bound", AUC, stats.MaxBootstrapReps + 1, 0.95, rocops.ErrConfig},
 		{"reps MaxInt", AUC, math.MaxInt, 0.95, rocops.ErrConfig},
 		{"statistic panics", func(s, y []float64) (float64, error) { panic("bad statistic") }, 10, 0.95, ErrStatistic},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := Bootstrap(scores, labels, c.stat, c.reps, c.level, 1)
+			_, _, err := bootstrap(scores, labels, c.stat, c.reps, c.level, 1)
 			require.ErrorIs(t, err, c.want)
 			require.Regexp(t, "^metrics: ", err.Error())
 		})
 	}
-	_, _, err := Bootstrap(scores, []float64{1, 1, 1, 1}, AUC, 10, 0.95, 1)
+	_, _, err := bootstrap(scores, []float64{1, 1, 1, 1}, AUC, 10, 0.95, 1)
 	require.True(t, errors.Is(err, rocops.ErrOneClass), "%v", err)
-	_, _, err = Bootstrap(scores, labels[:2], AUC, 10, 0.95, 1)
+	_, _, err = bootstrap(scores, labels[:2], AUC, 10, 0.95, 1)
 	require.ErrorIs(t, err, rocops.ErrLength)
 }
 
@@ -141,7 +142,7 @@ func TestBootstrapRepsBound(t *testing.T) {
 	}
 	scores, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
 	first := func(s, y []float64) (float64, error) { return s[0], nil }
-	lo, hi, err := Bootstrap(scores, labels, first, MaxBootstrapReps, 0.5, 1)
+	lo, hi, err := bootstrap(scores, labels, first, stats.MaxBootstrapReps, 0.5, 1)
 	require.NoError(t, err)
 	// s[0] is a uniform draw from the negatives {1, 3}: the quartiles of a million draws.
 	require.Equal(t, []float64{1, 3}, []float64{lo, hi})
@@ -159,7 +160,7 @@ func TestBootstrapStatisticPanics(t *testing.T) {
 		}
 		return AUC(s, y)
 	}
-	_, _, err := Bootstrap(scores, labels, stat, 200, 0.95, 1)
+	_, _, err := bootstrap(scores, labels, stat, 200, 0.95, 1)
 	require.ErrorIs(t, err, ErrStatistic)
 	require.ErrorIs(t, err, boom)
 	require.Regexp(t, `^metrics: bootstrap statistic failed: it panicked on resample \d+: boom$`, err.Error())
@@ -174,7 +175,7 @@ func TestBootstrapAgreesWithPROC(t *testing.T) {
 		t.Skip("5000 resamples")
 	}
 	const tolMonteCarlo = 0.01
-	lo, hi, err := Bootstrap(asahS100b, asahOutcome, AUC, 5000, 0.95, 1)
+	lo, hi, err := bootstrap(asahS100b, asahOutcome, AUC, 5000, 0.95, 1)
 	require.NoError(t, err)
 	require.InDelta(t, 0.6252, lo, tolMonteCarlo)
 	require.InDelta(t, 0.8261, hi, tolMonteCarlo)

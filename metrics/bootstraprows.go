@@ -15,17 +15,17 @@ import (
 //	θ*_k = stat(rows of resample k),  k = 1 … reps
 //	lo   = Q((1 − level)/2),  hi = Q((1 + level)/2)
 //
-// with Q the empirical quantile of [Bootstrap]. strata[i] ≥ 0 is row i's stratum (such as its
+// with Q the empirical quantile of [Curve.Bootstrap]. strata[i] ≥ 0 is row i's stratum (such as its
 // class among k); resample k keeps every row's stratum and draws, for row i, a row of the
 // same stratum uniformly with replacement, so every resample has each stratum's count of
 // rows. stat receives the n row numbers drawn, in the order of the rows they replace; to
 // compare two scorers by the same resamples (a paired bootstrap, as [BootstrapPaired] does
 // for a binary statistic), stat reads both at those rows and returns the difference. With
 // two strata, 1 for the positives and 0 for the negatives, the resamples are those of
-// [Bootstrap] with the same seed.
+// [Curve.Bootstrap] and [BootstrapPaired] with the same seed.
 //
-// stat is called concurrently, as Bootstrap calls its statistic, and must not keep the slice
-// it is given. The errors are Bootstrap's, and rocops.ErrEmpty for no rows or rocops.ErrLabel for a
+// stat is called concurrently, as Curve.Bootstrap calls its statistic, and must not keep the
+// slice it is given. The errors are Curve.Bootstrap's, and rocops.ErrEmpty for no rows or rocops.ErrLabel for a
 // negative stratum.
 func BootstrapRows(strata []int, stat func(rows []int) (float64, error), reps int, level float64,
 	seed uint64) (v, lo, hi float64, err error) {

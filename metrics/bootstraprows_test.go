@@ -26,7 +26,7 @@ func TestBootstrapRowsIsBootstrapWithTwoStrata(t *testing.T) {
 	}
 	v, lo, hi, err := BootstrapRows(strata, stat, 300, 0.95, 7)
 	require.NoError(t, err)
-	wantLo, wantHi, err := Bootstrap(scores, labels, AUC, 300, 0.95, 7)
+	wantLo, wantHi, err := bootstrap(scores, labels, AUC, 300, 0.95, 7)
 	require.NoError(t, err)
 	auc, err := AUC(scores, labels)
 	require.NoError(t, err)

@@ -168,9 +168,21 @@ func (c *Curve) DeLong() (auc, variance float64, err error) {
 	return auc, v10/float64(len(s.v10)) + v01/float64(len(s.v01)), nil
 }
 
-// DeLongPaired is [DeLongPaired] of the scores of c and other, two scorers of the same rows:
-// the curves must have the same labels, row by row (an [rocops.ErrLength] or [rocops.ErrLabel]
-// error otherwise), and be made by [NewCurve] ([rocops.ErrConfig] for a curve of counts).
+// DeLongPaired compares the scorers of c and other, two scorers of the same rows, as pROC's
+// roc.test(method = "delong", paired = TRUE) does: it returns diff = AUC(c) − AUC(other),
+// DeLong's variance of that difference, which subtracts twice the covariance of the two AUCs,
+// and the two-sided p-value of the hypothesis that the two AUCs are equal:
+//
+//	D10_i = V10_i(c) − V10_i(other),  D01_j = V01_j(c) − V01_j(other)   (see [DeLong])
+//	Var   = S10(D)/P + S01(D)/N = Var_c + Var_other − 2·Cov
+//	z     = diff/√Var,  p = 2·Φ(−|z|) = erfc(|z|/√2)
+//
+// where Φ is the standard normal distribution function. When Var is 0 — a scorer compared
+// with itself, or with any scorer ranking the rows the same way — z is taken as 0 when diff is
+// 0, so p = 1 (no evidence of a difference), and as ±∞ otherwise, so p = 0. The curves must
+// have the same labels, row by row (an [rocops.ErrLength] or [rocops.ErrLabel] error
+// otherwise), and be made by [NewCurve] ([rocops.ErrConfig] for a curve of counts); either
+// with fewer than two of a class is [ErrTooFew].
 func (c *Curve) DeLongPaired(other *Curve) (diff, variance, p float64, err error) {
 	if err := c.rows("DeLongPaired"); err != nil {
 		return 0, 0, 0, err
@@ -232,11 +244,29 @@ func (c *Curve) components() (structural, error) {
 	return s, nil
 }
 
-// Bootstrap is [Bootstrap] of the curve's scores with a statistic of a curve: the same
-// resamples (for the same reps, level and seed), the same interval, but each resample's curve
-// is counted from this one's vertices in O(n), without sorting. stat is called concurrently;
-// the curve it is given is rewritten for the next resample, so it must not keep it. A curve of
-// counts has no rows to resample: [rocops.ErrConfig].
+// Bootstrap returns a percentile bootstrap interval at confidence level ∈ (0, 1) for any
+// statistic of the curve, such as [Curve.TPRAtFPR] or [Curve.PartialAUC] at a fixed rate:
+//
+//	θ*_k = stat(curve of resample k),  k = 1 … reps
+//	lo   = Q((1 − level)/2),  hi = Q((1 + level)/2)
+//
+// where Q is the empirical quantile of the reps values θ*_k, interpolated linearly between
+// order statistics (R's quantile type 7, which pROC's ci(method = "bootstrap") uses). The
+// resampling is stratified, as in pROC: each resample draws P rows with replacement from the
+// P positives and N from the N negatives, so every resample has both classes and the class
+// balance of the data (Efron and Tibshirani, "An Introduction to the Bootstrap", 1993,
+// ch. 13). The same seed gives the same interval. Each resample's curve is counted from this
+// one's vertices in O(n), without sorting.
+//
+// stat is called reps times, concurrently on up to GOMAXPROCS goroutines, so it must be safe
+// for concurrent use (the curve's methods are); the curve it is given is rewritten for the
+// next resample, so it must not keep it. Resample k draws from its own random stream, so the
+// interval depends only on the data, reps, level and seed. reps must be in [1, 1 000 000], and
+// about 1000 or more for a 95% interval whose ends are stable to the second decimal. Bad
+// settings (a nil stat, reps or level out of range) give an [rocops.ErrConfig] error, a
+// statistic that fails on a resample its error, and one that returns NaN or ±Inf or panics an
+// [ErrStatistic] error (the panic does not escape, on whichever goroutine it happens). A curve
+// of counts has no rows to resample: [rocops.ErrConfig].
 func (c *Curve) Bootstrap(
 	stat func(*Curve) (float64, error),
 	reps int,

@@ -185,7 +185,7 @@ func TestCurveDeLongPaired(t *testing.T) {
 		cb, errB := NewCurve(b, y)
 		require.NoError(t, errors.Join(errA, errB))
 		d, v, p, err := ca.DeLongPaired(cb)
-		wd, wv, wp, werr := DeLongPaired(a, b, y)
+		wd, wv, wp, werr := deLongPaired(a, b, y)
 		require.NoError(t, err, "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
 		require.NoError(t, werr, "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
 		require.True(t, same(d, wd), "levels %d: curves give %v, %v, %v (%v); the function %v, %v, %v (%v)", levels, d, v, p, err, wd, wv, wp, werr)
@@ -228,7 +228,7 @@ func TestCurveBootstrapEqualsBootstrap(t *testing.T) {
 		require.NoError(t, err)
 		for _, st := range stats {
 			lo, hi, err := cv.Bootstrap(st.curve, 97, 0.9, 3)
-			wlo, whi, werr := Bootstrap(c.scores, c.labels, st.slice, 97, 0.9, 3)
+			wlo, whi, werr := bootstrap(c.scores, c.labels, st.slice, 97, 0.9, 3)
 			require.NoError(t, err, "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
 			require.NoError(t, werr, "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)
 			require.True(t, same(lo, wlo), "%s, %s: curve [%v, %v] (%v), slices [%v, %v] (%v)", c.name, st.name, lo, hi, err, wlo, whi, werr)

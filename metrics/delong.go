@@ -40,19 +40,8 @@ func DeLong(scores, labels []float64) (auc, variance float64, err error) {
 	return auc, v10/float64(len(c.v10)) + v01/float64(len(c.v01)), nil
 }
 
-// DeLongPaired compares two scorers a and b of the same rows, as pROC's roc.test(method =
-// "delong", paired = TRUE) does: it returns diff = AUC(a) − AUC(b), DeLong's variance of that
-// difference, which subtracts twice the covariance of the two AUCs, and the two-sided p-value
-// of the hypothesis that the two AUCs are equal:
-//
-//	D10_i = V10_i(a) − V10_i(b),  D01_j = V01_j(a) − V01_j(b)   (see [DeLong])
-//	Var   = S10(D)/P + S01(D)/N = Var_a + Var_b − 2·Cov_ab
-//	z     = diff/√Var,  p = 2·Φ(−|z|) = erfc(|z|/√2)
-//
-// where Φ is the standard normal distribution function. When Var is 0 — a scorer compared with
-// itself, or with any scorer ranking the rows the same way — z is taken as 0 when diff is 0,
-// so p = 1 (no evidence of a difference), and as ±∞ otherwise, so p = 0.
-func DeLongPaired(a, b, labels []float64) (diff, variance, p float64, err error) {
+// deLongPaired is Curve.DeLongPaired of two scorers a and b of the same rows and their labels.
+func deLongPaired(a, b, labels []float64) (diff, variance, p float64, err error) {
 	if len(a) != len(b) {
 		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "scorer a has %d scores, scorer b %d", len(a), len(b))
 	}
@@ -68,7 +57,7 @@ func DeLongPaired(a, b, labels []float64) (diff, variance, p float64, err error)
 	return diff, variance, p, nil
 }
 
-// pairedTest is [DeLongPaired] from the structural components of the two scorers, which it
+// pairedTest is Curve.DeLongPaired from the structural components of the two scorers, which it
 // overwrites.
 func pairedTest(ca, cb structural) (diff, variance, p float64) {
 	for i := range ca.v10 {

@@ -126,7 +126,7 @@ func TestDeLongPublishedExample(t *testing.T) {
 // 0.8236789; at full precision Z = −2.20898359144 and p = 0.0271757822292, and
 // var(roc, method = "delong") of the WFNS curve is 0.00146991470882.
 func TestDeLongPairedPublishedExample(t *testing.T) {
-	diff, variance, p, err := DeLongPaired(asahS100b, asahWFNS, asahOutcome)
+	diff, variance, p, err := deLongPaired(asahS100b, asahWFNS, asahOutcome)
 	require.NoError(t, err)
 	require.InDelta(t, 0.7313686-0.8236789, diff, 1e-7)
 	require.InDelta(t, -2.20898359144, diff/math.Sqrt(variance), 1e-10, "z")
@@ -148,7 +148,7 @@ func TestDeLongPairedWithItself(t *testing.T) {
 			same[i] = math.Exp(3*s) - 7 // same ranking, ties included
 		}
 		for _, b := range [][]float64{scores, same} {
-			diff, variance, p, err := DeLongPaired(scores, b, labels)
+			diff, variance, p, err := deLongPaired(scores, b, labels)
 			require.NoError(t, err)
 			require.Equal(t, 0.0, diff)
 			require.Equal(t, 0.0, variance)
@@ -158,7 +158,7 @@ func TestDeLongPairedWithItself(t *testing.T) {
 	// Variance 0 but a real difference: a perfect scorer against one that ties every row.
 	// Every component differs by the same ½, so the variance is 0 and p = 0.
 	labels := []float64{0, 0, 1, 1}
-	diff, variance, p, err := DeLongPaired([]float64{1, 2, 3, 4}, []float64{5, 5, 5, 5}, labels)
+	diff, variance, p, err := deLongPaired([]float64{1, 2, 3, 4}, []float64{5, 5, 5, 5}, labels)
 	require.NoError(t, err)
 	require.Equal(t, 0.5, diff)
 	require.Equal(t, 0.0, variance)
@@ -188,7 +188,7 @@ func TestDeLongPairedAgainstBruteCovariance(t *testing.T) {
 				cov := sampleCov(a10, b10)/float64(len(a10)) + sampleCov(a01, b01)/float64(len(a01))
 				wantVar := varA + varB - 2*cov
 
-				diff, variance, p, err := DeLongPaired(a, b, labels)
+				diff, variance, p, err := deLongPaired(a, b, labels)
 				require.NoError(t, err)
 				require.InDelta(t, aucA-aucB, diff, tolBrute)
 				require.InDelta(t, wantVar, variance, tolVar)
@@ -243,12 +243,12 @@ func TestDeLongErrors(t *testing.T) {
 	require.ErrorIs(t, err, rocops.ErrNonFinite)
 
 	ok, labels := []float64{1, 2, 3, 4}, []float64{0, 1, 0, 1}
-	_, _, _, err = DeLongPaired(ok, ok[:3], labels)
+	_, _, _, err = deLongPaired(ok, ok[:3], labels)
 	require.ErrorIs(t, err, rocops.ErrLength)
-	_, _, _, err = DeLongPaired(ok, []float64{1, 2, math.NaN(), 4}, labels)
+	_, _, _, err = deLongPaired(ok, []float64{1, 2, math.NaN(), 4}, labels)
 	require.ErrorIs(t, err, rocops.ErrNonFinite)
 	require.Contains(t, err.Error(), "scorer b")
 	require.Regexp(t, "^metrics: ", err.Error())
-	_, _, _, err = DeLongPaired(ok, ok, []float64{0, 1, 2, 1})
+	_, _, _, err = deLongPaired(ok, ok, []float64{0, 1, 2, 1})
 	require.ErrorIs(t, err, rocops.ErrLabel)
 }

@@ -25,7 +25,7 @@
 // multi-label roc_auc_score; the binary task is the one comparison, [AUC].
 //
 // Scores are sorted once per call, so every function is O(n log n) in time and O(n) in memory,
-// except Bootstrap, which calls its statistic once per resample. To read several figures of the
+// except the bootstraps, which call their statistic once per resample. To read several figures of the
 // same scores, rank them once with [NewCurve]: its methods return exactly what the functions
 // return, and Curve.Bootstrap counts each resample's curve from it in O(n) instead of sorting it
 // again. [NewCurveFromCounts] makes the same Curve from counts per distinct score, such as the

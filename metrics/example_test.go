@@ -106,16 +106,21 @@ func ExampleThresholdAtFPR() {
 }
 
 // A bootstrap interval for the TPR at FPR 0.1, on simulated data.
-func ExampleBootstrap() {
+func ExampleCurve_Bootstrap() {
 	var scores, labels []float64
 	for i := range 200 {
 		y := float64(i % 4 / 3) // one row in four is positive
 		scores = append(scores, y+math.Sin(float64(i*i)))
 		labels = append(labels, y)
 	}
-	tprAt := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, 0.1) }
-	tpr, _ := tprAt(scores, labels)
-	lo, hi, err := metrics.Bootstrap(scores, labels, tprAt, 1000, 0.95, 1)
+	c, err := metrics.NewCurve(scores, labels)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tprAt := func(c *metrics.Curve) (float64, error) { return c.TPRAtFPR(0.1) }
+	tpr, _ := tprAt(c)
+	lo, hi, err := c.Bootstrap(tprAt, 1000, 0.95, 1)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -130,13 +130,11 @@ func (c *Curve) ThresholdNPRecall(recall, delta float64) (float64, error) {
 	return c.pts[v].threshold, nil
 }
 
-// NPOrder returns k*, the order statistic of [ThresholdNP] for n negatives at rate alpha and
-// violation probability delta: the smallest k in 1…n with P(Binomial(n, 1−α) ≥ k) ≤ δ. It
-// depends on the number of negatives only, so a caller can check before scoring that a
-// validation part admits the guarantee; [Curve.ThresholdNP] reads s(k*) off a curve of counts
-// per distinct score (a sharded evaluation). Errors: alpha or delta outside (0, 1)
-// or n < 0 (rocops.ErrConfig); (1−α)^n > δ ([ErrTooFewNegatives], naming the smallest n).
-func NPOrder(n int, alpha, delta float64) (int, error) {
+// negativesOrder returns k*, the order statistic of [ThresholdNP] for n negatives at rate
+// alpha and violation probability delta: the smallest k in 1…n with
+// P(Binomial(n, 1−α) ≥ k) ≤ δ. Errors: alpha or delta outside (0, 1) or n < 0
+// (rocops.ErrConfig); (1−α)^n > δ ([ErrTooFewNegatives], naming the smallest n).
+func negativesOrder(n int, alpha, delta float64) (int, error) {
 	if n < 0 {
 		return 0, check.Errorf(pkg, rocops.ErrConfig, "n = %d negatives", n)
 	}
@@ -201,7 +199,7 @@ func openUnit(name string, v float64) error {
 	return nil
 }
 
-// npOrder is [NPOrder] for n ≥ 0 rows of the guarded class, reporting too few of them as
+// npOrder is negativesOrder for n ≥ 0 rows of the guarded class, reporting too few of them as
 // tooFew naming what they are and the rate guaranteed, rate = value: alpha, or the mirror's
 // recall, whose alpha is 1 − recall.
 func npOrder(n int, alpha, delta float64, tooFew error, what, rate string, value float64) (int, error) {

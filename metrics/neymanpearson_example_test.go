@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/rocops/rocops/metrics"
 )
@@ -20,8 +21,8 @@ func ExampleThresholdNP() {
 	}
 	scores[100], labels[100] = 120, 1
 
-	k, _ := metrics.NPOrder(100, 0.1, 0.05)
 	t, _ := metrics.ThresholdNP(scores, labels, 0.1, 0.05)
+	k := sort.SearchFloat64s(scores[:100], t) // k*: the negatives below t
 	plain, _, _, _ := metrics.ThresholdAtFPR(scores, labels, 0.1)
 	fmt.Printf("k* = %d: flag score > %v (t = %.6f); the plain rule flags score ≥ %v\n", k, scores[k-1], t, plain)
 
@@ -64,19 +65,27 @@ func ExampleClopperPearson() {
 // negatives: the smallest α any threshold can promise (1 − δ^(1/n)), and for three targets α
 // the false-positive rate the threshold gives on the validation negatives themselves, (n −
 // k*)/n, against α: the share of negatives the rule leaves unflagged beyond the plain one,
-// which it pays for in true-positive rate. "–" where no threshold keeps the promise.
-func ExampleNPOrder_price() {
+// which it pays for in true-positive rate. The negatives are scored 0, 1, …, n−1, as counts
+// per distinct score, with one positive above them. "–" where no threshold keeps the promise.
+func ExampleCurve_ThresholdNP_price() {
 	const delta = 0.05
 	fmt.Println("n (negatives)  smallest α  α=0.01  α=0.05   α=0.1")
 	for _, n := range []int{20, 59, 100, 300, 1000, 3000, 10000, 100000} {
+		counts := make([]metrics.ScoreCount, n+1)
+		for i := range n {
+			counts[i] = metrics.ScoreCount{Score: float64(i), Neg: 1}
+		}
+		counts[n] = metrics.ScoreCount{Score: float64(n), Pos: 1}
+		c, _ := metrics.NewCurveFromCounts(counts)
 		fmt.Printf("%13d  %10.2g", n, 1-math.Pow(delta, 1/float64(n)))
 		for _, alpha := range []float64{0.01, 0.05, 0.1} {
-			k, err := metrics.NPOrder(n, alpha, delta)
+			t, err := c.ThresholdNP(alpha, delta)
 			if err != nil {
 				fmt.Printf("  %6s", "–")
 				continue
 			}
-			fmt.Printf("  %6.4f", float64(n-k)/float64(n))
+			fpr, _ := c.RatesAt(t)
+			fmt.Printf("  %6.4f", fpr)
 		}
 		fmt.Println()
 	}

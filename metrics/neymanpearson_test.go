@@ -69,7 +69,7 @@ func TestNPOrderMatchesExactBinomial(t *testing.T) {
 		for _, alpha := range []float64{0.01, 0.05, 0.1, 0.25, 0.5, 0.9} {
 			for _, delta := range []float64{0.01, 0.05, 0.1, 0.3, 0.5, 0.9} {
 				want, tie := exactOrder(n, alpha, delta)
-				got, err := NPOrder(n, alpha, delta)
+				got, err := negativesOrder(n, alpha, delta)
 				if want == 0 {
 					require.ErrorIs(t, err, ErrTooFewNegatives, "n=%d alpha=%v delta=%v", n, alpha, delta)
 					continue
@@ -136,7 +136,7 @@ func TestNPOrderLargeN(t *testing.T) {
 		}
 		for _, alpha := range []float64{0.001, 0.05, 0.2} {
 			for _, delta := range []float64{0.01, 0.05, 0.5} {
-				k, err := NPOrder(n, alpha, delta)
+				k, err := negativesOrder(n, alpha, delta)
 				require.NoError(t, err)
 				q := 1 - alpha
 				require.LessOrEqual(t, tail(k, n, q), delta*(1+tol), "n=%d alpha=%v delta=%v k=%d", n, alpha, delta, k)
@@ -152,11 +152,11 @@ func TestNPOrderLargeN(t *testing.T) {
 // TestNPOrderBoundary: at α = δ = 0.05 the smallest n is ⌈log 0.05 / log 0.95⌉ = 59 (0.95⁵⁹ =
 // 0.0485 ≤ 0.05 < 0.95⁵⁸ = 0.0510); at 59 negatives k* = 59, the threshold above them all.
 func TestNPOrderBoundary(t *testing.T) {
-	_, err := NPOrder(58, 0.05, 0.05)
+	_, err := negativesOrder(58, 0.05, 0.05)
 	require.ErrorIs(t, err, ErrTooFewNegatives)
 	require.ErrorContains(t, err, "58 negatives")
 	require.ErrorContains(t, err, "at least 59")
-	k, err := NPOrder(59, 0.05, 0.05)
+	k, err := negativesOrder(59, 0.05, 0.05)
 	require.NoError(t, err)
 	require.Equal(t, 59, k)
 
@@ -233,7 +233,7 @@ func TestThresholdNPFlagsAboveTheOrderStatistic(t *testing.T) {
 			}
 		}
 		alpha, delta := 0.05+0.3*rng.Float64(), 0.05+0.5*rng.Float64()
-		k, err := NPOrder(len(neg), alpha, delta)
+		k, err := negativesOrder(len(neg), alpha, delta)
 		if err != nil {
 			continue
 		}
@@ -280,7 +280,7 @@ func TestThresholdNPGuarantee(t *testing.T) {
 		n            int
 		alpha, delta float64
 	}{{200, 0.05, 0.1}, {500, 0.1, 0.05}, {100, 0.2, 0.3}} {
-		k, err := NPOrder(c.n, c.alpha, c.delta)
+		k, err := negativesOrder(c.n, c.alpha, c.delta)
 		require.NoError(t, err)
 		tail := binomialTail(k, c.n, 1-c.alpha)
 		require.LessOrEqual(t, tail, c.delta)
@@ -374,7 +374,7 @@ func TestThresholdNPRecallMirrors(t *testing.T) {
 	}
 
 	const reps, n, recall, delta = 4000, 150, 0.9, 0.1
-	k, err := NPOrder(n, 1-recall, delta)
+	k, err := negativesOrder(n, 1-recall, delta)
 	require.NoError(t, err)
 	tail := binomialTail(k, n, recall)
 	scores := make([]float64, n)

@@ -14,17 +14,17 @@ import (
 //	d = stat(a, labels) − stat(b, labels)
 //
 // and a percentile bootstrap interval [lo, hi] for it at confidence level ∈ (0, 1), where
-// each resample draws one set of rows (stratified, as [Bootstrap] draws them) and evaluates
+// each resample draws one set of rows (stratified, as [Curve.Bootstrap] draws them) and evaluates
 // both scorers on those same rows: d*_k = stat(a*_k) − stat(b*_k). Pairing keeps the luck of
 // the rows, which both scorers share, out of the interval, so it is much narrower than
 // either scorer's own; a scorer compared with itself gets d = 0 and [0, 0]. It is the paired
 // test for figures without a closed-form variance, such as [TPRAtFPR] or [PartialAUC] at a
-// fixed rate (for the AUC, [DeLongPaired] is exact and faster).
+// fixed rate (for the AUC, [Curve.DeLongPaired] is exact and faster).
 //
-// The resamples are those of [Bootstrap] with the same labels, reps and seed, so
-// BootstrapPaired of a statistic that is linear in the scores equals Bootstrap of the
-// difference a − b. stat must be safe for concurrent use and must not keep its slices. The
-// errors are Bootstrap's, and the input vocabulary's for a, b or labels (rocops.ErrLength when a and
+// The resamples are those of [Curve.Bootstrap] with the same labels, reps and seed, so
+// BootstrapPaired of a statistic that is linear in the scores equals the bootstrap of that
+// statistic of the difference a − b. stat must be safe for concurrent use and must not keep its slices. The
+// errors are Curve.Bootstrap's, and the input vocabulary's for a, b or labels (rocops.ErrLength when a and
 // b differ in length).
 func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64) (float64, error),
 	reps int, level float64, seed uint64) (d, lo, hi float64, err error) {
@@ -50,7 +50,7 @@ func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64)
 	if d = da - db; math.IsNaN(d) || math.IsInf(d, 0) {
 		return 0, 0, 0, fmt.Errorf("%w: it returned %v − %v on the data", ErrStatistic, da, db)
 	}
-	// Bootstrap resamples row numbers: row i of a resample holds the number of the row it
+	// The bootstrap resamples row numbers: row i of a resample holds the number of the row it
 	// drew, and the statistic reads both scorers' scores of those rows.
 	rows := make([]float64, len(a))
 	for i := range rows {
@@ -71,7 +71,7 @@ func BootstrapPaired(a, b, labels []float64, stat func(scores, labels []float64)
 		vb, err := stat(sb, y)
 		return va - vb, err
 	}
-	lo, hi, err = Bootstrap(rows, labels, diff, reps, level, seed)
+	lo, hi, err = bootstrap(rows, labels, diff, reps, level, seed)
 	if err != nil {
 		return 0, 0, 0, err
 	}

@@ -25,9 +25,10 @@ const maxSelection = 16384
 // arXiv 2610.21743). Every zero value is a documented default.
 //
 // Before the first epoch Fit draws two disjoint, stratified sets of training rows: a selection
-// batch, on which the severe-error direction V is computed (diagnose.SevereDirection), and a
-// logging pool, on which everything else is measured. After every Every-th epoch, after the
-// last one and after every intervention, it appends a Diagnosis to History.Diagnoses.
+// batch, on which the severe-error direction V is computed
+// (diagnose.Comparisons.SevereDirection), and a logging pool, on which everything else is
+// measured. After every Every-th epoch, after the last one and after every intervention, it
+// appends a Diagnosis to History.Diagnoses.
 //
 // On multi-class data the diagnostics run over the binary comparisons of the training loss
 // (package diagnose's multi-class diagnostics): the one-vs-one pairs of classes for a
@@ -122,20 +123,18 @@ func (d Decision) String() string {
 }
 
 // Diagnosis is one row of History.Diagnoses: the corrective-power diagnostics after an epoch.
-// Misranking, SevereMass and CEBound are measured on the logging pool's scores. Drift, the
-// variance parts, FirstOrderVar and FirstOrderShare are those of the projected pair term on
-// the logging pool along the severe-error direction V of the selection batch
-// (diagnose.Project); they are NaN when the selection batch has no severe pair (SeverePairs =
-// 0). On multi-class data (see Diagnose) each figure is the mean over the binary comparisons of
-// the comparison's figure (diagnose.Comparisons' Misranking, SevereMass and CEBound; V from
-// its SevereDirection, the projections from its Project), each comparison's first-order
-// variance and share taken at its
-// own composition in the training batch: class c's rows against the rest of the batch, or
-// against class b's rows. On multi-label data the comparisons are the label columns
-// (diagnose.Comparisons of the Labels task), column c's composition B₊ = round(1 + (b −
-// 2)·π_c) rows of label 1 of a batch of b, π_c the column's share of 1s (exact in expectation
-// for independent labels: the batch's guaranteed 1 and 0 of the column, and b − 2 rows at its
-// share), and B₋ = b − B₊.
+// Misranking, SevereMass and CEBound are measured on the logging pool's scores. Drift, the variance
+// parts, FirstOrderVar and FirstOrderShare are those of the projected pair term on the logging pool
+// along the severe-error direction V of the selection batch (diagnose.Comparisons.Project); they
+// are NaN when the selection batch has no severe pair (SeverePairs = 0). On multi-class data (see
+// Diagnose) each figure is the mean over the binary comparisons of the comparison's figure
+// (diagnose.Comparisons' Misranking, SevereMass and CEBound; V from its SevereDirection, the
+// projections from its Project), each comparison's first-order variance and share taken at its own
+// composition in the training batch: class c's rows against the rest of the batch, or against class
+// b's rows. On multi-label data the comparisons are the label columns (diagnose.Comparisons of the
+// Labels task), column c's composition B₊ = round(1 + (b − 2)·π_c) rows of label 1 of a batch of b,
+// π_c the column's share of 1s (exact in expectation for independent labels: the batch's guaranteed
+// 1 and 0 of the column, and b − 2 rows at its share), and B₋ = b − B₊.
 type Diagnosis struct {
 	Epoch           int // the Epoch.Index diagnosed
 	Stage           Stage
@@ -364,17 +363,18 @@ func (d *diagnoser) diagnose(ep Epoch, earlier []Diagnosis, recheck bool) (Diagn
 // diagnoseBinary measures the binary diagnostics of the pool's scores into dg.
 func (d *diagnoser) diagnoseBinary(dg *Diagnosis, scores []float64) error {
 	m := d.cfg.Severity
+	var binary diagnose.Comparisons // the zero Comparisons: the one binary comparison
 	var err error
-	if dg.Misranking, err = diagnose.Misranking(scores, d.pool.Y); err != nil {
+	if _, dg.Misranking, err = binary.Misranking(scores, d.pool.Y); err != nil {
 		return err
 	}
-	if dg.SevereMass, err = diagnose.SevereMass(scores, d.pool.Y, m); err != nil {
+	if _, dg.SevereMass, err = binary.SevereMass(scores, d.pool.Y, m); err != nil {
 		return err
 	}
-	if dg.CEBound, err = diagnose.CEBound(scores, d.pool.Y, m); err != nil {
+	if _, dg.CEBound, err = binary.CEBound(scores, d.pool.Y, m); err != nil {
 		return err
 	}
-	dir, err := diagnose.SevereDirection(d.model, d.sel.X, d.sel.Y, d.surrogate, m)
+	dir, err := binary.SevereDirection(d.model, d.sel.X, d.sel.Y, d.surrogate, m)
 	switch {
 	case errors.Is(err, diagnose.ErrNoSevere):
 		return nil
@@ -386,10 +386,11 @@ func (d *diagnoser) diagnoseBinary(dg *Diagnosis, scores []float64) error {
 	if err != nil {
 		return err
 	}
-	sp, err := diagnose.Project(scores, d.pool.Y, p, d.surrogate)
+	splits, err := binary.Project(scores, d.pool.Y, p, d.surrogate)
 	if err != nil {
 		return err
 	}
+	sp := splits[0].Split
 	dg.Drift, dg.VarPos, dg.VarNeg, dg.VarResidual = sp.Mean, sp.VarPos, sp.VarNeg, sp.VarResidual
 	dg.FirstOrderVar = sp.VarPos/float64(d.bPos) + sp.VarNeg/float64(d.bNeg)
 	dg.FirstOrderShare = sp.FirstOrderShare(d.bPos, d.bNeg)

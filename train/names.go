@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocops/rocops/internal/runname"
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -179,13 +180,9 @@ type Point struct {
 // kde returns the KDE loss's configuration at p.
 func (p Point) kde() kdequantile.Config { return kdequantile.Config{Alpha: p.Alpha, Recall: p.Recall} }
 
-// WarmupSuffix ends a run name whose plain loss trains after a cross-entropy warm-up
-// ("sqhinge+wu"; [Names].Warmup epochs of it).
-const WarmupSuffix = "+wu"
-
 // Names reads the recipe names of one run, the one grammar of cmd/roctrain's -losses, cmd/results
 // and cmd/corrective: a name of [Recipes], options after colons ("kde:lr=0.3:pool=1024"), and
-// [WarmupSuffix] on a name of one plain phase ("sqhinge+wu", "hinge+wu:maxfpr=0.1" is written
+// the suffix "+wu" on a name of one plain phase ("sqhinge+wu", "hinge+wu:maxfpr=0.1" is written
 // "hinge:maxfpr=0.1+wu"). Its fields are what the names need besides themselves.
 type Names struct {
 	// Point is the run's operating point, at which the KDE recipes train.
@@ -200,13 +197,13 @@ type Names struct {
 // Parse returns the recipes a run name stands for, such as "kde:lr=0.3:pool=1024" or
 // "sqhinge+wu": one recipe, or for "ce+kde" without a fixed weight one per weight in
 // kdeWeights, among which the caller chooses on validation data as it chooses the learning
-// rate; and the warm-up epochs of the name (n.Warmup with WarmupSuffix, else 0). A name or
+// rate; and the warm-up epochs of the name (n.Warmup with the suffix "+wu", else 0). A name or
 // option the registry does not know, an option given twice, a bad value, a warm-up of a recipe
 // that is not one plain phase (kde starts from cross-entropy already), or a recipe whose own
 // settings Recipe.Check refuses on binary data of its point is a rocops.ErrConfig error naming
 // it. Whether a recipe fits k classes or labels is Recipe.Check's on that task.
 func (n Names) Parse(name string) ([]Recipe, int, error) {
-	base, wu := strings.CutSuffix(name, WarmupSuffix)
+	base, wu := strings.CutSuffix(name, runname.WarmupSuffix)
 	entry, o, err := lookup(base)
 	if err != nil {
 		return nil, 0, err
@@ -242,7 +239,7 @@ func (n Names) Parse(name string) ([]Recipe, int, error) {
 // Label is a run's one name in tables, legends and JSON: its name, with the warm-up's epochs
 // for a run with one ("sqhinge+wu(10)").
 func (n Names) Label(name string) string {
-	if strings.HasSuffix(name, WarmupSuffix) && n.Warmup > 0 {
+	if strings.HasSuffix(name, runname.WarmupSuffix) && n.Warmup > 0 {
 		return fmt.Sprintf("%s(%d)", name, n.Warmup)
 	}
 	return name
@@ -254,7 +251,7 @@ func (n Names) Label(name string) string {
 // for "aucm:lr=0.3" the one rate 0.3, for every other name of [Recipes] nil. A name Parse
 // refuses for its spelling is the same rocops.ErrConfig error here.
 func SearchRates(name string) ([]float64, error) {
-	entry, o, err := lookup(strings.TrimSuffix(name, WarmupSuffix))
+	entry, o, err := lookup(strings.TrimSuffix(name, runname.WarmupSuffix))
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocops/rocops/internal/stats"
 	"github.com/rocops/rocops/metrics"
 )
 
@@ -166,7 +167,7 @@ func TestEvaluateMatchesInProcess(t *testing.T) {
 			require.InDelta(t, auc, r.AUC, tolCurve)
 			require.NotNil(t, r.AUCVariance)
 			require.InEpsilon(t, variance, *r.AUCVariance, tolVariance)
-			half := metrics.Z975 * math.Sqrt(variance) // Φ⁻¹(0.975), as experiment's DeLong interval
+			half := stats.Z975 * math.Sqrt(variance) // Φ⁻¹(0.975), as experiment's DeLong interval
 			require.InDelta(t, max(0, auc-half), r.AUCCI95[0], tolCurve)
 			require.InDelta(t, min(1, auc+half), r.AUCCI95[1], tolCurve)
 			tpr, err := metrics.TPRAtFPR(scores, labels, alpha)

@@ -412,7 +412,8 @@ func fill(rec *record, sp *experiment.Split, best *experiment.Best, cps []checkp
 // measureCheckpoint fits the batch-size scaling of the severe-direction noise of model m.
 func measureCheckpoint(m nn.Model, sp *diagnosticSets, cfg pairwise.Config, epoch int) (checkpoint, error) {
 	const sev = 1.0
-	dir, err := diagnose.SevereDirection(m, sp.sel.X, sp.sel.Y, cfg, sev)
+	var binary diagnose.Comparisons // the zero Comparisons: the one binary comparison
+	dir, err := binary.SevereDirection(m, sp.sel.X, sp.sel.Y, cfg, sev)
 	if err != nil {
 		return checkpoint{}, err
 	}
@@ -424,11 +425,12 @@ func measureCheckpoint(m nn.Model, sp *diagnosticSets, cfg pairwise.Config, epoc
 	if err != nil {
 		return checkpoint{}, err
 	}
-	split, err := diagnose.Project(scores, sp.pool.Y, p, cfg)
+	splits, err := binary.Project(scores, sp.pool.Y, p, cfg)
 	if err != nil {
 		return checkpoint{}, err
 	}
-	severe, err := diagnose.SevereMass(scores, sp.pool.Y, sev)
+	split := splits[0].Split
+	_, severe, err := binary.SevereMass(scores, sp.pool.Y, sev)
 	if err != nil {
 		return checkpoint{}, err
 	}

@@ -12,7 +12,7 @@ import (
 // Every count flag is accepted at its documented upper bound and refused one past it, as a
 // flag error (exit status 2) naming the flag, before anything is read or trained. Before the
 // bounds, -seeds 9223372036854775807 panicked in seedList, -boot 9223372036854775807
-// panicked in metrics.Bootstrap after training, and -seed 18446744073709551615 -seeds 2
+// panicked in package metrics' bootstrap after training, and -seed 18446744073709551615 -seeds 2
 // trained its second repetition with seed 0.
 func TestFlagBounds(t *testing.T) {
 	layers := func(n, size int) string {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/internal/runname"
 	"github.com/rocops/rocops/optim"
 	"github.com/rocops/rocops/train"
 )
@@ -185,7 +186,7 @@ type seedResult = experiment.Result
 // kept candidate ended with to pesgPath(…), under the pair's lock (deploy.SaveWith) and with
 // the model file's SHA-256. secs is how long its search took.
 func (o *options) finish(sp *experiment.Split, spec runSpec, best *experiment.Best, r *seedResult, secs float64) error {
-	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, train.WarmupSuffix), spec.warmup, spec.label
+	r.Loss, r.WarmupEpochs, r.Name = strings.TrimSuffix(spec.name, runname.WarmupSuffix), spec.warmup, spec.label
 	r.TrainSeconds, r.Target = secs, experiment.Target(spec.recipes, o.recall > 0)
 	if len(spec.recipes) > 1 {
 		r.ChosenRecipe = best.Recipe.String()

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/metrics"
+	"github.com/rocops/rocops/internal/stats"
 	"github.com/rocops/rocops/train"
 	"gorgonia.org/tensor"
 )
@@ -285,7 +285,7 @@ var counts = []struct {
 	{"-batch", 128, 2, 1 << 20, "rows per step", func(o *options) *int { return &o.batch }},
 	{"-seeds", 1, 1, 1000, "repetitions with seeds -seed, -seed+1, …: each has its own split (unless -valid and -test give it), initialisation and batches",
 		func(o *options) *int { return &o.seeds }},
-	{"-boot", 1000, 0, metrics.MaxBootstrapReps, "bootstrap resamples of the intervals and paired tests; 0 for none",
+	{"-boot", 1000, 0, stats.MaxBootstrapReps, "bootstrap resamples of the intervals and paired tests; 0 for none",
 		func(o *options) *int { return &o.boot }},
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rocops/rocops"
+	"github.com/rocops/rocops/internal/runname"
 	"github.com/rocops/rocops/train"
 )
 
@@ -16,13 +17,13 @@ import (
 func (o *options) checkIgnored() error {
 	warmup, ownRates := false, len(o.runs) > 0
 	for _, r := range o.runs {
-		warmup = warmup || strings.HasSuffix(r.name, train.WarmupSuffix)
+		warmup = warmup || strings.HasSuffix(r.name, runname.WarmupSuffix)
 		ownRates = ownRates && r.rates != nil
 	}
 	switch {
 	case o.given["warmup"] && !warmup:
 		return fmt.Errorf("-warmup %d sets the cross-entropy warm-up of the %q runs, and -losses %s has none (such as sqhinge%s)",
-			o.warmup, train.WarmupSuffix, o.losses, train.WarmupSuffix)
+			o.warmup, runname.WarmupSuffix, o.losses, runname.WarmupSuffix)
 	case o.given["lr"] && ownRates:
 		return fmt.Errorf("-lr sets the learning rates of the Adam runs, and every run of -losses %s searches its own "+
 			"(aucm: PESG's %s; aucm:lr=η fixes one)", o.losses, rateSet(train.PESGRates))

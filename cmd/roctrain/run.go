@@ -15,9 +15,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rocops/rocops/data"
-	"github.com/rocops/rocops/deploy"
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/internal/outpath"
+	"github.com/rocops/rocops/internal/runname"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
@@ -312,7 +312,7 @@ func checkOutputs(o *options) error {
 	}
 	if o.initPath != "" {
 		inputs = append(inputs, outpath.Identify("the -init model", o.initPath),
-			outpath.Identify("the -init model's operating-point file", deploy.SidecarPath(o.initPath)))
+			outpath.Identify("the -init model's operating-point file", runname.SidecarPath(o.initPath)))
 	}
 	if o.out != "" {
 		if err := outpath.Dir(o.out); err != nil {
@@ -321,7 +321,7 @@ func checkOutputs(o *options) error {
 		for _, seed := range o.seedList() {
 			for _, spec := range o.runs {
 				m := modelPath(o, spec, seed)
-				side := deploy.SidecarPath(m)
+				side := runname.SidecarPath(m)
 				saved = append(saved, outpath.Identify("-out's model "+filepath.Base(m), m),
 					outpath.Identify("-out's operating-point file "+filepath.Base(side), side))
 				if trainsPESG(spec) {
@@ -359,7 +359,7 @@ func checkOutputs(o *options) error {
 // the sidecars -out writes (saved), whose run then saves a model under such a name. Else it
 // returns "".
 func savedModel(path string, saved []outpath.File) string {
-	side := deploy.SidecarPath(path)
+	side := runname.SidecarPath(path)
 	if side == path || filepath.Ext(path) != ".params" {
 		return ""
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/internal/runname"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
 )
@@ -205,7 +206,7 @@ func (p *protocol) runCell(ctx context.Context, sp *experiment.Split, arm, loss 
 }
 
 // runName reads a run name of roctrain's -losses (train.Names) into its one recipe, its
-// warm-up epochs (p.Warmup for a name with train.WarmupSuffix, else 0), its label in the
+// warm-up epochs (p.Warmup for a name with runname.WarmupSuffix, else 0), its label in the
 // reports and the JSON key of the figure it optimises.
 func (p *protocol) runName(loss string) (recipe train.Recipe, warmup int, label, target string, err error) {
 	names := train.Names{Point: train.Point{Alpha: p.Alpha}, Warmup: p.Warmup, Epochs: p.Epochs}
@@ -219,10 +220,10 @@ func (p *protocol) runName(loss string) (recipe train.Recipe, warmup int, label,
 	return recipes[0], warmup, names.Label(loss), experiment.Target(recipes, false), nil
 }
 
-// cutWarmup returns the plain loss of a run name with train.WarmupSuffix.
+// cutWarmup returns the plain loss of a run name with runname.WarmupSuffix.
 func cutWarmup(name string) (string, bool) {
-	n := len(name) - len(train.WarmupSuffix)
-	if n > 0 && name[n:] == train.WarmupSuffix {
+	n := len(name) - len(runname.WarmupSuffix)
+	if n > 0 && name[n:] == runname.WarmupSuffix {
 		return name[:n], true
 	}
 	return name, false

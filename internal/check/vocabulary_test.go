@@ -65,7 +65,7 @@ type entry struct {
 	graph  bool        // a graph op: an empty input is a node of zero rows, ErrNode
 	// model: the scores are a model's outputs on the rows of x (the severe directions). A score
 	// the model gives as NaN or ±Inf is rocops.ErrRange, and x not of the labels' rows nn.ErrInput,
-	// both checked by package nn as for diagnose.SevereDirection.
+	// both checked by package nn as for diagnose.Comparisons.SevereDirection.
 	model    bool
 	noLabels bool // takes no labels (crossentropy.Softmax)
 	task     bool // takes its k as a rocops.Task, which has at least two classes or labels
@@ -75,6 +75,7 @@ type entry struct {
 }
 
 var (
+	binaryCmp diagnose.Comparisons // the zero Comparisons: the binary task
 	nan, inf  = math.NaN(), math.Inf(1)
 	kdeCfg    = kdequantile.Config{Alpha: 0.25}
 	pcfg      = pairwise.Config{Surrogate: pairwise.SquaredHinge}
@@ -271,16 +272,38 @@ func entries() []entry {
 		bin("metrics.TPRAtFPR", "metrics", func(s, y []float64) error { _, err := metrics.TPRAtFPR(s, y, 0.5); return err }),
 		bin("metrics.ROC", "metrics", func(s, y []float64) error { _, _, _, err := metrics.ROC(s, y); return err }),
 		bin("metrics.DeLong", "metrics", func(s, y []float64) error { _, _, err := metrics.DeLong(s, y); return err }),
-		bin("metrics.DeLongPaired", "metrics", func(s, y []float64) error { _, _, _, err := metrics.DeLongPaired(s, s, y); return err }),
+		bin("metrics.Curve.DeLongPaired", "metrics", func(s, y []float64) error {
+			c, err := metrics.NewCurve(s, y)
+			if err != nil {
+				return err
+			}
+			_, _, _, err = c.DeLongPaired(c)
+			return err
+		}),
 		bin("metrics.ThresholdAtFPR", "metrics", func(s, y []float64) error { _, _, _, err := metrics.ThresholdAtFPR(s, y, 0.5); return err }),
 		bin("metrics.FPRAtTPR", "metrics", func(s, y []float64) error { _, err := metrics.FPRAtTPR(s, y, 0.5); return err }),
-		bin("metrics.Bootstrap", "metrics", func(s, y []float64) error { _, _, err := metrics.Bootstrap(s, y, metrics.AUC, 10, 0.9, 1); return err }),
-		bin("diagnose.Misranking", "diagnose", func(s, y []float64) error { _, err := diagnose.Misranking(s, y); return err }),
-		bin("diagnose.SevereMass", "diagnose", func(s, y []float64) error { _, err := diagnose.SevereMass(s, y, 1); return err }),
-		bin("diagnose.CEBound", "diagnose", func(s, y []float64) error { _, err := diagnose.CEBound(s, y, 1); return err }),
-		bin("diagnose.WeightShares", "diagnose", func(s, y []float64) error { _, err := diagnose.WeightShares(s, y, pcfg, edges); return err }),
-		bin("diagnose.Project", "diagnose", func(s, y []float64) error {
-			_, err := diagnose.Project(s, y, s, pairwise.Config{Surrogate: pairwise.Logistic})
+		bin("metrics.BootstrapPaired", "metrics", func(s, y []float64) error {
+			_, _, _, err := metrics.BootstrapPaired(s, s, y, metrics.AUC, 10, 0.9, 1)
+			return err
+		}),
+		bin("diagnose.Comparisons.Misranking, binary", "diagnose", func(s, y []float64) error {
+			_, _, err := binaryCmp.Misranking(s, y)
+			return err
+		}),
+		bin("diagnose.Comparisons.SevereMass, binary", "diagnose", func(s, y []float64) error {
+			_, _, err := binaryCmp.SevereMass(s, y, 1)
+			return err
+		}),
+		bin("diagnose.Comparisons.CEBound, binary", "diagnose", func(s, y []float64) error {
+			_, _, err := binaryCmp.CEBound(s, y, 1)
+			return err
+		}),
+		bin("diagnose.Comparisons.WeightShares, binary", "diagnose", func(s, y []float64) error {
+			_, _, err := binaryCmp.WeightShares(s, y, pcfg, edges)
+			return err
+		}),
+		bin("diagnose.Comparisons.Project, binary", "diagnose", func(s, y []float64) error {
+			_, err := binaryCmp.Project(s, y, s, pairwise.Config{Surrogate: pairwise.Logistic})
 			return err
 		}),
 	)
