@@ -84,9 +84,14 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	if r.Multilabel {
 		r.Names = te.Labels
 	}
-	if r.OvR, err = metrics.TaskAUC(scores, te.Y, task, metrics.OvR, metrics.Macro); err != nil {
+	aucs, err := metrics.ClassAUCs(scores, te.Y, task)
+	if err != nil {
 		return nil, err
 	}
+	for c, a := range aucs {
+		r.Class[c].AUC = a
+	}
+	r.OvR = r.mean(func(f *classFigures) float64 { return f.AUC }) // metrics.TaskAUC(OvR, Macro), the same sum
 	if !r.Multilabel {
 		ovo, err := metrics.TaskAUC(scores, te.Y, task, metrics.OvO, metrics.Macro)
 		if err != nil {
@@ -107,7 +112,6 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
 		}
-		f.AUC = test.AUC()
 		f.ROCFPR, f.ROCTPR, _ = test.ROC()
 		f.Positives = test.Positives()
 		if cfg.Alpha == 0 {
