@@ -260,7 +260,7 @@ func (o *options) compareFailed(ctx context.Context, failed []error, err error) 
 func (o *options) taskLosses(all *data.Dataset) bool {
 	kind := all.Task().Kind().String()
 	list, ok := taskLosses[kind]
-	if o.lossesSet || !ok {
+	if o.given["losses"] || !ok {
 		return false
 	}
 	o.losses, o.lossesChosen = list, kind
