@@ -84,20 +84,8 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	if r.Multilabel {
 		r.Names = te.Labels
 	}
-	aucs, err := metrics.ClassAUCs(scores, te.Y, task)
-	if err != nil {
+	if err := r.aucs(te.Y, task); err != nil {
 		return nil, err
-	}
-	for c, a := range aucs {
-		r.Class[c].AUC = a
-	}
-	r.OvR = r.mean(func(f *classFigures) float64 { return f.AUC }) // metrics.TaskAUC(OvR, Macro), the same sum
-	if !r.Multilabel {
-		ovo, err := metrics.TaskAUC(scores, te.Y, task, metrics.OvO, metrics.Macro)
-		if err != nil {
-			return nil, err
-		}
-		r.OvO = &ovo
 	}
 	var valScores []float64
 	if cfg.Alpha > 0 {
@@ -146,6 +134,28 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		}
 	}
 	return r, nil
+}
+
+// aucs sets the per-class test AUCs of r, once, and from them the macro one-vs-rest AUC, the
+// same sum as metrics.TaskAUC(OvR, Macro); and for multi-class data the macro one-vs-one
+// AUC. labels are the test labels, of the task.
+func (r *classMeasurement) aucs(labels []float64, task rocops.Task) error {
+	aucs, err := metrics.ClassAUCs(r.TestScores, labels, task)
+	if err != nil {
+		return err
+	}
+	for c, a := range aucs {
+		r.Class[c].AUC = a
+	}
+	r.OvR = r.mean(func(f *classFigures) float64 { return f.AUC })
+	if !r.Multilabel {
+		ovo, err := metrics.TaskAUC(r.TestScores, labels, task, metrics.OvO, metrics.Macro)
+		if err != nil {
+			return err
+		}
+		r.OvO = &ovo
+	}
+	return nil
 }
 
 // classScores are m's scores of ds's rows, row-major n×k, their softmax probabilities when
