@@ -234,12 +234,7 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	for j, f := range fields {
 		header[j] = string(f)
 	}
-	if like := cfg.Like; like != nil {
-		cfg.Label, cfg.Labels, cfg.Positive = like.LabelName, like.Labels, ""
-		if like.Labels != nil {
-			cfg.Label = ""
-		}
-	}
+	cfg = cfg.withLike()
 	if len(cfg.Labels) > 0 {
 		return readMultilabel(cr, in, cfg, header, rows)
 	}
@@ -255,80 +250,44 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 	if err := cfg.checkLike(ds.FeatureNames, cr.fieldLine(0)); err != nil {
 		return nil, err
 	}
-	var raw *rawReader
-	if cfg.needsRaw() {
-		raw = newRawReader(cfg, ds.Cols)
-	}
-	var likeLabels *labelMap
-	if cfg.Like != nil {
-		likeLabels = &labelMap{values: cfg.Like.Classes}
-		if cfg.Like.LabelValues != nil {
-			likeLabels.values = cfg.Like.LabelValues
-		}
-	}
-	x := featureBlocks{f32: cfg.Float32}
-	recode := func(k int, f func(float64) float64) { x.recode(k, ds.Cols, f) }
-	var y blocks
-	if rows > 0 {
-		x.reserve(rows * ds.Cols)
-		y.reserve(rows)
-	}
+	likeLabels := cfg.likeLabelMap()
+	b := newCSVBody(cr, in, cfg, names, ds, rows, 1)
 	var labels labelColumn
 	for {
-		record, err := cr.read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		record, ok, err := b.next()
 		if err != nil {
-			return nil, readError(err, names)
+			return nil, err
 		}
-		if len(record) == 1 && len(bytes.TrimSpace(record[0])) == 0 {
-			continue // a line of spaces, as blank as an empty one
-		}
-		if len(record) != len(names) {
-			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrMalformed,
-				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
+		if !ok {
+			break
 		}
 		for j, field := range record {
 			var v float64
-			var err *CSVError
+			var perr *CSVError
 			switch {
 			case j == label && likeLabels != nil:
-				v, err = likeLabels.value(field)
+				v, perr = likeLabels.value(field)
 			case j == label:
-				v, err = labels.parse(field, cr.fieldLine(j))
-			case raw != nil:
-				v, err = raw.parse(j-btoi(j > label), field, recode)
+				v, perr = labels.parse(field, cr.fieldLine(j))
+			case b.raw != nil:
+				v, perr = b.raw.parse(j-btoi(j > label), field, b.recode)
 			default:
-				v, err = parseBytes(field, false)
+				v, perr = parseBytes(field, false)
 			}
-			if err != nil {
-				err.Line = cr.fieldLine(j)
-				err.Column = names[j]
-				return nil, err
+			if perr != nil {
+				return nil, b.fieldError(perr, j)
 			}
 			if j == label {
-				y.add(v)
-			} else if !x.add(v) {
-				return nil, x.rangeError(field, cr.fieldLine(j), names[j])
+				b.y.add(v)
+			} else if err := b.feature(v, field, j); err != nil {
+				return nil, err
 			}
 		}
-		ds.Rows++
-		if cfg.Progress != nil && ds.Rows%progressEvery == 0 {
-			cfg.Progress(ds.Rows, in.n)
-		}
+		b.endRow()
 	}
-	if cfg.Progress != nil {
-		cfg.Progress(ds.Rows, in.n)
+	if err := b.finish(); err != nil {
+		return nil, err
 	}
-	if ds.Rows == 0 {
-		return nil, &CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
-	}
-	x.store(ds)
-	if raw != nil {
-		raw.store(ds)
-	}
-	ds.Y = y.concat()
 	if cfg.Like != nil {
 		return ds, cfg.likeLabels(ds)
 	}
@@ -336,6 +295,125 @@ func readCSV(r io.Reader, cfg CSVConfig, rows int) (*Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// withLike is cfg with the label columns of cfg.Like, when set: its label column or its
+// label columns, and no Positive (Like's classes say which is positive).
+func (cfg CSVConfig) withLike() CSVConfig {
+	if like := cfg.Like; like != nil {
+		cfg.Label, cfg.Labels, cfg.Positive = like.LabelName, like.Labels, ""
+		if like.Labels != nil {
+			cfg.Label = ""
+		}
+	}
+	return cfg
+}
+
+// likeLabelMap is the map of cfg.Like's label values to their classes, nil without Like.
+func (cfg CSVConfig) likeLabelMap() *labelMap {
+	if cfg.Like == nil {
+		return nil
+	}
+	m := &labelMap{values: cfg.Like.Classes}
+	if cfg.Like.LabelValues != nil {
+		m.values = cfg.Like.LabelValues
+	}
+	return m
+}
+
+// csvBody reads the data rows of a CSV after its header, for readCSV and readMultilabel: it
+// skips blank lines, checks each row's number of fields, collects the features (read by raw
+// when cfg needs raw columns) and the label values, counts the rows into ds and reports
+// progress. The caller parses each field and adds it to y or by feature.
+type csvBody struct {
+	cr    *recordReader
+	in    *countingReader
+	cfg   CSVConfig
+	names []string // the header's columns
+	ds    *Dataset
+	raw   *rawReader // nil unless cfg.needsRaw()
+	x     featureBlocks
+	y     blocks
+}
+
+// newCSVBody is the csvBody of ds, whose header is names, for rows expected rows (an upper
+// bound, 0 if unknown) of perRow label values each.
+func newCSVBody(cr *recordReader, in *countingReader, cfg CSVConfig, names []string, ds *Dataset, rows, perRow int) csvBody {
+	b := csvBody{cr: cr, in: in, cfg: cfg, names: names, ds: ds, x: featureBlocks{f32: cfg.Float32}}
+	if cfg.needsRaw() {
+		b.raw = newRawReader(cfg, ds.Cols)
+	}
+	if rows > 0 {
+		b.x.reserve(rows * ds.Cols)
+		b.y.reserve(rows * perRow)
+	}
+	return b
+}
+
+// recode applies f to the values read of feature k, for raw.parse.
+func (b *csvBody) recode(k int, f func(float64) float64) { b.x.recode(k, b.ds.Cols, f) }
+
+// next returns the fields of the next data row, valid until the next call, skipping lines of
+// spaces (as blank as empty ones); false at the end of the input. A row of another number of
+// fields than the header is ErrMalformed.
+func (b *csvBody) next() ([][]byte, bool, error) {
+	for {
+		record, err := b.cr.read()
+		if errors.Is(err, io.EOF) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, readError(err, b.names)
+		}
+		if len(record) == 1 && len(bytes.TrimSpace(record[0])) == 0 {
+			continue // a line of spaces, as blank as an empty one
+		}
+		if len(record) != len(b.names) {
+			return nil, false, &CSVError{Line: b.cr.fieldLine(0), Err: ErrMalformed,
+				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(b.names))}
+		}
+		return record, true, nil
+	}
+}
+
+// fieldError is err, the error of field j of the current row, naming its line and column.
+func (b *csvBody) fieldError(err *CSVError, j int) *CSVError {
+	err.Line, err.Column = b.cr.fieldLine(j), b.names[j]
+	return err
+}
+
+// feature adds v, the value of field j of the current row, to the features; a value beyond
+// float32's range with cfg.Float32 is rocops.ErrRange.
+func (b *csvBody) feature(v float64, field []byte, j int) error {
+	if !b.x.add(v) {
+		return b.x.rangeError(field, b.cr.fieldLine(j), b.names[j])
+	}
+	return nil
+}
+
+// endRow counts a row read, calling cfg.Progress every progressEvery rows.
+func (b *csvBody) endRow() {
+	b.ds.Rows++
+	if b.cfg.Progress != nil && b.ds.Rows%progressEvery == 0 {
+		b.cfg.Progress(b.ds.Rows, b.in.n)
+	}
+}
+
+// finish calls cfg.Progress a last time and stores the features and label values in ds; no
+// data rows is rocops.ErrEmpty.
+func (b *csvBody) finish() error {
+	if b.cfg.Progress != nil {
+		b.cfg.Progress(b.ds.Rows, b.in.n)
+	}
+	if b.ds.Rows == 0 {
+		return &CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
+	}
+	b.x.store(b.ds)
+	if b.raw != nil {
+		b.raw.store(b.ds)
+	}
+	b.ds.Y = b.y.concat()
+	return nil
 }
 
 // checkLike checks that features, the feature columns of a file read with cfg.Like, are

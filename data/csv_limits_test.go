@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -9,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
 )
@@ -65,23 +69,17 @@ func TestReadCSVBoundsLines(t *testing.T) {
 			var err error
 			grew := heapGrowth(func() { _, err = ReadCSV(c.in, c.cfg) })
 			ce, ok := errors.AsType[*CSVError](err)
-			if !ok || !errors.Is(err, ErrTooLong) {
-				t.Fatalf("ReadCSV: %v, want a *CSVError wrapping ErrTooLong", err)
-			}
-			if ce.Line != c.line || ce.Column != c.column {
-				t.Errorf("error at line %d, column %q; want line %d, column %q (%v)", ce.Line, ce.Column, c.line, c.column, err)
-			}
+			require.False(t, !ok || !errors.Is(err, ErrTooLong), "ReadCSV: %v, want a *CSVError wrapping ErrTooLong", err)
+			assert.False(t, ce.Line != c.line || ce.Column != c.column, "error at line %d, column %q; want line %d, column %q (%v)", ce.Line, ce.Column, c.line, c.column, err)
 			// The reader is consumed up to the limit plus one buffer, and the parser holds at
 			// most a few copies of a line.
 			if max := int64(c.limit + 1<<20); c.in.read > max {
-				t.Errorf("read %d bytes for a limit of %d", c.in.read, c.limit)
+				assert.Fail(t, fmt.Sprintf("read %d bytes for a limit of %d", c.in.read, c.limit))
 			}
 			if max := uint64(8*c.limit + 8<<20); grew > max {
-				t.Errorf("allocated %d bytes for a limit of %d", grew, c.limit)
+				assert.Fail(t, fmt.Sprintf("allocated %d bytes for a limit of %d", grew, c.limit))
 			}
-			if len(err.Error()) > 300 {
-				t.Errorf("message of %d bytes: %.300s…", len(err.Error()), err)
-			}
+			assert.False(t, len(err.Error()) > 300, "message of %d bytes: %.300s…", len(err.Error()), err)
 		})
 	}
 }
@@ -92,12 +90,8 @@ func TestCSVErrorCutsLongValues(t *testing.T) {
 	long := strings.Repeat("z", 5000)
 	_, err := ReadCSV(strings.NewReader("a,y\n"+long+",1\n"), CSVConfig{})
 	ce, ok := errors.AsType[*CSVError](err)
-	if !ok || !errors.Is(err, ErrNotNumber) {
-		t.Fatalf("ReadCSV: %v, want ErrNotNumber", err)
-	}
-	if len(ce.Reason) > 200 || !strings.Contains(ce.Reason, "5000 bytes") || !strings.Contains(ce.Reason, "zzzz") {
-		t.Errorf("reason %q: want the start of the value and its length", ce.Reason)
-	}
+	require.False(t, !ok || !errors.Is(err, ErrNotNumber), "ReadCSV: %v, want ErrNotNumber", err)
+	assert.False(t, len(ce.Reason) > 200 || !strings.Contains(ce.Reason, "5000 bytes") || !strings.Contains(ce.Reason, "zzzz"), "reason %q: want the start of the value and its length", ce.Reason)
 }
 
 // TestReadCSVSmallDefects: the smaller defects the hostile probe found.
@@ -106,54 +100,42 @@ func TestReadCSVSmallDefects(t *testing.T) {
 		t.Helper()
 		ds, err := ReadCSV(strings.NewReader(text), CSVConfig{})
 		if err != nil {
-			t.Fatalf("ReadCSV(%q): %v", text, err)
+			require.Fail(t, fmt.Sprintf("ReadCSV(%q): %v", text, err))
 		}
-		if ds.Rows != rows {
-			t.Fatalf("ReadCSV(%q): %d rows, want %d", text, ds.Rows, rows)
-		}
+		require.True(t, ds.Rows == rows, "ReadCSV(%q): %d rows, want %d", text, ds.Rows, rows)
 		return ds
 	}
 	t.Run("BOM before a quoted header", func(t *testing.T) {
 		// As pandas writes with quoting=csv.QUOTE_ALL and encoding="utf-8-sig".
 		ds := ok(t, "\ufeff\"a\",\"y\"\n\"1.5\",\"0\"\n\"2\",\"1\"\n", 2)
-		if ds.FeatureNames[0] != "a" || ds.LabelName != "y" {
-			t.Errorf("names %q and %q", ds.FeatureNames, ds.LabelName)
-		}
+		assert.False(t, ds.FeatureNames[0] != "a" || ds.LabelName != "y", "names %q and %q", ds.FeatureNames, ds.LabelName)
 	})
 	t.Run("line of spaces", func(t *testing.T) { ok(t, "a,y\n1,0\n   \n \t \n2,1\n", 2) })
 	t.Run("CR line endings", func(t *testing.T) {
 		ds := ok(t, "a,y\r1,0\r2,1\r", 2)
-		if ds.X[1] != 2 {
-			t.Errorf("X = %v", ds.X)
-		}
+		assert.True(t, ds.X[1] == 2, "X = %v", ds.X)
 		_, err := ReadCSV(strings.NewReader("a,y\r1,0\rx,1\r"), CSVConfig{})
 		if ce, isCSV := errors.AsType[*CSVError](err); !isCSV || ce.Line != 3 {
-			t.Errorf("bad value on the third CR-ended line: %v", err)
+			assert.Fail(t, fmt.Sprintf("bad value on the third CR-ended line: %v", err))
 		}
 	})
 	t.Run("CRLF and a final CR", func(t *testing.T) { ok(t, "a,y\r\n1,0\r\n2,1\r", 2) })
 	t.Run("nil reader", func(t *testing.T) {
 		if _, err := ReadCSV(nil, CSVConfig{}); !errors.Is(err, rocops.ErrEmpty) {
-			t.Errorf("ReadCSV(nil): %v, want rocops.ErrEmpty", err)
+			assert.Fail(t, fmt.Sprintf("ReadCSV(nil): %v, want rocops.ErrEmpty", err))
 		}
 	})
 	t.Run("failing reader", func(t *testing.T) {
 		cause := errors.New("disk on fire")
 		r := io.MultiReader(strings.NewReader("a,y\n1,0\n"), iotest.ErrReader(cause))
 		_, err := ReadCSV(r, CSVConfig{})
-		if !errors.Is(err, cause) || errors.Is(err, ErrMalformed) {
-			t.Errorf("ReadCSV: %v, want the reader's error, not ErrMalformed", err)
-		}
+		assert.False(t, !errors.Is(err, cause) || errors.Is(err, ErrMalformed), "ReadCSV: %v, want the reader's error, not ErrMalformed", err)
 	})
 	t.Run("directory", func(t *testing.T) {
 		dir := t.TempDir()
 		_, err := LoadCSV(dir, CSVConfig{})
-		if errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), dir) {
-			t.Errorf("LoadCSV(directory): %v, want a read error naming it", err)
-		}
-		if runtime.GOOS == "linux" && !errors.Is(err, syscall.EISDIR) {
-			t.Errorf("LoadCSV(directory): %v, want EISDIR", err)
-		}
+		assert.False(t, errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), dir), "LoadCSV(directory): %v, want a read error naming it", err)
+		assert.False(t, runtime.GOOS == "linux" && !errors.Is(err, syscall.EISDIR), "LoadCSV(directory): %v, want EISDIR", err)
 	})
 }
 
@@ -168,25 +150,19 @@ func TestRowReader(t *testing.T) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		lines, rows = append(lines, line), append(rows, append([]string(nil), rec...))
 	}
 	if want := []int{1, 2, 4}; !slices.Equal(lines, want) {
-		t.Errorf("lines %v, want %v", lines, want)
+		assert.Fail(t, fmt.Sprintf("lines %v, want %v", lines, want))
 	}
-	if len(rows) != 3 || rows[2][0] != "3\n" {
-		t.Errorf("rows %q", rows)
-	}
+	assert.False(t, len(rows) != 3 || rows[2][0] != "3\n", "rows %q", rows)
 
 	rr = newRowReader(&endless{prefix: "x,y\n1,", fill: '7'}, CSVConfig{MaxField: 1000})
 	if _, _, err := rr.read(); err != nil {
-		t.Fatal(err)
+		require.Fail(t, fmt.Sprint(err))
 	}
 	_, _, err := rr.read()
 	var ce *CSVError
-	if !errors.Is(err, ErrTooLong) || !errors.As(err, &ce) || ce.Line != 2 || ce.Column != "y" {
-		t.Fatalf("endless field: %v (%+v), want ErrTooLong at line 2, column y", err, ce)
-	}
+	require.False(t, !errors.Is(err, ErrTooLong) || !errors.As(err, &ce) || ce.Line != 2 || ce.Column != "y", "endless field: %v (%+v), want ErrTooLong at line 2, column y", err, ce)
 }

@@ -78,103 +78,23 @@ func (rr *recordReader) read() ([][]byte, error) {
 	if c := rr.comma; c == 0 || c == '"' || c == '\r' || c == '\n' || !utf8.ValidRune(c) || c == utf8.RuneError {
 		return nil, errInvalidDelim
 	}
-	var line []byte
-	var errRead error
-	for errRead == nil {
-		line, errRead = rr.readLine()
-		if errRead == nil && len(line) == lengthNL(line) {
-			line = nil
-			continue // an empty line
-		}
-		break
-	}
+	line, errRead := rr.firstLine()
 	if errRead == io.EOF {
 		return nil, errRead
 	}
-	var err error
-	commaLen := utf8.RuneLen(rr.comma)
-	recLine, col, posLine := rr.line, 1, rr.line // posLine is encoding/csv's pos.line
+	s := recordScan{line: line, errRead: errRead, commaLen: utf8.RuneLen(rr.comma),
+		recLine: rr.line, col: 1, posLine: rr.line}
 	rr.buf, rr.ends, rr.lines = rr.buf[:0], rr.ends[:0], rr.lines[:0]
-	end := func(at int) {
-		rr.ends = append(rr.ends, len(rr.buf))
-		rr.lines = append(rr.lines, at)
-	}
-parseField:
-	for {
-		if len(line) == 0 || line[0] != '"' {
-			i := bytes.IndexRune(line, rr.comma)
-			field := line
-			if i >= 0 {
-				field = field[:i]
-			} else {
-				field = field[:len(field)-lengthNL(field)]
-			}
-			if j := bytes.IndexByte(field, '"'); j >= 0 {
-				err = &csv.ParseError{StartLine: recLine, Line: rr.line, Column: col + j, Err: csv.ErrBareQuote}
-				break parseField
-			}
-			rr.buf = append(rr.buf, field...)
-			end(posLine)
-			if i >= 0 {
-				line = line[i+commaLen:]
-				col += i + commaLen
-				continue parseField
-			}
-			break parseField
-		}
-		startLine := posLine
-		line = line[1:]
-		col++
-		for {
-			i := bytes.IndexByte(line, '"')
-			switch {
-			case i >= 0:
-				rr.buf = append(rr.buf, line[:i]...)
-				line = line[i+1:]
-				col += i + 1
-				switch rn := nextRune(line); {
-				case rn == '"': // "" is a quote
-					rr.buf = append(rr.buf, '"')
-					line = line[1:]
-					col++
-				case rn == rr.comma: // ", ends the field
-					line = line[commaLen:]
-					col += commaLen
-					end(startLine)
-					continue parseField
-				case lengthNL(line) == len(line): // "\n ends the record
-					end(startLine)
-					break parseField
-				default:
-					err = &csv.ParseError{StartLine: recLine, Line: rr.line, Column: col - 1, Err: csv.ErrQuote}
-					break parseField
-				}
-			case len(line) > 0: // the quoted field goes on on the next line
-				rr.buf = append(rr.buf, line...)
-				if errRead != nil {
-					break parseField
-				}
-				col += len(line)
-				line, errRead = rr.readLine()
-				if len(line) > 0 {
-					posLine++
-					col = 1
-				}
-				if errRead == io.EOF {
-					errRead = nil
-				}
-			default: // the input ends inside quotes
-				if errRead == nil {
-					err = &csv.ParseError{StartLine: recLine, Line: posLine, Column: col, Err: csv.ErrQuote}
-					break parseField
-				}
-				end(startLine)
-				break parseField
-			}
+	var err error
+	for more := true; more && err == nil; {
+		if len(s.line) == 0 || s.line[0] != '"' {
+			more, err = rr.plainField(&s)
+		} else {
+			more, err = rr.quotedField(&s)
 		}
 	}
 	if err == nil {
-		err = errRead
+		err = s.errRead
 	}
 	rr.fields = rr.fields[:0]
 	prev := 0
@@ -183,6 +103,111 @@ parseField:
 		prev = e
 	}
 	return rr.fields, err
+}
+
+// firstLine returns the first line of the next record, skipping empty lines, and the error
+// of reading it.
+func (rr *recordReader) firstLine() ([]byte, error) {
+	for {
+		line, err := rr.readLine()
+		if err == nil && len(line) == lengthNL(line) {
+			continue // an empty line
+		}
+		return line, err
+	}
+}
+
+// recordScan is the state of splitting one record: the rest of its current line, the error
+// of reading the lines, the delimiter's length, and the positions encoding/csv reports: the
+// record's first line, the column, and posLine (encoding/csv's pos.line).
+type recordScan struct {
+	line                  []byte
+	errRead               error
+	commaLen              int
+	recLine, col, posLine int
+}
+
+// endField ends the record's current field, begun on line at.
+func (rr *recordReader) endField(at int) {
+	rr.ends = append(rr.ends, len(rr.buf))
+	rr.lines = append(rr.lines, at)
+}
+
+// plainField reads an unquoted field at the start of s.line; more reports that a delimiter
+// ended it, so another field follows. A quote inside it is csv.ErrBareQuote.
+func (rr *recordReader) plainField(s *recordScan) (more bool, err error) {
+	i := bytes.IndexRune(s.line, rr.comma)
+	field := s.line
+	if i >= 0 {
+		field = field[:i]
+	} else {
+		field = field[:len(field)-lengthNL(field)]
+	}
+	if j := bytes.IndexByte(field, '"'); j >= 0 {
+		return false, &csv.ParseError{StartLine: s.recLine, Line: rr.line, Column: s.col + j, Err: csv.ErrBareQuote}
+	}
+	rr.buf = append(rr.buf, field...)
+	rr.endField(s.posLine)
+	if i < 0 {
+		return false, nil
+	}
+	s.line = s.line[i+s.commaLen:]
+	s.col += i + s.commaLen
+	return true, nil
+}
+
+// quotedField reads a quoted field, whose opening quote s.line begins with, over as many lines
+// as it spans; more reports that a delimiter ended it, so another field follows. Text after
+// its closing quote, or the input ending inside it, is csv.ErrQuote.
+func (rr *recordReader) quotedField(s *recordScan) (more bool, err error) {
+	startLine := s.posLine
+	s.line = s.line[1:]
+	s.col++
+	for {
+		i := bytes.IndexByte(s.line, '"')
+		switch {
+		case i >= 0:
+			rr.buf = append(rr.buf, s.line[:i]...)
+			s.line = s.line[i+1:]
+			s.col += i + 1
+			switch rn := nextRune(s.line); {
+			case rn == '"': // "" is a quote
+				rr.buf = append(rr.buf, '"')
+				s.line = s.line[1:]
+				s.col++
+			case rn == rr.comma: // ", ends the field
+				s.line = s.line[s.commaLen:]
+				s.col += s.commaLen
+				rr.endField(startLine)
+				return true, nil
+			case lengthNL(s.line) == len(s.line): // "\n ends the record
+				rr.endField(startLine)
+				return false, nil
+			default:
+				return false, &csv.ParseError{StartLine: s.recLine, Line: rr.line, Column: s.col - 1, Err: csv.ErrQuote}
+			}
+		case len(s.line) > 0: // the quoted field goes on on the next line
+			rr.buf = append(rr.buf, s.line...)
+			if s.errRead != nil {
+				return false, nil
+			}
+			s.col += len(s.line)
+			s.line, s.errRead = rr.readLine()
+			if len(s.line) > 0 {
+				s.posLine++
+				s.col = 1
+			}
+			if s.errRead == io.EOF {
+				s.errRead = nil
+			}
+		default: // the input ends inside quotes
+			if s.errRead == nil {
+				return false, &csv.ParseError{StartLine: s.recLine, Line: s.posLine, Column: s.col, Err: csv.ErrQuote}
+			}
+			rr.endField(startLine)
+			return false, nil
+		}
+	}
 }
 
 // fieldLine returns the line field j of the last record begins on.

@@ -3,10 +3,14 @@ package data
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sameAsEncodingCSV reads text with recordReader and with encoding/csv (configured as
@@ -20,24 +24,18 @@ func sameAsEncodingCSV(t *testing.T, text string, comma rune) {
 	for rec := 0; ; rec++ {
 		want, wantErr := ref.Read()
 		got, gotErr := rr.read()
-		if (wantErr == nil) != (gotErr == nil) || errors.Is(wantErr, io.EOF) != errors.Is(gotErr, io.EOF) {
-			t.Fatalf("%q record %d: error %v, encoding/csv %v", text, rec, gotErr, wantErr)
-		}
+		require.False(t, (wantErr == nil) != (gotErr == nil) || errors.Is(wantErr, io.EOF) != errors.Is(gotErr, io.EOF), "%q record %d: error %v, encoding/csv %v", text, rec, gotErr, wantErr)
 		if wantErr != nil {
 			var pw, pg *csv.ParseError
-			if errors.As(wantErr, &pw) != errors.As(gotErr, &pg) || pw != nil && (pw.Line != pg.Line || pw.StartLine != pg.StartLine || pw.Err != pg.Err) {
-				t.Fatalf("%q record %d: error %#v, encoding/csv %#v", text, rec, gotErr, wantErr)
-			}
+			require.False(t, errors.As(wantErr, &pw) != errors.As(gotErr, &pg) || pw != nil && (pw.Line != pg.Line || pw.StartLine != pg.StartLine || pw.Err != pg.Err), "%q record %d: error %#v, encoding/csv %#v", text, rec, gotErr, wantErr)
 			return
 		}
-		if len(got) != len(want) {
-			t.Fatalf("%q record %d: %d fields, encoding/csv %d", text, rec, len(got), len(want))
-		}
+		require.Len(t, got, len(want), "%q record %d: %d fields, encoding/csv %d", text, rec, len(got), len(want))
 		for j := range want {
 			line, _ := ref.FieldPos(j)
 			if string(got[j]) != want[j] || rr.fieldLine(j) != line {
-				t.Fatalf("%q record %d field %d: %q on line %d, encoding/csv %q on line %d",
-					text, rec, j, got[j], rr.fieldLine(j), want[j], line)
+				require.Fail(t, fmt.Sprintf("%q record %d field %d: %q on line %d, encoding/csv %q on line %d",
+					text, rec, j, got[j], rr.fieldLine(j), want[j], line))
 			}
 		}
 	}
@@ -78,18 +76,14 @@ func FuzzRecordReader(f *testing.F) {
 // TestReadCSVAllocations: the rows are parsed without an allocation per row.
 func TestReadCSVAllocations(t *testing.T) {
 	var text strings.Builder
-	if err := writeLargeCSV(&text, 2000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, writeLargeCSV(&text, 2000))
 	s := text.String()
 	perRow := testing.AllocsPerRun(3, func() {
 		if _, err := ReadCSV(strings.NewReader(s), CSVConfig{}); err != nil {
-			t.Fatal(err)
+			require.Fail(t, fmt.Sprint(err))
 		}
 	}) / 2000
 	// The blocks of the matrix (values doubling from 1 Ki to 32 Ki) and the header's names
 	// are the only allocations: far below one per row.
-	if perRow > 0.05 {
-		t.Errorf("%.3f allocations per row", perRow)
-	}
+	assert.False(t, perRow > 0.05, "%.3f allocations per row", perRow)
 }

@@ -67,9 +67,7 @@ func requireSameValues(t *testing.T, want, got []float64) {
 	t.Helper()
 	require.Len(t, got, len(want))
 	for k := range want {
-		if math.Float64bits(want[k]) != math.Float64bits(got[k]) && !(math.IsNaN(want[k]) && math.IsNaN(got[k])) {
-			t.Fatalf("value %d: got %v, want %v", k, got[k], want[k])
-		}
+		require.False(t, math.Float64bits(want[k]) != math.Float64bits(got[k]) && !(math.IsNaN(want[k]) && math.IsNaN(got[k])), "value %d: got %v, want %v", k, got[k], want[k])
 	}
 }
 

@@ -42,9 +42,7 @@ func requireNarrowed(t *testing.T, d64, d32 *Dataset) {
 	require.Equal(t, d64.FeatureNames, d32.FeatureNames)
 	require.Len(t, d32.X32, len(d64.X))
 	for k, v := range d64.X {
-		if math.Float32bits(float32(v)) != math.Float32bits(d32.X32[k]) {
-			t.Fatalf("feature value %d: float32 storage %v, float64 %v rounds to %v", k, d32.X32[k], v, float32(v))
-		}
+		require.True(t, math.Float32bits(float32(v)) == math.Float32bits(d32.X32[k]), "feature value %d: float32 storage %v, float64 %v rounds to %v", k, d32.X32[k], v, float32(v))
 	}
 }
 

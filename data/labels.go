@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -416,6 +415,27 @@ func ParseLabelList(s string) ([]string, error) {
 	return names, nil
 }
 
+// labelSlots maps each column of the header names to its place in labels, the label columns,
+// or to -1 for a feature; line is the header's line. A label column the header lacks, or a
+// header of label columns only, is ErrHeader.
+func labelSlots(names, labels []string, line int) ([]int, error) {
+	slot := make([]int, len(names))
+	for j := range slot {
+		slot[j] = -1
+	}
+	for c, n := range labels {
+		j := slices.Index(names, n)
+		if j < 0 {
+			return nil, &CSVError{Line: line, Err: ErrHeader, Reason: fmt.Sprintf("no label column %q", n)}
+		}
+		slot[j] = c
+	}
+	if len(names) == len(labels) {
+		return nil, &CSVError{Line: line, Err: ErrHeader, Reason: "every column is a label; need at least one feature"}
+	}
+	return slot, nil
+}
+
 // readMultilabel is readCSV for cfg.Labels: a multi-label dataset whose label columns are
 // cfg.Labels, each of the numbers 0 and 1, Y holding them row by row in that order, and every
 // other column a feature. A missing label column is ErrHeader naming it, a value other than 0
@@ -433,19 +453,9 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 		return nil, err
 	}
 	k := len(cfg.Labels)
-	slot := make([]int, len(names)) // column → its place in cfg.Labels, -1 for a feature
-	for j := range slot {
-		slot[j] = -1
-	}
-	for c, n := range cfg.Labels {
-		j := slices.Index(names, n)
-		if j < 0 {
-			return nil, &CSVError{Line: line, Err: ErrHeader, Reason: fmt.Sprintf("no label column %q", n)}
-		}
-		slot[j] = c
-	}
-	if len(names) == k {
-		return nil, &CSVError{Line: line, Err: ErrHeader, Reason: "every column is a label; need at least one feature"}
+	slot, err := labelSlots(names, cfg.Labels, line)
+	if err != nil {
+		return nil, err
 	}
 	ds := &Dataset{Cols: len(names) - k, Labels: slices.Clone(cfg.Labels)}
 	feature := make([]int, len(names)) // column → its feature index
@@ -458,66 +468,42 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 	if err := cfg.checkLike(ds.FeatureNames, line); err != nil {
 		return nil, err
 	}
-	var raw *rawReader
-	if cfg.needsRaw() {
-		raw = newRawReader(cfg, ds.Cols)
-	}
-	x := featureBlocks{f32: cfg.Float32}
-	recode := func(k int, f func(float64) float64) { x.recode(k, ds.Cols, f) }
-	var y blocks
-	if rows > 0 {
-		x.reserve(rows * ds.Cols)
-		y.reserve(rows * k)
-	}
+	b := newCSVBody(cr, in, cfg, names, ds, rows, k)
 	row := make([]float64, k)
 	ones := make([]int, k)
 	for {
-		record, err := cr.read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		record, ok, err := b.next()
 		if err != nil {
-			return nil, readError(err, names)
+			return nil, err
 		}
-		if len(record) == 1 && len(bytes.TrimSpace(record[0])) == 0 {
-			continue
-		}
-		if len(record) != len(names) {
-			return nil, &CSVError{Line: cr.fieldLine(0), Err: ErrMalformed,
-				Reason: fmt.Sprintf("%d fields, the header has %d", len(record), len(names))}
+		if !ok {
+			break
 		}
 		for j, field := range record {
 			var v float64
-			var err *CSVError
-			if raw != nil && slot[j] < 0 {
-				v, err = raw.parse(feature[j], field, recode)
+			var perr *CSVError
+			if b.raw != nil && slot[j] < 0 {
+				v, perr = b.raw.parse(feature[j], field, b.recode)
 			} else {
-				v, err = parseBytes(field, slot[j] >= 0)
+				v, perr = parseBytes(field, slot[j] >= 0)
 			}
-			if err != nil {
-				err.Line, err.Column = cr.fieldLine(j), names[j]
-				return nil, err
+			if perr != nil {
+				return nil, b.fieldError(perr, j)
 			}
 			if c := slot[j]; c >= 0 {
 				row[c] = v
 				ones[c] += int(v)
-			} else if !x.add(v) {
-				return nil, x.rangeError(field, cr.fieldLine(j), names[j])
+			} else if err := b.feature(v, field, j); err != nil {
+				return nil, err
 			}
 		}
 		for _, v := range row {
-			y.add(v)
+			b.y.add(v)
 		}
-		ds.Rows++
-		if cfg.Progress != nil && ds.Rows%progressEvery == 0 {
-			cfg.Progress(ds.Rows, in.n)
-		}
+		b.endRow()
 	}
-	if cfg.Progress != nil {
-		cfg.Progress(ds.Rows, in.n)
-	}
-	if ds.Rows == 0 {
-		return nil, &CSVError{Reason: "no data rows after the header", Err: rocops.ErrEmpty}
+	if err := b.finish(); err != nil {
+		return nil, err
 	}
 	for c, n := range ones {
 		if n == 0 || n == ds.Rows {
@@ -525,10 +511,5 @@ func readMultilabel(cr *recordReader, in *countingReader, cfg CSVConfig, header 
 				Reason: fmt.Sprintf("label column %q is %d on all %d rows; a label needs both 0s and 1s", cfg.Labels[c], min(n, 1), ds.Rows)}
 		}
 	}
-	x.store(ds)
-	if raw != nil {
-		raw.store(ds)
-	}
-	ds.Y = y.concat()
 	return ds, nil
 }

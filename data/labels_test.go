@@ -142,13 +142,11 @@ func FuzzReadCSVLabels(f *testing.F) {
 		ds, err := ReadCSV(strings.NewReader(b.String()), CSVConfig{})
 		if err != nil {
 			if _, ok := errors.AsType[*CSVError](err); !ok {
-				t.Fatalf("error %v is not a *CSVError", err)
+				require.Fail(t, fmt.Sprintf("error %v is not a *CSVError", err))
 			}
 			return
 		}
-		if err := ds.Validate(); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, ds.Validate())
 		if ds.Classes == nil {
 			return
 		}
@@ -157,16 +155,12 @@ func FuzzReadCSVLabels(f *testing.F) {
 			counts[int(y)]++
 		}
 		for c, n := range counts {
-			if n < MinClassRows {
-				t.Fatalf("class %q has %d rows", ds.Classes[c], n)
-			}
+			require.False(t, n < MinClassRows, "class %q has %d rows", ds.Classes[c], n)
 		}
-		if len(ds.Classes) < 3 {
-			t.Fatalf("%d classes", len(ds.Classes))
-		}
+		require.False(t, len(ds.Classes) < 3, "%d classes", len(ds.Classes))
 		for i, y := range ds.Y {
 			if name := ds.Classes[int(y)]; name != labels[i] && !sameNumber(name, labels[i]) {
-				t.Fatalf("row %d: label %q loaded as class %q", i, labels[i], name)
+				require.Fail(t, fmt.Sprintf("row %d: label %q loaded as class %q", i, labels[i], name))
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -115,7 +116,7 @@ func FuzzReadCSVMultilabel(f *testing.F) {
 		ds, err := ReadCSV(strings.NewReader(in), CSVConfig{Labels: []string{"b", "a"}})
 		if err != nil {
 			if _, ok := errors.AsType[*CSVError](err); !ok {
-				t.Fatalf("error %v is not a *CSVError", err)
+				require.Fail(t, fmt.Sprintf("error %v is not a *CSVError", err))
 			}
 			return
 		}

@@ -2,11 +2,15 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
 )
@@ -47,9 +51,7 @@ func extremeColumn(t *testing.T, n int, f func(i int, y float64) float64) *Datas
 		x[i] = f(i, y[i])
 	}
 	ds, err := New(x, y, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return ds
 }
 
@@ -88,26 +90,20 @@ func TestStandardizerExtremeMagnitudes(t *testing.T) {
 			ds := extremeColumn(t, 300, c.f)
 			wantMean, wantStd := bigMoments(ds, 0)
 			s, err := FitStandardizer(ds)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			// A mean far from 0 in standard deviations is only as exact as its float64
 			// rounding: measure its error relative to max(|mean|, std).
 			scale := max(math.Abs(wantMean), wantStd)
 			if e := math.Abs(s.Mean[0]-wantMean) / scale; !(e <= tolExtreme) {
-				t.Errorf("Mean %v, want %v (relative error %.2g)", s.Mean[0], wantMean, e)
+				assert.Fail(t, fmt.Sprintf("Mean %v, want %v (relative error %.2g)", s.Mean[0], wantMean, e))
 			}
 			if e := math.Abs(s.Std[0]/wantStd - 1); !(e <= tolExtreme) {
-				t.Errorf("Std %v, want %v (relative error %.2g)", s.Std[0], wantStd, e)
+				assert.Fail(t, fmt.Sprintf("Std %v, want %v (relative error %.2g)", s.Std[0], wantStd, e))
 			}
 			z, err := s.Apply(ds)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			m, sd := columnMoments(z, 0)
-			if math.Abs(m) > tolExtreme*scale/wantStd || math.Abs(sd-1) > tolExtreme {
-				t.Errorf("standardised column has mean %v and standard deviation %v", m, sd)
-			}
+			assert.False(t, math.Abs(m) > tolExtreme*scale/wantStd || math.Abs(sd-1) > tolExtreme, "standardised column has mean %v and standard deviation %v", m, sd)
 		})
 	}
 }
@@ -118,24 +114,18 @@ func TestStandardizerExtremeMagnitudes(t *testing.T) {
 func TestStandardizerRejectsUnresolvableColumn(t *testing.T) {
 	x := []float64{1, 5e-324, 2, 1e-323, 3, 1.5e-323, 4, 2e-323}
 	ds, err := New(x, []float64{0, 1, 0, 1}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ds.FeatureNames = []string{"ok", "tiny"}
 	_, err = FitStandardizer(ds)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), `"tiny"`) {
-		t.Fatalf("FitStandardizer: %v, want rocops.ErrRange naming \"tiny\"", err)
-	}
+	require.False(t, !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), `"tiny"`), "FitStandardizer: %v, want rocops.ErrRange naming \"tiny\"", err)
 	for i := range 4 {
 		ds.X[2*i+1] = 5e-324
 	}
 	s, err := FitStandardizer(ds)
 	if err != nil {
-		t.Fatalf("constant subnormal column: %v", err)
+		require.Fail(t, fmt.Sprintf("constant subnormal column: %v", err))
 	}
-	if s.Std[1] != 1 || s.Mean[1] != 5e-324 {
-		t.Errorf("constant column: Mean %v, Std %v, want 5e-324 and 1", s.Mean[1], s.Std[1])
-	}
+	assert.False(t, s.Std[1] != 1 || s.Mean[1] != 5e-324, "constant column: Mean %v, Std %v, want 5e-324 and 1", s.Mean[1], s.Std[1])
 }
 
 // TestStandardizerApplyOverflow: a row far outside the training spread that standardises
@@ -143,14 +133,10 @@ func TestStandardizerRejectsUnresolvableColumn(t *testing.T) {
 func TestStandardizerApplyOverflow(t *testing.T) {
 	s := Standardizer{Mean: []float64{0}, Std: []float64{1e-300}}
 	ds, err := New([]float64{1, 1e10}, []float64{0, 1}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = s.Apply(ds)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), `row 1, feature "x1"`) {
-		t.Fatalf("Apply: %v, want rocops.ErrRange naming row 1, feature \"x1\"", err)
-	}
+	require.False(t, !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), `row 1, feature "x1"`), "Apply: %v, want rocops.ErrRange naming row 1, feature \"x1\"", err)
 	if _, err := s.Transform([]float64{1e10}); !errors.Is(err, rocops.ErrRange) {
-		t.Fatalf("Transform: %v, want rocops.ErrRange", err)
+		require.Fail(t, fmt.Sprintf("Transform: %v, want rocops.ErrRange", err))
 	}
 }

@@ -2,9 +2,13 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
 )
@@ -14,11 +18,9 @@ import (
 // labels are *CSVErrors naming the line (and the column); blank lines are skipped.
 func TestTableReader(t *testing.T) {
 	tr, err := NewTableReader(strings.NewReader("\ufeff a ,b,y\n1,2,1\n\n  \n3,NA,0\n4,5,2\n6,7\n8,9,1,0\n"), CSVConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got := strings.Join(tr.Names(), "|"); got != "a|b|y" || tr.HeaderLine() != 1 {
-		t.Fatalf("names %q on line %d", got, tr.HeaderLine())
+		require.Fail(t, fmt.Sprintf("names %q on line %d", got, tr.HeaderLine()))
 	}
 	steps := []struct {
 		line int
@@ -37,14 +39,10 @@ func TestTableReader(t *testing.T) {
 		line, err := tr.Next()
 		if s.line == 7 { // the short row: Next itself fails
 			var ce *CSVError
-			if !errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line {
-				t.Fatalf("line %d: %v, want %v there", s.line, err, s.err)
-			}
+			require.False(t, !errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line, "line %d: %v, want %v there", s.line, err, s.err)
 			continue
 		}
-		if err != nil || line != s.line {
-			t.Fatalf("Next = %d, %v; want line %d", line, err, s.line)
-		}
+		require.False(t, err != nil || line != s.line, "Next = %d, %v; want line %d", line, err, s.line)
 		parse := tr.Feature
 		if s.lab {
 			parse = tr.Label
@@ -53,16 +51,16 @@ func TestTableReader(t *testing.T) {
 		var ce *CSVError
 		switch {
 		case s.err == nil && (err != nil || v != s.want):
-			t.Errorf("line %d: %v, %v; want %v", s.line, v, err, s.want)
+			assert.Fail(t, fmt.Sprintf("line %d: %v, %v; want %v", s.line, v, err, s.want))
 		case s.err != nil && (!errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line || ce.Column != s.at):
-			t.Errorf("line %d: %v (%+v), want %v at column %s", s.line, err, ce, s.err, s.at)
+			assert.Fail(t, fmt.Sprintf("line %d: %v (%+v), want %v at column %s", s.line, err, ce, s.err, s.at))
 		}
 	}
 	if _, err := tr.Next(); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "line 8") {
-		t.Errorf("long row: %v, want ErrMalformed on line 8", err)
+		assert.Fail(t, fmt.Sprintf("long row: %v, want ErrMalformed on line 8", err))
 	}
 	if _, err := tr.Next(); !errors.Is(err, io.EOF) {
-		t.Errorf("after the last row: %v, want io.EOF", err)
+		assert.Fail(t, fmt.Sprintf("after the last row: %v, want io.EOF", err))
 	}
 
 	for _, bad := range []struct {
@@ -75,21 +73,19 @@ func TestTableReader(t *testing.T) {
 		{" \n", ErrHeader},
 	} {
 		if _, err := NewTableReader(strings.NewReader(bad.text), CSVConfig{}); !errors.Is(err, bad.err) {
-			t.Errorf("header %q: %v, want %v", bad.text, err, bad.err)
+			assert.Fail(t, fmt.Sprintf("header %q: %v, want %v", bad.text, err, bad.err))
 		}
 	}
 	one, err := NewTableReader(strings.NewReader("x\n\"1\nx\"\n2\n"), CSVConfig{})
-	if err != nil || len(one.Names()) != 1 {
-		t.Fatalf("one column: %v, %v", one, err)
-	}
+	require.False(t, err != nil || len(one.Names()) != 1, "one column: %v, %v", one, err)
 	if line, err := one.Next(); err != nil || line != 2 {
-		t.Fatalf("quoted row: %d, %v", line, err)
+		require.Fail(t, fmt.Sprintf("quoted row: %d, %v", line, err))
 	}
 	if _, err := one.Feature(0); !errors.Is(err, ErrNotNumber) {
-		t.Errorf(`"1\nx": %v, want ErrNotNumber`, err)
+		assert.Fail(t, fmt.Sprintf(`"1\nx": %v, want ErrNotNumber`, err))
 	}
 	if line, err := one.Next(); err != nil || line != 4 {
-		t.Errorf("the row after a quoted line end: %d, %v; want line 4", line, err)
+		assert.Fail(t, fmt.Sprintf("the row after a quoted line end: %d, %v; want line 4", line, err))
 	}
 }
 
@@ -97,27 +93,25 @@ func TestTableReader(t *testing.T) {
 // written; an empty field or a missing-value marker is ErrMissing naming the line and column.
 func TestTableReaderClass(t *testing.T) {
 	tr, err := NewTableReader(strings.NewReader("a,y\n1, dog big \n2,2.0\n3,\n4,NA\n"), CSVConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, s := range []struct {
 		line int
 		want string
 		err  error
 	}{{2, "dog big", nil}, {3, "2.0", nil}, {4, "", ErrMissing}, {5, "", ErrMissing}} {
 		if _, err := tr.Next(); err != nil {
-			t.Fatal(err)
+			require.Fail(t, fmt.Sprint(err))
 		}
 		got, err := tr.Class(1)
 		var ce *CSVError
 		switch {
 		case s.err == nil && (err != nil || got != s.want):
-			t.Errorf("line %d: %q, %v; want %q", s.line, got, err, s.want)
+			assert.Fail(t, fmt.Sprintf("line %d: %q, %v; want %q", s.line, got, err, s.want))
 		case s.err != nil && (!errors.Is(err, s.err) || !errors.As(err, &ce) || ce.Line != s.line || ce.Column != "y"):
-			t.Errorf("line %d: %v, want %v at column y", s.line, err, s.err)
+			assert.Fail(t, fmt.Sprintf("line %d: %v, want %v at column y", s.line, err, s.err))
 		}
 	}
 	if _, err := tr.Class(5); !errors.Is(err, ErrMalformed) {
-		t.Errorf("field 6 of 2: %v", err)
+		assert.Fail(t, fmt.Sprintf("field 6 of 2: %v", err))
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -228,32 +228,29 @@ func writeClassRowsParquet(t *testing.T, n int, multilabel, withLabels bool) str
 	case withLabels:
 		group["y"] = parquet.String()
 	}
-	path := filepath.Join(t.TempDir(), "rows.parquet")
-	file, err := os.Create(path)
-	require.NoError(t, err)
-	w := parquet.NewWriter(file, parquet.NewSchema("rows", group), parquet.MaxRowsPerRowGroup(1000))
-	for i := range n {
-		// A Group orders its columns by name: a, b, c, id, then p, q, r or y.
-		row := parquet.Row{
-			parquet.DoubleValue(math.Sin(float64(i*i))+1).Level(0, 0, 0),
-			parquet.DoubleValue(2*math.Cos(float64(3*i))-2).Level(0, 0, 1),
-			parquet.DoubleValue(math.Sin(float64(7*i+1))).Level(0, 0, 2),
-			parquet.ByteArrayValue([]byte("row")).Level(0, 0, 3),
+	return parquetFile(t, "rows.parquet", func(file *os.File) io.Closer {
+		w := parquet.NewWriter(file, parquet.NewSchema("rows", group), parquet.MaxRowsPerRowGroup(1000))
+		for i := range n {
+			// A Group orders its columns by name: a, b, c, id, then p, q, r or y.
+			row := parquet.Row{
+				parquet.DoubleValue(math.Sin(float64(i*i))+1).Level(0, 0, 0),
+				parquet.DoubleValue(2*math.Cos(float64(3*i))-2).Level(0, 0, 1),
+				parquet.DoubleValue(math.Sin(float64(7*i+1))).Level(0, 0, 2),
+				parquet.ByteArrayValue([]byte("row")).Level(0, 0, 3),
+			}
+			switch {
+			case withLabels && multilabel:
+				row = append(row, parquet.Int64Value(int64(labelOf(i, 0))).Level(0, 0, 4),
+					parquet.BooleanValue(labelOf(i, 1) == 1).Level(0, 0, 5),
+					parquet.Int32Value(int32(labelOf(i, 2))).Level(0, 0, 6))
+			case withLabels:
+				row = append(row, parquet.ByteArrayValue([]byte(classOf(i))).Level(0, 0, 4))
+			}
+			_, err := w.WriteRows([]parquet.Row{row})
+			require.NoError(t, err)
 		}
-		switch {
-		case withLabels && multilabel:
-			row = append(row, parquet.Int64Value(int64(labelOf(i, 0))).Level(0, 0, 4),
-				parquet.BooleanValue(labelOf(i, 1) == 1).Level(0, 0, 5),
-				parquet.Int32Value(int32(labelOf(i, 2))).Level(0, 0, 6))
-		case withLabels:
-			row = append(row, parquet.ByteArrayValue([]byte(classOf(i))).Level(0, 0, 4))
-		}
-		_, err := w.WriteRows([]parquet.Row{row})
-		require.NoError(t, err)
-	}
-	require.NoError(t, w.Close())
-	require.NoError(t, file.Close())
-	return path
+		return w
+	})
 }
 
 // ScoreParquet of a model of classes, over several row groups and chunks, writes exactly
@@ -304,15 +301,12 @@ func TestScoreParquetClassesEqualsCSV(t *testing.T) {
 // value other than 0/1.
 func TestScoreParquetClassesErrors(t *testing.T) {
 	write := func(group parquet.Group, row parquet.Row) string {
-		path := filepath.Join(t.TempDir(), "bad.parquet")
-		f, err := os.Create(path)
-		require.NoError(t, err)
-		w := parquet.NewWriter(f, parquet.NewSchema("rows", group))
-		_, err = w.WriteRows([]parquet.Row{row})
-		require.NoError(t, err)
-		require.NoError(t, w.Close())
-		require.NoError(t, f.Close())
-		return path
+		return parquetFile(t, "bad.parquet", func(f *os.File) io.Closer {
+			w := parquet.NewWriter(f, parquet.NewSchema("rows", group))
+			_, err := w.WriteRows([]parquet.Row{row})
+			require.NoError(t, err)
+			return w
+		})
 	}
 	num := parquet.Leaf(parquet.DoubleType)
 	abc := func(extra ...parquet.Value) parquet.Row {

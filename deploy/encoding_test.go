@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -123,16 +123,14 @@ func TestEncodedSidecar(t *testing.T) {
 	}
 	str := func(v string) *string { return &v }
 	f := func(v float64) *float64 { return &v }
-	pq := filepath.Join(t.TempDir(), "rows.parquet")
-	file, err := os.Create(pq)
-	require.NoError(t, err)
-	w := parquet.NewGenericWriter[prow](file)
-	_, err = w.Write([]prow{{str("Yes"), nil, str("legal"), nil}, {str("No"), str("x"), nil, f(61)}, {str("Yes"), nil, str("hr"), f(math.NaN())}})
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	require.NoError(t, file.Close())
+	pq := parquetFile(t, "rows.parquet", func(file *os.File) io.Closer {
+		w := parquet.NewGenericWriter[prow](file)
+		_, err := w.Write([]prow{{str("Yes"), nil, str("legal"), nil}, {str("No"), str("x"), nil, f(61)}, {str("Yes"), nil, str("hr"), f(math.NaN())}})
+		require.NoError(t, err)
+		return w
+	})
 	var fromParquet bytes.Buffer
-	file, err = os.Open(pq)
+	file, err := os.Open(pq)
 	require.NoError(t, err)
 	defer file.Close()
 	st, err := file.Stat()

@@ -38,7 +38,7 @@ func TestNonRegularFilesFailFast(t *testing.T) {
 					require.ErrorContains(t, err, "not a regular file")
 					require.True(t, errors.Is(err, ErrSidecar) || errors.Is(err, ErrModel))
 				case <-time.After(10 * time.Second):
-					t.Fatal("Load did not return")
+					require.Fail(t, "Load did not return")
 				}
 			})
 		}

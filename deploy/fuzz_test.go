@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
@@ -70,38 +73,34 @@ func FuzzDecodeSidecar(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sc, err := decodeSidecar(b)
 		if err != nil {
-			if !errors.Is(err, ErrSidecar) && !errors.Is(err, ErrVersion) {
-				t.Fatalf("unnamed error %v", err)
-			}
+			require.False(t, !errors.Is(err, ErrSidecar) && !errors.Is(err, ErrVersion), "unnamed error %v", err)
 			return
 		}
 		if sc.version < 1 || sc.version > versionGroups || (sc.version == versionClasses) && sc.op.Classes == nil ||
 			sc.version < versionClasses && sc.op.Classes != nil ||
 			(sc.version == versionGroups) != (sc.op.Confidence != 0 || sc.op.Encoder != nil) {
-			t.Fatalf("version %d with classes %q, confidence %v and an encoder %t", sc.version, sc.op.Classes, sc.op.Confidence, sc.op.Encoder != nil)
+			require.Fail(t, fmt.Sprintf("version %d with classes %q, confidence %v and an encoder %t", sc.version, sc.op.Classes, sc.op.Confidence, sc.op.Encoder != nil))
 		}
 		if err := sc.check(); err != nil {
-			t.Fatalf("decoded but fails its check: %v", err)
+			require.Fail(t, fmt.Sprintf("decoded but fails its check: %v", err))
 		}
-		if sc.op.Classes != nil && (len(sc.op.Thresholds) != sc.net.out || len(sc.op.Classes) != sc.net.out) {
-			t.Fatalf("%d classes, %d thresholds, %d outputs", len(sc.op.Classes), len(sc.op.Thresholds), sc.net.out)
-		}
+		require.False(t, sc.op.Classes != nil && (len(sc.op.Thresholds) != sc.net.out || len(sc.op.Classes) != sc.net.out), "%d classes, %d thresholds, %d outputs", len(sc.op.Classes), len(sc.op.Thresholds), sc.net.out)
 		if sc.version == 1 {
 			return
 		}
 		js, err := sc.encode()
 		if err != nil {
-			t.Fatalf("encoding a decoded sidecar: %v", err)
+			require.Fail(t, fmt.Sprintf("encoding a decoded sidecar: %v", err))
 		}
 		again, err := decodeSidecar(js)
 		if err != nil {
-			t.Fatalf("re-encoded sidecar: %v\n%s", err, js)
+			require.Fail(t, fmt.Sprintf("re-encoded sidecar: %v\n%s", err, js))
 		}
 		again.net, sc.net = layers{}, layers{}
 		if a, b := again.op.clone(), sc.op.clone(); !equalOp(a, b) || again.version != sc.version ||
 			again.model != sc.model || again.spec != sc.spec || !equalFloats(again.st.Mean, sc.st.Mean) ||
 			!equalFloats(again.st.Std, sc.st.Std) || strings.Join(again.features, "\x00") != strings.Join(sc.features, "\x00") {
-			t.Fatalf("re-encoded sidecar decodes to\n%+v\nnot\n%+v", again, sc)
+			require.Fail(t, fmt.Sprintf("re-encoded sidecar decodes to\n%+v\nnot\n%+v", again, sc))
 		}
 	})
 }
@@ -154,36 +153,26 @@ func FuzzScoreCSVClasses(f *testing.F) {
 		if err != nil {
 			standardise := errors.Is(err, rocops.ErrRange) && strings.Contains(err.Error(), "standardises to")
 			if _, ok := errors.AsType[*data.CSVError](err); !ok && !standardise {
-				t.Fatalf("%T %v", err, err)
+				require.Fail(t, fmt.Sprintf("%T %v", err, err))
 			}
 		}
 		if out.Len() == 0 {
 			return
 		}
 		recs, perr := csv.NewReader(&out).ReadAll()
-		if perr != nil {
-			t.Fatalf("output does not parse: %v", perr)
-		}
-		if len(recs)-1 != rows {
-			t.Fatalf("%d rows written, %d returned", len(recs)-1, rows)
-		}
+		require.NoError(t, perr, "output does not parse: %v", perr)
+		require.True(t, len(recs)-1 == rows, "%d rows written, %d returned", len(recs)-1, rows)
 		nl := len(recs[0]) - 7
-		if nl != 0 && (nl != 1 || recs[0][1] != "y") {
-			t.Fatalf("header %q", recs[0])
-		}
+		require.False(t, nl != 0 && (nl != 1 || recs[0][1] != "y"), "header %q", recs[0])
 		some := 0
 		for i, rec := range recs[1:] {
-			if rec[0] != strconv.Itoa(i+1) {
-				t.Fatalf("row %d numbered %s", i+1, rec[0])
-			}
+			require.Equal(t, strconv.Itoa(i+1), rec[0], "row %d numbered %s", i+1, rec[0])
 			any1 := false
 			for k := range 3 {
 				score, err := strconv.ParseFloat(rec[1+nl+k], 64)
-				if err != nil || !(score >= 0 && score <= 1) || math.IsNaN(score) {
-					t.Fatalf("row %d: score %q", i+1, rec[1+nl+k])
-				}
+				require.False(t, err != nil || !(score >= 0 && score <= 1) || math.IsNaN(score), "row %d: score %q", i+1, rec[1+nl+k])
 				if want := map[bool]string{false: "0", true: "1"}[score >= fx.op.Thresholds[k]]; rec[1+nl+3+k] != want {
-					t.Fatalf("row %d, class %d: flag %s for score %v", i+1, k, rec[1+nl+3+k], score)
+					require.Fail(t, fmt.Sprintf("row %d, class %d: flag %s for score %v", i+1, k, rec[1+nl+3+k], score))
 				}
 				any1 = any1 || rec[1+nl+3+k] == "1"
 			}
@@ -191,9 +180,7 @@ func FuzzScoreCSVClasses(f *testing.F) {
 				some++
 			}
 		}
-		if some != flagged {
-			t.Fatalf("%d rows with a flag, %d counted", some, flagged)
-		}
+		require.True(t, some == flagged, "%d rows with a flag, %d counted", some, flagged)
 	})
 }
 

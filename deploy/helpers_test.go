@@ -3,6 +3,7 @@ package deploy
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +15,20 @@ import (
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/nn"
 )
+
+// parquetFile writes the Parquet file name in a new temporary folder and returns its path:
+// write makes a writer of f, writes the rows through it and returns it; parquetFile then
+// closes the writer and f.
+func parquetFile(t *testing.T, name string, write func(f *os.File) io.Closer) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	w := write(f)
+	require.NoError(t, w.Close())
+	require.NoError(t, f.Close())
+	return path
+}
 
 // fixture is a model with its operating point, standardisation and features, ready to Save.
 type fixture struct {

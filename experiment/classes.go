@@ -84,15 +84,8 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	if r.Multilabel {
 		r.Names = te.Labels
 	}
-	if r.OvR, err = metrics.TaskAUC(scores, te.Y, task, metrics.OvR, metrics.Macro); err != nil {
+	if err := r.aucs(te.Y, task); err != nil {
 		return nil, err
-	}
-	if !r.Multilabel {
-		ovo, err := metrics.TaskAUC(scores, te.Y, task, metrics.OvO, metrics.Macro)
-		if err != nil {
-			return nil, err
-		}
-		r.OvO = &ovo
 	}
 	var valScores []float64
 	if cfg.Alpha > 0 {
@@ -107,7 +100,6 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
 		}
-		f.AUC = test.AUC()
 		f.ROCFPR, f.ROCTPR, _ = test.ROC()
 		f.Positives = test.Positives()
 		if cfg.Alpha == 0 {
@@ -142,6 +134,28 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		}
 	}
 	return r, nil
+}
+
+// aucs sets the per-class test AUCs of r, once, and from them the macro one-vs-rest AUC, the
+// same sum as metrics.TaskAUC(OvR, Macro); and for multi-class data the macro one-vs-one
+// AUC. labels are the test labels, of the task.
+func (r *classMeasurement) aucs(labels []float64, task rocops.Task) error {
+	aucs, err := metrics.ClassAUCs(r.TestScores, labels, task)
+	if err != nil {
+		return err
+	}
+	for c, a := range aucs {
+		r.Class[c].AUC = a
+	}
+	r.OvR = r.mean(func(f *classFigures) float64 { return f.AUC })
+	if !r.Multilabel {
+		ovo, err := metrics.TaskAUC(r.TestScores, labels, task, metrics.OvO, metrics.Macro)
+		if err != nil {
+			return err
+		}
+		r.OvO = &ovo
+	}
+	return nil
 }
 
 // classScores are m's scores of ds's rows, row-major n×k, their softmax probabilities when

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/rocops/rocops/experiment"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/train"
@@ -54,9 +57,7 @@ func TestGridHooksInOrder(t *testing.T) {
 			},
 		},
 	}
-	if err := g.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, g.Run(context.Background()))
 	search1 := func(name string) []string {
 		return []string{
 			name + " start 0.1", name + " epoch 1", name + " epoch 2", name + " done 0.1 <nil>",
@@ -80,7 +81,7 @@ func TestGridHooksInOrder(t *testing.T) {
 		want = append(want, fmt.Sprintf("ran 1 seed %d: lr 0.2 epoch 1 <nil>", seed))
 	}
 	if got := strings.Join(log, "\n"); got != strings.Join(want, "\n") {
-		t.Errorf("hooks called\n%s\n\nwant\n%s", got, strings.Join(want, "\n"))
+		assert.Fail(t, fmt.Sprintf("hooks called\n%s\n\nwant\n%s", got, strings.Join(want, "\n")))
 	}
 }
 
@@ -97,7 +98,7 @@ func TestGridStops(t *testing.T) {
 	g := &experiment.Grid{Seeds: []uint64{1, 2}, Searches: searches,
 		Split: func(uint64) (*experiment.Split, error) { return nil, bad }}
 	if err := g.Run(context.Background()); !errors.Is(err, bad) || len(seen) != 0 {
-		t.Errorf("a failing split: %v after %d trainings, want it before any", err, len(seen))
+		assert.Fail(t, fmt.Sprintf("a failing split: %v after %d trainings, want it before any", err, len(seen)))
 	}
 
 	full := errors.New("disk full")
@@ -105,7 +106,7 @@ func TestGridStops(t *testing.T) {
 	g = &experiment.Grid{Seeds: []uint64{1, 2}, Searches: searches, Split: split, Hooks: experiment.GridHooks{
 		Done: func(*experiment.Split, int, *experiment.Best, error) error { runs++; return full }}}
 	if err := g.Run(context.Background()); !errors.Is(err, full) || runs != 1 {
-		t.Errorf("a failing Done: %v after %d runs, want it after 1", err, runs)
+		assert.Fail(t, fmt.Sprintf("a failing Done: %v after %d runs, want it after 1", err, runs))
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -120,11 +121,9 @@ func TestGridStops(t *testing.T) {
 		}}}
 	if err := g.Run(ctx); !errors.Is(err, context.Canceled) || runs != 1 ||
 		!errors.Is(errs[0], context.Canceled) {
-		t.Errorf(
-			"cancelled: %v after %d runs (their errors %v), want context.Canceled after 1 that saw it",
+		assert.Fail(t, fmt.Sprintf("cancelled: %v after %d runs (their errors %v), want context.Canceled after 1 that saw it",
 			err,
 			runs,
-			errs,
-		)
+			errs))
 	}
 }

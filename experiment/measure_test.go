@@ -2,10 +2,14 @@ package experiment_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
@@ -20,20 +24,14 @@ func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b)
 // figure, each interval (the same resamples) and the deployed point.
 func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 	ds, err := data.Teacher(data.TeacherConfig{Rows: 1500, Cols: 6, Positive: 0.2, Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sp, err := experiment.NewSplit(ds, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cfg := train.Config{Epochs: 2, Seed: 4, Progress: io.Discard}
 	if _, err := (train.Plain(nil)).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
-		t.Fatal(err)
+		require.Fail(t, fmt.Sprint(err))
 	}
 	const alpha, recall, boot = 0.1, 0.8, 150
 	got, err := experiment.Measure(
@@ -41,29 +39,19 @@ func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 		sp,
 		experiment.MeasureConfig{Alpha: alpha, Recall: recall, Boot: boot, Seed: 9},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 
 	s, err := nn.Scores(m, sp.Test.X, sp.Test.Rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	y := sp.Test.Y
-	if !slices.EqualFunc(got.TestScores, s, same) {
-		t.Fatal("the test scores differ from nn.Scores")
-	}
+	require.True(t, slices.EqualFunc(got.TestScores, s, same), "the test scores differ from nn.Scores")
 	must := func(x float64, err error) float64 {
 		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return x
 	}
 	auc, variance, err := metrics.DeLong(s, y)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// The reference intervals by BootstrapRows, whose resamples with the classes as strata are
 	// those of Curve.Bootstrap: each resample's scores taken at the rows drawn.
 	strata := make([]int, len(y))
@@ -82,21 +70,13 @@ func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 	pauc := func(s, y []float64) (float64, error) { return metrics.PartialAUC(s, y, alpha) }
 	tpr := func(s, y []float64) (float64, error) { return metrics.TPRAtFPR(s, y, alpha) }
 	_, pLo, pHi, err := metrics.BootstrapRows(strata, ofRows(pauc), boot, 0.95, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, tLo, tHi, err := metrics.BootstrapRows(strata, ofRows(tpr), boot, 0.95, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	vs, err := nn.Scores(m, sp.Val.X, sp.Val.Rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	th, vFPR, vTPR, err := metrics.ThresholdAtFPR(vs, sp.Val.Y, alpha)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var fp, tp float64 // the test rows flagged at th, counted
 	for i, si := range s {
 		if si >= th {
@@ -126,18 +106,12 @@ func TestMeasureEqualsTheMetricFunctions(t *testing.T) {
 		{"deployed test FPR", got.TestFPR, fp / float64(sp.Test.Rows-sp.Test.Positives())},
 		{"deployed test TPR", got.TestTPR, tp / float64(sp.Test.Positives())},
 	} {
-		if !same(c.got, c.want) {
-			t.Errorf("%s: Measure %v, the metric call %v", c.name, c.got, c.want)
-		}
+		assert.True(t, same(c.got, c.want), "%s: Measure %v, the metric call %v", c.name, c.got, c.want)
 	}
 	fpr, tprs, _, err := metrics.ROC(s, y)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	gf, gt, _ := got.Test.ROC()
-	if !slices.EqualFunc(gf, fpr, same) || !slices.EqualFunc(gt, tprs, same) {
-		t.Error("the curve's ROC differs from metrics.ROC")
-	}
+	assert.False(t, !slices.EqualFunc(gf, fpr, same) || !slices.EqualFunc(gt, tprs, same), "the curve's ROC differs from metrics.ROC")
 }
 
 // Without Alpha, Recall and Boot only the AUC is read; DeLong's needs two rows of each class.
@@ -145,42 +119,32 @@ func TestMeasureLeavesOutWhatIsNotAsked(t *testing.T) {
 	x := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	y := []float64{0, 0, 0, 1, 0, 0, 1, 0, 1, 1}
 	ds, err := data.New(x, y, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	one, err := data.New([]float64{0, 1, 2}, []float64{0, 1, 0}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	m, err := nn.NewMLP(
 		nn.MLPConfig{In: 1, Seed: 1},
 	) // a linear scorer: the AUC is 20/24 or 4/24 (the positives rank above 3, 5, 6 and 6 negatives)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := experiment.Measure(
 		m,
 		&experiment.Split{Train: ds, Val: ds, Test: ds},
 		experiment.MeasureConfig{},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !(got.AUC == 20.0/24 || got.AUC == 4.0/24) || got.DeLong == nil || got.FPRAtTPR != nil ||
 		got.PartialAUCCI != nil ||
 		got.TPR != 0 ||
 		got.Threshold != 0 {
-		t.Errorf("got %+v, want the AUC (20/24 or 4/24) and DeLong's only", got)
+		assert.Fail(t, fmt.Sprintf("got %+v, want the AUC (20/24 or 4/24) and DeLong's only", got))
 	}
 	got, err = experiment.Measure(
 		m,
 		&experiment.Split{Train: one, Val: one, Test: one},
 		experiment.MeasureConfig{Alpha: 0.5},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got.DeLong != nil || got.AUC != 0.5 { // the positive scores between the two negatives
-		t.Errorf("one positive: DeLong %v, AUC %v; want none and 0.5", got.DeLong, got.AUC)
+		assert.Fail(t, fmt.Sprintf("one positive: DeLong %v, AUC %v; want none and 0.5", got.DeLong, got.AUC))
 	}
 }

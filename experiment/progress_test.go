@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/rocops/rocops/experiment"
 )
 
@@ -20,9 +22,7 @@ func TestProgressLines(t *testing.T) {
 	p.Finish()
 	p.Start("d")
 	want := regexp.MustCompile(`^\[1/4\] a\n\[3/4\] c, about \d+s left\n\[4/4\] d, about \d+s left\n$`)
-	if !want.MatchString(buf.String()) {
-		t.Errorf("got\n%s", buf.String())
-	}
+	assert.True(t, want.MatchString(buf.String()), "got\n%s", buf.String())
 	quiet := &experiment.Progress{Total: 1}
 	quiet.Start("nothing to say") // a nil W prints nothing and does not fail
 }

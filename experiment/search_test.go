@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
@@ -107,13 +110,9 @@ func scripts(s *experiment.Search, rs ...scripted) *experiment.Search {
 func tinySplit(t *testing.T, seed uint64) *experiment.Split {
 	t.Helper()
 	ds, err := data.Teacher(data.TeacherConfig{Rows: 200, Cols: 3, Positive: 0.3, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sp, err := experiment.NewSplit(ds, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return sp
 }
 
@@ -131,52 +130,34 @@ func TestSearchKeepsTheBestEpochOfAnyLearningRate(t *testing.T) {
 		Model: nn.MLPConfig{Hidden: []int{4}}, Config: train.Config{Diagnose: &train.Diagnose{Seed: 99}}}, r)
 	sp := tinySplit(t, 7)
 	best, err := s.Run(context.Background(), sp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if best.LearningRate != 0.2 || best.Epoch() != 2 || best.History.Epochs[best.History.Best].Metric != 0.90 || best.Index != 1 ||
 		best.Failed != nil {
-		t.Errorf(
-			"kept lr %v epoch %d score %v (candidate %d, failed %v), want lr 0.2 epoch 2 score 0.9 (candidate 1)",
+		assert.Fail(t, fmt.Sprintf("kept lr %v epoch %d score %v (candidate %d, failed %v), want lr 0.2 epoch 2 score 0.9 (candidate 1)",
 			best.LearningRate,
 			best.Epoch(),
 			best.History.Epochs[best.History.Best].Metric,
 			best.Index,
-			best.Failed,
-		)
+			best.Failed))
 	}
-	if len(seen) != 3 {
-		t.Fatalf("%d candidates trained, want 3", len(seen))
-	}
-	if best.Model != seen[1].model {
-		t.Error("the kept model is not the one the kept candidate trained")
-	}
+	require.Len(t, seen, 3, "%d candidates trained, want 3", len(seen))
+	assert.True(t, best.Model == seen[1].model, "the kept model is not the one the kept candidate trained")
 	want, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{4}, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var buf bytes.Buffer
-	if err := nn.Write(&buf, want); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, nn.Write(&buf, want))
 	for k, c := range seen {
 		if c.lr != s.LearningRates[k] || c.seed != 7 || c.diagSet != 7 {
-			t.Errorf(
-				"candidate %d: learning rate %v, seed %d, diagnose seed %d; want %v, 7 and 7",
+			assert.Fail(t, fmt.Sprintf("candidate %d: learning rate %v, seed %d, diagnose seed %d; want %v, 7 and 7",
 				k,
 				c.lr,
 				c.seed,
 				c.diagSet,
-				s.LearningRates[k],
-			)
+				s.LearningRates[k]))
 		}
-		if !bytes.Equal(c.weights, buf.Bytes()) {
-			t.Errorf("candidate %d does not start from the MLP of the split's seed", k)
-		}
+		assert.Equal(t, c.weights, buf.Bytes(), "candidate %d does not start from the MLP of the split's seed", k)
 	}
-	if s.Config.Diagnose.Seed != 99 {
-		t.Error("the search changed its caller's Diagnose")
-	}
+	assert.True(t, s.Config.Diagnose.Seed == 99, "the search changed its caller's Diagnose")
 }
 
 // With several recipes the recipes are searched like the learning rate: the best of all
@@ -187,22 +168,18 @@ func TestSearchOverRecipes(t *testing.T) {
 	b := scripted{name: "b", seen: &seen, metrics: map[float64][]float64{0.1: {0.8}, 0.2: {0.75}}}
 	s := scripts(&experiment.Search{LearningRates: []float64{0.1, 0.2}}, a, b)
 	best, err := s.Run(context.Background(), tinySplit(t, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if best.Recipe.String() != "a" || best.LearningRate != 0.2 || best.Index != 1 {
-		t.Errorf(
-			"kept %v at %v (candidate %d), want the first of the tied: a at 0.2 (candidate 1)",
+		assert.Fail(t, fmt.Sprintf("kept %v at %v (candidate %d), want the first of the tied: a at 0.2 (candidate 1)",
 			best.Recipe,
 			best.LearningRate,
-			best.Index,
-		)
+			best.Index))
 	}
 	if got := []string{seen[0].recipe, seen[1].recipe, seen[2].recipe, seen[3].recipe}; strings.Join(
 		got,
 		"",
 	) != "aabb" {
-		t.Errorf("order %v, want learning rates inner", got)
+		assert.Fail(t, fmt.Sprintf("order %v, want learning rates inner", got))
 	}
 }
 
@@ -220,19 +197,15 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 			done = append(done, fmt.Sprintf("%v %d %v", c.LearningRate, h.Best, err))
 		}}}, r)
 	best, err := s.Run(context.Background(), tinySplit(t, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if best.LearningRate != 0.2 || best.Epoch() != 2 {
-		t.Errorf("kept lr %v epoch %d, want the failed lr 0.2's epoch 2", best.LearningRate, best.Epoch())
-	}
+	require.NoError(t, err)
+	assert.False(t, best.LearningRate != 0.2 || best.Epoch() != 2, "kept lr %v epoch %d, want the failed lr 0.2's epoch 2", best.LearningRate, best.Epoch())
 	if !errors.Is(best.Failed, diverged) ||
 		!strings.Contains(best.Failed.Error(), "learning rate 0.3: loss overflows") {
-		t.Errorf("Failed = %v, want both failures named", best.Failed)
+		assert.Fail(t, fmt.Sprintf("Failed = %v, want both failures named", best.Failed))
 	}
 	want := "0.1 1 <nil>|0.2 1 learning rate 0.2: loss overflows|0.3 -1 learning rate 0.3: loss overflows"
 	if got := strings.Join(done, "|"); got != want {
-		t.Errorf("Done calls\n%s\nwant\n%s", got, want)
+		assert.Fail(t, fmt.Sprintf("Done calls\n%s\nwant\n%s", got, want))
 	}
 
 	// When no candidate finishes an epoch the search fails with every error.
@@ -246,12 +219,12 @@ func TestFailingLearningRateKeepsItsBestEpoch(t *testing.T) {
 	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, diverged) ||
 		!strings.Contains(err.Error(), "learning rate 0.1") ||
 		!strings.Contains(err.Error(), "learning rate 0.2") {
-		t.Errorf("every candidate failed: error %v, want both", err)
+		assert.Fail(t, fmt.Sprintf("every candidate failed: error %v, want both", err))
 	}
 	s = scripts(&experiment.Search{Name: "r"}, none)
 	if _, err := s.Run(context.Background(), tinySplit(t, 1)); err == nil ||
 		err.Error() != `experiment: a search needs at least one recipe and one learning rate ("r")` {
-		t.Errorf("no learning rate: %v, want the search's error naming it", err)
+		assert.Fail(t, fmt.Sprintf("no learning rate: %v, want the search's error naming it", err))
 	}
 }
 
@@ -263,7 +236,7 @@ func TestSearchStopsOnConfigError(t *testing.T) {
 	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { calls++; return nil }
 	if _, err := s.Run(context.Background(), tinySplit(t, 1)); !errors.Is(err, rocops.ErrConfig) ||
 		calls != 1 {
-		t.Errorf("error %v after %d candidates, want ErrConfig after 1", err, calls)
+		assert.Fail(t, fmt.Sprintf("error %v after %d candidates, want ErrConfig after 1", err, calls))
 	}
 }
 
@@ -280,33 +253,25 @@ func TestSearchWithTheTrainer(t *testing.T) {
 		Config:        cfg,
 	}
 	best, err := s.Run(context.Background(), sp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	bestScore, bestLR := math.Inf(-1), 0.0
 	for _, lr := range lrs {
 		m, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{8}, Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c := cfg
 		c.LearningRate, c.Seed = lr, 3
 		h, err := train.Plain(nil).Fit(context.Background(), m, c, sp.Train, sp.Val)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if v := h.Epochs[h.Best].Metric; v > bestScore {
 			bestScore, bestLR = v, lr
 		}
 	}
 	if best.LearningRate != bestLR || best.History.Epochs[best.History.Best].Metric != bestScore {
-		t.Errorf(
-			"kept lr %v with %v; training each alone gives lr %v with %v",
+		assert.Fail(t, fmt.Sprintf("kept lr %v with %v; training each alone gives lr %v with %v",
 			best.LearningRate,
 			best.History.Epochs[best.History.Best].Metric,
 			bestLR,
-			bestScore,
-		)
+			bestScore))
 	}
 }
 
@@ -336,9 +301,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 		},
 	}
 	_, err := s.Run(ctx, tinySplit(t, 1))
-	if !errors.Is(err, context.Canceled) || started != 1 {
-		t.Errorf("error %v after %d candidates, want context.Canceled after 1", err, started)
-	}
+	assert.False(t, !errors.Is(err, context.Canceled) || started != 1, "error %v after %d candidates, want context.Canceled after 1", err, started)
 }
 
 // A search over a train.AUCM recipe keeps the PESG state of the candidate it keeps: the state
@@ -355,40 +318,26 @@ func TestSearchKeepsTheAUCMState(t *testing.T) {
 	var tried int
 	s.Hooks.Start = func(experiment.Candidate, nn.Model) []train.Hook { tried++; return nil }
 	best, err := s.Run(context.Background(), sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tried != len(train.PESGRates) {
-		t.Fatalf("%d candidates, want %d", tried, len(train.PESGRates))
-	}
-	if best.PESG == nil || len(best.PESG.A) != 1 || best.PESG.Epochs != best.History.Epochs[len(best.History.Epochs)-1].Index {
-		t.Fatalf("kept state %+v after %d epochs", best.PESG, len(best.History.Epochs))
-	}
-	if own.A != nil {
-		t.Errorf("the recipe's own State received %+v", own)
-	}
+	require.NoError(t, err)
+	require.True(t, tried == len(train.PESGRates), "%d candidates, want %d", tried, len(train.PESGRates))
+	require.False(t, best.PESG == nil || len(best.PESG.A) != 1 || best.PESG.Epochs != best.History.Epochs[len(best.History.Epochs)-1].Index, "kept state %+v after %d epochs", best.PESG, len(best.History.Epochs))
+	assert.True(t, own.A == nil, "the recipe's own State received %+v", own)
 	mc.In, mc.Seed = sp.Train.Cols, sp.Seed
 	m, err := nn.NewMLP(mc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var want optim.PESGState
 	cfg.LearningRate, cfg.Seed = best.LearningRate, sp.Seed
 	if _, err := train.Plain(train.AUCM{State: &want}).Fit(context.Background(), m, cfg, sp.Train, sp.Val); err != nil {
-		t.Fatal(err)
+		require.Fail(t, fmt.Sprint(err))
 	}
-	if !reflect.DeepEqual(want, *best.PESG) {
-		t.Errorf("kept state at learning rate %v:\n%+v\nwant %+v", best.LearningRate, *best.PESG, want)
-	}
-	if want.A[0] == 0 && want.B[0] == 0 && want.Alpha[0] == 0 {
-		t.Errorf("a, b and α never moved: %+v", want)
-	}
+	assert.Equal(t, want, *best.PESG, "kept state at learning rate %v:\n%+v\nwant %+v", best.LearningRate, *best.PESG, want)
+	assert.False(t, want.A[0] == 0 && want.B[0] == 0 && want.Alpha[0] == 0, "a, b and α never moved: %+v", want)
 
 	s = &experiment.Search{Name: "ce", Recipes: []train.Recipe{train.Plain(nil)}, LearningRates: []float64{0.01}, Model: mc, Config: cfg}
 	cfg.LearningRate, cfg.Seed = 0, 0
 	s.Config = cfg
 	if best, err = s.Run(context.Background(), sp); err != nil || best.PESG != nil {
-		t.Errorf("ce: PESG state %+v, error %v", best.PESG, err)
+		assert.Fail(t, fmt.Sprintf("ce: PESG state %+v, error %v", best.PESG, err))
 	}
 }
 
@@ -409,29 +358,19 @@ func TestSearchInit(t *testing.T) {
 		}}, r)
 	sp := tinySplit(t, 7)
 	best, err := s.Run(context.Background(), sp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !reflect.DeepEqual(splits, []uint64{7, 7}) || len(seen) != 2 || seen[0].model == seen[1].model {
-		t.Fatalf("Init called for splits %v, %d candidates trained; want one new model per candidate", splits, len(seen))
+		require.Fail(t, fmt.Sprintf("Init called for splits %v, %d candidates trained; want one new model per candidate", splits, len(seen)))
 	}
 	want, err := nn.NewMLP(nn.MLPConfig{In: sp.Train.Cols, Hidden: []int{6}, Seed: 11})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var buf bytes.Buffer
-	if err := nn.Write(&buf, want); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, nn.Write(&buf, want))
 	for k, c := range seen {
-		if !bytes.Equal(c.weights, buf.Bytes()) {
-			t.Errorf("candidate %d does not start from Init's model", k)
-		}
+		assert.Equal(t, c.weights, buf.Bytes(), "candidate %d does not start from Init's model", k)
 		if ps := c.model.Params(); !ps[0].Frozen || ps[2].Frozen {
-			t.Errorf("candidate %d: frozen flags %v, %v; want Init's (the body frozen, the last layer not)", k, ps[0].Frozen, ps[2].Frozen)
+			assert.Fail(t, fmt.Sprintf("candidate %d: frozen flags %v, %v; want Init's (the body frozen, the last layer not)", k, ps[0].Frozen, ps[2].Frozen))
 		}
 	}
-	if best.LearningRate != 0.2 {
-		t.Errorf("kept lr %v, want 0.2", best.LearningRate)
-	}
+	assert.True(t, best.LearningRate == 0.2, "kept lr %v, want 0.2", best.LearningRate)
 }

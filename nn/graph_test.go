@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
@@ -259,12 +260,10 @@ func TestRectify(t *testing.T) {
 			if x >= 0 {
 				m = 1
 			}
-			if want := x * m; math.Float64bits(h[i]) != math.Float64bits(want) {
-				t.Errorf("rectify(%v) = %v (%#x), want %v (%#x)", x, h[i], math.Float64bits(h[i]), want, math.Float64bits(want))
-			}
-			if want := m * dh[i]; math.Float64bits(d[i]) != math.Float64bits(want) {
-				t.Errorf("rectifyGrad(%v, %v) = %v (%#x), want %v (%#x)", x, dh[i], d[i], math.Float64bits(d[i]), want, math.Float64bits(want))
-			}
+			want := x * m
+			assert.Equal(t, math.Float64bits(want), math.Float64bits(h[i]), "rectify(%v) = %v, want %v", x, h[i], want)
+			want = m * dh[i]
+			assert.Equal(t, math.Float64bits(want), math.Float64bits(d[i]), "rectifyGrad(%v, %v) = %v, want %v", x, dh[i], d[i], want)
 		}
 	})
 	t.Run("float32", func(t *testing.T) {
@@ -280,12 +279,10 @@ func TestRectify(t *testing.T) {
 			if x >= 0 {
 				m = 1
 			}
-			if want := x * m; math.Float32bits(h[i]) != math.Float32bits(want) {
-				t.Errorf("rectify(%v) = %v (%#x), want %v (%#x)", x, h[i], math.Float32bits(h[i]), want, math.Float32bits(want))
-			}
-			if want := m * dh[i]; math.Float32bits(d[i]) != math.Float32bits(want) {
-				t.Errorf("rectifyGrad(%v, %v) = %v (%#x), want %v (%#x)", x, dh[i], d[i], math.Float32bits(d[i]), want, math.Float32bits(want))
-			}
+			want := x * m
+			assert.Equal(t, math.Float32bits(want), math.Float32bits(h[i]), "rectify(%v) = %v, want %v", x, h[i], want)
+			want = m * dh[i]
+			assert.Equal(t, math.Float32bits(want), math.Float32bits(d[i]), "rectifyGrad(%v, %v) = %v, want %v", x, dh[i], d[i], want)
 		}
 	})
 }

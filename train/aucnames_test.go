@@ -114,18 +114,12 @@ func FuzzSearchRates(f *testing.F) {
 		rates, err := SearchRates(name)
 		_, _, perr := Names{Point: Point{Alpha: 0.1}, Warmup: 3}.Parse(name)
 		if err != nil {
-			if !errors.Is(err, rocops.ErrConfig) || perr == nil {
-				t.Fatalf("%q: SearchRates %v, Parse %v", name, err, perr)
-			}
+			require.False(t, !errors.Is(err, rocops.ErrConfig) || perr == nil, "%q: SearchRates %v, Parse %v", name, err, perr)
 			return
 		}
 		for _, r := range rates {
-			if !(r > 0) || math.IsInf(r, 0) {
-				t.Fatalf("%q: rate %v", name, r)
-			}
+			require.False(t, !(r > 0) || math.IsInf(r, 0), "%q: rate %v", name, r)
 		}
-		if perr == nil && strings.HasPrefix(name, "aucm") && len(rates) == 0 {
-			t.Fatalf("%q: aucm without rates", name)
-		}
+		require.False(t, perr == nil && strings.HasPrefix(name, "aucm") && len(rates) == 0, "%q: aucm without rates", name)
 	})
 }

@@ -506,9 +506,7 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 		}
 		sel, pool, err := DiagnosticSets(ds, d)
 		if err != nil {
-			if !errors.Is(err, ErrClasses) && !errors.Is(err, rocops.ErrConfig) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrLabel) {
-				t.Fatalf("unexpected error %v", err)
-			}
+			require.False(t, !errors.Is(err, ErrClasses) && !errors.Is(err, rocops.ErrConfig) && !errors.Is(err, rocops.ErrEmpty) && !errors.Is(err, rocops.ErrLabel), "unexpected error %v", err)
 			return
 		}
 		w := ds.Task().LabelsPerRow()
@@ -520,22 +518,16 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 					for i := range s.Rows {
 						ones += int(s.Y[i*k+c])
 					}
-					if ones == 0 || ones == s.Rows {
-						t.Fatalf("label %d has one value in a set of %d rows", c, s.Rows)
-					}
+					require.False(t, ones == 0 || ones == s.Rows, "label %d has one value in a set of %d rows", c, s.Rows)
 				}
 			} else {
 				for c, n := range classCounts(s) {
-					if n == 0 {
-						t.Fatalf("class %d missing from a set of %d rows", c, s.Rows)
-					}
+					require.False(t, n == 0, "class %d missing from a set of %d rows", c, s.Rows)
 				}
 			}
 			for i, x := range s.X {
 				r := int(x)
-				if seen[r] || !slices.Equal(s.Y[i*w:(i+1)*w], ds.Y[r*w:(r+1)*w]) {
-					t.Fatalf("row %d drawn twice or with other labels", r)
-				}
+				require.False(t, seen[r] || !slices.Equal(s.Y[i*w:(i+1)*w], ds.Y[r*w:(r+1)*w]), "row %d drawn twice or with other labels", r)
 				seen[r] = true
 			}
 		}
@@ -543,8 +535,6 @@ func FuzzClassDiagnosticSets(f *testing.F) {
 		if limit == 0 {
 			limit = 1024
 		}
-		if pool.Rows > limit+2*k {
-			t.Fatalf("pool of %d rows for Pool = %d and k = %d", pool.Rows, d.Pool, k)
-		}
+		require.False(t, pool.Rows > limit+2*k, "pool of %d rows for Pool = %d and k = %d", pool.Rows, d.Pool, k)
 	})
 }

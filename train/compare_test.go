@@ -3,46 +3,22 @@ package train
 import (
 	"context"
 	"io"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/data"
+	"github.com/rocops/rocops/internal/synth"
 	"github.com/rocops/rocops/metrics"
 	"github.com/rocops/rocops/nn"
 	"github.com/rocops/rocops/ops/kdequantile"
 )
 
-// tiltedTask is the tilted-outlier task where cross-entropy is misspecified for the low-FPR
-// region: two features, negatives from N(0, I), positives from N((2.5, 0), I) except a share
-// of outliers drawn near (−5, 4). A linear scorer cannot serve both groups of positives;
-// cross-entropy's linear penalty on the hopeless outliers tilts its direction towards them,
-// while the KDE loss gives them (nearly) no weight and keeps the direction that ranks the
-// bulk above the negatives' upper tail.
+// tiltedTask is synth.Tilted's draw of n rows from seed, the tilted-outlier task where
+// cross-entropy is misspecified for the low-FPR region.
 func tiltedTask(t testing.TB, n int, seed uint64) *data.Dataset {
 	t.Helper()
-	const (
-		posShare     = 0.2
-		outlierShare = 0.15
-	)
-	rng := rand.New(rand.NewPCG(seed, 11))
-	x := make([]float64, 2*n)
-	y := make([]float64, n)
-	for i := range n {
-		x[2*i], x[2*i+1] = rng.NormFloat64(), rng.NormFloat64()
-		if rng.Float64() >= posShare {
-			continue
-		}
-		y[i] = 1
-		if rng.Float64() < outlierShare {
-			x[2*i] = -5 + 0.5*x[2*i]
-			x[2*i+1] = 4 + 0.5*x[2*i+1]
-		} else {
-			x[2*i] += 2.5
-		}
-	}
-	ds, err := data.New(x, y, 2)
+	ds, err := synth.Tilted(n, seed)
 	require.NoError(t, err)
 	return ds
 }

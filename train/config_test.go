@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops"
@@ -17,18 +20,12 @@ import (
 // feature a float32 model cannot hold is rocops.ErrRange naming the row, not a batch of ±Inf.
 func TestFitRejectsFeaturesBeyondFloat32(t *testing.T) {
 	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Dtype: tensor.Float32})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	x := []float64{0, 1, 2, 3, 1e39, 5, 6, 7}
 	ds, err := data.New(x, []float64{0, 1, 0, 1}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = fit(t, m, Config{Epochs: 1}, ds, nil)
-	if !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 2, feature 0") {
-		t.Fatalf("Fit: %v, want rocops.ErrRange naming row 2, feature 0", err)
-	}
+	require.False(t, !errors.Is(err, rocops.ErrRange) || !strings.Contains(err.Error(), "row 2, feature 0"), "Fit: %v, want rocops.ErrRange naming row 2, feature 0", err)
 }
 
 // TestFitChecksTheData: Fit refuses, before training, what Validate refuses — reading the
@@ -38,14 +35,10 @@ func TestFitRejectsFeaturesBeyondFloat32(t *testing.T) {
 // labels of another number of rows (data.ErrShape).
 func TestFitChecksTheData(t *testing.T) {
 	m, err := nn.NewMLP(nn.MLPConfig{In: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	good := func() *data.Dataset {
 		ds, err := data.New([]float64{0, 1, 2, 3, 4, 5, 6, 7}, []float64{0, 1, 0, 1}, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return ds
 	}
 	for _, c := range []struct {
@@ -69,9 +62,7 @@ func TestFitChecksTheData(t *testing.T) {
 				c.edit(val)
 			}
 			_, err := fit(t, m, Config{Epochs: 1}, tr, val)
-			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), "train: "+part+" data: ") || !strings.Contains(err.Error(), c.msg) {
-				t.Errorf("%s in the %s data: %v, want %v saying %q", c.name, part, err, c.want, c.msg)
-			}
+			assert.False(t, !errors.Is(err, c.want) || !strings.Contains(err.Error(), "train: "+part+" data: ") || !strings.Contains(err.Error(), c.msg), "%s in the %s data: %v, want %v saying %q", c.name, part, err, c.want, c.msg)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops"
@@ -26,40 +27,28 @@ func TestDiagnoseHistory(t *testing.T) {
 			Epochs: 4, BatchSize: 64,
 			Diagnose: &Diagnose{Every: 2, Selection: 128, Pool: 256},
 		}, 1, ds, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return h
 	}
 	h := run()
 	var epochs []int
 	for _, d := range h.Diagnoses {
 		epochs = append(epochs, d.Epoch)
-		if !(d.SevereMass <= d.CEBound) || !(d.Misranking >= d.SevereMass) {
-			t.Errorf("epoch %d: misranking %v, severe mass %v, CE bound %v out of order", d.Epoch, d.Misranking, d.SevereMass, d.CEBound)
-		}
+		assert.False(t, !(d.SevereMass <= d.CEBound) || !(d.Misranking >= d.SevereMass), "epoch %d: misranking %v, severe mass %v, CE bound %v out of order", d.Epoch, d.Misranking, d.SevereMass, d.CEBound)
 		if d.SeverePairs > 0 {
 			for name, v := range map[string]float64{"drift": d.Drift, "VarPos": d.VarPos, "VarNeg": d.VarNeg, "VarResidual": d.VarResidual} {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					t.Errorf("epoch %d: %s = %v", d.Epoch, name, v)
-				}
+				assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "epoch %d: %s = %v", d.Epoch, name, v)
 			}
-			if !(d.FirstOrderShare >= 0 && d.FirstOrderShare <= 1) {
-				t.Errorf("epoch %d: first-order share %v", d.Epoch, d.FirstOrderShare)
-			}
+			assert.True(t, (d.FirstOrderShare >= 0 && d.FirstOrderShare <= 1), "epoch %d: first-order share %v", d.Epoch, d.FirstOrderShare)
 		}
-		if d.Decision != Observed || d.Reason != "no Intervene rule" {
-			t.Errorf("epoch %d: decision %v (%q) without Intervene", d.Epoch, d.Decision, d.Reason)
-		}
+		assert.False(t, d.Decision != Observed || d.Reason != "no Intervene rule", "epoch %d: decision %v (%q) without Intervene", d.Epoch, d.Decision, d.Reason)
 		if want := h.Epochs[d.Epoch-1].Stage; d.Stage != want {
-			t.Errorf("epoch %d: stage %v, the epoch's is %v", d.Epoch, d.Stage, want)
+			assert.Fail(t, fmt.Sprintf("epoch %d: stage %v, the epoch's is %v", d.Epoch, d.Stage, want))
 		}
 	}
-	if fmt.Sprint(epochs) != "[2 4 5]" {
-		t.Errorf("diagnosed epochs %v, want [2 4 5] (every 2nd and the last)", epochs)
-	}
+	assert.Equal(t, "[2 4 5]", fmt.Sprint(epochs), "diagnosed epochs %v, want [2 4 5] (every 2nd and the last)", epochs)
 	if again := run(); fmt.Sprintf("%+v", again.Diagnoses) != fmt.Sprintf("%+v", h.Diagnoses) {
-		t.Error("the same seeds gave different diagnoses")
+		assert.Fail(t, "the same seeds gave different diagnoses")
 	}
 }
 
@@ -99,12 +88,8 @@ func TestDecide(t *testing.T) {
 		d := &diagnoser{cfg: Diagnose{Intervene: iv}, bPos: 4, bNeg: 4, done: tc.done}
 		dg := tc.d
 		extra := d.decide(&dg, tc.earlier)
-		if dg.Decision != tc.want || !strings.Contains(dg.Reason, tc.reason) {
-			t.Errorf("%s: %v (%q), want %v (%q)", tc.name, dg.Decision, dg.Reason, tc.want, tc.reason)
-		}
-		if (extra == 2) != (tc.want == Intervened) || d.pending != extra {
-			t.Errorf("%s: %d intervention epochs scheduled, %d pending", tc.name, extra, d.pending)
-		}
+		assert.False(t, dg.Decision != tc.want || !strings.Contains(dg.Reason, tc.reason), "%s: %v (%q), want %v (%q)", tc.name, dg.Decision, dg.Reason, tc.want, tc.reason)
+		assert.False(t, (extra == 2) != (tc.want == Intervened) || d.pending != extra, "%s: %d intervention epochs scheduled, %d pending", tc.name, extra, d.pending)
 	}
 }
 
@@ -120,20 +105,14 @@ func TestInterventionProtocol(t *testing.T) {
 	fired := 0
 	for seed := uint64(1); seed <= 4; seed++ {
 		ds, err := data.Teacher(data.TeacherConfig{Rows: 1500, Cols: 6, Noise: 0.3, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		m, err := nn.NewMLP(nn.MLPConfig{In: ds.Cols, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		const epochs = 25
 		h, err := fit(t, m, Config{Loss: Pairwise{Config: pairwise.Config{Surrogate: pairwise.Hinge}},
 			Epochs: epochs, BatchSize: 128, Seed: seed, LearningRate: 0.05,
 			Diagnose: &Diagnose{Intervene: &iv}}, ds, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		phases := map[Stage]int{}
 		for _, e := range h.Epochs {
 			phases[e.Stage]++
@@ -144,35 +123,27 @@ func TestInterventionProtocol(t *testing.T) {
 		}
 		n := 0
 		for _, d := range h.Diagnoses {
-			if d.Reason == "" {
-				t.Errorf("seed %d epoch %d: decision %v without a reason", seed, d.Epoch, d.Decision)
-			}
+			assert.False(t, d.Reason == "", "seed %d epoch %d: decision %v without a reason", seed, d.Epoch, d.Decision)
 			if d.Decision != Intervened {
 				continue
 			}
 			n++
 			for k := 1; k <= iv.Epochs; k++ {
 				if e := d.Epoch + k; e > len(h.Epochs) || h.Epochs[e-1].Stage != Intervention {
-					t.Errorf("seed %d: epoch %d after the intervention at %d is not an intervention epoch", seed, e, d.Epoch)
+					assert.Fail(t, fmt.Sprintf("seed %d: epoch %d after the intervention at %d is not an intervention epoch", seed, e, d.Epoch))
 				}
 			}
 			if r, ok := byEpoch[d.Epoch+iv.Epochs]; !ok || r.Decision != Rechecked {
-				t.Errorf("seed %d: epoch %d not rechecked (%v, diagnosed: %v)", seed, d.Epoch+iv.Epochs, r.Decision, ok)
+				assert.Fail(t, fmt.Sprintf("seed %d: epoch %d not rechecked (%v, diagnosed: %v)", seed, d.Epoch+iv.Epochs, r.Decision, ok))
 			}
 		}
 		for _, d := range h.Diagnoses {
-			if d.Decision == Rechecked && (h.Epochs[d.Epoch-1].Stage != Intervention || byEpoch[d.Epoch-iv.Epochs].Decision != Intervened) {
-				t.Errorf("seed %d: recheck at epoch %d follows no intervention", seed, d.Epoch)
-			}
+			assert.False(t, d.Decision == Rechecked && (h.Epochs[d.Epoch-1].Stage != Intervention || byEpoch[d.Epoch-iv.Epochs].Decision != Intervened), "seed %d: recheck at epoch %d follows no intervention", seed, d.Epoch)
 		}
-		if n > iv.Max || phases[Main] != epochs || phases[Intervention] != n*iv.Epochs {
-			t.Errorf("seed %d: %d interventions (max %d), %d main and %d intervention epochs", seed, n, iv.Max, phases[Main], phases[Intervention])
-		}
+		assert.False(t, n > iv.Max || phases[Main] != epochs || phases[Intervention] != n*iv.Epochs, "seed %d: %d interventions (max %d), %d main and %d intervention epochs", seed, n, iv.Max, phases[Main], phases[Intervention])
 		fired += n
 	}
-	if fired == 0 {
-		t.Error("the rule never intervened in four plateauing hinge runs")
-	}
+	assert.False(t, fired == 0, "the rule never intervened in four plateauing hinge runs")
 }
 
 func TestDiagnoseConfigErrors(t *testing.T) {
@@ -183,13 +154,13 @@ func TestDiagnoseConfigErrors(t *testing.T) {
 		{Intervene: &Intervene{Weak: 1}}, {Intervene: &Intervene{Epochs: -1}},
 	} {
 		if _, err := New(m, Config{Diagnose: &d}); !errors.Is(err, rocops.ErrConfig) {
-			t.Errorf("%+v: error %v, want rocops.ErrConfig", d, err)
+			assert.Fail(t, fmt.Sprintf("%+v: error %v, want rocops.ErrConfig", d, err))
 		}
 	}
 	// Too few positives for two disjoint stratified sets.
 	ds := blobs(t, 50, 2, 0, 1, 1)
 	if _, err := fit(t, m, Config{Epochs: 1, BatchSize: 10, Diagnose: &Diagnose{}}, ds, nil); err == nil || !strings.Contains(err.Error(), "2 positives") {
-		t.Errorf("one positive: error %v", err)
+		assert.Fail(t, fmt.Sprintf("one positive: error %v", err))
 	}
 }
 
@@ -199,34 +170,26 @@ func TestDiagnosticSets(t *testing.T) {
 	ds := blobs(t, 2000, 3, 0.1, 1, 4)
 	d := Diagnose{Selection: 200, Pool: 500, Seed: 9}
 	sel, pool, err := DiagnosticSets(ds, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sel.Rows != 200 || pool.Rows != 500 {
-		t.Errorf("sizes %d, %d, want 200, 500", sel.Rows, pool.Rows)
-	}
+	require.NoError(t, err)
+	assert.False(t, sel.Rows != 200 || pool.Rows != 500, "sizes %d, %d, want 200, 500", sel.Rows, pool.Rows)
 	share := float64(ds.Positives()) / float64(ds.Rows)
 	for _, s := range []*data.Dataset{sel, pool} {
 		if got := float64(s.Positives()) / float64(s.Rows); math.Abs(got-share) > 1/float64(s.Rows) {
-			t.Errorf("positive share %v, the data's %v", got, share)
+			assert.Fail(t, fmt.Sprintf("positive share %v, the data's %v", got, share))
 		}
 	}
 	rows := map[string]bool{}
 	for _, s := range []*data.Dataset{sel, pool} {
 		for i := range s.Rows {
 			k := fmt.Sprint(s.Row(i))
-			if rows[k] {
-				t.Fatalf("row %v is in both sets", s.Row(i))
-			}
+			require.False(t, rows[k], "row %v is in both sets", s.Row(i))
 			rows[k] = true
 		}
 	}
 	again, _, _ := DiagnosticSets(ds, d)
-	if fmt.Sprint(again.X) != fmt.Sprint(sel.X) {
-		t.Error("the same seed drew another selection batch")
-	}
+	assert.Equal(t, fmt.Sprint(sel.X), fmt.Sprint(again.X), "the same seed drew another selection batch")
 	if _, _, err := DiagnosticSets(ds, Diagnose{Pool: -1}); !errors.Is(err, rocops.ErrConfig) {
-		t.Errorf("bad config: error %v, want rocops.ErrConfig", err)
+		assert.Fail(t, fmt.Sprintf("bad config: error %v, want rocops.ErrConfig", err))
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHookPanicRestoresBestWeights: a hook that panics stops training like one that returns
@@ -39,25 +42,13 @@ func TestHookPanicRestoresBestWeights(t *testing.T) {
 				}
 			}
 			h, err := fit(t, m, Config{Epochs: 5, BatchSize: 50, Hooks: []Hook{rec, boom}}, tr, tr)
-			if !errors.Is(err, ErrHookPanic) || !strings.Contains(err.Error(), `"boom"`) {
-				t.Fatalf("Fit: %v, want ErrHookPanic naming \"boom\"", err)
-			}
-			if where == "OnStep" && !errors.Is(err, bad) {
-				t.Errorf("a panic with an error value should wrap it: %v", err)
-			}
-			if where == "OnEpoch" && !strings.Contains(err.Error(), "index out of range") {
-				t.Errorf("the error should give the panic value: %v", err)
-			}
-			if h == nil || h.Best < 0 {
-				t.Fatalf("history %+v: want the epochs before the panic, with a best one", h)
-			}
+			require.False(t, !errors.Is(err, ErrHookPanic) || !strings.Contains(err.Error(), `"boom"`), "Fit: %v, want ErrHookPanic naming \"boom\"", err)
+			assert.False(t, where == "OnStep" && !errors.Is(err, bad), "a panic with an error value should wrap it: %v", err)
+			assert.False(t, where == "OnEpoch" && !strings.Contains(err.Error(), "index out of range"), "the error should give the panic value: %v", err)
+			require.False(t, h == nil || h.Best < 0, "history %+v: want the epochs before the panic, with a best one", h)
 			want := snaps[h.Best]
-			if where == "OnStep" && equalParams(atPanic, want) {
-				t.Fatal("precondition: the weights at the panic should differ from the best epoch's")
-			}
-			if !equalParams(params(t, m), want) {
-				t.Errorf("the model does not hold the weights of the best epoch %d", h.Epochs[h.Best].Index)
-			}
+			require.False(t, where == "OnStep" && equalParams(atPanic, want), "precondition: the weights at the panic should differ from the best epoch's")
+			assert.True(t, equalParams(params(t, m), want), "the model does not hold the weights of the best epoch %d", h.Epochs[h.Best].Index)
 		})
 	}
 }

@@ -42,7 +42,7 @@ func paramBits(t *testing.T, m nn.Model) [][]uint64 {
 				bits = append(bits, math.Float64bits(x))
 			}
 		default:
-			t.Fatalf("parameter %s holds %T", p.Name, v)
+			require.Fail(t, fmt.Sprintf("parameter %s holds %T", p.Name, v))
 		}
 		out = append(out, bits)
 	}

@@ -1,13 +1,10 @@
 package rocbeam
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -80,26 +77,7 @@ func runScore(t *testing.T, cfg Config) error {
 // returning its output and the scores and labels in it.
 func scoreInProcess(t *testing.T, model, path string) (out []byte, scores, labels []float64) {
 	t.Helper()
-	sc, err := deploy.Load(model)
-	require.NoError(t, err)
-	defer sc.Close()
-	in, err := os.Open(path)
-	require.NoError(t, err)
-	defer in.Close()
-	var buf bytes.Buffer
-	_, _, err = sc.ScoreCSV(in, &buf)
-	require.NoError(t, err)
-	recs, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
-	require.NoError(t, err)
-	require.Equal(t, []string{"row", "y", "score", "flag"}, recs[0])
-	for _, r := range recs[1:] {
-		y, err := strconv.ParseFloat(r[1], 64)
-		require.NoError(t, err)
-		x, err := strconv.ParseFloat(r[2], 64)
-		require.NoError(t, err)
-		scores, labels = append(scores, x), append(labels, y)
-	}
-	return buf.Bytes(), scores, labels
+	return scoreInProcessLabel(t, model, path, "y")
 }
 
 func TestScoreMatchesInProcess(t *testing.T) {

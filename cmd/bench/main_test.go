@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // tinyArgs run the whole command on tiny sizes in a second or two: every kernel, baseline and
@@ -20,11 +24,9 @@ func runTiny(t *testing.T, extra ...string) []byte {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if err := run(append(append([]string{}, tinyArgs...), extra...), &stdout, &stderr); err != nil {
-		t.Fatalf("run: %v\nstderr:\n%s", err, stderr.String())
+		require.Fail(t, fmt.Sprintf("run: %v\nstderr:\n%s", err, stderr.String()))
 	}
-	if !strings.Contains(stderr.String(), "done") {
-		t.Errorf("no progress on standard error: %q", stderr.String())
-	}
+	assert.Contains(t, stderr.String(), "done", "no progress on standard error: %q", stderr.String())
 	return stdout.Bytes()
 }
 
@@ -33,13 +35,11 @@ func TestQuick(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "benchmarks.md")
 	const before, after = "# Benchmarks\n\nHand-written.\n\n", "\nMore hand-written text.\n"
-	if err := os.WriteFile(doc, []byte(before+beginMarker+"\nold report\n"+endMarker+after), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(doc, []byte(before+beginMarker+"\nold report\n"+endMarker+after), 0o644))
 	out := filepath.Join(dir, "bench")
 	var rep report
 	if err := json.Unmarshal(runTiny(t, "-json", "-out", out, "-doc", doc), &rep); err != nil {
-		t.Fatalf("the JSON does not parse: %v", err)
+		require.Fail(t, fmt.Sprintf("the JSON does not parse: %v", err))
 	}
 	checkFigures(t, &rep)
 	checkOutputs(t, out, doc, before, after)
@@ -48,21 +48,17 @@ func TestQuick(t *testing.T) {
 	again := filepath.Join(dir, "again")
 	var stdout, stderr bytes.Buffer
 	if err := run([]string{"-from", filepath.Join(out, "figures.json"), "-out", again}, &stdout, &stderr); err != nil {
-		t.Fatalf("-from: %v", err)
+		require.Fail(t, fmt.Sprintf("-from: %v", err))
 	}
 	a, errA := os.ReadFile(filepath.Join(out, "README.md"))
 	b, errB := os.ReadFile(filepath.Join(again, "README.md"))
-	if errA != nil || errB != nil || !bytes.Equal(a, b) {
-		t.Errorf("-from rendered a different report (%v, %v)", errA, errB)
-	}
+	assert.False(t, errA != nil || errB != nil || !bytes.Equal(a, b), "-from rendered a different report (%v, %v)", errA, errB)
 }
 
 // checkFigures checks the figures of a run with tinyArgs.
 func checkFigures(t *testing.T, rep *report) {
 	t.Helper()
-	if rep.Env.GoVersion == "" || rep.Env.BLAS == "" || rep.Env.GOMAXPROCS < 1 || rep.Env.Command == "" {
-		t.Errorf("environment incomplete: %+v", rep.Env)
-	}
+	assert.False(t, rep.Env.GoVersion == "" || rep.Env.BLAS == "" || rep.Env.GOMAXPROCS < 1 || rep.Env.Command == "", "environment incomplete: %+v", rep.Env)
 
 	// Every kernel is present, ran at both sizes with positive times and allocations.
 	got := map[string]*series{}
@@ -73,51 +69,39 @@ func checkFigures(t *testing.T, rep *report) {
 	for _, k := range kernels() {
 		s := got[k.Name]
 		if s == nil {
-			t.Errorf("kernel %s missing", k.Name)
+			assert.Fail(t, fmt.Sprintf("kernel %s missing", k.Name))
 			continue
 		}
 		kinds[s.Kind]++
-		if len(s.Points) != 2 || s.Stopped != "" {
-			t.Errorf("%s: %d points, stopped %q; want both sizes", k.Name, len(s.Points), s.Stopped)
-		}
+		assert.False(t, len(s.Points) != 2 || s.Stopped != "", "%s: %d points, stopped %q; want both sizes", k.Name, len(s.Points), s.Stopped)
 		for _, p := range s.Points {
 			if !(p.Seconds.Median > 0) || p.Seconds.Min > p.Seconds.Median || p.Seconds.Median > p.Seconds.Max ||
 				p.Seconds.Repeats != 2 || p.Bytes <= 0 {
-				t.Errorf("%s at n = %d: bad figures %+v", k.Name, p.N, p)
+				assert.Fail(t, fmt.Sprintf("%s at n = %d: bad figures %+v", k.Name, p.N, p))
 			}
-			if cpuAvailable() && (p.CPU == nil || p.CPU.Repeats != 2 || p.CPU.Median < 0) {
-				t.Errorf("%s at n = %d: processor time %+v", k.Name, p.N, p.CPU)
-			}
+			assert.False(t, cpuAvailable() && (p.CPU == nil || p.CPU.Repeats != 2 || p.CPU.Median < 0), "%s at n = %d: processor time %+v", k.Name, p.N, p.CPU)
 		}
 	}
 	// The KDE and pairwise baselines, the two floors.
-	if kinds[baseline] != 6 || kinds[floor] != 2 {
-		t.Errorf("kinds %v: want 6 baselines and 2 floors", kinds)
-	}
+	assert.False(t, kinds[baseline] != 6 || kinds[floor] != 2, "kinds %v: want 6 baselines and 2 floors", kinds)
 
 	// Every training loss and the floor at both batch sizes.
 	for _, b := range []int{32, 64} {
 		for _, l := range append(lossNames(), matmulFloor) {
 			tp, ok := rep.training(l, b)
 			if !ok {
-				t.Errorf("training %s at batch %d missing", l, b)
+				assert.Fail(t, fmt.Sprintf("training %s at batch %d missing", l, b))
 				continue
 			}
-			if !(tp.ExamplesPerSecond > 0) || math.IsInf(tp.ExamplesPerSecond, 0) {
-				t.Errorf("training %s at batch %d: %v examples/s", l, b, tp.ExamplesPerSecond)
-			}
+			assert.False(t, !(tp.ExamplesPerSecond > 0) || math.IsInf(tp.ExamplesPerSecond, 0), "training %s at batch %d: %v examples/s", l, b, tp.ExamplesPerSecond)
 		}
 	}
 
 	// Every ratio is finite and positive, and there is one per pair, size or batch.
 	want := 2*len(kernelRatios()) + 2*(2*len(lossNames())-1)
-	if len(rep.Ratios) != want {
-		t.Errorf("%d ratios, want %d", len(rep.Ratios), want)
-	}
+	assert.Len(t, rep.Ratios, want, "%d ratios, want %d", len(rep.Ratios), want)
 	for _, r := range rep.Ratios {
-		if !(r.Value > 0) || math.IsInf(r.Value, 0) {
-			t.Errorf("ratio %s ÷ %s at %d is %v", r.Num, r.Den, r.N, r.Value)
-		}
+		assert.False(t, !(r.Value > 0) || math.IsInf(r.Value, 0), "ratio %s ÷ %s at %d is %v", r.Num, r.Den, r.N, r.Value)
 	}
 }
 
@@ -127,44 +111,34 @@ func checkOutputs(t *testing.T, out, doc, before, after string) {
 	for _, name := range []string{"kde.png", "pairwise.png", "metrics.png", "training.png"} {
 		f, err := os.Open(filepath.Join(out, name))
 		if err != nil {
-			t.Error(err)
+			assert.Fail(t, fmt.Sprint(err))
 			continue
 		}
 		if _, err := png.Decode(f); err != nil {
-			t.Errorf("%s: %v", name, err)
+			assert.Fail(t, fmt.Sprintf("%s: %v", name, err))
 		}
 		f.Close()
 	}
 	var rep report
 	if b, err := os.ReadFile(filepath.Join(out, "figures.json")); err != nil {
-		t.Error(err)
+		assert.Fail(t, fmt.Sprint(err))
 	} else if err := json.Unmarshal(b, &rep); err != nil {
-		t.Errorf("figures.json: %v", err)
+		assert.Fail(t, fmt.Sprintf("figures.json: %v", err))
 	}
 	readme, err := os.ReadFile(filepath.Join(out, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, s := range []string{"# Benchmark report", "](kde.png)", "| 2^7 |", "naive/pairwise/sqhinge", "GOMAXPROCS",
 		"# Partial AUC", "partial ÷ full", "# AUC-M", "| `aucm.Gradient` | n sigmoids |", "MaxFPR = 0.1, at most 1.5×"} {
-		if !strings.Contains(string(readme), s) {
-			t.Errorf("README.md lacks %q", s)
-		}
+		assert.Contains(t, string(readme), s, "README.md lacks %q", s)
 	}
 
 	// The document keeps its own text and gets the report between the markers, one heading
 	// level down, linking the plots in bench/.
 	b, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	text := string(b)
-	if !strings.HasPrefix(text, before+beginMarker+"\n## Benchmark report") || !strings.HasSuffix(text, endMarker+after) {
-		t.Errorf("the document's own text changed:\n%s", text)
-	}
-	if strings.Contains(text, "old report") || !strings.Contains(text, "](bench/pairwise.png)") {
-		t.Errorf("the report was not spliced in with links into bench/")
-	}
+	assert.False(t, !strings.HasPrefix(text, before+beginMarker+"\n## Benchmark report") || !strings.HasSuffix(text, endMarker+after), "the document's own text changed:\n%s", text)
+	assert.False(t, strings.Contains(text, "old report") || !strings.Contains(text, "](bench/pairwise.png)"), "the report was not spliced in with links into bench/")
 }
 
 func TestBadFlags(t *testing.T) {
@@ -174,24 +148,18 @@ func TestBadFlags(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		if err := run(args, &stdout, &stderr); err == nil {
-			t.Errorf("%q: no error", args)
+			assert.Fail(t, fmt.Sprintf("%q: no error", args))
 		}
 	}
 }
 
 func TestParseSizes(t *testing.T) {
 	got, err := parseSizes("2^4..2^6, 100,2^8")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []int{16, 32, 64, 100, 256}
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
+	require.Len(t, got, len(want), "got %v, want %v", got, want)
 	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("got %v, want %v", got, want)
-		}
+		require.True(t, got[i] == want[i], "got %v, want %v", got, want)
 	}
 }
 
@@ -210,34 +178,20 @@ func TestBudgetsStopBaselines(t *testing.T) {
 		t.Run(tc.flag, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			args := []string{"-quick", "-n", "64,128", "-batch", "32", "-repeats", "1", "-min", "1ms", "-json", "-clock", clk, tc.flag, tc.value}
-			if err := run(args, &stdout, &stderr); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, run(args, &stdout, &stderr))
 			var rep report
-			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &rep))
 			for _, k := range kernels() {
 				s := rep.kernel(k.Name)
 				if !k.budgeted() {
-					if s.Stopped != "" || len(s.Points) != 2 {
-						t.Errorf("%s was stopped (%q) or missed a size", k.Name, s.Stopped)
-					}
+					assert.False(t, s.Stopped != "" || len(s.Points) != 2, "%s was stopped (%q) or missed a size", k.Name, s.Stopped)
 					continue
 				}
-				if len(s.Points) != 1 || s.StoppedAt != 128 || !strings.Contains(s.Stopped, tc.why) {
-					t.Errorf("%s: %d points, stopped at %d: %q; want a stop at 128 because it %s", k.Name, len(s.Points), s.StoppedAt, s.Stopped, tc.why)
-				}
-				if !strings.Contains(stderr.String(), k.Name+" stopped at n = 128") {
-					t.Errorf("no progress note for %s", k.Name)
-				}
-				if !strings.Contains(rep.markdown(""), "| "+k.Name+" | 2^7 | one call "+tc.why) {
-					t.Errorf("the report does not say why %s stopped", k.Name)
-				}
+				assert.False(t, len(s.Points) != 1 || s.StoppedAt != 128 || !strings.Contains(s.Stopped, tc.why), "%s: %d points, stopped at %d: %q; want a stop at 128 because it %s", k.Name, len(s.Points), s.StoppedAt, s.Stopped, tc.why)
+				assert.Contains(t, stderr.String(), k.Name+" stopped at n = 128", "no progress note for %s", k.Name)
+				assert.Contains(t, rep.markdown(""), "| "+k.Name+" | 2^7 | one call "+tc.why, "the report does not say why %s stopped", k.Name)
 			}
-			if clk == "cpu" && !strings.Contains(rep.markdown(""), "**processor time**") {
-				t.Errorf("the report does not say its times are processor time")
-			}
+			assert.False(t, clk == "cpu" && !strings.Contains(rep.markdown(""), "**processor time**"), "the report does not say its times are processor time")
 		})
 	}
 }
@@ -245,13 +199,11 @@ func TestBudgetsStopBaselines(t *testing.T) {
 func TestSummarize(t *testing.T) {
 	// Five repeats, one slowed by other work: the median and the quartiles ignore it.
 	s := summarize([]float64{1.1, 0.9, 1.0, 9, 1.2})
-	if s.Median != 1.1 || s.Q1 != 1.0 || s.Q3 != 1.2 || s.Min != 0.9 || s.Max != 9 || s.Repeats != 5 {
-		t.Errorf("summarize = %+v", s)
-	}
+	assert.False(t, s.Median != 1.1 || s.Q1 != 1.0 || s.Q3 != 1.2 || s.Min != 0.9 || s.Max != 9 || s.Repeats != 5, "summarize = %+v", s)
 	if got, want := s.Spread(), 0.2/2.2; math.Abs(got-want) > 1e-15 {
-		t.Errorf("spread %v, want %v", got, want)
+		assert.Fail(t, fmt.Sprintf("spread %v, want %v", got, want))
 	}
 	if s := summarize([]float64{2, 1}); s.Median != 1.5 || s.Q1 != 1 || s.Q3 != 2 {
-		t.Errorf("two repeats: %+v", s)
+		assert.Fail(t, fmt.Sprintf("two repeats: %+v", s))
 	}
 }

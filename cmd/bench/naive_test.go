@@ -5,6 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/rocops/rocops/ops/kdequantile"
 	"github.com/rocops/rocops/ops/pairwise"
 )
@@ -37,28 +40,20 @@ func TestNaiveKDEMatchesGradient(t *testing.T) {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 			b := newBatch(n)
 			want, res, err := kdequantile.Gradient(b.scores, b.labels, kdequantile.Config{Alpha: kdeAlpha})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			k, err := newNaiveKDE(n, kdeAlpha)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for run := range 2 { // the second run checks that the graph takes new inputs
 				l, g, err := k.run(b.scores, b.labels)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				dl, dg := agreement(l, res.Loss, g, want)
 				if dl > agreeTol || dg > agreeTol {
-					t.Errorf("run %d: loss %v, fused %v (rel. diff %.2g); gradient rel. diff %.2g; tolerance %g",
-						run, l, res.Loss, dl, dg, agreeTol)
+					assert.Fail(t, fmt.Sprintf("run %d: loss %v, fused %v (rel. diff %.2g); gradient rel. diff %.2g; tolerance %g",
+						run, l, res.Loss, dl, dg, agreeTol))
 				}
 				b.scores[0] += 0.25 // a different batch for the second run
 				want, res, err = kdequantile.Gradient(b.scores, b.labels, kdequantile.Config{Alpha: kdeAlpha})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 			}
 		})
 	}
@@ -70,22 +65,16 @@ func TestNaivePairwiseMatchesGradient(t *testing.T) {
 			t.Run(fmt.Sprintf("surrogate=%v/n=%d", s, n), func(t *testing.T) {
 				b := newBatch(n)
 				p, err := newNaivePairwise(s, b.labels)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				for run := range 2 {
 					want, wantL, err := pairwise.Gradient(b.scores, b.labels, pairwise.Config{Surrogate: s})
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					l, g, err := p.run(b.scores, b.labels)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					dl, dg := agreement(l, wantL, g, want)
 					if dl > agreeTol || dg > agreeTol {
-						t.Errorf("run %d: loss %v, fused %v (rel. diff %.2g); gradient rel. diff %.2g; tolerance %g",
-							run, l, wantL, dl, dg, agreeTol)
+						assert.Fail(t, fmt.Sprintf("run %d: loss %v, fused %v (rel. diff %.2g); gradient rel. diff %.2g; tolerance %g",
+							run, l, wantL, dl, dg, agreeTol))
 					}
 					b.scores[0] += 0.25
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rocops/rocops/data"
 	"github.com/rocops/rocops/experiment"
+	"github.com/rocops/rocops/internal/synth"
 )
 
 // task is a binary data set with its scorer: split prepares one seed's parts.
@@ -31,7 +32,7 @@ func binaryTasks(panel string) map[string]task {
 			return data.WDBC()
 		})},
 		// 5000 training and validation rows, 20000 test rows.
-		"tilted":    drawn("tilted/linear", nil, tiltedTask, [3]int{5000, 5000, 20000}),
+		"tilted":    drawn("tilted/linear", nil, synth.Tilted, [3]int{5000, 5000, 20000}),
 		"logit":     drawn("logistic/mlp", []int{64}, logisticTask, [3]int{4000, 2000, 20000}),
 		"logit-lin": drawn("logistic/linear", nil, logisticTask, [3]int{4000, 2000, 20000}),
 	}
@@ -80,33 +81,6 @@ func drawn(name string, hidden []int, draw func(n int, seed uint64) (*data.Datas
 		}
 		return sp, nil
 	}}
-}
-
-// tiltedTask is the tilted-outlier task of package train's comparison tests: n rows of two
-// features, negatives N(0, I), 20% positives, N((2.5, 0), I) except for 15% of them far off
-// near (−5, 4) (N((−5, 4), 0.25·I)), drawn from seed.
-func tiltedTask(n int, seed uint64) (*data.Dataset, error) {
-	const (
-		posShare     = 0.2
-		outlierShare = 0.15
-	)
-	rng := rand.New(rand.NewPCG(seed, 11))
-	x := make([]float64, 2*n)
-	y := make([]float64, n)
-	for i := range n {
-		x[2*i], x[2*i+1] = rng.NormFloat64(), rng.NormFloat64()
-		if rng.Float64() >= posShare {
-			continue
-		}
-		y[i] = 1
-		if rng.Float64() < outlierShare {
-			x[2*i] = -5 + 0.5*x[2*i]
-			x[2*i+1] = 4 + 0.5*x[2*i+1]
-		} else {
-			x[2*i] += 2.5
-		}
-	}
-	return data.New(x, y, 2)
 }
 
 // logisticTask is well specified for cross-entropy: n rows x ~ N(0, I₁₀) with

@@ -70,7 +70,7 @@ func (o *options) parseArm() error {
 	switch {
 	case o.arm.freeze && o.arm.rank > 0:
 		return errors.New("-freeze body and -adapter go separately: -adapter already freezes the base weights, training the adapters and the last layer; -freeze body trains the last layer alone")
-	case o.initPath != "" && o.hiddenSet:
+	case o.initPath != "" && o.given["hidden"]:
 		return errors.New("-hidden does not apply with -init: the layers are the saved model's")
 	case o.initPath == "" && (o.arm.freeze || o.arm.rank > 0) && len(o.hiddenSizes) == 0:
 		return fmt.Errorf("-%s needs a hidden layer (-hidden): a linear scorer has no body", map[bool]string{true: "freeze body", false: "adapter"}[o.arm.freeze])

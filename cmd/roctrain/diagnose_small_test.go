@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,17 +15,13 @@ import (
 // pool got no positive, the first diagnosis failed, every run stopped at epoch 1 and the
 // command still exited 0.
 func TestDiagnoseTwoTrainingPositives(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("a,b,y\n")
-	for i := range 120 {
+	csv := writeRows(t, "rare.csv", "a,b,y", 120, func(i int) string {
 		y := 0
 		if i%30 == 0 {
 			y = 1
 		}
-		fmt.Fprintf(&b, "%g,%g,%d\n", math.Sin(float64(i))+2*float64(y), math.Cos(float64(3*i)), y)
-	}
-	csv := filepath.Join(t.TempDir(), "rare.csv")
-	require.NoError(t, os.WriteFile(csv, []byte(b.String()), 0o644))
+		return fmt.Sprintf("%g,%g,%d", math.Sin(float64(i))+2*float64(y), math.Cos(float64(3*i)), y)
+	})
 	code, stdout, stderr := roctrain(t, "-data", csv, "-label", "y", "-json", "-diagnose", "-epochs", "3", "-lr", "0.01",
 		"-hidden", "", "-boot", "0", "-losses", "ce,hinge", "-plot", "")
 	require.Equal(t, 0, code, stderr)

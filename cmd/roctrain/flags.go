@@ -20,7 +20,6 @@ import (
 type options struct {
 	data, label, losses, hidden, lrs, plot, out, predict, dtype string
 	positive, missing, valid, test                              string
-	lossesSet                                                   bool   // -losses was given: no default for the task
 	lossesChosen                                                string // the task whose default -losses replaced binary data's, "" for none
 	alpha, recall, confidence                                   float64
 	warmup, epochs, batch, seeds, boot                          int
@@ -36,11 +35,11 @@ type options struct {
 	labels []string
 
 	// initPath, freezeFlag and adapter are -init, -freeze and -adapter, arm what they make
-	// of every run's model; hiddenSet says -hidden was given.
+	// of every run's model.
 	initPath, freezeFlag, adapter string
-	hiddenSet                     bool
 	arm                           arm
-	// given are the flags set on the command line, by name without the dash.
+	// given are the flags set on the command line, by name without the dash: given["losses"]
+	// leaves no default -losses for the task, given["hidden"] conflicts with -init.
 	given map[string]bool
 }
 
@@ -108,8 +107,6 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	fs.Visit(func(f *flag.Flag) { opt.lossesSet = opt.lossesSet || f.Name == "losses" })
-	fs.Visit(func(f *flag.Flag) { opt.hiddenSet = opt.hiddenSet || f.Name == "hidden" })
 	opt.given = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { opt.given[f.Name] = true })
 	if opt.predict != "" { // the training flags do not apply: refuse them rather than ignore them

@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,17 +11,13 @@ import (
 // before any run trains, in one line naming the column and the part (every run trained, then
 // failed: "metrics: batch has no positives: label column 2").
 func TestLabelColumnMissingFromAPart(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("x1,x2,a,b,c\n")
-	for i := range 30 {
+	path := writeRows(t, "labels.csv", "x1,x2,a,b,c", 30, func(i int) string {
 		c := 0
 		if i == 5 || i == 17 {
 			c = 1
 		}
-		fmt.Fprintf(&b, "%d,%d,%d,%d,%d\n", i, i*i%7, i%2, i%3/2, c)
-	}
-	path := filepath.Join(t.TempDir(), "labels.csv")
-	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+		return fmt.Sprintf("%d,%d,%d,%d,%d", i, i*i%7, i%2, i%3/2, c)
+	})
 	code, stdout, stderr := roctrain(t, "-data", path, "-label", "a,b,c", "-epochs", "1", "-plot", "")
 	require.Equal(t, 1, code, stderr)
 	require.Empty(t, stdout)

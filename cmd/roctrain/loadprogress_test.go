@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // loadProgress: the line shows the rows, megabytes and rate, is redrawn at most every
@@ -18,17 +21,13 @@ func TestLoadProgress(t *testing.T) {
 	p.done()
 	out := buf.String()
 	if got := strings.Count(out, "\rloading x.csv: "); got != 1 {
-		t.Errorf("%d progress lines drawn, want 1: %q", got, out)
+		assert.Fail(t, fmt.Sprintf("%d progress lines drawn, want 1: %q", got, out))
 	}
 	for _, want := range []string{"65536 rows, 20 MB, 10 MB/s", "\rloaded x.csv: 150000 rows, 45 MB, ", "\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output %q lacks %q", out, want)
-		}
+		assert.Contains(t, out, want, "output %q lacks %q", out, want)
 	}
 	silent := &loadProgress{Name: "x.csv"}
 	silent.update(1, 1)
 	silent.done()
-	if silent.rows != 1 || silent.bytes != 1 {
-		t.Error("a silent progress lost its figures")
-	}
+	assert.False(t, silent.rows != 1 || silent.bytes != 1, "a silent progress lost its figures")
 }

@@ -395,6 +395,20 @@ func TestSeedsJSON(t *testing.T) {
 	}
 }
 
+// writeRows writes the CSV file name in a new temporary folder, the header line and then
+// the line row(i) for each i < n, and returns its path.
+func writeRows(t *testing.T, name, header string, n int, row func(i int) string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	for i := range n {
+		b.WriteString(row(i) + "\n")
+	}
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
 // writeCSV writes n rows of three features and a label "y" (one row in four positive, the
 // positives shifted in a and b) and returns the path.
 func writeCSV(t *testing.T, dir string, n int) string {

@@ -39,7 +39,7 @@ func TestPredictStopsOnSIGTERM(t *testing.T) {
 	case err = <-done:
 	case <-time.After(time.Minute):
 		cmd.Process.Kill()
-		t.Fatal("-predict did not stop after SIGTERM")
+		require.Fail(t, "-predict did not stop after SIGTERM")
 	}
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())

@@ -115,7 +115,7 @@ func TestSIGTERMReportsFinishedRuns(t *testing.T) {
 	case err = <-done:
 	case <-time.After(2 * time.Minute):
 		cmd.Process.Kill()
-		t.Fatal("roctrain did not stop after SIGTERM")
+		require.Fail(t, "roctrain did not stop after SIGTERM")
 	}
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "stderr:\n%s", strings.Join(seen, "\n"))

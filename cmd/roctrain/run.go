@@ -140,35 +140,12 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.taskLosses(ds.all) {
-		if err := o.parseRuns(); err != nil {
-			return err
-		}
-		if err := checkOutputs(o); err != nil { // again, for the runs of the task's losses
-			return err
-		}
-	}
-	if err := o.forData(ds.all); err != nil {
+	if err := o.prepare(ds); err != nil {
 		return err
 	}
-	if err := o.loadInit(ds.all); err != nil {
+	split, err := o.splitter(ds)
+	if err != nil {
 		return err
-	}
-	if o.arm.init != nil && !ds.all.Raw() { // raw data: once encoded, by the split
-		if err := o.arm.init.checkFeatures(ds.all.FeatureNames); err != nil {
-			return err
-		}
-	}
-	split := func(seed uint64) (*experiment.Split, error) { return o.split(ds.all, seed) }
-	if ds.val != nil {
-		if ds.fixed, err = experiment.NewSplitFrom(ds.all, ds.val, ds.test, o.seed); err != nil {
-			return err
-		}
-		split = func(seed uint64) (*experiment.Split, error) {
-			sp := *ds.fixed
-			sp.Seed = seed
-			return &sp, nil
-		}
 	}
 	prog := &experiment.Progress{Total: o.seeds * len(o.runs)}
 	if f, ok := stderr.(*os.File); !o.json || ok && term.IsTerminal(int(f.Fd())) {
@@ -206,14 +183,8 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		func(sp *experiment.Split, r int, best *experiment.Best, res *seedResult) error {
 			return o.finish(sp, o.runs[r], best, res, time.Since(started).Seconds())
 		})
-	if err != nil && !errors.Is(errors.Join(failed...), err) {
-		if errors.Is(err, metrics.ErrTooFewNegatives) || errors.Is(err, metrics.ErrTooFewPositives) {
-			return fmt.Errorf("-confidence %g: %w", o.confidence, err) // before any training
-		}
-		if ctx.Err() == nil {
-			return err // the data cannot be split
-		}
-		failed = append(failed, err) // unless a run's error says it already
+	if failed, err = o.compareFailed(ctx, failed, err); err != nil {
+		return err
 	}
 	results := experiment.Summarise(perRun)
 	if len(results) > 0 {
@@ -224,12 +195,72 @@ func compare(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	return errors.Join(failed...)
 }
 
+// prepare sets the options that depend on the data ds: the task's losses (checking the
+// outputs of their runs again), the settings for its task, and -init, whose features must be
+// the data's (raw data: checked once encoded, by the split).
+func (o *options) prepare(ds *dataset) error {
+	if o.taskLosses(ds.all) {
+		if err := o.parseRuns(); err != nil {
+			return err
+		}
+		if err := checkOutputs(o); err != nil { // again, for the runs of the task's losses
+			return err
+		}
+	}
+	if err := o.forData(ds.all); err != nil {
+		return err
+	}
+	if err := o.loadInit(ds.all); err != nil {
+		return err
+	}
+	if o.arm.init != nil && !ds.all.Raw() { // raw data: once encoded, by the split
+		if err := o.arm.init.checkFeatures(ds.all.FeatureNames); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitter returns the split of ds for a seed: its own split of the data, or with -valid and
+// -test the fixed parts (ds.fixed, prepared here once) under the seed.
+func (o *options) splitter(ds *dataset) (func(seed uint64) (*experiment.Split, error), error) {
+	if ds.val == nil {
+		return func(seed uint64) (*experiment.Split, error) { return o.split(ds.all, seed) }, nil
+	}
+	var err error
+	if ds.fixed, err = experiment.NewSplitFrom(ds.all, ds.val, ds.test, o.seed); err != nil {
+		return nil, err
+	}
+	return func(seed uint64) (*experiment.Split, error) {
+		sp := *ds.fixed
+		sp.Seed = seed
+		return &sp, nil
+	}, nil
+}
+
+// compareFailed sorts the error err of experiment.Compare, whose failed runs are failed: an
+// error no run's says stops the command (a -confidence the test part cannot meet, data that
+// cannot be split) unless it is the interrupt's, which joins failed. It returns failed and
+// the error that stops the command, nil to report the runs.
+func (o *options) compareFailed(ctx context.Context, failed []error, err error) ([]error, error) {
+	if err == nil || errors.Is(errors.Join(failed...), err) {
+		return failed, nil
+	}
+	if errors.Is(err, metrics.ErrTooFewNegatives) || errors.Is(err, metrics.ErrTooFewPositives) {
+		return nil, fmt.Errorf("-confidence %g: %w", o.confidence, err) // before any training
+	}
+	if ctx.Err() == nil {
+		return nil, err // the data cannot be split
+	}
+	return append(failed, err), nil // unless a run's error says it already
+}
+
 // taskLosses sets -losses to the default of the data's task (the map taskLosses) when
 // -losses was not given and the data is not binary, and reports whether it did.
 func (o *options) taskLosses(all *data.Dataset) bool {
 	kind := all.Task().Kind().String()
 	list, ok := taskLosses[kind]
-	if o.lossesSet || !ok {
+	if o.given["losses"] || !ok {
 		return false
 	}
 	o.losses, o.lossesChosen = list, kind
