@@ -250,3 +250,16 @@ func ExampleEncodedColumn() {
 	// {Name:age Text:false Levels:[] Other:false Median:30 Missing:true Empty:false}
 	// {Name:plan Text:true Levels:[basic pro] Other:false Median:0 Missing:false Empty:false}
 }
+
+// The strata of binary data are its negatives (stratum 0) and positives (stratum 1); PerRow
+// gives each row's stratum, as metrics.BootstrapRows takes them.
+func ExampleStrata_PerRow() {
+	ds, _ := data.New([]float64{5, 6, 7, 8}, []float64{0, 1, 1, 0}, 1)
+	strata, err := ds.Strata()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strata, strata.PerRow())
+	// Output: [[0 3] [1 2]] [0 1 1 0]
+}
