@@ -52,7 +52,7 @@ func ExampleSearch() {
 
 // A results log resumes an experiment: the runs on file are read back and skipped, and each
 // run that finishes is appended as one JSON line.
-func ExampleLog() {
+func ExampleOpenLog() {
 	dir, err := os.MkdirTemp("", "log")
 	if err != nil {
 		fmt.Println(err)

@@ -420,7 +420,7 @@ func ExampleNewCurveFromCounts() {
 	// By hand: the positives at 0.9 beat all 12 negatives, those at 0.5 beat 9 and tie 3, the
 	// one at 0.2 beats 5 and ties 4, so AUC = (3·12 + 2·10.5 + 7)/(6·12) = 64/72; at score
 	// 0.5 the FPR is 3/12 = 0.25 with 5 of the 6 positives flagged.
-	//
+
 	// Output:
 	// 18 rows, 6 positives, 4 distinct scores
 	// AUC 0.8889, variance 0.0060, TPR at FPR 0.25 0.8333
