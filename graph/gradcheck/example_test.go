@@ -137,7 +137,7 @@ func ExampleLispMode() {
 	// LispOff     [tape] [1.0000 -2.5000 5.0000 1.5000], lisp skipped: true
 }
 
-// A NodeReport holds the numeric gradient next to each machine's. By hand, with
+// A NodeReport holds the numeric gradient next to each machine's Comparison. By hand, with
 // p = tanh(X·w) = (0.3364, 0.3799, −0.5546) and r = p − y, ∂cost/∂w = (2/3)·Xᵀ(r ⊙ (1 − p²)).
 func ExampleNodeReport() {
 	cost, w, err := tanhCost(tensor.Float64)
@@ -160,14 +160,19 @@ func ExampleNodeReport() {
 		}
 	}
 	n := r.Nodes[0]
-	fmt.Printf("%s %v\n", n.Name, n.Shape)
-	fmt.Printf("by hand %.6f\nnumeric %.6f\ntape    %.6f\nlisp    %.6f\n", byHand, n.Numeric, n.Tape.Grad, n.Lisp.Grad)
+	fmt.Printf("%s %v\nby hand %.6f\nnumeric %.6f\n", n.Name, n.Shape, byHand, n.Numeric)
+	for _, m := range []struct {
+		machine gradcheck.Machine
+		cmp     gradcheck.Comparison
+	}{{gradcheck.Tape, n.Tape}, {gradcheck.Lisp, n.Lisp}} {
+		fmt.Printf("%-7s %.6f, relative error below 1e-9: %v\n", m.machine, m.cmp.Grad, m.cmp.MaxRel < 1e-9)
+	}
 	// Output:
 	// w (2)
 	// by hand [0.140865 -0.377666]
 	// numeric [0.140865 -0.377666]
-	// tape    [0.140865 -0.377666]
-	// lisp    [0.140865 -0.377666]
+	// tape    [0.140865 -0.377666], relative error below 1e-9: true
+	// lisp    [0.140865 -0.377666], relative error below 1e-9: true
 }
 
 // Numeric differentiates a function of a slice: here f(x) = x₀²·x₁ + sin x₁, whose gradient
