@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 
 	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/data"
@@ -49,6 +50,48 @@ func ExampleDiagnose() {
 	// epoch 2 (main): misranking 0.0161, π_M 0.0070 ≤ bound 0.3390: true, observe
 	// epoch 4 (main): misranking 0.0107, π_M 0.0052 ≤ bound 0.2628: true, observe
 	// epoch 5 (main): misranking 0.0099, π_M 0.0049 ≤ bound 0.2555: true, observe
+}
+
+// On three classes the diagnostics run over the one-vs-rest comparisons of the training loss:
+// Diagnosis.Classes holds each class's ClassDiagnosis, and each figure of the Diagnosis is the
+// mean of the classes'.
+func ExampleDiagnose_classes() {
+	tr, val := threeClasses(300, 1), threeClasses(150, 2)
+	m, err := nn.NewMLP(nn.MLPConfig{In: 2, Outputs: 3, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	t, err := train.New(m, train.Config{
+		Loss:         train.Pairwise{Config: pairwise.Config{Surrogate: pairwise.SquaredHinge}},
+		Epochs:       5,
+		BatchSize:    32,
+		LearningRate: 0.05,
+		Seed:         1,
+		Diagnose:     &train.Diagnose{Every: 5, Selection: 64, Pool: 128, Seed: 1},
+		Progress:     io.Discard,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err := t.Fit(context.Background(), tr, val)
+	if err != nil {
+		log.Fatal(err)
+	}
+	d := h.Diagnoses[len(h.Diagnoses)-1]
+	mean := 0.0
+	for c, cd := range d.Classes {
+		show := func(cd train.ClassDiagnosis) {
+			fmt.Printf("class %s: misranking %.4f, π_M %.4f\n", tr.Classes[c], cd.Misranking, cd.SevereMass)
+		}
+		show(cd)
+		mean += cd.Misranking / 3
+	}
+	fmt.Printf("epoch %d: misranking %.4f, the classes' mean: %v\n", d.Epoch, d.Misranking, math.Abs(d.Misranking-mean) < 1e-15)
+	// Output:
+	// class a: misranking 0.0076, π_M 0.0003
+	// class b: misranking 0.0035, π_M 0.0000
+	// class c: misranking 0.0016, π_M 0.0000
+	// epoch 5: misranking 0.0042, the classes' mean: true
 }
 
 // With Intervene, every main-phase diagnosis after the first is decided by the protocol's
