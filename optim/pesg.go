@@ -116,7 +116,7 @@ type PESGState struct {
 	ModelSHA256 [32]byte
 }
 
-// pesg is the optimiser: per parameter tensor (the model's, then a and b) its reference
+// PESGRun is the PESG optimiser of one run: per parameter tensor (the model's, then a and b) its reference
 // point, the sum of its iterates since the last reset and its momentum buffer, in float64.
 type PESGRun struct {
 	set    PESG
@@ -155,7 +155,7 @@ func NewPESGRun(set PESG, lr, margin float64, sizes []int, k int, seed uint64) *
 	return p
 }
 
-// step updates the model's parameters from their gradients, a and b from da and db (k
+// Step updates the model's parameters from their gradients, a and b from da and db (k
 // elements each), and every α_c by its ascent form.
 func (p *PESGRun) Step(params, grads []*tensor.Dense, da, db []float64) error {
 	if len(params) != len(grads) || len(params)+2 != len(p.ref) {
@@ -215,7 +215,7 @@ func pesgUpdate[T floats.Float](p *PESGRun, i int, w, g []T) {
 	}
 }
 
-// endEpoch counts a main-phase epoch done and, when it is one of the decay epochs, decays.
+// EndEpoch counts a main-phase epoch done and, when it is one of the decay epochs, decays.
 func (p *PESGRun) EndEpoch() {
 	p.epochs++
 	if slices.Contains(p.set.DecayEpochs, p.epochs) {
@@ -242,6 +242,7 @@ func (p *PESGRun) decayEpoch() {
 	p.since = 0
 }
 
+// State returns a copy of the run's state, to save (SavePESGState) and to resume from.
 func (p *PESGRun) State() PESGState {
 	clone := func(xs [][]float64) [][]float64 {
 		out := make([][]float64, len(xs))
@@ -257,7 +258,7 @@ func (p *PESGRun) State() PESGState {
 	}
 }
 
-// resume sets the optimiser to st, which must hold tensors of its sizes and a, b, α of its k
+// Resume sets the optimiser to st, which must hold tensors of its sizes and a, b, α of its k
 // columns.
 func (p *PESGRun) Resume(st PESGState) error {
 	if k := len(p.A); len(st.A) != k || len(st.B) != k || len(st.Alpha) != k {

@@ -54,7 +54,7 @@ func (o Rule) DefaultRate() float64 {
 	}
 }
 
-// optimizer applies one update rule to a fixed list of parameter tensors, in place, from
+// Stepper applies one update rule to a fixed list of parameter tensors, in place, from
 // gradient tensors of the same shapes and dtype. It keeps its state (moments, velocities)
 // per tensor and allocates nothing after the first step. The rules and their order of
 // operations are Gorgonia's solvers' (so that results match them to the bit), with the
@@ -82,6 +82,8 @@ func (o Rule) Validate() error {
 	return nil
 }
 
+// NewStepper returns the Stepper of rule o at learning rate lr; an unknown rule is
+// rocops.ErrConfig.
 func NewStepper(o Rule, lr float64) (*Stepper, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -89,7 +91,7 @@ func NewStepper(o Rule, lr float64) (*Stepper, error) {
 	return &Stepper{kind: o, lr: lr}, nil
 }
 
-// step updates params[i] from grads[i] for every i.
+// Step updates params[i] from grads[i] for every i.
 func (op *Stepper) Step(params, grads []*tensor.Dense) error {
 	if len(params) != len(grads) {
 		return fmt.Errorf("optim: %d parameters but %d gradients", len(params), len(grads))
@@ -153,7 +155,7 @@ func update[T floats.Float](op *Stepper, st *[2]any, w, g []T) {
 	}
 }
 
-// decay applies decoupled weight decay, w ← (1 − η·λ)·w with learning rate η and decay λ,
+// Decay applies decoupled weight decay, w ← (1 − η·λ)·w with learning rate η and decay λ,
 // to every parameter with two or more dimensions (weight matrices, not biases). Unlike an L2
 // term added to the gradient, it is not rescaled by Adam's or RMSProp's per-coordinate
 // step sizes (Loshchilov and Hutter, "Decoupled weight decay regularization", ICLR 2019).

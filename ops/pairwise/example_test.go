@@ -1,11 +1,14 @@
 package pairwise_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rocops/rocops"
 	"github.com/rocops/rocops/ops/pairwise"
 )
 
@@ -105,4 +108,78 @@ func ExampleConfig_partialAUC() {
 	// MaxFPR 0.0 MinTPR 0.0: 0.3125
 	// MaxFPR 0.5 MinTPR 0.0: 0.6250
 	// MaxFPR 0.5 MinTPR 0.5: 1.2500
+}
+
+// The loss ℓ(x) each surrogate charges a pair misranked by 2 (x = −2), a tie (x = 0) and a
+// pair ranked correctly by 2 (x = 2), with the default margin m = 1: log(1 + e²) ≈ 2.127,
+// e² ≈ 7.389, (1 + 2)² = 9, 1 + 2 = 3 and 9 for the misranked pair, and at the tie log 2, 1,
+// 1, 1 and 1.
+func ExamplePairLoss() {
+	for _, s := range pairwise.Surrogates() {
+		fmt.Printf("%-8v ℓ(-2) = %5.3f   ℓ(0) = %5.3f   ℓ(2) = %5.3f\n", s,
+			pairwise.PairLoss(s, 0, -2), pairwise.PairLoss(s, 0, 0), pairwise.PairLoss(s, 0, 2))
+	}
+	// Output:
+	// logistic ℓ(-2) = 2.127   ℓ(0) = 0.693   ℓ(2) = 0.127
+	// exp      ℓ(-2) = 7.389   ℓ(0) = 1.000   ℓ(2) = 0.135
+	// square   ℓ(-2) = 9.000   ℓ(0) = 1.000   ℓ(2) = 1.000
+	// hinge    ℓ(-2) = 3.000   ℓ(0) = 1.000   ℓ(2) = 0.000
+	// sqhinge  ℓ(-2) = 9.000   ℓ(0) = 1.000   ℓ(2) = 0.000
+}
+
+// Surrogates lists every surrogate in order, by the names ParseSurrogate reads.
+func ExampleSurrogates() {
+	for _, s := range pairwise.Surrogates() {
+		back, err := pairwise.ParseSurrogate(s.String())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(int(s), s, back == s)
+	}
+	// Output:
+	// 0 logistic true
+	// 1 exp true
+	// 2 square true
+	// 3 hinge true
+	// 4 sqhinge true
+}
+
+// ParseSurrogate reads a name in any case, as flags and configuration files give it; a
+// Surrogate reads and writes itself by name in JSON too.
+func ExampleParseSurrogate() {
+	s, err := pairwise.ParseSurrogate("SqHinge")
+	fmt.Println(s == pairwise.SquaredHinge, err)
+	_, err = pairwise.ParseSurrogate("ranknet")
+	fmt.Println(errors.Is(err, rocops.ErrConfig))
+
+	var cfg struct{ Surrogate pairwise.Surrogate }
+	if err := json.Unmarshal([]byte(`{"Surrogate": "hinge"}`), &cfg); err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := json.Marshal(cfg)
+	fmt.Println(cfg.Surrogate == pairwise.Hinge, string(out), err)
+	// Output:
+	// true <nil>
+	// true
+	// true {"Surrogate":"hinge"} <nil>
+}
+
+// GradientInto overwrites one buffer reused from step to step, with the gradient of
+// ExampleLoss: of the four pairs only (0.5, 1) and (0.5, 0) are active, weights 3 and 1.
+func ExampleGradientInto() {
+	grad := make([]float64, 4)
+	for range 2 { // a step's buffer, reused
+		loss, err := pairwise.GradientInto(grad, []float64{2, 0.5, 1, 0}, []float64{1, 1, 0, 0},
+			pairwise.Config{Surrogate: pairwise.SquaredHinge})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(loss, grad)
+	}
+	// Output:
+	// 0.625 [0 -1 0.75 0.25]
+	// 0.625 [0 -1 0.75 0.25]
 }
