@@ -133,41 +133,9 @@ func ExampleSaveWith() {
 	// Output: true
 }
 
-// The sidecar Load reads for each spelling of a model's path.
-func ExampleSidecarPath() {
-	for _, p := range []string{"runs/kde.params", "runs/kde.0123456789abcdef.params", "runs/kde.json"} {
-		fmt.Println(deploy.SidecarPath(p))
-	}
-	// Output:
-	// runs/kde.json
-	// runs/kde.json
-	// runs/kde.json
-}
-
 func ExampleSafeName() {
 	fmt.Println(deploy.SafeName("kde:pool=1024"), deploy.SafeName("ce+kde_v1.2"))
 	// Output: kde_pool_1024 ce+kde_v1.2
-}
-
-// A run saved once per seed, as <run>.seed<s>.params: asked for <run>.params, which does not
-// exist, ExplainLoad points to them; SeedModels lists them in the order of the seeds.
-func ExampleSeedModels() {
-	dir := tempDir()
-	defer os.RemoveAll(dir)
-	m, op, st := linear()
-	for _, seed := range []string{"seed2", "seed10", "seed1"} {
-		if _, err := deploy.Save(dir, "kde."+seed, m, op, st, []string{"a", "b"}); err != nil {
-			fmt.Println(err)
-			return
-		}
-	}
-	for _, p := range deploy.SeedModels(filepath.Join(dir, "kde.params")) {
-		fmt.Println(filepath.Base(p))
-	}
-	// Output:
-	// kde.seed1.params
-	// kde.seed2.params
-	// kde.seed10.params
 }
 
 // Load's error for a missing sidecar, made actionable: it points to Save, or, once the run is

@@ -124,15 +124,15 @@ func ExampleIntervene() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	continued := 0
+	decided := map[train.Decision]int{}
 	for _, d := range h.Diagnoses {
+		decided[d.Decision]++
 		if d.Decision == train.Continued {
-			continued++
 			continue
 		}
 		fmt.Printf("epoch %d %v: %v (%s)\n", d.Epoch, d.Stage, d.Decision, d.Reason)
 	}
-	fmt.Printf("%d epochs, %d diagnoses decided to continue\n", len(h.Epochs), continued)
+	fmt.Printf("%d epochs, %d diagnoses decided to continue\n", len(h.Epochs), decided[train.Continued])
 	// Output:
 	// epoch 1 main: observe (first diagnosis: nothing to compare with)
 	// epoch 9 main: intervene (weak: drift -0.08292 (best -0.02226), first-order variance 0.005764 (best 0.02364))
