@@ -14,6 +14,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rocops/rocops/internal/floats"
+	"github.com/rocops/rocops/internal/relu"
 	"github.com/rocops/rocops/internal/sgemm"
 )
 
@@ -504,36 +505,43 @@ func rectifyGrad[T floats.Float](d, z, dh []T) {
 	}
 }
 
-// rectifyBits is rectify on IEEE 754 bits: inf is the bits of +Inf and one those of 1.
+// rectifyBits is rectify on IEEE 754 bits: inf is the bits of +Inf and one those of 1. The
+// finite values come from internal/relu's kernels; ±Inf and NaN, which they report, take
+// the product itself.
 func rectifyBits[U uint32 | uint64](h, z []U, inf, one U) {
+	var special bool
+	if h32, ok := any(h).([]uint32); ok {
+		special = relu.Forward32(h32, any(z).([]uint32))
+	} else {
+		special = relu.Forward64(any(h).([]uint64), any(z).([]uint64))
+	}
+	if !special {
+		return
+	}
 	shift := 8*unsafe.Sizeof(U(0)) - 1
-	h = h[:len(z)]
 	for i, b := range z {
-		abs := b &^ (1 << shift)
-		if abs >= inf { // ±Inf or NaN: rarely taken
+		if b&^(1<<shift) >= inf {
 			h[i] = mulBits(b, maskBits(b, inf)*one)
-			continue
 		}
-		nonzero := ((abs - 1) >> shift) ^ 1
-		neg := -((b >> shift) & nonzero) // every bit set for a negative z
-		h[i] = b &^ (neg >> 1)           // z, or its sign bit alone (−0)
 	}
 }
 
-// rectifyGradBits is rectifyGrad on IEEE 754 bits.
+// rectifyGradBits is rectifyGrad on IEEE 754 bits, as rectifyBits.
 func rectifyGradBits[U uint32 | uint64](d, z, dh []U, inf, one U) {
+	var special bool
+	if d32, ok := any(d).([]uint32); ok {
+		special = relu.Backward32(d32, any(z).([]uint32), any(dh).([]uint32))
+	} else {
+		special = relu.Backward64(any(d).([]uint64), any(z).([]uint64), any(dh).([]uint64))
+	}
+	if !special {
+		return
+	}
 	shift := 8*unsafe.Sizeof(U(0)) - 1
-	d, dh = d[:len(z)], dh[:len(z)]
 	for i, b := range z {
-		g := dh[i]
-		abs := b &^ (1 << shift)
-		if abs >= inf || g&^(1<<shift) >= inf { // ±Inf or NaN: rarely taken
+		if g := dh[i]; b&^(1<<shift) >= inf || g&^(1<<shift) >= inf {
 			d[i] = mulBits(maskBits(b, inf)*one, g)
-			continue
 		}
-		nonzero := ((abs - 1) >> shift) ^ 1
-		neg := -((b >> shift) & nonzero) // every bit set for a negative z
-		d[i] = g &^ (neg >> 1)           // dh, or its sign bit alone (±0)
 	}
 }
 
