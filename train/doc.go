@@ -100,7 +100,7 @@
 // them, the parameter gradients with BLAS products into buffers allocated once (no graph, no
 // machine, no gradient for the input rows), and the loss is computed on slices, value and
 // gradient in one call. Other models and losses are compiled into a Gorgonia graph of the
-// model and Loss.Build, differentiated by gorgonia.Grad, about four times slower for nn's
+// model and Loss.Build, differentiated by gorgonia.Grad, about 1.4–1.7 times slower for nn's
 // networks. Both update the weights with the
 // same optimiser, written in place with Gorgonia's update rules (it reproduces Gorgonia's
 // solvers to the bit), and both give the same losses and gradients to float rounding.
