@@ -216,41 +216,18 @@ func TestScoreCSVClassesErrors(t *testing.T) {
 // and r (int32).
 func writeClassRowsParquet(t *testing.T, n int, multilabel, withLabels bool) string {
 	t.Helper()
-	group := parquet.Group{
-		"a":  parquet.Leaf(parquet.DoubleType),
-		"b":  parquet.Leaf(parquet.DoubleType),
-		"c":  parquet.Leaf(parquet.DoubleType),
-		"id": parquet.String(),
-	}
 	switch {
 	case withLabels && multilabel:
-		group["p"], group["q"], group["r"] = parquet.Leaf(parquet.Int64Type), parquet.Leaf(parquet.BooleanType), parquet.Leaf(parquet.Int32Type)
+		labels := parquet.Group{"p": parquet.Leaf(parquet.Int64Type), "q": parquet.Leaf(parquet.BooleanType), "r": parquet.Leaf(parquet.Int32Type)}
+		return featureRowsParquet(t, n, labels, func(i int) []parquet.Value {
+			return []parquet.Value{parquet.Int64Value(int64(labelOf(i, 0))), parquet.BooleanValue(labelOf(i, 1) == 1), parquet.Int32Value(int32(labelOf(i, 2)))}
+		})
 	case withLabels:
-		group["y"] = parquet.String()
+		return featureRowsParquet(t, n, parquet.Group{"y": parquet.String()}, func(i int) []parquet.Value {
+			return []parquet.Value{parquet.ByteArrayValue([]byte(classOf(i)))}
+		})
 	}
-	return parquetFile(t, "rows.parquet", func(file *os.File) io.Closer {
-		w := parquet.NewWriter(file, parquet.NewSchema("rows", group), parquet.MaxRowsPerRowGroup(1000))
-		for i := range n {
-			// A Group orders its columns by name: a, b, c, id, then p, q, r or y.
-			row := parquet.Row{
-				parquet.DoubleValue(math.Sin(float64(i*i))+1).Level(0, 0, 0),
-				parquet.DoubleValue(2*math.Cos(float64(3*i))-2).Level(0, 0, 1),
-				parquet.DoubleValue(math.Sin(float64(7*i+1))).Level(0, 0, 2),
-				parquet.ByteArrayValue([]byte("row")).Level(0, 0, 3),
-			}
-			switch {
-			case withLabels && multilabel:
-				row = append(row, parquet.Int64Value(int64(labelOf(i, 0))).Level(0, 0, 4),
-					parquet.BooleanValue(labelOf(i, 1) == 1).Level(0, 0, 5),
-					parquet.Int32Value(int32(labelOf(i, 2))).Level(0, 0, 6))
-			case withLabels:
-				row = append(row, parquet.ByteArrayValue([]byte(classOf(i))).Level(0, 0, 4))
-			}
-			_, err := w.WriteRows([]parquet.Row{row})
-			require.NoError(t, err)
-		}
-		return w
-	})
+	return featureRowsParquet(t, n, nil, nil)
 }
 
 // ScoreParquet of a model of classes, over several row groups and chunks, writes exactly

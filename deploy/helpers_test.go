@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocops/rocops/data"
@@ -28,6 +30,40 @@ func parquetFile(t *testing.T, name string, write func(f *os.File) io.Closer) st
 	require.NoError(t, w.Close())
 	require.NoError(t, f.Close())
 	return path
+}
+
+// featureRowsParquet writes n rows to a Parquet file in row groups of 1000 rows: the features
+// a, b and c of rowsCSV and classRowsCSV as doubles, an extra text column "id" that scoring
+// ignores, and the label columns of labels, whose names sort after "id" (a Group orders its
+// columns by name), with the values labelRow(i) gives in that order; labels may be empty.
+func featureRowsParquet(t *testing.T, n int, labels parquet.Group, labelRow func(i int) []parquet.Value) string {
+	t.Helper()
+	group := parquet.Group{
+		"a":  parquet.Leaf(parquet.DoubleType),
+		"b":  parquet.Leaf(parquet.DoubleType),
+		"c":  parquet.Leaf(parquet.DoubleType),
+		"id": parquet.String(),
+	}
+	maps.Copy(group, labels)
+	return parquetFile(t, "rows.parquet", func(file *os.File) io.Closer {
+		w := parquet.NewWriter(file, parquet.NewSchema("rows", group), parquet.MaxRowsPerRowGroup(1000))
+		for i := range n {
+			row := parquet.Row{
+				parquet.DoubleValue(math.Sin(float64(i*i))+1).Level(0, 0, 0),
+				parquet.DoubleValue(2*math.Cos(float64(3*i))-2).Level(0, 0, 1),
+				parquet.DoubleValue(math.Sin(float64(7*i+1))).Level(0, 0, 2),
+				parquet.ByteArrayValue([]byte("row")).Level(0, 0, 3),
+			}
+			if len(labels) > 0 {
+				for k, v := range labelRow(i) {
+					row = append(row, v.Level(0, 0, 4+k))
+				}
+			}
+			_, err := w.WriteRows([]parquet.Row{row})
+			require.NoError(t, err)
+		}
+		return w
+	})
 }
 
 // fixture is a model with its operating point, standardisation and features, ready to Save.

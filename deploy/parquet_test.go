@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,36 +20,12 @@ import (
 // the label column y; a, b and c hold the CSV's numbers, so both score alike.
 func writeRowsParquet(t *testing.T, n int, withLabel bool) string {
 	t.Helper()
-	group := parquet.Group{
-		"a":  parquet.Leaf(parquet.DoubleType),
-		"b":  parquet.Leaf(parquet.DoubleType),
-		"c":  parquet.Leaf(parquet.DoubleType),
-		"id": parquet.String(),
+	if !withLabel {
+		return featureRowsParquet(t, n, nil, nil)
 	}
-	if withLabel {
-		group["y"] = parquet.Leaf(parquet.Int64Type)
-	}
-	path := filepath.Join(t.TempDir(), "rows.parquet")
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	w := parquet.NewWriter(f, parquet.NewSchema("rows", group), parquet.MaxRowsPerRowGroup(1000))
-	for i := range n {
-		// The values of rowsCSV's row i; a Group orders its columns by name: a, b, c, id, y.
-		row := parquet.Row{
-			parquet.DoubleValue(math.Sin(float64(i*i))+1).Level(0, 0, 0),
-			parquet.DoubleValue(2*math.Cos(float64(3*i))-2).Level(0, 0, 1),
-			parquet.DoubleValue(math.Sin(float64(7*i+1))).Level(0, 0, 2),
-			parquet.ByteArrayValue([]byte("row")).Level(0, 0, 3),
-		}
-		if withLabel {
-			row = append(row, parquet.Int64Value(int64(i%3/2)).Level(0, 0, 4))
-		}
-		_, err := w.WriteRows([]parquet.Row{row})
-		require.NoError(t, err)
-	}
-	require.NoError(t, w.Close())
-	require.NoError(t, f.Close())
-	return path
+	return featureRowsParquet(t, n, parquet.Group{"y": parquet.Leaf(parquet.Int64Type)}, func(i int) []parquet.Value {
+		return []parquet.Value{parquet.Int64Value(int64(i % 3 / 2))}
+	})
 }
 
 // scoreParquetFile scores the Parquet file at path with s.
