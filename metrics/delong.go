@@ -2,11 +2,7 @@ package metrics
 
 import (
 	"errors"
-	"fmt"
 	"math"
-
-	"github.com/rocops/rocops"
-	"github.com/rocops/rocops/internal/check"
 )
 
 // ErrTooFew reports a class too small for a variance: DeLong's needs two of each.
@@ -38,23 +34,6 @@ func DeLong(scores, labels []float64) (auc, variance float64, err error) {
 	auc, v10 := meanVar(c.v10)
 	_, v01 := meanVar(c.v01)
 	return auc, v10/float64(len(c.v10)) + v01/float64(len(c.v01)), nil
-}
-
-// deLongPaired is Curve.DeLongPaired of two scorers a and b of the same rows and their labels.
-func deLongPaired(a, b, labels []float64) (diff, variance, p float64, err error) {
-	if len(a) != len(b) {
-		return 0, 0, 0, check.Errorf(pkg, rocops.ErrLength, "scorer a has %d scores, scorer b %d", len(a), len(b))
-	}
-	ca, err := components(a, labels)
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("%w (scorer a)", err)
-	}
-	cb, err := components(b, labels)
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("%w (scorer b)", err)
-	}
-	diff, variance, p = pairedTest(ca, cb)
-	return diff, variance, p, nil
 }
 
 // pairedTest is Curve.DeLongPaired from the structural components of the two scorers, which it

@@ -130,17 +130,6 @@ func (c *Curve) ThresholdNPRecall(recall, delta float64) (float64, error) {
 	return c.pts[v].threshold, nil
 }
 
-// negativesOrder returns k*, the order statistic of [ThresholdNP] for n negatives at rate
-// alpha and violation probability delta: the smallest k in 1…n with
-// P(Binomial(n, 1−α) ≥ k) ≤ δ. Errors: alpha or delta outside (0, 1) or n < 0
-// (rocops.ErrConfig); (1−α)^n > δ ([ErrTooFewNegatives], naming the smallest n).
-func negativesOrder(n int, alpha, delta float64) (int, error) {
-	if n < 0 {
-		return 0, check.Errorf(pkg, rocops.ErrConfig, "n = %d negatives", n)
-	}
-	return npOrder(n, alpha, delta, ErrTooFewNegatives, "negatives", "alpha", alpha)
-}
-
 // ClopperPearson returns the exact (Clopper–Pearson) two-sided interval of confidence level for
 // a binomial proportion with k successes in n trials: lo = B⁻¹(a/2; k, n−k+1) and hi =
 // B⁻¹(1−a/2; k+1, n−k), a = 1 − level, B⁻¹ the inverse regularised incomplete beta function, with
@@ -199,7 +188,8 @@ func openUnit(name string, v float64) error {
 	return nil
 }
 
-// npOrder is negativesOrder for n ≥ 0 rows of the guarded class, reporting too few of them as
+// npOrder is the order statistic k* of [ThresholdNP] (the smallest k in 1…n with
+// P(Binomial(n, 1−α) ≥ k) ≤ δ) for n ≥ 0 rows of the guarded class, reporting too few of them as
 // tooFew naming what they are and the rate guaranteed, rate = value: alpha, or the mirror's
 // recall, whose alpha is 1 − recall.
 func npOrder(n int, alpha, delta float64, tooFew error, what, rate string, value float64) (int, error) {
