@@ -84,9 +84,6 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	if r.Multilabel {
 		r.Names = te.Labels
 	}
-	if err := r.aucs(te.Y, task); err != nil {
-		return nil, err
-	}
 	var valScores []float64
 	if cfg.Alpha > 0 {
 		if valScores, err = classScores(m, sp.Val, probabilities); err != nil {
@@ -100,6 +97,7 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 		if err != nil {
 			return nil, fmt.Errorf("experiment: class %q: %w", r.Names[c], err)
 		}
+		f.AUC = test.AUC()
 		f.ROCFPR, f.ROCTPR, _ = test.ROC()
 		f.Positives = test.Positives()
 		if cfg.Alpha == 0 {
@@ -128,6 +126,9 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 			}
 		}
 	}
+	if err := r.macroAUCs(te.Y, task); err != nil {
+		return nil, err
+	}
 	if cfg.Boot > 0 {
 		if err := r.aucIntervals(te.Y, cfg.Boot, cfg.Seed); err != nil {
 			return nil, err
@@ -136,25 +137,19 @@ func measureClasses(m nn.Model, sp *Split, cfg MeasureConfig, probabilities bool
 	return r, nil
 }
 
-// aucs sets the per-class test AUCs of r, once, and from them the macro one-vs-rest AUC, the
-// same sum as metrics.TaskAUC(OvR, Macro); and for multi-class data the macro one-vs-one
-// AUC. labels are the test labels, of the task.
-func (r *classMeasurement) aucs(labels []float64, task rocops.Task) error {
-	aucs, err := metrics.ClassAUCs(r.TestScores, labels, task)
+// macroAUCs sets the macro one-vs-rest AUC of r, the mean of its classes' AUCs (the same sum
+// as metrics.TaskAUC(OvR, Macro)), and for multi-class data the macro one-vs-one AUC. labels
+// are the test labels, of the task.
+func (r *classMeasurement) macroAUCs(labels []float64, task rocops.Task) error {
+	r.OvR = r.mean(func(f *classFigures) float64 { return f.AUC })
+	if r.Multilabel {
+		return nil
+	}
+	ovo, err := metrics.TaskAUC(r.TestScores, labels, task, metrics.OvO, metrics.Macro)
 	if err != nil {
 		return err
 	}
-	for c, a := range aucs {
-		r.Class[c].AUC = a
-	}
-	r.OvR = r.mean(func(f *classFigures) float64 { return f.AUC })
-	if !r.Multilabel {
-		ovo, err := metrics.TaskAUC(r.TestScores, labels, task, metrics.OvO, metrics.Macro)
-		if err != nil {
-			return err
-		}
-		r.OvO = &ovo
-	}
+	r.OvO = &ovo
 	return nil
 }
 
